@@ -1,0 +1,41 @@
+"""ecs-combat: Magic: The Gathering combat, rules-faithful and fast.
+
+The public API for plugins and scripts.
+"""
+
+from ecs_combat.definitions import (
+    REGULAR_STEP,
+    Card,
+    DamageStep,
+    Keyword,
+    TargetRule,
+    normalize_keyword,
+)
+from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
+from ecs_combat.hookspecs import hookimpl
+from ecs_combat.plugins import Registry, load_registry
+from ecs_combat.reference import ReferenceEngine
+from ecs_combat.result import CombatResult
+from ecs_combat.scenario import Scenario, load_scenario, load_scenarios, parse_scenario
+
+__all__ = [
+    "REGULAR_STEP",
+    "Card",
+    "CombatResult",
+    "DamageStep",
+    "EcsCombatError",
+    "InputError",
+    "Keyword",
+    "PluginError",
+    "ReferenceEngine",
+    "RefusedError",
+    "Registry",
+    "Scenario",
+    "TargetRule",
+    "hookimpl",
+    "load_registry",
+    "load_scenario",
+    "load_scenarios",
+    "normalize_keyword",
+    "parse_scenario",
+]

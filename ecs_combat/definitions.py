@@ -1,0 +1,135 @@
+"""The declarative language keyword plugins speak: keywords, damage steps and cards.
+
+Both engines read these definitions; neither knows any keyword by name. A plugin returns
+them from its `register_*` hooks (see :mod:`ecs_combat.hookspecs`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from ecs_combat.views import EffectTarget
+
+#: The core's only damage step (510.1-510.2); plugins add the others around it.
+REGULAR_STEP = "regular"
+
+
+def normalize_keyword(name: str) -> str:
+    """Return a keyword name in canonical form: lower case, words separated by one space."""
+    return " ".join(name.lower().split())
+
+
+def plugin_name_for(name: str) -> str:
+    """Return the plugin name a keyword or plugin spelling refers to (`double strike` -> `double_strike`)."""
+    return re.sub(r"[\s\-]+", "_", name.strip().lower())
+
+
+@dataclass(frozen=True)
+class DamageStep:
+    """A combat damage step.
+
+    `order` places it among the others (lower first; the regular step is 30). A step with
+    `default=True` is where creatures that struck in no earlier step deal their damage; any
+    other step exists only when, as it would begin, some attacking or blocking creature has a
+    keyword that strikes in it (RULES.md section 2).
+    """
+
+    name: str
+    order: int
+    default: bool = False
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """What a keyword means, described by the mechanisms it switches on.
+
+    Every field is optional; a keyword with none set is recorded but changes nothing.
+    """
+
+    name: str
+    #: Rule number(s) to cite, e.g. "702.4".
+    rule: str = ""
+    #: May be a keyword counter (122.1b).
+    counter: bool = False
+    #: Damage steps in which a creature with this keyword deals combat damage.
+    strikes_in: frozenset[str] = frozenset()
+    #: Default steps (the regular one) a creature with this keyword sits out unless another of
+    #: its keywords strikes there (last strike: "deals damage only after regular damage").
+    withholds_from: frozenset[str] = frozenset()
+    #: Any damage this creature deals to a creature destroys it; 1 is lethal (702.2b, 702.2c).
+    destroys_on_damage: bool = False
+    #: Not destroyed by lethal damage or by destroy effects (702.12b).
+    indestructible: bool = False
+    #: Its controller gains life equal to the damage it deals (702.15b).
+    gains_life_on_damage: bool = False
+    #: As an attacker, damage beyond lethal to its blockers may go to the player (702.19b-d).
+    assigns_excess_to_player: bool = False
+    #: As an attacker, it can be blocked only by creatures with one of these keywords.
+    blockable_only_by: frozenset[str] = frozenset()
+    #: As a blocker, it can block only attackers with one of these keywords.
+    blocks_only: frozenset[str] = frozenset()
+    #: As an attacker, it can't be blocked except by this many creatures or more.
+    min_blockers: int = 1
+    #: It can't attack (702.3b).
+    can_attack: bool = True
+    #: It can't block (702.147b).
+    can_block: bool = True
+    #: Attacking doesn't tap it (702.20b).
+    attacks_untapped: bool = False
+    #: It can attack the turn it came under its controller's control (702.10b).
+    ignores_summoning_sickness: bool = False
+    #: Sacrificed at end of combat if it attacked (702.147a).
+    sacrificed_after_attacking: bool = False
+    #: When a creature its controller controls attacks alone, that creature gets this
+    #: +N/+N until end of turn, once per permanent with the keyword (702.83b).
+    attacks_alone_bonus: int = 0
+    #: Can't be the target of spells or abilities an opponent controls (702.11b).
+    untargetable_by_opponents: bool = False
+    #: Plain words for the readable account ("1 is lethal").
+    summary: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", normalize_keyword(self.name))
+        for attr in ("strikes_in", "withholds_from", "blockable_only_by", "blocks_only"):
+            value = getattr(self, attr)
+            object.__setattr__(self, attr, frozenset(normalize_keyword(v) for v in value))
+
+
+class CardEffect(Protocol):
+    """How a card resolves; called by both engines with an :class:`EffectTarget`."""
+
+    def __call__(self, target: EffectTarget) -> None: ...
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card that scenario `cast` events can name.
+
+    `target` says which targets are legal as it resolves; `resolve` applies the card through
+    the engine-neutral :class:`ecs_combat.views.EffectTarget` API, so one definition
+    serves both engines. A target that is illegal as the card resolves makes it do nothing.
+    """
+
+    name: str
+    cost: str
+    text: str
+    target: TargetRule
+    resolve: CardEffect = field(compare=False)
+    #: Keywords it may grant; a scenario casting it needs all of them loaded.
+    keywords: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class TargetRule:
+    """Which creature a card may target, checked as it resolves (608.2b)."""
+
+    #: The target must be attacking or blocking.
+    in_combat: bool = True
+    #: "blocking or blocked": an attacker must be blocked.
+    blocking_or_blocked: bool = False
+    #: The target must be controlled by the caster.
+    caster_controls: bool = False

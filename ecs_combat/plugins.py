@@ -1,0 +1,284 @@
+"""Finding, loading and checking plugins, and the registry of what they provide."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from types import ModuleType
+from typing import Any
+
+import pluggy
+
+from ecs_combat import hookspecs
+from ecs_combat.definitions import (
+    REGULAR_STEP,
+    Card,
+    DamageStep,
+    Keyword,
+    normalize_keyword,
+    plugin_name_for,
+)
+from ecs_combat.errors import PluginError
+
+ENTRY_POINT_GROUP = "ecs_combat"
+DISABLE_AUTOLOAD_ENV = "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD"
+PLUGINS_ENV = "ECS_COMBAT_PLUGINS"
+
+#: The core's regular combat damage step (510.1-510.2).
+CORE_STEPS = (DamageStep(REGULAR_STEP, 30, default=True, rule="510.1"),)
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """One loaded plugin and what it contributes."""
+
+    name: str
+    distribution: str | None
+    version: str | None
+    module: str
+    keywords: tuple[str, ...] = ()
+    steps: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+
+
+@dataclass
+class Registry:
+    """Everything the loaded plugins define, read by both engines."""
+
+    manager: pluggy.PluginManager
+    plugins: list[PluginInfo] = field(default_factory=list)
+    keywords: dict[str, Keyword] = field(default_factory=dict)
+    keyword_plugin: dict[str, str] = field(default_factory=dict)
+    steps: list[DamageStep] = field(default_factory=list)
+    cards: dict[str, Card] = field(default_factory=dict)
+    blocked: frozenset[str] = frozenset()
+
+    @property
+    def step_names(self) -> list[str]:
+        """Names of the damage steps, in order."""
+        return [s.name for s in self.steps]
+
+    def keyword(self, name: str) -> Keyword | None:
+        """Return the keyword definition for a name in any spelling, or None."""
+        return self.keywords.get(normalize_keyword(name))
+
+    def unknown_keyword_reason(self, name: str) -> str:
+        """Explain why a keyword is not available (blocked, or no plugin provides it)."""
+        plugin = plugin_name_for(name)
+        if plugin in self.blocked:
+            return f"unknown keyword {name!r}: its plugin {plugin!r} is blocked"
+        return f"unknown keyword {name!r}: no loaded plugin provides it"
+
+    def card(self, name: str) -> Card | None:
+        """Return a card of the card library by name (case-insensitive), or None."""
+        return self.cards.get(name.casefold())
+
+    def wants(self, hook: str) -> bool:
+        """Whether any loaded plugin implements the named runtime hook."""
+        caller = getattr(self.manager.hook, hook)
+        return bool(caller.get_hookimpls())
+
+    def plugins_implementing(self, hook: str) -> list[str]:
+        """Names of the plugins that implement a hook."""
+        caller = getattr(self.manager.hook, hook)
+        return [impl.plugin_name for impl in caller.get_hookimpls()]
+
+
+def _block_names(spec: str) -> set[str]:
+    return {spec, plugin_name_for(spec)}
+
+
+def parse_plugin_options(options: Iterable[str]) -> tuple[list[str], set[str]]:
+    """Split ``-p`` values into modules to load and plugin names to block (``no:NAME``)."""
+    load: list[str] = []
+    block: set[str] = set()
+    for opt in options:
+        if opt.startswith("no:"):
+            block |= _block_names(opt[3:])
+        else:
+            load.append(opt)
+    return load, block
+
+
+def load_registry(
+    load: Sequence[str] = (),
+    block: Iterable[str] = (),
+    autoload: bool | None = None,
+    extra: Sequence[object] = (),
+) -> Registry:
+    """Load plugins and build the registry.
+
+    `autoload` defaults to true unless ``ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD`` is set. `load`
+    lists modules to import and register explicitly (``ECS_COMBAT_PLUGINS``, comma-separated,
+    adds more); `block` names plugins not to load; `extra` registers plugin objects directly.
+    """
+    if autoload is None:
+        autoload = not os.environ.get(DISABLE_AUTOLOAD_ENV)
+    blocked: set[str] = set()
+    for name in block:
+        blocked |= _block_names(name)
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    for name in blocked:
+        pm.set_blocked(name)
+    infos: list[tuple[str, str | None, str | None, str]] = []
+
+    if autoload:
+        for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            if ep.name in blocked or pm.has_plugin(ep.name):
+                continue
+            dist = ep.dist
+            dist_name = dist.metadata["Name"] if dist else None
+            version = dist.version if dist else None
+            try:
+                plugin = ep.load()
+            except Exception as exc:  # any import failure is the plugin's, reported by name
+                raise PluginError(
+                    f"plugin {ep.name!r} ({ep.value}, from {dist_name or 'unknown'}) "
+                    f"failed to import: {type(exc).__name__}: {exc}"
+                ) from exc
+            _register(pm, plugin, ep.name)
+            infos.append((ep.name, dist_name, version, _module_name(plugin)))
+
+    env_modules = [m.strip() for m in os.environ.get(PLUGINS_ENV, "").split(",") if m.strip()]
+    for modname in [*env_modules, *load]:
+        if modname in blocked or pm.has_plugin(modname):
+            continue
+        try:
+            module = importlib.import_module(modname)
+        except Exception as exc:
+            raise PluginError(
+                f"plugin {modname!r} failed to import: {type(exc).__name__}: {exc}"
+            ) from exc
+        _register(pm, module, modname)
+        infos.append((modname, *_distribution_of(module), modname))
+
+    for obj in extra:
+        name = getattr(obj, "__name__", None) or type(obj).__name__
+        _register(pm, obj, name)
+        infos.append((name, None, None, _module_name(obj)))
+
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise PluginError(f"plugin {exc.plugin!r} implements an unknown hook: {exc}") from exc
+    return _build(pm, infos, frozenset(blocked))
+
+
+def _module_name(plugin: object) -> str:
+    if isinstance(plugin, ModuleType):
+        return plugin.__name__
+    return type(plugin).__module__
+
+
+def _distribution_of(module: ModuleType) -> tuple[str | None, str | None]:
+    top = module.__name__.split(".")[0]
+    dists = metadata.packages_distributions().get(top, [])
+    if not dists:
+        return None, None
+    return dists[0], metadata.version(dists[0])
+
+
+def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
+    try:
+        pm.register(plugin, name=name)
+    except pluggy.PluginValidationError as exc:
+        raise PluginError(f"plugin {name!r} breaks a hook's contract: {exc}") from exc
+    except ValueError as exc:
+        raise PluginError(f"plugin {name!r} could not be registered: {exc}") from exc
+
+
+def _collect(pm: pluggy.PluginManager, hook: str, kind: type[Any]) -> list[tuple[str, Any]]:
+    """Call a registration hook plugin by plugin and check what each returns."""
+    found: list[tuple[str, Any]] = []
+    caller = getattr(pm.hook, hook)
+    for impl in reversed(caller.get_hookimpls()):
+        try:
+            values = impl.function()
+        except Exception as exc:
+            raise PluginError(
+                f"plugin {impl.plugin_name!r}: {hook}() raised {type(exc).__name__}: {exc}"
+            ) from exc
+        if values is None or isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
+            raise PluginError(
+                f"plugin {impl.plugin_name!r}: {hook}() must return a list of "
+                f"{kind.__name__}, not {type(values).__name__}"
+            )
+        for value in values:
+            if not isinstance(value, kind):
+                raise PluginError(
+                    f"plugin {impl.plugin_name!r}: {hook}() returned {value!r}, "
+                    f"which is not a {kind.__name__}"
+                )
+            found.append((impl.plugin_name, value))
+    return found
+
+
+def _build(
+    pm: pluggy.PluginManager,
+    infos: list[tuple[str, str | None, str | None, str]],
+    blocked: frozenset[str],
+) -> Registry:
+    reg = Registry(manager=pm, blocked=blocked)
+    steps: dict[str, tuple[str, DamageStep]] = {s.name: ("core", s) for s in CORE_STEPS}
+    contributed: dict[str, dict[str, list[str]]] = {}
+
+    for plugin, step in _collect(pm, "register_damage_steps", DamageStep):
+        if step.name in steps and steps[step.name][1] != step:
+            other = steps[step.name][0]
+            raise PluginError(
+                f"plugin {plugin!r} defines damage step {step.name!r} differently "
+                f"from {other!r}: {step} != {steps[step.name][1]}"
+            )
+        steps.setdefault(step.name, (plugin, step))
+        contributed.setdefault(plugin, {}).setdefault("steps", []).append(step.name)
+    orders: dict[int, str] = {}
+    for name, (plugin, step) in steps.items():
+        if step.order in orders:
+            raise PluginError(
+                f"plugin {plugin!r}: damage step {name!r} has the same order ({step.order}) "
+                f"as {orders[step.order]!r}"
+            )
+        orders[step.order] = name
+    reg.steps = sorted((s for _, s in steps.values()), key=lambda s: s.order)
+
+    for plugin, kw in _collect(pm, "register_keywords", Keyword):
+        if kw.name in reg.keywords:
+            raise PluginError(
+                f"plugin {plugin!r} defines keyword {kw.name!r}, "
+                f"already defined by {reg.keyword_plugin[kw.name]!r}"
+            )
+        unknown = (kw.strikes_in | kw.withholds_from) - steps.keys()
+        if unknown:
+            raise PluginError(
+                f"plugin {plugin!r}: keyword {kw.name!r} names unknown damage step(s) "
+                f"{sorted(unknown)}"
+            )
+        reg.keywords[kw.name] = kw
+        reg.keyword_plugin[kw.name] = plugin
+        contributed.setdefault(plugin, {}).setdefault("keywords", []).append(kw.name)
+
+    for plugin, card in _collect(pm, "register_cards", Card):
+        key = card.name.casefold()
+        if key in reg.cards:
+            raise PluginError(f"plugin {plugin!r} defines card {card.name!r} a second time")
+        reg.cards[key] = card
+        contributed.setdefault(plugin, {}).setdefault("cards", []).append(card.name)
+
+    for name, dist, version, module in infos:
+        c = contributed.get(name, {})
+        reg.plugins.append(
+            PluginInfo(
+                name=name,
+                distribution=dist,
+                version=version,
+                module=module,
+                keywords=tuple(c.get("keywords", ())),
+                steps=tuple(c.get("steps", ())),
+                cards=tuple(c.get("cards", ())),
+            )
+        )
+    return reg

@@ -1,0 +1,696 @@
+"""The reference engine: one combat at a time, creatures as esper entities, every rule spelled out.
+
+It is the oracle for the batched engine. Each combat lives in its own esper world, so two
+combats never see each other's entities.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import esper
+
+from ecs_combat.components import (
+    Attacked,
+    Attacking,
+    Blocking,
+    Card,
+    Controller,
+    Damage,
+    HasHat,
+    KeywordComponent,
+    KeywordSources,
+    OnBattlefield,
+    Paired,
+    Player,
+    Stats,
+    Tapped,
+    keyword_component,
+)
+from ecs_combat.definitions import Keyword, TargetRule
+from ecs_combat.division import default_division, excess_shortfall, lethal_damage
+from ecs_combat.errors import InputError
+from ecs_combat.pipeline import StepPlan, plan_steps
+from ecs_combat.plugins import Registry
+from ecs_combat.result import (
+    CombatResult,
+    CreatureOutcome,
+    PlayerOutcome,
+    SkippedEvent,
+    StepResult,
+    StrikeNote,
+)
+from ecs_combat.scenario import DECLARE_BLOCKERS, CreatureSpec, Division, Event, Scenario
+
+_world_ids = itertools.count()
+
+
+@contextmanager
+def isolated_world() -> Iterator[str]:
+    """Run the body in a fresh esper world, deleted afterwards."""
+    previous = esper.current_world
+    name = f"ecs-combat-{next(_world_ids)}"
+    esper.switch_world(name)
+    try:
+        yield name
+    finally:
+        esper.switch_world(previous)
+        esper.delete_world(name)
+
+
+class ReferenceEngine:
+    """Resolves scenarios one at a time with esper."""
+
+    name = "reference"
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self.plans = plan_steps(registry)
+
+    def resolve(self, scenario: Scenario) -> CombatResult:
+        """Resolve one combat."""
+        with isolated_world():
+            return Combat(self.registry, self.plans, scenario).run()
+
+    def resolve_many(self, scenarios: Iterable[Scenario]) -> list[CombatResult]:
+        """Resolve combats one after another."""
+        return [self.resolve(s) for s in scenarios]
+
+
+class Combat:
+    """One combat phase in the current esper world.
+
+    `run()` plays it through; the methods it calls (`declare`, `damage_step`, `apply_event`,
+    `state_based_actions`) can also be driven one at a time.
+    """
+
+    def __init__(self, registry: Registry, plans: list[StepPlan], scenario: Scenario) -> None:
+        self.reg = registry
+        self.plans = plans
+        self.sc = scenario
+        self.result = CombatResult()
+        self.players: dict[str, int] = {}
+        self.creatures: dict[str, int] = {}
+        self.struck: dict[int, list[str]] = {}
+        self.divisions: dict[tuple[str, str], Division] = {
+            (d.step, d.source): d for d in scenario.divisions
+        }
+        self._components = {name: keyword_component(name) for name in registry.keywords}
+
+    # -- queries --------------------------------------------------------------------------
+
+    def cid(self, entity: int) -> str:
+        """The scenario id of a creature entity."""
+        return esper.component_for_entity(entity, Card).id
+
+    def pid(self, entity: int) -> str:
+        """The id of a player entity."""
+        return esper.component_for_entity(entity, Player).id
+
+    def keywords(self, entity: int) -> set[str]:
+        """The keywords a creature has now."""
+        return {
+            c.keyword
+            for c in esper.components_for_entity(entity)
+            if isinstance(c, KeywordComponent)
+        }
+
+    def definitions(self, entity: int) -> list[Keyword]:
+        """Definitions of the keywords a creature has now."""
+        return [self.reg.keywords[k] for k in sorted(self.keywords(entity))]
+
+    def any_keyword(self, entity: int, flag: str) -> str | None:
+        """The first keyword of the creature with a mechanism switched on, or None."""
+        for kw in self.definitions(entity):
+            if getattr(kw, flag):
+                return kw.name
+        return None
+
+    def on_battlefield(self, entity: int) -> bool:
+        """Whether a creature is on the battlefield."""
+        return esper.has_component(entity, OnBattlefield)
+
+    def in_combat(self) -> list[int]:
+        """Attacking and blocking creatures on the battlefield, in scenario order."""
+        found = [
+            e
+            for e, (card, _) in esper.get_components(Card, OnBattlefield)
+            if esper.has_component(e, Attacking) or esper.has_component(e, Blocking)
+        ]
+        return sorted(found, key=lambda e: esper.component_for_entity(e, Card).order)
+
+    def remaining_players(self) -> int:
+        """How many players are still in the game."""
+        return sum(1 for _, p in esper.get_component(Player) if not p.lost)
+
+    def game_over(self) -> bool:
+        """Fewer than two players remain (RULES.md: end of game)."""
+        return self.remaining_players() < 2
+
+    # -- CombatView for plugins -----------------------------------------------------------
+
+    def creatures_with(self, keyword: str) -> list[str]:
+        """Creatures on the battlefield whose own keywords include `keyword`."""
+        return [
+            card.id
+            for _, (card, src, _) in esper.get_components(Card, KeywordSources, OnBattlefield)
+            if keyword in src.own()
+        ]
+
+    def name(self, creature: str) -> str:
+        """A creature's name."""
+        return esper.component_for_entity(self.creatures[creature], Card).name
+
+    def blocking(self, creature: str) -> list[str]:
+        """The attackers a creature blocks that are still in combat."""
+        blk = esper.try_component(self.creatures[creature], Blocking)
+        if blk is None or not self.on_battlefield(self.creatures[creature]):
+            return []
+        return [self.cid(a) for a in blk.attackers if self._attacking(a)]
+
+    def blocked_by(self, creature: str) -> list[str]:
+        """The creatures still blocking an attacker, in declaration order."""
+        att = esper.try_component(self.creatures[creature], Attacking)
+        if att is None:
+            return []
+        return [self.cid(b) for b in self._blockers_left(self.creatures[creature], att)]
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def add_creature(self, spec: CreatureSpec) -> int:
+        """Put a creature onto the battlefield."""
+        sources = KeywordSources(printed=set(spec.keywords))
+        for kw, count in spec.counters.items():
+            sources.add_counters(kw, count)
+        comps: list[Any] = [
+            Card(spec.id, spec.name, len(self.creatures)),
+            Controller(self.players[spec.controller]),
+            Stats(spec.power, spec.toughness),
+            Damage(spec.damage),
+            sources,
+            OnBattlefield(),
+        ]
+        if spec.hat:
+            comps.append(HasHat())
+        entity = esper.create_entity(*comps)
+        self.creatures[spec.id] = entity
+        self.struck[entity] = []
+        return entity
+
+    def declare(self) -> None:
+        """Create the players and creatures; declare attackers and blockers (508, 509)."""
+        for p in self.sc.players.values():
+            self.players[p.id] = esper.create_entity(Player(p.id, p.life, p.hat, p.wearing_hat))
+        for spec in self.sc.creatures.values():
+            self.add_creature(spec)
+        for spec in self.sc.creatures.values():
+            if spec.paired_with:
+                esper.add_component(self.creatures[spec.id], Paired(self.creatures[spec.paired_with]))
+        for cid, defender in self.sc.attackers.items():
+            e = self.creatures[cid]
+            esper.add_component(e, Attacking(self.players[defender]))
+            esper.add_component(e, Attacked())
+        self.refresh_keywords()
+        for cid in self.sc.attackers:
+            e = self.creatures[cid]
+            untapped = self.any_keyword(e, "attacks_untapped")
+            if untapped:
+                self.result.notes.append(f"{cid} attacks without tapping ({untapped})")
+            else:
+                esper.add_component(e, Tapped())
+        self._attacks_alone()
+        for bid, attacked in self.sc.blockers.items():
+            b = self.creatures[bid]
+            esper.add_component(b, Blocking([self.creatures[a] for a in attacked]))
+            for a in attacked:
+                att = esper.component_for_entity(self.creatures[a], Attacking)
+                att.blocked = True
+                att.blockers.append(b)
+        self.refresh_keywords()
+
+    def _attacks_alone(self) -> None:
+        """Triggers for a creature attacking alone (exalted, 702.83b)."""
+        if len(self.sc.attackers) != 1:
+            return
+        (cid,) = self.sc.attackers
+        e = self.creatures[cid]
+        controller = esper.component_for_entity(e, Controller).player
+        bonus = 0
+        for other, ctrl in esper.get_component(Controller):
+            if ctrl.player == controller and self.on_battlefield(other):
+                for kw in self.definitions(other):
+                    if kw.attacks_alone_bonus:
+                        bonus += kw.attacks_alone_bonus
+                        self.result.notes.append(
+                            f"{kw.name} ({self.cid(other)}): {cid} attacks alone, "
+                            f"+{kw.attacks_alone_bonus}/+{kw.attacks_alone_bonus}"
+                        )
+        if bonus:
+            stats = esper.component_for_entity(e, Stats)
+            stats.power_bonus += bonus
+            stats.toughness_bonus += bonus
+
+    # -- keywords -------------------------------------------------------------------------
+
+    def refresh_keywords(self) -> None:
+        """Recompute every creature's keyword components (own keywords plus static ones)."""
+        static: dict[str, set[str]] = {}
+        if self.reg.wants("static_keywords"):
+            for given in self.reg.manager.hook.static_keywords(combat=self):
+                for cid, kws in given.items():
+                    static.setdefault(cid, set()).update(kws)
+        for e, (card, src) in esper.get_components(Card, KeywordSources):
+            want = src.own() | {
+                k for k in static.get(card.id, ()) if k in self._components and k not in src.removed
+            }
+            have = self.keywords(e)
+            for k in have - want:
+                esper.remove_component(e, self._components[k])
+            for k in want - have:
+                esper.add_component(e, self._components[k]())
+
+    # -- the combat -----------------------------------------------------------------------
+
+    def run(self) -> CombatResult:
+        """Play the combat through and return its outcome."""
+        self.declare()
+        if not self.sc.attackers:
+            self.result.notes.append("no creatures attack: no damage steps (508.8)")
+            for ev in self.sc.events:
+                self._skip(ev, "no creatures attacked, so the combat had no such point (508.8)")
+            return self.finish()
+        self.state_based_actions()
+        self.events_at(DECLARE_BLOCKERS)
+        for plan in self.plans:
+            if self.game_over():
+                self.skip_events_after(plan.name, "the game ended before it")
+                continue
+            self.refresh_keywords()
+            if not plan.exists(self.keywords(e) for e in self.in_combat()):
+                self.skip_events_after(plan.name, f"the {plan.name} step did not take place")
+                continue
+            self.damage_step(plan)
+            self.events_at(f"after {plan.name}")
+        if not self.game_over():
+            self.end_of_combat()
+        return self.finish()
+
+    def events_at(self, point: str) -> None:
+        """Apply the events at a point, checking state-based actions after each."""
+        for ev in self.sc.events:
+            if ev.at != point:
+                continue
+            if self.game_over():
+                self._skip(ev, "the game ended before it")
+                continue
+            self.apply_event(ev)
+            self.refresh_keywords()
+            died = self.state_based_actions()
+            if died:
+                self.result.notes.append(f"after {ev.describe()}: {', '.join(died)} died")
+
+    def skip_events_after(self, step: str, reason: str) -> None:
+        """Record the events after a step that did not happen."""
+        for ev in self.sc.events:
+            if ev.at == f"after {step}":
+                self._skip(ev, reason)
+
+    def _skip(self, ev: Event, reason: str) -> None:
+        self.result.skipped_events.append(SkippedEvent(ev.index, ev.at, ev.action, reason))
+
+    def damage_step(self, plan: StepPlan) -> StepResult:
+        """One combat damage step: who strikes, assignment, dealing, state-based actions."""
+        step = StepResult(plan.name)
+        combatants = self.in_combat()
+        dealers: list[int] = []
+        for e in combatants:
+            kws = self.keywords(e)
+            deals, why = plan.deals(kws, self.struck[e])
+            power = esper.component_for_entity(e, Stats).power
+            if deals and power <= 0:
+                deals, why = False, f"{why}, but its power is {power}: it assigns no damage (510.1a)"
+            step.strikes.append(StrikeNote(self.cid(e), deals, why))
+            if deals:
+                dealers.append(e)
+        for e in combatants:
+            if plan.is_striker(self.keywords(e)):
+                self.struck[e].append(plan.name)
+
+        assigned = self.assign(plan, dealers, step)
+        self.deal(assigned, step)
+        step.died = self.state_based_actions()
+        self.result.steps.append(step)
+        return step
+
+    def _attacking(self, entity: int) -> bool:
+        return self.on_battlefield(entity) and esper.has_component(entity, Attacking)
+
+    def _blockers_left(self, attacker: int, att: Attacking) -> list[int]:
+        return [
+            b
+            for b in att.blockers
+            if self.on_battlefield(b)
+            and (blk := esper.try_component(b, Blocking)) is not None
+            and attacker in blk.attackers
+        ]
+
+    def _lethal(self, target: int, source_destroys: bool) -> int:
+        stats = esper.component_for_entity(target, Stats)
+        marked = esper.component_for_entity(target, Damage).marked
+        return lethal_damage(stats.toughness, marked, source_destroys)
+
+    def assign(self, plan: StepPlan, dealers: list[int], step: StepResult) -> dict[int, dict[str, int]]:
+        """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
+        assigned: dict[int, dict[str, int]] = {}
+        explicit: list[tuple[int, Division, str | None, dict[str, int]]] = []
+        for e in dealers:
+            cid = self.cid(e)
+            power = esper.component_for_entity(e, Stats).power
+            destroys = self.any_keyword(e, "destroys_on_damage")
+            att = esper.try_component(e, Attacking)
+            if att is not None:
+                defender = self.pid(att.defender)
+                if not att.blocked:
+                    options, excess_kw = {defender: 0}, None
+                    recipients: list[tuple[str, int]] = []
+                    excess: str | None = defender
+                else:
+                    blockers = self._blockers_left(e, att)
+                    excess_kw = self.any_keyword(e, "assigns_excess_to_player")
+                    excess = defender if excess_kw else None
+                    recipients = [(self.cid(b), self._lethal(b, bool(destroys))) for b in blockers]
+                    options = {rid: lethal for rid, lethal in recipients}
+                    if excess is not None:
+                        options[excess] = 0
+                    if not blockers and excess is None:
+                        step.notes.append(
+                            f"{cid} is blocked and no blocker remains: it assigns no damage (510.1c)"
+                        )
+                        continue
+            else:
+                blk = esper.component_for_entity(e, Blocking)
+                attackers = [a for a in blk.attackers if self._attacking(a)]
+                recipients = [(self.cid(a), self._lethal(a, bool(destroys))) for a in attackers]
+                options = dict(recipients)
+                excess, excess_kw = None, None
+                if not attackers:
+                    step.notes.append(f"{cid} blocks no attacker still in combat: it assigns no damage")
+                    continue
+            division = self.divisions.get((plan.name, cid))
+            if division is not None:
+                amounts = self._check_division(division, power, options)
+                assigned[e] = amounts
+                if excess is not None and excess_kw:
+                    lethal_needed = {rid: lethal for rid, lethal in recipients}
+                    explicit.append((e, division, excess, lethal_needed))
+                step.notes.append(f"{cid} divides its damage as the scenario says: {_fmt(amounts)}")
+                continue
+            amounts = default_division(power, recipients, excess)
+            assigned[e] = amounts
+            if len(recipients) > 1 or (excess_kw and recipients):
+                lethal_note = f" ({destroys}: 1 is lethal)" if destroys else ""
+                step.notes.append(
+                    f"{cid} assigns lethal damage in declaration order{lethal_note}: {_fmt(amounts)}"
+                )
+            elif destroys and recipients:
+                step.notes.append(f"{cid}: {destroys}, any damage it deals destroys")
+            if excess_kw and excess is not None and recipients and amounts.get(excess, 0) > 0:
+                step.notes.append(
+                    f"{excess_kw}: {amounts[excess]} to {excess} after lethal damage to every blocker"
+                )
+            elif excess_kw and excess is not None and not recipients:
+                step.notes.append(f"{excess_kw}: no blocker remains, all {power} to {excess} (702.19e)")
+
+        for e, division, player, lethal_needed in explicit:
+            others: dict[str, int] = {}
+            for other, amounts in assigned.items():
+                if other != e:
+                    for rid, n in amounts.items():
+                        others[rid] = others.get(rid, 0) + n
+            short = excess_shortfall(assigned[e], player, lethal_needed, others)
+            if short is not None:
+                raise InputError(
+                    self.sc.file,
+                    f"{division.path}.amounts",
+                    f"{division.source} assigns damage to {player} before assigning lethal damage "
+                    f"to {short} (702.19b)",
+                )
+        return assigned
+
+    def _check_division(self, division: Division, power: int, options: dict[str, int]) -> dict[str, int]:
+        for rid in division.amounts:
+            if rid not in options:
+                raise InputError(
+                    self.sc.file,
+                    f"{division.path}.amounts.{rid}",
+                    f"{division.source} can't assign damage to {rid!r} in the {division.step} step "
+                    f"(it can to: {', '.join(options) or 'nobody'})",
+                )
+        total = sum(division.amounts.values())
+        if total != max(power, 0):
+            raise InputError(
+                self.sc.file,
+                f"{division.path}.amounts",
+                f"amounts total {total}, but {division.source} has power {power} in the "
+                f"{division.step} step (510.1)",
+            )
+        return {rid: n for rid, n in division.amounts.items() if n > 0}
+
+    def deal(self, assigned: dict[int, dict[str, int]], step: StepResult) -> None:
+        """Deal all assigned damage at once, with life gained at the same time (510.2)."""
+        life_change: dict[int, int] = {}
+        for source, amounts in assigned.items():
+            sid = self.cid(source)
+            destroys = self.any_keyword(source, "destroys_on_damage") is not None
+            total = 0
+            for rid, amount in amounts.items():
+                step.damage.append((sid, rid, amount))
+                total += amount
+                if rid in self.players:
+                    p = self.players[rid]
+                    life_change[p] = life_change.get(p, 0) - amount
+                else:
+                    dmg = esper.component_for_entity(self.creatures[rid], Damage)
+                    dmg.marked += amount
+                    dmg.from_destroying_source |= destroys
+            gains = self.any_keyword(source, "gains_life_on_damage")
+            if gains and total > 0:
+                controller = esper.component_for_entity(source, Controller).player
+                life_change[controller] = life_change.get(controller, 0) + total
+                step.life_gained.append((self.pid(controller), sid, total))
+        for p, change in life_change.items():
+            esper.component_for_entity(p, Player).life += change
+
+    def state_based_actions(self) -> list[str]:
+        """704.5a, f, g, h: players at 0 life lose; creatures die. Returns who died."""
+        died: list[str] = []
+        for e, (card, stats, dmg, _) in sorted(
+            esper.get_components(Card, Stats, Damage, OnBattlefield), key=lambda x: x[1][0].order
+        ):
+            toughness = stats.toughness
+            if toughness <= 0:
+                died.append(card.id)
+            elif (dmg.marked >= toughness or (dmg.from_destroying_source and dmg.marked > 0)) and (
+                self.any_keyword(e, "indestructible") is None
+            ):
+                died.append(card.id)
+        for _, dmg in esper.get_component(Damage):
+            dmg.from_destroying_source = False
+        for cid in died:
+            self.leave_battlefield(self.creatures[cid])
+        losers = [e for e, p in esper.get_component(Player) if not p.lost and p.life <= 0]
+        for e in losers:
+            esper.component_for_entity(e, Player).lost = True
+            self.result.notes.append(f"player {self.pid(e)} is at 0 or less life and loses (704.5a)")
+        if losers and not self.game_over():
+            self._players_leave(losers)
+        return died
+
+    def _players_leave(self, losers: list[int]) -> None:
+        """A player who loses leaves the game, with their creatures (800.4a)."""
+        for e, (ctrl, _) in list(esper.get_components(Controller, OnBattlefield)):
+            if ctrl.player in losers:
+                self.leave_battlefield(e)
+        for e, att in list(esper.get_component(Attacking)):
+            if att.defender in losers:
+                esper.remove_component(e, Attacking)
+
+    def leave_battlefield(self, entity: int) -> None:
+        """The creature leaves the battlefield and so leaves combat (506.4)."""
+        esper.try_remove_component(entity, OnBattlefield)
+        self.remove_from_combat(entity)
+
+    def remove_from_combat(self, entity: int) -> None:
+        """Removed from combat: no longer attacking or blocking (506.4). A blocked attacker
+        stays blocked (509.1h)."""
+        esper.try_remove_component(entity, Attacking)
+        esper.try_remove_component(entity, Blocking)
+
+    def end_of_combat(self) -> None:
+        """End of combat: creatures sacrificed after attacking (decayed, 702.147a)."""
+        for e, _ in list(esper.get_components(Attacked, OnBattlefield)):
+            kw = self.any_keyword(e, "sacrificed_after_attacking")
+            if kw:
+                self.leave_battlefield(e)
+                self.result.notes.append(f"end of combat: {self.cid(e)} is sacrificed ({kw})")
+
+    def finish(self) -> CombatResult:
+        """Fill in the creatures and players as they are at the end of combat."""
+        res = self.result
+        for cid, e in self.creatures.items():
+            stats = esper.component_for_entity(e, Stats)
+            res.creatures[cid] = CreatureOutcome(
+                alive=self.on_battlefield(e),
+                damage=esper.component_for_entity(e, Damage).marked,
+                power=stats.power,
+                toughness=stats.toughness,
+            )
+        for pid, e in self.players.items():
+            p = esper.component_for_entity(e, Player)
+            res.players[pid] = PlayerOutcome(life=p.life, lost=p.lost)
+        return res
+
+
+    # -- events ---------------------------------------------------------------------------
+
+    def apply_event(self, ev: Event) -> None:
+        """Apply one scenario event (CONTRACT.md section 1)."""
+        note = self.result.notes
+        if ev.action == "enter":
+            assert ev.creature is not None and ev.attacking is not None
+            e = self.add_creature(ev.creature)
+            esper.add_component(e, Attacking(self.players[ev.attacking]))
+            esper.add_component(e, Attacked())
+            note.append(f"{ev.at}: {ev.creature.id} enters attacking {ev.attacking}, unblocked")
+            return
+        if ev.action == "damage" and ev.target in self.players:
+            esper.component_for_entity(self.players[ev.target], Player).life -= ev.amount
+            note.append(f"{ev.at}: {ev.amount} damage to {ev.target}")
+            return
+        if ev.action == "cast":
+            self.cast(ev)
+            return
+        assert ev.target is not None
+        e = self.creatures[ev.target]
+        if not self.on_battlefield(e):
+            note.append(f"{ev.describe()}: {ev.target} is no longer on the battlefield; nothing happens")
+            return
+        src = esper.component_for_entity(e, KeywordSources)
+        if ev.action == "grant":
+            for kw in ev.keywords:
+                src.grant(kw)
+            note.append(f"{ev.at}: {ev.target} gains {', '.join(ev.keywords)}")
+        elif ev.action == "remove":
+            for kw in ev.keywords:
+                src.remove(kw)
+            note.append(f"{ev.at}: {ev.target} loses {', '.join(ev.keywords)}")
+        elif ev.action == "counters":
+            for kw, change in ev.counters.items():
+                src.add_counters(kw, change)
+            note.append(f"{ev.at}: counters on {ev.target}: {_fmt(ev.counters, signed=True)}")
+        elif ev.action == "pump":
+            stats = esper.component_for_entity(e, Stats)
+            stats.power_bonus += ev.power
+            stats.toughness_bonus += ev.toughness
+            note.append(f"{ev.at}: {ev.target} gets {ev.power:+d}/{ev.toughness:+d}")
+        elif ev.action == "damage":
+            esper.component_for_entity(e, Damage).marked += ev.amount
+            note.append(f"{ev.at}: {ev.amount} damage to {ev.target}")
+        elif ev.action == "remove-from-combat":
+            self.remove_from_combat(e)
+            note.append(f"{ev.at}: {ev.target} is removed from combat")
+        elif ev.action == "destroy":
+            self.refresh_keywords()
+            kw = self.any_keyword(e, "indestructible")
+            if kw:
+                note.append(f"{ev.at}: {ev.target} is not destroyed ({kw})")
+            else:
+                self.leave_battlefield(e)
+                note.append(f"{ev.at}: {ev.target} is destroyed")
+
+    def cast(self, ev: Event) -> None:
+        """Cast a card from the card library; it checks its target as it resolves (608.2b)."""
+        assert ev.card is not None and ev.caster is not None and ev.target is not None
+        card = self.reg.card(ev.card)
+        assert card is not None
+        problem = self.illegal_target(card.target, ev.target, ev.caster)
+        if problem:
+            self.result.notes.append(f"{ev.at}: {card.name} does nothing: {problem}")
+            return
+        target = _CardTarget(self, self.creatures[ev.target], ev.caster, card.name)
+        card.resolve(target)
+        self.result.notes.append(f"{ev.at}: {card.name} on {ev.target}: {'; '.join(target.did)}")
+
+    def illegal_target(self, rule: TargetRule, target: str, caster: str) -> str | None:
+        """Why a target is illegal for a card as it resolves, or None if it is legal."""
+        e = self.creatures.get(target)
+        if e is None or not self.on_battlefield(e):
+            return f"{target} is not on the battlefield"
+        controller = self.pid(esper.component_for_entity(e, Controller).player)
+        self.refresh_keywords()
+        shroud = self.any_keyword(e, "untargetable_by_opponents")
+        if shroud and controller != caster:
+            return f"{target} has {shroud} (702.11b)"
+        if rule.caster_controls and controller != caster:
+            return f"{target} is controlled by {controller}, not {caster}"
+        attacking = esper.has_component(e, Attacking)
+        blocking = esper.has_component(e, Blocking)
+        if rule.blocking_or_blocked:
+            blocked = attacking and esper.component_for_entity(e, Attacking).blocked
+            if not (blocking or blocked):
+                return f"{target} is neither blocking nor blocked"
+        elif rule.in_combat and not (attacking or blocking):
+            return f"{target} is neither attacking nor blocking"
+        return None
+
+
+class _CardTarget:
+    """:class:`ecs_combat.views.EffectTarget` for the reference engine."""
+
+    def __init__(self, combat: Combat, entity: int, caster: str, card: str) -> None:
+        self.combat = combat
+        self.entity = entity
+        self.caster = esper.component_for_entity(combat.players[caster], Player)
+        self.card = card
+        self.did: list[str] = []
+
+    def has_hat(self) -> bool:
+        return esper.has_component(self.entity, HasHat)
+
+    def caster_has_hat(self) -> bool:
+        return self.caster.hat
+
+    def paired_with(self) -> bool:
+        paired = esper.try_component(self.entity, Paired)
+        return paired is not None and self.combat.on_battlefield(paired.partner)
+
+    def pump(self, power: int, toughness: int, where: Any = True, partner: bool = False) -> None:
+        if not where:
+            return
+        entity = self.entity
+        if partner:
+            if not self.paired_with():
+                return
+            entity = esper.component_for_entity(self.entity, Paired).partner
+        stats = esper.component_for_entity(entity, Stats)
+        stats.power_bonus += power
+        stats.toughness_bonus += toughness
+        self.did.append(f"{self.combat.cid(entity)} gets {power:+d}/{toughness:+d}")
+
+    def grant(self, keyword: str, where: Any = True) -> None:
+        if where:
+            esper.component_for_entity(self.entity, KeywordSources).grant(keyword)
+            self.did.append(f"gains {keyword}")
+
+    def note(self, text: str, where: Any = True) -> None:
+        if where:
+            self.did.append(text)
+
+
+def _fmt(amounts: dict[str, int], signed: bool = False) -> str:
+    if not amounts:
+        return "nothing"
+    return ", ".join(f"{n:+d} {k}" if signed else f"{n} to {k}" for k, n in amounts.items())

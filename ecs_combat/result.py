@@ -1,0 +1,91 @@
+"""The outcome of a combat, in the shape of CONTRACT.md section 2."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class StrikeNote:
+    """Why a creature did or did not deal damage in a step (for the readable account)."""
+
+    creature: str
+    deals: bool
+    reason: str
+
+
+@dataclass
+class StepResult:
+    """One damage step that took place."""
+
+    name: str
+    damage: list[tuple[str, str, int]] = field(default_factory=list)
+    life_gained: list[tuple[str, str, int]] = field(default_factory=list)
+    died: list[str] = field(default_factory=list)
+    strikes: list[StrikeNote] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's step object."""
+        return {
+            "name": self.name,
+            "damage": [{"source": s, "target": t, "amount": n} for s, t, n in self.damage],
+            "life_gained": [{"player": p, "source": s, "amount": n} for p, s, n in self.life_gained],
+            "died": list(self.died),
+        }
+
+
+@dataclass(frozen=True)
+class CreatureOutcome:
+    """A creature as it is at the end of combat."""
+
+    alive: bool
+    damage: int
+    power: int
+    toughness: int
+
+
+@dataclass(frozen=True)
+class PlayerOutcome:
+    """A player's final life and whether they lost."""
+
+    life: int
+    lost: bool
+
+
+@dataclass(frozen=True)
+class SkippedEvent:
+    """An event whose point of the combat never came."""
+
+    index: int
+    at: str
+    action: str
+    reason: str
+
+
+@dataclass
+class CombatResult:
+    """Everything `resolve --json` prints, plus the notes for the readable account."""
+
+    steps: list[StepResult] = field(default_factory=list)
+    creatures: dict[str, CreatureOutcome] = field(default_factory=dict)
+    players: dict[str, PlayerOutcome] = field(default_factory=dict)
+    skipped_events: list[SkippedEvent] = field(default_factory=list)
+    #: Notes on what happened outside the damage steps, in order (readable account only).
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's JSON document."""
+        return {
+            "steps": [s.to_json() for s in self.steps],
+            "creatures": {
+                cid: {"alive": c.alive, "damage": c.damage, "power": c.power, "toughness": c.toughness}
+                for cid, c in self.creatures.items()
+            },
+            "players": {pid: {"life": p.life, "lost": p.lost} for pid, p in self.players.items()},
+            "skipped_events": [
+                {"event": e.index, "at": e.at, "action": e.action, "reason": e.reason}
+                for e in self.skipped_events
+            ],
+        }

@@ -1,0 +1,627 @@
+"""Scenario files (CONTRACT.md section 1): reading TOML, JSON and JSON Lines, and validating them.
+
+Every problem is an :class:`InputError` naming the file, the key path and what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ecs_combat.definitions import REGULAR_STEP, normalize_keyword
+from ecs_combat.errors import InputError
+from ecs_combat.plugins import Registry
+
+EVENT_ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    # action: (required fields, optional fields)
+    "grant": (frozenset({"target", "keywords"}), frozenset()),
+    "remove": (frozenset({"target", "keywords"}), frozenset()),
+    "counters": (frozenset({"target", "counters"}), frozenset()),
+    "pump": (frozenset({"target"}), frozenset({"power", "toughness"})),
+    "damage": (frozenset({"target", "amount"}), frozenset()),
+    "enter": (frozenset({"creature", "attacking"}), frozenset()),
+    "remove-from-combat": (frozenset({"target"}), frozenset()),
+    "destroy": (frozenset({"target"}), frozenset()),
+    "cast": (frozenset({"card", "caster", "target"}), frozenset()),
+}
+DECLARE_BLOCKERS = "declare-blockers"
+
+
+@dataclass
+class PlayerSpec:
+    """A player: life total and hats."""
+
+    id: str
+    life: int = 20
+    hat: bool = False
+    wearing_hat: bool = False
+
+
+@dataclass
+class CreatureSpec:
+    """A creature as the scenario describes it."""
+
+    id: str
+    name: str
+    controller: str
+    power: int
+    toughness: int
+    keywords: tuple[str, ...] = ()
+    counters: dict[str, int] = field(default_factory=dict)
+    damage: int = 0
+    hat: bool = False
+    paired_with: str | None = None
+    path: str = ""
+
+
+@dataclass
+class Division:
+    """An explicit division of one creature's damage in one step."""
+
+    step: str
+    source: str
+    amounts: dict[str, int]
+    path: str
+
+
+@dataclass
+class Event:
+    """Something that happens at a point of the combat (CONTRACT.md section 1)."""
+
+    index: int
+    at: str
+    action: str
+    path: str
+    target: str | None = None
+    keywords: tuple[str, ...] = ()
+    counters: dict[str, int] = field(default_factory=dict)
+    power: int = 0
+    toughness: int = 0
+    amount: int = 0
+    creature: CreatureSpec | None = None
+    attacking: str | None = None
+    card: str | None = None
+    caster: str | None = None
+
+    @property
+    def after_step(self) -> str | None:
+        """The step this event follows, or None for ``declare-blockers``."""
+        return None if self.at == DECLARE_BLOCKERS else self.at.removeprefix("after ")
+
+    def describe(self) -> str:
+        """A short description for skipped-event lists and the readable account."""
+        what = self.target or (self.creature.id if self.creature else "")
+        return f"events[{self.index}] ({self.action} {what}) at {self.at}".replace("  ", " ")
+
+
+@dataclass
+class Scenario:
+    """One validated combat scenario."""
+
+    file: str
+    players: dict[str, PlayerSpec]
+    creatures: dict[str, CreatureSpec]
+    attackers: dict[str, str]
+    blockers: dict[str, tuple[str, ...]]
+    divisions: list[Division] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def active_player(self) -> str:
+        """The attacking player: the first player listed."""
+        return next(iter(self.players))
+
+    def blockers_of(self, attacker: str) -> list[str]:
+        """Blockers of an attacker in declaration order."""
+        return [b for b, attacked in self.blockers.items() if attacker in attacked]
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading files
+
+
+class _DuplicateKeyDecoder:
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise InputError(self.file, key, f"duplicate key {key!r}")
+            out[key] = value
+        return out
+
+
+def read_documents(path: str | Path) -> Iterator[tuple[str, Any]]:
+    """Yield (location, raw document) for each scenario in a .toml, .json or .jsonl file."""
+    p = Path(path)
+    file = str(path)
+    if p.suffix not in (".toml", ".json", ".jsonl"):
+        raise InputError(file, "", "unknown file type: use .toml, .json or .jsonl")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(file, "", "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(file, "", f"cannot read: {exc}") from None
+    decoder = _DuplicateKeyDecoder(file)
+    if p.suffix == ".toml":
+        try:
+            yield file, tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(file, "", f"not valid TOML: {exc}") from None
+    elif p.suffix == ".json":
+        try:
+            yield file, json.loads(text, object_pairs_hook=decoder)
+        except json.JSONDecodeError as exc:
+            raise InputError(file, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    else:
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            where = f"{file}:{n}"
+            decoder.file = where
+            try:
+                yield where, json.loads(line, object_pairs_hook=decoder)
+            except json.JSONDecodeError as exc:
+                raise InputError(where, "", f"not valid JSON: {exc.msg}") from None
+
+
+def load_scenarios(path: str | Path, registry: Registry) -> list[Scenario]:
+    """Read and validate every scenario in a file."""
+    out = []
+    for where, doc in read_documents(path):
+        out.append(parse_scenario(doc, registry, where))
+    if not out:
+        raise InputError(str(path), "", "the file holds no scenario")
+    return out
+
+
+def load_scenario(path: str | Path, registry: Registry) -> Scenario:
+    """Read and validate a file holding exactly one scenario."""
+    scenarios = load_scenarios(path, registry)
+    if len(scenarios) != 1:
+        raise InputError(str(path), "", f"expected one scenario, found {len(scenarios)}")
+    return scenarios[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+
+
+def _type_name(value: Any) -> str:
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }.get(type(value), type(value).__name__)
+
+
+class _Checker:
+    """Typed access to a raw document, raising InputError with key paths."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def fail(self, path: str, message: str) -> InputError:
+        return InputError(self.file, path, message)
+
+    def table(self, value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(path, f"must be a table, not {_type_name(value)}")
+        return dict(value)
+
+    def keys(self, value: Mapping[str, Any], path: str, allowed: set[str] | frozenset[str]) -> None:
+        for key in value:
+            if key not in allowed:
+                where = f"{path}.{key}" if path else key
+                raise self.fail(where, f"unknown key {key!r} (allowed: {', '.join(sorted(allowed))})")
+
+    def integer(self, value: Any, path: str, minimum: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path, f"must be an integer, not {_type_name(value)}")
+        if minimum is not None and value < minimum:
+            raise self.fail(path, f"must be at least {minimum}, not {value}")
+        return value
+
+    def boolean(self, value: Any, path: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(path, f"must be true or false, not {_type_name(value)}")
+        return value
+
+    def string(self, value: Any, path: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(path, f"must be a non-empty string, not {_type_name(value)}")
+        return value
+
+    def string_list(self, value: Any, path: str) -> list[str]:
+        if not isinstance(value, list):
+            raise self.fail(path, f"must be a list of strings, not {_type_name(value)}")
+        return [self.string(v, f"{path}[{i}]") for i, v in enumerate(value)]
+
+
+class _Parser:
+    def __init__(self, doc: Any, registry: Registry, file: str) -> None:
+        self.c = _Checker(file)
+        self.registry = registry
+        self.file = file
+        self.doc = self.c.table(doc, "")
+        self.players: dict[str, PlayerSpec] = {}
+        self.creatures: dict[str, CreatureSpec] = {}
+
+    # -- pieces ---------------------------------------------------------------------------
+
+    def keyword(self, name: str, path: str, counter: bool = False) -> str:
+        kw = self.registry.keyword(name)
+        if kw is None:
+            raise self.c.fail(path, self.registry.unknown_keyword_reason(name))
+        if counter and not kw.counter:
+            raise self.c.fail(path, f"{kw.name!r} can't be a keyword counter (122.1b)")
+        return kw.name
+
+    def counters(self, value: Any, path: str, minimum: int | None) -> dict[str, int]:
+        table = self.c.table(value, path)
+        out: dict[str, int] = {}
+        for key, count in table.items():
+            name = self.keyword(key, f"{path}.{key}", counter=True)
+            out[name] = out.get(name, 0) + self.c.integer(count, f"{path}.{key}", minimum)
+        return out
+
+    def player_ref(self, value: Any, path: str) -> str:
+        pid = self.c.string(value, path)
+        if pid not in self.players:
+            if pid in self.creatures:
+                raise self.c.fail(path, f"{pid!r} is a creature, not a player")
+            raise self.c.fail(path, f"unknown player {pid!r}")
+        return pid
+
+    def creature(self, cid: str, raw: Any, path: str, known: set[str]) -> CreatureSpec:
+        t = self.c.table(raw, path)
+        allowed = {
+            "name", "controller", "power", "toughness", "keywords", "counters", "damage", "hat",
+            "paired_with", "id",
+        }  # fmt: skip
+        self.c.keys(t, path, allowed)
+        for required in ("controller", "power", "toughness"):
+            if required not in t:
+                raise self.c.fail(f"{path}.{required}", "missing")
+        spec = CreatureSpec(
+            id=cid,
+            name=self.c.string(t["name"], f"{path}.name") if "name" in t else cid,
+            controller=self.player_ref(t["controller"], f"{path}.controller"),
+            power=self.c.integer(t["power"], f"{path}.power"),
+            toughness=self.c.integer(t["toughness"], f"{path}.toughness"),
+            keywords=tuple(
+                self.keyword(k, f"{path}.keywords[{i}]")
+                for i, k in enumerate(self.c.string_list(t.get("keywords", []), f"{path}.keywords"))
+            ),
+            counters=self.counters(t.get("counters", {}), f"{path}.counters", 0),
+            damage=self.c.integer(t.get("damage", 0), f"{path}.damage", 0),
+            hat=self.c.boolean(t.get("hat", False), f"{path}.hat"),
+            path=path,
+        )
+        if "paired_with" in t:
+            partner = self.c.string(t["paired_with"], f"{path}.paired_with")
+            if partner == cid:
+                raise self.c.fail(f"{path}.paired_with", "a creature can't be paired with itself")
+            if partner not in known:
+                raise self.c.fail(f"{path}.paired_with", f"unknown creature {partner!r}")
+            spec.paired_with = partner
+        keywords = set(spec.keywords) | {k for k, n in spec.counters.items() if n > 0}
+        if spec.toughness <= 0:
+            raise self.c.fail(
+                f"{path}.toughness",
+                f"toughness {spec.toughness}: a creature with toughness 0 or less "
+                "can't be on the battlefield (704.5f)",
+            )
+        indestructible = any(
+            kw.indestructible for k in keywords if (kw := self.registry.keyword(k)) is not None
+        )
+        if spec.damage >= spec.toughness and not indestructible:
+            raise self.c.fail(
+                f"{path}.damage",
+                f"{spec.damage} damage on a creature with toughness {spec.toughness} "
+                "would already have destroyed it (704.5g)",
+            )
+        return spec
+
+    # -- sections -------------------------------------------------------------------------
+
+    def parse(self) -> Scenario:
+        self.c.keys(self.doc, "", {"players", "creatures", "combat", "events"})
+        players = self.c.table(self.doc.get("players", {}), "players")
+        if len(players) < 2:
+            raise self.c.fail("players", "a combat needs at least two players")
+        for pid, raw in players.items():
+            path = f"players.{pid}"
+            t = self.c.table(raw, path)
+            self.c.keys(t, path, {"life", "hat", "wearing_hat"})
+            wearing = self.c.boolean(t.get("wearing_hat", False), f"{path}.wearing_hat")
+            hat = self.c.boolean(t.get("hat", wearing), f"{path}.hat")
+            if wearing and not hat:
+                raise self.c.fail(f"{path}.hat", "a player wearing a hat has a hat")
+            self.players[pid] = PlayerSpec(
+                pid, self.c.integer(t.get("life", 20), f"{path}.life"), hat, wearing
+            )
+            if self.players[pid].life <= 0:
+                raise self.c.fail(f"{path}.life", "a player at 0 or less life has lost (704.5a)")
+
+        creatures = self.c.table(self.doc.get("creatures", {}), "creatures")
+        entered = self._entered_ids()
+        for cid in creatures:
+            if cid in self.players:
+                raise self.c.fail(f"creatures.{cid}", f"id {cid!r} is already a player's")
+        known = set(creatures) | set(entered)
+        for cid, raw in creatures.items():
+            self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}", known)
+        self._check_pairs(self.creatures)
+
+        combat = self.c.table(self.doc.get("combat", {}), "combat")
+        self.c.keys(combat, "combat", {"attackers", "blockers", "divide"})
+        attackers = self._attackers(combat.get("attackers", {}))
+        blockers = self._blockers(combat.get("blockers", {}), attackers)
+        scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
+        scenario.events = self._events(scenario)
+        scenario.divisions = self._divisions(combat.get("divide", []), scenario)
+        return scenario
+
+    def _entered_ids(self) -> list[str]:
+        raw = self.doc.get("events", [])
+        ids: list[str] = []
+        if isinstance(raw, list):
+            for ev in raw:
+                if isinstance(ev, Mapping) and isinstance(ev.get("creature"), Mapping):
+                    cid = ev["creature"].get("id")
+                    if isinstance(cid, str):
+                        ids.append(cid)
+        return ids
+
+    def _check_pairs(self, creatures: Mapping[str, CreatureSpec]) -> None:
+        for spec in creatures.values():
+            partner = creatures.get(spec.paired_with or "")
+            if partner is None:
+                continue
+            if partner.paired_with not in (None, spec.id):
+                raise self.c.fail(
+                    f"{spec.path}.paired_with",
+                    f"{partner.id!r} is paired with {partner.paired_with!r}",
+                )
+            if partner.controller != spec.controller:
+                raise self.c.fail(
+                    f"{spec.path}.paired_with",
+                    f"{partner.id!r} has another controller; soulbond pairs creatures you "
+                    "control (702.95)",
+                )
+
+    def _attackers(self, raw: Any) -> dict[str, str]:
+        table = self.c.table(raw, "combat.attackers")
+        out: dict[str, str] = {}
+        for cid, defender in table.items():
+            path = f"combat.attackers.{cid}"
+            spec = self.creatures.get(cid)
+            if spec is None:
+                raise self.c.fail(path, f"unknown creature {cid!r}")
+            pid = self.player_ref(defender, path)
+            if pid == spec.controller:
+                raise self.c.fail(path, f"{cid!r} can't attack its own controller {pid!r}")
+            if spec.controller != next(iter(self.players)):
+                raise self.c.fail(
+                    path,
+                    f"{cid!r} is controlled by {spec.controller!r}, but only the active "
+                    f"player {next(iter(self.players))!r} attacks (506.2)",
+                )
+            out[cid] = pid
+        return out
+
+    def _blockers(self, raw: Any, attackers: dict[str, str]) -> dict[str, tuple[str, ...]]:
+        table = self.c.table(raw, "combat.blockers")
+        out: dict[str, tuple[str, ...]] = {}
+        for cid, value in table.items():
+            path = f"combat.blockers.{cid}"
+            spec = self.creatures.get(cid)
+            if spec is None:
+                raise self.c.fail(path, f"unknown creature {cid!r}")
+            if cid in attackers:
+                raise self.c.fail(path, f"{cid!r} is attacking and can't block")
+            targets = [value] if isinstance(value, str) else self.c.string_list(value, path)
+            if not targets:
+                raise self.c.fail(path, "a blocker must block at least one attacker")
+            if len(set(targets)) != len(targets):
+                raise self.c.fail(path, "the same attacker is listed twice")
+            for attacker in targets:
+                if attacker not in attackers:
+                    known = "an unknown creature" if attacker not in self.creatures else "not attacking"
+                    raise self.c.fail(path, f"{attacker!r} is {known}")
+                if attackers[attacker] != spec.controller:
+                    raise self.c.fail(
+                        path,
+                        f"{cid!r} is controlled by {spec.controller!r}, but {attacker!r} "
+                        f"attacks {attackers[attacker]!r} (509.1a)",
+                    )
+            out[cid] = tuple(targets)
+        return out
+
+    def _divisions(self, raw: Any, scenario: Scenario) -> list[Division]:
+        if not isinstance(raw, list):
+            raise self.c.fail("combat.divide", f"must be a list of tables, not {_type_name(raw)}")
+        seen: set[tuple[str, str]] = set()
+        out: list[Division] = []
+        step_names = self.registry.step_names
+        all_creatures = set(self.creatures) | {
+            e.creature.id for e in scenario.events if e.creature is not None
+        }
+        for i, item in enumerate(raw):
+            path = f"combat.divide[{i}]"
+            t = self.c.table(item, path)
+            self.c.keys(t, path, {"step", "source", "amounts"})
+            for required in ("step", "source", "amounts"):
+                if required not in t:
+                    raise self.c.fail(f"{path}.{required}", "missing")
+            step = self.c.string(t["step"], f"{path}.step")
+            if step not in step_names:
+                raise self.c.fail(
+                    f"{path}.step", f"unknown damage step {step!r} (known: {', '.join(step_names)})"
+                )
+            source = self.c.string(t["source"], f"{path}.source")
+            if source not in all_creatures:
+                raise self.c.fail(f"{path}.source", f"unknown creature {source!r}")
+            if (step, source) in seen:
+                raise self.c.fail(path, f"a second division for {source!r} in the {step} step")
+            seen.add((step, source))
+            if source in scenario.attackers:
+                allowed = set(scenario.blockers_of(source)) | {scenario.attackers[source]}
+            elif source in scenario.blockers:
+                allowed = set(scenario.blockers[source])
+            else:
+                raise self.c.fail(f"{path}.source", f"{source!r} is neither attacking nor blocking")
+            table = self.c.table(t["amounts"], f"{path}.amounts")
+            amounts: dict[str, int] = {}
+            for rid, amount in table.items():
+                where = f"{path}.amounts.{rid}"
+                if rid not in allowed:
+                    raise self.c.fail(
+                        where,
+                        f"{source!r} can assign damage only to "
+                        f"{', '.join(sorted(allowed)) or 'nobody'}, not {rid!r} (510.1)",
+                    )
+                amounts[rid] = self.c.integer(amount, where, 0)
+            out.append(Division(step, source, amounts, path))
+        return out
+
+    def _events(self, scenario: Scenario) -> list[Event]:
+        raw = self.doc.get("events", [])
+        if not isinstance(raw, list):
+            raise self.c.fail("events", f"must be a list of tables, not {_type_name(raw)}")
+        step_names = self.registry.step_names
+        points = [DECLARE_BLOCKERS, *(f"after {s}" for s in step_names)]
+        parsed: list[Event] = []
+        for i, item in enumerate(raw):
+            path = f"events[{i}]"
+            t = self.c.table(item, path)
+            for required in ("at", "action"):
+                if required not in t:
+                    raise self.c.fail(f"{path}.{required}", "missing")
+            at = " ".join(self.c.string(t["at"], f"{path}.at").split())
+            if at not in points:
+                raise self.c.fail(f"{path}.at", f"unknown point {at!r} (known: {', '.join(points)})")
+            action = self.c.string(t["action"], f"{path}.action")
+            if action not in EVENT_ACTIONS:
+                raise self.c.fail(
+                    f"{path}.action",
+                    f"unknown action {action!r} (known: {', '.join(EVENT_ACTIONS)})",
+                )
+            required, optional = EVENT_ACTIONS[action]
+            self.c.keys(t, path, required | optional | {"at", "action"})
+            for key in sorted(required):
+                if key not in t:
+                    raise self.c.fail(f"{path}.{key}", f"missing (the {action} action needs it)")
+            parsed.append(Event(index=i, at=at, action=action, path=path))
+            self._event_fields(parsed[-1], t)
+
+        # Check references in the order events happen, so a creature entering later can't be
+        # the target of an earlier event.
+        order = {p: n for n, p in enumerate(points)}
+        present: set[str] = set(self.creatures)
+        for ev in sorted(parsed, key=lambda e: (order[e.at], e.index)):
+            self._event_refs(ev, scenario, present)
+        return parsed
+
+    def _event_fields(self, ev: Event, t: dict[str, Any]) -> None:
+        path = ev.path
+        if "keywords" in t:
+            names = self.c.string_list(t["keywords"], f"{path}.keywords")
+            if not names:
+                raise self.c.fail(f"{path}.keywords", "must name at least one keyword")
+            ev.keywords = tuple(
+                self.keyword(k, f"{path}.keywords[{j}]") for j, k in enumerate(names)
+            )
+        if "counters" in t:
+            ev.counters = self.counters(t["counters"], f"{path}.counters", None)
+        if ev.action == "pump":
+            if "power" not in t and "toughness" not in t:
+                raise self.c.fail(path, "the pump action needs power or toughness")
+            ev.power = self.c.integer(t.get("power", 0), f"{path}.power")
+            ev.toughness = self.c.integer(t.get("toughness", 0), f"{path}.toughness")
+        if "amount" in t:
+            ev.amount = self.c.integer(t["amount"], f"{path}.amount", 0)
+        if "card" in t:
+            name = self.c.string(t["card"], f"{path}.card")
+            card = self.registry.card(name)
+            if card is None:
+                raise self.c.fail(f"{path}.card", f"no card {name!r} in the card library")
+            for kw in sorted(card.keywords):
+                if self.registry.keyword(kw) is None:
+                    raise self.c.fail(
+                        f"{path}.card", f"{card.name} needs {self.registry.unknown_keyword_reason(kw)}"
+                    )
+            ev.card = card.name
+        if "caster" in t:
+            ev.caster = self.player_ref(t["caster"], f"{path}.caster")
+        if "attacking" in t:
+            ev.attacking = self.player_ref(t["attacking"], f"{path}.attacking")
+        if "target" in t:
+            ev.target = self.c.string(t["target"], f"{path}.target")
+        if "creature" in t:
+            raw = self.c.table(t["creature"], f"{path}.creature")
+            if "id" not in raw:
+                raise self.c.fail(f"{path}.creature.id", "missing")
+            cid = self.c.string(raw["id"], f"{path}.creature.id")
+            ev.creature = self.creature(cid, raw, f"{path}.creature", set(self.creatures))
+
+    def _event_refs(self, ev: Event, scenario: Scenario, present: set[str]) -> None:
+        path = ev.path
+        if ev.creature is not None:
+            cid = ev.creature.id
+            if cid in present or cid in self.players:
+                raise self.c.fail(f"{path}.creature.id", f"duplicate id {cid!r}")
+            assert ev.attacking is not None
+            if ev.attacking == ev.creature.controller:
+                raise self.c.fail(
+                    f"{path}.attacking", f"{cid!r} can't attack its own controller {ev.attacking!r}"
+                )
+            present.add(cid)
+        if ev.target is None:
+            return
+        if ev.action == "damage" and ev.target in self.players:
+            return
+        if ev.target not in present:
+            if ev.target in self.players:
+                raise self.c.fail(f"{path}.target", f"{ev.target!r} is a player, not a creature")
+            later = " (it enters only later)" if ev.target in self._entered_ids() else ""
+            raise self.c.fail(f"{path}.target", f"unknown creature {ev.target!r}{later}")
+
+
+def parse_scenario(doc: Any, registry: Registry, file: str = "<scenario>") -> Scenario:
+    """Validate a raw scenario document (a dict as read from TOML or JSON)."""
+    return _Parser(doc, registry, file).parse()
+
+
+def keyword_set(spec: CreatureSpec) -> set[str]:
+    """The keywords a creature has as the scenario begins (printed and counters)."""
+    return {normalize_keyword(k) for k in spec.keywords} | {
+        k for k, n in spec.counters.items() if n > 0
+    }
+
+
+__all__ = [
+    "DECLARE_BLOCKERS",
+    "EVENT_ACTIONS",
+    "REGULAR_STEP",
+    "CreatureSpec",
+    "Division",
+    "Event",
+    "PlayerSpec",
+    "Scenario",
+    "keyword_set",
+    "load_scenario",
+    "load_scenarios",
+    "parse_scenario",
+]
