@@ -63,7 +63,7 @@ class Keyword:
     #: Any damage this creature deals to a creature destroys it; 1 is lethal (702.2b, 702.2c).
     destroys_on_damage: bool = False
     #: Not destroyed by lethal damage or by destroy effects (702.12b).
-    indestructible: bool = False
+    ignores_destruction: bool = False
     #: Its controller gains life equal to the damage it deals (702.15b).
     gains_life_on_damage: bool = False
     #: As an attacker, damage beyond lethal to its blockers may go to the player (702.19b-d).
@@ -89,12 +89,21 @@ class Keyword:
     attacks_alone_bonus: int = 0
     #: Can't be the target of spells or abilities an opponent controls (702.11b).
     untargetable_by_opponents: bool = False
+    #: Keywords it needs loaded, such as the ones its static ability gives. Without them the
+    #: registry makes it unavailable: a scenario naming it is an input error saying why.
+    requires: frozenset[str] = frozenset()
     #: Plain words for the readable account ("1 is lethal").
     summary: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", normalize_keyword(self.name))
-        for attr in ("strikes_in", "withholds_from", "blockable_only_by", "blocks_only"):
+        for attr in (
+            "strikes_in",
+            "withholds_from",
+            "blockable_only_by",
+            "blocks_only",
+            "requires",
+        ):
             value = getattr(self, attr)
             object.__setattr__(self, attr, frozenset(normalize_keyword(v) for v in value))
 

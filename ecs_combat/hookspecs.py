@@ -62,7 +62,7 @@ def register_cards() -> Sequence[Card]:
 def static_keywords(combat: CombatView) -> dict[str, set[str]]:
     """Return keywords that static abilities give right now, by creature id.
 
-    The reference engine calls it whenever it recomputes keywords (at most once per step or
+    Called by the reference engine whenever it recomputes keywords (at most once per step or
     event), for keywords such as alpha strike whose effect depends on the combat. Keywords an
     effect removed later this turn are not given back (613.7).
     """

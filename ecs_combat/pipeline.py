@@ -45,18 +45,25 @@ class StepPlan:
         """
         having = sorted(self.strike_keywords & keywords)
         if having:
-            return True, f"had {' and '.join(having)} as the {self.name} step began"
+            return True, f"had {_words(having, 'and')} as the {self.name} step began"
         if not self.step.default:
-            wanted = " or ".join(sorted(self.strike_keywords)) or "no keyword"
+            wanted = _words(sorted(self.strike_keywords), "or")
             return False, f"had no {wanted} as the {self.name} step began"
         earlier = list(struck_earlier)
         if earlier:
-            without = " or ".join(sorted(self.strike_keywords)) or "a keyword that strikes again"
+            without = _words(sorted(self.strike_keywords), "or") or "a keyword that strikes again"
             return False, f"a striker of an earlier step ({', '.join(earlier)}), without {without}"
         withheld = sorted(self.withhold_keywords & keywords)
         if withheld:
-            return False, f"has {' and '.join(withheld)}: sits out the {self.name} step"
+            return False, f"has {_words(withheld, 'and')}: sits out the {self.name} step"
         return True, "struck in no earlier step"
+
+
+def _words(items: list[str], joiner: str) -> str:
+    """'a', 'a or b', 'a, b or c'."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {joiner} {items[-1]}"
 
 
 def plan_steps(registry: Registry) -> list[StepPlan]:

@@ -1,0 +1,130 @@
+"""Many combats as numpy structure-of-arrays: the batched engine's input and output.
+
+Rows are players, creatures, blocks, divisions and events; every index is a global row
+number. The rows of one battle are contiguous and battles appear in ascending order, so
+per-battle work is a segmented operation, never a Python loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+MaskArray = npt.NDArray[np.uint64]
+
+#: Event action codes (``CombatBatch.event_action``), in CONTRACT.md order.
+EVENT_ACTIONS = (
+    "grant",
+    "remove",
+    "counters",
+    "pump",
+    "damage",
+    "enter",
+    "remove-from-combat",
+    "destroy",
+    "cast",
+)
+ACTION_CODE = {name: code for code, name in enumerate(EVENT_ACTIONS)}
+
+
+@dataclass
+class CombatBatch:
+    """Many combats at once.
+
+    Keyword masks use bit ``i`` for ``keyword_names[i]`` (at most 64 keywords).
+    """
+
+    n_battles: int
+    keyword_names: tuple[str, ...]
+
+    # -- players: [P] rows, contiguous per battle, in turn order (the first is active) -------
+    player_battle: IntArray
+    life: IntArray
+    player_hat: BoolArray
+
+    # -- creatures: [N] rows, contiguous per battle, in scenario order -------------------------
+    battle: IntArray
+    controller: IntArray  #: player row
+    power: IntArray
+    toughness: IntArray
+    damage: IntArray  #: damage already marked
+    keywords: MaskArray  #: printed keywords
+    hat: BoolArray
+    #: Player row it attacks, or -1. Creatures that enter later have -1 here.
+    attacking: IntArray
+    #: False for creatures that enter the battlefield through an `enter` event.
+    present: BoolArray
+
+    # -- blocks: [B] rows, one per (blocker, attacker) ------------------------------------------
+    #: Grouped by attacker; within an attacker, in the order the blockers were declared.
+    block_blocker: IntArray
+    block_attacker: IntArray
+    #: Position of the attacker in its blocker's own declared list (0 for a single block).
+    block_rank: IntArray
+
+    #: Keyword counters, [N, len(keyword_names)], or None when no creature has any.
+    counters: IntArray | None = None
+    #: Soulbond partner row, or -1; None when nothing is paired.
+    paired_with: IntArray | None = None
+
+    # -- explicit divisions: [D] rows, one per (step, source, recipient) ------------------------
+    #: Index of the step in the registry's ordered step list.
+    division_step: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    division_source: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Creature row, or ``-1 - player_row`` for a player.
+    division_recipient: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    division_amount: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+
+    # -- events: [E] rows, sorted by (battle, point, file order) --------------------------------
+    event_battle: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: 0 = declare-blockers; k >= 1 = after the (k-1)-th step of the registry's ordered steps.
+    event_point: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    event_action: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Creature row (for `damage` to a player: ``-1 - player_row``); the new row for `enter`.
+    event_target: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    event_keywords: MaskArray = field(default_factory=lambda: np.zeros(0, np.uint64))
+    #: For `counters`: [E, len(keyword_names)] changes; None when there are no such events.
+    event_counters: IntArray | None = None
+    event_power: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    event_toughness: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    event_amount: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: For `enter`: player row attacked. For `cast`: caster player row. Else -1.
+    event_player: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: For `cast`: index into `card_names`. Else -1.
+    event_card: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    card_names: tuple[str, ...] = ()
+
+    # -- names, for output and for plugins that read them (None in bulk simulations) -----------
+    creature_ids: list[str] | None = None
+    creature_names: list[str] | None = None
+    player_ids: list[str] | None = None
+
+    @property
+    def n_creatures(self) -> int:
+        """Number of creature rows."""
+        return int(self.battle.shape[0])
+
+    @property
+    def n_players(self) -> int:
+        """Number of player rows."""
+        return int(self.player_battle.shape[0])
+
+
+@dataclass
+class BatchOutcome:
+    """The end of many combats: the final state, plus per-step damage totals."""
+
+    alive: BoolArray  #: [N] on the battlefield at the end of combat
+    damage: IntArray  #: [N] damage marked at the end of combat
+    power: IntArray  #: [N]
+    toughness: IntArray  #: [N]
+    life: IntArray  #: [P]
+    lost: BoolArray  #: [P]
+    #: [N] whether each creature died in a damage step's state-based actions.
+    died_in_step: BoolArray
+    #: Per battle: total combat damage dealt to players.
+    damage_to_players: IntArray

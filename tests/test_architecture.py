@@ -1,0 +1,53 @@
+"""The architecture rules that code review checks, made executable."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+from ecs_combat import hookspecs
+from ecs_combat.plugins import Registry
+
+CORE = Path(__file__).resolve().parent.parent / "ecs_combat"
+
+
+def _string_constants(tree: ast.AST) -> list[str]:
+    """String constants in code, docstrings left out."""
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+
+
+def test_the_core_never_names_a_keyword(registry: Registry) -> None:
+    """A keyword's behaviour lives in its plugin: no core code compares against a keyword name."""
+    names = set(registry.keywords)
+    offenders = []
+    for path in sorted(CORE.glob("*.py")):
+        for text in _string_constants(ast.parse(path.read_text())):
+            if text.strip().lower() in names:
+                offenders.append(f"{path.name}: {text!r}")
+    assert offenders == []
+
+
+def test_every_hook_is_documented_and_typed() -> None:
+    """hookspecs.py: each hook has a docstring saying when it is called and a return type."""
+    hooks = [
+        f for name, f in vars(hookspecs).items()
+        if inspect.isfunction(f) and hasattr(f, "ecs_combat_spec")
+    ]  # fmt: skip
+    assert len(hooks) >= 5
+    for hook in hooks:
+        doc = inspect.getdoc(hook) or ""
+        assert "called" in doc.lower(), hook.__name__
+        assert inspect.signature(hook).return_annotation is not inspect.Signature.empty
