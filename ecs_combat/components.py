@@ -145,7 +145,23 @@ class Blocking:
 
 @dataclass(slots=True)
 class Attacked:
-    """The creature attacked this combat (it may since have left combat)."""
+    """The creature was declared as an attacker this combat (it may since have left combat).
+    A creature put onto the battlefield attacking never attacked (508.4)."""
+
+
+@dataclass(slots=True)
+class SummoningSick:
+    """The creature came under its controller's control this turn (302.6)."""
+
+
+@dataclass(slots=True)
+class SacrificeAtEndOfCombat:
+    """A delayed trigger from attacking: sacrifice it at end of combat (702.147a).
+
+    Set when it attacks, so gaining or losing the keyword afterwards changes nothing.
+    """
+
+    keyword: str
 
 
 class KeywordComponent:

@@ -26,7 +26,9 @@ from ecs_combat.components import (
     OnBattlefield,
     Paired,
     Player,
+    SacrificeAtEndOfCombat,
     Stats,
+    SummoningSick,
     Tapped,
     keyword_component,
 )
@@ -112,11 +114,8 @@ class Combat:
 
     def keywords(self, entity: int) -> set[str]:
         """The keywords a creature has now."""
-        return {
-            c.keyword
-            for c in esper.components_for_entity(entity)
-            if isinstance(c, KeywordComponent)
-        }
+        components: tuple[Any, ...] = esper.components_for_entity(entity)
+        return {c.keyword for c in components if isinstance(c, KeywordComponent)}
 
     def definitions(self, entity: int) -> list[Keyword]:
         """Definitions of the keywords a creature has now."""
@@ -195,6 +194,8 @@ class Combat:
         ]
         if spec.hat:
             comps.append(HasHat())
+        if spec.summoning_sick:
+            comps.append(SummoningSick())
         entity = esper.create_entity(*comps)
         self.creatures[spec.id] = entity
         self.struck[entity] = []
@@ -215,12 +216,7 @@ class Combat:
             esper.add_component(e, Attacked())
         self.refresh_keywords()
         for cid in self.sc.attackers:
-            e = self.creatures[cid]
-            untapped = self.any_keyword(e, "attacks_untapped")
-            if untapped:
-                self.result.notes.append(f"{cid} attacks without tapping ({untapped})")
-            else:
-                esper.add_component(e, Tapped())
+            self._declared_attacker(self.creatures[cid])
         self._attacks_alone()
         for bid, attacked in self.sc.blockers.items():
             b = self.creatures[bid]
@@ -230,6 +226,40 @@ class Combat:
                 att.blocked = True
                 att.blockers.append(b)
         self.refresh_keywords()
+
+    def _declared_attacker(self, entity: int) -> None:
+        """What being declared as an attacker does: it taps unless a keyword says otherwise
+        (508.1f), and attack triggers set up its sacrifice at end of combat (702.147a)."""
+        cid = self.cid(entity)
+        untapped = self.any_keyword(entity, "attacks_untapped")
+        if untapped:
+            self.result.notes.append(f"{cid} attacks without tapping ({untapped})")
+        else:
+            esper.add_component(entity, Tapped())
+        hasty = self.any_keyword(entity, "ignores_summoning_sickness")
+        if hasty and esper.has_component(entity, SummoningSick):
+            self.result.notes.append(
+                f"{cid} attacks the turn it came under its controller's control ({hasty})"
+            )
+        doomed = self.any_keyword(entity, "sacrificed_after_attacking")
+        if doomed:
+            esper.add_component(entity, SacrificeAtEndOfCombat(doomed))
+            self.result.notes.append(f"{cid} attacks ({doomed}): it is sacrificed at end of combat")
+
+    def why_cannot_attack(self, entity: int) -> str | None:
+        """Why a creature could not be declared as an attacker now (508.1a, 302.6), or None."""
+        if not self.on_battlefield(entity):
+            return "it is not on the battlefield"
+        if esper.has_component(entity, Tapped):
+            return "it is tapped"
+        for kw in self.definitions(entity):
+            if not kw.can_attack:
+                return f"it has {kw.name}"
+        if esper.has_component(entity, SummoningSick) and not self.any_keyword(
+            entity, "ignores_summoning_sickness"
+        ):
+            return "it came under its controller's control this turn (302.6)"
+        return None
 
     def _attacks_alone(self) -> None:
         """Triggers for a creature attacking alone (exalted, 702.83b)."""
@@ -340,6 +370,10 @@ class Combat:
                 self.struck[e].append(plan.name)
 
         assigned = self.assign(plan, dealers, step)
+        used = {self.cid(e) for e in assigned}
+        for (name, source), division in self.divisions.items():
+            if name == plan.name and source not in used:
+                step.notes.append(f"{division.path} is not used: {source} assigns no damage here")
         self.deal(assigned, step)
         step.died = self.state_based_actions()
         self.result.steps.append(step)
@@ -365,7 +399,7 @@ class Combat:
     def assign(self, plan: StepPlan, dealers: list[int], step: StepResult) -> dict[int, dict[str, int]]:
         """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
         assigned: dict[int, dict[str, int]] = {}
-        explicit: list[tuple[int, Division, str | None, dict[str, int]]] = []
+        explicit: list[tuple[int, Division, str, str, dict[str, int]]] = []
         for e in dealers:
             cid = self.cid(e)
             power = esper.component_for_entity(e, Stats).power
@@ -405,40 +439,61 @@ class Combat:
                 assigned[e] = amounts
                 if excess is not None and excess_kw:
                     lethal_needed = {rid: lethal for rid, lethal in recipients}
-                    explicit.append((e, division, excess, lethal_needed))
+                    explicit.append((e, division, excess_kw, excess, lethal_needed))
                 step.notes.append(f"{cid} divides its damage as the scenario says: {_fmt(amounts)}")
                 continue
             amounts = default_division(power, recipients, excess)
             assigned[e] = amounts
             if len(recipients) > 1 or (excess_kw and recipients):
-                lethal_note = f" ({destroys}: 1 is lethal)" if destroys else ""
+                lethal_note = f" ({self._explain(destroys)})" if destroys else ""
                 step.notes.append(
                     f"{cid} assigns lethal damage in declaration order{lethal_note}: {_fmt(amounts)}"
                 )
             elif destroys and recipients:
-                step.notes.append(f"{cid}: {destroys}, any damage it deals destroys")
-            if excess_kw and excess is not None and recipients and amounts.get(excess, 0) > 0:
                 step.notes.append(
-                    f"{excess_kw}: {amounts[excess]} to {excess} after lethal damage to every blocker"
+                    f"{self._explain(destroys)}; any damage {cid} deals to a creature destroys it"
                 )
-            elif excess_kw and excess is not None and not recipients:
-                step.notes.append(f"{excess_kw}: no blocker remains, all {power} to {excess} (702.19e)")
+            if excess_kw and excess is not None:
+                self._note_excess(step, excess_kw, excess, amounts, bool(recipients))
 
-        for e, division, player, lethal_needed in explicit:
+        for e, division, excess_kw, player, lethal_needed in explicit:
             others: dict[str, int] = {}
             for other, amounts in assigned.items():
                 if other != e:
+                    lethal_one = self.any_keyword(other, "destroys_on_damage") is not None
                     for rid, n in amounts.items():
                         others[rid] = others.get(rid, 0) + n
+                        if lethal_one and rid in lethal_needed:
+                            lethal_needed[rid] = 0  # any damage from it is lethal (702.2c)
             short = excess_shortfall(assigned[e], player, lethal_needed, others)
             if short is not None:
                 raise InputError(
                     self.sc.file,
                     f"{division.path}.amounts",
                     f"{division.source} assigns damage to {player} before assigning lethal damage "
-                    f"to {short} (702.19b)",
+                    f"to {short}, counting damage already marked and damage other creatures "
+                    f"assign it in this step ({excess_kw}, {self.reg.keywords[excess_kw].rule})",
                 )
+            self._note_excess(step, excess_kw, player, assigned[e], bool(lethal_needed))
         return assigned
+
+    def _explain(self, keyword: str) -> str:
+        """A keyword with its plain-words summary, for the readable account."""
+        summary = self.reg.keywords[keyword].summary
+        return f"{keyword}: {summary}" if summary else keyword
+
+    def _note_excess(
+        self, step: StepResult, keyword: str, player: str, amounts: dict[str, int], blockers: bool
+    ) -> None:
+        """Say where an attacker's excess damage went (702.19b-d)."""
+        if not blockers:
+            total = sum(amounts.values())
+            rule = self.reg.keywords[keyword].rule
+            step.notes.append(f"{keyword}: no blocker remains, all {total} to {player} ({rule})")
+        elif amounts.get(player, 0) > 0:
+            step.notes.append(
+                f"{keyword}: {amounts[player]} to {player} after lethal to every blocker"
+            )
 
     def _check_division(self, division: Division, power: int, options: dict[str, int]) -> dict[str, int]:
         for rid in division.amounts:
@@ -494,7 +549,7 @@ class Combat:
             if toughness <= 0:
                 died.append(card.id)
             elif (dmg.marked >= toughness or (dmg.from_destroying_source and dmg.marked > 0)) and (
-                self.any_keyword(e, "indestructible") is None
+                self.any_keyword(e, "ignores_destruction") is None
             ):
                 died.append(card.id)
         for _, dmg in esper.get_component(Damage):
@@ -530,12 +585,14 @@ class Combat:
         esper.try_remove_component(entity, Blocking)
 
     def end_of_combat(self) -> None:
-        """End of combat: creatures sacrificed after attacking (decayed, 702.147a)."""
-        for e, _ in list(esper.get_components(Attacked, OnBattlefield)):
-            kw = self.any_keyword(e, "sacrificed_after_attacking")
-            if kw:
+        """End of combat: the delayed triggers set up by attacking sacrifice their creatures
+        (702.147a), whatever keywords they have now."""
+        for e, trigger in list(esper.get_component(SacrificeAtEndOfCombat)):
+            if self.on_battlefield(e):
                 self.leave_battlefield(e)
-                self.result.notes.append(f"end of combat: {self.cid(e)} is sacrificed ({kw})")
+                self.result.notes.append(
+                    f"end of combat: {self.cid(e)} is sacrificed ({trigger.keyword})"
+                )
 
     def finish(self) -> CombatResult:
         """Fill in the creatures and players as they are at the end of combat."""
@@ -547,6 +604,8 @@ class Combat:
                 damage=esper.component_for_entity(e, Damage).marked,
                 power=stats.power,
                 toughness=stats.toughness,
+                tapped=self.on_battlefield(e) and esper.has_component(e, Tapped),
+                may_attack=self.why_cannot_attack(e) is None,
             )
         for pid, e in self.players.items():
             p = esper.component_for_entity(e, Player)
@@ -563,7 +622,7 @@ class Combat:
             assert ev.creature is not None and ev.attacking is not None
             e = self.add_creature(ev.creature)
             esper.add_component(e, Attacking(self.players[ev.attacking]))
-            esper.add_component(e, Attacked())
+            esper.add_component(e, SummoningSick())
             note.append(f"{ev.at}: {ev.creature.id} enters attacking {ev.attacking}, unblocked")
             return
         if ev.action == "damage" and ev.target in self.players:
@@ -604,9 +663,9 @@ class Combat:
             note.append(f"{ev.at}: {ev.target} is removed from combat")
         elif ev.action == "destroy":
             self.refresh_keywords()
-            kw = self.any_keyword(e, "indestructible")
-            if kw:
-                note.append(f"{ev.at}: {ev.target} is not destroyed ({kw})")
+            survives = self.any_keyword(e, "ignores_destruction")
+            if survives:
+                note.append(f"{ev.at}: {ev.target} is not destroyed ({survives})")
             else:
                 self.leave_battlefield(e)
                 note.append(f"{ev.at}: {ev.target} is destroyed")
@@ -623,6 +682,7 @@ class Combat:
         target = _CardTarget(self, self.creatures[ev.target], ev.caster, card.name)
         card.resolve(target)
         self.result.notes.append(f"{ev.at}: {card.name} on {ev.target}: {'; '.join(target.did)}")
+        self.result.notes.extend(f"{card.name}: {why}" for why in target.why)
 
     def illegal_target(self, rule: TargetRule, target: str, caster: str) -> str | None:
         """Why a target is illegal for a card as it resolves, or None if it is legal."""
@@ -633,7 +693,8 @@ class Combat:
         self.refresh_keywords()
         shroud = self.any_keyword(e, "untargetable_by_opponents")
         if shroud and controller != caster:
-            return f"{target} has {shroud} (702.11b)"
+            cite = self.reg.keywords[shroud].rule
+            return f"{target} has {shroud}: {caster} is an opponent and can't target it ({cite})"
         if rule.caster_controls and controller != caster:
             return f"{target} is controlled by {controller}, not {caster}"
         attacking = esper.has_component(e, Attacking)
@@ -656,6 +717,7 @@ class _CardTarget:
         self.caster = esper.component_for_entity(combat.players[caster], Player)
         self.card = card
         self.did: list[str] = []
+        self.why: list[str] = []
 
     def has_hat(self) -> bool:
         return esper.has_component(self.entity, HasHat)
@@ -687,7 +749,7 @@ class _CardTarget:
 
     def note(self, text: str, where: Any = True) -> None:
         if where:
-            self.did.append(text)
+            self.why.append(text)
 
 
 def _fmt(amounts: dict[str, int], signed: bool = False) -> str:

@@ -61,11 +61,23 @@ def render(scenario: Scenario, result: CombatResult, console: Console) -> None:
             console.print(f"  · {note}")
     for skipped in result.skipped_events:
         console.print(f"  · events[{skipped.index}] ({skipped.action} at {skipped.at}) did not happen: {skipped.reason}")
-    creatures = Table("creature", "alive", "damage", "power/toughness", title="End of combat")
+    # Tapped state and whether it could attack again matter once a turn has several combats.
+    turn_state = any(c.tapped is not None for c in result.creatures.values())
+    extra = ("tapped", "may attack again") if turn_state else ()
+    creatures = Table(
+        "creature", "alive", "damage", "power/toughness", *extra, title="End of combat"
+    )
     for cid, c in result.creatures.items():
-        creatures.add_row(label(cid), "yes" if c.alive else "no", str(c.damage), f"{c.power}/{c.toughness}")
+        row = [label(cid), _yes(c.alive), str(c.damage), f"{c.power}/{c.toughness}"]
+        if turn_state:
+            row += [_yes(c.tapped), _yes(c.may_attack)]
+        creatures.add_row(*row)
     console.print(creatures)
     players = Table("player", "life", "lost")
     for pid, p in result.players.items():
         players.add_row(pid, str(p.life), "yes" if p.lost else "no")
     console.print(players)
+
+
+def _yes(value: bool | None) -> str:
+    return "-" if value is None else "yes" if value else "no"

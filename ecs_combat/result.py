@@ -44,6 +44,12 @@ class CreatureOutcome:
     damage: int
     power: int
     toughness: int
+    #: Whether it is on the battlefield tapped (attacking taps it unless a keyword says
+    #: otherwise, 508.1f); None if the engine doesn't say. Not part of the JSON document.
+    tapped: bool | None = None
+    #: Whether it could attack in a later combat this turn (on the battlefield, untapped, not
+    #: kept from attacking, 508.1a); None if the engine doesn't say. Not in the JSON document.
+    may_attack: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ecs_combat.definitions import REGULAR_STEP, normalize_keyword
 from ecs_combat.errors import InputError
+from ecs_combat.legality import check_declarations
 from ecs_combat.plugins import Registry
 
 EVENT_ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -55,6 +56,9 @@ class CreatureSpec:
     damage: int = 0
     hat: bool = False
     paired_with: str | None = None
+    #: It came under its controller's control this turn: it can't attack without a keyword
+    #: that lets it (302.6). Creatures that enter through events always did.
+    summoning_sick: bool = False
     path: str = ""
 
 
@@ -287,7 +291,7 @@ class _Parser:
         t = self.c.table(raw, path)
         allowed = {
             "name", "controller", "power", "toughness", "keywords", "counters", "damage", "hat",
-            "paired_with", "id",
+            "paired_with", "id", "summoning_sick",
         }  # fmt: skip
         self.c.keys(t, path, allowed)
         for required in ("controller", "power", "toughness"):
@@ -306,6 +310,9 @@ class _Parser:
             counters=self.counters(t.get("counters", {}), f"{path}.counters", 0),
             damage=self.c.integer(t.get("damage", 0), f"{path}.damage", 0),
             hat=self.c.boolean(t.get("hat", False), f"{path}.hat"),
+            summoning_sick=self.c.boolean(
+                t.get("summoning_sick", False), f"{path}.summoning_sick"
+            ),
             path=path,
         )
         if "paired_with" in t:
@@ -322,10 +329,10 @@ class _Parser:
                 f"toughness {spec.toughness}: a creature with toughness 0 or less "
                 "can't be on the battlefield (704.5f)",
             )
-        indestructible = any(
-            kw.indestructible for k in keywords if (kw := self.registry.keyword(k)) is not None
+        survives = any(
+            kw.ignores_destruction for k in keywords if (kw := self.registry.keyword(k)) is not None
         )
-        if spec.damage >= spec.toughness and not indestructible:
+        if spec.damage >= spec.toughness and not survives:
             raise self.c.fail(
                 f"{path}.damage",
                 f"{spec.damage} damage on a creature with toughness {spec.toughness} "
@@ -369,6 +376,7 @@ class _Parser:
         attackers = self._attackers(combat.get("attackers", {}))
         blockers = self._blockers(combat.get("blockers", {}), attackers)
         scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
+        check_declarations(scenario, self.registry)
         scenario.events = self._events(scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
         return scenario

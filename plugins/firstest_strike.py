@@ -4,7 +4,7 @@ Whether the first-strike step exists is decided only after the firstest-strike s
 """
 
 from ecs_combat import DamageStep, Keyword, hookimpl
-from ecs_combat_keywords.steps import FIRSTEST_STRIKE
+from .steps import FIRSTEST_STRIKE
 
 
 @hookimpl

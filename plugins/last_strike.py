@@ -1,7 +1,7 @@
 """Last strike (Extremely Slow Zombie): deals combat damage only after regular damage."""
 
 from ecs_combat import REGULAR_STEP, DamageStep, Keyword, hookimpl
-from ecs_combat_keywords.steps import LAST_STRIKE
+from .steps import LAST_STRIKE
 
 
 @hookimpl

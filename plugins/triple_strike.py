@@ -4,7 +4,7 @@ The creature must survive each step to deal damage in the next.
 """
 
 from ecs_combat import REGULAR_STEP, DamageStep, Keyword, hookimpl
-from ecs_combat_keywords.steps import FIRST_STRIKE, LAST_STRIKE
+from .steps import FIRST_STRIKE, LAST_STRIKE
 
 
 @hookimpl
