@@ -55,6 +55,8 @@ class Registry:
     steps: list[DamageStep] = field(default_factory=list)
     cards: dict[str, Card] = field(default_factory=dict)
     blocked: frozenset[str] = frozenset()
+    #: Keywords left out because a keyword they require is missing, with the reason.
+    unavailable: dict[str, str] = field(default_factory=dict)
 
     @property
     def step_names(self) -> list[str]:
@@ -66,11 +68,21 @@ class Registry:
         return self.keywords.get(normalize_keyword(name))
 
     def unknown_keyword_reason(self, name: str) -> str:
-        """Explain why a keyword is not available (blocked, or no plugin provides it)."""
+        """Explain why a keyword is not available (blocked, no plugin provides it, or it
+        requires a keyword that is missing)."""
+        if normalize_keyword(name) in self.unavailable:
+            return self.unavailable[normalize_keyword(name)]
         plugin = plugin_name_for(name)
         if plugin in self.blocked:
             return f"unknown keyword {name!r}: its plugin {plugin!r} is blocked"
         return f"unknown keyword {name!r}: no loaded plugin provides it"
+
+    def unknown_card_reason(self, name: str) -> str:
+        """Explain why a card is not in the card library, naming blocked plugins if any."""
+        reason = f"no card {name!r} in the card library"
+        if self.blocked:
+            reason += f" (blocked plugins: {', '.join(sorted(self.blocked))})"
+        return reason
 
     def card(self, name: str) -> Card | None:
         """Return a card of the card library by name (case-insensitive), or None."""
@@ -153,6 +165,8 @@ def load_registry(
             raise PluginError(
                 f"plugin {modname!r} failed to import: {type(exc).__name__}: {exc}"
             ) from exc
+        if pm.is_registered(module):  # already loaded through its entry point
+            continue
         _register(pm, module, modname)
         infos.append((modname, *_distribution_of(module), modname))
 
@@ -164,7 +178,17 @@ def load_registry(
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
-        raise PluginError(f"plugin {exc.plugin!r} implements an unknown hook: {exc}") from exc
+        hooks = {n: c for n, c in vars(pm.hook).items() if isinstance(c, pluggy.HookCaller)}
+        unknown = sorted(
+            n
+            for n, c in hooks.items()
+            if not c.has_spec() and any(i.plugin is exc.plugin for i in c.get_hookimpls())
+        )
+        known = sorted(n for n, c in hooks.items() if c.has_spec())
+        raise PluginError(
+            f"plugin {pm.get_name(exc.plugin)!r} implements unknown hook(s) {unknown} "
+            f"(the hooks are: {', '.join(known)})"
+        ) from exc
     return _build(pm, infos, frozenset(blocked))
 
 
@@ -217,6 +241,24 @@ def _collect(pm: pluggy.PluginManager, hook: str, kind: type[Any]) -> list[tuple
     return found
 
 
+def _drop_unmet_requirements(reg: Registry) -> None:
+    """Move keywords whose required keywords are missing to `reg.unavailable`, transitively."""
+    dropped = True
+    while dropped:
+        dropped = False
+        for kw in list(reg.keywords.values()):
+            missing = sorted(kw.requires - reg.keywords.keys())
+            if not missing:
+                continue
+            plugin = reg.keyword_plugin.pop(kw.name)
+            del reg.keywords[kw.name]
+            needs = "; ".join(reg.unknown_keyword_reason(m) for m in missing)
+            reg.unavailable[kw.name] = (
+                f"keyword {kw.name!r} (plugin {plugin!r}) is unavailable: it requires {needs}"
+            )
+            dropped = True
+
+
 def _build(
     pm: pluggy.PluginManager,
     infos: list[tuple[str, str | None, str | None, str]],
@@ -260,6 +302,7 @@ def _build(
         reg.keywords[kw.name] = kw
         reg.keyword_plugin[kw.name] = plugin
         contributed.setdefault(plugin, {}).setdefault("keywords", []).append(kw.name)
+    _drop_unmet_requirements(reg)
 
     for plugin, card in _collect(pm, "register_cards", Card):
         key = card.name.casefold()

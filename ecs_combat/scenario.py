@@ -564,7 +564,7 @@ class _Parser:
             name = self.c.string(t["card"], f"{path}.card")
             card = self.registry.card(name)
             if card is None:
-                raise self.c.fail(f"{path}.card", f"no card {name!r} in the card library")
+                raise self.c.fail(f"{path}.card", self.registry.unknown_card_reason(name))
             for kw in sorted(card.keywords):
                 if self.registry.keyword(kw) is None:
                     raise self.c.fail(
