@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sysconfig
 import tomllib
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +15,10 @@ from ecs_combat.plugins import Registry
 from ecs_combat.reference import ReferenceEngine
 
 Resolve = Callable[[str], dict[str, Any]]
+
+# CLI tests run the `ecs-combat` installed beside this interpreter, even in a venv that was
+# not activated (`.venv/bin/python -m pytest`).
+os.environ["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])
 
 
 @pytest.fixture(scope="session")
