@@ -11,6 +11,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ecs_combat.batched import BatchedEngine
+from ecs_combat.definitions import plugin_name_for
 from ecs_combat.errors import InputError, PluginError, RefusedError
 from ecs_combat.plugins import Registry, load_registry, parse_plugin_options
 from ecs_combat.reference import ReferenceEngine
@@ -19,7 +21,7 @@ from ecs_combat.scenario import load_scenarios
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ENGINES = ("reference",)
+ENGINES = ("reference", "batched")
 
 
 def fail(message: str, status: int) -> NoReturn:
@@ -76,7 +78,10 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     registry = state.registry
     try:
         scenarios = load_scenarios(file, registry)
-        results = ReferenceEngine(registry).resolve_many(scenarios)
+        if engine == "batched":  # a .jsonl file is resolved as one batch
+            results = BatchedEngine(registry).resolve_many(scenarios)
+        else:
+            results = ReferenceEngine(registry).resolve_many(scenarios)
     except InputError as exc:
         fail(str(exc), 2)
     except RefusedError as exc:
@@ -131,7 +136,92 @@ def plugins(state: State, as_json: bool) -> None:
     steps = " → ".join(registry.step_names)
     console.print(f"Damage steps: {steps}")
     if registry.blocked:
-        console.print(f"Blocked: {', '.join(sorted(registry.blocked))}")
+        console.print(f"Blocked: {', '.join(sorted({plugin_name_for(n) for n in registry.blocked}))}")
+    for reason in registry.unavailable.values():
+        console.print(f"Unavailable: {reason}")
+
+
+@cli.command()
+@click.argument("spec", required=False, type=click.Path(dir_okay=False))
+@click.option("--battles", "-n", type=click.IntRange(min=1), default=100_000, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    help="Seed of the battles (default: a random one, printed in the summary).",
+)
+@click.option("--engine", type=click.Choice(("batched", "reference")), default="batched",
+              show_default=True)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the machine-readable summary only.")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Write per-battle results to this .csv or .parquet file.")  # fmt: skip
+@click.option("--plot", type=click.Path(dir_okay=False),
+              help="Draw the matchup heatmap to this .png file.")  # fmt: skip
+@click.option("--chunk-size", type=click.IntRange(min=1),
+              help="Battles per chunk (memory and progress); results do not depend on it.")  # fmt: skip
+@click.pass_obj
+def simulate(
+    state: State,
+    spec: str | None,
+    battles: int,
+    seed: int | None,
+    engine: str,
+    as_json: bool,
+    out: str | None,
+    plot: str | None,
+    chunk_size: int | None,
+) -> None:
+    """Resolve many random battles in bulk and tally the outcomes per matchup.
+
+    Without SPEC: the keyword tournament, one attacker against one blocker, each with a strike
+    keyword drawn from none and every installed strike keyword. SPEC is a TOML file describing
+    other battles (docs/simulate.md).
+    """
+    from ecs_combat.simout import run_command
+
+    registry = state.registry
+    try:
+        run_command(registry, spec, battles, seed, engine, as_json, out, plot, chunk_size)
+    except InputError as exc:
+        fail(str(exc), 2)
+    except RefusedError as exc:
+        fail(f"the {engine} engine refuses these battles: {exc}", 2)
+
+
+@cli.command()
+@click.option("--battles", "-n", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="Tournament battles for the batched engine and the floor.")  # fmt: skip
+@click.option("--reference-battles", type=click.IntRange(min=10), default=10_000,
+              show_default=True, help="Tournament battles for the reference engine "
+              "(a tenth of them for its melee).")  # fmt: skip
+@click.option("--melee-battles", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Melee battles (5 attackers, 0-3 blockers each) for the batched engine.")  # fmt: skip
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Runs per measurement; the best is kept.")  # fmt: skip
+@click.option("--whole-process/--in-process", default=True, show_default=True,
+              help="Also time the tournament as whole processes: simulate against the floor.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.pass_obj
+def bench(
+    state: State,
+    battles: int,
+    reference_battles: int,
+    melee_battles: int,
+    seed: int,
+    repeat: int,
+    whole_process: bool,
+    as_json: bool,
+) -> None:
+    """Measure the engines side by side on this machine (docs/performance.md)."""
+    from ecs_combat.bench import render_bench, run_bench
+
+    report = run_bench(
+        state.registry, battles, reference_battles, melee_battles, seed, repeat, whole_process
+    )
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        render_bench(report, Console(highlight=False))
 
 
 def main() -> None:

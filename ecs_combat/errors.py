@@ -31,4 +31,3 @@ class PluginError(EcsCombatError):
 
 class RefusedError(EcsCombatError):
     """The batched engine cannot resolve this scenario (it never answers wrongly)."""
-

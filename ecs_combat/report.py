@@ -60,7 +60,9 @@ def render(scenario: Scenario, result: CombatResult, console: Console) -> None:
         for note in result.notes:
             console.print(f"  · {note}")
     for skipped in result.skipped_events:
-        console.print(f"  · events[{skipped.index}] ({skipped.action} at {skipped.at}) did not happen: {skipped.reason}")
+        console.print(
+            f"  · events[{skipped.index}] ({skipped.action} at {skipped.at}) did not happen: {skipped.reason}"
+        )
     # Tapped state and whether it could attack again matter once a turn has several combats.
     turn_state = any(c.tapped is not None for c in result.creatures.values())
     extra = ("tapped", "may attack again") if turn_state else ()

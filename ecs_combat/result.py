@@ -31,7 +31,9 @@ class StepResult:
         return {
             "name": self.name,
             "damage": [{"source": s, "target": t, "amount": n} for s, t, n in self.damage],
-            "life_gained": [{"player": p, "source": s, "amount": n} for p, s, n in self.life_gained],
+            "life_gained": [
+                {"player": p, "source": s, "amount": n} for p, s, n in self.life_gained
+            ],
             "died": list(self.died),
         }
 
@@ -86,7 +88,12 @@ class CombatResult:
         return {
             "steps": [s.to_json() for s in self.steps],
             "creatures": {
-                cid: {"alive": c.alive, "damage": c.damage, "power": c.power, "toughness": c.toughness}
+                cid: {
+                    "alive": c.alive,
+                    "damage": c.damage,
+                    "power": c.power,
+                    "toughness": c.toughness,
+                }
                 for cid, c in self.creatures.items()
             },
             "players": {pid: {"life": p.life, "lost": p.lost} for pid, p in self.players.items()},

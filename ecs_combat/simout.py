@@ -1,0 +1,382 @@
+"""What `ecs-combat simulate` shows and writes: the matchup table, the heatmap, the per-battle
+file (CSV or Parquet) and the progress bar.
+
+Files are written to a temporary file beside the target and renamed into place when complete,
+so an interrupted or failed run leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import secrets
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+import click
+import numpy as np
+from rich import box
+from rich.console import Console, RenderableType
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ecs_combat.errors import InputError
+from ecs_combat.generate import make_generator
+from ecs_combat.plugins import Registry
+from ecs_combat.simspec import Spec, load_spec, tournament
+from ecs_combat.simulate import (
+    OUTCOME_NAMES,
+    TABLE_COLUMNS,
+    ChunkResult,
+    default_chunk_size,
+    make_engine,
+    simulate,
+    summary,
+)
+
+#: Suffixes of the per-battle file, by format.
+CSV_SUFFIXES = (".csv",)
+PARQUET_SUFFIXES = (".parquet", ".pq")
+PARQUET_EXTRA = 'pip install "ecs-combat[parquet]"'
+#: Matchup labels up to this long stay on one line in the table; longer ones fold.
+ONE_LINE_LABEL = 16
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing files atomically
+
+
+@contextlib.contextmanager
+def atomic_path(target: str | Path, option: str) -> Iterator[Path]:
+    """A temporary path beside `target`, renamed to it if the body finishes, else removed."""
+    path = Path(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
+    except OSError as exc:
+        raise InputError(option, str(target), f"cannot write: {exc.strerror or exc}") from None
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# The per-battle file
+
+
+def _labels(codes: np.ndarray, label: Callable[[int], str]) -> list[str]:
+    """Codes as labels, computing each distinct label once."""
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    names = np.array([label(int(c)) for c in distinct.tolist()], dtype=object)
+    out: list[str] = names[inverse.reshape(-1)].tolist()
+    return out
+
+
+def check_out_path(path: str) -> str:
+    """The format of a per-battle file from its suffix; an error if it can't be written."""
+    suffix = Path(path).suffix.lower()
+    if suffix in CSV_SUFFIXES:
+        return "csv"
+    if suffix in PARQUET_SUFFIXES:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise InputError(
+                "--out",
+                path,
+                f"writing Parquet needs pyarrow: {PARQUET_EXTRA}, or write .csv instead",
+            ) from None
+        return "parquet"
+    raise InputError("--out", path, "the file must end in .csv, .parquet or .pq")
+
+
+class BattleWriter:
+    """Writes the per-battle table chunk by chunk, in chunk order, to a CSV or Parquet file.
+
+    Columns: :data:`ecs_combat.simulate.TABLE_COLUMNS`, with matchup labels and outcome names
+    as text.
+    """
+
+    def __init__(self, path: str, label: Callable[[int], str]) -> None:
+        self.path = path
+        self.format = check_out_path(path)
+        self.label = label
+        self._atomic: contextlib.AbstractContextManager[Path] | None = None
+        self._file: IO[str] | None = None
+        self._csv: Any = None
+        self._parquet: Any = None
+
+    def __enter__(self) -> BattleWriter:
+        self._atomic = atomic_path(self.path, "--out")
+        tmp = self._atomic.__enter__()
+        if self.format == "csv":
+            self._file = open(tmp, "w", newline="", encoding="utf-8")
+            self._csv = csv.writer(self._file)
+            self._csv.writerow(TABLE_COLUMNS)
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            fields = [
+                pa.field(
+                    name, pa.string() if name in ("attacker", "blocker", "outcome") else pa.int64()
+                )
+                for name in TABLE_COLUMNS
+            ]
+            self._parquet = pq.ParquetWriter(tmp, pa.schema(fields))
+        return self
+
+    def write(self, result: ChunkResult) -> None:
+        """Append one chunk's battles."""
+        table = result.table
+        assert table is not None, "run the chunk with_table"
+        columns: dict[str, Any] = {name: table[name] for name in TABLE_COLUMNS}
+        columns["attacker"] = _labels(table["attacker"], self.label)
+        columns["blocker"] = _labels(table["blocker"], self.label)
+        columns["outcome"] = _labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
+        if self._csv is not None:
+            lists = [c if isinstance(c, list) else c.tolist() for c in columns.values()]
+            self._csv.writerows(zip(*lists, strict=True))
+        else:
+            import pyarrow as pa
+
+            self._parquet.write_table(pa.table(columns, schema=self._parquet.schema))
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._file is not None:
+            self._file.close()
+        if self._parquet is not None:
+            self._parquet.close()
+        assert self._atomic is not None
+        self._atomic.__exit__(kind, exc, tb)
+
+
+# ---------------------------------------------------------------------------------------------
+# The readable table
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def render_summary(doc: dict[str, Any], console: Console) -> None:
+    """Print the summary for a person: one row per matchup, outcomes as shares of its battles."""
+    totals = doc["totals"]
+    with_damage = totals["damage_to_players"] > 0
+    title = (
+        f"{doc['simulation'].capitalize()}: {doc['battles']:,} battles, "
+        f"{doc['creatures']:,} creatures, seed {doc['seed']}"
+    )
+    table = Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1),
+        collapse_padding=True,
+    )
+    labels = [m["attacker"] for m in doc["matchups"]] + [m["blocker"] for m in doc["matchups"]]
+    short = max(len(label) for label in labels) <= ONE_LINE_LABEL
+    table.add_column("attacker", no_wrap=short, overflow="fold")
+    table.add_column("blocker", no_wrap=short, overflow="fold")
+    table.add_column("battles", justify="right", no_wrap=True, min_width=len(f"{doc['battles']:,}"))
+    for heading in ("attacker\nwins", "blocker\nwins", "trades", "both\nsurvive"):
+        table.add_column(heading, justify="right", no_wrap=True, min_width=6)
+    if with_damage:
+        width = len(f"{totals['damage_to_players']:,}")
+        table.add_column("damage to\nplayers", justify="right", no_wrap=True, min_width=width)
+    previous = None
+    for row in [*doc["matchups"], {"attacker": "all", "blocker": "all", **totals}]:
+        if previous is not None and row["attacker"] != previous:
+            table.add_section()
+        previous = row["attacker"]
+        n = row["battles"]
+        cells: list[RenderableType] = [
+            row["attacker"],
+            row["blocker"],
+            f"{n:,}",
+            _percent(row["attacker_wins"], n),
+            _percent(row["blocker_wins"], n),
+            _percent(row["trades"], n),
+            _percent(row["neither_dies"], n),
+        ]
+        if with_damage:
+            cells.append(f"{row['damage_to_players']:,}")
+        table.add_row(*cells, style="bold" if row["attacker"] == "all" else None)
+    console.print(table)
+    run = doc["run"]
+    speed = f", {run['battles_per_second']:,} battles/s" if run["battles_per_second"] else ""
+    console.print(
+        f"{run['engine']} engine: {doc['battles']:,} battles in {run['seconds']:.2f} s{speed}",
+        style="dim",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The heatmap
+
+
+def plot_heatmap(doc: dict[str, Any], path: str) -> None:
+    """Draw the attacker win rate of every matchup (attacker keyword x blocker keyword)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    attackers = list(dict.fromkeys(m["attacker"] for m in doc["matchups"]))
+    blockers = list(dict.fromkeys(m["blocker"] for m in doc["matchups"]))
+    rate = np.full((len(attackers), len(blockers)), np.nan)
+    for m in doc["matchups"]:
+        rate[attackers.index(m["attacker"]), blockers.index(m["blocker"])] = (
+            m["attacker_wins"] / m["battles"]
+        )
+    size = (max(6.0, 1.1 * len(blockers) + 3), max(4.5, 0.8 * len(attackers) + 2))
+    fig, ax = plt.subplots(figsize=size, layout="constrained")
+    image = ax.imshow(np.ma.masked_invalid(rate), cmap="RdYlGn", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(len(blockers)), blockers, rotation=30, ha="right")
+    ax.set_yticks(range(len(attackers)), attackers)
+    ax.set_xlabel("blocker")
+    ax.set_ylabel("attacker")
+    for i, j in np.ndindex(rate.shape):
+        if not np.isnan(rate[i, j]):
+            dark = rate[i, j] < 0.2 or rate[i, j] > 0.85
+            color = "white" if dark else "black"
+            ax.text(j, i, f"{rate[i, j]:.0%}", ha="center", va="center", fontsize=9, color=color)
+    ax.set_title(
+        f"Attacker win rate by matchup\n{doc['simulation']}, {doc['battles']:,} battles, "
+        f"seed {doc['seed']}",
+        fontsize=11,
+    )
+    fig.colorbar(image, ax=ax, label="attacker wins (only the blocking side loses creatures)")
+    with atomic_path(path, "--plot") as tmp:
+        fig.savefig(tmp, format="png", dpi=120)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress
+
+
+class DelayedProgress(Progress):
+    """A progress bar that stays hidden until the run has lasted `delay` seconds."""
+
+    def __init__(self, *columns: Any, delay: float = 1.0, **kwargs: Any) -> None:
+        self._shown_after = time.monotonic() + delay
+        super().__init__(*columns, **kwargs)
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        """Nothing before the delay, then the usual bar."""
+        if time.monotonic() < self._shown_after:
+            return
+        yield from super().get_renderables()
+
+
+@contextlib.contextmanager
+def progress_bar(
+    total: int, description: str, enabled: bool
+) -> Iterator[Callable[[ChunkResult], None]]:
+    """A callback advancing a progress bar on standard error by each finished chunk.
+
+    The bar is shown only when `enabled`, standard error is a terminal and the run lasts
+    longer than a second.
+    """
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
+        yield lambda result: None
+        return
+    bar = DelayedProgress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("battles"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
+    task = bar.add_task(description, total=total)
+    with bar:
+        yield lambda result: bar.advance(task, result.stop - result.start)
+
+
+# ---------------------------------------------------------------------------------------------
+# The command
+
+
+def run_command(
+    registry: Registry,
+    spec_file: str | None,
+    battles: int,
+    seed: int | None,
+    engine_name: str,
+    as_json: bool,
+    out: str | None = None,
+    plot: str | None = None,
+    chunk_size: int | None = None,
+) -> None:
+    """`ecs-combat simulate`: draw, resolve and tally; print the summary; write the files.
+
+    Raises :class:`InputError` for a bad SPEC or option and :class:`RefusedError` when the
+    batched engine can't resolve the battles.
+    """
+    spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
+    if out is not None:
+        check_out_path(out)
+    if plot is not None and Path(plot).suffix.lower() != ".png":
+        raise InputError("--plot", plot, "the heatmap is written as PNG: the file must end in .png")
+    if seed is None:
+        seed = secrets.randbits(32)  # short enough to read back and pass as --seed
+    generator = make_generator(spec, registry)
+    engine = make_engine(engine_name, registry)
+    size = chunk_size or default_chunk_size(spec, engine_name)
+    writer = BattleWriter(out, generator.label) if out is not None else None
+    with contextlib.ExitStack() as stack:
+        if writer is not None:
+            stack.enter_context(writer)
+        advance = stack.enter_context(
+            progress_bar(battles, f"{engine_name} engine", enabled=not as_json)
+        )
+
+        def on_chunk(result: ChunkResult) -> None:
+            if writer is not None:
+                writer.write(result)
+            advance(result)
+
+        run = simulate(
+            generator, engine_name, engine, seed, battles, size, on_chunk, writer is not None
+        )
+    doc = summary(generator, spec, seed, run)
+    doc["run"]["spec_file"] = spec_file
+    doc["run"]["out"] = out
+    if plot is not None:
+        plot_heatmap(doc, plot)
+    if as_json:
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        render_summary(doc, Console(highlight=False))

@@ -1,0 +1,381 @@
+"""What a bulk simulation draws: the default keyword tournament, or a SPEC file.
+
+A SPEC is a TOML file (format in docs/simulate.md). Every problem is an :class:`InputError`
+naming the file, the key path and what is wrong; unknown keys are errors.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ecs_combat.errors import InputError
+from ecs_combat.plugins import Registry
+
+Range = tuple[int, int]
+
+#: Limits that keep one seeded block of battles (1024) within memory.
+MAX_ATTACKERS = 64
+MAX_BLOCKERS_PER_ATTACKER = 16
+#: Largest power or toughness a SPEC may ask for.
+MAX_STAT = 1000
+#: At most this many keywords label matchups (each side's label is a subset of them).
+MAX_MATCHUP_KEYWORDS = 16
+#: Which creatures a `[[casts]]` card is cast on; its caster is the target's controller.
+CAST_TARGETS = ("blocked attacker", "attacker", "blocker")
+#: Power and toughness of the default tournament's creatures.
+TOURNAMENT_RANGE: Range = (1, 6)
+DEFAULT_LIFE = 20
+
+
+def strike_keywords(registry: Registry) -> tuple[str, ...]:
+    """The installed keywords that change when a creature deals combat damage.
+
+    A keyword counts if it strikes in some damage step or sits one out, so a third-party strike
+    keyword joins the tournament as soon as it is installed. They are ordered by their first
+    step, then by how many steps they strike in, then by name.
+    """
+    order = {step.name: step.order for step in registry.steps}
+    found = [k for k in registry.keywords.values() if k.strikes_in or k.withholds_from]
+    found.sort(
+        key=lambda k: (
+            min(order[s] for s in k.strikes_in | k.withholds_from),
+            len(k.strikes_in),
+            k.name,
+        )
+    )
+    return tuple(k.name for k in found)
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """The default simulation: one attacker against one blocker.
+
+    Each side's keyword is drawn uniformly from none and each of `keywords`; power and
+    toughness uniformly from their ranges.
+    """
+
+    keywords: tuple[str, ...]
+    power: Range = TOURNAMENT_RANGE
+    toughness: Range = TOURNAMENT_RANGE
+    life: int = DEFAULT_LIFE
+
+    def describe(self) -> dict[str, Any]:
+        """The spec as JSON data (part of a summary: it decides the battles)."""
+        return {
+            "kind": "keyword tournament",
+            "keywords": list(self.keywords),
+            "power": list(self.power),
+            "toughness": list(self.toughness),
+            "life": self.life,
+        }
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    """How the creatures of one side are drawn."""
+
+    power: Range
+    toughness: Range
+    #: Probability that a creature has a hat.
+    hat: float
+    #: Probability of each keyword, independently; only keywords above 0, in registry order.
+    keywords: Mapping[str, float] = field(default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        """The side as JSON data."""
+        return {
+            "power": list(self.power),
+            "toughness": list(self.toughness),
+            "hat": self.hat,
+            "keywords": dict(self.keywords),
+        }
+
+
+@dataclass(frozen=True)
+class CastSpec:
+    """A card from the card library, cast at declare-blockers by its target's controller."""
+
+    card: str
+    #: Probability, per creature that `target` describes, that the card is cast on it.
+    probability: float
+    target: str = CAST_TARGETS[0]
+
+
+@dataclass(frozen=True)
+class BattleSpec:
+    """A SPEC file: battles between an attacking and a defending player.
+
+    Each battle has a number of attackers drawn from `attackers`, and each attacker a number
+    of blockers drawn from `blockers_per_attacker`; blocks the rules forbid are not declared.
+    """
+
+    attackers: Range
+    blockers_per_attacker: Range
+    life: int
+    #: Probability that each player has a hat.
+    player_hat: float
+    attacker: SideSpec
+    blocker: SideSpec
+    casts: tuple[CastSpec, ...] = ()
+    #: Keywords that label each side in the matchup table.
+    matchup: tuple[str, ...] = ()
+
+    def describe(self) -> dict[str, Any]:
+        """The spec as JSON data (part of a summary: it decides the battles)."""
+        return {
+            "kind": "spec",
+            "attackers": list(self.attackers),
+            "blockers_per_attacker": list(self.blockers_per_attacker),
+            "life": self.life,
+            "player_hat": self.player_hat,
+            "attacker": self.attacker.describe(),
+            "blocker": self.blocker.describe(),
+            "casts": [
+                {"card": c.card, "probability": c.probability, "target": c.target}
+                for c in self.casts
+            ],
+            "matchup": list(self.matchup),
+        }
+
+
+Spec = TournamentSpec | BattleSpec
+
+
+def tournament(registry: Registry) -> TournamentSpec:
+    """The default keyword tournament between the installed strike keywords."""
+    return TournamentSpec(strike_keywords(registry))
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a SPEC file
+
+
+def _type_name(value: Any) -> str:
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }.get(type(value), type(value).__name__)
+
+
+class _SpecReader:
+    """Typed, validated access to a raw SPEC document."""
+
+    TOP = frozenset(
+        {
+            "attackers",
+            "blockers_per_attacker",
+            "power",
+            "toughness",
+            "life",
+            "keywords",
+            "hats",
+            "attacker",
+            "blocker",
+            "casts",
+            "matchup",
+        }
+    )
+    SIDE = frozenset({"power", "toughness", "hat", "keywords"})
+
+    def __init__(self, registry: Registry, file: str) -> None:
+        self.registry = registry
+        self.file = file
+
+    def fail(self, path: str, message: str) -> InputError:
+        return InputError(self.file, path, message)
+
+    def table(self, value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(path, f"must be a table, not {_type_name(value)}")
+        return dict(value)
+
+    def keys(self, value: Mapping[str, Any], path: str, allowed: frozenset[str]) -> None:
+        for key in value:
+            if key not in allowed:
+                where = f"{path}.{key}" if path else key
+                raise self.fail(
+                    where, f"unknown key {key!r} (allowed: {', '.join(sorted(allowed))})"
+                )
+
+    def integer(self, value: Any, path: str, lo: int, hi: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path, f"must be an integer, not {_type_name(value)}")
+        if value < lo or (hi is not None and value > hi):
+            bounds = f"at least {lo}" if hi is None else f"between {lo} and {hi}"
+            raise self.fail(path, f"must be {bounds}, not {value}")
+        return value
+
+    def range(self, value: Any, path: str, lo: int, hi: int | None = None) -> Range:
+        """An integer, or ``[min, max]`` (both included)."""
+        if isinstance(value, list):
+            if len(value) != 2:
+                raise self.fail(
+                    path, f"must be an integer or [min, max], not a list of {len(value)}"
+                )
+            a = self.integer(value[0], f"{path}[0]", lo, hi)
+            b = self.integer(value[1], f"{path}[1]", lo, hi)
+            if a > b:
+                raise self.fail(path, f"min {a} is greater than max {b}")
+            return a, b
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path, f"must be an integer or [min, max], not {_type_name(value)}")
+        n = self.integer(value, path, lo, hi)
+        return n, n
+
+    def probability(self, value: Any, path: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(path, f"probability must be a number, not {_type_name(value)}")
+        if not 0.0 <= value <= 1.0:
+            raise self.fail(path, f"probability must be between 0 and 1, not {value}")
+        return float(value)
+
+    def keyword(self, name: Any, path: str) -> str:
+        if not isinstance(name, str) or not name.strip():
+            raise self.fail(path, f"must be a keyword name, not {_type_name(name)}")
+        kw = self.registry.keyword(name)
+        if kw is None:
+            raise self.fail(path, self.registry.unknown_keyword_reason(name))
+        return kw.name
+
+    def keyword_probabilities(self, value: Any, path: str) -> dict[str, float]:
+        table = self.table(value, path)
+        out: dict[str, float] = {}
+        for key, p in table.items():
+            where = f"{path}.{key}"
+            name = self.keyword(key, where)
+            if name in out:
+                raise self.fail(where, f"keyword {name!r} is listed twice")
+            out[name] = self.probability(p, where)
+        return out
+
+    def side(
+        self, raw: Any, path: str, base: SideSpec, base_keywords: dict[str, float]
+    ) -> SideSpec:
+        t = self.table(raw, path)
+        self.keys(t, path, self.SIDE)
+        keywords = dict(base_keywords)
+        if "keywords" in t:
+            keywords.update(self.keyword_probabilities(t["keywords"], f"{path}.keywords"))
+        return SideSpec(
+            power=(
+                self.range(t["power"], f"{path}.power", 0, MAX_STAT) if "power" in t else base.power
+            ),
+            toughness=(
+                self.range(t["toughness"], f"{path}.toughness", 1, MAX_STAT)
+                if "toughness" in t
+                else base.toughness
+            ),
+            hat=self.probability(t["hat"], f"{path}.hat") if "hat" in t else base.hat,
+            keywords=self._in_registry_order(keywords),
+        )
+
+    def _in_registry_order(self, probabilities: dict[str, float]) -> dict[str, float]:
+        return {k: probabilities[k] for k in self.registry.keywords if probabilities.get(k, 0) > 0}
+
+    def casts(self, raw: Any) -> tuple[CastSpec, ...]:
+        if not isinstance(raw, list):
+            raise self.fail("casts", f"must be a list of tables ([[casts]]), not {_type_name(raw)}")
+        out = []
+        for i, item in enumerate(raw):
+            path = f"casts[{i}]"
+            t = self.table(item, path)
+            self.keys(t, path, frozenset({"card", "probability", "target"}))
+            for required in ("card", "probability"):
+                if required not in t:
+                    raise self.fail(f"{path}.{required}", "missing")
+            name = t["card"]
+            if not isinstance(name, str) or not name.strip():
+                raise self.fail(f"{path}.card", f"must be a card name, not {_type_name(name)}")
+            card = self.registry.card(name)
+            if card is None:
+                known = ", ".join(c.name for c in self.registry.cards.values()) or "none"
+                raise self.fail(
+                    f"{path}.card", f"no card {name!r} in the card library (loaded: {known})"
+                )
+            for kw in sorted(card.keywords):
+                if self.registry.keyword(kw) is None:
+                    raise self.fail(
+                        f"{path}.card",
+                        f"{card.name} needs {self.registry.unknown_keyword_reason(kw)}",
+                    )
+            target = t.get("target", CAST_TARGETS[0])
+            if target not in CAST_TARGETS:
+                raise self.fail(
+                    f"{path}.target",
+                    f"must be one of {', '.join(repr(c) for c in CAST_TARGETS)}, not {target!r}",
+                )
+            out.append(
+                CastSpec(
+                    card.name, self.probability(t["probability"], f"{path}.probability"), target
+                )
+            )
+        return tuple(out)
+
+    def matchup(self, raw: Any) -> tuple[str, ...]:
+        if not isinstance(raw, list):
+            raise self.fail("matchup", f"must be a list of keywords, not {_type_name(raw)}")
+        names: list[str] = []
+        for i, item in enumerate(raw):
+            name = self.keyword(item, f"matchup[{i}]")
+            if name in names:
+                raise self.fail(f"matchup[{i}]", f"keyword {name!r} is listed twice")
+            names.append(name)
+        if len(names) > MAX_MATCHUP_KEYWORDS:
+            raise self.fail("matchup", f"at most {MAX_MATCHUP_KEYWORDS} keywords, not {len(names)}")
+        return tuple(names)
+
+    def parse(self, raw: Any) -> BattleSpec:
+        doc = self.table(raw, "")
+        self.keys(doc, "", self.TOP)
+        keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
+        hats = self.table(doc.get("hats", {}), "hats")
+        self.keys(hats, "hats", frozenset({"creature", "player"}))
+        base = SideSpec(
+            power=self.range(doc.get("power", list(TOURNAMENT_RANGE)), "power", 0, MAX_STAT),
+            toughness=self.range(
+                doc.get("toughness", list(TOURNAMENT_RANGE)), "toughness", 1, MAX_STAT
+            ),
+            hat=self.probability(hats.get("creature", 0), "hats.creature"),
+        )
+        return BattleSpec(
+            attackers=self.range(doc.get("attackers", 1), "attackers", 1, MAX_ATTACKERS),
+            blockers_per_attacker=self.range(
+                doc.get("blockers_per_attacker", 1),
+                "blockers_per_attacker",
+                0,
+                MAX_BLOCKERS_PER_ATTACKER,
+            ),
+            life=self.integer(doc.get("life", DEFAULT_LIFE), "life", 1),
+            player_hat=self.probability(hats.get("player", 0), "hats.player"),
+            attacker=self.side(doc.get("attacker", {}), "attacker", base, keywords),
+            blocker=self.side(doc.get("blocker", {}), "blocker", base, keywords),
+            casts=self.casts(doc.get("casts", [])),
+            matchup=self.matchup(doc.get("matchup", [])),
+        )
+
+
+def parse_spec(doc: Any, registry: Registry, file: str = "<spec>") -> BattleSpec:
+    """Validate a raw SPEC document (a dict as read from TOML)."""
+    return _SpecReader(registry, file).parse(doc)
+
+
+def load_spec(path: str | Path, registry: Registry) -> BattleSpec:
+    """Read and validate a SPEC file (TOML)."""
+    file = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(file, "", f"cannot read: {exc}") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(file, "", f"not valid TOML: {exc}") from None
+    return parse_spec(doc, registry, file)
