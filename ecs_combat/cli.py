@@ -136,7 +136,9 @@ def plugins(state: State, as_json: bool) -> None:
     steps = " → ".join(registry.step_names)
     console.print(f"Damage steps: {steps}")
     if registry.blocked:
-        console.print(f"Blocked: {', '.join(sorted({plugin_name_for(n) for n in registry.blocked}))}")
+        console.print(
+            f"Blocked: {', '.join(sorted({plugin_name_for(n) for n in registry.blocked}))}"
+        )
     for reason in registry.unavailable.values():
         console.print(f"Unavailable: {reason}")
 

@@ -209,7 +209,9 @@ class Combat:
             self.add_creature(spec)
         for spec in self.sc.creatures.values():
             if spec.paired_with:
-                esper.add_component(self.creatures[spec.id], Paired(self.creatures[spec.paired_with]))
+                esper.add_component(
+                    self.creatures[spec.id], Paired(self.creatures[spec.paired_with])
+                )
         for cid, defender in self.sc.attackers.items():
             e = self.creatures[cid]
             esper.add_component(e, Attacking(self.players[defender]))
@@ -361,7 +363,10 @@ class Combat:
             deals, why = plan.deals(kws, self.struck[e])
             power = esper.component_for_entity(e, Stats).power
             if deals and power <= 0:
-                deals, why = False, f"{why}, but its power is {power}: it assigns no damage (510.1a)"
+                deals, why = (
+                    False,
+                    f"{why}, but its power is {power}: it assigns no damage (510.1a)",
+                )
             step.strikes.append(StrikeNote(self.cid(e), deals, why))
             if deals:
                 dealers.append(e)
@@ -396,7 +401,9 @@ class Combat:
         marked = esper.component_for_entity(target, Damage).marked
         return lethal_damage(stats.toughness, marked, source_destroys)
 
-    def assign(self, plan: StepPlan, dealers: list[int], step: StepResult) -> dict[int, dict[str, int]]:
+    def assign(
+        self, plan: StepPlan, dealers: list[int], step: StepResult
+    ) -> dict[int, dict[str, int]]:
         """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
         assigned: dict[int, dict[str, int]] = {}
         explicit: list[tuple[int, Division, str, str, dict[str, int]]] = []
@@ -431,7 +438,9 @@ class Combat:
                 options = dict(recipients)
                 excess, excess_kw = None, None
                 if not attackers:
-                    step.notes.append(f"{cid} blocks no attacker still in combat: it assigns no damage")
+                    step.notes.append(
+                        f"{cid} blocks no attacker still in combat: it assigns no damage"
+                    )
                     continue
             division = self.divisions.get((plan.name, cid))
             if division is not None:
@@ -495,7 +504,9 @@ class Combat:
                 f"{keyword}: {amounts[player]} to {player} after lethal to every blocker"
             )
 
-    def _check_division(self, division: Division, power: int, options: dict[str, int]) -> dict[str, int]:
+    def _check_division(
+        self, division: Division, power: int, options: dict[str, int]
+    ) -> dict[str, int]:
         for rid in division.amounts:
             if rid not in options:
                 raise InputError(
@@ -546,10 +557,9 @@ class Combat:
             esper.get_components(Card, Stats, Damage, OnBattlefield), key=lambda x: x[1][0].order
         ):
             toughness = stats.toughness
-            if toughness <= 0:
-                died.append(card.id)
-            elif (dmg.marked >= toughness or (dmg.from_destroying_source and dmg.marked > 0)) and (
-                self.any_keyword(e, "ignores_destruction") is None
+            if toughness <= 0 or (
+                (dmg.marked >= toughness or (dmg.from_destroying_source and dmg.marked > 0))
+                and (self.any_keyword(e, "ignores_destruction") is None)
             ):
                 died.append(card.id)
         for _, dmg in esper.get_component(Damage):
@@ -559,7 +569,9 @@ class Combat:
         losers = [e for e, p in esper.get_component(Player) if not p.lost and p.life <= 0]
         for e in losers:
             esper.component_for_entity(e, Player).lost = True
-            self.result.notes.append(f"player {self.pid(e)} is at 0 or less life and loses (704.5a)")
+            self.result.notes.append(
+                f"player {self.pid(e)} is at 0 or less life and loses (704.5a)"
+            )
         if losers and not self.game_over():
             self._players_leave(losers)
         return died
@@ -612,7 +624,6 @@ class Combat:
             res.players[pid] = PlayerOutcome(life=p.life, lost=p.lost)
         return res
 
-
     # -- events ---------------------------------------------------------------------------
 
     def apply_event(self, ev: Event) -> None:
@@ -633,9 +644,11 @@ class Combat:
             self.cast(ev)
             return
         assert ev.target is not None
-        e = self.creatures[ev.target]
-        if not self.on_battlefield(e):
-            note.append(f"{ev.describe()}: {ev.target} is no longer on the battlefield; nothing happens")
+        e = self.creatures.get(ev.target, -1)  # -1: its `enter` event never happened
+        if e < 0 or not self.on_battlefield(e):
+            note.append(
+                f"{ev.describe()}: {ev.target} is no longer on the battlefield; nothing happens"
+            )
             return
         src = esper.component_for_entity(e, KeywordSources)
         if ev.action == "grant":

@@ -227,7 +227,9 @@ class _Checker:
         for key in value:
             if key not in allowed:
                 where = f"{path}.{key}" if path else key
-                raise self.fail(where, f"unknown key {key!r} (allowed: {', '.join(sorted(allowed))})")
+                raise self.fail(
+                    where, f"unknown key {key!r} (allowed: {', '.join(sorted(allowed))})"
+                )
 
     def integer(self, value: Any, path: str, minimum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -310,9 +312,7 @@ class _Parser:
             counters=self.counters(t.get("counters", {}), f"{path}.counters", 0),
             damage=self.c.integer(t.get("damage", 0), f"{path}.damage", 0),
             hat=self.c.boolean(t.get("hat", False), f"{path}.hat"),
-            summoning_sick=self.c.boolean(
-                t.get("summoning_sick", False), f"{path}.summoning_sick"
-            ),
+            summoning_sick=self.c.boolean(t.get("summoning_sick", False), f"{path}.summoning_sick"),
             path=path,
         )
         if "paired_with" in t:
@@ -446,7 +446,9 @@ class _Parser:
                 raise self.c.fail(path, "the same attacker is listed twice")
             for attacker in targets:
                 if attacker not in attackers:
-                    known = "an unknown creature" if attacker not in self.creatures else "not attacking"
+                    known = (
+                        "an unknown creature" if attacker not in self.creatures else "not attacking"
+                    )
                     raise self.c.fail(path, f"{attacker!r} is {known}")
                 if attackers[attacker] != spec.controller:
                     raise self.c.fail(
@@ -514,12 +516,14 @@ class _Parser:
         for i, item in enumerate(raw):
             path = f"events[{i}]"
             t = self.c.table(item, path)
-            for required in ("at", "action"):
-                if required not in t:
-                    raise self.c.fail(f"{path}.{required}", "missing")
+            for key in ("at", "action"):
+                if key not in t:
+                    raise self.c.fail(f"{path}.{key}", "missing")
             at = " ".join(self.c.string(t["at"], f"{path}.at").split())
             if at not in points:
-                raise self.c.fail(f"{path}.at", f"unknown point {at!r} (known: {', '.join(points)})")
+                raise self.c.fail(
+                    f"{path}.at", f"unknown point {at!r} (known: {', '.join(points)})"
+                )
             action = self.c.string(t["action"], f"{path}.action")
             if action not in EVENT_ACTIONS:
                 raise self.c.fail(
@@ -568,7 +572,8 @@ class _Parser:
             for kw in sorted(card.keywords):
                 if self.registry.keyword(kw) is None:
                     raise self.c.fail(
-                        f"{path}.card", f"{card.name} needs {self.registry.unknown_keyword_reason(kw)}"
+                        f"{path}.card",
+                        f"{card.name} needs {self.registry.unknown_keyword_reason(kw)}",
                     )
             ev.card = card.name
         if "caster" in t:

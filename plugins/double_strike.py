@@ -1,6 +1,7 @@
 """Double strike (702.4): deals combat damage in the first-strike step and the regular step."""
 
 from ecs_combat import REGULAR_STEP, DamageStep, Keyword, hookimpl
+
 from .steps import FIRST_STRIKE
 
 

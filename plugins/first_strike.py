@@ -1,6 +1,7 @@
 """First strike (702.7): deals combat damage in the first-strike step, not the regular one."""
 
 from ecs_combat import DamageStep, Keyword, hookimpl
+
 from .steps import FIRST_STRIKE
 
 

@@ -4,6 +4,7 @@ Whether the first-strike step exists is decided only after the firstest-strike s
 """
 
 from ecs_combat import DamageStep, Keyword, hookimpl
+
 from .steps import FIRSTEST_STRIKE
 
 

@@ -1,6 +1,7 @@
 """Last strike (Extremely Slow Zombie): deals combat damage only after regular damage."""
 
 from ecs_combat import REGULAR_STEP, DamageStep, Keyword, hookimpl
+
 from .steps import LAST_STRIKE
 
 

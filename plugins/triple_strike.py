@@ -4,6 +4,7 @@ The creature must survive each step to deal damage in the next.
 """
 
 from ecs_combat import REGULAR_STEP, DamageStep, Keyword, hookimpl
+
 from .steps import FIRST_STRIKE, LAST_STRIKE
 
 
