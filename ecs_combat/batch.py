@@ -30,6 +30,9 @@ EVENT_ACTIONS = (
 )
 ACTION_CODE = {name: code for code, name in enumerate(EVENT_ACTIONS)}
 
+#: ``division_recipient`` of the one row that stands for a division with no amounts at all.
+NO_RECIPIENT = np.iinfo(np.int64).min
+
 
 @dataclass
 class CombatBatch:
@@ -72,6 +75,9 @@ class CombatBatch:
     paired_with: IntArray | None = None
 
     # -- explicit divisions: [D] rows, one per (step, source, recipient) ------------------------
+    # The rows of one (step, source) are contiguous, recipients in the order the scenario gives
+    # them (that order decides which bad recipient an error names); a division with no amounts
+    # is one row with recipient NO_RECIPIENT.
     #: Index of the step in the registry's ordered step list.
     division_step: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     division_source: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -103,6 +109,14 @@ class CombatBatch:
     creature_names: list[str] | None = None
     player_ids: list[str] | None = None
 
+    # -- where rows come from, for error messages and skipped-event lists (None in bulk) -------
+    #: [D] index of the division in its scenario's ``combat.divide`` list.
+    division_index: IntArray | None = None
+    #: [E] index of the event in its scenario's ``events`` list (file order).
+    event_index: IntArray | None = None
+    #: Per battle: the file (``file:line`` for JSON Lines) it was read from.
+    battle_files: list[str] | None = None
+
     @property
     def n_creatures(self) -> int:
         """Number of creature rows."""
@@ -128,3 +142,8 @@ class BatchOutcome:
     died_in_step: BoolArray
     #: Per battle: total combat damage dealt to players.
     damage_to_players: IntArray
+    #: [N] whether each creature was on the battlefield at some point (False for a creature
+    #: whose `enter` event never happened); None if the engine doesn't say.
+    entered: BoolArray | None = None
+    #: [S, n_battles] whether each damage step (registry order) took place; None if not said.
+    steps_taken: BoolArray | None = None
