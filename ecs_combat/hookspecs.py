@@ -73,7 +73,9 @@ def static_keywords(combat: CombatView) -> dict[str, set[str]]:
 def static_keywords_batch(batch: BatchView) -> dict[str, npt.NDArray[np.bool_]]:
     """The batched form of :func:`static_keywords`: a row mask per keyword given.
 
-    Called once per step by the batched engine. A plugin that implements ``static_keywords``
+    Called by the batched engine whenever it recomputes keywords for the whole batch (as
+    blockers are declared, as each step begins, after each round of events), and only when the
+    batch uses one of the plugin's keywords. A plugin that implements ``static_keywords``
     without this hook makes the batched engine refuse scenarios using its keywords.
     """
     raise NotImplementedError

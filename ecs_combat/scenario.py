@@ -289,7 +289,9 @@ class _Parser:
             raise self.c.fail(path, f"unknown player {pid!r}")
         return pid
 
-    def creature(self, cid: str, raw: Any, path: str, known: set[str]) -> CreatureSpec:
+    def creature(self, cid: str, raw: Any, path: str, partners: set[str] | None) -> CreatureSpec:
+        """Validate a creature table; `partners` are the ids it may be paired with (None: it
+        enters during combat and can't be paired)."""
         t = self.c.table(raw, path)
         allowed = {
             "name", "controller", "power", "toughness", "keywords", "counters", "damage", "hat",
@@ -317,10 +319,17 @@ class _Parser:
         )
         if "paired_with" in t:
             partner = self.c.string(t["paired_with"], f"{path}.paired_with")
+            if partners is None:
+                raise self.c.fail(
+                    f"{path}.paired_with",
+                    "only creatures on the battlefield as combat begins can be paired "
+                    "(soulbond pairing as a creature enters is not modelled)",
+                )
             if partner == cid:
                 raise self.c.fail(f"{path}.paired_with", "a creature can't be paired with itself")
-            if partner not in known:
-                raise self.c.fail(f"{path}.paired_with", f"unknown creature {partner!r}")
+            if partner not in partners:
+                later = " (it enters only later)" if partner in self._entered_ids() else ""
+                raise self.c.fail(f"{path}.paired_with", f"unknown creature {partner!r}{later}")
             spec.paired_with = partner
         keywords = set(spec.keywords) | {k for k, n in spec.counters.items() if n > 0}
         if spec.toughness <= 0:
@@ -362,13 +371,11 @@ class _Parser:
                 raise self.c.fail(f"{path}.life", "a player at 0 or less life has lost (704.5a)")
 
         creatures = self.c.table(self.doc.get("creatures", {}), "creatures")
-        entered = self._entered_ids()
         for cid in creatures:
             if cid in self.players:
                 raise self.c.fail(f"creatures.{cid}", f"id {cid!r} is already a player's")
-        known = set(creatures) | set(entered)
         for cid, raw in creatures.items():
-            self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}", known)
+            self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}", set(creatures))
         self._check_pairs(self.creatures)
 
         combat = self.c.table(self.doc.get("combat", {}), "combat")
@@ -587,7 +594,7 @@ class _Parser:
             if "id" not in raw:
                 raise self.c.fail(f"{path}.creature.id", "missing")
             cid = self.c.string(raw["id"], f"{path}.creature.id")
-            ev.creature = self.creature(cid, raw, f"{path}.creature", set(self.creatures))
+            ev.creature = self.creature(cid, raw, f"{path}.creature", None)
 
     def _event_refs(self, ev: Event, scenario: Scenario, present: set[str]) -> None:
         path = ev.path

@@ -146,6 +146,24 @@ def test_second_division_for_the_same_source_and_step(registry: Registry) -> Non
     assert error(registry, d).path == "combat.divide[1]"
 
 
+def test_702_95_pairing_is_with_a_creature_on_the_battlefield(registry: Registry) -> None:
+    """702.95: soulbond pairs creatures on the battlefield; one entering later can't be named."""
+    enter = {
+        "at": "declare-blockers",
+        "action": "enter",
+        "attacking": "B",
+        "creature": {"id": "pup", "controller": "A", "power": 1, "toughness": 1},
+    }
+    d = doc()
+    d["creatures"]["bear"]["paired_with"] = "pup"
+    d["events"] = [enter]
+    err = error(registry, d)
+    assert (err.path, "enters only later" in err.message) == ("creatures.bear.paired_with", True)
+    d = doc()
+    d["events"] = [{**enter, "creature": {**enter["creature"], "paired_with": "bear"}}]
+    assert error(registry, d).path == "events[0].creature.paired_with"
+
+
 def test_keywords_are_case_insensitive(registry: Registry) -> None:
     d = doc()
     d["creatures"]["bear"]["keywords"] = ["Double  Strike", "FIRST strike"]
