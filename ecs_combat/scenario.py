@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ecs_combat.checks import Checker, type_name
 from ecs_combat.definitions import REGULAR_STEP, normalize_keyword
 from ecs_combat.errors import InputError
 from ecs_combat.legality import check_declarations
@@ -198,65 +199,9 @@ def load_scenario(path: str | Path, registry: Registry) -> Scenario:
 # Validation
 
 
-def _type_name(value: Any) -> str:
-    return {
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "a table",
-    }.get(type(value), type(value).__name__)
-
-
-class _Checker:
-    """Typed access to a raw document, raising InputError with key paths."""
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-
-    def fail(self, path: str, message: str) -> InputError:
-        return InputError(self.file, path, message)
-
-    def table(self, value: Any, path: str) -> dict[str, Any]:
-        if not isinstance(value, Mapping):
-            raise self.fail(path, f"must be a table, not {_type_name(value)}")
-        return dict(value)
-
-    def keys(self, value: Mapping[str, Any], path: str, allowed: set[str] | frozenset[str]) -> None:
-        for key in value:
-            if key not in allowed:
-                where = f"{path}.{key}" if path else key
-                raise self.fail(
-                    where, f"unknown key {key!r} (allowed: {', '.join(sorted(allowed))})"
-                )
-
-    def integer(self, value: Any, path: str, minimum: int | None = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(path, f"must be an integer, not {_type_name(value)}")
-        if minimum is not None and value < minimum:
-            raise self.fail(path, f"must be at least {minimum}, not {value}")
-        return value
-
-    def boolean(self, value: Any, path: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(path, f"must be true or false, not {_type_name(value)}")
-        return value
-
-    def string(self, value: Any, path: str) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(path, f"must be a non-empty string, not {_type_name(value)}")
-        return value
-
-    def string_list(self, value: Any, path: str) -> list[str]:
-        if not isinstance(value, list):
-            raise self.fail(path, f"must be a list of strings, not {_type_name(value)}")
-        return [self.string(v, f"{path}[{i}]") for i, v in enumerate(value)]
-
-
 class _Parser:
     def __init__(self, doc: Any, registry: Registry, file: str) -> None:
-        self.c = _Checker(file)
+        self.c = Checker(file)
         self.registry = registry
         self.file = file
         self.doc = self.c.table(doc, "")
@@ -468,7 +413,7 @@ class _Parser:
 
     def _divisions(self, raw: Any, scenario: Scenario) -> list[Division]:
         if not isinstance(raw, list):
-            raise self.c.fail("combat.divide", f"must be a list of tables, not {_type_name(raw)}")
+            raise self.c.fail("combat.divide", f"must be a list of tables, not {type_name(raw)}")
         seen: set[tuple[str, str]] = set()
         out: list[Division] = []
         step_names = self.registry.step_names
@@ -516,7 +461,7 @@ class _Parser:
     def _events(self, scenario: Scenario) -> list[Event]:
         raw = self.doc.get("events", [])
         if not isinstance(raw, list):
-            raise self.c.fail("events", f"must be a list of tables, not {_type_name(raw)}")
+            raise self.c.fail("events", f"must be a list of tables, not {type_name(raw)}")
         step_names = self.registry.step_names
         points = [DECLARE_BLOCKERS, *(f"after {s}" for s in step_names)]
         parsed: list[Event] = []

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ecs_combat.checks import Checker, type_name
 from ecs_combat.errors import InputError
 from ecs_combat.plugins import Registry
 
@@ -154,18 +155,7 @@ def tournament(registry: Registry) -> TournamentSpec:
 # Reading a SPEC file
 
 
-def _type_name(value: Any) -> str:
-    return {
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "a table",
-    }.get(type(value), type(value).__name__)
-
-
-class _SpecReader:
+class _SpecReader(Checker):
     """Typed, validated access to a raw SPEC document."""
 
     TOP = frozenset(
@@ -186,32 +176,8 @@ class _SpecReader:
     SIDE = frozenset({"power", "toughness", "hat", "keywords"})
 
     def __init__(self, registry: Registry, file: str) -> None:
+        super().__init__(file)
         self.registry = registry
-        self.file = file
-
-    def fail(self, path: str, message: str) -> InputError:
-        return InputError(self.file, path, message)
-
-    def table(self, value: Any, path: str) -> dict[str, Any]:
-        if not isinstance(value, Mapping):
-            raise self.fail(path, f"must be a table, not {_type_name(value)}")
-        return dict(value)
-
-    def keys(self, value: Mapping[str, Any], path: str, allowed: frozenset[str]) -> None:
-        for key in value:
-            if key not in allowed:
-                where = f"{path}.{key}" if path else key
-                raise self.fail(
-                    where, f"unknown key {key!r} (allowed: {', '.join(sorted(allowed))})"
-                )
-
-    def integer(self, value: Any, path: str, lo: int, hi: int | None = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(path, f"must be an integer, not {_type_name(value)}")
-        if value < lo or (hi is not None and value > hi):
-            bounds = f"at least {lo}" if hi is None else f"between {lo} and {hi}"
-            raise self.fail(path, f"must be {bounds}, not {value}")
-        return value
 
     def range(self, value: Any, path: str, lo: int, hi: int | None = None) -> Range:
         """An integer, or ``[min, max]`` (both included)."""
@@ -226,20 +192,20 @@ class _SpecReader:
                 raise self.fail(path, f"min {a} is greater than max {b}")
             return a, b
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(path, f"must be an integer or [min, max], not {_type_name(value)}")
+            raise self.fail(path, f"must be an integer or [min, max], not {type_name(value)}")
         n = self.integer(value, path, lo, hi)
         return n, n
 
     def probability(self, value: Any, path: str) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(path, f"probability must be a number, not {_type_name(value)}")
+            raise self.fail(path, f"probability must be a number, not {type_name(value)}")
         if not 0.0 <= value <= 1.0:
             raise self.fail(path, f"probability must be between 0 and 1, not {value}")
         return float(value)
 
     def keyword(self, name: Any, path: str) -> str:
         if not isinstance(name, str) or not name.strip():
-            raise self.fail(path, f"must be a keyword name, not {_type_name(name)}")
+            raise self.fail(path, f"must be a keyword name, not {type_name(name)}")
         kw = self.registry.keyword(name)
         if kw is None:
             raise self.fail(path, self.registry.unknown_keyword_reason(name))
@@ -282,7 +248,7 @@ class _SpecReader:
 
     def casts(self, raw: Any) -> tuple[CastSpec, ...]:
         if not isinstance(raw, list):
-            raise self.fail("casts", f"must be a list of tables ([[casts]]), not {_type_name(raw)}")
+            raise self.fail("casts", f"must be a list of tables ([[casts]]), not {type_name(raw)}")
         out = []
         for i, item in enumerate(raw):
             path = f"casts[{i}]"
@@ -293,7 +259,7 @@ class _SpecReader:
                     raise self.fail(f"{path}.{required}", "missing")
             name = t["card"]
             if not isinstance(name, str) or not name.strip():
-                raise self.fail(f"{path}.card", f"must be a card name, not {_type_name(name)}")
+                raise self.fail(f"{path}.card", f"must be a card name, not {type_name(name)}")
             card = self.registry.card(name)
             if card is None:
                 known = ", ".join(c.name for c in self.registry.cards.values()) or "none"
@@ -321,7 +287,7 @@ class _SpecReader:
 
     def matchup(self, raw: Any) -> tuple[str, ...]:
         if not isinstance(raw, list):
-            raise self.fail("matchup", f"must be a list of keywords, not {_type_name(raw)}")
+            raise self.fail("matchup", f"must be a list of keywords, not {type_name(raw)}")
         names: list[str] = []
         for i, item in enumerate(raw):
             name = self.keyword(item, f"matchup[{i}]")
