@@ -149,6 +149,10 @@ class Combat:
         """Fewer than two players remain (RULES.md: end of game)."""
         return self.remaining_players() < 2
 
+    def note(self, text: str) -> None:
+        """Record a note for the readable account: after the step it follows, if any."""
+        (self.result.steps[-1].after if self.result.steps else self.result.notes).append(text)
+
     # -- CombatView for plugins -----------------------------------------------------------
 
     def creatures_with(self, keyword: str) -> list[str]:
@@ -235,18 +239,16 @@ class Combat:
         cid = self.cid(entity)
         untapped = self.any_keyword(entity, "attacks_untapped")
         if untapped:
-            self.result.notes.append(f"{cid} attacks without tapping ({untapped})")
+            self.note(f"{cid} attacks without tapping ({untapped})")
         else:
             esper.add_component(entity, Tapped())
         hasty = self.any_keyword(entity, "ignores_summoning_sickness")
         if hasty and esper.has_component(entity, SummoningSick):
-            self.result.notes.append(
-                f"{cid} attacks the turn it came under its controller's control ({hasty})"
-            )
+            self.note(f"{cid} attacks the turn it came under its controller's control ({hasty})")
         doomed = self.any_keyword(entity, "sacrificed_after_attacking")
         if doomed:
             esper.add_component(entity, SacrificeAtEndOfCombat(doomed))
-            self.result.notes.append(f"{cid} attacks ({doomed}): it is sacrificed at end of combat")
+            self.note(f"{cid} attacks ({doomed}): it is sacrificed at end of combat")
 
     def why_cannot_attack(self, entity: int) -> str | None:
         """Why a creature could not be declared as an attacker now (508.1a, 302.6), or None."""
@@ -276,7 +278,7 @@ class Combat:
                 for kw in self.definitions(other):
                     if kw.attacks_alone_bonus:
                         bonus += kw.attacks_alone_bonus
-                        self.result.notes.append(
+                        self.note(
                             f"{kw.name} ({self.cid(other)}): {cid} attacks alone, "
                             f"+{kw.attacks_alone_bonus}/+{kw.attacks_alone_bonus}"
                         )
@@ -310,7 +312,7 @@ class Combat:
         """Play the combat through and return its outcome."""
         self.declare()
         if not self.sc.attackers:
-            self.result.notes.append("no creatures attack: no damage steps (508.8)")
+            self.note("no creatures attack: no damage steps (508.8)")
             for ev in self.sc.events:
                 self._skip(ev, "no creatures attacked, so the combat had no such point (508.8)")
             return self.finish()
@@ -342,7 +344,7 @@ class Combat:
             self.refresh_keywords()
             died = self.state_based_actions()
             if died:
-                self.result.notes.append(f"after {ev.describe()}: {', '.join(died)} died")
+                self.note(f"after {ev.describe()}: {', '.join(died)} died")
 
     def skip_events_after(self, step: str, reason: str) -> None:
         """Record the events after a step that did not happen."""
@@ -569,9 +571,7 @@ class Combat:
         losers = [e for e, p in esper.get_component(Player) if not p.lost and p.life <= 0]
         for e in losers:
             esper.component_for_entity(e, Player).lost = True
-            self.result.notes.append(
-                f"player {self.pid(e)} is at 0 or less life and loses (704.5a)"
-            )
+            self.note(f"player {self.pid(e)} is at 0 or less life and loses (704.5a)")
         if losers and not self.game_over():
             self._players_leave(losers)
         return died
@@ -602,9 +602,7 @@ class Combat:
         for e, trigger in list(esper.get_component(SacrificeAtEndOfCombat)):
             if self.on_battlefield(e):
                 self.leave_battlefield(e)
-                self.result.notes.append(
-                    f"end of combat: {self.cid(e)} is sacrificed ({trigger.keyword})"
-                )
+                self.note(f"end of combat: {self.cid(e)} is sacrificed ({trigger.keyword})")
 
     def finish(self) -> CombatResult:
         """Fill in the creatures and players as they are at the end of combat."""
@@ -628,17 +626,16 @@ class Combat:
 
     def apply_event(self, ev: Event) -> None:
         """Apply one scenario event (CONTRACT.md section 1)."""
-        note = self.result.notes
         if ev.action == "enter":
             assert ev.creature is not None and ev.attacking is not None
             e = self.add_creature(ev.creature)
             esper.add_component(e, Attacking(self.players[ev.attacking]))
             esper.add_component(e, SummoningSick())
-            note.append(f"{ev.at}: {ev.creature.id} enters attacking {ev.attacking}, unblocked")
+            self.note(f"{ev.at}: {ev.creature.id} enters attacking {ev.attacking}, unblocked")
             return
         if ev.action == "damage" and ev.target in self.players:
             esper.component_for_entity(self.players[ev.target], Player).life -= ev.amount
-            note.append(f"{ev.at}: {ev.amount} damage to {ev.target}")
+            self.note(f"{ev.at}: {ev.amount} damage to {ev.target}")
             return
         if ev.action == "cast":
             self.cast(ev)
@@ -646,7 +643,7 @@ class Combat:
         assert ev.target is not None
         e = self.creatures.get(ev.target, -1)  # -1: its `enter` event never happened
         if e < 0 or not self.on_battlefield(e):
-            note.append(
+            self.note(
                 f"{ev.describe()}: {ev.target} is no longer on the battlefield; nothing happens"
             )
             return
@@ -654,34 +651,34 @@ class Combat:
         if ev.action == "grant":
             for kw in ev.keywords:
                 src.grant(kw)
-            note.append(f"{ev.at}: {ev.target} gains {', '.join(ev.keywords)}")
+            self.note(f"{ev.at}: {ev.target} gains {', '.join(ev.keywords)}")
         elif ev.action == "remove":
             for kw in ev.keywords:
                 src.remove(kw)
-            note.append(f"{ev.at}: {ev.target} loses {', '.join(ev.keywords)}")
+            self.note(f"{ev.at}: {ev.target} loses {', '.join(ev.keywords)}")
         elif ev.action == "counters":
             for kw, change in ev.counters.items():
                 src.add_counters(kw, change)
-            note.append(f"{ev.at}: counters on {ev.target}: {_fmt(ev.counters, signed=True)}")
+            self.note(f"{ev.at}: counters on {ev.target}: {_fmt(ev.counters, signed=True)}")
         elif ev.action == "pump":
             stats = esper.component_for_entity(e, Stats)
             stats.power_bonus += ev.power
             stats.toughness_bonus += ev.toughness
-            note.append(f"{ev.at}: {ev.target} gets {ev.power:+d}/{ev.toughness:+d}")
+            self.note(f"{ev.at}: {ev.target} gets {ev.power:+d}/{ev.toughness:+d}")
         elif ev.action == "damage":
             esper.component_for_entity(e, Damage).marked += ev.amount
-            note.append(f"{ev.at}: {ev.amount} damage to {ev.target}")
+            self.note(f"{ev.at}: {ev.amount} damage to {ev.target}")
         elif ev.action == "remove-from-combat":
             self.remove_from_combat(e)
-            note.append(f"{ev.at}: {ev.target} is removed from combat")
+            self.note(f"{ev.at}: {ev.target} is removed from combat")
         elif ev.action == "destroy":
             self.refresh_keywords()
             survives = self.any_keyword(e, "ignores_destruction")
             if survives:
-                note.append(f"{ev.at}: {ev.target} is not destroyed ({survives})")
+                self.note(f"{ev.at}: {ev.target} is not destroyed ({survives})")
             else:
                 self.leave_battlefield(e)
-                note.append(f"{ev.at}: {ev.target} is destroyed")
+                self.note(f"{ev.at}: {ev.target} is destroyed")
 
     def cast(self, ev: Event) -> None:
         """Cast a card from the card library; it checks its target as it resolves (608.2b)."""
@@ -690,12 +687,13 @@ class Combat:
         assert card is not None
         problem = self.illegal_target(card.target, ev.target, ev.caster)
         if problem:
-            self.result.notes.append(f"{ev.at}: {card.name} does nothing: {problem}")
+            self.note(f"{ev.at}: {card.name} does nothing: {problem}")
             return
         target = _CardTarget(self, self.creatures[ev.target], ev.caster, card.name)
         card.resolve(target)
-        self.result.notes.append(f"{ev.at}: {card.name} on {ev.target}: {'; '.join(target.did)}")
-        self.result.notes.extend(f"{card.name}: {why}" for why in target.why)
+        self.note(f"{ev.at}: {card.name} on {ev.target}: {'; '.join(target.did)}")
+        for why in target.why:
+            self.note(f"{card.name}: {why}")
 
     def illegal_target(self, rule: TargetRule, target: str, caster: str) -> str | None:
         """Why a target is illegal for a card as it resolves, or None if it is legal."""

@@ -30,6 +30,8 @@ def render(scenario: Scenario, result: CombatResult, console: Console) -> None:
     console.print(Text(f"Attacking: {attacks}", style="bold"))
     if blocks:
         console.print(Text(f"Blocking: {blocks}"))
+    for note in result.notes:
+        console.print(Text(f"· {note}", style="cyan"))
     if not result.steps:
         console.print("No combat damage steps took place.")
     for step in result.steps:
@@ -55,13 +57,12 @@ def render(scenario: Scenario, result: CombatResult, console: Console) -> None:
         if step.died:
             parts.append(Text(f"Died: {', '.join(label(c) for c in step.died)}", style="bold red"))
         console.print(Panel(Group(*parts), title=f"{step.name} damage step", title_align="left"))
-    if result.notes:
-        console.print(Text("Events and other notes:", style="bold"))
-        for note in result.notes:
-            console.print(f"  · {note}")
+        for note in step.after:
+            console.print(Text(f"· {note}", style="cyan"))
     for skipped in result.skipped_events:
         console.print(
-            f"  · events[{skipped.index}] ({skipped.action} at {skipped.at}) did not happen: {skipped.reason}"
+            f"· events[{skipped.index}] ({skipped.action} at {skipped.at}) did not happen: "
+            f"{skipped.reason}"
         )
     # Tapped state and whether it could attack again matter once a turn has several combats.
     turn_state = any(c.tapped is not None for c in result.creatures.values())

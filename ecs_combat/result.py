@@ -25,6 +25,8 @@ class StepResult:
     died: list[str] = field(default_factory=list)
     strikes: list[StrikeNote] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: What happened after the step's state-based actions, before the next step.
+    after: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The contract's step object."""
