@@ -154,12 +154,19 @@ def plugins(state: State, as_json: bool) -> None:
 @click.option("--engine", type=click.Choice(("batched", "reference")), default="batched",
               show_default=True)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the machine-readable summary only.")
-@click.option("--out", type=click.Path(dir_okay=False),
-              help="Write per-battle results to this .csv or .parquet file.")  # fmt: skip
+@click.option("--out", type=click.Path(),
+              help="Write per-battle results to this .csv or .parquet file, or checkpoints of "
+              "finished tasks to this directory (docs/distributed.md).")  # fmt: skip
+@click.option("--resume", is_flag=True,
+              help="Skip the tasks already checkpointed in the --out directory.")  # fmt: skip
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Draw the matchup heatmap to this .png file.")  # fmt: skip
 @click.option("--chunk-size", type=click.IntRange(min=1),
               help="Battles per chunk (memory and progress); results do not depend on it.")  # fmt: skip
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Run the battles on this many local processes.")  # fmt: skip
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Run the battles on the Dask cluster with this scheduler (tcp://host:8786).")  # fmt: skip
 @click.pass_obj
 def simulate(
     state: State,
@@ -169,24 +176,38 @@ def simulate(
     engine: str,
     as_json: bool,
     out: str | None,
+    resume: bool,
     plot: str | None,
     chunk_size: int | None,
+    workers: int,
+    scheduler: str | None,
 ) -> None:
     """Resolve many random battles in bulk and tally the outcomes per matchup.
 
     Without SPEC: the keyword tournament, one attacker against one blocker, each with a strike
     keyword drawn from none and every installed strike keyword. SPEC is a TOML file describing
-    other battles (docs/simulate.md).
+    other battles (docs/simulate.md). --workers and --scheduler spread the battles over local
+    processes or a Dask cluster, with the same results; --out DIR keeps finished tasks and
+    --resume finishes an interrupted run (docs/distributed.md).
     """
-    from ecs_combat.simout import run_command
+    from ecs_combat.distribute import PluginOptions, TaskFailed, WorkerDied
+    from ecs_combat.simout import Interrupted, run_command
 
     registry = state.registry
+    plugins = PluginOptions.current(state.load, sorted(state.block))
     try:
-        run_command(registry, spec, battles, seed, engine, as_json, out, plot, chunk_size)
+        run_command(
+            registry, spec, battles, seed, engine, as_json, out, plot, chunk_size,
+            workers=workers, scheduler=scheduler, resume=resume, plugins=plugins,
+        )  # fmt: skip
     except InputError as exc:
         fail(str(exc), 2)
     except RefusedError as exc:
         fail(f"the {engine} engine refuses these battles: {exc}", 2)
+    except (WorkerDied, TaskFailed, PluginError) as exc:
+        fail(str(exc), 1)
+    except Interrupted as exc:
+        fail(str(exc), 130)
 
 
 @cli.command()

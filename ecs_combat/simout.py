@@ -33,19 +33,17 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ecs_combat.errors import InputError
-from ecs_combat.generate import make_generator
+from ecs_combat.distribute import (
+    Checkpoints,
+    PluginOptions,
+    Simulation,
+    WorkerPool,
+    dask_executor,
+)
+from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.plugins import Registry
 from ecs_combat.simspec import Spec, load_spec, tournament
-from ecs_combat.simulate import (
-    OUTCOME_NAMES,
-    TABLE_COLUMNS,
-    ChunkResult,
-    default_chunk_size,
-    make_engine,
-    simulate,
-    summary,
-)
+from ecs_combat.simulate import OUTCOME_NAMES, TABLE_COLUMNS, ChunkResult, summary
 
 #: Suffixes of the per-battle file, by format.
 CSV_SUFFIXES = (".csv",)
@@ -93,8 +91,13 @@ def _labels(codes: np.ndarray, label: Callable[[int], str]) -> list[str]:
 
 
 def check_out_path(path: str) -> str:
-    """The format of a per-battle file from its suffix; an error if it can't be written."""
-    suffix = Path(path).suffix.lower()
+    """What `--out` names: ``"csv"`` or ``"parquet"`` (a per-battle file, by its suffix), or
+    ``"checkpoints"`` (a directory: an existing one, or a path without a suffix); an error if
+    it is none of them or can't be written."""
+    target = Path(path)
+    if target.is_dir() or (not target.suffix and not target.exists()):
+        return "checkpoints"
+    suffix = target.suffix.lower()
     if suffix in CSV_SUFFIXES:
         return "csv"
     if suffix in PARQUET_SUFFIXES:
@@ -107,7 +110,11 @@ def check_out_path(path: str) -> str:
                 f"writing Parquet needs pyarrow: {PARQUET_EXTRA}, or write .csv instead",
             ) from None
         return "parquet"
-    raise InputError("--out", path, "the file must end in .csv, .parquet or .pq")
+    raise InputError(
+        "--out",
+        path,
+        "the file must end in .csv, .parquet or .pq (or name a directory, for checkpoints)",
+    )
 
 
 class BattleWriter:
@@ -232,8 +239,10 @@ def render_summary(doc: dict[str, Any], console: Console) -> None:
     console.print(table)
     run = doc["run"]
     speed = f", {run['battles_per_second']:,} battles/s" if run["battles_per_second"] else ""
+    workers = f", {run['workers']} workers" if run["workers"] > 1 else ""
     console.print(
-        f"{run['engine']} engine: {doc['battles']:,} battles in {run['seconds']:.2f} s{speed}",
+        f"{run['engine']} engine{workers}: {doc['battles']:,} battles in {run['seconds']:.2f} s"
+        f"{speed}",
         style="dim",
     )
 
@@ -298,17 +307,16 @@ class DelayedProgress(Progress):
 
 
 @contextlib.contextmanager
-def progress_bar(
-    total: int, description: str, enabled: bool
-) -> Iterator[Callable[[ChunkResult], None]]:
-    """A callback advancing a progress bar on standard error by each finished chunk.
+def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callable[[int], None]]:
+    """A callback advancing a progress bar on standard error by the battles of each finished
+    chunk or task, whichever worker ran it.
 
     The bar is shown only when `enabled`, standard error is a terminal and the run lasts
     longer than a second.
     """
     console = Console(stderr=True)
     if not enabled or not console.is_terminal:
-        yield lambda result: None
+        yield lambda battles: None
         return
     bar = DelayedProgress(
         TextColumn("{task.description}"),
@@ -322,11 +330,15 @@ def progress_bar(
     )
     task = bar.add_task(description, total=total)
     with bar:
-        yield lambda result: bar.advance(task, result.stop - result.start)
+        yield lambda battles: bar.advance(task, battles)
 
 
 # ---------------------------------------------------------------------------------------------
 # The command
+
+
+class Interrupted(EcsCombatError):
+    """The run was interrupted (Ctrl-C); the message says what was kept."""
 
 
 def run_command(
@@ -339,39 +351,83 @@ def run_command(
     out: str | None = None,
     plot: str | None = None,
     chunk_size: int | None = None,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    resume: bool = False,
+    plugins: PluginOptions | None = None,
 ) -> None:
-    """`ecs-combat simulate`: draw, resolve and tally; print the summary; write the files.
+    """`ecs-combat simulate`: draw, resolve and tally, in this process, on `workers` local
+    processes or on the Dask cluster at `scheduler`; print the summary; write the files.
 
-    Raises :class:`InputError` for a bad SPEC or option and :class:`RefusedError` when the
-    batched engine can't resolve the battles.
+    Raises :class:`InputError` for a bad SPEC or option, :class:`RefusedError` when the
+    batched engine can't resolve the battles, :class:`~ecs_combat.distribute.WorkerDied` when
+    a worker goes away and :class:`Interrupted` on Ctrl-C.
     """
     spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
-    if out is not None:
-        check_out_path(out)
+    kind = check_out_path(out) if out is not None else None
+    checkpoint = out if kind == "checkpoints" else None
+    if resume and checkpoint is None:
+        raise InputError("--resume", "", "needs --out DIR, the directory of the run to resume")
+    if scheduler is not None and workers > 1:
+        raise InputError(
+            "--workers", str(workers), "the Dask cluster decides the workers: drop --workers"
+        )
     if plot is not None and Path(plot).suffix.lower() != ".png":
         raise InputError("--plot", plot, "the heatmap is written as PNG: the file must end in .png")
+    if seed is None and resume and checkpoint is not None:
+        seed = Checkpoints.saved_seed(checkpoint)
     if seed is None:
         seed = secrets.randbits(32)  # short enough to read back and pass as --seed
-    generator = make_generator(spec, registry)
-    engine = make_engine(engine_name, registry)
-    size = chunk_size or default_chunk_size(spec, engine_name)
-    writer = BattleWriter(out, generator.label) if out is not None else None
+    simulation = Simulation(
+        spec,
+        seed,
+        battles,
+        engine_name,
+        registry=registry,
+        plugins=plugins,
+        chunk_size=chunk_size,
+        checkpoint=checkpoint,
+        resume=resume,
+        with_table=kind in ("csv", "parquet"),
+    )
+    writer = None
+    if out is not None and checkpoint is None:
+        writer = BattleWriter(out, simulation.generator.label)
+    description = f"{engine_name} engine"
     with contextlib.ExitStack() as stack:
+        executor = None
+        if scheduler is not None:
+            executor, workers = stack.enter_context(dask_executor(scheduler))
+            description += f", Dask cluster of {workers} threads"
+        elif workers > 1:
+            # Forked before the progress bar starts its thread; stopped at once on the way out.
+            pool = WorkerPool(workers)
+            stack.callback(pool.stop)
+            executor = pool
+            description += f", {workers} workers"
         if writer is not None:
             stack.enter_context(writer)
-        advance = stack.enter_context(
-            progress_bar(battles, f"{engine_name} engine", enabled=not as_json)
-        )
-
-        def on_chunk(result: ChunkResult) -> None:
-            if writer is not None:
-                writer.write(result)
-            advance(result)
-
-        run = simulate(
-            generator, engine_name, engine, seed, battles, size, on_chunk, writer is not None
-        )
-    doc = summary(generator, spec, seed, run)
+        advance = stack.enter_context(progress_bar(battles, description, enabled=not as_json))
+        try:
+            run = simulation.run(
+                executor,
+                workers,
+                advance,
+                writer.write if writer is not None else None,
+            )
+        except KeyboardInterrupt:
+            kept = (
+                f"; {len(simulation.done)} of {len(simulation.tasks)} tasks are saved in "
+                f"{checkpoint}: run the same command with --resume to finish"
+                if checkpoint is not None
+                else ""
+            )
+            raise Interrupted(f"interrupted{kept}") from None
+    doc = summary(simulation.generator, spec, seed, run)
+    doc["run"]["tasks"] = run.tasks
+    doc["run"]["tasks_resumed"] = run.tasks_resumed
+    doc["run"]["scheduler"] = scheduler
     doc["run"]["spec_file"] = spec_file
     doc["run"]["out"] = out
     if plot is not None:

@@ -241,6 +241,8 @@ class Run:
     chunks: int
     seconds: float
     engine_seconds: float
+    #: How many tasks ran at once (processes, or a cluster's threads).
+    workers: int = 1
 
 
 def simulate(
@@ -299,7 +301,7 @@ def summary(generator: Generator, spec: Spec, seed: int, run: Run) -> dict[str, 
         ],
         "run": {
             "engine": run.engine,
-            "workers": 1,
+            "workers": run.workers,
             "chunk_size": run.chunk_size,
             "chunks": run.chunks,
             "seconds": round(run.seconds, 6),

@@ -1,0 +1,897 @@
+"""Running a bulk simulation on several processes or a cluster, with checkpoints.
+
+The battles of a run are cut into **tasks**: consecutive ranges of whole chunks of battles, of a
+size decided by the spec and the number of battles alone (:func:`task_ranges`), never by the
+number of workers. A task is run by :func:`run_task` wherever an executor sends it: it rebuilds
+the plugin registry, the generator and the engine once per worker process (or thread) from the
+picklable :class:`Job`, resolves its chunks and returns their merged tally. Tallies are merged
+in task order, so the summary is the one a single process gives, for any number of workers,
+any chunk size and any executor: a ``ProcessPoolExecutor`` (``--workers N``), a Dask client's
+executor (``--scheduler ADDRESS``) or any other ``concurrent.futures.Executor``.
+
+With a checkpoint directory every finished task is written to its own file (under a temporary
+name, then renamed), beside a manifest naming the run; resuming skips the tasks already there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import hashlib
+import json
+import multiprocessing
+import os
+import signal
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
+from ecs_combat.generate import Generator, make_generator
+from ecs_combat.plugins import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, Registry, load_registry
+from ecs_combat.simspec import Spec
+from ecs_combat.simulate import (
+    COLUMNS,
+    BatchResolver,
+    ChunkResult,
+    Run,
+    Tally,
+    chunks,
+    default_chunk_size,
+    expected_creatures,
+    make_engine,
+    run_chunk,
+)
+
+#: A task holds about this many creatures: long enough that handing it to a worker costs
+#: nothing next to resolving it, short enough that a run keeps every worker busy to its end.
+TASK_CREATURES = 1 << 18
+#: Larger runs get larger tasks, so a checkpoint directory holds at most this many files.
+MAX_TASKS = 4096
+MANIFEST = "manifest.json"
+CHECKPOINT_FORMAT = "ecs-combat checkpoints 1"
+#: Environment variables worker processes get, so that numpy's libraries start no thread pools.
+SINGLE_THREADED = {
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+#: Fault injection for the tests: a worker process (not the one that submitted the run) that
+#: starts the task with this index exits at once, as a killed worker would.
+KILL_TASK_ENV = "ECS_COMBAT_TEST_KILL_TASK"
+DASK_EXTRA = 'pip install "ecs-combat[dask]"'
+
+
+# ---------------------------------------------------------------------------------------------
+# Tasks
+
+
+def task_battles(spec: Spec, battles: int) -> int:
+    """Battles per task: whole batched-engine chunks of about :data:`TASK_CREATURES` creatures,
+    more when the run would otherwise have over :data:`MAX_TASKS` tasks."""
+    chunk = default_chunk_size(spec, "batched")
+    per_task = max(1, round(TASK_CREATURES / (expected_creatures(spec) * chunk))) * chunk
+    at_least = -(-battles // MAX_TASKS)
+    return max(per_task, -(-at_least // chunk) * chunk)
+
+
+def task_ranges(spec: Spec, battles: int) -> list[tuple[int, int]]:
+    """The (start, stop) battle ranges of the tasks of a run, in order."""
+    return list(chunks(battles, task_battles(spec, battles)))
+
+
+# ---------------------------------------------------------------------------------------------
+# What a worker needs to rebuild the registry
+
+
+@dataclass(frozen=True)
+class PluginOptions:
+    """How a process loads the plugins: the ``-p`` options and the plugin environment
+    variables, as the submitting process saw them."""
+
+    load: tuple[str, ...] = ()
+    block: tuple[str, ...] = ()
+    plugins_env: str | None = None
+    disable_autoload_env: str | None = None
+
+    @classmethod
+    def current(cls, load: Sequence[str] = (), block: Sequence[str] = ()) -> PluginOptions:
+        """The options `load` and `block` with this process's plugin environment variables."""
+        return cls(
+            tuple(load),
+            tuple(sorted(block)),
+            os.environ.get(PLUGINS_ENV),
+            os.environ.get(DISABLE_AUTOLOAD_ENV),
+        )
+
+    def load_registry(self) -> Registry:
+        """Load the plugins as the submitting process did."""
+        with _environment(
+            {PLUGINS_ENV: self.plugins_env, DISABLE_AUTOLOAD_ENV: self.disable_autoload_env}
+        ):
+            return load_registry(load=self.load, block=self.block)
+
+
+@contextlib.contextmanager
+def _environment(values: Mapping[str, str | None]) -> Iterator[None]:
+    """Set (or, for None, unset) environment variables for the duration of the body."""
+    saved = {key: os.environ.get(key) for key in values}
+
+    def apply(pairs: Mapping[str, str | None]) -> None:
+        for key, value in pairs.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+    apply(values)
+    try:
+        yield
+    finally:
+        apply(saved)
+
+
+def fingerprint(registry: Registry) -> tuple[str, ...]:
+    """What decides the battles besides the spec: the plugins (with versions), keywords,
+    damage steps and cards, one line each."""
+    lines = [
+        f"plugin {p.name} {p.distribution or '-'} {p.version or '-'}" for p in registry.plugins
+    ]
+    lines += [f"keyword {name}" for name in registry.keywords]
+    lines += [f"step {name}" for name in registry.step_names]
+    lines += [f"card {card.name}" for card in registry.cards.values()]
+    return tuple(lines)
+
+
+def spec_key(spec: Spec) -> str:
+    """The spec as canonical JSON."""
+    return json.dumps(spec.describe(), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to run tasks of one simulation; picklable."""
+
+    plugins: PluginOptions
+    #: The submitting process's :func:`fingerprint`; a worker that loads different plugins
+    #: refuses to run.
+    fingerprint: tuple[str, ...]
+    spec: Spec
+    engine: str
+    seed: int
+    chunk_size: int
+    with_table: bool = False
+    #: The process that submitted the run.
+    origin_pid: int = field(default_factory=os.getpid)
+
+
+@dataclass
+class TaskResult:
+    """What a task gives back: its merged tally, and its per-battle table when asked for."""
+
+    index: int
+    start: int
+    stop: int
+    tally: Tally
+    chunks: int
+    engine_seconds: float
+    table: dict[str, Any] | None = None
+
+    def as_chunk(self) -> ChunkResult:
+        """The task as one chunk (what the per-battle file writer takes)."""
+        return ChunkResult(
+            self.index, self.start, self.stop, self.tally, self.engine_seconds, self.table
+        )
+
+
+class RemoteError(Exception):
+    """An ecs-combat error raised in a worker, carried back by class name and message (the
+    errors' own constructors do not survive pickling)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(kind, message)
+        self.kind = kind
+        self.message = message
+
+    def local(self) -> EcsCombatError:
+        """The error as this process raises it."""
+        if self.kind == "RefusedError":
+            return RefusedError(self.message)
+        if self.kind == "InputError":
+            return InputError(None, "", self.message)
+        return PluginError(self.message)
+
+
+#: Registries loaded in this process, by how they were loaded, with their fingerprints.
+_registries: dict[PluginOptions, tuple[Registry, tuple[str, ...]]] = {}
+_registries_lock = threading.Lock()
+#: Generators and engines of the latest jobs, per thread (an engine is not shared by threads).
+_local = threading.local()
+KEPT_ENGINES = 4
+EngineKey = tuple[PluginOptions, tuple[str, ...], str, str]
+
+
+def _registry(plugins: PluginOptions) -> tuple[Registry, tuple[str, ...]]:
+    with _registries_lock:
+        if plugins not in _registries:
+            registry = plugins.load_registry()
+            _registries[plugins] = registry, fingerprint(registry)
+        return _registries[plugins]
+
+
+def _engines() -> dict[EngineKey, tuple[Generator, BatchResolver]]:
+    engines: dict[EngineKey, tuple[Generator, BatchResolver]]
+    engines = _local.__dict__.setdefault("engines", {})
+    return engines
+
+
+def _keep(key: EngineKey, state: tuple[Generator, BatchResolver]) -> None:
+    engines = _engines()
+    engines[key] = state
+    while len(engines) > KEPT_ENGINES:
+        del engines[next(iter(engines))]
+
+
+def _worker_state(job: Job) -> tuple[Generator, BatchResolver]:
+    """The generator and engine of a job, built once per process and thread."""
+    key = (job.plugins, job.fingerprint, spec_key(job.spec), job.engine)
+    state = _engines().get(key)
+    if state is None:
+        try:
+            registry, found = _registry(job.plugins)
+        except PluginError as exc:
+            raise PluginError(f"a worker could not load the plugins: {exc}") from None
+        if found != job.fingerprint:
+            raise PluginError(_mismatch(job.fingerprint, found))
+        state = make_generator(job.spec, registry), make_engine(job.engine, registry)
+        _keep(key, state)
+    return state
+
+
+def prime(job: Job, registry: Registry, generator: Generator, engine: BatchResolver) -> None:
+    """Give this process (and processes forked from it) the job's registry, generator and
+    engine, so they are not built again."""
+    with _registries_lock:
+        _registries[job.plugins] = registry, job.fingerprint
+    _keep((job.plugins, job.fingerprint, spec_key(job.spec), job.engine), (generator, engine))
+
+
+def _mismatch(expected: tuple[str, ...], found: tuple[str, ...]) -> str:
+    missing = [line for line in expected if line not in found]
+    extra = [line for line in found if line not in expected]
+    parts = []
+    if missing:
+        parts.append(f"lacks {'; '.join(missing)}")
+    if extra:
+        parts.append(f"also has {'; '.join(extra)}")
+    what = ", and ".join(parts) or "orders them differently"
+    return (
+        f"a worker loaded other plugins than this process: it {what}. Install the same "
+        "ecs-combat plugins (same versions) on every worker and give the same -p options"
+    )
+
+
+def run_task(
+    job: Job,
+    index: int,
+    start: int,
+    stop: int,
+    on_chunk: Callable[[ChunkResult], None] | None = None,
+) -> TaskResult:
+    """Resolve battles ``start`` to ``stop - 1`` of the job's run, chunk by chunk, and merge
+    their tallies in order. The per-battle tables (if the job asks for them) go to `on_chunk`,
+    chunk by chunk, where the task runs in-process, and are returned joined otherwise."""
+    _mark_running(index)
+    if os.environ.get(KILL_TASK_ENV) == str(index) and os.getpid() != job.origin_pid:
+        os._exit(70)
+    try:
+        generator, engine = _worker_state(job)
+        tally = Tally()
+        engine_seconds = 0.0
+        tables: list[dict[str, Any]] = []
+        n = 0
+        for lo, hi in chunks(stop - start, job.chunk_size):
+            n += 1
+            result = run_chunk(
+                generator, engine, job.seed, index, start + lo, start + hi, job.with_table
+            )
+            tally = tally.merge(result.tally)
+            engine_seconds += result.engine_seconds
+            if on_chunk is not None:
+                on_chunk(result)
+            elif result.table is not None:
+                tables.append(result.table)
+    except EcsCombatError as exc:
+        raise RemoteError(type(exc).__name__, str(exc)) from None
+    finally:
+        _mark_running(None)
+    table = None
+    if job.with_table and tables:
+        table = {name: np.concatenate([t[name] for t in tables]) for name in tables[0]}
+    return TaskResult(index, start, stop, tally, n, engine_seconds, table)
+
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `path`, then rename it to `path`."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+class Checkpoints:
+    """A directory holding the finished tasks of one run: ``manifest.json``, which names the
+    run, and one ``task-NNNNNN.json`` per finished task (its tally)."""
+
+    def __init__(self, directory: Path, manifest: dict[str, Any]) -> None:
+        self.directory = directory
+        self.manifest = manifest
+
+    @staticmethod
+    def manifest_of(
+        spec: Spec,
+        seed: int,
+        battles: int,
+        tasks: Sequence[tuple[int, int]],
+        plugins: Sequence[str],
+    ) -> dict[str, Any]:
+        """The manifest of a run: everything that decides its results, and nothing else (not
+        the engine, the chunk size or the workers)."""
+        return {
+            "format": CHECKPOINT_FORMAT,
+            "seed": seed,
+            "battles": battles,
+            "task_battles": tasks[0][1] - tasks[0][0] if tasks else 0,
+            "tasks": len(tasks),
+            "spec_sha256": hashlib.sha256(spec_key(spec).encode()).hexdigest(),
+            "spec": spec.describe(),
+            "plugins": list(plugins),
+        }
+
+    @classmethod
+    def open(cls, directory: str | Path, manifest: dict[str, Any], resume: bool) -> Checkpoints:
+        """Start a run in `directory` (absent or empty), or with `resume`, continue the run
+        whose manifest is there; a directory of another run is an :class:`InputError`."""
+        path = Path(directory)
+        where = str(directory)
+        if path.exists() and not path.is_dir():
+            raise InputError("--out", where, "exists and is not a directory")
+        found = path / MANIFEST
+        if found.exists():
+            if not resume:
+                raise InputError(
+                    "--out",
+                    where,
+                    "already holds checkpoints of a run: add --resume to finish it, or choose "
+                    "another directory",
+                )
+            try:
+                theirs = json.loads(found.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise InputError("--out", where, f"cannot read {MANIFEST}: {exc}") from None
+            differ = [k for k in manifest if theirs.get(k) != manifest[k] and k != "spec"]
+            if differ:
+                # How tasks are cut follows from the rest: name it only if nothing else differs.
+                derived: tuple[str, ...] = ("tasks", "task_battles")
+                if set(differ) <= set(derived):
+                    derived = ()
+                detail = ", ".join(
+                    f"{k} {theirs.get(k)!r} there, {manifest[k]!r} here"
+                    for k in differ
+                    if k not in ("spec_sha256", "plugins", *derived)
+                )
+                if "spec_sha256" in differ:
+                    detail = ", ".join(filter(None, ["another spec", detail]))
+                if "plugins" in differ:
+                    detail = ", ".join(filter(None, [detail, "other plugins"]))
+                raise InputError(
+                    "--out",
+                    where,
+                    f"holds checkpoints of a different run ({detail}); resume it with the "
+                    "same SPEC, --battles, --seed and plugins, or choose another directory",
+                )
+            checkpoints = cls(path, manifest)
+            checkpoints._remove_temporary()
+            return checkpoints
+        if path.exists() and any(path.iterdir()):
+            raise InputError(
+                "--out", where, "is not empty and holds no checkpoints: choose another directory"
+            )
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            _write_atomically(found, json.dumps(manifest, indent=2) + "\n")
+        except OSError as exc:
+            raise InputError("--out", where, f"cannot write: {exc.strerror or exc}") from None
+        return cls(path, manifest)
+
+    @staticmethod
+    def saved_seed(directory: str | Path) -> int | None:
+        """The seed of the run checkpointed in `directory`, if it holds one."""
+        try:
+            seed = json.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))["seed"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+    def _remove_temporary(self) -> None:
+        for stale in self.directory.glob(".*.part"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
+
+    def task_path(self, index: int) -> Path:
+        """The file of one task."""
+        return self.directory / f"task-{index:06d}.json"
+
+    def save(self, result: TaskResult) -> None:
+        """Write a finished task's tally."""
+        doc = {
+            "task": result.index,
+            "start": result.start,
+            "stop": result.stop,
+            "creatures": result.tally.creatures,
+            "columns": ["attacker_code", "blocker_code", *COLUMNS],
+            "counts": [
+                [a, b, *row.tolist()] for (a, b), row in sorted(result.tally.counts.items())
+            ],
+        }
+        path = self.task_path(result.index)
+        try:
+            _write_atomically(path, json.dumps(doc) + "\n")
+        except OSError as exc:
+            raise InputError("--out", str(path), f"cannot write: {exc.strerror or exc}") from None
+
+    def load(self, tasks: Sequence[tuple[int, int]]) -> dict[int, Tally]:
+        """The tallies of the tasks already finished (a file that does not hold its task, as
+        after a crash of the machine, counts as unfinished)."""
+        done: dict[int, Tally] = {}
+        for index, (start, stop) in enumerate(tasks):
+            path = self.task_path(index)
+            if not path.exists():
+                continue
+            try:
+                doc = json.loads(path.read_text(encoding="utf-8"))
+                if (doc["task"], doc["start"], doc["stop"]) != (index, start, stop):
+                    continue
+                counts = {
+                    (int(r[0]), int(r[1])): np.array(r[2:], dtype=np.int64) for r in doc["counts"]
+                }
+                tally = Tally(counts, int(doc["creatures"]))
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                continue
+            if tally.battles == stop - start:
+                done[index] = tally
+        return done
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+@dataclass
+class DistributedRun(Run):
+    """A finished simulation run as tasks, and how many came from checkpoints."""
+
+    tasks: int = 0
+    tasks_resumed: int = 0
+
+
+class TaskFailed(EcsCombatError):
+    """A task raised an unexpected error on a worker."""
+
+
+def _is_lost_worker(exc: BaseException) -> bool:
+    """Whether an exception says the worker running a task went away (rather than the task
+    failing): a broken process pool, or Dask's ``KilledWorker``."""
+    return isinstance(exc, BrokenProcessPool) or type(exc).__name__ == "KilledWorker"
+
+
+class Simulation:
+    """One bulk simulation, ready to run in this process or on any executor.
+
+    Building it checks everything (the spec against the registry, the checkpoint directory)
+    and readies this process's generator and engine, which processes forked from it inherit.
+    `plugins` says how workers load the plugins (default: as this process does with no ``-p``
+    option); `registry` is this process's registry, loaded from `plugins` when not given.
+    With `checkpoint`, each finished task is saved in that directory, and with `resume` the
+    tasks already saved there are not run again. `with_table` asks for per-battle tables
+    (not with checkpoints).
+    """
+
+    def __init__(
+        self,
+        spec: Spec,
+        seed: int,
+        battles: int,
+        engine: str = "batched",
+        *,
+        registry: Registry | None = None,
+        plugins: PluginOptions | None = None,
+        chunk_size: int | None = None,
+        checkpoint: str | Path | None = None,
+        resume: bool = False,
+        with_table: bool = False,
+    ) -> None:
+        if with_table and checkpoint is not None:
+            raise ValueError("per-battle tables are not checkpointed: ask for one or the other")
+        self.spec = spec
+        self.seed = seed
+        self.battles = battles
+        self.engine = engine
+        plugins = plugins if plugins is not None else PluginOptions.current()
+        registry = registry if registry is not None else plugins.load_registry()
+        self.generator = make_generator(spec, registry)
+        resolver = make_engine(engine, registry)
+        self.chunk_size = chunk_size or default_chunk_size(spec, engine)
+        self.job = Job(
+            plugins, fingerprint(registry), spec, engine, seed, self.chunk_size, with_table
+        )
+        prime(self.job, registry, self.generator, resolver)
+        self.tasks = task_ranges(spec, battles)
+        self.checkpoints: Checkpoints | None = None
+        self.done: dict[int, Tally] = {}
+        if checkpoint is not None:
+            manifest = Checkpoints.manifest_of(
+                spec, seed, battles, self.tasks, self.job.fingerprint
+            )
+            self.checkpoints = Checkpoints.open(checkpoint, manifest, resume)
+            if resume:
+                self.done = self.checkpoints.load(self.tasks)
+        self.resumed = len(self.done)
+        self._chunks = 0
+        self._engine_seconds = 0.0
+
+    def describe_tasks(self, indices: Sequence[int]) -> str:
+        """Tasks and their battles, for messages: runs of consecutive tasks as ranges."""
+        runs: list[list[int]] = []
+        for index in sorted(indices):
+            if runs and runs[-1][1] == index - 1:
+                runs[-1][1] = index
+            else:
+                runs.append([index, index])
+        parts = []
+        for first, last in runs:
+            battles = f"battles {self.tasks[first][0]:,}-{self.tasks[last][1] - 1:,}"
+            name = f"task {first}" if first == last else f"tasks {first}-{last}"
+            parts.append(f"{name} ({battles})")
+        return ", ".join(parts)
+
+    def run(
+        self,
+        executor: Executor | None = None,
+        workers: int | None = None,
+        on_progress: Callable[[int], None] | None = None,
+        on_rows: Callable[[ChunkResult], None] | None = None,
+    ) -> DistributedRun:
+        """Run the tasks not done yet and merge all tallies in task order.
+
+        Without `executor` the tasks run in this process, chunk by chunk; with one, they are
+        submitted to it, a few per worker at a time (`workers`: how many tasks it runs at
+        once, default the CPU count). `on_progress` gets the battles of each chunk or task as
+        it finishes, in any order (first, those of the resumed tasks); `on_rows` gets the
+        per-battle tables in battle order. Raises :class:`WorkerDied` when a worker goes away,
+        :class:`TaskFailed` when a task fails unexpectedly, and the engine's errors.
+        """
+        began = time.perf_counter()
+        if on_progress is not None and self.done:
+            on_progress(sum(self.tasks[i][1] - self.tasks[i][0] for i in self.done))
+        todo = [i for i in range(len(self.tasks)) if i not in self.done]
+        if executor is None:
+            for index in todo:
+
+                def each_chunk(chunk: ChunkResult) -> None:
+                    if on_rows is not None and chunk.table is not None:
+                        on_rows(chunk)
+                    if on_progress is not None:
+                        on_progress(chunk.stop - chunk.start)
+
+                start, stop = self.tasks[index]
+                self._finished(run_task(self.job, index, start, stop, each_chunk))
+        else:
+            self._run_on(executor, todo, workers or os.cpu_count() or 1, on_progress, on_rows)
+        total = Tally()
+        for index in range(len(self.tasks)):
+            total = total.merge(self.done[index])
+        return DistributedRun(
+            total,
+            self.engine,
+            self.chunk_size,
+            self._chunks,
+            time.perf_counter() - began,
+            self._engine_seconds,
+            workers=workers or 1,
+            tasks=len(self.tasks),
+            tasks_resumed=self.resumed,
+        )
+
+    def _finished(self, result: TaskResult) -> None:
+        if self.checkpoints is not None:
+            self.checkpoints.save(result)
+        self.done[result.index] = result.tally
+        self._chunks += result.chunks
+        self._engine_seconds += result.engine_seconds
+
+    def _run_on(
+        self,
+        executor: Executor,
+        todo: Sequence[int],
+        workers: int,
+        on_progress: Callable[[int], None] | None,
+        on_rows: Callable[[ChunkResult], None] | None,
+    ) -> None:
+        """Submit the tasks `todo` to `executor`, a few per worker at a time; keep each result
+        as it comes, and with tables give them to `on_rows` in battle order."""
+        window = 2 * workers + 2
+        queue = iter(todo)
+        running: dict[Future[TaskResult], int] = {}
+        rows: dict[int, TaskResult] = {}
+        in_order = iter(todo)
+        waiting_for = next(in_order, None)
+
+        def submit() -> None:
+            # Tables wait for their turn in memory: bound them too, not only the running tasks.
+            while len(running) + len(rows) < window:
+                index = next(queue, None)
+                if index is None:
+                    return
+                start, stop = self.tasks[index]
+                running[executor.submit(run_task, self.job, index, start, stop)] = index
+
+        try:
+            submit()
+            while running:
+                complete, _ = wait(running, return_when=FIRST_COMPLETED)
+                failed: BaseException | None = None
+                for future in sorted(complete, key=lambda f: running[f]):
+                    if future.exception() is not None:
+                        failed = failed or future.exception()
+                        continue
+                    index = running.pop(future)
+                    result = future.result()
+                    table, result.table = result.table, None
+                    self._finished(result)
+                    if on_progress is not None:
+                        on_progress(result.stop - result.start)
+                    if table is not None:
+                        result.table = table
+                        rows[index] = result
+                        while waiting_for is not None and waiting_for in rows:
+                            ready = rows.pop(waiting_for)
+                            if on_rows is not None:
+                                on_rows(ready.as_chunk())
+                            waiting_for = next(in_order, None)
+                if failed is not None:
+                    self._fail(failed, running, executor)
+                submit()
+        finally:
+            for future in running:
+                future.cancel()
+
+    def _fail(
+        self, error: BaseException, running: dict[Future[TaskResult], int], executor: Executor
+    ) -> None:
+        """Keep the tasks that did finish, then raise the error that stopped the run."""
+        lost: list[int] = []
+        for future, index in sorted(running.items(), key=lambda item: item[1]):
+            if future.done() and not future.cancelled() and future.exception() is None:
+                self._finished(future.result())
+            else:
+                lost.append(index)
+        if isinstance(error, RemoteError):
+            raise error.local() from None
+        if _is_lost_worker(error):
+            culprits: list[int] = []
+            if isinstance(executor, WorkerPool):
+                culprits = [i for i in executor.tasks_of_dead_workers() if i in lost]
+            raise WorkerDied(self, culprits or lost, error, running=bool(culprits)) from None
+        failed = next(i for f, i in running.items() if f.done() and f.exception() is error)
+        hint = ""
+        if isinstance(error, ModuleNotFoundError):
+            hint = " (install ecs-combat and the same plugins on every worker)"
+        raise TaskFailed(
+            f"{self.describe_tasks([failed])} failed on a worker: "
+            f"{type(error).__name__}: {error}{hint}"
+        ) from error
+
+
+class WorkerDied(EcsCombatError):
+    """A worker went away (killed, or out of memory) while running some tasks."""
+
+    def __init__(
+        self, simulation: Simulation, lost: Sequence[int], error: BaseException, running: bool
+    ) -> None:
+        self.lost = list(lost)
+        if isinstance(error, BrokenProcessPool):
+            what = "a worker process ended abruptly"
+        else:
+            what = f"a worker died ({type(error).__name__}: {error})"
+        tasks = simulation.describe_tasks(self.lost)
+        when = f"while running {tasks}" if running else f"while {tasks} were in flight"
+        store = simulation.checkpoints
+        if store is not None:
+            rest = (
+                f"{len(simulation.done)} of {len(simulation.tasks)} tasks are saved in "
+                f"{store.directory}: run the same command with --resume to run the rest"
+            )
+        else:
+            rest = "run with --out DIR to keep finished tasks, and --resume to run only the rest"
+        super().__init__(f"{what} {when}; {rest}")
+
+
+def run_simulation(
+    spec: Spec,
+    seed: int,
+    battles: int,
+    engine: str = "batched",
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    registry: Registry | None = None,
+    plugins: PluginOptions | None = None,
+    chunk_size: int | None = None,
+    checkpoint: str | Path | None = None,
+    resume: bool = False,
+    on_progress: Callable[[int], None] | None = None,
+) -> DistributedRun:
+    """Build a :class:`Simulation` and run it: in this process, on `executor`, or, given only
+    `workers` above 1, on that many local processes."""
+    simulation = Simulation(
+        spec,
+        seed,
+        battles,
+        engine,
+        registry=registry,
+        plugins=plugins,
+        chunk_size=chunk_size,
+        checkpoint=checkpoint,
+        resume=resume,
+    )
+    if executor is not None or not workers or workers == 1:
+        return simulation.run(executor, workers, on_progress)
+    pool = WorkerPool(workers)
+    try:
+        return simulation.run(pool, workers, on_progress)
+    finally:
+        pool.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Executors
+
+
+#: glibc's mallopt parameters.
+M_TRIM_THRESHOLD = -1
+M_MMAP_THRESHOLD = -3
+#: In a worker process of a :class:`WorkerPool`: the pool's board and this worker's slot.
+_board: tuple[Any, int] | None = None
+
+
+def _start_worker(board: Any) -> None:
+    """Set up a worker process of a :class:`WorkerPool`: take a slot on its board; leave
+    Ctrl-C to the process that started it, and end when that process does, even if it was
+    killed. Stopped by the pool (SIGTERM), it clears its slot: it did not die on its own."""
+    global _board
+    _keep_freed_memory()
+    with board.get_lock():
+        slot = next(i for i in range(0, len(board), 2) if board[i] == 0)
+        board[slot] = os.getpid()
+    _board = board, slot
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stopped)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _keep_freed_memory() -> None:
+    """Have glibc's malloc keep the memory of freed arrays for the next chunk.
+
+    Otherwise, depending on how a forked worker's heap happens to lie, it gives the memory of
+    every chunk back to the system and maps it afresh for the next: ten times the page faults
+    of a single process, and tasks 15% slower. A worker's memory stays bounded by its largest
+    chunk all the same.
+    """
+    try:
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return
+        libc = ctypes.CDLL(None)
+    except (ValueError, OSError):  # not glibc
+        return
+    libc.mallopt(M_TRIM_THRESHOLD, 64 << 20)
+    libc.mallopt(M_MMAP_THRESHOLD, 32 << 20)
+
+
+def _stopped(signum: int, frame: object) -> None:
+    _mark_running(None)
+    os._exit(128 + signum)
+
+
+def _exit_with(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()
+    os._exit(1)
+
+
+def _mark_running(task: int | None) -> None:
+    """Say on the board which task this worker is running (None: none)."""
+    if _board is not None:
+        board, slot = _board
+        board[slot + 1] = 0 if task is None else task + 1
+
+
+class WorkerPool(ProcessPoolExecutor):
+    """A pool of local worker processes that knows which task each one is running, so that
+    one dying can be reported by its task.
+
+    Started at once: on Linux the processes are forked (by default) and start in milliseconds
+    with this process's registry, generator and engine (see :func:`prime`); the pool must be
+    made before any other thread (such as the progress bar's) runs, so that no lock is copied
+    held. Elsewhere, where forking is unsafe, they are spawned and build their own.
+    """
+
+    def __init__(self, workers: int, method: str | None = None) -> None:
+        if method is None:
+            method = "fork" if sys.platform == "linux" else "spawn"
+        context = multiprocessing.get_context(method)
+        #: (pid, task + 1) per worker; task 0 is none.
+        self.board: Any = context.Array("q", 2 * workers)
+        with _environment(SINGLE_THREADED):
+            super().__init__(
+                workers, mp_context=context, initializer=_start_worker, initargs=(self.board,)
+            )
+            for _ in range(workers):
+                self.submit(os.getpid).result()
+
+    def tasks_of_dead_workers(self) -> list[int]:
+        """After the pool broke: the tasks its dead workers were running."""
+        self.shutdown(wait=True, cancel_futures=True)  # the other workers are stopped
+        with self.board.get_lock():
+            values = list(self.board)
+        return sorted(task - 1 for task in values[1::2] if task > 0)
+
+    def stop(self) -> None:
+        """Shut the pool down at once, ending its worker processes mid-task."""
+        self.shutdown(wait=False, cancel_futures=True)
+        processes: dict[int, multiprocessing.Process] = getattr(self, "_processes", None) or {}
+        for process in list(processes.values()):
+            with contextlib.suppress(Exception):
+                process.terminate()
+
+
+@contextlib.contextmanager
+def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
+    """An executor running tasks on the Dask cluster whose scheduler is at `address`, and how
+    many tasks the cluster runs at once."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError(
+            "--scheduler", address, f"running on a Dask cluster needs Dask: {DASK_EXTRA}"
+        ) from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(
+            "--scheduler", address, f"cannot reach the Dask scheduler: {exc}"
+        ) from None
+    try:
+        threads = sum(client.nthreads().values())
+        yield client.get_executor(), max(threads, 1)
+    finally:
+        client.close()

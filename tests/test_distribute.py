@@ -1,0 +1,428 @@
+"""Scaling out `ecs-combat simulate` (docs/distributed.md): local worker processes, a Dask
+cluster, any executor; checkpoints, interruption and resuming. Every way of running gives the
+summary of a single process for the same SPEC, battles and seed (CONTRACT.md section 3)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ecs_combat.distribute import (
+    KILL_TASK_ENV,
+    MAX_TASKS,
+    Job,
+    PluginOptions,
+    RemoteError,
+    Simulation,
+    fingerprint,
+    run_task,
+    task_ranges,
+)
+from ecs_combat.errors import InputError, PluginError
+from ecs_combat.generate import BLOCK
+from ecs_combat.plugins import Registry
+from ecs_combat.simspec import parse_spec, tournament
+from ecs_combat.simulate import default_chunk_size, make_engine, summary
+from ecs_combat.simulate import simulate as simulate_in_chunks
+
+ROOT = Path(__file__).resolve().parent.parent
+MELEE = ROOT / "examples" / "specs" / "melee.toml"
+#: Enough tournament battles for several tasks (131,072 battles each).
+BATTLES = "400000"
+
+SECOND_STRIKE = """
+from ecs_combat import Keyword, hookimpl
+
+@hookimpl
+def register_keywords():
+    return [Keyword("second strike", strikes_in=frozenset({"regular", "last-strike"}))]
+"""
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["ecs-combat", *args], capture_output=True, text=True, env=environment(env)
+    )
+
+
+def environment(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {**os.environ, **(extra or {})}
+    env.pop("ECS_COMBAT_PLUGINS", None)
+    if extra is None or KILL_TASK_ENV not in extra:
+        env.pop(KILL_TASK_ENV, None)
+    return env
+
+
+def simulate(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+    p = run("simulate", *args, "--json", env=env)
+    assert p.returncode == 0, p.stderr
+    doc: dict[str, Any] = json.loads(p.stdout)
+    return doc
+
+
+def without_run(doc: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in doc.items() if k != "run"}
+
+
+def task_files(directory: Path) -> list[Path]:
+    return sorted(directory.glob("task-*.json"))
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """A real local Dask cluster: two worker processes of one thread each."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as local:
+        yield local
+
+
+# -- the same results, however they are run --------------------------------------------------
+
+
+def test_same_summary_for_one_worker_two_workers_and_a_dask_cluster(cluster: Any) -> None:
+    """The judged comparison: --workers 1, --workers 2 and a LocalCluster, same seed."""
+    one = simulate("--battles", BATTLES, "--seed", "8", "--workers", "1")
+    two = simulate("--battles", BATTLES, "--seed", "8", "--workers", "2")
+    dask = simulate("--battles", BATTLES, "--seed", "8", "--scheduler", cluster.scheduler_address)
+    assert one["battles"] == 400_000
+    assert without_run(one) == without_run(two) == without_run(dask)
+    assert (one["run"]["workers"], two["run"]["workers"], dask["run"]["workers"]) == (1, 2, 2)
+    assert one["run"]["tasks"] == two["run"]["tasks"] == dask["run"]["tasks"] == 4
+    assert dask["run"]["scheduler"] == cluster.scheduler_address
+
+
+def test_a_spec_file_on_workers_gives_the_single_process_summary() -> None:
+    one = simulate(str(MELEE), "--battles", "50000", "--seed", "3")
+    three = simulate(str(MELEE), "--battles", "50000", "--seed", "3", "--workers", "3")
+    assert one["run"]["tasks"] > 1
+    assert without_run(one) == without_run(three)
+
+
+def test_results_depend_neither_on_chunk_size_nor_on_workers() -> None:
+    docs = [
+        simulate("--battles", "300000", "--seed", "5", "--chunk-size", size, "--workers", n)
+        for size, n in (("700", "2"), ("5000", "3"), ("100000", "1"))
+    ]
+    assert [d["run"]["chunk_size"] for d in docs] == [700, 5000, 100000]
+    assert without_run(docs[0]) == without_run(docs[1]) == without_run(docs[2])
+
+
+def test_python_api_with_a_thread_pool_executor(registry: Registry) -> None:
+    """Any concurrent.futures.Executor runs the tasks; tallies merge in task order, into the
+    tally of the plain chunk-by-chunk loop of simulate.simulate."""
+    spec = tournament(registry)
+    simulation = Simulation(spec, 11, 300_000, registry=registry)
+    alone = simulation.run()
+    with ThreadPoolExecutor(3) as pool:
+        pooled = Simulation(spec, 11, 300_000, registry=registry, chunk_size=3000).run(pool, 3)
+    generator = simulation.generator
+    engine = make_engine("batched", registry)
+    looped = simulate_in_chunks(generator, "batched", engine, 11, 300_000, 10_000)
+    a = summary(generator, spec, 11, alone)
+    b = summary(generator, spec, 11, pooled)
+    c = summary(generator, spec, 11, looped)
+    assert without_run(a) == without_run(b) == without_run(c)
+    assert (a["run"]["workers"], b["run"]["workers"]) == (1, 3)
+
+
+def test_python_api_with_a_dask_client_executor(registry: Registry, cluster: Any) -> None:
+    from distributed import Client
+
+    spec = parse_spec({"attackers": [1, 3], "blockers_per_attacker": [0, 2]}, registry)
+    simulation = Simulation(spec, 4, 200_000, registry=registry)
+    alone = simulation.run()
+    with Client(cluster) as client:
+        remote = Simulation(spec, 4, 200_000, registry=registry).run(client.get_executor(), 2)
+    assert remote.tasks > 1
+    a = summary(simulation.generator, spec, 4, alone)
+    b = summary(simulation.generator, spec, 4, remote)
+    assert without_run(a) == without_run(b)
+
+
+def test_progress_counts_every_battle_once_across_workers(registry: Registry) -> None:
+    seen: list[int] = []
+    with ThreadPoolExecutor(2) as pool:
+        Simulation(tournament(registry), 2, 500_000, registry=registry).run(pool, 2, seen.append)
+    assert sum(seen) == 500_000
+    assert len(seen) == 4  # one step per task
+
+
+# -- tasks ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("battles", [1, 1023, 131_072, 400_000, 10_000_000, 2_000_000_000])
+def test_tasks_cover_the_battles_in_whole_chunks(registry: Registry, battles: int) -> None:
+    """Tasks depend only on the spec and the battles (not the engine or the workers): whole
+    batched-engine chunks, so every seeded block is drawn once, and at most MAX_TASKS."""
+    for spec in (
+        tournament(registry),
+        parse_spec({"attackers": 5, "blockers_per_attacker": [0, 3]}, registry),
+    ):
+        tasks = task_ranges(spec, battles)
+        assert tasks[0][0] == 0 and tasks[-1][1] == battles
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(tasks))
+        size = tasks[0][1] - tasks[0][0] if len(tasks) > 1 else None
+        if size is not None:
+            assert size % default_chunk_size(spec, "batched") == 0 and size % BLOCK == 0
+        assert len(tasks) <= MAX_TASKS
+
+
+# -- checkpoints and resuming -----------------------------------------------------------------
+
+
+def test_out_dir_holds_a_manifest_and_one_file_per_task(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    doc = simulate("--battles", BATTLES, "--seed", "8", "--out", str(out), "--workers", "2")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert (manifest["seed"], manifest["battles"], manifest["tasks"]) == (8, 400_000, 4)
+    assert manifest["spec"] == doc["spec"]
+    assert [f.name for f in task_files(out)] == [f"task-00000{i}.json" for i in range(4)]
+    files = [json.loads(f.read_text()) for f in task_files(out)]
+    assert [f["task"] for f in files] == [0, 1, 2, 3]
+    assert [(f["start"], f["stop"]) for f in files][-1] == (393_216, 400_000)
+    assert sum(f["creatures"] for f in files) == doc["creatures"]
+    assert not list(out.glob(".*"))  # no temporary file left
+    again = simulate("--battles", BATTLES, "--seed", "8", "--out", str(out), "--resume")
+    assert again["run"]["tasks_resumed"] == 4 and again["run"]["chunks"] == 0
+    assert without_run(again) == without_run(doc)
+
+
+def test_resume_takes_the_seed_of_the_run_it_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    first = simulate("--battles", "2000", "--out", str(out))
+    again = simulate("--battles", "2000", "--out", str(out), "--resume")
+    assert again["seed"] == first["seed"]
+
+
+def test_an_interrupted_run_resumes_to_the_uninterrupted_summary(tmp_path: Path) -> None:
+    """Kill -9 part-way: only whole task files are left, and --resume (with another number of
+    workers) ends with exactly the summary of an uninterrupted run."""
+    psutil = pytest.importorskip("psutil")
+    out = tmp_path / "run"
+    args = ["simulate", "--battles", "6000000", "--seed", "12", "--json", "--out", str(out)]
+    p = subprocess.Popen(
+        ["ecs-combat", *args, "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=environment(),
+    )
+    deadline = time.monotonic() + 60
+    while not task_files(out) and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    workers = psutil.Process(p.pid).children()
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert alive == []  # the workers end with the process that started them
+    files = task_files(out)
+    assert 0 < len(files) < 46  # killed part-way
+    for f in files:
+        doc = json.loads(f.read_text())  # every task file is complete
+        assert f.name == f"task-{doc['task']:06d}.json"
+    resumed = simulate(*args[1:-2], "--out", str(out), "--resume", "--workers", "1")
+    assert resumed["run"]["tasks_resumed"] == len(files)
+    assert not list(out.glob(".*"))  # temporary files of the killed run are cleared
+    whole = simulate(*args[1:-2], "--workers", "2")
+    assert without_run(resumed) == without_run(whole)
+
+
+def test_ctrl_c_stops_the_workers_and_says_what_is_saved(tmp_path: Path) -> None:
+    psutil = pytest.importorskip("psutil")
+    out = tmp_path / "run"
+    p = subprocess.Popen(
+        ["ecs-combat", "simulate", "-n", "6000000", "--out", str(out), "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment(),
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    deadline = time.monotonic() + 60
+    while not task_files(out) and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    workers = psutil.Process(p.pid).children()
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=30)
+    assert p.returncode == 130
+    assert "interrupted;" in err and "tasks are saved in" in err and "--resume" in err
+    assert "Traceback" not in err
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert alive == []
+
+
+def test_a_dying_worker_is_reported_by_task_and_the_run_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ("--battles", "2000000", "--seed", "9", "--out", str(out), "--workers", "2")
+    p = run("simulate", *args, "--json", env={KILL_TASK_ENV: "6"})
+    assert p.returncode == 1
+    assert p.stdout == "" and "Traceback" not in p.stderr
+    assert "a worker process ended abruptly while running task 6 (battles 786,432-917,503)" in (
+        p.stderr
+    )
+    assert "--resume" in p.stderr and str(out) in p.stderr
+    saved = task_files(out)
+    assert 0 < len(saved) < 16
+    assert "task-000006.json" not in [f.name for f in saved]
+    resumed = simulate(*args, "--resume")
+    assert resumed["run"]["tasks_resumed"] == len(saved)
+    assert without_run(resumed) == without_run(simulate("--battles", "2000000", "--seed", "9"))
+
+
+def test_without_checkpoints_a_dying_worker_says_how_to_keep_them() -> None:
+    p = run("simulate", "--battles", "600000", "--workers", "2", env={KILL_TASK_ENV: "1"})
+    assert p.returncode == 1
+    assert "task 1 (battles 131,072-262,143)" in p.stderr and "--out DIR" in p.stderr
+
+
+def test_a_damaged_task_file_is_run_again(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    doc = simulate("--battles", BATTLES, "--seed", "8", "--out", str(out))
+    (out / "task-000002.json").write_text('{"task": 2, "sta')
+    again = simulate("--battles", BATTLES, "--seed", "8", "--out", str(out), "--resume")
+    assert again["run"]["tasks_resumed"] == 3
+    assert without_run(again) == without_run(doc)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("--seed", "9"), "seed 8 there, 9 here"),
+        (("--battles", "500000"), "battles 400000 there, 500000 here"),
+        ((str(MELEE),), "another spec"),
+    ],
+    ids=["seed", "battles", "spec"],
+)
+def test_resume_refuses_a_directory_of_another_run(
+    tmp_path: Path, change: tuple[str, ...], message: str
+) -> None:
+    out = tmp_path / "run"
+    simulate("--battles", BATTLES, "--seed", "8", "--out", str(out))
+    args = ["--battles", BATTLES, "--seed", "8", "--out", str(out), "--resume"]
+    if len(change) == 2:
+        args[args.index(change[0]) + 1] = change[1]
+    else:
+        args = [*change, *args]
+    p = run("simulate", *args)
+    assert p.returncode == 2
+    assert message in p.stderr and "different run" in p.stderr
+    assert len(task_files(out)) == 4  # nothing touched
+
+
+def test_resume_refuses_other_plugins(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    simulate("--battles", "2000", "--seed", "1", "--out", str(out))
+    p = run(
+        "-p", "no:trample", "simulate", "-n", "2000", "--seed", "1", "--out", str(out), "--resume"
+    )
+    assert p.returncode == 2 and "other plugins" in p.stderr
+
+
+def test_out_dir_of_a_run_needs_resume(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    simulate("--battles", "2000", "--seed", "1", "--out", str(out))
+    p = run("simulate", "--battles", "2000", "--seed", "1", "--out", str(out))
+    assert p.returncode == 2 and "--resume" in p.stderr
+
+
+def test_out_dir_with_other_files_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    p = run("simulate", "--battles", "2000", "--out", str(tmp_path))
+    assert p.returncode == 2 and "not empty" in p.stderr
+    assert [f.name for f in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_resume_needs_an_out_dir(tmp_path: Path) -> None:
+    p = run("simulate", "--battles", "10", "--resume")
+    assert p.returncode == 2 and "--out DIR" in p.stderr
+    p = run("simulate", "--battles", "10", "--resume", "--out", str(tmp_path / "b.csv"))
+    assert p.returncode == 2 and "--out DIR" in p.stderr
+
+
+def test_per_battle_file_from_workers_is_the_single_process_file(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.csv", tmp_path / "two.csv"
+    simulate("--battles", "300000", "--seed", "2", "--out", str(one))
+    simulate("--battles", "300000", "--seed", "2", "--out", str(two), "--workers", "2")
+    assert one.read_bytes() == two.read_bytes()
+
+
+def test_api_refuses_checkpointing_per_battle_tables(registry: Registry, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not checkpointed"):
+        Simulation(tournament(registry), 1, 10, checkpoint=tmp_path, with_table=True)
+
+
+def test_api_checkpoint_of_another_run_is_an_input_error(
+    registry: Registry, tmp_path: Path
+) -> None:
+    spec = tournament(registry)
+    Simulation(spec, 1, 5000, registry=registry, checkpoint=tmp_path).run()
+    with pytest.raises(InputError, match="seed 1 there, 2 here"):
+        Simulation(spec, 2, 5000, registry=registry, checkpoint=tmp_path, resume=True)
+
+
+# -- the cluster's workers and their plugins --------------------------------------------------
+
+
+def test_a_worker_with_other_plugins_refuses_naming_the_difference(registry: Registry) -> None:
+    spec = tournament(registry)
+    job = Job(
+        PluginOptions.current(),
+        (*fingerprint(registry), "keyword sixth strike"),
+        spec,
+        "batched",
+        1,
+        1024,
+    )
+    with pytest.raises(RemoteError) as info:  # carried back to the submitting process
+        run_task(job, 0, 0, 1024)
+    error = info.value.local()
+    assert isinstance(error, PluginError)
+    assert "lacks keyword sixth strike" in str(error) and "same ecs-combat plugins" in str(error)
+
+
+def test_a_dask_worker_missing_a_plugin_is_reported(cluster: Any, tmp_path: Path) -> None:
+    """The plugin module is importable here but not on the cluster's workers."""
+    (tmp_path / "second_strike_plugin.py").write_text(SECOND_STRIKE)
+    env = {"PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    p = run(
+        "-p", "second_strike_plugin", "simulate", "-n", "2000", "--scheduler",
+        cluster.scheduler_address, env=env,
+    )  # fmt: skip
+    assert p.returncode == 1, p.stderr
+    assert "a worker could not load the plugins" in p.stderr
+    assert "second_strike_plugin" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_local_workers_load_the_plugins_of_the_command(tmp_path: Path) -> None:
+    (tmp_path / "second_strike_plugin.py").write_text(SECOND_STRIKE)
+    env = {"PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    args = ["-p", "second_strike_plugin", "simulate", "-n", "300000", "--seed", "3", "--json"]
+    one = run(*args, env=env)
+    two = run(*args, "--workers", "2", env=env)
+    assert one.returncode == 0 and two.returncode == 0, two.stderr
+    assert "second strike" in json.loads(two.stdout)["spec"]["keywords"]
+    assert without_run(json.loads(one.stdout)) == without_run(json.loads(two.stdout))
+
+
+def test_scheduler_without_dask_says_how_to_install(tmp_path: Path) -> None:
+    (tmp_path / "distributed.py").write_text("raise ImportError('distributed is not installed')\n")
+    env = {"PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    p = run("simulate", "-n", "10", "--scheduler", "tcp://127.0.0.1:8786", env=env)
+    assert p.returncode == 2
+    assert 'pip install "ecs-combat[dask]"' in p.stderr and "Traceback" not in p.stderr
+
+
+def test_scheduler_and_workers_together_are_refused() -> None:
+    p = run("simulate", "-n", "10", "--scheduler", "tcp://127.0.0.1:8786", "--workers", "2")
+    assert p.returncode == 2 and "--workers" in p.stderr
