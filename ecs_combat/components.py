@@ -1,7 +1,7 @@
 """esper components of the reference engine: players, creatures and their combat relations.
 
 Keywords are components too: :func:`keyword_component` makes one class per keyword name, so a
-system can ask esper for, say, every attacking creature with first strike.
+system can ask esper for, say, every attacking creature with a given keyword.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class Stats:
 
 @dataclass(slots=True)
 class Damage:
-    """Damage marked on a creature, and whether a destroying source (deathtouch) dealt any
+    """Damage marked on a creature, and whether a destroying source (702.2b) dealt any
     since state-based actions were last checked (704.5h)."""
 
     marked: int = 0

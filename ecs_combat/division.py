@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 def lethal_damage(toughness: int, marked: int, destroys_on_damage: bool) -> int:
     """Damage lethal to a creature: toughness minus marked damage, never below 0 (702.19b).
 
-    From a source whose damage destroys (deathtouch), 1 is lethal unless the creature already
+    From a source whose damage destroys (702.2b), 1 is lethal unless the creature already
     has lethal damage (702.2c).
     """
     remaining = max(toughness - marked, 0)
@@ -22,7 +22,7 @@ def default_division(
 ) -> dict[str, int]:
     """Divide `power` over `(recipient, lethal)` pairs in order, lethal first.
 
-    What is left goes to `excess_to` (trample's player) if given, otherwise to the first
+    What is left goes to `excess_to` (the attacked player, 702.19b) if given, otherwise to the first
     recipient. With no recipients it goes to `excess_to`, or nowhere.
     """
     out: dict[str, int] = {}
@@ -44,7 +44,7 @@ def excess_shortfall(
     lethal_needed: Mapping[str, int],
     from_others: Mapping[str, int],
 ) -> str | None:
-    """Check trample's rule for an explicit division (702.19b).
+    """Check the rule for excess damage to the player in an explicit division (702.19b).
 
     Damage may go to `player` only if each blocker in `lethal_needed` (blocker -> lethal
     damage from this source) is assigned lethal damage, counting what other creatures assign

@@ -113,7 +113,7 @@ class KeywordBits:
     def legal_blocks(
         self, attacker_masks: MaskArray, blocker_masks: MaskArray, possible: np.uint64
     ) -> BoolArray:
-        """Which (attacker, blocker) pairs the rules allow, ignoring menace (509.1b).
+        """Which (attacker, blocker) pairs the rules allow, ignoring minimum numbers of blockers (509.1b).
 
         Only keywords in `possible` are checked (the others appear on no creature).
         """
@@ -138,7 +138,7 @@ class KeywordBits:
         return self.mask([k.name for k in self.defs if not k.can_attack]) & possible
 
     def min_blockers(self, masks: MaskArray, possible: np.uint64) -> IntArray | None:
-        """How many blockers each attacker needs at least (menace, 702.111b); None when no
+        """How many blockers each attacker needs at least (702.111b); None when no
         keyword in `possible` asks for more than one."""
         rules = [kw for kw in self.defs if kw.min_blockers > 1 and self.bit[kw.name] & possible]
         if not rules:
@@ -180,7 +180,7 @@ def assemble(
     `counts` holds each battle's creature count (all `per_battle`, if given); `role` is 0 for the attacking player's
     creatures and 1 for the defending player's; `assigned` is, for a defending creature, the
     row (within its battle) of the attacker it is drawn to block. Forbidden blocks are dropped;
-    an attacker left with fewer blockers than it needs (menace) is unblocked. Returns the batch
+    an attacker left with fewer blockers than it needs (702.111b) is unblocked. Returns the batch
     and the attacking-side mask.
     """
     n = int(counts.shape[0])

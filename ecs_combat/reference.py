@@ -266,7 +266,7 @@ class Combat:
         return None
 
     def _attacks_alone(self) -> None:
-        """Triggers for a creature attacking alone (exalted, 702.83b)."""
+        """Triggers for a creature attacking alone (702.83b)."""
         if len(self.sc.attackers) != 1:
             return
         (cid,) = self.sc.attackers
