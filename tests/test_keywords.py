@@ -5,13 +5,13 @@ test_legality.py; Hat Trick is in test_hats.py."""
 from __future__ import annotations
 
 import io
-import json
 import tomllib
 from collections.abc import Callable
 
 import pytest
 from conftest import Resolve, dealt, step, step_names
 from rich.console import Console
+from scenario_text import combat, creature, divide, event
 
 from ecs_combat import Card, InputError, TargetRule, hookimpl, load_registry, parse_scenario
 from ecs_combat.plugins import Registry
@@ -31,52 +31,6 @@ COUNTER_LIST_122_1B = {
     "flying", "first strike", "double strike", "deathtouch", "decayed", "exalted", "haste",
     "hexproof", "indestructible", "lifelink", "menace", "reach", "shadow", "trample", "vigilance",
 }  # fmt: skip
-
-
-def toml_value(value: object) -> str:
-    """A Python value as a TOML value (strings, integers, booleans, lists, inline tables)."""
-    if isinstance(value, dict):
-        inner = ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items())
-        return "{ " + inner + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return json.dumps(value)
-
-
-def creature(
-    cid: str, controller: str, power: int, toughness: int, *keywords: str, **extra: object
-) -> str:
-    """A creature table in TOML."""
-    fields: dict[str, object] = {
-        "controller": controller,
-        "power": power,
-        "toughness": toughness,
-        "keywords": list(keywords),
-        **extra,
-    }
-    return f"[creatures.{cid}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in fields.items())
-
-
-def combat(attackers: dict[str, str], blockers: dict[str, str | list[str]] | None = None) -> str:
-    """The combat table in TOML."""
-    text = f"[combat]\nattackers = {toml_value(attackers)}\n"
-    if blockers:
-        text += f"blockers = {toml_value(blockers)}\n"
-    return text
-
-
-def divide(step_name: str, source: str, amounts: dict[str, int]) -> str:
-    """A [[combat.divide]] entry in TOML."""
-    return (
-        f'[[combat.divide]]\nstep = "{step_name}"\nsource = "{source}"\n'
-        f"amounts = {toml_value(amounts)}\n"
-    )
-
-
-def event(at: str, action: str, **fields: object) -> str:
-    """An [[events]] entry in TOML."""
-    body = "".join(f"{k} = {toml_value(v)}\n" for k, v in fields.items())
-    return f'[[events]]\nat = "{at}"\naction = "{action}"\n{body}'
 
 
 Result = Callable[[str], CombatResult]

@@ -2,50 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 from conftest import Resolve, dealt, step, step_names
+from scenario_text import combat, creature, event
 
 PLAYERS = """
 [players.A]
 [players.B]
 """
-
-
-def toml_value(value: object) -> str:
-    """A Python value as a TOML value (strings, integers, lists, inline tables)."""
-    if isinstance(value, dict):
-        return (
-            "{ " + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-        )
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return json.dumps(value)
-
-
-def creature(
-    cid: str, controller: str, power: int, toughness: int, *keywords: str, **extra: object
-) -> str:
-    """A creature table in TOML."""
-    fields = {"controller": controller, "power": power, "toughness": toughness,
-              "keywords": list(keywords), **extra}  # fmt: skip
-    return f"[creatures.{cid}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in fields.items())
-
-
-def combat(attackers: dict[str, str], blockers: dict[str, str] | None = None) -> str:
-    """The combat table in TOML."""
-    att = ", ".join(f'{a} = "{p}"' for a, p in attackers.items())
-    text = f"[combat]\nattackers = {{ {att} }}\n"
-    if blockers:
-        blk = ", ".join(f'{b} = "{a}"' for b, a in blockers.items())
-        text += f"blockers = {{ {blk} }}\n"
-    return text
-
-
-def event(at: str, action: str, **fields: object) -> str:
-    """An [[events]] entry in TOML."""
-    body = "".join(f"{k} = {toml_value(v)}\n" for k, v in fields.items())
-    return f'[[events]]\nat = "{at}"\naction = "{action}"\n{body}'
 
 
 def test_510_4_worked_example_cerberus_and_boar(resolve: Resolve) -> None:
