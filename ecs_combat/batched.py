@@ -1154,9 +1154,14 @@ class _Run:
             self.writable("attacking")
             self.on_bf[t] = True
             self.entered[t] = True
-            self.attacking[t] = b.event_player[rows[enter]]
-            self.att[t] = True
-            self.in_combat[t] = True
+            # 506.3b-c: it attacks only if the attacking player controls it and the player it
+            # would attack is still in the game.
+            player = b.event_player[rows[enter]]
+            active = np.searchsorted(self.player_battle, self.battle[t])
+            attacks = (self.controller[t] == active) & ~self.lost[player]
+            self.attacking[t] = np.where(attacks, player, -1)
+            self.att[t] = attacks
+            self.in_combat[t] = attacks
         to_player = (action == code["damage"]) & (target < 0)
         if to_player.any():
             self.life[-1 - target[to_player]] -= b.event_amount[rows[to_player]]

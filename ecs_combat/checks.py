@@ -7,6 +7,10 @@ from typing import Any
 
 from ecs_combat.errors import InputError
 
+#: The largest magnitude of an integer in a document: far beyond any game, and small enough that
+#: sums over many creatures stay exact in the batched engine's 64-bit arrays.
+LIMIT = 1_000_000_000
+
 
 def type_name(value: Any) -> str:
     """What a raw value is, in the words of a TOML or JSON document."""
@@ -51,6 +55,8 @@ class Checker:
         """An integer (not a boolean), optionally within bounds."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(path, f"must be an integer, not {type_name(value)}")
+        if abs(value) > LIMIT:
+            raise self.fail(path, f"{value} is out of range (at most {LIMIT:,} either way)")
         if maximum is not None and minimum is not None and not minimum <= value <= maximum:
             raise self.fail(path, f"must be between {minimum} and {maximum}, not {value}")
         if minimum is not None and value < minimum:

@@ -169,9 +169,14 @@ def batch_to_scenarios(batch: CombatBatch, steps: Sequence[str]) -> list[Scenari
         }
         scenario = Scenario(f"battle {b}", players, creatures, attackers, blockers)
         scenario.divisions = _divisions(batch, names, steps, range(d_seg[b], d_seg[b + 1]))
-        scenario.events = [
-            _event(batch, names, points, e, e - e_seg[b]) for e in range(e_seg[b], e_seg[b + 1])
-        ]
+        rows = range(e_seg[b], e_seg[b + 1])
+        # Rows are ordered by point; the scenario lists events in file order when it is known.
+        index = {e: e - e_seg[b] for e in rows}
+        if batch.event_index is not None:
+            index = {e: int(batch.event_index[e]) for e in rows}
+        scenario.events = sorted(
+            (_event(batch, names, points, e, index[e]) for e in rows), key=lambda ev: ev.index
+        )
         out.append(scenario)
     return out
 

@@ -629,9 +629,22 @@ class Combat:
         if ev.action == "enter":
             assert ev.creature is not None and ev.attacking is not None
             e = self.add_creature(ev.creature)
-            esper.add_component(e, Attacking(self.players[ev.attacking]))
             esper.add_component(e, SummoningSick())
-            self.note(f"{ev.at}: {ev.creature.id} enters attacking {ev.attacking}, unblocked")
+            defender = self.players[ev.attacking]
+            cid = ev.creature.id
+            if ev.creature.controller != self.sc.active_player:
+                self.note(
+                    f"{ev.at}: {cid} enters, but not attacking: only the attacking player's "
+                    "creatures can enter attacking (506.3b)"
+                )
+            elif esper.component_for_entity(defender, Player).lost:
+                self.note(
+                    f"{ev.at}: {cid} enters, but not attacking: {ev.attacking} has left the game "
+                    "(506.3c)"
+                )
+            else:
+                esper.add_component(e, Attacking(defender))
+                self.note(f"{ev.at}: {cid} enters attacking {ev.attacking}, unblocked")
             return
         if ev.action == "damage" and ev.target in self.players:
             esper.component_for_entity(self.players[ev.target], Player).life -= ev.amount

@@ -56,6 +56,7 @@ def test_valid_scenario_parses(registry: Registry) -> None:
         (lambda d: d["creatures"]["bear"].update(pwoer=1), "creatures.bear.pwoer", "unknown key"),
         (lambda d: d["creatures"]["bear"].update(power="2"), "creatures.bear.power", "integer"),
         (lambda d: d["creatures"]["bear"].update(power=True), "creatures.bear.power", "integer"),
+        (lambda d: d["creatures"]["bear"].update(power=10**19), "creatures.bear.power", "out of range"),
         (lambda d: d["creatures"]["bear"].pop("toughness"), "creatures.bear.toughness", "missing"),
         (lambda d: d["creatures"]["bear"].update(toughness=0), "creatures.bear.toughness", "704.5f"),
         (lambda d: d["creatures"]["bear"].update(damage=2), "creatures.bear.damage", "704.5g"),
