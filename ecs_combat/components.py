@@ -144,12 +144,6 @@ class Blocking:
 
 
 @dataclass(slots=True)
-class Attacked:
-    """The creature was declared as an attacker this combat (it may since have left combat).
-    A creature put onto the battlefield attacking never attacked (508.4)."""
-
-
-@dataclass(slots=True)
 class SummoningSick:
     """The creature came under its controller's control this turn (302.6)."""
 

@@ -14,7 +14,6 @@ from typing import Any
 import esper
 
 from ecs_combat.components import (
-    Attacked,
     Attacking,
     Blocking,
     Card,
@@ -219,7 +218,6 @@ class Combat:
         for cid, defender in self.sc.attackers.items():
             e = self.creatures[cid]
             esper.add_component(e, Attacking(self.players[defender]))
-            esper.add_component(e, Attacked())
         self.refresh_keywords()
         for cid in self.sc.attackers:
             self._declared_attacker(self.creatures[cid])

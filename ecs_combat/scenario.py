@@ -92,11 +92,6 @@ class Event:
     card: str | None = None
     caster: str | None = None
 
-    @property
-    def after_step(self) -> str | None:
-        """The step this event follows, or None for ``declare-blockers``."""
-        return None if self.at == DECLARE_BLOCKERS else self.at.removeprefix("after ")
-
     def describe(self) -> str:
         """A short description for skipped-event lists and the readable account."""
         what = self.target or (self.creature.id if self.creature else "")
