@@ -17,8 +17,11 @@ from ecs_combat.plugins import Registry, load_registry
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.result import CombatResult
 from ecs_combat.scenario import Scenario, load_scenario, load_scenarios, parse_scenario
+from ecs_combat.schedule import POINT_NAMES, POINTS, System
 
 __all__ = [
+    "POINTS",
+    "POINT_NAMES",
     "REGULAR_STEP",
     "Card",
     "CombatResult",
@@ -31,6 +34,7 @@ __all__ = [
     "RefusedError",
     "Registry",
     "Scenario",
+    "System",
     "TargetRule",
     "hookimpl",
     "load_registry",

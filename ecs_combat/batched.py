@@ -32,7 +32,7 @@ from ecs_combat.batch import (
     MaskArray,
 )
 from ecs_combat.definitions import Keyword, normalize_keyword
-from ecs_combat.errors import InputError, RefusedError
+from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
 from ecs_combat.pipeline import StepPlan, plan_steps
 from ecs_combat.plugins import Registry
 from ecs_combat.result import (
@@ -45,6 +45,16 @@ from ecs_combat.result import (
 )
 from ecs_combat.scenario import DECLARE_BLOCKERS, Scenario
 from ecs_combat.scenario_batch import scenarios_to_batch
+from ecs_combat.schedule import (
+    POINT_NAMES,
+    BatchAttackDeclaration,
+    BatchBlockDeclaration,
+    BatchDamageAssignment,
+    BatchDamageEvent,
+    BatchDestruction,
+    BatchEndOfCombat,
+    BatchStateCheck,
+)
 
 I64 = np.int64
 U64 = np.uint64
@@ -61,19 +71,12 @@ UNDERSTOOD_FIELDS = frozenset(
         "counter",
         "strikes_in",
         "withholds_from",
-        "destroys_on_damage",
-        "ignores_destruction",
-        "gains_life_on_damage",
-        "assigns_excess_to_player",
         "blockable_only_by",
         "blocks_only",
         "min_blockers",
         "can_attack",
         "can_block",
-        "attacks_untapped",
         "ignores_summoning_sickness",
-        "sacrificed_after_attacking",
-        "attacks_alone_bonus",
         "untargetable_by_opponents",
         "requires",
         "summary",
@@ -131,14 +134,7 @@ class KeywordMasks:
     #: Per step (registry order): keywords that strike in it, keywords that sit it out.
     strike: tuple[int, ...]
     withhold: tuple[int, ...]
-    destroys: int
-    ignores_destruction: int
-    gains_life: int
-    excess: int
-    sacrificed: int
     untargetable: int
-    #: (mask of one keyword, its attacks-alone bonus), for keywords with a bonus.
-    bonus: tuple[tuple[int, int], ...]
     #: Keywords the batched engine can't resolve, with the reason.
     refused: dict[str, str]
 
@@ -163,6 +159,11 @@ class KeywordMasks:
                     refused[name] = (
                         f"keyword {name!r} sets {f.name}, which the batched engine doesn't model"
                     )
+        for name, owner in registry.without_batched_form().items():
+            if name in bit:
+                refused[name] = (
+                    f"plugin {owner!r} (keyword {name!r}) adds a system without a batched form"
+                )
         static_only = set(registry.plugins_implementing("static_keywords")) - set(
             registry.plugins_implementing("static_keywords_batch")
         )
@@ -182,15 +183,7 @@ class KeywordMasks:
             bit=bit,
             strike=tuple(sum(bit[k] for k in p.strike_keywords if k in bit) for p in plans),
             withhold=tuple(sum(bit[k] for k in p.withhold_keywords if k in bit) for p in plans),
-            destroys=having(lambda k: k.destroys_on_damage),
-            ignores_destruction=having(lambda k: k.ignores_destruction),
-            gains_life=having(lambda k: k.gains_life_on_damage),
-            excess=having(lambda k: k.assigns_excess_to_player),
-            sacrificed=having(lambda k: k.sacrificed_after_attacking),
             untargetable=having(lambda k: k.untargetable_by_opponents),
-            bonus=tuple(
-                (bit[n], kw.attacks_alone_bonus) for n, kw in defs.items() if kw.attacks_alone_bonus
-            ),
             refused=refused,
         )
 
@@ -303,7 +296,20 @@ class _Run:
         self.n, self.nb, self.n_steps = n, nb, len(self.plans)
         #: Keyword masks use the narrowest unsigned integers that hold every keyword bit.
         self.kt: type[np.unsignedinteger[Any]] = _mask_type(len(self.m.names))
-        self.static_hook = self._static_hook(self._keywords_used())
+        used = self._keywords_used()
+        self.static_hook = self._static_hook(used)
+        #: The plugins' systems that apply to this batch, per point.
+        self.systems = {
+            point: [
+                s
+                for s in self.reg.systems_at(point)
+                if not s.system.keywords
+                or any(used & self.m.bit.get(k, 0) for k in s.system.keywords)
+            ]
+            for point in POINT_NAMES
+        }
+        #: Plugins' per-creature columns (:meth:`column`).
+        self.columns: dict[str, AnyArray] = {}
         self.log = _Log() if record else None
         self.error: tuple[int, InputError] | None = None
 
@@ -339,7 +345,7 @@ class _Run:
         self.in_combat = np.zeros(n, np.bool_)
         self.struck = np.zeros(n, np.bool_)
         self.struck_steps = np.zeros(n, U64) if record else None
-        self.doomed = np.zeros(0, I64)  # rows sacrificed at end of combat
+        self.tapped = np.zeros(n, np.bool_)
         self.died = np.zeros(n, np.bool_)
         self.paired = batch.paired_with
         self._mark = np.zeros(n, np.bool_)  # scratch, all False between uses
@@ -574,6 +580,51 @@ class _Run:
             np.copyto(self.cur, now, where=rows_mask)
         self._flags.clear()
 
+    # -- what systems use (docs/plugins.md) -----------------------------------------------------
+
+    def has(self, keyword: str) -> BoolArray:
+        """Row mask (read-only): creatures that have a keyword now."""
+        bit = self.m.bit.get(normalize_keyword(keyword))
+        if bit is None:
+            return np.zeros(self.n, np.bool_)
+        view = self._has(bit).view()
+        view.flags.writeable = False
+        return view
+
+    def column(self, name: str, dtype: Any) -> AnyArray:
+        """A plugin's per-creature column, zeros until first written; kept for the batch."""
+        col = self.columns.get(name)
+        if col is None:
+            col = self.columns[name] = np.zeros(self.n, dtype)
+        return col
+
+    def has_column(self, name: str) -> bool:
+        """Whether a plugin's column exists yet."""
+        return name in self.columns
+
+    def pump(self, rows: IntArray, power: IntArray | int, toughness: IntArray | int) -> None:
+        """+power/+toughness until end of turn for some rows."""
+        self.writable("power")
+        self.writable("toughness")
+        self.power[rows] += power
+        self.toughness[rows] += toughness
+        self._power_positive = None
+
+    def run_systems(self, point: str, payload: Any) -> None:
+        """Run the batch's systems at a point, once each over the whole batch."""
+        for scheduled in self.systems[point]:
+            batched = scheduled.system.batched
+            assert batched is not None  # refused when the run began
+            try:
+                batched(self, payload)
+            except EcsCombatError:
+                raise
+            except Exception as exc:  # a plugin's bug, reported by name
+                raise PluginError(
+                    f"plugin {scheduled.plugin!r}: system {scheduled.system.name!r} at "
+                    f"{point} (batched) raised {type(exc).__name__}: {exc}"
+                ) from exc
+
     # -- the combat ---------------------------------------------------------------------------
 
     def play(self) -> None:
@@ -600,41 +651,38 @@ class _Run:
 
     def declare(self) -> None:
         """Declare attackers and blockers (508, 509)."""
+        self._check_marked_damage()
         att = self.att.copy()
         self.has_attack = self._battles_with(att)
         self.in_combat |= att
         self.refresh(None)
-        if self.m.sacrificed:  # attacking sets up the sacrifice (702.147a)
-            self.doomed = np.flatnonzero(att & self._has(self.m.sacrificed))
-        self.attacks_alone(att)
+        declaration = BatchAttackDeclaration(att, att.copy())
+        self.run_systems("declare-attackers", declaration)
+        self.tapped = declaration.taps
         if self.nblocks:
             self.blocking[self.bb] = True
             self.in_combat[self.bb] = True
         self.blocks_declared = True
         self.refresh(None)
+        if self.nblocks:
+            self.run_systems("declare-blockers", BatchBlockDeclaration(self.bb, self.ba))
 
-    def attacks_alone(self, att: BoolArray) -> None:
-        """A creature attacking alone gets each attacks-alone bonus of its controller's
-        creatures (702.83b)."""
-        if not any(self._has(mask).any() for mask, _ in self.m.bonus):
+    def _check_marked_damage(self) -> None:
+        """A creature can't start the combat with lethal damage marked unless nothing
+        destroys it (704.5g): an input error, as the reference engine says it."""
+        lethal = self.entered & (self.marked >= self.toughness)
+        if not lethal.any():
             return
-        alone = np.bincount(self.battle[att], minlength=self.nb) == 1
-        if not alone.any():
-            return
-        bonus = np.zeros(self.n, I64)
-        for mask, amount in self.m.bonus:
-            bonus += amount * self._has(mask)
-        giving = np.flatnonzero(self.on_bf & alone[self.battle] & (bonus != 0))
-        if giving.size == 0:
-            return
-        per_player = np.zeros(len(self.life), I64)
-        np.add.at(per_player, self.controller[giving], bonus[giving])
-        rows = np.flatnonzero(att & alone[self.battle])
-        gain = per_player[self.controller[rows]]
-        self.writable("power")
-        self.writable("toughness")
-        self.power[rows] += gain
-        self.toughness[rows] += gain
+        b = self.batch
+        for row in np.flatnonzero(self.destroy(lethal)).tolist():
+            battle = int(self.battle[row])
+            file = b.battle_files[battle] if b.battle_files is not None else f"battle {battle}"
+            damage, toughness = int(self.marked[row]), int(self.toughness[row])
+            message = (
+                f"{damage} damage on a creature with toughness {toughness} "
+                "would already have destroyed it (704.5g)"
+            )
+            self.fail(battle, InputError(file, f"creatures.{self.cid(row)}.damage", message))
 
     def step_exists(self, s: int) -> BoolArray:
         """Battles in which some attacking or blocking creature strikes in step `s`."""
@@ -665,11 +713,8 @@ class _Run:
             )
             self.struck_steps[striker] |= U64(1 << s)
         self.struck |= striker
-        hit, hot, players = self.assign_and_deal(s, deals)
-        if self.static or sum(len(h) for h in hit) > self.n // 4:
-            died = self.state_based_actions(happen, hot=hot)
-        else:  # without static abilities, only what was dealt damage can die now
-            died = self.state_based_actions(None, rows=_concat(hit), hot=hot, players=players)
+        self.assign_and_deal(s, deals)
+        died = self.state_based_actions(happen)
         self.died[died] = True
         if self.log is not None:
             self.log.died.append((s, np.unique(died)))
@@ -680,30 +725,19 @@ class _Run:
             self._power_positive = self.power > 0
         return self._power_positive
 
-    def _some(self, mask: int) -> BoolArray | None:
-        """Whether each creature has any keyword of `mask` now; None if none has."""
-        if not mask:
-            return None
-        found = self._has(mask)
-        key = -mask  # the answer to "does any creature have it" is cached beside the flags
-        if key not in self._flags:
-            self._flags[key] = np.asarray(found.any())
-        return found if self._flags[key] else None
-
-    def assign_and_deal(
-        self, s: int, deals: BoolArray
-    ) -> tuple[list[IntArray], IntArray, IntArray]:
-        """Each dealer assigns its damage (510.1) and all of it is dealt at once (510.2).
-
-        Returns the creatures dealt damage (in parts), those dealt damage by a destroying
-        source, and the players dealt damage (rows may repeat).
-        """
-        m = self.m
+    def assign_and_deal(self, s: int, deals: BoolArray) -> None:
+        """Each dealer assigns its damage (510.1) and all of it is dealt at once (510.2)."""
+        plan = BatchDamageAssignment(
+            self.plans[s].name, deals, np.zeros(self.n, np.bool_), np.zeros(self.n, np.bool_)
+        )
+        self.run_systems("assign-damage", plan)
+        excess = plan.excess_to_player if plan.excess_to_player.any() else None
+        destroys = plan.one_is_lethal if plan.one_is_lethal.any() else None
+        self._excess_by = plan.excess_by
         deals_a, deals_b = deals & self.att, deals & self.blocking
         unblocked = np.flatnonzero(deals_a & ~self.blocked)
         to_player = [_Flow(unblocked, -1 - self.attacking[unblocked], self.power[unblocked], 0)]
         to_creature: list[_Flow] = []
-        excess, destroys = self._some(m.excess), self._some(m.destroys)
         if self.nblocks:
             bb, ba = self.bb, self.ba
             # attackers: the blocks, in declaration order, whose attacker deals and whose
@@ -741,46 +775,53 @@ class _Run:
             to_creature.append(_Flow(e.source[c], e.recipient[c], e.amount[c], e.row[c]))
             to_player.append(_Flow(e.source[~c], e.recipient[~c], e.amount[~c], e.row[~c]))
 
-        hot = np.zeros(0, I64)
-        if destroys is not None:
-            hot = _concat(
-                [
-                    f.recipient[np.flatnonzero(destroys[f.source] & (f.amount > 0))]
-                    for f in to_creature
-                ]
-            )
         if explicit is not None:
+            hot = np.zeros(0, I64)
+            if destroys is not None:
+                hot = _concat(
+                    [
+                        f.recipient[np.flatnonzero(destroys[f.source] & (f.amount > 0))]
+                        for f in to_creature
+                    ]
+                )
             incoming = np.zeros(self.n, I64)
             for f in to_creature:
                 np.add.at(incoming, f.recipient, f.amount)
             self._check_excess(s, explicit, incoming, hot, destroys, excess)
-            self.marked += incoming
-        else:
-            for f in to_creature:
-                np.add.at(self.marked, f.recipient, f.amount)
-        # players: life lost and gained at the same time (510.2)
-        for f in to_player:
-            np.add.at(self.life, -1 - f.recipient, -f.amount)
-            np.add.at(self.to_players, self.battle[f.source], f.amount)
-        gains_life = self._some(m.gains_life)
-        if gains_life is not None:
-            gaining = np.flatnonzero(deals & gains_life)
-            if gaining.size:  # a source that assigns damage at all assigns all its power
-                for f in (*to_creature, *to_player):
-                    self._mark[f.source] = True
-                g = gaining[np.flatnonzero(self._mark[gaining])]
-                for f in (*to_creature, *to_player):
-                    self._mark[f.source] = False
-                np.add.at(self.life, self.controller[g], self.power[g])
-                if self.log is not None:
-                    self.log.gains.append((s, self.controller[g], g, self.power[g]))
+        self.deal(s, [*to_creature, *to_player])
+
+    def deal(self, s: int, flows: list[_Flow]) -> None:
+        """Deal a step's damage at once, through the ``deal-damage`` systems (510.2): marked
+        on creatures, lost by players, with life gained at the same time."""
+        event = BatchDamageEvent(
+            self.plans[s].name,
+            _concat([f.source for f in flows]),
+            _concat([f.recipient for f in flows]),
+            _concat([f.amount for f in flows]),
+            np.ones(0, np.bool_),
+            np.ones(0, np.bool_),
+        )
+        event.marked = np.ones(len(event.amount), np.bool_)
+        event.loses_life = event.marked.copy()
+        self.run_systems("deal-damage", event)
+        amount, recipient = event.amount, event.recipient
+        some = amount > 0
+        creature = recipient >= 0
+        marks = np.flatnonzero(creature & event.marked & some)
+        np.add.at(self.marked, recipient[marks], amount[marks])
+        player = np.flatnonzero(~creature & some)
+        np.add.at(self.to_players, self.battle[event.source[player]], amount[player])
+        loses = player[event.loses_life[player]]
+        np.add.at(self.life, -1 - recipient[loses], -amount[loses])
+        for players, sources, gained in event.gains:
+            np.add.at(self.life, players, gained)
+            if self.log is not None:
+                self.log.gains.append((s, players, sources, gained))
         if self.log is not None:
-            for f in (*to_creature, *to_player):
-                some = f.amount > 0
-                log = (f.source[some], f.recipient[some], f.amount[some], f.places()[some])
-                self.log.damage.append((s, *log))
-        hit_players = [-1 - f.recipient for f in to_player]
-        return [f.recipient for f in to_creature], hot, _concat(hit_players)
+            places = _concat([f.places() for f in flows])
+            self.log.damage.append(
+                (s, event.source[some], recipient[some], amount[some], places[some])
+            )
 
     def _attackers_divide(
         self,
@@ -1025,7 +1066,7 @@ class _Run:
         div_rows = self.div_rows[s]
         first = div_rows[self.batch.division_source[div_rows] == source][0]
         file, path = self._where(battle, int(first))
-        keyword = min(self.m.decode(int(self.cur[source]) & self.m.excess))
+        keyword = min(k for k, rows in self._excess_by if rows[source])
         rule = self.reg.keywords[keyword].rule
         player = self.pid(int(self.attacking[source]))
         message = (
@@ -1037,54 +1078,36 @@ class _Run:
 
     # -- state-based actions and leaving --------------------------------------------------------
 
-    def state_based_actions(
-        self,
-        battles: BoolArray | None,
-        rows: IntArray | None = None,
-        hot: IntArray | None = None,
-        players: IntArray | None = None,
-    ) -> IntArray:
-        """704.5a, f, g, h: creatures with lethal damage, damage from a destroying source or
-        toughness 0 or less die; players at 0 or less life lose. Checks `rows` and `players`,
-        or all of some battles' (all battles' if `battles` is None). Returns who died."""
-        if rows is None:  # every creature of the battles
-            toughness, marked = self.toughness, self.marked
-        else:
-            toughness, marked = self.toughness[rows], self.marked[rows]
-        lethal = marked >= toughness
-        if hot is not None and hot.size:
-            self._mark[hot] = True
-            lethal |= (self._mark if rows is None else self._mark[rows]) & (marked > 0)
-            self._mark[hot] = False
-        zero = toughness <= 0
-        dead = np.zeros(0, I64)
-        if lethal.any() or zero.any():
-            if self.m.ignores_destruction:
-                ignores = self._has(self.m.ignores_destruction)
-                lethal &= ~(ignores if rows is None else ignores[rows])
-            dies = lethal | zero
-            if rows is None:
-                dies &= self.on_bf
-                rows_mask = self._rows(battles)
-                if rows_mask is not None:
-                    dies &= rows_mask
-                dead = np.flatnonzero(dies)
-            else:
-                dead = rows[np.flatnonzero(dies & self.on_bf[rows])]
+    def state_based_actions(self, battles: BoolArray | None) -> IntArray:
+        """704.5a, f, g and the plugins' conditions, in some battles (all if None): creatures
+        die, players lose. Returns who died."""
+        rows_mask = self._rows(battles)
+        in_play = self.on_bf if rows_mask is None else self.on_bf & rows_mask
+        dies = in_play & (self.toughness <= 0)
+        destroy = in_play & ~dies & (self.marked >= self.toughness)
+        loses = ~self.lost & (self.life <= 0)
+        if battles is not None:
+            loses &= battles[self.player_battle]
+        checked = battles if battles is not None else np.ones(self.nb, np.bool_)
+        check = BatchStateCheck(checked, destroy, dies, loses)
+        self.run_systems("state-based-actions", check)
+        destroy = check.destroy & ~check.dies
+        if destroy.any():
+            destroy = self.destroy(destroy)
+        dead = np.flatnonzero((destroy | check.dies) & self.on_bf)
         if dead.size:
             self.leave(dead)
-        if players is None:
-            losing = np.zeros(0, I64)
-            if (self.life <= 0).any():
-                at_zero = ~self.lost & (self.life <= 0)
-                if battles is not None:
-                    at_zero &= battles[self.player_battle]
-                losing = np.flatnonzero(at_zero)
-        else:
-            losing = players[np.flatnonzero(~self.lost[players] & (self.life[players] <= 0))]
+        losing = np.flatnonzero(check.loses & ~self.lost)
         if losing.size:
-            self.players_lose(np.unique(losing))
+            self.players_lose(losing)
         return dead
+
+    def destroy(self, creatures: BoolArray) -> BoolArray:
+        """Row mask of creatures about to be destroyed, less those a system exempts (701.8)."""
+        destruction = BatchDestruction(creatures)
+        self.run_systems("destroy", destruction)
+        kept: BoolArray = destruction.creatures
+        return kept
 
     def players_lose(self, losing: IntArray) -> None:
         """Players lose (704.5a); unless the game is over, they leave with their creatures and
@@ -1119,10 +1142,8 @@ class _Run:
         self.in_combat[rows] = False
 
     def end_of_combat(self, battles: BoolArray) -> None:
-        """Creatures whose attack set up a sacrifice are sacrificed (702.147a)."""
-        rows = self.doomed[self.on_bf[self.doomed] & battles[self.battle[self.doomed]]]
-        if rows.size:
-            self.leave(rows)
+        """The end of combat step (511): the plugins' delayed triggers."""
+        self.run_systems("end-of-combat", BatchEndOfCombat(battles))
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -1226,9 +1247,9 @@ class _Run:
             self.remove_from_combat(t)
         elif action == "destroy":
             self.refresh(self._battles(rows, b.event_battle))
-            if self.m.ignores_destruction:
-                t = t[~self._has_at(self.m.ignores_destruction, t)]
-            self.leave(t)
+            about = np.zeros(self.n, np.bool_)
+            about[t] = True
+            self.leave(np.flatnonzero(self.destroy(about)))
 
     def cast(self, rows: IntArray) -> None:
         """Cast cards; each checks its target as it resolves (608.2b) and resolves once per

@@ -59,11 +59,9 @@ class Stats:
 
 @dataclass(slots=True)
 class Damage:
-    """Damage marked on a creature, and whether a destroying source (702.2b) dealt any
-    since state-based actions were last checked (704.5h)."""
+    """Damage marked on a creature (120.3e)."""
 
     marked: int = 0
-    from_destroying_source: bool = False
 
 
 @dataclass(slots=True)
@@ -146,16 +144,6 @@ class Blocking:
 @dataclass(slots=True)
 class SummoningSick:
     """The creature came under its controller's control this turn (302.6)."""
-
-
-@dataclass(slots=True)
-class SacrificeAtEndOfCombat:
-    """A delayed trigger from attacking: sacrifice it at end of combat (702.147a).
-
-    Set when it attacks, so gaining or losing the keyword afterwards changes nothing.
-    """
-
-    keyword: str
 
 
 class KeywordComponent:

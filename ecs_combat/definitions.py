@@ -60,14 +60,6 @@ class Keyword:
     #: Default steps (the regular one) a creature with this keyword sits out unless another of
     #: its keywords strikes there (last strike: "deals damage only after regular damage").
     withholds_from: frozenset[str] = frozenset()
-    #: Any damage this creature deals to a creature destroys it; 1 is lethal (702.2b, 702.2c).
-    destroys_on_damage: bool = False
-    #: Not destroyed by lethal damage or by destroy effects (702.12b).
-    ignores_destruction: bool = False
-    #: Its controller gains life equal to the damage it deals (702.15b).
-    gains_life_on_damage: bool = False
-    #: As an attacker, damage beyond lethal to its blockers may go to the player (702.19b-d).
-    assigns_excess_to_player: bool = False
     #: As an attacker, it can be blocked only by creatures with one of these keywords.
     blockable_only_by: frozenset[str] = frozenset()
     #: As a blocker, it can block only attackers with one of these keywords.
@@ -78,15 +70,8 @@ class Keyword:
     can_attack: bool = True
     #: It can't block (702.147b).
     can_block: bool = True
-    #: Attacking doesn't tap it (702.20b).
-    attacks_untapped: bool = False
     #: It can attack the turn it came under its controller's control (702.10b).
     ignores_summoning_sickness: bool = False
-    #: Sacrificed at end of combat if it attacked (702.147a).
-    sacrificed_after_attacking: bool = False
-    #: When a creature its controller controls attacks alone, that creature gets this
-    #: +N/+N until end of turn, once per permanent with the keyword (702.83b).
-    attacks_alone_bonus: int = 0
     #: Can't be the target of spells or abilities an opponent controls (702.11b).
     untargetable_by_opponents: bool = False
     #: Keywords it needs loaded, such as the ones its static ability gives. Without them the

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 
-def lethal_damage(toughness: int, marked: int, destroys_on_damage: bool) -> int:
+def lethal_damage(toughness: int, marked: int, one_is_lethal: bool) -> int:
     """Damage lethal to a creature: toughness minus marked damage, never below 0 (702.19b).
 
     From a source whose damage destroys (702.2b), 1 is lethal unless the creature already
     has lethal damage (702.2c).
     """
     remaining = max(toughness - marked, 0)
-    return min(remaining, 1) if destroys_on_damage else remaining
+    return min(remaining, 1) if one_is_lethal else remaining
 
 
 def default_division(

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from ecs_combat.definitions import Card, DamageStep, Keyword
+    from ecs_combat.schedule import System
     from ecs_combat.views import BatchView, CombatView
 
 PROJECT = "ecs_combat"
@@ -45,6 +46,18 @@ def register_damage_steps() -> Sequence[DamageStep]:
     Called once when the registry is built. Several plugins may add the same step (first
     strike, double strike and triple strike all add ``first-strike``) if they agree on its
     definition; two different definitions with one name are a plugin error.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_systems() -> Sequence[System]:
+    """Return the systems this plugin adds at the points of a combat.
+
+    Called once when the registry is built. Each :class:`ecs_combat.schedule.System` names
+    its point (one of :data:`ecs_combat.schedule.POINT_NAMES`, in the order they happen), its
+    reference form and its batched form; see :mod:`ecs_combat.schedule` for what each point
+    passes to a system.
     """
     raise NotImplementedError
 

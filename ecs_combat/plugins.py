@@ -22,6 +22,7 @@ from ecs_combat.definitions import (
     plugin_name_for,
 )
 from ecs_combat.errors import PluginError
+from ecs_combat.schedule import POINT_NAMES, System
 
 ENTRY_POINT_GROUP = "ecs_combat"
 DISABLE_AUTOLOAD_ENV = "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD"
@@ -42,6 +43,16 @@ class PluginInfo:
     keywords: tuple[str, ...] = ()
     steps: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
+    #: Systems it adds, as (point, system name).
+    systems: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ScheduledSystem:
+    """A system with the plugin that added it."""
+
+    plugin: str
+    system: System
 
 
 @dataclass
@@ -57,6 +68,22 @@ class Registry:
     blocked: frozenset[str] = frozenset()
     #: Keywords left out because a keyword they require is missing, with the reason.
     unavailable: dict[str, str] = field(default_factory=dict)
+    #: The systems at each point, in the order they run.
+    systems: dict[str, list[ScheduledSystem]] = field(default_factory=dict)
+
+    def systems_at(self, point: str) -> list[ScheduledSystem]:
+        """The systems that run at a point, in order."""
+        return self.systems.get(point, [])
+
+    def without_batched_form(self) -> dict[str, str]:
+        """Keyword -> plugin, for keywords whose systems have no batched form."""
+        out: dict[str, str] = {}
+        for scheduled in self.systems.values():
+            for s in scheduled:
+                if s.system.batched is None:
+                    for kw in s.system.keywords or self.keywords.keys():
+                        out.setdefault(kw, s.plugin)
+        return out
 
     @property
     def step_names(self) -> list[str]:
@@ -266,7 +293,7 @@ def _build(
 ) -> Registry:
     reg = Registry(manager=pm, blocked=blocked)
     steps: dict[str, tuple[str, DamageStep]] = {s.name: ("core", s) for s in CORE_STEPS}
-    contributed: dict[str, dict[str, list[str]]] = {}
+    contributed: dict[str, dict[str, list[Any]]] = {}
 
     for plugin, step in _collect(pm, "register_damage_steps", DamageStep):
         if step.name in steps and steps[step.name][1] != step:
@@ -304,6 +331,25 @@ def _build(
         contributed.setdefault(plugin, {}).setdefault("keywords", []).append(kw.name)
     _drop_unmet_requirements(reg)
 
+    for plugin, system in _collect(pm, "register_systems", System):
+        if system.point not in POINT_NAMES:
+            raise PluginError(
+                f"plugin {plugin!r}: system {system.name!r} names unknown point "
+                f"{system.point!r} (the points are: {', '.join(POINT_NAMES)})"
+            )
+        if not callable(system.reference) or not (
+            system.batched is None or callable(system.batched)
+        ):
+            raise PluginError(
+                f"plugin {plugin!r}: system {system.name!r} has a form that is not callable"
+            )
+        reg.systems.setdefault(system.point, []).append(ScheduledSystem(plugin, system))
+        contributed.setdefault(plugin, {}).setdefault("systems", []).append(
+            (system.point, system.name)
+        )
+    for scheduled in reg.systems.values():
+        scheduled.sort(key=lambda s: (s.system.order, s.plugin, s.system.name))
+
     for plugin, card in _collect(pm, "register_cards", Card):
         key = card.name.casefold()
         if key in reg.cards:
@@ -322,6 +368,7 @@ def _build(
                 keywords=tuple(c.get("keywords", ())),
                 steps=tuple(c.get("steps", ())),
                 cards=tuple(c.get("cards", ())),
+                systems=tuple(c.get("systems", ())),
             )
         )
     return reg

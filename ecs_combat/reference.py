@@ -25,7 +25,6 @@ from ecs_combat.components import (
     OnBattlefield,
     Paired,
     Player,
-    SacrificeAtEndOfCombat,
     Stats,
     SummoningSick,
     Tapped,
@@ -33,7 +32,7 @@ from ecs_combat.components import (
 )
 from ecs_combat.definitions import Keyword, TargetRule
 from ecs_combat.division import default_division, excess_shortfall, lethal_damage
-from ecs_combat.errors import InputError
+from ecs_combat.errors import EcsCombatError, InputError, PluginError
 from ecs_combat.pipeline import StepPlan, plan_steps
 from ecs_combat.plugins import Registry
 from ecs_combat.result import (
@@ -45,6 +44,16 @@ from ecs_combat.result import (
     StrikeNote,
 )
 from ecs_combat.scenario import DECLARE_BLOCKERS, CreatureSpec, Division, Event, Scenario
+from ecs_combat.schedule import (
+    Assignment,
+    AttackDeclaration,
+    BlockDeclaration,
+    DamageAssignment,
+    DamageEvent,
+    Dealt,
+    Destruction,
+    StateCheck,
+)
 
 _world_ids = itertools.count()
 
@@ -100,6 +109,8 @@ class Combat:
             (d.step, d.source): d for d in scenario.divisions
         }
         self._components = {name: keyword_component(name) for name in registry.keywords}
+        #: Why creatures were kept from destruction at the last `destroy`.
+        self.kept: dict[int, str] = {}
 
     # -- queries --------------------------------------------------------------------------
 
@@ -127,9 +138,41 @@ class Combat:
                 return kw.name
         return None
 
+    def has(self, entity: int, keyword: str) -> bool:
+        """Whether a creature has a keyword now."""
+        component = self._components.get(keyword)
+        return component is not None and esper.has_component(entity, component)
+
+    def controller(self, entity: int) -> int:
+        """The player entity controlling a creature."""
+        return esper.component_for_entity(entity, Controller).player
+
+    def pump(self, entity: int, power: int, toughness: int) -> None:
+        """+power/+toughness until end of turn."""
+        stats = esper.component_for_entity(entity, Stats)
+        stats.power_bonus += power
+        stats.toughness_bonus += toughness
+
+    def creature_entities(self) -> list[int]:
+        """Every creature entity (on the battlefield or not), in scenario order."""
+        return list(self.creatures.values())
+
     def on_battlefield(self, entity: int) -> bool:
         """Whether a creature is on the battlefield."""
         return esper.has_component(entity, OnBattlefield)
+
+    def run_systems(self, point: str, payload: Any) -> None:
+        """Run the plugins' systems at a point of the combat, in schedule order."""
+        for scheduled in self.reg.systems_at(point):
+            try:
+                scheduled.system.reference(self, payload)
+            except EcsCombatError:
+                raise
+            except Exception as exc:  # a plugin's bug, reported by name
+                raise PluginError(
+                    f"plugin {scheduled.plugin!r}: system {scheduled.system.name!r} at "
+                    f"{point} raised {type(exc).__name__}: {exc}"
+                ) from exc
 
     def in_combat(self) -> list[int]:
         """Attacking and blocking creatures on the battlefield, in scenario order."""
@@ -215,13 +258,19 @@ class Combat:
                 esper.add_component(
                     self.creatures[spec.id], Paired(self.creatures[spec.paired_with])
                 )
+        self.refresh_keywords()
+        self._check_marked_damage()
         for cid, defender in self.sc.attackers.items():
             e = self.creatures[cid]
             esper.add_component(e, Attacking(self.players[defender]))
         self.refresh_keywords()
-        for cid in self.sc.attackers:
-            self._declared_attacker(self.creatures[cid])
-        self._attacks_alone()
+        attackers = [self.creatures[cid] for cid in self.sc.attackers]
+        declaration = AttackDeclaration(attackers, set(attackers))
+        self.run_systems("declare-attackers", declaration)
+        for e in attackers:  # 508.1f
+            if e in declaration.taps:
+                esper.add_component(e, Tapped())
+        blocks: list[tuple[int, int]] = []
         for bid, attacked in self.sc.blockers.items():
             b = self.creatures[bid]
             esper.add_component(b, Blocking([self.creatures[a] for a in attacked]))
@@ -229,24 +278,27 @@ class Combat:
                 att = esper.component_for_entity(self.creatures[a], Attacking)
                 att.blocked = True
                 att.blockers.append(b)
+                blocks.append((b, self.creatures[a]))
         self.refresh_keywords()
+        if self.sc.attackers:
+            self.run_systems("declare-blockers", BlockDeclaration(blocks))
 
-    def _declared_attacker(self, entity: int) -> None:
-        """What being declared as an attacker does: it taps unless a keyword says otherwise
-        (508.1f), and attack triggers set up its sacrifice at end of combat (702.147a)."""
-        cid = self.cid(entity)
-        untapped = self.any_keyword(entity, "attacks_untapped")
-        if untapped:
-            self.note(f"{cid} attacks without tapping ({untapped})")
-        else:
-            esper.add_component(entity, Tapped())
-        hasty = self.any_keyword(entity, "ignores_summoning_sickness")
-        if hasty and esper.has_component(entity, SummoningSick):
-            self.note(f"{cid} attacks the turn it came under its controller's control ({hasty})")
-        doomed = self.any_keyword(entity, "sacrificed_after_attacking")
-        if doomed:
-            esper.add_component(entity, SacrificeAtEndOfCombat(doomed))
-            self.note(f"{cid} attacks ({doomed}): it is sacrificed at end of combat")
+    def _check_marked_damage(self) -> None:
+        """A creature can't start the combat with lethal damage marked unless nothing
+        destroys it (704.5g): that is an input error."""
+        lethal = {
+            self.creatures[spec.id]: spec
+            for spec in self.sc.creatures.values()
+            if spec.damage >= spec.toughness
+        }
+        for e in sorted(self.destroy(set(lethal)), key=self.order):
+            spec = lethal[e]
+            raise InputError(
+                self.sc.file,
+                f"{spec.path}.damage",
+                f"{spec.damage} damage on a creature with toughness {spec.toughness} "
+                "would already have destroyed it (704.5g)",
+            )
 
     def why_cannot_attack(self, entity: int) -> str | None:
         """Why a creature could not be declared as an attacker now (508.1a, 302.6), or None."""
@@ -262,28 +314,6 @@ class Combat:
         ):
             return "it came under its controller's control this turn (302.6)"
         return None
-
-    def _attacks_alone(self) -> None:
-        """Triggers for a creature attacking alone (702.83b)."""
-        if len(self.sc.attackers) != 1:
-            return
-        (cid,) = self.sc.attackers
-        e = self.creatures[cid]
-        controller = esper.component_for_entity(e, Controller).player
-        bonus = 0
-        for other, ctrl in esper.get_component(Controller):
-            if ctrl.player == controller and self.on_battlefield(other):
-                for kw in self.definitions(other):
-                    if kw.attacks_alone_bonus:
-                        bonus += kw.attacks_alone_bonus
-                        self.note(
-                            f"{kw.name} ({self.cid(other)}): {cid} attacks alone, "
-                            f"+{kw.attacks_alone_bonus}/+{kw.attacks_alone_bonus}"
-                        )
-        if bonus:
-            stats = esper.component_for_entity(e, Stats)
-            stats.power_bonus += bonus
-            stats.toughness_bonus += bonus
 
     # -- keywords -------------------------------------------------------------------------
 
@@ -396,48 +426,57 @@ class Combat:
             and attacker in blk.attackers
         ]
 
-    def _lethal(self, target: int, source_destroys: bool) -> int:
+    def _lethal(self, target: int, one_is_lethal: bool) -> int:
         stats = esper.component_for_entity(target, Stats)
         marked = esper.component_for_entity(target, Damage).marked
-        return lethal_damage(stats.toughness, marked, source_destroys)
+        return lethal_damage(stats.toughness, marked, one_is_lethal)
 
     def assign(
         self, plan: StepPlan, dealers: list[int], step: StepResult
     ) -> dict[int, dict[str, int]]:
         """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
-        assigned: dict[int, dict[str, int]] = {}
-        explicit: list[tuple[int, Division, str, str, dict[str, int]]] = []
+        plans: list[Assignment] = []
         for e in dealers:
-            cid = self.cid(e)
-            power = esper.component_for_entity(e, Stats).power
-            destroys = self.any_keyword(e, "destroys_on_damage")
             att = esper.try_component(e, Attacking)
             if att is not None:
-                defender = self.pid(att.defender)
-                if not att.blocked:
-                    options, excess_kw = {defender: 0}, None
-                    recipients: list[tuple[str, int]] = []
-                    excess: str | None = defender
+                blockers = self._blockers_left(e, att) if att.blocked else []
+                plans.append(Assignment(e, blockers, att.defender))
+            else:
+                blk = esper.component_for_entity(e, Blocking)
+                attackers = [a for a in blk.attackers if self._attacking(a)]
+                plans.append(Assignment(e, attackers, None))
+        self.run_systems("assign-damage", DamageAssignment(plan.name, plans))
+        by_source = {a.source: a for a in plans}
+
+        assigned: dict[int, dict[str, int]] = {}
+        explicit: list[tuple[int, Division, str, str, dict[str, int]]] = []
+        for a in plans:
+            e, cid = a.source, self.cid(a.source)
+            power = esper.component_for_entity(e, Stats).power
+            lethal_by = a.one_is_lethal
+            excess_kw: str | None = None
+            recipients = [
+                (self.cid(r), self._lethal(r, lethal_by is not None)) for r in a.recipients
+            ]
+            if a.defender is not None:
+                defender = self.pid(a.defender)
+                if not esper.component_for_entity(e, Attacking).blocked:
+                    options, excess = {defender: 0}, defender
                 else:
-                    blockers = self._blockers_left(e, att)
-                    excess_kw = self.any_keyword(e, "assigns_excess_to_player")
-                    excess = defender if excess_kw else None
-                    recipients = [(self.cid(b), self._lethal(b, bool(destroys))) for b in blockers]
-                    options = {rid: lethal for rid, lethal in recipients}
+                    excess_kw = a.excess_to_player
+                    excess = defender if excess_kw else None  # type: ignore[assignment]
+                    options = dict(recipients)
                     if excess is not None:
                         options[excess] = 0
-                    if not blockers and excess is None:
+                    if not recipients and excess is None:
                         step.notes.append(
                             f"{cid} is blocked and no blocker remains: it assigns no damage (510.1c)"
                         )
                         continue
             else:
-                blk = esper.component_for_entity(e, Blocking)
-                attackers = [a for a in blk.attackers if self._attacking(a)]
-                recipients = [(self.cid(a), self._lethal(a, bool(destroys))) for a in attackers]
                 options = dict(recipients)
-                excess, excess_kw = None, None
-                if not attackers:
+                excess = None
+                if not recipients:
                     step.notes.append(
                         f"{cid} blocks no attacker still in combat: it assigns no damage"
                     )
@@ -454,13 +493,13 @@ class Combat:
             amounts = default_division(power, recipients, excess)
             assigned[e] = amounts
             if len(recipients) > 1 or (excess_kw and recipients):
-                lethal_note = f" ({self._explain(destroys)})" if destroys else ""
+                lethal_note = f" ({self._explain(lethal_by)})" if lethal_by else ""
                 step.notes.append(
                     f"{cid} assigns lethal damage in declaration order{lethal_note}: {_fmt(amounts)}"
                 )
-            elif destroys and recipients:
+            elif lethal_by and recipients:
                 step.notes.append(
-                    f"{self._explain(destroys)}; any damage {cid} deals to a creature destroys it"
+                    f"{self._explain(lethal_by)}; any damage {cid} deals to a creature destroys it"
                 )
             if excess_kw and excess is not None:
                 self._note_excess(step, excess_kw, excess, amounts, bool(recipients))
@@ -469,11 +508,11 @@ class Combat:
             others: dict[str, int] = {}
             for other, amounts in assigned.items():
                 if other != e:
-                    lethal_one = self.any_keyword(other, "destroys_on_damage") is not None
+                    lethal_one = by_source[other].one_is_lethal is not None
                     for rid, n in amounts.items():
                         others[rid] = others.get(rid, 0) + n
-                        if lethal_one and rid in lethal_needed:
-                            lethal_needed[rid] = 0  # any damage from it is lethal (702.2c)
+                        if lethal_one and rid in lethal_needed and n > 0:
+                            lethal_needed[rid] = 0  # any amount from it is lethal
             short = excess_shortfall(assigned[e], player, lethal_needed, others)
             if short is not None:
                 raise InputError(
@@ -527,52 +566,72 @@ class Combat:
 
     def deal(self, assigned: dict[int, dict[str, int]], step: StepResult) -> None:
         """Deal all assigned damage at once, with life gained at the same time (510.2)."""
-        life_change: dict[int, int] = {}
-        for source, amounts in assigned.items():
-            sid = self.cid(source)
-            destroys = self.any_keyword(source, "destroys_on_damage") is not None
-            total = 0
-            for rid, amount in amounts.items():
-                step.damage.append((sid, rid, amount))
-                total += amount
-                if rid in self.players:
-                    p = self.players[rid]
-                    life_change[p] = life_change.get(p, 0) - amount
-                else:
-                    dmg = esper.component_for_entity(self.creatures[rid], Damage)
-                    dmg.marked += amount
-                    dmg.from_destroying_source |= destroys
-            gains = self.any_keyword(source, "gains_life_on_damage")
-            if gains and total > 0:
-                controller = esper.component_for_entity(source, Controller).player
-                life_change[controller] = life_change.get(controller, 0) + total
-                step.life_gained.append((self.pid(controller), sid, total))
+        dealt = [
+            Dealt(source, self.players.get(rid) or self.creatures[rid], rid in self.players, n)
+            for source, amounts in assigned.items()
+            for rid, n in amounts.items()
+        ]
+        event = DamageEvent(step.name, dealt)
+        self.run_systems("deal-damage", event)
+        life_change = event.life
+        for d in event.dealt:
+            if d.amount <= 0:
+                continue
+            rid = self.pid(d.recipient) if d.to_player else self.cid(d.recipient)
+            step.damage.append((self.cid(d.source), rid, d.amount))
+            if d.to_player:
+                if d.loses_life:
+                    life_change[d.recipient] = life_change.get(d.recipient, 0) - d.amount
+            elif d.marked:
+                esper.component_for_entity(d.recipient, Damage).marked += d.amount
+        for player, source, amount in event.life_gained:
+            step.life_gained.append((self.pid(player), self.cid(source), amount))
         for p, change in life_change.items():
             esper.component_for_entity(p, Player).life += change
 
     def state_based_actions(self) -> list[str]:
-        """704.5a, f, g, h: players at 0 life lose; creatures die. Returns who died."""
-        died: list[str] = []
-        for e, (card, stats, dmg, _) in sorted(
-            esper.get_components(Card, Stats, Damage, OnBattlefield), key=lambda x: x[1][0].order
-        ):
-            toughness = stats.toughness
-            if toughness <= 0 or (
-                (dmg.marked >= toughness or (dmg.from_destroying_source and dmg.marked > 0))
-                and (self.any_keyword(e, "ignores_destruction") is None)
-            ):
-                died.append(card.id)
-        for _, dmg in esper.get_component(Damage):
-            dmg.from_destroying_source = False
+        """704.5a, f, g and the plugins' conditions: players lose, creatures die. Returns who
+        died."""
+        check = StateCheck(set(), set(), set())
+        for e, (_, stats, dmg, _) in esper.get_components(Card, Stats, Damage, OnBattlefield):
+            if stats.toughness <= 0:
+                check.dies.add(e)
+            elif dmg.marked >= stats.toughness:
+                check.destroy.add(e)
+        for e, p in esper.get_component(Player):
+            if not p.lost and p.life <= 0:
+                check.loses.add(e)
+        self.run_systems("state-based-actions", check)
+        destroyed = self.destroy(check.destroy - check.dies)
+        died = [
+            self.cid(e)
+            for e in sorted(destroyed | check.dies, key=lambda e: self.order(e))
+            if self.on_battlefield(e)
+        ]
         for cid in died:
             self.leave_battlefield(self.creatures[cid])
-        losers = [e for e, p in esper.get_component(Player) if not p.lost and p.life <= 0]
+        losers = [e for e, p in esper.get_component(Player) if e in check.loses and not p.lost]
         for e in losers:
             esper.component_for_entity(e, Player).lost = True
-            self.note(f"player {self.pid(e)} is at 0 or less life and loses (704.5a)")
+            self.note(
+                f"player {self.pid(e)} {check.why.get(e, 'is at 0 or less life and loses (704.5a)')}"
+            )
         if losers and not self.game_over():
             self._players_leave(losers)
         return died
+
+    def order(self, entity: int) -> int:
+        """A creature's place in the scenario (creatures that entered come last)."""
+        return esper.component_for_entity(entity, Card).order
+
+    def destroy(self, creatures: set[int]) -> set[int]:
+        """Creatures about to be destroyed, less those a system exempts (701.8)."""
+        if not creatures:
+            return creatures
+        destruction = Destruction(set(creatures))
+        self.run_systems("destroy", destruction)
+        self.kept = destruction.kept
+        return destruction.creatures
 
     def _players_leave(self, losers: list[int]) -> None:
         """A player who loses leaves the game, with their creatures (800.4a)."""
@@ -595,12 +654,8 @@ class Combat:
         esper.try_remove_component(entity, Blocking)
 
     def end_of_combat(self) -> None:
-        """End of combat: the delayed triggers set up by attacking sacrifice their creatures
-        (702.147a), whatever keywords they have now."""
-        for e, trigger in list(esper.get_component(SacrificeAtEndOfCombat)):
-            if self.on_battlefield(e):
-                self.leave_battlefield(e)
-                self.note(f"end of combat: {self.cid(e)} is sacrificed ({trigger.keyword})")
+        """The end of combat step (511): the plugins' delayed triggers."""
+        self.run_systems("end-of-combat", None)
 
     def finish(self) -> CombatResult:
         """Fill in the creatures and players as they are at the end of combat."""
@@ -684,9 +739,8 @@ class Combat:
             self.note(f"{ev.at}: {ev.target} is removed from combat")
         elif ev.action == "destroy":
             self.refresh_keywords()
-            survives = self.any_keyword(e, "ignores_destruction")
-            if survives:
-                self.note(f"{ev.at}: {ev.target} is not destroyed ({survives})")
+            if not self.destroy({e}):
+                self.note(f"{ev.at}: {ev.target} is not destroyed ({self.kept.get(e, '')})")
             else:
                 self.leave_battlefield(e)
                 self.note(f"{ev.at}: {ev.target} is destroyed")

@@ -271,21 +271,11 @@ class _Parser:
                 later = " (it enters only later)" if partner in self._entered_ids() else ""
                 raise self.c.fail(f"{path}.paired_with", f"unknown creature {partner!r}{later}")
             spec.paired_with = partner
-        keywords = set(spec.keywords) | {k for k, n in spec.counters.items() if n > 0}
         if spec.toughness <= 0:
             raise self.c.fail(
                 f"{path}.toughness",
                 f"toughness {spec.toughness}: a creature with toughness 0 or less "
                 "can't be on the battlefield (704.5f)",
-            )
-        survives = any(
-            kw.ignores_destruction for k in keywords if (kw := self.registry.keyword(k)) is not None
-        )
-        if spec.damage >= spec.toughness and not survives:
-            raise self.c.fail(
-                f"{path}.damage",
-                f"{spec.damage} damage on a creature with toughness {spec.toughness} "
-                "would already have destroyed it (704.5g)",
             )
         return spec
 

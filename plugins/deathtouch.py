@@ -1,20 +1,96 @@
 """Deathtouch (702.2): any damage it deals to a creature destroys that creature.
 
-The destruction is a state-based action (704.5h); indestructible stops it. For dividing
-damage and for trample, 1 damage from it counts as lethal (702.2c).
+For dividing damage and for trample, 1 damage from it counts as lethal (702.2c): a system at
+``assign-damage``. A creature dealt damage by it is marked as it is dealt (``deal-damage``,
+after prevention) and destroyed by the next state-based actions (704.5h), which
+indestructible stops.
 """
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import esper
+
+from ecs_combat import Keyword, System, hookimpl
+from ecs_combat.schedule import (
+    BatchDamageAssignment,
+    BatchDamageEvent,
+    BatchStateCheck,
+    DamageAssignment,
+    DamageEvent,
+    StateCheck,
+)
+
+DEATHTOUCH = "deathtouch"
+#: The batched engine's per-creature column: dealt deathtouch damage since the last check.
+COLUMN = "deathtouch: dealt damage"
+
+
+@dataclass(slots=True)
+class DealtDeathtouchDamage:
+    """Component: dealt damage by a source with deathtouch since state-based actions were
+    last checked (704.5h)."""
+
+
+def one_is_lethal(combat: Any, assignment: DamageAssignment) -> None:
+    for a in assignment.assignments:
+        if combat.has(a.source, DEATHTOUCH):
+            a.one_is_lethal = DEATHTOUCH
+
+
+def one_is_lethal_batched(batch: Any, assignment: BatchDamageAssignment) -> None:
+    assignment.make_one_lethal(batch.has(DEATHTOUCH), DEATHTOUCH)
+
+
+def mark_dealt(combat: Any, event: DamageEvent) -> None:
+    for d in event.dealt:
+        if not d.to_player and d.amount > 0 and combat.has(d.source, DEATHTOUCH):
+            esper.add_component(d.recipient, DealtDeathtouchDamage())
+
+
+def mark_dealt_batched(batch: Any, event: BatchDamageEvent) -> None:
+    hit = (event.recipient >= 0) & (event.amount > 0)
+    hit[hit] = batch.has(DEATHTOUCH)[event.source[hit]]
+    if hit.any():
+        batch.column(COLUMN, bool)[event.recipient[hit]] = True
+
+
+def destroy(combat: Any, check: StateCheck) -> None:
+    for e, _ in list(esper.get_component(DealtDeathtouchDamage)):
+        esper.remove_component(e, DealtDeathtouchDamage)
+        if combat.on_battlefield(e):
+            check.destroy.add(e)
+
+
+def destroy_batched(batch: Any, check: BatchStateCheck) -> None:
+    if not batch.has_column(COLUMN):
+        return
+    dealt = batch.column(COLUMN, bool)
+    checked = dealt & check.battles[batch.battle]
+    check.destroy |= checked & batch.on_bf
+    dealt &= ~checked
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
+    return [Keyword(DEATHTOUCH, rule="702.2", counter=True, summary="1 is lethal")]
+
+
+@hookimpl
+def register_systems() -> list[System]:
     return [
-        Keyword(
-            "deathtouch",
-            rule="702.2",
-            counter=True,
-            destroys_on_damage=True,
-            summary="1 is lethal",
-        )
+        System(
+            "assign-damage",
+            "1 is lethal",
+            one_is_lethal,
+            one_is_lethal_batched,
+            {DEATHTOUCH},
+        ),
+        System(
+            "deal-damage", "mark deathtouch damage", mark_dealt, mark_dealt_batched, {DEATHTOUCH}
+        ),
+        # A creature dealt deathtouch damage may have lost deathtouch since: no keywords.
+        System("state-based-actions", "destroy (704.5h)", destroy, destroy_batched),
     ]

@@ -1,9 +1,62 @@
 """Exalted (702.83): whenever a creature you control attacks alone, it gets +1/+1 until end
-of turn for each instance of exalted among permanents you control."""
+of turn for each instance of exalted among permanents you control.
 
-from ecs_combat import Keyword, hookimpl
+A trigger as attackers are declared: a system at ``declare-attackers`` in both engines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import esper
+import numpy as np
+
+from ecs_combat import Keyword, System, hookimpl
+from ecs_combat.components import Controller
+from ecs_combat.schedule import AttackDeclaration, BatchAttackDeclaration
+
+EXALTED = "exalted"
+
+
+def attacks_alone(combat: Any, declaration: AttackDeclaration) -> None:
+    if len(declaration.attackers) != 1:
+        return
+    (attacker,) = declaration.attackers
+    controller = combat.controller(attacker)
+    bonus = 0
+    for e, ctrl in esper.get_component(Controller):
+        if ctrl.player == controller and combat.on_battlefield(e) and combat.has(e, EXALTED):
+            bonus += 1
+            combat.note(f"{EXALTED} ({combat.cid(e)}): {combat.cid(attacker)} attacks alone, +1/+1")
+    if bonus:
+        combat.pump(attacker, bonus, bonus)
+
+
+def attacks_alone_batched(batch: Any, declaration: BatchAttackDeclaration) -> None:
+    attackers = declaration.attackers
+    alone = np.bincount(batch.battle[attackers], minlength=batch.nb) == 1
+    giving = batch.on_bf & batch.has(EXALTED) & alone[batch.battle]
+    if not giving.any():
+        return
+    per_player = np.bincount(batch.controller[giving], minlength=len(batch.life))
+    rows = np.flatnonzero(attackers & alone[batch.battle])
+    gain = per_player[batch.controller[rows]]
+    batch.pump(rows, gain, gain)
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [Keyword("exalted", rule="702.83", counter=True, attacks_alone_bonus=1)]
+    return [Keyword(EXALTED, rule="702.83", counter=True)]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [
+        System(
+            "declare-attackers",
+            "attacks alone",
+            attacks_alone,
+            attacks_alone_batched,
+            {EXALTED},
+        )
+    ]

@@ -4,9 +4,36 @@ A scenario says a creature came under its controller's control this turn with
 ``summoning_sick = true``; attacking with it without haste is illegal (302.6).
 """
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from typing import Any
+
+import esper
+
+from ecs_combat import Keyword, System, hookimpl
+from ecs_combat.components import SummoningSick
+from ecs_combat.schedule import AttackDeclaration, BatchAttackDeclaration
+
+HASTE = "haste"
+
+
+def say_why(combat: Any, declaration: AttackDeclaration) -> None:
+    for e in declaration.attackers:
+        if combat.has(e, HASTE) and esper.has_component(e, SummoningSick):
+            combat.note(
+                f"{combat.cid(e)} attacks the turn it came under its controller's control ({HASTE})"
+            )
+
+
+def say_why_batched(batch: Any, declaration: BatchAttackDeclaration) -> None:
+    """Nothing changes: the system only explains, and the batched engine keeps no notes."""
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [Keyword("haste", rule="702.10", counter=True, ignores_summoning_sickness=True)]
+    return [Keyword(HASTE, rule="702.10", counter=True, ignores_summoning_sickness=True)]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [System("declare-attackers", "explains", say_why, say_why_batched, {HASTE})]

@@ -1,18 +1,35 @@
 """Indestructible (702.12): lethal damage, deathtouch and destroy effects don't destroy it.
 
-It still dies to toughness 0 or less (704.5f), which is not destruction.
+A system at ``destroy`` exempts it. It still dies to toughness 0 or less (704.5f), which is
+not destruction.
 """
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import Keyword, System, hookimpl
+from ecs_combat.schedule import BatchDestruction, Destruction
+
+INDESTRUCTIBLE = "indestructible"
+
+
+def exempt(combat: Any, destruction: Destruction) -> None:
+    for e in list(destruction.creatures):
+        if combat.has(e, INDESTRUCTIBLE):
+            destruction.creatures.discard(e)
+            destruction.kept[e] = INDESTRUCTIBLE
+
+
+def exempt_batched(batch: Any, destruction: BatchDestruction) -> None:
+    destruction.creatures &= ~batch.has(INDESTRUCTIBLE)
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [
-        Keyword(
-            "indestructible",
-            rule="702.12",
-            counter=True,
-            ignores_destruction=True,
-        )
-    ]
+    return [Keyword(INDESTRUCTIBLE, rule="702.12", counter=True)]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [System("destroy", "not destroyed", exempt, exempt_batched, {INDESTRUCTIBLE})]

@@ -1,18 +1,50 @@
 """Lifelink (702.15): its controller gains life equal to the damage it deals.
 
-The life is gained at the same time as the damage is dealt (510.2), as one event per source.
+The life is gained at the same time as the damage is dealt (510.2), as one event per source:
+a system at ``deal-damage`` after prevention, in both engines.
 """
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ecs_combat import Keyword, System, hookimpl
+from ecs_combat.schedule import BatchDamageEvent, DamageEvent
+
+LIFELINK = "lifelink"
+
+
+def gain_life(combat: Any, event: DamageEvent) -> None:
+    """Each lifelink source's controller gains the damage it dealt, once per source."""
+    dealt: dict[int, int] = {}
+    for d in event.dealt:
+        if d.amount > 0 and combat.has(d.source, LIFELINK):
+            dealt[d.source] = dealt.get(d.source, 0) + d.amount
+    for source, total in dealt.items():
+        player = combat.controller(source)
+        event.life[player] = event.life.get(player, 0) + total
+        event.life_gained.append((player, source, total))
+
+
+def gain_life_batched(batch: Any, event: BatchDamageEvent) -> None:
+    """The same over a batch: one gain per lifelink source that dealt damage."""
+    has = batch.has(LIFELINK)
+    gaining = has[event.source] & (event.amount > 0)
+    if not gaining.any():
+        return
+    sources, where = np.unique(event.source[gaining], return_inverse=True)
+    totals = np.zeros(len(sources), np.int64)
+    np.add.at(totals, where, event.amount[gaining])
+    event.gains.append((batch.controller[sources], sources, totals))
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [
-        Keyword(
-            "lifelink",
-            rule="702.15",
-            counter=True,
-            gains_life_on_damage=True,
-        )
-    ]
+    return [Keyword(LIFELINK, rule="702.15", counter=True)]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [System("deal-damage", "lifelink gains life", gain_life, gain_life_batched, {LIFELINK})]

@@ -1,20 +1,44 @@
 """Trample (702.19): an attacker's damage beyond lethal to its blockers may go to the player.
 
-With no blocker left, all of its damage goes to the player (702.19d). An explicit division
-may send damage to the player only once every blocker is assigned lethal damage (702.19b).
-It does nothing for a blocker.
+A system at ``assign-damage`` lets trampling attackers assign excess to the player they
+attack; the core's division does the rest: with no blocker left, all of it goes to the player
+(702.19d), and an explicit division may send damage to the player only once every blocker is
+assigned lethal damage (702.19b). It does nothing for a blocker.
 """
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import Keyword, System, hookimpl
+from ecs_combat.schedule import BatchDamageAssignment, DamageAssignment
+
+TRAMPLE = "trample"
+
+
+def excess_to_player(combat: Any, assignment: DamageAssignment) -> None:
+    for a in assignment.assignments:
+        if a.defender is not None and combat.has(a.source, TRAMPLE):
+            a.excess_to_player = TRAMPLE
+
+
+def excess_to_player_batched(batch: Any, assignment: BatchDamageAssignment) -> None:
+    assignment.allow_excess(batch.has(TRAMPLE) & batch.att, TRAMPLE)
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
+    return [Keyword(TRAMPLE, rule="702.19", counter=True)]
+
+
+@hookimpl
+def register_systems() -> list[System]:
     return [
-        Keyword(
-            "trample",
-            rule="702.19",
-            counter=True,
-            assigns_excess_to_player=True,
+        System(
+            "assign-damage",
+            "excess to the player",
+            excess_to_player,
+            excess_to_player_batched,
+            {TRAMPLE},
         )
     ]

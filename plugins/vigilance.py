@@ -1,11 +1,43 @@
 """Vigilance (702.20): attacking doesn't cause it to tap.
 
-It matters once a turn has several combat phases: a tapped creature can't attack again.
+A system at ``declare-attackers`` keeps its attackers from tapping. It matters once a turn
+has several combat phases: a tapped creature can't attack again.
 """
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import Keyword, System, hookimpl
+from ecs_combat.schedule import AttackDeclaration, BatchAttackDeclaration
+
+VIGILANCE = "vigilance"
+
+
+def stay_untapped(combat: Any, declaration: AttackDeclaration) -> None:
+    for e in declaration.attackers:
+        if combat.has(e, VIGILANCE):
+            declaration.taps.discard(e)
+            combat.note(f"{combat.cid(e)} attacks without tapping ({VIGILANCE})")
+
+
+def stay_untapped_batched(batch: Any, declaration: BatchAttackDeclaration) -> None:
+    declaration.taps &= ~batch.has(VIGILANCE)
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [Keyword("vigilance", rule="702.20", counter=True, attacks_untapped=True)]
+    return [Keyword(VIGILANCE, rule="702.20", counter=True)]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [
+        System(
+            "declare-attackers",
+            "attacks untapped",
+            stay_untapped,
+            stay_untapped_batched,
+            {VIGILANCE},
+        )
+    ]

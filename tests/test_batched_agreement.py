@@ -121,7 +121,9 @@ def _creature(draw: Draw, players: Sequence[str], controller: str | None = None)
         table["counters"] = draw(
             st.dictionaries(st.sampled_from(COUNTER_KEYWORDS), st.integers(0, 2), max_size=2)
         )
-    survives = any(kw.ignores_destruction for kw in _definitions(table))
+    survives = "indestructible" in table.get("keywords", []) or bool(
+        table.get("counters", {}).get("indestructible")
+    )
     table["damage"] = draw(st.integers(0, table["toughness"] + (1 if survives else -1)))
     if draw(st.booleans()):
         table["hat"] = True

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ecs_combat import InputError, load_scenarios, parse_scenario
+from ecs_combat import InputError, ReferenceEngine, load_scenarios, parse_scenario
 from ecs_combat.plugins import Registry
 
 BASE = """
@@ -37,8 +37,10 @@ def doc(extra: str = "", base: str = BASE) -> dict[str, Any]:
 
 
 def error(registry: Registry, document: dict[str, Any]) -> InputError:
+    """The input error of a document, found as it is read or, for the state it starts in
+    (lethal damage already marked), as the reference engine begins the combat."""
     with pytest.raises(InputError) as info:
-        parse_scenario(document, registry, "s.toml")
+        ReferenceEngine(registry).resolve(parse_scenario(document, registry, "s.toml"))
     return info.value
 
 
