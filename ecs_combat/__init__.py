@@ -15,6 +15,7 @@ from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedEr
 from ecs_combat.hookspecs import hookimpl
 from ecs_combat.plugins import Registry, load_registry
 from ecs_combat.reference import ReferenceEngine
+from ecs_combat.restrictions import Restriction
 from ecs_combat.result import CombatResult
 from ecs_combat.scenario import Scenario, load_scenario, load_scenarios, parse_scenario
 from ecs_combat.schedule import POINT_NAMES, POINTS, System
@@ -33,6 +34,7 @@ __all__ = [
     "ReferenceEngine",
     "RefusedError",
     "Registry",
+    "Restriction",
     "Scenario",
     "System",
     "TargetRule",

@@ -71,13 +71,6 @@ UNDERSTOOD_FIELDS = frozenset(
         "counter",
         "strikes_in",
         "withholds_from",
-        "blockable_only_by",
-        "blocks_only",
-        "min_blockers",
-        "can_attack",
-        "can_block",
-        "ignores_summoning_sickness",
-        "untargetable_by_opponents",
         "requires",
         "summary",
     }
@@ -134,7 +127,6 @@ class KeywordMasks:
     #: Per step (registry order): keywords that strike in it, keywords that sit it out.
     strike: tuple[int, ...]
     withhold: tuple[int, ...]
-    untargetable: int
     #: Keywords the batched engine can't resolve, with the reason.
     refused: dict[str, str]
 
@@ -183,7 +175,6 @@ class KeywordMasks:
             bit=bit,
             strike=tuple(sum(bit[k] for k in p.strike_keywords if k in bit) for p in plans),
             withhold=tuple(sum(bit[k] for k in p.withhold_keywords if k in bit) for p in plans),
-            untargetable=having(lambda k: k.untargetable_by_opponents),
             refused=refused,
         )
 
@@ -1260,8 +1251,9 @@ class _Run:
         legal = self.on_bf[t].copy()
         if self.static and legal.any():
             self.refresh(self._battles(rows[legal], b.event_battle))
-        if self.m.untargetable:
-            legal &= ~(self._has_at(self.m.untargetable, t) & (self.controller[t] != caster))
+        targets = _RowSide(self, t, self.controller[t] != caster)
+        for restriction in self.reg.restrictions_of("target"):
+            legal &= np.asarray(restriction.test(targets), np.bool_)
         card_index = b.event_card[rows]
         attacking = self.att[t]
         blocking = self.blocking[t]
@@ -1421,6 +1413,19 @@ class _View:
     def rows(self) -> int:
         """The number of creature rows."""
         return self.run.n
+
+
+class _RowSide:
+    """Some creature rows as a restriction sees them (:class:`ecs_combat.restrictions.Side`)."""
+
+    def __init__(self, run: _Run, rows: IntArray, opponent: BoolArray) -> None:
+        self.run = run
+        self.rows = rows
+        self.opponent = opponent
+
+    def has(self, keyword: str) -> BoolArray:
+        out: BoolArray = self.run.has(keyword)[self.rows]
+        return out
 
 
 class _CardTargets:

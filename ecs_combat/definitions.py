@@ -60,20 +60,6 @@ class Keyword:
     #: Default steps (the regular one) a creature with this keyword sits out unless another of
     #: its keywords strikes there (last strike: "deals damage only after regular damage").
     withholds_from: frozenset[str] = frozenset()
-    #: As an attacker, it can be blocked only by creatures with one of these keywords.
-    blockable_only_by: frozenset[str] = frozenset()
-    #: As a blocker, it can block only attackers with one of these keywords.
-    blocks_only: frozenset[str] = frozenset()
-    #: As an attacker, it can't be blocked except by this many creatures or more.
-    min_blockers: int = 1
-    #: It can't attack (702.3b).
-    can_attack: bool = True
-    #: It can't block (702.147b).
-    can_block: bool = True
-    #: It can attack the turn it came under its controller's control (702.10b).
-    ignores_summoning_sickness: bool = False
-    #: Can't be the target of spells or abilities an opponent controls (702.11b).
-    untargetable_by_opponents: bool = False
     #: Keywords it needs loaded, such as the ones its static ability gives. Without them the
     #: registry makes it unavailable: a scenario naming it is an input error saying why.
     requires: frozenset[str] = frozenset()
@@ -85,8 +71,6 @@ class Keyword:
         for attr in (
             "strikes_in",
             "withholds_from",
-            "blockable_only_by",
-            "blocks_only",
             "requires",
         ):
             value = getattr(self, attr)

@@ -16,9 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batch import ACTION_CODE, BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
-from ecs_combat.definitions import Keyword
 from ecs_combat.errors import InputError
 from ecs_combat.plugins import Registry
+from ecs_combat.restrictions import Restriction
 from ecs_combat.simspec import BattleSpec, Range, Spec, TournamentSpec
 
 #: Battles per seeded block.
@@ -93,7 +93,7 @@ class KeywordBits:
                 f"{MAX_KEYWORDS}",
             )
         self.bit = {name: np.uint64(1) << np.uint64(i) for i, name in enumerate(self.names)}
-        self.defs: list[Keyword] = list(registry.keywords.values())
+        self.registry = registry
 
     def mask(self, names: Sequence[str]) -> np.uint64:
         """The mask of some keywords (unknown names are left out)."""
@@ -102,12 +102,18 @@ class KeywordBits:
             out |= self.bit.get(name, np.uint64(0))
         return out
 
+    def restrictions(self, kind: str, possible: np.uint64) -> list[Restriction]:
+        """The registry's restrictions of a kind whose keyword is in `possible`."""
+        return [
+            r
+            for r in self.registry.restrictions_of(kind)
+            if self.bit.get(r.keyword, np.uint64(0)) & possible
+        ]
+
     def restricts_blocks(self, possible: np.uint64) -> bool:
         """Whether any keyword in `possible` forbids some blocks."""
-        return any(
-            self.bit[kw.name] & possible
-            and (not kw.can_block or kw.blockable_only_by or kw.blocks_only)
-            for kw in self.defs
+        return bool(
+            self.restrictions("block", possible) or self.restrictions("block-pair", possible)
         )
 
     def legal_blocks(
@@ -118,36 +124,52 @@ class KeywordBits:
         Only keywords in `possible` are checked (the others appear on no creature).
         """
         ok = np.ones(attacker_masks.shape, dtype=np.bool_)
-        zero = np.uint64(0)
-        for kw in self.defs:
-            bit = self.bit[kw.name]
-            if not bit & possible:
-                continue
-            if not kw.can_block:
-                ok &= (blocker_masks & bit) == zero
-            if kw.blockable_only_by:
-                evades = (attacker_masks & bit) != zero
-                ok &= ~evades | ((blocker_masks & self.mask(sorted(kw.blockable_only_by))) != zero)
-            if kw.blocks_only:
-                picky = (blocker_masks & bit) != zero
-                ok &= ~picky | ((attacker_masks & self.mask(sorted(kw.blocks_only))) != zero)
+        attacker, blocker = _MaskSide(self, attacker_masks), _MaskSide(self, blocker_masks)
+        for r in self.restrictions("block", possible):
+            ok &= np.asarray(r.test(blocker), np.bool_)
+        for r in self.restrictions("block-pair", possible):
+            ok &= np.asarray(r.test(attacker, blocker), np.bool_)
         return ok
 
-    def cant_attack_bits(self, possible: np.uint64) -> np.uint64:
-        """The keywords in `possible` that say a creature can't attack (702.3b)."""
-        return self.mask([k.name for k in self.defs if not k.can_attack]) & possible
-
-    def min_blockers(self, masks: MaskArray, possible: np.uint64) -> IntArray | None:
-        """How many blockers each attacker needs at least (702.111b); None when no
-        keyword in `possible` asks for more than one."""
-        rules = [kw for kw in self.defs if kw.min_blockers > 1 and self.bit[kw.name] & possible]
+    def may_attack(self, masks: MaskArray, possible: np.uint64) -> BoolArray | None:
+        """Which creatures the rules let attack (508.1a); None when no keyword in `possible`
+        forbids it."""
+        rules = self.restrictions("attack", possible)
         if not rules:
             return None
+        side = _MaskSide(self, masks)
+        ok = np.ones(masks.shape, dtype=np.bool_)
+        for r in rules:
+            ok &= np.asarray(r.test(side), np.bool_)
+        return ok
+
+    def min_blockers(self, masks: MaskArray, possible: np.uint64) -> IntArray | None:
+        """How many blockers each attacker needs at least (509.1b); None when no
+        keyword in `possible` asks for more than one."""
+        rules = self.restrictions("blockers", possible)
+        if not rules:
+            return None
+        side = _MaskSide(self, masks)
         need = np.ones(masks.shape, dtype=np.int64)
-        for kw in rules:
-            has = (masks & self.bit[kw.name]) != np.uint64(0)
-            need = np.where(has, np.maximum(need, kw.min_blockers), need)
+        for r in rules:
+            need = np.maximum(need, np.asarray(r.test(side), np.int64))
         return need
+
+
+class _MaskSide:
+    """Creatures as keyword masks, as a restriction sees them."""
+
+    def __init__(self, bits: KeywordBits, masks: MaskArray) -> None:
+        self.bits = bits
+        self.masks = masks
+        self.opponent = np.zeros(masks.shape, np.bool_)
+
+    def has(self, keyword: str) -> BoolArray:
+        bit = self.bits.bit.get(keyword)
+        if bit is None:
+            return np.zeros(self.masks.shape, np.bool_)
+        out: BoolArray = (self.masks & bit) != np.uint64(0)
+        return out
 
 
 @dataclass
@@ -194,9 +216,9 @@ def assemble(
     rows = battle.shape[0]
     controller = 2 * battle + role
     attacks = role == 0
-    cant_attack = bits.cant_attack_bits(possible)
-    if cant_attack:
-        attacks &= (keywords & cant_attack) == np.uint64(0)
+    may_attack = bits.may_attack(keywords, possible)
+    if may_attack is not None:
+        attacks &= may_attack
     attacking = np.where(attacks, controller + 1, -1)
 
     blocker_rows = np.flatnonzero(role == 1)
@@ -289,7 +311,7 @@ class TournamentGenerator:
         possible = self.possible
         self._free_blocks = not (
             self.bits.restricts_blocks(possible)
-            or self.bits.cant_attack_bits(possible)
+            or self.bits.restrictions("attack", possible)
             or self.bits.min_blockers(np.zeros(1, dtype=np.uint64), possible) is not None
         )
         if max(spec.power[1], spec.toughness[1], self._k) > 255:

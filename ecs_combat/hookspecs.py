@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from ecs_combat.definitions import Card, DamageStep, Keyword
+    from ecs_combat.restrictions import Restriction
     from ecs_combat.schedule import System
     from ecs_combat.views import BatchView, CombatView
 
@@ -58,6 +59,16 @@ def register_systems() -> Sequence[System]:
     its point (one of :data:`ecs_combat.schedule.POINT_NAMES`, in the order they happen), its
     reference form and its batched form; see :mod:`ecs_combat.schedule` for what each point
     passes to a system.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_restrictions() -> Sequence[Restriction]:
+    """Return the rules this plugin's keywords set on attacking, blocking and targeting.
+
+    Called once when the registry is built. Both engines and the bulk-simulation generator
+    check declarations with them; see :mod:`ecs_combat.restrictions`.
     """
     raise NotImplementedError
 

@@ -1,4 +1,5 @@
-"""Whether the declared attacks and blocks are legal (508.1, 509.1), read from Keyword fields.
+"""Whether the declared attacks and blocks are legal (508.1, 509.1), by the plugins'
+restrictions (:mod:`ecs_combat.restrictions`).
 
 A scenario that declares an illegal attack or block is an input error naming the creatures and
 the rule. Legality is checked once, as attackers and blockers are declared, with the keywords
@@ -9,14 +10,30 @@ not seen here.
 
 from __future__ import annotations
 
+from collections.abc import Set
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ecs_combat.definitions import Keyword
+import numpy as np
+
 from ecs_combat.errors import InputError
 from ecs_combat.plugins import Registry
+from ecs_combat.restrictions import Restriction
 
 if TYPE_CHECKING:
-    from ecs_combat.scenario import CreatureSpec, Scenario
+    from ecs_combat.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class KeywordSide:
+    """One creature, by the names of the keywords it has (a :class:`restrictions.Side`)."""
+
+    keywords: Set[str]
+    opponent: bool = False
+
+    def has(self, keyword: str) -> np.bool_:
+        """Whether it has the keyword."""
+        return np.bool_(keyword in self.keywords)
 
 
 def check_declarations(scenario: Scenario, registry: Registry) -> None:
@@ -24,13 +41,43 @@ def check_declarations(scenario: Scenario, registry: Registry) -> None:
     _Declarations(scenario, registry).check()
 
 
-def _cite(kw: Keyword) -> str:
-    return kw.rule or kw.name
+def why_cannot_attack(keywords: Set[str], summoning_sick: bool, registry: Registry) -> str | None:
+    """Why a creature with these keywords can't attack (508.1a, 302.6), or None."""
+    side = KeywordSide(keywords)
+    for r in registry.restrictions_of("attack"):
+        if not r.test(side):
+            return f"it has {r.keyword} and can't attack ({r.rule})"
+    if summoning_sick and not any(
+        r.test(side) for r in registry.restrictions_of("summoning-sickness")
+    ):
+        allowing = sorted({r.keyword for r in registry.restrictions_of("summoning-sickness")})
+        without = f" and has no {_either(allowing)}" if allowing else ""
+        return f"it came under its controller's control this turn (summoning_sick = true){without}: it can't attack (302.6)"
+    return None
 
 
-def _either(names: frozenset[str]) -> str:
-    ordered = sorted(names)
-    return ordered[0] if len(ordered) == 1 else f"{', '.join(ordered[:-1])} or {ordered[-1]}"
+def why_untargetable(keywords: Set[str], opponent: bool, registry: Registry) -> Restriction | None:
+    """The restriction that keeps a spell from targeting a creature, or None (115.4)."""
+    side = KeywordSide(keywords, opponent)
+    for r in registry.restrictions_of("target"):
+        if not r.test(side):
+            return r
+    return None
+
+
+def least_blockers(keywords: Set[str], registry: Registry) -> tuple[int, Restriction | None]:
+    """How many creatures at least must block an attacker, and the rule that says so."""
+    side = KeywordSide(keywords)
+    need, why = 1, None
+    for r in registry.restrictions_of("blockers"):
+        n = int(r.test(side))
+        if n > need:
+            need, why = n, r
+    return need, why
+
+
+def _either(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 class _Declarations:
@@ -38,85 +85,52 @@ class _Declarations:
         self.sc = scenario
         self.reg = registry
 
-    def keywords(self, cid: str) -> list[Keyword]:
-        """The definitions of a creature's keywords as it is declared (printed and counters)."""
-        spec: CreatureSpec = self.sc.creatures[cid]
+    def keywords(self, cid: str) -> set[str]:
+        """A creature's keywords as it is declared (printed and counters), loaded ones only."""
+        spec = self.sc.creatures[cid]
         names = set(spec.keywords) | {k for k, n in spec.counters.items() if n > 0}
-        return [kw for name in sorted(names) if (kw := self.reg.keyword(name)) is not None]
-
-    def names(self, cid: str) -> set[str]:
-        return {kw.name for kw in self.keywords(cid)}
+        return {name for name in names if self.reg.keyword(name) is not None}
 
     def fail(self, path: str, message: str) -> InputError:
         return InputError(self.sc.file, path, message)
 
     def check(self) -> None:
         for cid in self.sc.attackers:
-            self.attacker(cid)
+            why = why_cannot_attack(
+                self.keywords(cid), self.sc.creatures[cid].summoning_sick, self.reg
+            )
+            if why is not None:
+                raise self.fail(f"combat.attackers.{cid}", f"{cid!r}{why.removeprefix('it')}")
         for cid, attacked in self.sc.blockers.items():
             self.blocker(cid, attacked)
         for cid in self.sc.attackers:
             self.enough_blockers(cid)
 
-    def attacker(self, cid: str) -> None:
-        """508.1a: it can attack (no keyword forbids it; not summoning sick without a keyword
-        that lets it attack anyway, 302.6)."""
-        path = f"combat.attackers.{cid}"
-        kws = self.keywords(cid)
-        for kw in kws:
-            if not kw.can_attack:
-                raise self.fail(path, f"{cid!r} has {kw.name} and can't attack ({_cite(kw)})")
-        spec = self.sc.creatures[cid]
-        if spec.summoning_sick and not any(kw.ignores_summoning_sickness for kw in kws):
-            allowing = frozenset(
-                kw.name for kw in self.reg.keywords.values() if kw.ignores_summoning_sickness
-            )
-            without = f" and has no {_either(allowing)}" if allowing else ""
-            raise self.fail(
-                path,
-                f"{cid!r} came under its controller's control this turn (summoning_sick = true)"
-                f"{without}: it can't attack (302.6)",
-            )
-
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
         """509.1a-b: it can block, and it can block each attacker it blocks."""
         path = f"combat.blockers.{cid}"
-        mine = self.keywords(cid)
-        my_names = {kw.name for kw in mine}
-        for kw in mine:
-            if not kw.can_block:
-                raise self.fail(path, f"{cid!r} has {kw.name} and can't block ({_cite(kw)})")
+        mine = KeywordSide(self.keywords(cid))
+        for r in self.reg.restrictions_of("block"):
+            if not r.test(mine):
+                raise self.fail(path, f"{cid!r} has {r.keyword} and can't block ({r.rule})")
         for aid in attacked:
-            theirs = self.keywords(aid)
-            their_names = {kw.name for kw in theirs}
-            for kw in theirs:
-                if kw.blockable_only_by and my_names.isdisjoint(kw.blockable_only_by):
-                    raise self.fail(
-                        path,
-                        f"{cid!r} can't block {aid!r}: {aid!r} has {kw.name} and can be blocked "
-                        f"only by creatures with {_either(kw.blockable_only_by)}, which {cid!r} "
-                        f"doesn't have ({_cite(kw)})",
-                    )
-            for kw in mine:
-                if kw.blocks_only and their_names.isdisjoint(kw.blocks_only):
-                    raise self.fail(
-                        path,
-                        f"{cid!r} can't block {aid!r}: {cid!r} has {kw.name} and can block only "
-                        f"creatures with {_either(kw.blocks_only)}, which {aid!r} doesn't have "
-                        f"({_cite(kw)})",
-                    )
+            theirs = KeywordSide(self.keywords(aid))
+            for r in self.reg.restrictions_of("block-pair"):
+                if not r.test(theirs, mine):
+                    says = r.says.format(attacker=repr(aid), blocker=repr(cid))
+                    raise self.fail(path, f"{cid!r} can't block {aid!r}: {says} ({r.rule})")
 
     def enough_blockers(self, cid: str) -> None:
         """509.1b: an attacker that can't be blocked except by N or more creatures."""
         blockers = self.sc.blockers_of(cid)
         if not blockers:
             return
-        for kw in self.keywords(cid):
-            if len(blockers) < kw.min_blockers:
-                who = ", ".join(repr(b) for b in blockers)
-                raise self.fail(
-                    f"combat.blockers.{blockers[0]}",
-                    f"{cid!r} has {kw.name} and can't be blocked except by {kw.min_blockers} or "
-                    f"more creatures, but only {who} {'blocks' if len(blockers) == 1 else 'block'}"
-                    f" it ({_cite(kw)})",
-                )
+        need, rule = least_blockers(self.keywords(cid), self.reg)
+        if rule is not None and len(blockers) < need:
+            who = ", ".join(repr(b) for b in blockers)
+            raise self.fail(
+                f"combat.blockers.{blockers[0]}",
+                f"{cid!r} has {rule.keyword} and can't be blocked except by {need} or "
+                f"more creatures, but only {who} {'blocks' if len(blockers) == 1 else 'block'}"
+                f" it ({rule.rule})",
+            )

@@ -22,6 +22,7 @@ from ecs_combat.definitions import (
     plugin_name_for,
 )
 from ecs_combat.errors import PluginError
+from ecs_combat.restrictions import KINDS, Restriction
 from ecs_combat.schedule import POINT_NAMES, System
 
 ENTRY_POINT_GROUP = "ecs_combat"
@@ -70,6 +71,12 @@ class Registry:
     unavailable: dict[str, str] = field(default_factory=dict)
     #: The systems at each point, in the order they run.
     systems: dict[str, list[ScheduledSystem]] = field(default_factory=dict)
+    #: Restrictions on attacking, blocking and targeting, by kind.
+    restrictions: dict[str, list[Restriction]] = field(default_factory=dict)
+
+    def restrictions_of(self, kind: str) -> list[Restriction]:
+        """The restrictions of one kind whose keyword is loaded."""
+        return self.restrictions.get(kind, [])
 
     def systems_at(self, point: str) -> list[ScheduledSystem]:
         """The systems that run at a point, in order."""
@@ -349,6 +356,15 @@ def _build(
         )
     for scheduled in reg.systems.values():
         scheduled.sort(key=lambda s: (s.system.order, s.plugin, s.system.name))
+
+    for plugin, restriction in _collect(pm, "register_restrictions", Restriction):
+        if restriction.kind not in KINDS or not callable(restriction.test):
+            raise PluginError(
+                f"plugin {plugin!r}: restriction of {restriction.keyword!r} has kind "
+                f"{restriction.kind!r} (kinds: {', '.join(KINDS)}) or a test that is not callable"
+            )
+        if restriction.keyword in reg.keywords:
+            reg.restrictions.setdefault(restriction.kind, []).append(restriction)
 
     for plugin, card in _collect(pm, "register_cards", Card):
         key = card.name.casefold()

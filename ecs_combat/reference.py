@@ -30,9 +30,10 @@ from ecs_combat.components import (
     Tapped,
     keyword_component,
 )
-from ecs_combat.definitions import Keyword, TargetRule
+from ecs_combat.definitions import TargetRule
 from ecs_combat.division import default_division, excess_shortfall, lethal_damage
 from ecs_combat.errors import EcsCombatError, InputError, PluginError
+from ecs_combat.legality import why_cannot_attack, why_untargetable
 from ecs_combat.pipeline import StepPlan, plan_steps
 from ecs_combat.plugins import Registry
 from ecs_combat.result import (
@@ -126,17 +127,6 @@ class Combat:
         """The keywords a creature has now."""
         components: tuple[Any, ...] = esper.components_for_entity(entity)
         return {c.keyword for c in components if isinstance(c, KeywordComponent)}
-
-    def definitions(self, entity: int) -> list[Keyword]:
-        """Definitions of the keywords a creature has now."""
-        return [self.reg.keywords[k] for k in sorted(self.keywords(entity))]
-
-    def any_keyword(self, entity: int, flag: str) -> str | None:
-        """The first keyword of the creature with a mechanism switched on, or None."""
-        for kw in self.definitions(entity):
-            if getattr(kw, flag):
-                return kw.name
-        return None
 
     def has(self, entity: int, keyword: str) -> bool:
         """Whether a creature has a keyword now."""
@@ -306,14 +296,8 @@ class Combat:
             return "it is not on the battlefield"
         if esper.has_component(entity, Tapped):
             return "it is tapped"
-        for kw in self.definitions(entity):
-            if not kw.can_attack:
-                return f"it has {kw.name}"
-        if esper.has_component(entity, SummoningSick) and not self.any_keyword(
-            entity, "ignores_summoning_sickness"
-        ):
-            return "it came under its controller's control this turn (302.6)"
-        return None
+        sick = esper.has_component(entity, SummoningSick)
+        return why_cannot_attack(self.keywords(entity), sick, self.reg)
 
     # -- keywords -------------------------------------------------------------------------
 
@@ -767,10 +751,10 @@ class Combat:
             return f"{target} is not on the battlefield"
         controller = self.pid(esper.component_for_entity(e, Controller).player)
         self.refresh_keywords()
-        shroud = self.any_keyword(e, "untargetable_by_opponents")
-        if shroud and controller != caster:
-            cite = self.reg.keywords[shroud].rule
-            return f"{target} has {shroud}: {caster} is an opponent and can't target it ({cite})"
+        shroud = why_untargetable(self.keywords(e), controller != caster, self.reg)
+        if shroud is not None:
+            says = shroud.says.format(creature=target, caster=caster)
+            return f"{says} ({shroud.rule})"
         if rule.caster_controls and controller != caster:
             return f"{target} is controlled by {controller}, not {caster}"
         attacking = esper.has_component(e, Attacking)

@@ -12,7 +12,7 @@ from typing import Any
 import esper
 import numpy as np
 
-from ecs_combat import Keyword, System, hookimpl
+from ecs_combat import Keyword, Restriction, System, hookimpl
 from ecs_combat.schedule import AttackDeclaration, BatchAttackDeclaration, BatchEndOfCombat
 
 DECAYED = "decayed"
@@ -51,7 +51,16 @@ def sacrifice_batched(batch: Any, end: BatchEndOfCombat) -> None:
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [Keyword(DECAYED, rule="702.147", counter=True, can_block=False)]
+    return [Keyword(DECAYED, rule="702.147", counter=True)]
+
+
+def may_block(creature: Any) -> Any:
+    return ~creature.has(DECAYED)
+
+
+@hookimpl
+def register_restrictions() -> list[Restriction]:
+    return [Restriction("block", DECAYED, "702.147", may_block)]
 
 
 @hookimpl

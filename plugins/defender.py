@@ -3,9 +3,24 @@
 Not a keyword counter: defender is not on the 122.1b list.
 """
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import Keyword, Restriction, hookimpl
+
+DEFENDER = "defender"
+
+
+def may_attack(creature: Any) -> Any:
+    return ~creature.has(DEFENDER)
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [Keyword("defender", rule="702.3", can_attack=False)]
+    return [Keyword(DEFENDER, rule="702.3")]
+
+
+@hookimpl
+def register_restrictions() -> list[Restriction]:
+    return [Restriction("attack", DEFENDER, "702.3", may_attack)]

@@ -1,15 +1,32 @@
 """Flying (702.9): it can be blocked only by creatures with flying or reach."""
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import Keyword, Restriction, hookimpl
+
+FLYING = "flying"
+
+
+def may_block(attacker: Any, blocker: Any) -> Any:
+    return ~attacker.has(FLYING) | blocker.has(FLYING) | blocker.has("reach")
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
+    return [Keyword(FLYING, rule="702.9", counter=True)]
+
+
+@hookimpl
+def register_restrictions() -> list[Restriction]:
     return [
-        Keyword(
-            "flying",
-            rule="702.9",
-            counter=True,
-            blockable_only_by=frozenset({"flying", "reach"}),
+        Restriction(
+            "block-pair",
+            FLYING,
+            "702.9",
+            may_block,
+            "{attacker} has flying and can be blocked only by creatures with flying or reach, "
+            "which {blocker} doesn't have",
         )
     ]

@@ -10,7 +10,7 @@ from typing import Any
 
 import esper
 
-from ecs_combat import Keyword, System, hookimpl
+from ecs_combat import Keyword, Restriction, System, hookimpl
 from ecs_combat.components import SummoningSick
 from ecs_combat.schedule import AttackDeclaration, BatchAttackDeclaration
 
@@ -31,7 +31,16 @@ def say_why_batched(batch: Any, declaration: BatchAttackDeclaration) -> None:
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [Keyword(HASTE, rule="702.10", counter=True, ignores_summoning_sickness=True)]
+    return [Keyword(HASTE, rule="702.10", counter=True)]
+
+
+def attacks_anyway(creature: Any) -> Any:
+    return creature.has(HASTE)
+
+
+@hookimpl
+def register_restrictions() -> list[Restriction]:
+    return [Restriction("summoning-sickness", HASTE, "702.10", attacks_anyway)]
 
 
 @hookimpl

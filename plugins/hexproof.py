@@ -1,8 +1,31 @@
 """Hexproof (702.11): it can't be the target of spells or abilities an opponent controls."""
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import Keyword, Restriction, hookimpl
+
+HEXPROOF = "hexproof"
+
+
+def may_target(creature: Any) -> Any:
+    return ~(creature.has(HEXPROOF) & creature.opponent)
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [Keyword("hexproof", rule="702.11", counter=True, untargetable_by_opponents=True)]
+    return [Keyword(HEXPROOF, rule="702.11", counter=True)]
+
+
+@hookimpl
+def register_restrictions() -> list[Restriction]:
+    return [
+        Restriction(
+            "target",
+            HEXPROOF,
+            "702.11",
+            may_target,
+            "{creature} has hexproof: {caster} is an opponent and can't target it",
+        )
+    ]

@@ -1,8 +1,25 @@
 """Menace (702.111): it can't be blocked except by two or more creatures."""
 
-from ecs_combat import Keyword, hookimpl
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ecs_combat import Keyword, Restriction, hookimpl
+
+MENACE = "menace"
+
+
+def least_blockers(attacker: Any) -> Any:
+    return np.where(attacker.has(MENACE), 2, 1)
 
 
 @hookimpl
 def register_keywords() -> list[Keyword]:
-    return [Keyword("menace", rule="702.111", counter=True, min_blockers=2)]
+    return [Keyword(MENACE, rule="702.111", counter=True)]
+
+
+@hookimpl
+def register_restrictions() -> list[Restriction]:
+    return [Restriction("blockers", MENACE, "702.111", least_blockers)]

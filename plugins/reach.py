@@ -1,6 +1,6 @@
 """Reach (702.17): it can block creatures with flying.
 
-Reach has no mechanism of its own: flying names it among the keywords a blocker needs.
+Reach has no rule of its own: flying's blocking restriction names it.
 """
 
 from ecs_combat import Keyword, hookimpl

@@ -30,6 +30,7 @@ from ecs_combat.batched import (
 )
 from ecs_combat.cli import cli
 from ecs_combat.definitions import REGULAR_STEP, Keyword
+from ecs_combat.legality import KeywordSide, least_blockers, why_cannot_attack
 from ecs_combat.plugins import Registry
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.result import CombatResult
@@ -100,12 +101,10 @@ AGREEMENT = settings(
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 
-def _definitions(table: dict[str, Any]) -> list[Keyword]:
-    """The keywords a creature table gives as it is declared (printed and counters)."""
-    names = set(table.get("keywords", [])) | {
-        k for k, n in table.get("counters", {}).items() if n > 0
-    }
-    return [REGISTRY.keywords[k] for k in sorted(names)]
+def _names(table: dict[str, Any]) -> set[str]:
+    """The keywords a creature table has as it is declared (printed and counters)."""
+    names = set(table.get("keywords", [])) | {k for k, n in table.get("counters", {}).items() if n}
+    return {k for k in names if REGISTRY.keyword(k) is not None}
 
 
 def _creature(draw: Draw, players: Sequence[str], controller: str | None = None) -> dict[str, Any]:
@@ -134,14 +133,11 @@ def _creature(draw: Draw, players: Sequence[str], controller: str | None = None)
 
 
 def _may_block(blocker: dict[str, Any], attacker: dict[str, Any]) -> bool:
-    """509.1a-b, from the Keyword fields: whether `blocker` may block `attacker`."""
-    mine, theirs = _definitions(blocker), _definitions(attacker)
-    my_names, their_names = {k.name for k in mine}, {k.name for k in theirs}
-    if any(not k.can_block for k in mine):
+    """509.1a-b, by the plugins' restrictions: whether `blocker` may block `attacker`."""
+    mine, theirs = KeywordSide(_names(blocker)), KeywordSide(_names(attacker))
+    if not all(r.test(mine) for r in REGISTRY.restrictions_of("block")):
         return False
-    if any(k.blockable_only_by and my_names.isdisjoint(k.blockable_only_by) for k in theirs):
-        return False
-    return not any(k.blocks_only and their_names.isdisjoint(k.blocks_only) for k in mine)
+    return all(r.test(theirs, mine) for r in REGISTRY.restrictions_of("block-pair"))
 
 
 def _split(draw: Draw, total: int, parts: int) -> list[int]:
@@ -184,7 +180,7 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
 
     attackers: dict[str, str] = {}
     for cid, table in creatures.items():
-        may_attack = all(k.can_attack for k in _definitions(table))
+        may_attack = why_cannot_attack(_names(table), False, REGISTRY) is None
         if table["controller"] == pids[0] and may_attack and draw(st.integers(0, 3)) > 0:
             attackers[cid] = draw(st.sampled_from(pids[1:]))
     blockers: dict[str, list[str]] = {}
@@ -200,7 +196,7 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
             size = draw(st.integers(1, min(3, len(options))))
             blockers[cid] = list(draw(st.permutations(options))[:size])
     for a in attackers:  # menace and the like: too few blockers means none
-        need = max((k.min_blockers for k in _definitions(creatures[a])), default=1)
+        need = least_blockers(_names(creatures[a]), REGISTRY)[0]
         mine = [b for b, attacked in blockers.items() if a in attacked]
         if 0 < len(mine) < need:
             for b in mine:
