@@ -4,10 +4,13 @@ The public API for plugins and scripts.
 """
 
 from ecs_combat.definitions import (
+    COLORS,
     REGULAR_STEP,
     Card,
+    CounterKind,
     DamageStep,
     Keyword,
+    StateField,
     TargetRule,
     normalize_keyword,
 )
@@ -21,11 +24,13 @@ from ecs_combat.scenario import Scenario, load_scenario, load_scenarios, parse_s
 from ecs_combat.schedule import POINT_NAMES, POINTS, System
 
 __all__ = [
+    "COLORS",
     "POINTS",
     "POINT_NAMES",
     "REGULAR_STEP",
     "Card",
     "CombatResult",
+    "CounterKind",
     "DamageStep",
     "EcsCombatError",
     "InputError",
@@ -36,6 +41,7 @@ __all__ = [
     "Registry",
     "Restriction",
     "Scenario",
+    "StateField",
     "System",
     "TargetRule",
     "hookimpl",

@@ -8,6 +8,7 @@ per-battle work is a segmented operation, never a Python loop.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -38,7 +39,9 @@ NO_RECIPIENT = np.iinfo(np.int64).min
 class CombatBatch:
     """Many combats at once.
 
-    Keyword masks use bit ``i`` for ``keyword_names[i]`` (at most 64 keywords).
+    Keyword masks use bit ``i`` for ``keyword_names[i]``: the keywords the batch uses, at
+    most 64. Counter columns are ``counter_names``: the keyword names (whether or not they may
+    be counters), then other kinds of counters (``+1/+1``).
     """
 
     n_battles: int
@@ -47,7 +50,6 @@ class CombatBatch:
     # -- players: [P] rows, contiguous per battle, in turn order (the first is active) -------
     player_battle: IntArray
     life: IntArray
-    player_hat: BoolArray
 
     # -- creatures: [N] rows, contiguous per battle, in scenario order -------------------------
     battle: IntArray
@@ -56,7 +58,8 @@ class CombatBatch:
     toughness: IntArray
     damage: IntArray  #: damage already marked
     keywords: MaskArray  #: printed keywords
-    hat: BoolArray
+    #: Colors as bit masks (bit i for ``definitions.COLORS[i]``).
+    colors: IntArray
     #: Player row it attacks, or -1. Creatures that enter later have -1 here.
     attacking: IntArray
     #: False for creatures that enter the battlefield through an `enter` event.
@@ -69,10 +72,19 @@ class CombatBatch:
     #: Position of the attacker in its blocker's own declared list (0 for a single block).
     block_rank: IntArray
 
-    #: Keyword counters, [N, len(keyword_names)], or None when no creature has any.
+    #: Counters, [N, len(counter_names)], or None when no creature has any.
     counters: IntArray | None = None
-    #: Soulbond partner row, or -1; None when nothing is paired.
-    paired_with: IntArray | None = None
+    counter_names: tuple[str, ...] = ()
+    #: Plugins' state by key: [N] per creature key (a creature reference: row or -1), [P] per
+    #: player key.
+    creature_state: dict[str, npt.NDArray[Any]] = field(default_factory=dict)
+    player_state: dict[str, npt.NDArray[Any]] = field(default_factory=dict)
+    #: Printed keyword instances of keywords with instances that differ (a parameter, or
+    #: listed more than once): [I] rows, in creature row then file order. ``instance_keyword``
+    #: is a bit index; ``instance_parameter`` a number, a color index, or -1.
+    instance_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    instance_keyword: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    instance_parameter: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     # -- explicit divisions: [D] rows, one per (step, source, recipient) ------------------------
     # The rows of one (step, source) are contiguous, recipients in the order the scenario gives
@@ -93,8 +105,12 @@ class CombatBatch:
     #: Creature row (for `damage` to a player: ``-1 - player_row``); the new row for `enter`.
     event_target: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     event_keywords: MaskArray = field(default_factory=lambda: np.zeros(0, np.uint64))
-    #: For `counters`: [E, len(keyword_names)] changes; None when there are no such events.
+    #: For `counters`: [E, len(counter_names)] changes; None when there are no such events.
     event_counters: IntArray | None = None
+    #: Keyword instances `grant` events give, as for printed ones: [G] rows, event rows.
+    event_instance_event: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    event_instance_keyword: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    event_instance_parameter: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     event_power: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     event_toughness: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     event_amount: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))

@@ -313,6 +313,17 @@ class _Run:
         self.toughness = np.asarray(batch.toughness, I64)
         self.marked = batch.damage.astype(I64, copy=True)
         self.counts = None if batch.counters is None else batch.counters.astype(I64, copy=True)
+        #: Power and toughness each kind of counter gives (counter columns).
+        k = len(self.m.names)
+        extra = batch.counter_names[k:]
+        self.counter_pt = np.asarray(
+            [[0, 0]] * k
+            + [
+                [self.reg.counter_kinds[c].power, self.reg.counter_kinds[c].toughness]
+                for c in extra
+            ],
+            I64,
+        ).reshape(-1, 2)
         self.kw_base = batch.keywords.astype(self.kt)  # printed and granted
         self.kw_counter: MaskArray | None = None  # from keyword counters, once there are any
         self.own = self.kw_base  # printed, granted and counters: the same while no counters
@@ -320,8 +331,20 @@ class _Run:
         if self.counts is not None:
             self._counters_begin()
             assert self.kw_counter is not None
-            self.kw_counter |= _bits_of(self.counts > 0).astype(self.kt)
+            self.kw_counter |= _bits_of(self.counts[:, :k] > 0).astype(self.kt)
             self.own |= self.kw_counter
+            if extra:
+                gives = self.counts @ self.counter_pt
+                self.power = self.power + gives[:, 0]
+                self.toughness = self.toughness + gives[:, 1]
+                self._shared -= {"power", "toughness"}
+        #: Keyword instances with their parameters (printed, then granted), by row.
+        self.inst_row = batch.instance_row
+        self.inst_kw = batch.instance_keyword
+        self.inst_param = batch.instance_parameter
+        self.colors = batch.colors
+        self.creature_states = {k: v.copy() for k, v in batch.creature_state.items()}
+        self.player_states = {k: v.copy() for k, v in batch.player_state.items()}
         #: The keywords creatures have now (own plus static), as of the last refresh.
         self.cur = self.own.copy() if self.static else self.own
         self.removed: MaskArray | None = None  # keywords an effect removed, once one did
@@ -338,7 +361,6 @@ class _Run:
         self.struck_steps = np.zeros(n, U64) if record else None
         self.tapped = np.zeros(n, np.bool_)
         self.died = np.zeros(n, np.bool_)
-        self.paired = batch.paired_with
         self._mark = np.zeros(n, np.bool_)  # scratch, all False between uses
         # players and battles
         self.player_battle = batch.player_battle
@@ -367,7 +389,7 @@ class _Run:
             used |= int(np.bitwise_or.reduce(b.event_keywords))
         for counters in (b.counters, b.event_counters):
             if counters is not None and counters.size:
-                some = np.any(counters > 0, axis=0, keepdims=True)
+                some = np.any(counters[:, : len(self.m.names)] > 0, axis=0, keepdims=True)
                 used |= int(_bits_of(some)[0])
         cast = b.event_action == ACTION_CODE["cast"]
         for ci in np.unique(b.event_card[cast]).tolist():
@@ -588,6 +610,59 @@ class _Run:
         if col is None:
             col = self.columns[name] = np.zeros(self.n, dtype)
         return col
+
+    def instances(self, keyword: str) -> tuple[IntArray, IntArray]:
+        """(rows, parameters) of the instances of a keyword creatures have now, in row order
+        then printed, granted, counter order; a parameter is a number, a color index
+        (``COLORS``) or -1. A keyword a row has with no listed instance (a static ability's,
+        or a bulk simulation's one bit) counts once, with -1."""
+        bit = self.m.bit.get(normalize_keyword(keyword))
+        if bit is None:
+            return np.zeros(0, I64), np.zeros(0, I64)
+        index = bit.bit_length() - 1
+        sel = np.flatnonzero(self.inst_kw == index)
+        rows, params = self.inst_row[sel], self.inst_param[sel]
+        listed = np.zeros(self.n, np.bool_)
+        listed[rows] = True
+        has = self._has(bit)
+        keep = has[rows]
+        rows, params = rows[keep], params[keep]
+        base = (self.kw_base & self.kt(bit)) != 0
+        single = np.flatnonzero(has & ~(listed & base))
+        counter = (
+            np.zeros(0, I64)
+            if self.kw_counter is None
+            else np.flatnonzero(((self.kw_counter & self.kt(bit)) != 0) & listed & base)
+        )
+        all_rows = np.concatenate([rows, single, counter])
+        all_params = np.concatenate([params, np.full(len(single) + len(counter), -1, I64)])
+        order = np.argsort(all_rows, kind="stable")
+        return all_rows[order], all_params[order]
+
+    def counter(self, kind: str) -> IntArray:
+        """Each row's count of a kind of counter (read-only)."""
+        names = self.batch.counter_names
+        if self.counts is None or kind not in names:
+            return np.zeros(self.n, I64)
+        out: IntArray = self.counts[:, names.index(kind)]
+        return out
+
+    def add_counters(self, rows: IntArray, kind: str, change: IntArray | int) -> None:
+        """Put (positive) or remove (negative) counters of a kind on some rows (once each)."""
+        names = self.batch.counter_names
+        if kind not in names:
+            raise RefusedError(f"counters of kind {kind!r} have no column in the batch")
+        delta = np.zeros((len(rows), len(names)), I64)
+        delta[:, names.index(kind)] = change
+        self.change_counters(rows, delta)
+
+    def creature_state(self, key: str) -> AnyArray:
+        """A plugin's state of every creature row (a creature reference: row or -1)."""
+        return self.creature_states[key]
+
+    def player_state(self, key: str) -> AnyArray:
+        """A plugin's state of every player row."""
+        return self.player_states[key]
 
     def has_column(self, name: str) -> bool:
         """Whether a plugin's column exists yet."""
@@ -1203,6 +1278,12 @@ class _Run:
         if action == "grant":
             self.kw_base[t] |= b.event_keywords[rows].astype(self.kt)
             self.update_own(t)
+            given = np.flatnonzero(np.isin(b.event_instance_event, rows))
+            if given.size:  # the events' instances, after the rows' earlier ones
+                target = b.event_target[b.event_instance_event[given]]
+                self._add_instances(
+                    target, b.event_instance_keyword[given], b.event_instance_parameter[given]
+                )
         elif action == "remove":
             kws = b.event_keywords[rows].astype(self.kt)
             self.kw_base[t] &= ~kws
@@ -1212,21 +1293,18 @@ class _Run:
                 self.removed = np.zeros(self.n, self.kt)
             self.removed[t] |= kws
             self.update_own(t)
+            if self.inst_row.size:  # every instance of a removed keyword goes
+                gone = np.zeros(self.n, self.kt)
+                gone[t] = kws
+                bits = (np.ones(1, self.kt) << self.inst_kw.astype(self.kt)).astype(self.kt)
+                keep = (gone[self.inst_row] & bits) == 0
+                self.inst_row = self.inst_row[keep]
+                self.inst_kw = self.inst_kw[keep]
+                self.inst_param = self.inst_param[keep]
         elif action == "counters":
             if b.event_counters is None:  # no counter changes at all
                 return
-            if self.counts is None:
-                self.counts = np.zeros((self.n, len(self.m.names)), I64)
-            if self.kw_counter is None:
-                self._counters_begin()
-            assert self.kw_counter is not None
-            change = b.event_counters[rows]
-            counts = np.maximum(self.counts[t] + change, 0)
-            self.counts[t] = counts
-            gained = _bits_of(change > 0).astype(self.kt)
-            kept = _bits_of(counts > 0).astype(self.kt)
-            self.kw_counter[t] = (self.kw_counter[t] | gained) & kept
-            self.update_own(t)
+            self.change_counters(t, b.event_counters[rows])
         elif action == "pump":
             self.writable("power")
             self.writable("toughness")
@@ -1241,6 +1319,36 @@ class _Run:
             about = np.zeros(self.n, np.bool_)
             about[t] = True
             self.leave(np.flatnonzero(self.destroy(about)))
+
+    def _add_instances(self, rows: IntArray, keywords: IntArray, params: IntArray) -> None:
+        """Add keyword instances after each row's earlier ones."""
+        row = np.concatenate([self.inst_row, rows])
+        order = np.argsort(row, kind="stable")
+        self.inst_row = row[order]
+        self.inst_kw = np.concatenate([self.inst_kw, keywords])[order]
+        self.inst_param = np.concatenate([self.inst_param, params])[order]
+
+    def change_counters(self, t: IntArray, change: IntArray) -> None:
+        """Change counters of rows `t` (distinct) by `change` [len(t), counter columns]: a
+        count never goes below 0; keyword counters give their keyword (122.1b); the others
+        change power and toughness while on the creature (122.1a)."""
+        if self.counts is None:
+            self.counts = np.zeros((self.n, len(self.batch.counter_names)), I64)
+        if self.kw_counter is None:
+            self._counters_begin()
+        assert self.kw_counter is not None
+        k = len(self.m.names)
+        before = self.counts[t]
+        counts = np.maximum(before + change, 0)
+        self.counts[t] = counts
+        gained = _bits_of(change[:, :k] > 0).astype(self.kt)
+        kept = _bits_of(counts[:, :k] > 0).astype(self.kt)
+        self.kw_counter[t] = (self.kw_counter[t] | gained) & kept
+        self.update_own(t)
+        if len(self.counter_pt) > k:
+            gives = (counts - before) @ self.counter_pt
+            if gives.any():
+                self.pump(t, gives[:, 0], gives[:, 1])
 
     def cast(self, rows: IntArray) -> None:
         """Cast cards; each checks its target as it resolves (608.2b) and resolves once per
@@ -1439,36 +1547,29 @@ class _CardTargets:
     def _where(self, where: Any) -> BoolArray:
         return np.broadcast_to(np.asarray(where, dtype=np.bool_), self.targets.shape)
 
-    def has_hat(self) -> BoolArray:
-        """Whether each target creature has a hat."""
-        out: BoolArray = self.run.batch.hat[self.targets]
+    def state(self, key: str) -> AnyArray:
+        """A plugin's state of each target creature."""
+        return self.run.creature_states[key][self.targets]
+
+    def caster_state(self, key: str) -> AnyArray:
+        """A plugin's state of each card's caster."""
+        return self.run.player_states[key][self.casters]
+
+    def related(self, key: str) -> BoolArray:
+        """Whether each target's creature reference `key` names a creature on the battlefield."""
+        other = self.run.creature_states[key][self.targets]
+        out: BoolArray = (other >= 0) & self.run.on_bf[np.maximum(other, 0)]
         return out
 
-    def caster_has_hat(self) -> BoolArray:
-        """Whether each card's caster has a hat."""
-        out: BoolArray = self.run.batch.player_hat[self.casters]
-        return out
-
-    def paired_with(self) -> BoolArray:
-        """Whether each target is paired with a creature still on the battlefield."""
-        if self.run.paired is None:
-            return np.zeros(self.targets.shape, np.bool_)
-        partner = self.run.paired[self.targets]
-        out: BoolArray = (partner >= 0) & self.run.on_bf[np.maximum(partner, 0)]
-        return out
-
-    def pump(self, power: int, toughness: int, where: Any = True, partner: bool = False) -> None:
-        """+power/+toughness until end of turn, where `where` holds."""
+    def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
+        """+power/+toughness until end of turn, where `where` holds (to the creature the
+        target's state `via` names, with `via`)."""
         w = self._where(where)
         rows = self.targets
-        if partner:
-            w = w & self.paired_with()
-            assert self.run.paired is not None or not w.any()
-            rows = self.run.paired[self.targets] if self.run.paired is not None else rows
-        self.run.writable("power")
-        self.run.writable("toughness")
-        self.run.power[rows[w]] += power
-        self.run.toughness[rows[w]] += toughness
+        if via is not None:
+            w = w & self.related(via)
+            rows = self.run.creature_states[via][self.targets]
+        self.run.pump(rows[w], power, toughness)
 
     def grant(self, keyword: str, where: Any = True) -> None:
         """The targets where `where` holds gain `keyword` until end of turn."""
@@ -1557,6 +1658,19 @@ class _Results:
         power, toughness = run.power.tolist(), run.toughness.tolist()
         entered = run.entered.tolist()
         life, lost = run.life.tolist(), run.lost.tolist()
+        counter_names = run.batch.counter_names
+        counts = None if run.counts is None else run.counts.tolist()
+        reg = run.reg
+        c_shown = {
+            k: run.creature_states[k].tolist()
+            for k, f in reg.state_fields("creature").items()
+            if f.output
+        }
+        p_shown = {
+            k: run.player_states[k].tolist()
+            for k, f in reg.state_fields("player").items()
+            if f.output
+        }
         taken = run.steps_taken.T.tolist()
         out: list[CombatResult] = []
         for b in range(run.nb):
@@ -1582,9 +1696,17 @@ class _Results:
                         damage=marked[row],
                         power=power[row],
                         toughness=toughness[row],
+                        counters={}
+                        if counts is None
+                        else {
+                            k: n for k, n in zip(counter_names, counts[row], strict=True) if n > 0
+                        },
+                        state={k: v[row] for k, v in c_shown.items()},
                     )
             for p in range(p_start[b], p_start[b + 1]):
-                res.players[self.pids[p]] = PlayerOutcome(life=life[p], lost=lost[p])
+                res.players[self.pids[p]] = PlayerOutcome(
+                    life=life[p], lost=lost[p], state={k: v[p] for k, v in p_shown.items()}
+                )
             res.skipped_events = self._skipped(ev_start[b], ev_start[b + 1])
             out.append(res)
         return out

@@ -39,12 +39,11 @@ def melee_spec(registry: Registry) -> BattleSpec:
     each installed strike keyword with probability 0.1."""
     from ecs_combat.simspec import strike_keywords
 
-    side = SideSpec((1, 6), (1, 6), 0.0, {k: 0.1 for k in strike_keywords(registry)})
+    side = SideSpec((1, 6), (1, 6), {k: 0.1 for k in strike_keywords(registry)})
     return BattleSpec(
         attackers=(5, 5),
         blockers_per_attacker=(0, 3),
         life=20,
-        player_hat=0.0,
         attacker=side,
         blocker=side,
     )

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
+
+Parameter = int | str | None
 
 
 @dataclass(slots=True)
@@ -16,9 +19,9 @@ class Player:
 
     id: str
     life: int
-    hat: bool = False
-    wearing_hat: bool = False
     lost: bool = False
+    #: The state plugins add to players (``poison``, ``hat``, ...), by key.
+    state: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -39,22 +42,24 @@ class Controller:
 
 @dataclass(slots=True)
 class Stats:
-    """Power and toughness: printed values plus until-end-of-turn changes."""
+    """Power and toughness: printed values, counters' changes and until-end-of-turn ones."""
 
     base_power: int
     base_toughness: int
     power_bonus: int = 0
     toughness_bonus: int = 0
+    counter_power: int = 0
+    counter_toughness: int = 0
 
     @property
     def power(self) -> int:
         """Current power."""
-        return self.base_power + self.power_bonus
+        return self.base_power + self.counter_power + self.power_bonus
 
     @property
     def toughness(self) -> int:
         """Current toughness."""
-        return self.base_toughness + self.toughness_bonus
+        return self.base_toughness + self.counter_toughness + self.toughness_bonus
 
 
 @dataclass(slots=True)
@@ -66,53 +71,70 @@ class Damage:
 
 @dataclass(slots=True)
 class KeywordSources:
-    """Where a creature's keywords come from (layer 6, in timestamp order).
+    """Where a creature's keyword instances come from (layer 6, in timestamp order), and its
+    counters of every kind.
 
-    An effect that removes a keyword removes it from every earlier source; a later grant or
-    keyword counter gives it back; static abilities' keywords don't come back (613.7).
+    An effect that removes a keyword removes every instance of it from earlier sources; a
+    later grant or keyword counter gives it back; static abilities' keywords don't come back
+    (613.7).
     """
 
-    printed: set[str] = field(default_factory=set)
-    granted: set[str] = field(default_factory=set)
+    printed: list[tuple[str, Parameter]] = field(default_factory=list)
+    granted: list[tuple[str, Parameter]] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
     counter_active: set[str] = field(default_factory=set)
     removed: set[str] = field(default_factory=set)
 
     def own(self) -> set[str]:
         """Keywords from printed text, effects and counters (no static abilities)."""
-        return self.printed | self.granted | self.counter_active
+        return {n for n, _ in self.printed} | {n for n, _ in self.granted} | self.counter_active
 
-    def grant(self, keyword: str) -> None:
-        """Gain a keyword until end of turn."""
-        self.granted.add(keyword)
+    def instances(self, keyword: str) -> list[Parameter]:
+        """The parameters of its own instances of a keyword: printed, granted, then one for
+        keyword counters (113.2c)."""
+        out = [p for n, p in self.printed if n == keyword]
+        out += [p for n, p in self.granted if n == keyword]
+        if keyword in self.counter_active:
+            out.append(None)
+        return out
+
+    def grant(self, keyword: str, parameter: Parameter = None) -> None:
+        """Gain an instance of a keyword until end of turn."""
+        self.granted.append((keyword, parameter))
 
     def remove(self, keyword: str) -> None:
-        """Lose a keyword until end of turn."""
-        self.printed.discard(keyword)
-        self.granted.discard(keyword)
+        """Lose every instance of a keyword until end of turn."""
+        self.printed = [i for i in self.printed if i[0] != keyword]
+        self.granted = [i for i in self.granted if i[0] != keyword]
         self.counter_active.discard(keyword)
         self.removed.add(keyword)
 
-    def add_counters(self, keyword: str, change: int) -> None:
-        """Put (positive) or remove (negative) keyword counters (122.1b)."""
-        count = max(self.counters.get(keyword, 0) + change, 0)
-        self.counters[keyword] = count
-        if change > 0:
-            self.counter_active.add(keyword)
-        elif count == 0:
-            self.counter_active.discard(keyword)
+    def add_counters(self, kind: str, change: int, keyword: bool) -> int:
+        """Put (positive) or remove (negative) counters of a kind; a keyword counter gives
+        its keyword while any is on it (122.1b). Returns the change in the count."""
+        before = self.counters.get(kind, 0)
+        count = max(before + change, 0)
+        self.counters[kind] = count
+        if keyword:
+            if change > 0:
+                self.counter_active.add(kind)
+            elif count == 0:
+                self.counter_active.discard(kind)
+        return count - before
 
 
 @dataclass(slots=True)
-class HasHat:
-    """The creature depicted in the art has a hat."""
+class Colors:
+    """A creature's colors (105.1); empty for a colorless one."""
+
+    colors: tuple[str, ...]
 
 
 @dataclass(slots=True)
-class Paired:
-    """Soulbond: paired with another creature (entity)."""
+class State:
+    """The state plugins add to a creature, by key (a creature reference is an entity)."""
 
-    partner: int
+    values: dict[str, Any]
 
 
 @dataclass(slots=True)

@@ -9,10 +9,13 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ecs_combat.batch import EVENT_ACTIONS, NO_RECIPIENT, BatchOutcome, CombatBatch
+from ecs_combat.definitions import COLORS
+from ecs_combat.instances import Parameter
 from ecs_combat.plugins import Registry
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.result import CombatResult
@@ -59,23 +62,61 @@ def _keywords(batch: CombatBatch, mask: int) -> tuple[str, ...]:
 def _counter_table(batch: CombatBatch, counters: np.ndarray | None, row: int) -> dict[str, int]:
     if counters is None:
         return {}
-    return {batch.keyword_names[i]: int(n) for i, n in enumerate(counters[row].tolist()) if n != 0}
+    return {batch.counter_names[i]: int(n) for i, n in enumerate(counters[row].tolist()) if n != 0}
 
 
-def _creature(batch: CombatBatch, names: _Names, row: int) -> CreatureSpec:
+def _instances(
+    batch: CombatBatch,
+    registry: Registry,
+    mask: int,
+    keywords: list[int],
+    params: list[int],
+) -> tuple[tuple[str, ...], tuple[Parameter, ...]]:
+    """Keyword instances: those listed (with parameters), then one for each other bit."""
+    names: list[str] = []
+    parameters: list[Parameter] = []
+    listed = 0
+    for k, p in zip(keywords, params, strict=True):
+        name = batch.keyword_names[k]
+        names.append(name)
+        color = registry.keywords[name].parameter == "color"
+        parameters.append(None if p < 0 else COLORS[p] if color else p)
+        listed |= 1 << k
+    for name in _keywords(batch, mask & ~listed):
+        names.append(name)
+        parameters.append(None)
+    return tuple(names), tuple(parameters)
+
+
+def _creature(batch: CombatBatch, registry: Registry, names: _Names, row: int) -> CreatureSpec:
     cid = names.creature(row)
-    partner = -1 if batch.paired_with is None else int(batch.paired_with[row])
+    sel = np.flatnonzero(batch.instance_row == row)
+    keywords, parameters = _instances(
+        batch,
+        registry,
+        int(batch.keywords[row]),
+        batch.instance_keyword[sel].tolist(),
+        batch.instance_parameter[sel].tolist(),
+    )
+    fields = registry.state_fields("creature")
+    state: dict[str, Any] = {}
+    for key, column in batch.creature_state.items():
+        value = column[row].item()
+        if fields[key].kind == "creature":
+            value = names.creature(value) if value >= 0 else None
+        state[key] = value
     return CreatureSpec(
         id=cid,
         name=batch.creature_names[row] if batch.creature_names is not None else cid,
         controller=names.player(int(batch.controller[row])),
         power=int(batch.power[row]),
         toughness=int(batch.toughness[row]),
-        keywords=_keywords(batch, int(batch.keywords[row])),
+        keywords=keywords,
+        parameters=parameters,
         counters=_counter_table(batch, batch.counters, row),
         damage=int(batch.damage[row]),
-        hat=bool(batch.hat[row]),
-        paired_with=names.creature(partner) if partner >= 0 else None,
+        colors=tuple(c for i, c in enumerate(COLORS) if int(batch.colors[row]) >> i & 1),
+        state=state,
         path=f"creatures.{cid}",
     )
 
@@ -115,13 +156,14 @@ def _segments(owner: np.ndarray, n: int) -> np.ndarray:
     return np.searchsorted(owner, np.arange(n + 1), side="left")
 
 
-def batch_to_scenarios(batch: CombatBatch, steps: Sequence[str]) -> list[Scenario]:
+def batch_to_scenarios(batch: CombatBatch, registry: Registry) -> list[Scenario]:
     """One :class:`Scenario` per battle of the batch.
 
-    `steps` are the registry's step names in order (``event_point`` and ``division_step``
-    index them). Players are named A, B, ... in turn order and creatures c0, c1, ... in row
+    The registry's step names in order are what ``event_point`` and ``division_step``
+    index. Players are named A, B, ... in turn order and creatures c0, c1, ... in row
     order within their battle, unless the batch carries ids.
     """
+    steps = registry.step_names
     n = batch.n_battles
     p_seg = _segments(batch.player_battle, n).tolist()
     c_seg = _segments(batch.battle, n).tolist()
@@ -144,7 +186,9 @@ def batch_to_scenarios(batch: CombatBatch, steps: Sequence[str]) -> list[Scenari
         names = _Names(batch, range(p_seg[b], p_seg[b + 1]), range(c_seg[b], c_seg[b + 1]))
         players = {
             names.player(p): PlayerSpec(
-                names.player(p), int(batch.life[p]), bool(batch.player_hat[p])
+                names.player(p),
+                int(batch.life[p]),
+                {k: v[p].item() for k, v in batch.player_state.items()},
             )
             for p in range(p_seg[b], p_seg[b + 1])
         }
@@ -153,7 +197,7 @@ def batch_to_scenarios(batch: CombatBatch, steps: Sequence[str]) -> list[Scenari
         for row in range(c_seg[b], c_seg[b + 1]):
             if not present[row]:
                 continue
-            spec = _creature(batch, names, row)
+            spec = _creature(batch, registry, names, row)
             creatures[spec.id] = spec
             if attacking[row] >= 0:
                 attackers[spec.id] = names.player(attacking[row])
@@ -175,7 +219,8 @@ def batch_to_scenarios(batch: CombatBatch, steps: Sequence[str]) -> list[Scenari
         if batch.event_index is not None:
             index = {e: int(batch.event_index[e]) for e in rows}
         scenario.events = sorted(
-            (_event(batch, names, points, e, index[e]) for e in rows), key=lambda ev: ev.index
+            (_event(batch, registry, names, points, e, index[e]) for e in rows),
+            key=lambda ev: ev.index,
         )
         out.append(scenario)
     return out
@@ -197,7 +242,9 @@ def _divisions(
     ]
 
 
-def _event(batch: CombatBatch, names: _Names, points: list[str], e: int, index: int) -> Event:
+def _event(
+    batch: CombatBatch, registry: Registry, names: _Names, points: list[str], e: int, index: int
+) -> Event:
     action = EVENT_ACTIONS[int(batch.event_action[e])]
     ev = Event(
         index=index, at=points[int(batch.event_point[e])], action=action, path=f"events[{index}]"
@@ -205,12 +252,19 @@ def _event(batch: CombatBatch, names: _Names, points: list[str], e: int, index: 
     target = int(batch.event_target[e])
     player = int(batch.event_player[e])
     if action == "enter":
-        ev.creature = _creature(batch, names, target)
+        ev.creature = _creature(batch, registry, names, target)
         ev.attacking = names.player(player)
         return ev
     ev.target = names.recipient(target)
     if action in ("grant", "remove"):
-        ev.keywords = _keywords(batch, int(batch.event_keywords[e]))
+        sel = np.flatnonzero(batch.event_instance_event == e)
+        ev.keywords, ev.parameters = _instances(
+            batch,
+            registry,
+            int(batch.event_keywords[e]),
+            batch.event_instance_keyword[sel].tolist(),
+            batch.event_instance_parameter[sel].tolist(),
+        )
     elif action == "counters":
         ev.counters = _counter_table(batch, batch.event_counters, e)
     elif action == "pump":
@@ -275,5 +329,5 @@ class ReferenceBatchEngine:
 
     def resolve_batch(self, batch: CombatBatch) -> BatchOutcome:
         """Resolve every battle of the batch with the reference engine."""
-        scenarios = batch_to_scenarios(batch, self.registry.step_names)
+        scenarios = batch_to_scenarios(batch, self.registry)
         return outcome_from_results(batch, [self.engine.resolve(s) for s in scenarios])

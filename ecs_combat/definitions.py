@@ -7,8 +7,9 @@ them from its `register_*` hooks (see :mod:`ecs_combat.hookspecs`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from ecs_combat.views import EffectTarget
@@ -65,6 +66,9 @@ class Keyword:
     requires: frozenset[str] = frozenset()
     #: Plain words for the readable account ("1 is lethal").
     summary: str = ""
+    #: What follows the name in a scenario: ``""`` nothing, ``"number"`` a whole number
+    #: (``bushido 2``), ``"color"`` the word "from" and a color (``protection from red``).
+    parameter: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", normalize_keyword(self.name))
@@ -75,6 +79,57 @@ class Keyword:
         ):
             value = getattr(self, attr)
             object.__setattr__(self, attr, frozenset(normalize_keyword(v) for v in value))
+
+
+#: The five colors (105.1), as scenarios spell them.
+COLORS = ("white", "blue", "black", "red", "green")
+PARAMETERS = ("", "number", "color")
+#: Mana symbols of the colors (105.1a), for a card's colors from its mana cost (202.2).
+COLOR_SYMBOLS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+
+def color_mask(colors: Iterable[str]) -> int:
+    """Colors as a bit mask: bit i for ``COLORS[i]``."""
+    return sum(1 << COLORS.index(c) for c in set(colors))
+
+
+def colors_of_cost(cost: str) -> tuple[str, ...]:
+    """The colors of a mana cost (202.2): those of its colored mana symbols, hybrid included."""
+    found = {COLOR_SYMBOLS[ch] for ch in cost if ch in COLOR_SYMBOLS}
+    return tuple(c for c in COLORS if c in found)
+
+
+@dataclass(frozen=True)
+class CounterKind:
+    """A kind of counter that is not a keyword counter, and what it does to power and
+    toughness while it is on a creature (122.1a): ``+1/+1`` is ``CounterKind("+1/+1", 1, 1)``."""
+
+    name: str
+    power: int = 0
+    toughness: int = 0
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class StateField:
+    """State a plugin adds to every creature or player: a scenario key and its value.
+
+    `owner` is ``"creature"`` or ``"player"``; `kind` ``"bool"``, ``"int"`` (0 or more) or
+    ``"creature"`` (the id of a creature on the battlefield as combat begins). Both engines
+    store it (a component value; an array) and plugins read and change it. With `output`, it
+    is part of each creature's or player's ``resolve --json`` object. `check` validates a
+    whole scenario: it returns ``(key path, message)`` for the first problem, or None.
+    """
+
+    owner: str
+    key: str
+    kind: str
+    default: bool | int | None = None
+    #: Another key of the same owner whose value is the default when this key is not given.
+    default_from: str | None = None
+    output: bool = False
+    summary: str = ""
+    check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
 
 
 class CardEffect(Protocol):
@@ -99,6 +154,11 @@ class Card:
     resolve: CardEffect = field(compare=False)
     #: Keywords it may grant; a scenario casting it needs all of them loaded.
     keywords: frozenset[str] = frozenset()
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """Its colors, from its mana cost (202.2)."""
+        return colors_of_cost(self.cost)
 
 
 @dataclass(frozen=True)

@@ -189,13 +189,13 @@ def assemble(
     power: IntArray,
     toughness: IntArray,
     keywords: MaskArray,
-    hat: BoolArray,
-    player_hat: BoolArray,
     life: int,
     possible: np.uint64,
     casts: _Casts | None = None,
     names: list[str] | None = None,
     per_battle: int | None = None,
+    creature_state: dict[str, Array] | None = None,
+    player_state: dict[str, Array] | None = None,
 ) -> tuple[CombatBatch, BoolArray]:
     """Build the batch of two-player battles from per-creature arrays, battle-major.
 
@@ -203,7 +203,7 @@ def assemble(
     creatures and 1 for the defending player's; `assigned` is, for a defending creature, the
     row (within its battle) of the attacker it is drawn to block. Forbidden blocks are dropped;
     an attacker left with fewer blockers than it needs (702.111b) is unblocked. Returns the batch
-    and the attacking-side mask.
+    and the attacking-side mask. The plugins' state not given takes its default.
     """
     n = int(counts.shape[0])
     if per_battle is not None:
@@ -238,14 +238,15 @@ def assemble(
         keyword_names=bits.names,
         player_battle=np.repeat(np.arange(n, dtype=np.int64), 2),
         life=np.full(2 * n, life, dtype=np.int64),
-        player_hat=player_hat.reshape(-1),
+        player_state=state_columns(bits.registry, "player", 2 * n, player_state),
         battle=battle,
         controller=controller,
         power=power,
         toughness=toughness,
         damage=np.zeros(rows, dtype=np.int64),
         keywords=keywords,
-        hat=hat,
+        colors=np.zeros(rows, dtype=np.int64),
+        creature_state=state_columns(bits.registry, "creature", rows, creature_state),
         attacking=attacking,
         present=np.ones(rows, dtype=np.bool_),
         block_blocker=block_blocker,
@@ -307,7 +308,7 @@ class TournamentGenerator:
         )
         self.possible = self.bits.mask(spec.keywords)
         self._k = len(spec.keywords) + 1
-        self._fixed: dict[int, dict[str, Array]] = {}
+        self._fixed: dict[int, dict[str, Any]] = {}
         possible = self.possible
         self._free_blocks = not (
             self.bits.restricts_blocks(possible)
@@ -360,8 +361,6 @@ class TournamentGenerator:
             power=power,
             toughness=toughness,
             keywords=masks,
-            hat=np.zeros(2 * n, dtype=np.bool_),
-            player_hat=np.zeros(2 * n, dtype=np.bool_),
             life=self.spec.life,
             possible=self.possible,
             per_battle=2,
@@ -388,14 +387,15 @@ class TournamentGenerator:
             keyword_names=self.bits.names,
             player_battle=fixed["player_battle"],
             life=fixed["life"],
-            player_hat=fixed["player_hat"],
+            player_state=fixed["player_state"],
             battle=fixed["battle"],
             controller=fixed["controller"],
             power=power,
             toughness=toughness,
             damage=fixed["damage"],
             keywords=masks,
-            hat=fixed["hat"],
+            colors=fixed["colors"],
+            creature_state=fixed["creature_state"],
             attacking=fixed["attacking"],
             present=fixed["present"],
             block_blocker=fixed["block_blocker"],
@@ -403,27 +403,29 @@ class TournamentGenerator:
             block_rank=fixed["block_rank"],
         )
 
-    def _fixed_arrays(self, n: int) -> dict[str, Array]:
+    def _fixed_arrays(self, n: int) -> dict[str, Any]:
         rows = 2 * n
         attacking = np.arange(1, rows + 1, dtype=np.int64)
         attacking[1::2] = -1
         pair = np.repeat(np.arange(n, dtype=np.int64), 2)
-        fixed: dict[str, Array] = {
+        fixed: dict[str, Any] = {
             "player_battle": pair,
             "life": np.full(rows, self.spec.life, dtype=np.int64),
-            "player_hat": np.zeros(rows, dtype=np.bool_),
+            "player_state": state_columns(self.bits.registry, "player", rows),
             "battle": pair,
             "controller": np.arange(rows, dtype=np.int64),
             "damage": np.zeros(rows, dtype=np.int64),
-            "hat": np.zeros(rows, dtype=np.bool_),
+            "colors": np.zeros(rows, dtype=np.int64),
+            "creature_state": state_columns(self.bits.registry, "creature", rows),
             "attacking": attacking,
             "present": np.ones(rows, dtype=np.bool_),
             "block_blocker": np.arange(1, rows, 2, dtype=np.int64),
             "block_attacker": np.arange(0, rows, 2, dtype=np.int64),
             "block_rank": np.zeros(n, dtype=np.int64),
         }
-        for array in fixed.values():
-            array.flags.writeable = False
+        for value in fixed.values():
+            for array in value.values() if isinstance(value, dict) else (value,):
+                array.flags.writeable = False
         return fixed
 
     def label(self, code: int) -> str:
@@ -542,13 +544,15 @@ class SpecGenerator:
                 p = np.array(self._kw_p, dtype=np.float32)  # [side, keyword]
                 has = u < np.where(blocks, p[1][:, None], p[0][:, None])
             cols["keywords"] = np.bitwise_or.reduce(has * self._kw_bits[:, None], axis=0)
-        if a.hat or b.hat:
-            cols["hat"] = self._chance(rng, role, a.hat, b.hat)
+        for key in self.bits.registry.state_fields("creature"):
+            p_a, p_b = a.state.get(key, 0.0), b.state.get(key, 0.0)
+            if p_a or p_b:
+                cols[f"state {key}"] = self._chance(rng, role, p_a, p_b)
         for i, cast in enumerate(spec.casts):
             cols[f"cast{i}"] = self._chance(rng, role, cast.probability, cast.probability)
         battle_cols: dict[str, Array] = {"creatures": counts}
-        if spec.player_hat > 0:
-            battle_cols["player_hat"] = rng.random((n, 2)) < spec.player_hat
+        for key, chance in spec.player_state.items():
+            battle_cols[f"state {key}"] = rng.random((n, 2)) < chance
         if self.needs_names:
             letters = rng.integers(0, 26, size=(rows, 6), dtype=np.uint8) + np.uint8(ord("a"))
             cols["name"] = letters.view("S6").reshape(-1)
@@ -562,8 +566,6 @@ class SpecGenerator:
         rows = int(c["role"].shape[0])
         keywords = c.get("keywords")
         masks = keywords if keywords is not None else np.zeros(rows, dtype=np.uint64)
-        hat = c.get("hat")
-        player_hat = draws.battle_cols.get("player_hat")
         casts = _Casts(
             self._card_names,
             [
@@ -581,12 +583,14 @@ class SpecGenerator:
             power=c["power"].astype(np.int64),
             toughness=c["toughness"].astype(np.int64),
             keywords=masks,
-            hat=hat if hat is not None else np.zeros(rows, dtype=np.bool_),
-            player_hat=player_hat if player_hat is not None else np.zeros(2 * n, dtype=np.bool_),
             life=self.spec.life,
             possible=self.possible,
             casts=casts,
             names=names,
+            creature_state={k[6:]: v for k, v in c.items() if k.startswith("state ")},
+            player_state={
+                k[6:]: v.reshape(-1) for k, v in draws.battle_cols.items() if k.startswith("state ")
+            },
         )
         return Drawn(batch, self._codes(batch, side, n), self._codes(batch, ~side, n), side)
 
@@ -599,6 +603,22 @@ class SpecGenerator:
 
 
 Generator = TournamentGenerator | SpecGenerator
+
+
+def state_columns(
+    registry: Registry, owner: str, rows: int, given: dict[str, Array] | None = None
+) -> dict[str, Array]:
+    """Every state plugins add to creatures or players, for `rows` rows: as `given`, else the
+    default (a creature reference: -1)."""
+    out: dict[str, Array] = {}
+    for key, f in registry.state_fields(owner).items():
+        if given and key in given:
+            out[key] = given[key]
+        elif f.kind == "bool":
+            out[key] = np.full(rows, bool(f.default), dtype=np.bool_)
+        else:
+            out[key] = np.full(rows, -1 if f.default is None else int(f.default), dtype=np.int64)
+    return out
 
 
 def make_generator(spec: Spec, registry: Registry) -> Generator:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from ecs_combat.definitions import Card, DamageStep, Keyword
+    from ecs_combat.definitions import Card, CounterKind, DamageStep, Keyword, StateField
     from ecs_combat.restrictions import Restriction
     from ecs_combat.schedule import System
     from ecs_combat.views import BatchView, CombatView
@@ -47,6 +47,25 @@ def register_damage_steps() -> Sequence[DamageStep]:
     Called once when the registry is built. Several plugins may add the same step (first
     strike, double strike and triple strike all add ``first-strike``) if they agree on its
     definition; two different definitions with one name are a plugin error.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_counters() -> Sequence[CounterKind]:
+    """Return the kinds of counters (other than keyword counters) this plugin provides.
+
+    Called once when the registry is built. Scenarios may then put them on creatures
+    (``counters``), and their power and toughness changes apply while they are on one.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_state() -> Sequence[StateField]:
+    """Return the state this plugin adds to creatures or players, with its scenario keys.
+
+    Called once when the registry is built. See :class:`ecs_combat.definitions.StateField`.
     """
     raise NotImplementedError
 

@@ -10,30 +10,67 @@ not seen here.
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ecs_combat.definitions import color_mask
 from ecs_combat.errors import InputError
 from ecs_combat.plugins import Registry
-from ecs_combat.restrictions import Restriction
+from ecs_combat.restrictions import Restriction, Side
 
 if TYPE_CHECKING:
-    from ecs_combat.scenario import Scenario
+    from ecs_combat.scenario import CreatureSpec, Scenario
+
+Parameter = int | str | None
 
 
 @dataclass(frozen=True)
 class KeywordSide:
-    """One creature, by the names of the keywords it has (a :class:`restrictions.Side`)."""
+    """One creature as a :class:`restrictions.Side`, from its keyword instances."""
 
-    keywords: Set[str]
+    instances: Sequence[tuple[str, Parameter]]
+    color_bits: int = 0
     opponent: bool = False
+    spell_color_bits: int = 0
 
     def has(self, keyword: str) -> np.bool_:
         """Whether it has the keyword."""
-        return np.bool_(keyword in self.keywords)
+        return np.bool_(any(name == keyword for name, _ in self.instances))
+
+    def values(self, keyword: str) -> int:
+        """Its instances' parameters: colors as a bit mask, numbers added up."""
+        return instance_values(p for name, p in self.instances if name == keyword)
+
+    @property
+    def colors(self) -> int:
+        """Its colors as a bit mask."""
+        return self.color_bits
+
+    @property
+    def spell_colors(self) -> int:
+        """For ``target``: the spell's colors as a bit mask."""
+        return self.spell_color_bits
+
+
+def instance_values(parameters: Iterable[Parameter]) -> int:
+    """Parameters of a keyword's instances as one number: a color bit mask, or their sum."""
+    out = 0
+    for p in parameters:
+        if isinstance(p, str):
+            out |= color_mask([p])
+        elif p is not None:
+            out += p
+    return out
+
+
+def spec_side(spec: CreatureSpec) -> KeywordSide:
+    """A creature as the scenario declares it: printed keywords and keyword counters."""
+    instances = list(zip(spec.keywords, spec.parameters, strict=True))
+    instances += [(k, None) for k, n in spec.counters.items() if n > 0]
+    return KeywordSide(instances, color_mask(spec.colors))
 
 
 def check_declarations(scenario: Scenario, registry: Registry) -> None:
@@ -41,9 +78,8 @@ def check_declarations(scenario: Scenario, registry: Registry) -> None:
     _Declarations(scenario, registry).check()
 
 
-def why_cannot_attack(keywords: Set[str], summoning_sick: bool, registry: Registry) -> str | None:
-    """Why a creature with these keywords can't attack (508.1a, 302.6), or None."""
-    side = KeywordSide(keywords)
+def why_cannot_attack(side: Side, summoning_sick: bool, registry: Registry) -> str | None:
+    """Why a creature can't attack (508.1a, 302.6), or None."""
     for r in registry.restrictions_of("attack"):
         if not r.test(side):
             return f"it has {r.keyword} and can't attack ({r.rule})"
@@ -56,18 +92,16 @@ def why_cannot_attack(keywords: Set[str], summoning_sick: bool, registry: Regist
     return None
 
 
-def why_untargetable(keywords: Set[str], opponent: bool, registry: Registry) -> Restriction | None:
+def why_untargetable(side: Side, registry: Registry) -> Restriction | None:
     """The restriction that keeps a spell from targeting a creature, or None (115.4)."""
-    side = KeywordSide(keywords, opponent)
     for r in registry.restrictions_of("target"):
         if not r.test(side):
             return r
     return None
 
 
-def least_blockers(keywords: Set[str], registry: Registry) -> tuple[int, Restriction | None]:
+def least_blockers(side: Side, registry: Registry) -> tuple[int, Restriction | None]:
     """How many creatures at least must block an attacker, and the rule that says so."""
-    side = KeywordSide(keywords)
     need, why = 1, None
     for r in registry.restrictions_of("blockers"):
         n = int(r.test(side))
@@ -85,20 +119,16 @@ class _Declarations:
         self.sc = scenario
         self.reg = registry
 
-    def keywords(self, cid: str) -> set[str]:
-        """A creature's keywords as it is declared (printed and counters), loaded ones only."""
-        spec = self.sc.creatures[cid]
-        names = set(spec.keywords) | {k for k, n in spec.counters.items() if n > 0}
-        return {name for name in names if self.reg.keyword(name) is not None}
+    def side(self, cid: str) -> KeywordSide:
+        """A creature as it is declared (printed keywords and keyword counters)."""
+        return spec_side(self.sc.creatures[cid])
 
     def fail(self, path: str, message: str) -> InputError:
         return InputError(self.sc.file, path, message)
 
     def check(self) -> None:
         for cid in self.sc.attackers:
-            why = why_cannot_attack(
-                self.keywords(cid), self.sc.creatures[cid].summoning_sick, self.reg
-            )
+            why = why_cannot_attack(self.side(cid), self.sc.creatures[cid].summoning_sick, self.reg)
             if why is not None:
                 raise self.fail(f"combat.attackers.{cid}", f"{cid!r}{why.removeprefix('it')}")
         for cid, attacked in self.sc.blockers.items():
@@ -109,12 +139,12 @@ class _Declarations:
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
         """509.1a-b: it can block, and it can block each attacker it blocks."""
         path = f"combat.blockers.{cid}"
-        mine = KeywordSide(self.keywords(cid))
+        mine = self.side(cid)
         for r in self.reg.restrictions_of("block"):
             if not r.test(mine):
                 raise self.fail(path, f"{cid!r} has {r.keyword} and can't block ({r.rule})")
         for aid in attacked:
-            theirs = KeywordSide(self.keywords(aid))
+            theirs = self.side(aid)
             for r in self.reg.restrictions_of("block-pair"):
                 if not r.test(theirs, mine):
                     says = r.says.format(attacker=repr(aid), blocker=repr(cid))
@@ -125,7 +155,7 @@ class _Declarations:
         blockers = self.sc.blockers_of(cid)
         if not blockers:
             return
-        need, rule = least_blockers(self.keywords(cid), self.reg)
+        need, rule = least_blockers(self.side(cid), self.reg)
         if rule is not None and len(blockers) < need:
             who = ", ".join(repr(b) for b in blockers)
             raise self.fail(

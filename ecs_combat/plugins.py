@@ -14,10 +14,13 @@ import pluggy
 
 from ecs_combat import hookspecs
 from ecs_combat.definitions import (
+    PARAMETERS,
     REGULAR_STEP,
     Card,
+    CounterKind,
     DamageStep,
     Keyword,
+    StateField,
     normalize_keyword,
     plugin_name_for,
 )
@@ -46,6 +49,8 @@ class PluginInfo:
     cards: tuple[str, ...] = ()
     #: Systems it adds, as (point, system name).
     systems: tuple[tuple[str, str], ...] = ()
+    #: State it adds, as "owner.key".
+    state: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,18 @@ class Registry:
     systems: dict[str, list[ScheduledSystem]] = field(default_factory=dict)
     #: Restrictions on attacking, blocking and targeting, by kind.
     restrictions: dict[str, list[Restriction]] = field(default_factory=dict)
+    #: Kinds of counters other than keyword counters, by name.
+    counter_kinds: dict[str, CounterKind] = field(default_factory=dict)
+    #: Plugins' state by owner (``creature``, ``player``), then scenario key.
+    state: dict[str, dict[str, StateField]] = field(default_factory=dict)
+
+    def state_fields(self, owner: str) -> dict[str, StateField]:
+        """The state plugins add to creatures or players, by scenario key."""
+        return self.state.get(owner, {})
+
+    def counter_names(self) -> list[str]:
+        """Every kind of counter a creature may have: keyword counters, then the others."""
+        return [k.name for k in self.keywords.values() if k.counter] + list(self.counter_kinds)
 
     def restrictions_of(self, kind: str) -> list[Restriction]:
         """The restrictions of one kind whose keyword is loaded."""
@@ -293,6 +310,37 @@ def _drop_unmet_requirements(reg: Registry) -> None:
             dropped = True
 
 
+#: Scenario keys of the core, which plugins' state may not take.
+CORE_KEYS = {
+    "creature": frozenset(
+        {
+            "id", "name", "controller", "power", "toughness", "keywords", "counters", "damage",
+            "summoning_sick", "colors", "card",
+        }
+    ),
+    "player": frozenset({"life"}),
+}  # fmt: skip
+STATE_KINDS = {"bool": bool, "int": int, "creature": type(None)}
+
+
+def _state_problem(state: StateField, reg: Registry) -> str | None:
+    """What is wrong with a plugin's state declaration, or None."""
+    if state.owner not in CORE_KEYS:
+        return f"owner must be 'creature' or 'player', not {state.owner!r}"
+    if state.kind not in STATE_KINDS:
+        return f"kind must be one of {', '.join(STATE_KINDS)}, not {state.kind!r}"
+    if state.kind == "creature" and state.owner != "creature":
+        return "only creatures' state may name a creature"
+    wanted = STATE_KINDS[state.kind]
+    if type(state.default) is not wanted:
+        return f"default {state.default!r} is not a {state.kind}"
+    if state.default_from is not None and state.default_from not in reg.state.get(state.owner, {}):
+        return f"default_from {state.default_from!r} is not a key declared before it"
+    if state.key in CORE_KEYS[state.owner] or state.key in reg.state.get(state.owner, {}):
+        return f"the key is already the {'core' if state.key in CORE_KEYS[state.owner] else 'another plugin'}'s"
+    return None
+
+
 def _build(
     pm: pluggy.PluginManager,
     infos: list[tuple[str, str | None, str | None, str]],
@@ -322,6 +370,11 @@ def _build(
     reg.steps = sorted((s for _, s in steps.values()), key=lambda s: s.order)
 
     for plugin, kw in _collect(pm, "register_keywords", Keyword):
+        if kw.parameter not in PARAMETERS:
+            raise PluginError(
+                f"plugin {plugin!r}: keyword {kw.name!r} has parameter {kw.parameter!r} "
+                f"(one of: {', '.join(repr(p) for p in PARAMETERS)})"
+            )
         if kw.name in reg.keywords:
             raise PluginError(
                 f"plugin {plugin!r} defines keyword {kw.name!r}, "
@@ -337,6 +390,19 @@ def _build(
         reg.keyword_plugin[kw.name] = plugin
         contributed.setdefault(plugin, {}).setdefault("keywords", []).append(kw.name)
     _drop_unmet_requirements(reg)
+
+    for plugin, kind in _collect(pm, "register_counters", CounterKind):
+        if kind.name in reg.counter_kinds or kind.name in reg.keywords:
+            raise PluginError(f"plugin {plugin!r} defines counter kind {kind.name!r} a second time")
+        reg.counter_kinds[kind.name] = kind
+    for plugin, state in _collect(pm, "register_state", StateField):
+        problem = _state_problem(state, reg)
+        if problem:
+            raise PluginError(f"plugin {plugin!r}: state {state.key!r}: {problem}")
+        reg.state.setdefault(state.owner, {})[state.key] = state
+        contributed.setdefault(plugin, {}).setdefault("state", []).append(
+            f"{state.owner}.{state.key}"
+        )
 
     for plugin, system in _collect(pm, "register_systems", System):
         if system.point not in POINT_NAMES:
@@ -385,6 +451,7 @@ def _build(
                 steps=tuple(c.get("steps", ())),
                 cards=tuple(c.get("cards", ())),
                 systems=tuple(c.get("systems", ())),
+                state=tuple(c.get("state", ())),
             )
         )
     return reg

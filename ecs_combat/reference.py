@@ -12,28 +12,30 @@ from contextlib import contextmanager
 from typing import Any
 
 import esper
+import numpy as np
 
 from ecs_combat.components import (
     Attacking,
     Blocking,
     Card,
+    Colors,
     Controller,
     Damage,
-    HasHat,
     KeywordComponent,
     KeywordSources,
     OnBattlefield,
-    Paired,
     Player,
+    State,
     Stats,
     SummoningSick,
     Tapped,
     keyword_component,
 )
-from ecs_combat.definitions import TargetRule
+from ecs_combat.definitions import Card as CardDefinition
+from ecs_combat.definitions import color_mask
 from ecs_combat.division import default_division, excess_shortfall, lethal_damage
 from ecs_combat.errors import EcsCombatError, InputError, PluginError
-from ecs_combat.legality import why_cannot_attack, why_untargetable
+from ecs_combat.legality import instance_values, why_cannot_attack, why_untargetable
 from ecs_combat.pipeline import StepPlan, plan_steps
 from ecs_combat.plugins import Registry
 from ecs_combat.result import (
@@ -143,6 +145,49 @@ class Combat:
         stats.power_bonus += power
         stats.toughness_bonus += toughness
 
+    def instances(self, entity: int, keyword: str) -> list[Any]:
+        """The parameters of a creature's instances of a keyword it has now (one None for a
+        keyword only a static ability gives)."""
+        if not self.has(entity, keyword):
+            return []
+        found = esper.component_for_entity(entity, KeywordSources).instances(keyword)
+        return found or [None]
+
+    def counters(self, entity: int) -> dict[str, int]:
+        """A creature's counters of every kind (read-only), kind -> count."""
+        return esper.component_for_entity(entity, KeywordSources).counters
+
+    def add_counters(self, entity: int, kind: str, change: int) -> None:
+        """Put (positive) or remove (negative) counters; their power and toughness changes
+        apply while they are on it (122.1a)."""
+        sources = esper.component_for_entity(entity, KeywordSources)
+        changed = sources.add_counters(kind, change, kind in self.reg.keywords)
+        effect = self.reg.counter_kinds.get(kind)
+        if effect is not None and changed:
+            stats = esper.component_for_entity(entity, Stats)
+            stats.counter_power += effect.power * changed
+            stats.counter_toughness += effect.toughness * changed
+
+    def colors(self, entity: int) -> tuple[str, ...]:
+        """A creature's colors (105.1)."""
+        return esper.component_for_entity(entity, Colors).colors
+
+    def state(self, entity: int, key: str) -> Any:
+        """A plugin's state of a creature or player entity (a creature reference is an
+        entity, or None)."""
+        player = esper.try_component(entity, Player)
+        if player is not None:
+            return player.state.get(key)
+        return esper.component_for_entity(entity, State).values.get(key)
+
+    def set_state(self, entity: int, key: str, value: Any) -> None:
+        """Change a plugin's state of a creature or player entity."""
+        player = esper.try_component(entity, Player)
+        values = (
+            player.state if player is not None else esper.component_for_entity(entity, State).values
+        )
+        values[key] = value
+
     def creature_entities(self) -> list[int]:
         """Every creature entity (on the battlefield or not), in scenario order."""
         return list(self.creatures.values())
@@ -217,37 +262,38 @@ class Combat:
 
     def add_creature(self, spec: CreatureSpec) -> int:
         """Put a creature onto the battlefield."""
-        sources = KeywordSources(printed=set(spec.keywords))
-        for kw, count in spec.counters.items():
-            sources.add_counters(kw, count)
+        sources = KeywordSources(printed=list(zip(spec.keywords, spec.parameters, strict=True)))
         comps: list[Any] = [
             Card(spec.id, spec.name, len(self.creatures)),
             Controller(self.players[spec.controller]),
             Stats(spec.power, spec.toughness),
             Damage(spec.damage),
             sources,
+            Colors(spec.colors),
+            State(dict(spec.state)),
             OnBattlefield(),
         ]
-        if spec.hat:
-            comps.append(HasHat())
         if spec.summoning_sick:
             comps.append(SummoningSick())
         entity = esper.create_entity(*comps)
         self.creatures[spec.id] = entity
         self.struck[entity] = []
+        for kind, count in spec.counters.items():
+            self.add_counters(entity, kind, count)
         return entity
 
     def declare(self) -> None:
         """Create the players and creatures; declare attackers and blockers (508, 509)."""
         for p in self.sc.players.values():
-            self.players[p.id] = esper.create_entity(Player(p.id, p.life, p.hat, p.wearing_hat))
+            self.players[p.id] = esper.create_entity(Player(p.id, p.life, state=dict(p.state)))
         for spec in self.sc.creatures.values():
             self.add_creature(spec)
-        for spec in self.sc.creatures.values():
-            if spec.paired_with:
-                esper.add_component(
-                    self.creatures[spec.id], Paired(self.creatures[spec.paired_with])
-                )
+        refs = [k for k, f in self.reg.state_fields("creature").items() if f.kind == "creature"]
+        for e in self.creatures.values():  # creature references as entities
+            values = esper.component_for_entity(e, State).values
+            for key in refs:
+                if values.get(key) is not None:
+                    values[key] = self.creatures[values[key]]
         self.refresh_keywords()
         self._check_marked_damage()
         for cid, defender in self.sc.attackers.items():
@@ -297,7 +343,7 @@ class Combat:
         if esper.has_component(entity, Tapped):
             return "it is tapped"
         sick = esper.has_component(entity, SummoningSick)
-        return why_cannot_attack(self.keywords(entity), sick, self.reg)
+        return why_cannot_attack(EntitySide(self, entity), sick, self.reg)
 
     # -- keywords -------------------------------------------------------------------------
 
@@ -653,10 +699,18 @@ class Combat:
                 toughness=stats.toughness,
                 tapped=self.on_battlefield(e) and esper.has_component(e, Tapped),
                 may_attack=self.why_cannot_attack(e) is None,
+                counters={k: n for k, n in self.counters(e).items() if n > 0},
+                state={
+                    k: self.state(e, k)
+                    for k, f in self.reg.state_fields("creature").items()
+                    if f.output
+                },
             )
+        shown = [k for k, f in self.reg.state_fields("player").items() if f.output]
         for pid, e in self.players.items():
             p = esper.component_for_entity(e, Player)
-            res.players[pid] = PlayerOutcome(life=p.life, lost=p.lost)
+            state = {k: p.state.get(k) for k in shown}
+            res.players[pid] = PlayerOutcome(life=p.life, lost=p.lost, state=state)
         return res
 
     # -- events ---------------------------------------------------------------------------
@@ -699,16 +753,16 @@ class Combat:
             return
         src = esper.component_for_entity(e, KeywordSources)
         if ev.action == "grant":
-            for kw in ev.keywords:
-                src.grant(kw)
+            for kw, parameter in zip(ev.keywords, ev.parameters, strict=True):
+                src.grant(kw, parameter)
             self.note(f"{ev.at}: {ev.target} gains {', '.join(ev.keywords)}")
         elif ev.action == "remove":
             for kw in ev.keywords:
                 src.remove(kw)
             self.note(f"{ev.at}: {ev.target} loses {', '.join(ev.keywords)}")
         elif ev.action == "counters":
-            for kw, change in ev.counters.items():
-                src.add_counters(kw, change)
+            for kind, change in ev.counters.items():
+                self.add_counters(e, kind, change)
             self.note(f"{ev.at}: counters on {ev.target}: {_fmt(ev.counters, signed=True)}")
         elif ev.action == "pump":
             stats = esper.component_for_entity(e, Stats)
@@ -734,7 +788,7 @@ class Combat:
         assert ev.card is not None and ev.caster is not None and ev.target is not None
         card = self.reg.card(ev.card)
         assert card is not None
-        problem = self.illegal_target(card.target, ev.target, ev.caster)
+        problem = self.illegal_target(card, ev.target, ev.caster)
         if problem:
             self.note(f"{ev.at}: {card.name} does nothing: {problem}")
             return
@@ -744,14 +798,16 @@ class Combat:
         for why in target.why:
             self.note(f"{card.name}: {why}")
 
-    def illegal_target(self, rule: TargetRule, target: str, caster: str) -> str | None:
+    def illegal_target(self, card: CardDefinition, target: str, caster: str) -> str | None:
         """Why a target is illegal for a card as it resolves, or None if it is legal."""
         e = self.creatures.get(target)
         if e is None or not self.on_battlefield(e):
             return f"{target} is not on the battlefield"
         controller = self.pid(esper.component_for_entity(e, Controller).player)
         self.refresh_keywords()
-        shroud = why_untargetable(self.keywords(e), controller != caster, self.reg)
+        rule = card.target
+        side = EntitySide(self, e, opponent=controller != caster, spell_colors=card.colors)
+        shroud = why_untargetable(side, self.reg)
         if shroud is not None:
             says = shroud.says.format(creature=target, caster=caster)
             return f"{says} ({shroud.rule})"
@@ -768,6 +824,32 @@ class Combat:
         return None
 
 
+class EntitySide:
+    """A creature of the reference world as a :class:`ecs_combat.restrictions.Side`."""
+
+    def __init__(
+        self,
+        combat: Combat,
+        entity: int,
+        opponent: bool = False,
+        spell_colors: tuple[str, ...] = (),
+    ) -> None:
+        self.combat = combat
+        self.entity = entity
+        self.opponent = opponent
+        self.spell_colors = color_mask(spell_colors)
+
+    def has(self, keyword: str) -> np.bool_:
+        return np.bool_(self.combat.has(self.entity, keyword))
+
+    def values(self, keyword: str) -> int:
+        return instance_values(self.combat.instances(self.entity, keyword))
+
+    @property
+    def colors(self) -> int:
+        return color_mask(self.combat.colors(self.entity))
+
+
 class _CardTarget:
     """:class:`ecs_combat.views.EffectTarget` for the reference engine."""
 
@@ -779,27 +861,25 @@ class _CardTarget:
         self.did: list[str] = []
         self.why: list[str] = []
 
-    def has_hat(self) -> bool:
-        return esper.has_component(self.entity, HasHat)
+    def state(self, key: str) -> Any:
+        return self.combat.state(self.entity, key)
 
-    def caster_has_hat(self) -> bool:
-        return self.caster.hat
+    def caster_state(self, key: str) -> Any:
+        return self.caster.state.get(key)
 
-    def paired_with(self) -> bool:
-        paired = esper.try_component(self.entity, Paired)
-        return paired is not None and self.combat.on_battlefield(paired.partner)
+    def related(self, key: str) -> Any:
+        other = self.combat.state(self.entity, key)
+        return other is not None and self.combat.on_battlefield(other)
 
-    def pump(self, power: int, toughness: int, where: Any = True, partner: bool = False) -> None:
+    def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
         if not where:
             return
         entity = self.entity
-        if partner:
-            if not self.paired_with():
+        if via is not None:
+            if not self.related(via):
                 return
-            entity = esper.component_for_entity(self.entity, Paired).partner
-        stats = esper.component_for_entity(entity, Stats)
-        stats.power_bonus += power
-        stats.toughness_bonus += toughness
+            entity = self.combat.state(self.entity, via)
+        self.combat.pump(entity, power, toughness)
         self.did.append(f"{self.combat.cid(entity)} gets {power:+d}/{toughness:+d}")
 
     def grant(self, keyword: str, where: Any = True) -> None:

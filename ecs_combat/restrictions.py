@@ -40,9 +40,24 @@ class Side(Protocol):
         """Whether it has a keyword: a numpy bool, or a row mask."""
         ...
 
+    def values(self, keyword: str) -> Any:
+        """Its instances' parameters as one integer (or integer row array): colors as a bit
+        mask (bit i for ``definitions.COLORS[i]``), numbers added up."""
+        ...
+
+    @property
+    def colors(self) -> Any:
+        """Its colors as a bit mask."""
+        ...
+
     @property
     def opponent(self) -> Any:
         """For ``target``: whether the spell's caster is an opponent of its controller."""
+        ...
+
+    @property
+    def spell_colors(self) -> Any:
+        """For ``target``: the spell's colors as a bit mask."""
         ...
 
 

@@ -54,6 +54,10 @@ class CreatureOutcome:
     #: Whether it could attack in a later combat this turn (on the battlefield, untapped, not
     #: kept from attacking, 508.1a); None if the engine doesn't say. Not in the JSON document.
     may_attack: bool | None = None
+    #: Counters on it (as they were when it died, for one that did), kind -> count above 0.
+    counters: dict[str, int] = field(default_factory=dict)
+    #: The plugins' state shown in the output, by key.
+    state: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,8 @@ class PlayerOutcome:
 
     life: int
     lost: bool
+    #: The plugins' state shown in the output (``poison``), by key.
+    state: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -95,10 +101,14 @@ class CombatResult:
                     "damage": c.damage,
                     "power": c.power,
                     "toughness": c.toughness,
+                    "counters": dict(c.counters),
+                    **c.state,
                 }
                 for cid, c in self.creatures.items()
             },
-            "players": {pid: {"life": p.life, "lost": p.lost} for pid, p in self.players.items()},
+            "players": {
+                pid: {"life": p.life, "lost": p.lost, **p.state} for pid, p in self.players.items()
+            },
             "skipped_events": [
                 {"event": e.index, "at": e.at, "action": e.action, "reason": e.reason}
                 for e in self.skipped_events

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from ecs_combat.checks import Checker, type_name
-from ecs_combat.definitions import REGULAR_STEP, normalize_keyword
+from ecs_combat.definitions import COLORS, REGULAR_STEP, StateField, normalize_keyword
 from ecs_combat.errors import InputError
+from ecs_combat.instances import Instance, Parameter, parse_instance
 from ecs_combat.legality import check_declarations
 from ecs_combat.plugins import Registry
 
@@ -35,12 +36,11 @@ DECLARE_BLOCKERS = "declare-blockers"
 
 @dataclass
 class PlayerSpec:
-    """A player: life total and hats."""
+    """A player: life total, and the state plugins add (``poison``, ``hat``, ...)."""
 
     id: str
     life: int = 20
-    hat: bool = False
-    wearing_hat: bool = False
+    state: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -52,11 +52,17 @@ class CreatureSpec:
     controller: str
     power: int
     toughness: int
+    #: One name per keyword instance (a keyword listed twice is there twice), in file order.
     keywords: tuple[str, ...] = ()
+    #: Each instance's parameter (``bushido 2``: 2; ``protection from red``: "red"), or None.
+    parameters: tuple[Parameter, ...] = ()
+    #: Counters of any kind: keyword counters and the plugins' kinds (``+1/+1``).
     counters: dict[str, int] = field(default_factory=dict)
     damage: int = 0
-    hat: bool = False
-    paired_with: str | None = None
+    #: Its colors (105.1); none for a colorless creature.
+    colors: tuple[str, ...] = ()
+    #: The state plugins add (``hat``, ``paired_with``, ...), by scenario key.
+    state: dict[str, Any] = field(default_factory=dict)
     #: It came under its controller's control this turn: it can't attack without a keyword
     #: that lets it (302.6). Creatures that enter through events always did.
     summoning_sick: bool = False
@@ -83,6 +89,7 @@ class Event:
     path: str
     target: str | None = None
     keywords: tuple[str, ...] = ()
+    parameters: tuple[Parameter, ...] = ()
     counters: dict[str, int] = field(default_factory=dict)
     power: int = 0
     toughness: int = 0
@@ -205,11 +212,33 @@ class _Parser:
 
     # -- pieces ---------------------------------------------------------------------------
 
-    def keyword(self, name: str, path: str, counter: bool = False) -> str:
-        kw = self.registry.keyword(name)
+    def keyword(self, text: str, path: str) -> Instance:
+        """One keyword instance: ``flanking``, ``bushido 2``, ``protection from red``."""
+        try:
+            return parse_instance(text, self.registry)
+        except ValueError as exc:
+            raise self.c.fail(path, str(exc)) from None
+
+    def keywords(self, value: Any, path: str) -> tuple[tuple[str, ...], tuple[Parameter, ...]]:
+        """A keyword list: the names and parameters of its instances."""
+        found = [
+            self.keyword(k, f"{path}[{i}]") for i, k in enumerate(self.c.string_list(value, path))
+        ]
+        return tuple(i.name for i in found), tuple(i.parameter for i in found)
+
+    def counter_kind(self, text: str, path: str) -> str:
+        """The name of a kind of counter: a keyword counter (122.1b) or a plugin's kind."""
+        if text in self.registry.counter_kinds:
+            return text
+        kw = self.registry.keyword(text)
         if kw is None:
-            raise self.c.fail(path, self.registry.unknown_keyword_reason(name))
-        if counter and not kw.counter:
+            kinds = ", ".join(self.registry.counter_kinds) or "none"
+            raise self.c.fail(
+                path,
+                f"{self.registry.unknown_keyword_reason(text)} (counters that are not keyword "
+                f"counters: {kinds})",
+            )
+        if not kw.counter:
             raise self.c.fail(path, f"{kw.name!r} can't be a keyword counter (122.1b)")
         return kw.name
 
@@ -217,9 +246,66 @@ class _Parser:
         table = self.c.table(value, path)
         out: dict[str, int] = {}
         for key, count in table.items():
-            name = self.keyword(key, f"{path}.{key}", counter=True)
+            name = self.counter_kind(key, f"{path}.{key}")
             out[name] = out.get(name, 0) + self.c.integer(count, f"{path}.{key}", minimum)
         return out
+
+    def colors(self, value: Any, path: str) -> tuple[str, ...]:
+        out: list[str] = []
+        for i, color in enumerate(self.c.string_list(value, path)):
+            name = normalize_keyword(color)
+            if name not in COLORS:
+                raise self.c.fail(
+                    f"{path}[{i}]", f"unknown color {color!r} (the colors: {', '.join(COLORS)})"
+                )
+            if name not in out:
+                out.append(name)
+        return tuple(out)
+
+    def state(self, owner: str, t: dict[str, Any], path: str) -> dict[str, Any]:
+        """The plugins' state of a creature or player: given values, else defaults."""
+        out: dict[str, Any] = {}
+        for key, f in self.registry.state_fields(owner).items():
+            where = f"{path}.{key}"
+            if key not in t:
+                out[key] = out[f.default_from] if f.default_from is not None else f.default
+            elif f.kind == "bool":
+                out[key] = self.c.boolean(t[key], where)
+            elif f.kind == "int":
+                out[key] = self.c.integer(t[key], where, 0)
+            else:
+                out[key] = self.c.string(t[key], where)
+        return out
+
+    def check_state(self, scenario: Scenario) -> None:
+        """Creature references in the plugins' state, then each plugin's own checks."""
+        for spec in self.creatures.values():
+            for key, f in self.registry.state_fields("creature").items():
+                other = spec.state.get(key)
+                if f.kind != "creature" or other is None:
+                    continue
+                if other == spec.id:
+                    raise self.c.fail(f"{spec.path}.{key}", f"{key} can't name the creature itself")
+                if other not in self.creatures:
+                    later = " (it enters only later)" if other in self._entered_ids() else ""
+                    raise self.c.fail(f"{spec.path}.{key}", f"unknown creature {other!r}{later}")
+        for ev in scenario.events:
+            if ev.creature is None:
+                continue
+            for key, f in self.registry.state_fields("creature").items():
+                if f.kind == "creature" and ev.creature.state.get(key) is not None:
+                    raise self.c.fail(
+                        f"{ev.creature.path}.{key}",
+                        f"only creatures on the battlefield as combat begins can have {key}",
+                    )
+        fields: list[StateField] = [
+            *self.registry.state_fields("player").values(),
+            *self.registry.state_fields("creature").values(),
+        ]
+        for f in fields:
+            problem = f.check(scenario) if f.check is not None else None
+            if problem is not None:
+                raise self.c.fail(*problem)
 
     def player_ref(self, value: Any, path: str) -> str:
         pid = self.c.string(value, path)
@@ -229,15 +315,15 @@ class _Parser:
             raise self.c.fail(path, f"unknown player {pid!r}")
         return pid
 
-    def creature(self, cid: str, raw: Any, path: str, partners: set[str] | None) -> CreatureSpec:
-        """Validate a creature table; `partners` are the ids it may be paired with (None: it
-        enters during combat and can't be paired)."""
+    def creature(self, cid: str, raw: Any, path: str) -> CreatureSpec:
+        """Validate a creature table."""
         t = self.c.table(raw, path)
         allowed = {
-            "name", "controller", "power", "toughness", "keywords", "counters", "damage", "hat",
-            "paired_with", "id", "summoning_sick",
+            "name", "controller", "power", "toughness", "keywords", "counters", "damage", "id",
+            "summoning_sick", "colors", *self.registry.state_fields("creature"),
         }  # fmt: skip
         self.c.keys(t, path, allowed)
+        names, parameters = self.keywords(t.get("keywords", []), f"{path}.keywords")
         for required in ("controller", "power", "toughness"):
             if required not in t:
                 raise self.c.fail(f"{path}.{required}", "missing")
@@ -247,30 +333,15 @@ class _Parser:
             controller=self.player_ref(t["controller"], f"{path}.controller"),
             power=self.c.integer(t["power"], f"{path}.power"),
             toughness=self.c.integer(t["toughness"], f"{path}.toughness"),
-            keywords=tuple(
-                self.keyword(k, f"{path}.keywords[{i}]")
-                for i, k in enumerate(self.c.string_list(t.get("keywords", []), f"{path}.keywords"))
-            ),
+            keywords=names,
+            parameters=parameters,
             counters=self.counters(t.get("counters", {}), f"{path}.counters", 0),
             damage=self.c.integer(t.get("damage", 0), f"{path}.damage", 0),
-            hat=self.c.boolean(t.get("hat", False), f"{path}.hat"),
+            colors=self.colors(t.get("colors", []), f"{path}.colors"),
+            state=self.state("creature", t, path),
             summoning_sick=self.c.boolean(t.get("summoning_sick", False), f"{path}.summoning_sick"),
             path=path,
         )
-        if "paired_with" in t:
-            partner = self.c.string(t["paired_with"], f"{path}.paired_with")
-            if partners is None:
-                raise self.c.fail(
-                    f"{path}.paired_with",
-                    "only creatures on the battlefield as combat begins can be paired "
-                    "(soulbond pairing as a creature enters is not modelled)",
-                )
-            if partner == cid:
-                raise self.c.fail(f"{path}.paired_with", "a creature can't be paired with itself")
-            if partner not in partners:
-                later = " (it enters only later)" if partner in self._entered_ids() else ""
-                raise self.c.fail(f"{path}.paired_with", f"unknown creature {partner!r}{later}")
-            spec.paired_with = partner
         if spec.toughness <= 0:
             raise self.c.fail(
                 f"{path}.toughness",
@@ -289,13 +360,11 @@ class _Parser:
         for pid, raw in players.items():
             path = f"players.{pid}"
             t = self.c.table(raw, path)
-            self.c.keys(t, path, {"life", "hat", "wearing_hat"})
-            wearing = self.c.boolean(t.get("wearing_hat", False), f"{path}.wearing_hat")
-            hat = self.c.boolean(t.get("hat", wearing), f"{path}.hat")
-            if wearing and not hat:
-                raise self.c.fail(f"{path}.hat", "a player wearing a hat has a hat")
+            self.c.keys(t, path, {"life", *self.registry.state_fields("player")})
             self.players[pid] = PlayerSpec(
-                pid, self.c.integer(t.get("life", 20), f"{path}.life"), hat, wearing
+                pid,
+                self.c.integer(t.get("life", 20), f"{path}.life"),
+                self.state("player", t, path),
             )
             if self.players[pid].life <= 0:
                 raise self.c.fail(f"{path}.life", "a player at 0 or less life has lost (704.5a)")
@@ -305,8 +374,7 @@ class _Parser:
             if cid in self.players:
                 raise self.c.fail(f"creatures.{cid}", f"id {cid!r} is already a player's")
         for cid, raw in creatures.items():
-            self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}", set(creatures))
-        self._check_pairs(self.creatures)
+            self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}")
 
         combat = self.c.table(self.doc.get("combat", {}), "combat")
         self.c.keys(combat, "combat", {"attackers", "blockers", "divide"})
@@ -316,6 +384,7 @@ class _Parser:
         check_declarations(scenario, self.registry)
         scenario.events = self._events(scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
+        self.check_state(scenario)
         return scenario
 
     def _entered_ids(self) -> list[str]:
@@ -328,23 +397,6 @@ class _Parser:
                     if isinstance(cid, str):
                         ids.append(cid)
         return ids
-
-    def _check_pairs(self, creatures: Mapping[str, CreatureSpec]) -> None:
-        for spec in creatures.values():
-            partner = creatures.get(spec.paired_with or "")
-            if partner is None:
-                continue
-            if partner.paired_with not in (None, spec.id):
-                raise self.c.fail(
-                    f"{spec.path}.paired_with",
-                    f"{partner.id!r} is paired with {partner.paired_with!r}",
-                )
-            if partner.controller != spec.controller:
-                raise self.c.fail(
-                    f"{spec.path}.paired_with",
-                    f"{partner.id!r} has another controller; soulbond pairs creatures you "
-                    "control (702.95)",
-                )
 
     def _attackers(self, raw: Any) -> dict[str, str]:
         table = self.c.table(raw, "combat.attackers")
@@ -489,9 +541,7 @@ class _Parser:
             names = self.c.string_list(t["keywords"], f"{path}.keywords")
             if not names:
                 raise self.c.fail(f"{path}.keywords", "must name at least one keyword")
-            ev.keywords = tuple(
-                self.keyword(k, f"{path}.keywords[{j}]") for j, k in enumerate(names)
-            )
+            ev.keywords, ev.parameters = self.keywords(names, f"{path}.keywords")
         if "counters" in t:
             ev.counters = self.counters(t["counters"], f"{path}.counters", None)
         if ev.action == "pump":
@@ -524,7 +574,7 @@ class _Parser:
             if "id" not in raw:
                 raise self.c.fail(f"{path}.creature.id", "missing")
             cid = self.c.string(raw["id"], f"{path}.creature.id")
-            ev.creature = self.creature(cid, raw, f"{path}.creature", None)
+            ev.creature = self.creature(cid, raw, f"{path}.creature")
 
     def _event_refs(self, ev: Event, scenario: Scenario, present: set[str]) -> None:
         path = ev.path
@@ -555,10 +605,8 @@ def parse_scenario(doc: Any, registry: Registry, file: str = "<scenario>") -> Sc
 
 
 def keyword_set(spec: CreatureSpec) -> set[str]:
-    """The keywords a creature has as the scenario begins (printed and counters)."""
-    return {normalize_keyword(k) for k in spec.keywords} | {
-        k for k, n in spec.counters.items() if n > 0
-    }
+    """The keywords a creature has as the scenario begins (printed and keyword counters)."""
+    return set(spec.keywords) | {k for k, n in spec.counters.items() if n > 0}
 
 
 __all__ = [

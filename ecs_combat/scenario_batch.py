@@ -8,11 +8,14 @@ its blockers in declaration order, events by (point, file order).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ecs_combat.batch import ACTION_CODE, NO_RECIPIENT, CombatBatch
+from ecs_combat.definitions import COLORS, color_mask
 from ecs_combat.errors import RefusedError
+from ecs_combat.instances import Parameter
 from ecs_combat.plugins import Registry
 from ecs_combat.scenario import DECLARE_BLOCKERS, CreatureSpec, Scenario
 
@@ -24,9 +27,41 @@ def keyword_bits(names: Sequence[str]) -> dict[str, int]:
     """Bit of each keyword name in a batch's masks."""
     if len(names) > MAX_KEYWORDS:
         raise RefusedError(
-            f"{len(names)} keywords are loaded; the batched engine's masks hold {MAX_KEYWORDS}"
+            f"the batch uses {len(names)} different keywords; the batched engine's masks hold "
+            f"{MAX_KEYWORDS}: resolve fewer scenarios at once"
         )
     return {name: 1 << i for i, name in enumerate(names)}
+
+
+def used_keywords(scenarios: Sequence[Scenario], registry: Registry) -> tuple[str, ...]:
+    """The keywords some scenario uses (printed, counters, events, cards), in registry order:
+    a batch's masks need bits for these only, however many keywords are installed."""
+    used: set[str] = set()
+
+    def creature(spec: CreatureSpec) -> None:
+        used.update(spec.keywords)
+        used.update(k for k in spec.counters if k in registry.keywords)
+
+    for sc in scenarios:
+        for spec in sc.creatures.values():
+            creature(spec)
+        for ev in sc.events:
+            used.update(ev.keywords)
+            used.update(k for k in ev.counters if k in registry.keywords)
+            if ev.creature is not None:
+                creature(ev.creature)
+            if ev.card is not None:
+                card = registry.card(ev.card)
+                if card is not None:
+                    used.update(card.keywords)
+    todo = list(used)
+    while todo:  # what a used keyword's static ability may give
+        kw = registry.keyword(todo.pop())
+        for needed in kw.requires if kw is not None else ():
+            if needed not in used:
+                used.add(needed)
+                todo.append(needed)
+    return tuple(k for k in registry.keywords if k in used)
 
 
 def event_points(step_names: Sequence[str]) -> dict[str, int]:
@@ -38,10 +73,18 @@ def event_points(step_names: Sequence[str]) -> dict[str, int]:
 class _Builder:
     """Collects rows as Python lists, then makes the arrays."""
 
-    def __init__(self, registry: Registry) -> None:
-        self.names = tuple(registry.keywords)
+    def __init__(self, registry: Registry, names: tuple[str, ...]) -> None:
+        self.names = names
         self.bits = keyword_bits(self.names)
-        self.column = {name: i for i, name in enumerate(self.names)}
+        self.counter_names = (*names, *registry.counter_kinds)
+        self.column = {name: i for i, name in enumerate(self.counter_names)}
+        self.creature_fields = registry.state_fields("creature")
+        self.player_fields = registry.state_fields("player")
+        self.creature_state: dict[str, list[Any]] = {k: [] for k in self.creature_fields}
+        self.player_state: dict[str, list[Any]] = {k: [] for k in self.player_fields}
+        self.colors: list[int] = []
+        self.instances: list[tuple[int, int, int]] = []  # (row, bit index, parameter)
+        self.ev_instances: list[tuple[int, int, int]] = []  # (event row, bit index, parameter)
         self.steps = {s: i for i, s in enumerate(registry.step_names)}
         self.points = event_points(registry.step_names)
         self.cards = tuple(card.name for card in registry.cards.values())
@@ -50,7 +93,6 @@ class _Builder:
         # players
         self.player_battle: list[int] = []
         self.life: list[int] = []
-        self.player_hat: list[bool] = []
         self.player_ids: list[str] = []
         # creatures
         self.battle: list[int] = []
@@ -59,10 +101,8 @@ class _Builder:
         self.toughness: list[int] = []
         self.damage: list[int] = []
         self.keywords: list[int] = []
-        self.hat: list[bool] = []
         self.attacking: list[int] = []
         self.present: list[bool] = []
-        self.paired: list[int] = []
         self.counters: list[tuple[int, int, int]] = []  # (row, column, count)
         self.creature_ids: list[str] = []
         self.creature_names: list[str] = []
@@ -78,6 +118,16 @@ class _Builder:
         self.ev_counters: list[tuple[int, int, int]] = []  # (event row, column, change)
         self.files: list[str] = []
 
+    def instance_rows(
+        self, row: int, names: Sequence[str], parameters: Sequence[Parameter]
+    ) -> list[tuple[int, int, int]]:
+        """Instance rows (row, bit index, parameter code) of some keyword instances."""
+        out = []
+        for name, p in zip(names, parameters, strict=True):
+            code = -1 if p is None else COLORS.index(p) if isinstance(p, str) else p
+            out.append((row, self.bits[name].bit_length() - 1, code))
+        return out
+
     def mask(self, names: Sequence[str]) -> int:
         out = 0
         for name in names:
@@ -92,10 +142,12 @@ class _Builder:
         self.toughness.append(spec.toughness)
         self.damage.append(spec.damage)
         self.keywords.append(self.mask(spec.keywords))  # below 2**64: at most 64 bits
-        self.hat.append(spec.hat)
+        self.colors.append(color_mask(spec.colors))
         self.attacking.append(-1)
         self.present.append(present)
-        self.paired.append(-1)
+        for key, value in spec.state.items():
+            self.creature_state[key].append(value)  # creature ids: rows, once all are known
+        self.instances.extend(self.instance_rows(row, spec.keywords, spec.parameters))
         self.creature_ids.append(spec.id)
         self.creature_names.append(spec.name)
         for kw, count in spec.counters.items():
@@ -109,7 +161,8 @@ class _Builder:
             prow[p.id] = len(self.player_battle)
             self.player_battle.append(b)
             self.life.append(p.life)
-            self.player_hat.append(p.hat)
+            for key, value in p.state.items():
+                self.player_state[key].append(value)
             self.player_ids.append(p.id)
 
         crow: dict[str, int] = {}
@@ -119,9 +172,11 @@ class _Builder:
         for ev in events:
             if ev.creature is not None:
                 crow[ev.creature.id] = self.creature(b, ev.creature, prow, False)
-        for spec in sc.creatures.values():
-            if spec.paired_with is not None:
-                self.paired[crow[spec.id]] = crow[spec.paired_with]
+        for key, f in self.creature_fields.items():
+            if f.kind == "creature":
+                column = self.creature_state[key]
+                for row in crow.values():
+                    column[row] = -1 if column[row] is None else crow[column[row]]
         for cid, defender in sc.attackers.items():
             self.attacking[crow[cid]] = prow[defender]
 
@@ -152,6 +207,7 @@ class _Builder:
                 player, card = prow[ev.caster], self.card_index[ev.card]
             for kw, change in ev.counters.items():
                 self.ev_counters.append((row, self.column[kw], change))
+            self.ev_instances.extend(self.instance_rows(row, ev.keywords, ev.parameters))
             self.ev.append(
                 (
                     b,
@@ -170,7 +226,7 @@ class _Builder:
 
     def batch(self, n_battles: int) -> CombatBatch:
         i64 = np.int64
-        k = len(self.names)
+        k = len(self.counter_names)
         counters = None
         if self.counters:
             counters = np.zeros((len(self.battle), k), i64)
@@ -183,27 +239,41 @@ class _Builder:
             for row, col, n in self.ev_counters:
                 event_counters[row, col] = n
         div = np.asarray(self.div, i64).reshape(-1, 5)
-        paired = np.asarray(self.paired, i64)
+        inst = np.asarray(self.instances, i64).reshape(-1, 3)
+        ev_inst = np.asarray(self.ev_instances, i64).reshape(-1, 3)
         return CombatBatch(
             n_battles=n_battles,
             keyword_names=self.names,
             player_battle=np.asarray(self.player_battle, i64),
             life=np.asarray(self.life, i64),
-            player_hat=np.asarray(self.player_hat, np.bool_),
             battle=np.asarray(self.battle, i64),
             controller=np.asarray(self.controller, i64),
             power=np.asarray(self.power, i64),
             toughness=np.asarray(self.toughness, i64),
             damage=np.asarray(self.damage, i64),
             keywords=np.asarray(self.keywords, np.uint64),
-            hat=np.asarray(self.hat, np.bool_),
+            colors=np.asarray(self.colors, i64),
             attacking=np.asarray(self.attacking, i64),
             present=np.asarray(self.present, np.bool_),
             block_blocker=np.asarray(self.block_blocker, i64),
             block_attacker=np.asarray(self.block_attacker, i64),
             block_rank=np.asarray(self.block_rank, i64),
             counters=counters,
-            paired_with=paired if (paired >= 0).any() else None,
+            counter_names=self.counter_names,
+            creature_state={
+                k: np.asarray(v, np.bool_ if self.creature_fields[k].kind == "bool" else i64)
+                for k, v in self.creature_state.items()
+            },
+            player_state={
+                k: np.asarray(v, np.bool_ if self.player_fields[k].kind == "bool" else i64)
+                for k, v in self.player_state.items()
+            },
+            instance_row=inst[:, 0].copy(),
+            instance_keyword=inst[:, 1].copy(),
+            instance_parameter=inst[:, 2].copy(),
+            event_instance_event=ev_inst[:, 0].copy(),
+            event_instance_keyword=ev_inst[:, 1].copy(),
+            event_instance_parameter=ev_inst[:, 2].copy(),
             division_step=div[:, 0].copy(),
             division_source=div[:, 1].copy(),
             division_recipient=div[:, 2].copy(),
@@ -231,7 +301,7 @@ class _Builder:
 
 def scenarios_to_batch(scenarios: Sequence[Scenario], registry: Registry) -> CombatBatch:
     """One batch holding every scenario, battle ``i`` being ``scenarios[i]``."""
-    builder = _Builder(registry)
+    builder = _Builder(registry, used_keywords(scenarios, registry))
     for b, sc in enumerate(scenarios):
         builder.add(b, sc)
     return builder.batch(len(scenarios))

@@ -81,18 +81,18 @@ class SideSpec:
 
     power: Range
     toughness: Range
-    #: Probability that a creature has a hat.
-    hat: float
     #: Probability of each keyword, independently; only keywords above 0, in registry order.
     keywords: Mapping[str, float] = field(default_factory=dict)
+    #: Probability that each yes-or-no state a plugin adds to creatures (``hat``) is true.
+    state: Mapping[str, float] = field(default_factory=dict)
 
     def describe(self) -> dict[str, Any]:
         """The side as JSON data."""
         return {
             "power": list(self.power),
             "toughness": list(self.toughness),
-            "hat": self.hat,
             "keywords": dict(self.keywords),
+            "state": dict(self.state),
         }
 
 
@@ -117,13 +117,13 @@ class BattleSpec:
     attackers: Range
     blockers_per_attacker: Range
     life: int
-    #: Probability that each player has a hat.
-    player_hat: float
     attacker: SideSpec
     blocker: SideSpec
     casts: tuple[CastSpec, ...] = ()
     #: Keywords that label each side in the matchup table.
     matchup: tuple[str, ...] = ()
+    #: Probability that each yes-or-no state a plugin adds to players (``hat``) is true.
+    player_state: Mapping[str, float] = field(default_factory=dict)
 
     def describe(self) -> dict[str, Any]:
         """The spec as JSON data (part of a summary: it decides the battles)."""
@@ -132,7 +132,7 @@ class BattleSpec:
             "attackers": list(self.attackers),
             "blockers_per_attacker": list(self.blockers_per_attacker),
             "life": self.life,
-            "player_hat": self.player_hat,
+            "player_state": dict(self.player_state),
             "attacker": self.attacker.describe(),
             "blocker": self.blocker.describe(),
             "casts": [
@@ -166,14 +166,14 @@ class _SpecReader(Checker):
             "toughness",
             "life",
             "keywords",
-            "hats",
+            "state",
             "attacker",
             "blocker",
             "casts",
             "matchup",
         }
     )
-    SIDE = frozenset({"power", "toughness", "hat", "keywords"})
+    SIDE = frozenset({"power", "toughness", "keywords", "state"})
 
     def __init__(self, registry: Registry, file: str) -> None:
         super().__init__(file)
@@ -239,9 +239,21 @@ class _SpecReader(Checker):
                 if "toughness" in t
                 else base.toughness
             ),
-            hat=self.probability(t["hat"], f"{path}.hat") if "hat" in t else base.hat,
             keywords=self._in_registry_order(keywords),
+            state={
+                **base.state,
+                **self.state_probabilities(t.get("state", {}), f"{path}.state", "creature"),
+            },
         )
+
+    def state_probabilities(self, raw: Any, path: str, owner: str) -> dict[str, float]:
+        """Probabilities of yes-or-no state plugins add to creatures or players."""
+        t = self.table(raw, path)
+        fields = self.registry.state_fields(owner)
+        yes_or_no = {k for k, f in fields.items() if f.kind == "bool"}
+        self.keys(t, path, frozenset(yes_or_no))
+        drawn = {k: self.probability(v, f"{path}.{k}") for k, v in t.items()}
+        return {k: drawn[k] for k in fields if drawn.get(k, 0) > 0}
 
     def _in_registry_order(self, probabilities: dict[str, float]) -> dict[str, float]:
         return {k: probabilities[k] for k in self.registry.keywords if probabilities.get(k, 0) > 0}
@@ -302,14 +314,14 @@ class _SpecReader(Checker):
         doc = self.table(raw, "")
         self.keys(doc, "", self.TOP)
         keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
-        hats = self.table(doc.get("hats", {}), "hats")
-        self.keys(hats, "hats", frozenset({"creature", "player"}))
+        state = self.table(doc.get("state", {}), "state")
+        self.keys(state, "state", frozenset({"creature", "player"}))
         base = SideSpec(
             power=self.range(doc.get("power", list(TOURNAMENT_RANGE)), "power", 0, MAX_STAT),
             toughness=self.range(
                 doc.get("toughness", list(TOURNAMENT_RANGE)), "toughness", 1, MAX_STAT
             ),
-            hat=self.probability(hats.get("creature", 0), "hats.creature"),
+            state=self.state_probabilities(state.get("creature", {}), "state.creature", "creature"),
         )
         return BattleSpec(
             attackers=self.range(doc.get("attackers", 1), "attackers", 1, MAX_ATTACKERS),
@@ -320,7 +332,9 @@ class _SpecReader(Checker):
                 MAX_BLOCKERS_PER_ATTACKER,
             ),
             life=self.integer(doc.get("life", DEFAULT_LIFE), "life", 1),
-            player_hat=self.probability(hats.get("player", 0), "hats.player"),
+            player_state=self.state_probabilities(
+                state.get("player", {}), "state.player", "player"
+            ),
             attacker=self.side(doc.get("attacker", {}), "attacker", base, keywords),
             blocker=self.side(doc.get("blocker", {}), "blocker", base, keywords),
             casts=self.casts(doc.get("casts", [])),

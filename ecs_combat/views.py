@@ -64,20 +64,22 @@ class EffectTarget(Protocol):
     resolving card. `where` restricts an effect to the targets where it is true.
     """
 
-    def has_hat(self) -> Any:
-        """Whether the target creature has a hat."""
+    def state(self, key: str) -> Any:
+        """A plugin's state of the target creature (``hat``), by key."""
         ...
 
-    def caster_has_hat(self) -> Any:
-        """Whether the card's caster has a hat."""
+    def caster_state(self, key: str) -> Any:
+        """A plugin's state of the card's caster (a player), by key."""
         ...
 
-    def paired_with(self) -> Any:
-        """Whether the target is paired with another creature (soulbond)."""
+    def related(self, key: str) -> Any:
+        """Whether the target's creature-reference state `key` (``paired_with``) names a
+        creature on the battlefield."""
         ...
 
-    def pump(self, power: int, toughness: int, where: Any = True, partner: bool = False) -> None:
-        """+power/+toughness until end of turn (to its soulbond partner if `partner`)."""
+    def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
+        """+power/+toughness until end of turn; with `via`, to the creature the target's
+        state `via` names instead (its soulbond partner: ``via="paired_with"``)."""
         ...
 
     def grant(self, keyword: str, where: Any = True) -> None:

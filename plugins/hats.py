@@ -12,12 +12,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ecs_combat import Card, EcsCombatError, TargetRule, hookimpl
+from ecs_combat import Card, EcsCombatError, StateField, TargetRule, hookimpl
 from ecs_combat.definitions import normalize_keyword
-from ecs_combat.scenario import PlayerSpec
+from ecs_combat.scenario import PlayerSpec, Scenario
 from ecs_combat.views import EffectTarget
 
 RULINGS = "Unfinity rulings"
+HAT = "hat"
+WEARING_HAT = "wearing_hat"
 
 
 @dataclass(frozen=True)
@@ -96,14 +98,14 @@ def remove_player_hat(player: PlayerSpec, by: str) -> PlayerSpec:
             f"{by} can't remove {player.id}'s hat: no player can remove another player's hat "
             f"({RULINGS})"
         )
-    return replace(player, hat=False, wearing_hat=False)
+    return replace(player, state={**player.state, HAT: False, WEARING_HAT: False})
 
 
 def resolve_hat_trick(target: EffectTarget) -> None:
     """+1/+1 and first strike; double strike with a creature hat; triple strike when the
     caster and the creature both have hats. Hats are checked as it resolves."""
-    creature_hat = target.has_hat()
-    both = np.logical_and(creature_hat, target.caster_has_hat())
+    creature_hat = target.state(HAT)
+    both = np.logical_and(creature_hat, target.caster_state(HAT))
     target.pump(1, 1)
     target.grant("first strike")
     target.grant("double strike", where=creature_hat)
@@ -128,6 +130,31 @@ HAT_TRICK = Card(
     resolve=resolve_hat_trick,
     keywords=frozenset({"first strike", "double strike", "triple strike"}),
 )
+
+
+def wearing_means_having(scenario: Scenario) -> tuple[str, str] | None:
+    """A player wearing a hat has a hat."""
+    for pid, player in scenario.players.items():
+        if player.state[WEARING_HAT] and not player.state[HAT]:
+            return f"players.{pid}.hat", "a player wearing a hat has a hat"
+    return None
+
+
+@hookimpl
+def register_state() -> list[StateField]:
+    return [
+        StateField("creature", HAT, "bool", False, summary="the creature in its art has a hat"),
+        StateField("player", WEARING_HAT, "bool", False, summary="the player wears a hat"),
+        StateField(
+            "player",
+            HAT,
+            "bool",
+            False,
+            default_from=WEARING_HAT,
+            summary="the player has a hat with them",
+            check=wearing_means_having,
+        ),
+    ]
 
 
 @hookimpl

@@ -41,8 +41,8 @@ from ecs_combat.views import EffectTarget
 
 def _soulbond_boost(target: EffectTarget) -> None:
     target.pump(2, 2)
-    target.pump(2, 2, partner=True)
-    target.note("paired", where=target.paired_with())
+    target.pump(2, 2, via="paired_with")
+    target.note("paired", where=target.related("paired_with"))
 
 
 #: The keyword a test card grants (a scenario casting it needs the keyword loaded).
@@ -50,8 +50,8 @@ GRANTED = "lifelink"
 
 
 def _hat_rally(target: EffectTarget) -> None:
-    target.pump(-1, 0, where=target.has_hat())
-    target.grant(GRANTED, where=np.logical_not(target.caster_has_hat()))
+    target.pump(-1, 0, where=target.state("hat"))
+    target.grant(GRANTED, where=np.logical_not(target.caster_state("hat")))
 
 
 class ExtraCards:
@@ -101,10 +101,10 @@ AGREEMENT = settings(
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 
-def _names(table: dict[str, Any]) -> set[str]:
-    """The keywords a creature table has as it is declared (printed and counters)."""
-    names = set(table.get("keywords", [])) | {k for k, n in table.get("counters", {}).items() if n}
-    return {k for k in names if REGISTRY.keyword(k) is not None}
+def _names(table: dict[str, Any]) -> KeywordSide:
+    """A creature table as it is declared (printed keywords and counters)."""
+    names = list(table.get("keywords", [])) + [k for k, n in table.get("counters", {}).items() if n]
+    return KeywordSide([(k, None) for k in names if REGISTRY.keyword(k) is not None])
 
 
 def _creature(draw: Draw, players: Sequence[str], controller: str | None = None) -> dict[str, Any]:
@@ -134,7 +134,7 @@ def _creature(draw: Draw, players: Sequence[str], controller: str | None = None)
 
 def _may_block(blocker: dict[str, Any], attacker: dict[str, Any]) -> bool:
     """509.1a-b, by the plugins' restrictions: whether `blocker` may block `attacker`."""
-    mine, theirs = KeywordSide(_names(blocker)), KeywordSide(_names(attacker))
+    mine, theirs = _names(blocker), _names(attacker)
     if not all(r.test(mine) for r in REGISTRY.restrictions_of("block")):
         return False
     return all(r.test(theirs, mine) for r in REGISTRY.restrictions_of("block-pair"))
@@ -406,14 +406,13 @@ def _one_on_one(registry: Registry, attacker_kw: list[str], blocker_kw: list[str
         keyword_names=names,
         player_battle=np.array([0, 0, 1, 1], i64),
         life=np.array([20, 20, 20, 20], i64),
-        player_hat=np.zeros(4, np.bool_),
         battle=np.array([0, 0, 1], i64),
         controller=np.array([0, 1, 2], i64),
         power=np.array([2, 2, 2], i64),
         toughness=np.array([2, 2, 2], i64),
         damage=np.zeros(3, i64),
         keywords=np.array([a, d, a], np.uint64),
-        hat=np.zeros(3, np.bool_),
+        colors=np.zeros(3, i64),
         attacking=np.array([1, -1, 3], i64),
         present=np.ones(3, np.bool_),
         block_blocker=np.array([1], i64),

@@ -40,7 +40,13 @@ def test_resolve_json_matches_the_contract() -> None:
     assert set(out) == {"steps", "creatures", "players", "skipped_events"}
     assert [s["name"] for s in out["steps"]] == ["first-strike", "regular"]
     assert set(out["steps"][0]) == {"name", "damage", "life_gained", "died"}
-    assert out["creatures"]["cerberus"] == {"alive": False, "damage": 2, "power": 1, "toughness": 2}
+    assert out["creatures"]["cerberus"] == {
+        "alive": False,
+        "damage": 2,
+        "power": 1,
+        "toughness": 2,
+        "counters": {},
+    }
     assert out["players"]["abby"] == {"life": 20, "lost": False}
 
 

@@ -231,15 +231,15 @@ def test_hat_definition_for_unruled_items() -> None:
 
 def test_a_player_may_remove_their_own_hat() -> None:
     """Unfinity ruling: a player removing their own hat no longer has or wears it."""
-    player = PlayerSpec("A", hat=True, wearing_hat=True)
+    player = PlayerSpec("A", state={"hat": True, "wearing_hat": True})
     bare = remove_player_hat(player, by="A")
-    assert (bare.hat, bare.wearing_hat) == (False, False)
-    assert player.hat is True
+    assert (bare.state["hat"], bare.state["wearing_hat"]) == (False, False)
+    assert player.state["hat"] is True
 
 
 def test_no_player_can_remove_another_players_hat() -> None:
     """Unfinity ruling: no player can remove another player's hat."""
-    player = PlayerSpec("A", hat=True, wearing_hat=True)
+    player = PlayerSpec("A", state={"hat": True, "wearing_hat": True})
     with pytest.raises(HatRemovalRefused, match="another player's hat"):
         remove_player_hat(player, by="B")
-    assert player.hat is True
+    assert player.state["hat"] is True

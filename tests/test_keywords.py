@@ -178,7 +178,13 @@ def test_702_12b_lethal_damage_does_not_destroy(resolve: Resolve) -> None:
         + combat({"golem": "B"}, {"wurm": "golem"})
     )
     assert step(out, "regular")["died"] == []
-    assert out["creatures"]["golem"] == {"alive": True, "damage": 6, "power": 1, "toughness": 2}
+    assert out["creatures"]["golem"] == {
+        "alive": True,
+        "damage": 6,
+        "power": 1,
+        "toughness": 2,
+        "counters": {},
+    }
 
 
 def test_702_12b_deathtouch_does_not_destroy(resolve: Resolve) -> None:

@@ -206,7 +206,7 @@ BAD_SPECS = [
     ("power = 'big'", "power: must be an integer or [min, max], not a string"),
     ("colour = 'red'", "colour: unknown key 'colour'"),
     ("[attacker]\nspeed = 3", "attacker.speed: unknown key 'speed'"),
-    ("[hats]\nplayer = -0.5", "hats.player: probability must be between 0 and 1"),
+    ("[state]\nplayer = { hat = -0.5 }", "state.player.hat: probability must be between 0 and 1"),
     (
         "[[casts]]\ncard = 'Giant Growth'\nprobability = 0.5",
         "casts[0].card: no card 'Giant Growth'",
@@ -263,9 +263,12 @@ def test_any_range_of_battles_is_drawn_the_same_whatever_the_chunks(registry: Re
     parts = [draw_battles(gen, 8, a, b).batch for a, b in ((0, 1000), (1000, 1100), (1100, 2500))]
     assert [p.n_battles for p in parts] == [1000, 100, 1400]
     assert sum(p.n_creatures for p in parts) == whole.n_creatures
-    for name in ("power", "toughness", "keywords", "hat"):
+    for name in ("power", "toughness", "keywords"):
         joined = np.concatenate([getattr(p, name) for p in parts])
         assert np.array_equal(joined, getattr(whole, name)), name
+    for key, column in whole.creature_state.items():
+        joined = np.concatenate([p.creature_state[key] for p in parts])
+        assert np.array_equal(joined, column), key
 
 
 def test_generated_attacks_and_blocks_are_legal(registry: Registry) -> None:
@@ -278,7 +281,7 @@ def test_generated_attacks_and_blocks_are_legal(registry: Registry) -> None:
     }
     gen = make_generator(parse_spec(doc, registry), registry)
     batch = draw_battles(gen, 2, 0, 1500).batch
-    scenarios = batch_to_scenarios(batch, registry.step_names)
+    scenarios = batch_to_scenarios(batch, registry)
     for scenario in scenarios:
         check_declarations(scenario, registry)
     drawn_to_block = int((batch.controller % 2 == 1).sum())
@@ -306,6 +309,10 @@ def test_tournament_shortcut_builds_what_the_general_builder_builds(registry: Re
         a, b = getattr(fast.batch, f.name), getattr(general.batch, f.name)
         if isinstance(a, np.ndarray):
             assert a.dtype == b.dtype and np.array_equal(a, b), f.name
+        elif isinstance(a, dict):
+            assert a.keys() == b.keys(), f.name
+            for key in a:
+                assert a[key].dtype == b[key].dtype and np.array_equal(a[key], b[key]), key
         else:
             assert a == b, f.name
     assert np.array_equal(fast.attacking_side, general.attacking_side)
@@ -336,7 +343,7 @@ def test_batch_to_scenarios_gives_back_the_same_combats(registry: Registry) -> N
     assert len(scenarios) > 10
     batch = scenarios_to_batch(scenarios, registry)
     engine = ReferenceEngine(registry)
-    back = batch_to_scenarios(batch, registry.step_names)
+    back = batch_to_scenarios(batch, registry)
     for original, again in zip(scenarios, back, strict=True):
         assert engine.resolve(again).to_json() == engine.resolve(original).to_json(), original.file
 

@@ -35,7 +35,13 @@ def test_510_4_first_striker_kills_before_regular_damage(resolve: Resolve) -> No
     assert step_names(out) == ["first-strike", "regular"]
     assert step(out, "first-strike")["died"] == ["bear"]
     assert dealt(out, "regular") == set()
-    assert out["creatures"]["knight"] == {"alive": True, "damage": 0, "power": 2, "toughness": 2}
+    assert out["creatures"]["knight"] == {
+        "alive": True,
+        "damage": 0,
+        "power": 2,
+        "toughness": 2,
+        "counters": {},
+    }
 
 
 def test_510_4_no_first_strike_step_without_a_first_striker(resolve: Resolve) -> None:
@@ -410,7 +416,13 @@ def test_506_4_removed_attacker_deals_no_damage(resolve: Resolve) -> None:
         + event("declare-blockers", "remove-from-combat", target="bear")
     )
     assert dealt(out, "regular") == set()
-    assert out["creatures"]["bear"] == {"alive": True, "damage": 0, "power": 2, "toughness": 2}
+    assert out["creatures"]["bear"] == {
+        "alive": True,
+        "damage": 0,
+        "power": 2,
+        "toughness": 2,
+        "counters": {},
+    }
 
 
 def test_120_6_damage_already_marked_counts_toward_lethal(resolve: Resolve) -> None:

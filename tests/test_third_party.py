@@ -101,7 +101,13 @@ def assert_first_strike_kill(out: dict[str, Any], striker: str, victim: str) -> 
     assert dealt(out, "first-strike") == {(striker, victim, 2)}
     assert dealt(out, "regular") == set()
     assert out["creatures"][victim]["alive"] is False
-    assert out["creatures"][striker] == {"alive": True, "damage": 0, "power": 2, "toughness": 2}
+    assert out["creatures"][striker] == {
+        "alive": True,
+        "damage": 0,
+        "power": 2,
+        "toughness": 2,
+        "counters": {},
+    }
 
 
 def assert_trade(out: dict[str, Any]) -> None:
