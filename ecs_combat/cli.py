@@ -191,7 +191,7 @@ def simulate(
     --resume finishes an interrupted run (docs/distributed.md).
     """
     from ecs_combat.distribute import PluginOptions, TaskFailed, WorkerDied
-    from ecs_combat.simout import Interrupted, run_command
+    from ecs_combat.simout import Interrupted, OutputFailed, run_command
 
     registry = state.registry
     plugins = PluginOptions.current(state.load, sorted(state.block))
@@ -204,7 +204,7 @@ def simulate(
         fail(str(exc), 2)
     except RefusedError as exc:
         fail(f"the {engine} engine refuses these battles: {exc}", 2)
-    except (WorkerDied, TaskFailed, PluginError) as exc:
+    except (WorkerDied, TaskFailed, PluginError, OutputFailed) as exc:
         fail(str(exc), 1)
     except Interrupted as exc:
         fail(str(exc), 130)

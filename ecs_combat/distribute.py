@@ -9,21 +9,20 @@ in task order, so the summary is the one a single process gives, for any number 
 any chunk size and any executor: a ``ProcessPoolExecutor`` (``--workers N``), a Dask client's
 executor (``--scheduler ADDRESS``) or any other ``concurrent.futures.Executor``.
 
-With a checkpoint directory every finished task is written to its own file (under a temporary
-name, then renamed), beside a manifest naming the run; resuming skips the tasks already there.
+With a checkpoint directory (:mod:`ecs_combat.checkpoints`) every finished task is written to
+its own verified file, beside a manifest naming the run; resuming skips the tasks already there.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import hashlib
-import json
 import multiprocessing
 import os
 import signal
+import socket
+import struct
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -35,12 +34,13 @@ from typing import Any
 
 import numpy as np
 
+from ecs_combat.checkpoints import Checkpoints, Rejected, spec_key
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
 from ecs_combat.generate import Generator, make_generator
 from ecs_combat.plugins import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, Registry, load_registry
 from ecs_combat.simspec import Spec
 from ecs_combat.simulate import (
-    COLUMNS,
+    MAX_CHUNK_CREATURES,
     BatchResolver,
     ChunkResult,
     Run,
@@ -49,6 +49,7 @@ from ecs_combat.simulate import (
     default_chunk_size,
     expected_creatures,
     make_engine,
+    max_chunk_size,
     run_chunk,
 )
 
@@ -57,8 +58,6 @@ from ecs_combat.simulate import (
 TASK_CREATURES = 1 << 18
 #: Larger runs get larger tasks, so a checkpoint directory holds at most this many files.
 MAX_TASKS = 4096
-MANIFEST = "manifest.json"
-CHECKPOINT_FORMAT = "ecs-combat checkpoints 1"
 #: Environment variables worker processes get, so that numpy's libraries start no thread pools.
 SINGLE_THREADED = {
     "OMP_NUM_THREADS": "1",
@@ -150,11 +149,6 @@ def fingerprint(registry: Registry) -> tuple[str, ...]:
     lines += [f"step {name}" for name in registry.step_names]
     lines += [f"card {card.name}" for card in registry.cards.values()]
     return tuple(lines)
-
-
-def spec_key(spec: Spec) -> str:
-    """The spec as canonical JSON."""
-    return json.dumps(spec.describe(), sort_keys=True, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -321,176 +315,26 @@ def run_task(
 
 
 # ---------------------------------------------------------------------------------------------
-# Checkpoints
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write `text` to a temporary file beside `path`, then rename it to `path`."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-class Checkpoints:
-    """A directory holding the finished tasks of one run: ``manifest.json``, which names the
-    run, and one ``task-NNNNNN.json`` per finished task (its tally)."""
-
-    def __init__(self, directory: Path, manifest: dict[str, Any]) -> None:
-        self.directory = directory
-        self.manifest = manifest
-
-    @staticmethod
-    def manifest_of(
-        spec: Spec,
-        seed: int,
-        battles: int,
-        tasks: Sequence[tuple[int, int]],
-        plugins: Sequence[str],
-    ) -> dict[str, Any]:
-        """The manifest of a run: everything that decides its results, and nothing else (not
-        the engine, the chunk size or the workers)."""
-        return {
-            "format": CHECKPOINT_FORMAT,
-            "seed": seed,
-            "battles": battles,
-            "task_battles": tasks[0][1] - tasks[0][0] if tasks else 0,
-            "tasks": len(tasks),
-            "spec_sha256": hashlib.sha256(spec_key(spec).encode()).hexdigest(),
-            "spec": spec.describe(),
-            "plugins": list(plugins),
-        }
-
-    @classmethod
-    def open(cls, directory: str | Path, manifest: dict[str, Any], resume: bool) -> Checkpoints:
-        """Start a run in `directory` (absent or empty), or with `resume`, continue the run
-        whose manifest is there; a directory of another run is an :class:`InputError`."""
-        path = Path(directory)
-        where = str(directory)
-        if path.exists() and not path.is_dir():
-            raise InputError("--out", where, "exists and is not a directory")
-        found = path / MANIFEST
-        if found.exists():
-            if not resume:
-                raise InputError(
-                    "--out",
-                    where,
-                    "already holds checkpoints of a run: add --resume to finish it, or choose "
-                    "another directory",
-                )
-            try:
-                theirs = json.loads(found.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise InputError("--out", where, f"cannot read {MANIFEST}: {exc}") from None
-            differ = [k for k in manifest if theirs.get(k) != manifest[k] and k != "spec"]
-            if differ:
-                # How tasks are cut follows from the rest: name it only if nothing else differs.
-                derived: tuple[str, ...] = ("tasks", "task_battles")
-                if set(differ) <= set(derived):
-                    derived = ()
-                detail = ", ".join(
-                    f"{k} {theirs.get(k)!r} there, {manifest[k]!r} here"
-                    for k in differ
-                    if k not in ("spec_sha256", "plugins", *derived)
-                )
-                if "spec_sha256" in differ:
-                    detail = ", ".join(filter(None, ["another spec", detail]))
-                if "plugins" in differ:
-                    detail = ", ".join(filter(None, [detail, "other plugins"]))
-                raise InputError(
-                    "--out",
-                    where,
-                    f"holds checkpoints of a different run ({detail}); resume it with the "
-                    "same SPEC, --battles, --seed and plugins, or choose another directory",
-                )
-            checkpoints = cls(path, manifest)
-            checkpoints._remove_temporary()
-            return checkpoints
-        if path.exists() and any(path.iterdir()):
-            raise InputError(
-                "--out", where, "is not empty and holds no checkpoints: choose another directory"
-            )
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-            _write_atomically(found, json.dumps(manifest, indent=2) + "\n")
-        except OSError as exc:
-            raise InputError("--out", where, f"cannot write: {exc.strerror or exc}") from None
-        return cls(path, manifest)
-
-    @staticmethod
-    def saved_seed(directory: str | Path) -> int | None:
-        """The seed of the run checkpointed in `directory`, if it holds one."""
-        try:
-            seed = json.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))["seed"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-
-    def _remove_temporary(self) -> None:
-        for stale in self.directory.glob(".*.part"):
-            with contextlib.suppress(OSError):
-                stale.unlink()
-
-    def task_path(self, index: int) -> Path:
-        """The file of one task."""
-        return self.directory / f"task-{index:06d}.json"
-
-    def save(self, result: TaskResult) -> None:
-        """Write a finished task's tally."""
-        doc = {
-            "task": result.index,
-            "start": result.start,
-            "stop": result.stop,
-            "creatures": result.tally.creatures,
-            "columns": ["attacker_code", "blocker_code", *COLUMNS],
-            "counts": [
-                [a, b, *row.tolist()] for (a, b), row in sorted(result.tally.counts.items())
-            ],
-        }
-        path = self.task_path(result.index)
-        try:
-            _write_atomically(path, json.dumps(doc) + "\n")
-        except OSError as exc:
-            raise InputError("--out", str(path), f"cannot write: {exc.strerror or exc}") from None
-
-    def load(self, tasks: Sequence[tuple[int, int]]) -> dict[int, Tally]:
-        """The tallies of the tasks already finished (a file that does not hold its task, as
-        after a crash of the machine, counts as unfinished)."""
-        done: dict[int, Tally] = {}
-        for index, (start, stop) in enumerate(tasks):
-            path = self.task_path(index)
-            if not path.exists():
-                continue
-            try:
-                doc = json.loads(path.read_text(encoding="utf-8"))
-                if (doc["task"], doc["start"], doc["stop"]) != (index, start, stop):
-                    continue
-                counts = {
-                    (int(r[0]), int(r[1])): np.array(r[2:], dtype=np.int64) for r in doc["counts"]
-                }
-                tally = Tally(counts, int(doc["creatures"]))
-            except (OSError, ValueError, KeyError, TypeError, IndexError):
-                continue
-            if tally.battles == stop - start:
-                done[index] = tally
-        return done
-
-
-# ---------------------------------------------------------------------------------------------
 # Running
 
 
 @dataclass
 class DistributedRun(Run):
-    """A finished simulation run as tasks, and how many came from checkpoints."""
+    """A finished simulation run as tasks, how many came from checkpoints, and the task files
+    that did not verify (their tasks were run again)."""
 
     tasks: int = 0
     tasks_resumed: int = 0
+    checkpoints_rejected: list[Rejected] = field(default_factory=list)
+
+    def describe(self) -> dict[str, Any]:
+        """How the run was made, with its tasks."""
+        return {
+            **super().describe(),
+            "tasks": self.tasks,
+            "tasks_resumed": self.tasks_resumed,
+            "checkpoints_rejected": [r.as_json() for r in self.checkpoints_rejected],
+        }
 
 
 class TaskFailed(EcsCombatError):
@@ -506,13 +350,14 @@ def _is_lost_worker(exc: BaseException) -> bool:
 class Simulation:
     """One bulk simulation, ready to run in this process or on any executor.
 
-    Building it checks everything (the spec against the registry, the checkpoint directory)
-    and readies this process's generator and engine, which processes forked from it inherit.
-    `plugins` says how workers load the plugins (default: as this process does with no ``-p``
-    option); `registry` is this process's registry, loaded from `plugins` when not given.
-    With `checkpoint`, each finished task is saved in that directory, and with `resume` the
-    tasks already saved there are not run again. `with_table` asks for per-battle tables
-    (not with checkpoints).
+    Building it checks everything (the spec against the registry, the chunk size, the
+    checkpoint directory) and readies this process's generator and engine, which processes
+    forked from it inherit. `plugins` says how workers load the plugins (default: as this
+    process does with no ``-p`` option); `registry` is this process's registry, loaded from
+    `plugins` when not given. With `checkpoint`, the directory is locked (until :meth:`run`
+    ends, or :meth:`close`) and each finished task is saved there; with `resume` the tasks
+    saved there that verify are not run again (:attr:`rejected`: those that don't). `with_table`
+    asks for per-battle tables (not with checkpoints).
     """
 
     def __init__(
@@ -531,6 +376,16 @@ class Simulation:
     ) -> None:
         if with_table and checkpoint is not None:
             raise ValueError("per-battle tables are not checkpointed: ask for one or the other")
+        if chunk_size is not None and chunk_size > max_chunk_size(spec):
+            raise InputError(
+                "--chunk-size",
+                str(chunk_size),
+                f"at most {max_chunk_size(spec):,} battles for this SPEC (about "
+                f"{MAX_CHUNK_CREATURES:,} creatures a chunk, to bound memory); results do not "
+                "depend on it",
+            )
+        if resume and checkpoint is None:
+            raise InputError("--resume", "", "needs --out DIR, the directory of the run to resume")
         self.spec = spec
         self.seed = seed
         self.battles = battles
@@ -547,16 +402,35 @@ class Simulation:
         self.tasks = task_ranges(spec, battles)
         self.checkpoints: Checkpoints | None = None
         self.done: dict[int, Tally] = {}
+        #: Task files found that did not verify: their tasks are run again.
+        self.rejected: list[Rejected] = []
         if checkpoint is not None:
             manifest = Checkpoints.manifest_of(
                 spec, seed, battles, self.tasks, self.job.fingerprint
             )
             self.checkpoints = Checkpoints.open(checkpoint, manifest, resume)
             if resume:
-                self.done = self.checkpoints.load(self.tasks)
-        self.resumed = len(self.done)
+                self.done, self.rejected = self.checkpoints.load(self.tasks, self.generator.n_codes)
+        self.resumed = sorted(self.done)
         self._chunks = 0
         self._engine_seconds = 0.0
+
+    @property
+    def todo(self) -> list[int]:
+        """The tasks still to run."""
+        return [i for i in range(len(self.tasks)) if i not in self.done]
+
+    @property
+    def saved(self) -> int:
+        """How many tasks the checkpoint directory holds for this run."""
+        if self.checkpoints is None:
+            return 0
+        return len(set(self.resumed) | self.checkpoints.saved)
+
+    def close(self) -> None:
+        """Release the checkpoint directory's lock (nothing without one)."""
+        if self.checkpoints is not None:
+            self.checkpoints.close()
 
     def describe_tasks(self, indices: Sequence[int]) -> str:
         """Tasks and their battles, for messages: runs of consecutive tasks as ranges."""
@@ -586,13 +460,31 @@ class Simulation:
         submitted to it, a few per worker at a time (`workers`: how many tasks it runs at
         once, default the CPU count). `on_progress` gets the battles of each chunk or task as
         it finishes, in any order (first, those of the resumed tasks); `on_rows` gets the
-        per-battle tables in battle order. Raises :class:`WorkerDied` when a worker goes away,
-        :class:`TaskFailed` when a task fails unexpectedly, and the engine's errors.
+        per-battle tables in battle order. The checkpoint directory stays locked until the
+        run ends. Raises :class:`WorkerDied` when a worker goes away, :class:`TaskFailed` when
+        a task fails unexpectedly, and the engine's errors.
         """
+        if self.checkpoints is not None:
+            self.checkpoints.lock.acquire()
+        try:
+            return self._run(executor, workers, on_progress, on_rows)
+        finally:
+            self.close()
+
+    def _run(
+        self,
+        executor: Executor | None,
+        workers: int | None,
+        on_progress: Callable[[int], None] | None,
+        on_rows: Callable[[ChunkResult], None] | None,
+    ) -> DistributedRun:
         began = time.perf_counter()
-        if on_progress is not None and self.done:
-            on_progress(sum(self.tasks[i][1] - self.tasks[i][0] for i in self.done))
-        todo = [i for i in range(len(self.tasks)) if i not in self.done]
+        resumed = Tally()
+        for index in self.resumed:
+            resumed = resumed.merge(self.done[index])
+        if on_progress is not None and self.resumed:
+            on_progress(resumed.battles)
+        todo = self.todo
         if executor is None:
             for index in todo:
 
@@ -617,13 +509,16 @@ class Simulation:
             time.perf_counter() - began,
             self._engine_seconds,
             workers=workers or 1,
+            battles_resumed=resumed.battles,
+            creatures_resumed=resumed.creatures,
             tasks=len(self.tasks),
-            tasks_resumed=self.resumed,
+            tasks_resumed=len(self.resumed),
+            checkpoints_rejected=list(self.rejected),
         )
 
     def _finished(self, result: TaskResult) -> None:
         if self.checkpoints is not None:
-            self.checkpoints.save(result)
+            self.checkpoints.save(result.index, result.start, result.stop, result.tally)
         self.done[result.index] = result.tally
         self._chunks += result.chunks
         self._engine_seconds += result.engine_seconds
@@ -645,18 +540,27 @@ class Simulation:
         in_order = iter(todo)
         waiting_for = next(in_order, None)
 
-        def submit() -> None:
+        def submit() -> BaseException | None:
+            """Submit tasks up to the window; the error if the executor refuses one because a
+            worker went away (a broken pool refuses before it fails the tasks in flight)."""
             # Tables wait for their turn in memory: bound them too, not only the running tasks.
             while len(running) + len(rows) < window:
                 index = next(queue, None)
                 if index is None:
-                    return
+                    return None
                 start, stop = self.tasks[index]
-                running[executor.submit(run_task, self.job, index, start, stop)] = index
+                try:
+                    future = executor.submit(run_task, self.job, index, start, stop)
+                except BrokenProcessPool as exc:
+                    return exc
+                running[future] = index
+            return None
 
         try:
-            submit()
+            broken = submit()
             while running:
+                if broken is not None:
+                    self._fail(broken, running, executor)
                 complete, _ = wait(running, return_when=FIRST_COMPLETED)
                 failed: BaseException | None = None
                 for future in sorted(complete, key=lambda f: running[f]):
@@ -679,7 +583,9 @@ class Simulation:
                             waiting_for = next(in_order, None)
                 if failed is not None:
                     self._fail(failed, running, executor)
-                submit()
+                broken = submit()
+            if broken is not None:
+                self._fail(broken, running, executor)
         finally:
             for future in running:
                 future.cancel()
@@ -688,6 +594,9 @@ class Simulation:
         self, error: BaseException, running: dict[Future[TaskResult], int], executor: Executor
     ) -> None:
         """Keep the tasks that did finish, then raise the error that stopped the run."""
+        dead: list[int] = []
+        if _is_lost_worker(error) and isinstance(executor, WorkerPool):
+            dead = executor.tasks_of_dead_workers()  # waits until every future is settled
         lost: list[int] = []
         for future, index in sorted(running.items(), key=lambda item: item[1]):
             if future.done() and not future.cancelled() and future.exception() is None:
@@ -697,9 +606,7 @@ class Simulation:
         if isinstance(error, RemoteError):
             raise error.local() from None
         if _is_lost_worker(error):
-            culprits: list[int] = []
-            if isinstance(executor, WorkerPool):
-                culprits = [i for i in executor.tasks_of_dead_workers() if i in lost]
+            culprits = [i for i in dead if i in lost]
             raise WorkerDied(self, culprits or lost, error, running=bool(culprits)) from None
         failed = next(i for f, i in running.items() if f.done() and f.exception() is error)
         hint = ""
@@ -722,12 +629,12 @@ class WorkerDied(EcsCombatError):
             what = "a worker process ended abruptly"
         else:
             what = f"a worker died ({type(error).__name__}: {error})"
-        tasks = simulation.describe_tasks(self.lost)
+        tasks = simulation.describe_tasks(self.lost) if self.lost else "its tasks"
         when = f"while running {tasks}" if running else f"while {tasks} were in flight"
         store = simulation.checkpoints
         if store is not None:
             rest = (
-                f"{len(simulation.done)} of {len(simulation.tasks)} tasks are saved in "
+                f"{simulation.saved} of {len(simulation.tasks)} tasks are saved in "
                 f"{store.directory}: run the same command with --resume to run the rest"
             )
         else:
@@ -751,7 +658,8 @@ def run_simulation(
     on_progress: Callable[[int], None] | None = None,
 ) -> DistributedRun:
     """Build a :class:`Simulation` and run it: in this process, on `executor`, or, given only
-    `workers` above 1, on that many local processes."""
+    `workers` above 1, on that many local processes (never more than there are tasks to
+    run)."""
     simulation = Simulation(
         spec,
         seed,
@@ -763,13 +671,22 @@ def run_simulation(
         checkpoint=checkpoint,
         resume=resume,
     )
-    if executor is not None or not workers or workers == 1:
+    if executor is not None:
         return simulation.run(executor, workers, on_progress)
+    workers = local_workers(workers or 1, simulation)
+    if workers == 1:
+        return simulation.run(None, 1, on_progress)
     pool = WorkerPool(workers)
     try:
         return simulation.run(pool, workers, on_progress)
     finally:
         pool.stop()
+
+
+def local_workers(asked: int, simulation: Simulation) -> int:
+    """How many local processes to run a simulation on: as many as asked, but no more than it
+    has tasks to run (at least 1: a run with nothing to do runs in this process)."""
+    return max(1, min(asked, len(simulation.todo)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -874,18 +791,82 @@ class WorkerPool(ProcessPoolExecutor):
                 process.terminate()
 
 
+#: How long the command waits for a Dask scheduler to connect and answer its handshake.
+HANDSHAKE_SECONDS = 10.0
+#: A Dask handshake is a few dozen bytes; an answer announcing more is not one.
+MAX_HANDSHAKE = 1 << 16
+
+
+def _receive(sock: socket.socket, n: int, deadline: float) -> bytes:
+    """Exactly `n` bytes from `sock` before `deadline`; TimeoutError, or EOFError if the
+    other side closes first."""
+    data = bytearray()
+    while len(data) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        sock.settimeout(left)
+        more = sock.recv(n - len(data))
+        if not more:
+            raise EOFError
+        data += more
+    return bytes(data)
+
+
+def check_scheduler(address: str, timeout: float = HANDSHAKE_SECONDS) -> None:
+    """Check that a Dask scheduler answers at `address` within `timeout` seconds: connect and
+    read the handshake a Dask server sends first (its length, then its frames). Only plain TCP
+    addresses (``tcp://host:port`` or ``host:port``) are checked; others are left to Dask.
+    Raises :class:`InputError` for no answer, or an answer that is not Dask's."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.protocol import loads
+    from distributed.protocol.utils import unpack_frames
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return
+        host, port = parse_host_port(location)
+    except ValueError as exc:
+        raise InputError("--scheduler", address, f"not an address: {exc}") from None
+    deadline = time.monotonic() + timeout
+    not_dask = f"the service there does not answer as a Dask scheduler (within {timeout:g} s)"
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            (size,) = struct.unpack("<Q", _receive(sock, 8, deadline))
+            if not 8 <= size <= MAX_HANDSHAKE:
+                raise InputError("--scheduler", address, not_dask)
+            info = loads(unpack_frames(_receive(sock, size, deadline)))
+    except (TimeoutError, EOFError):
+        raise InputError("--scheduler", address, not_dask) from None
+    except OSError as exc:
+        raise InputError(
+            "--scheduler", address, f"cannot reach the Dask scheduler: {exc.strerror or exc}"
+        ) from None
+    except InputError:
+        raise
+    except Exception:  # frames Dask can't decode
+        raise InputError("--scheduler", address, not_dask) from None
+    if not isinstance(info, dict):
+        raise InputError("--scheduler", address, not_dask)
+
+
 @contextlib.contextmanager
-def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
+def dask_executor(
+    address: str, timeout: float = HANDSHAKE_SECONDS
+) -> Iterator[tuple[Executor, int]]:
     """An executor running tasks on the Dask cluster whose scheduler is at `address`, and how
-    many tasks the cluster runs at once."""
+    many tasks the cluster runs at once; a scheduler that doesn't answer as Dask within
+    `timeout` seconds is an :class:`InputError`."""
     try:
         from distributed import Client
     except ImportError:
         raise InputError(
             "--scheduler", address, f"running on a Dask cluster needs Dask: {DASK_EXTRA}"
         ) from None
+    check_scheduler(address, timeout)
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout=f"{timeout:g}s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise InputError(
             "--scheduler", address, f"cannot reach the Dask scheduler: {exc}"
