@@ -32,6 +32,7 @@ from ecs_combat.distribute import (
     check_scheduler,
     dask_executor,
     fingerprint,
+    run_simulation,
     run_task,
     task_ranges,
 )
@@ -583,3 +584,8 @@ def test_a_resumed_run_with_nothing_to_do_starts_no_workers(tmp_path: Path) -> N
     assert p.returncode == 0
     assert json.loads(stdout)["run"]["workers"] == 1
     assert max(seen, default=0) == 0
+
+
+def test_run_simulation_starts_no_more_processes_than_tasks(registry: Registry) -> None:
+    run = run_simulation(tournament(registry), 1, 5000, registry=registry, workers=8)
+    assert (run.tasks, run.workers) == (1, 1)
