@@ -35,14 +35,9 @@ from rich.progress import (
 from rich.table import Table
 
 from ecs_combat.checkpoints import Checkpoints, Rejected
-from ecs_combat.distribute import (
-    PluginOptions,
-    Simulation,
-    WorkerPool,
-    dask_executor,
-    local_workers,
-)
+from ecs_combat.distribute import PluginOptions, Simulation, local_workers
 from ecs_combat.errors import EcsCombatError, InputError
+from ecs_combat.executors import WorkerPool, dask_executor
 from ecs_combat.plugins import Registry
 from ecs_combat.simspec import Spec, load_spec, tournament
 from ecs_combat.simulate import OUTCOME_NAMES, TABLE_COLUMNS, ChunkResult, summary

@@ -29,14 +29,13 @@ from ecs_combat.distribute import (
     RemoteError,
     Simulation,
     WorkerDied,
-    check_scheduler,
-    dask_executor,
     fingerprint,
     run_simulation,
     run_task,
     task_ranges,
 )
 from ecs_combat.errors import InputError, PluginError
+from ecs_combat.executors import check_scheduler, dask_executor
 from ecs_combat.generate import BLOCK
 from ecs_combat.plugins import Registry
 from ecs_combat.simspec import parse_spec, tournament

@@ -28,7 +28,7 @@ def examples() -> list[str]:
 def cluster() -> Iterator[Any]:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as local:
         yield local
 
