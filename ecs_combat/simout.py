@@ -1,27 +1,19 @@
-"""What `ecs-combat simulate` shows and writes: the matchup table, the heatmap, the per-battle
-file (CSV or Parquet) and the progress bar.
-
-Files are written to a temporary file beside the target and renamed into place when complete,
-so an interrupted or failed run leaves nothing half-written.
+"""What `ecs-combat simulate` shows and writes: the matchup table, the progress bar, the
+per-battle file (:mod:`ecs_combat.outfiles`) and the heatmap (:mod:`ecs_combat.heatmap`), and
+the command that runs it all.
 """
 
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
-import os
-import re
 import secrets
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from types import TracebackType
-from typing import IO, TYPE_CHECKING, Any
+from typing import Any
 
 import click
-import numpy as np
 from rich import box
 from rich.console import Console, RenderableType
 from rich.progress import (
@@ -38,214 +30,16 @@ from ecs_combat.checkpoints import Checkpoints, Rejected
 from ecs_combat.distribute import PluginOptions, Simulation, local_workers
 from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.executors import WorkerPool, dask_executor
+from ecs_combat.heatmap import plot_heatmap
+from ecs_combat.outfiles import BattleWriter, check_out_path, check_writable
 from ecs_combat.plugins import Registry
 from ecs_combat.simspec import Spec, load_spec, tournament
-from ecs_combat.simulate import OUTCOME_NAMES, TABLE_COLUMNS, ChunkResult, summary
+from ecs_combat.simulate import summary
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-#: Suffixes of the per-battle file, by format.
-CSV_SUFFIXES = (".csv",)
-PARQUET_SUFFIXES = (".parquet", ".pq")
-PARQUET_EXTRA = 'pip install "ecs-combat[parquet]"'
 #: Matchup labels up to this long stay on one line in the table; longer ones fold.
 ONE_LINE_LABEL = 16
-#: An `--out` suffix like this one (a letter, then letters or digits: ``.xlsx``) names a file;
-#: any other (``run-1.2``) is part of a directory's name.
-FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]*")
 #: At most this many task files that don't verify are named one by one on standard error.
 NAMED_REJECTS = 10
-
-
-# ---------------------------------------------------------------------------------------------
-# Writing files atomically
-
-
-def temporary_beside(target: str | Path, option: str) -> Path:
-    """A new empty file beside `target`, to be renamed to it when complete; an
-    :class:`InputError` naming `option` if none can be made there."""
-    path = Path(target)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
-    except OSError as exc:
-        raise InputError(option, str(target), f"cannot write: {exc.strerror or exc}") from None
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
-    return Path(tmp)
-
-
-@contextlib.contextmanager
-def atomic_path(target: str | Path, option: str) -> Iterator[Path]:
-    """A temporary path beside `target`, renamed to it if the body finishes, else removed."""
-    tmp = temporary_beside(target, option)
-    try:
-        yield tmp
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def check_writable(path: str, option: str) -> None:
-    """Check, before a run, that a file can be written at `path` (a file is made beside it
-    and removed); else :class:`InputError`."""
-    if Path(path).is_dir():
-        raise InputError(option, path, "is a directory")
-    temporary_beside(path, option).unlink()
-
-
-# ---------------------------------------------------------------------------------------------
-# The per-battle file
-
-
-def _labels(codes: np.ndarray, label: Callable[[int], str]) -> list[str]:
-    """Codes as labels, computing each distinct label once."""
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    names = np.array([label(int(c)) for c in distinct.tolist()], dtype=object)
-    out: list[str] = names[inverse.reshape(-1)].tolist()
-    return out
-
-
-def check_out_path(path: str) -> str:
-    """What `--out` names: ``"csv"`` or ``"parquet"`` (a per-battle file, by its suffix), or
-    ``"checkpoints"`` (a directory: an existing one, a path ending in ``/``, or a path whose
-    suffix is not a file's, such as ``run-1.2``); an error if it is none of them."""
-    target = Path(path)
-    if target.is_dir() or path.endswith(("/", os.sep)):
-        return "checkpoints"
-    suffix = target.suffix.lower()
-    if suffix in CSV_SUFFIXES:
-        return "csv"
-    if suffix in PARQUET_SUFFIXES:
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise InputError(
-                "--out",
-                path,
-                f"writing Parquet needs pyarrow: {PARQUET_EXTRA}, or write .csv instead",
-            ) from None
-        return "parquet"
-    if target.exists():
-        raise InputError(
-            "--out",
-            path,
-            "is a file: --out takes a .csv, .parquet or .pq file, or a directory for checkpoints",
-        )
-    if FILE_SUFFIX.fullmatch(suffix):
-        raise InputError(
-            "--out",
-            path,
-            "the file must end in .csv, .parquet or .pq (or name a directory, for checkpoints: "
-            "end the path with / to use this name for one)",
-        )
-    return "checkpoints"
-
-
-class BattleWriter:
-    """Writes the per-battle table chunk by chunk, in chunk order, to a CSV or Parquet file.
-
-    Columns: :data:`ecs_combat.simulate.TABLE_COLUMNS`, with matchup labels and outcome names
-    as text. The file is written under a temporary name and renamed when complete. If writing
-    fails part-way (a full disk), the run goes on: the temporary file is removed and
-    :attr:`error` says what happened.
-    """
-
-    def __init__(self, path: str, label: Callable[[int], str]) -> None:
-        self.path = path
-        self.format = check_out_path(path)
-        self.label = label
-        #: Why the file could not be written, once it could not.
-        self.error: str | None = None
-        self._tmp: Path | None = None
-        self._file: IO[str] | None = None
-        self._csv: Any = None
-        self._parquet: Any = None
-
-    def __enter__(self) -> BattleWriter:
-        if Path(self.path).is_dir():
-            raise InputError("--out", self.path, "is a directory")
-        self._tmp = temporary_beside(self.path, "--out")
-        try:
-            if self.format == "csv":
-                self._file = open(self._tmp, "w", newline="", encoding="utf-8")
-                self._csv = csv.writer(self._file)
-                self._csv.writerow(TABLE_COLUMNS)
-            else:
-                import pyarrow as pa
-                import pyarrow.parquet as pq
-
-                fields = [
-                    pa.field(
-                        name,
-                        pa.string() if name in ("attacker", "blocker", "outcome") else pa.int64(),
-                    )
-                    for name in TABLE_COLUMNS
-                ]
-                self._parquet = pq.ParquetWriter(self._tmp, pa.schema(fields))
-        except OSError as exc:
-            self._abandon()
-            raise InputError("--out", self.path, f"cannot write: {exc.strerror or exc}") from None
-        return self
-
-    def write(self, result: ChunkResult) -> None:
-        """Append one chunk's battles (nothing once writing has failed)."""
-        if self.error is not None:
-            return
-        table = result.table
-        assert table is not None, "run the chunk with_table"
-        columns: dict[str, Any] = {name: table[name] for name in TABLE_COLUMNS}
-        columns["attacker"] = _labels(table["attacker"], self.label)
-        columns["blocker"] = _labels(table["blocker"], self.label)
-        columns["outcome"] = _labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
-        try:
-            if self._csv is not None:
-                lists = [c if isinstance(c, list) else c.tolist() for c in columns.values()]
-                self._csv.writerows(zip(*lists, strict=True))
-            else:
-                import pyarrow as pa
-
-                self._parquet.write_table(pa.table(columns, schema=self._parquet.schema))
-        except OSError as exc:
-            self._failed(exc)
-
-    def _failed(self, exc: OSError) -> None:
-        self.error = f"--out {self.path}: cannot write: {exc.strerror or exc}"
-        self._abandon()
-
-    def _abandon(self) -> None:
-        """Close and remove the temporary file."""
-        for closing in (self._file, self._parquet):
-            if closing is not None:
-                with contextlib.suppress(Exception):
-                    closing.close()
-        self._file = self._parquet = self._csv = None
-        if self._tmp is not None:
-            with contextlib.suppress(OSError):
-                self._tmp.unlink()
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if kind is not None or self.error is not None:
-            self._abandon()
-            return
-        assert self._tmp is not None
-        try:
-            if self._file is not None:
-                self._file.close()
-            if self._parquet is not None:
-                self._parquet.close()
-            os.replace(self._tmp, self.path)
-        except OSError as exc:
-            self._failed(exc)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,60 +123,6 @@ def run_line(doc: dict[str, Any]) -> str:
         f"{resumed:,} battles resumed{where}; {run['engine']} engine{workers}: "
         f"{resolved:,} resolved in this run{timed}"
     )
-
-
-# ---------------------------------------------------------------------------------------------
-# The heatmap
-
-
-def heatmap_figure(doc: dict[str, Any]) -> Figure:
-    """The attacker win rate of every matchup (attacker label x blocker label), in percent;
-    the colours span the rates found, from the lowest (red) to the highest (green)."""
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import PercentFormatter
-
-    attackers = list(dict.fromkeys(m["attacker"] for m in doc["matchups"]))
-    blockers = list(dict.fromkeys(m["blocker"] for m in doc["matchups"]))
-    rate = np.full((len(attackers), len(blockers)), np.nan)
-    for m in doc["matchups"]:
-        rate[attackers.index(m["attacker"]), blockers.index(m["blocker"])] = (
-            100 * m["attacker_wins"] / m["battles"]
-        )
-    low, high = float(np.nanmin(rate)), float(np.nanmax(rate))
-    if high - low < 1e-9:  # one rate: a scale around it
-        low, high = max(0.0, low - 1), min(100.0, high + 1)
-    size = (max(6.0, 1.1 * len(blockers) + 3), max(4.5, 0.8 * len(attackers) + 2))
-    fig = Figure(figsize=size, layout="constrained")
-    ax = fig.subplots()
-    image = ax.imshow(np.ma.masked_invalid(rate), cmap="RdYlGn", vmin=low, vmax=high)
-    ax.set_xticks(range(len(blockers)), blockers, rotation=30, ha="right")
-    ax.set_yticks(range(len(attackers)), attackers)
-    ax.set_xlabel("blocker")
-    ax.set_ylabel("attacker")
-    digits = 0 if high - low >= 10 else 1
-    for i, j in np.ndindex(rate.shape):
-        if not np.isnan(rate[i, j]):
-            shade = (rate[i, j] - low) / (high - low)
-            color = "white" if shade < 0.2 or shade > 0.85 else "black"
-            ax.text(
-                j, i, f"{rate[i, j]:.{digits}f}%", ha="center", va="center", fontsize=9,
-                color=color,
-            )  # fmt: skip
-    what = doc["simulation"] + spec_name(doc, " ")
-    ax.set_title(
-        f"Attacker win rate by matchup\n{what}, {doc['battles']:,} battles, seed {doc['seed']}",
-        fontsize=11,
-    )
-    bar = fig.colorbar(image, ax=ax, label="attacker wins (only the blocking side loses creatures)")
-    bar.ax.yaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=digits))
-    return fig
-
-
-def plot_heatmap(doc: dict[str, Any], path: str) -> None:
-    """Draw the heatmap of :func:`heatmap_figure` to a PNG file."""
-    fig = heatmap_figure(doc)
-    with atomic_path(path, "--plot") as tmp:
-        fig.savefig(tmp, format="png", dpi=120)
 
 
 # ---------------------------------------------------------------------------------------------

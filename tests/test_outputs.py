@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 
 import ecs_combat.checkpoints
+from ecs_combat.heatmap import heatmap_figure
 from ecs_combat.plugins import Registry
-from ecs_combat.simout import OutputFailed, heatmap_figure, run_command
+from ecs_combat.simout import OutputFailed, run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 MELEE = ROOT / "examples" / "specs" / "melee.toml"
