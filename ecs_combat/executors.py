@@ -28,6 +28,8 @@ SINGLE_THREADED = {
     "MKL_NUM_THREADS": "1",
 }
 DASK_EXTRA = 'pip install "ecs-combat[dask]"'
+#: How long stopping a pool waits for its manager thread (it ends in milliseconds).
+STOP_SECONDS = 5.0
 
 
 @contextlib.contextmanager
@@ -139,12 +141,17 @@ class WorkerPool(ProcessPoolExecutor):
         return sorted(task - 1 for task in values[1::2] if task > 0)
 
     def stop(self) -> None:
-        """Shut the pool down at once, ending its worker processes mid-task."""
+        """Shut the pool down at once, ending its worker processes mid-task, and wait for the
+        pool's manager thread to finish with them (left running, it races the interpreter's
+        exit, which then prints ``OSError: Bad file descriptor``)."""
+        manager: threading.Thread | None = getattr(self, "_executor_manager_thread", None)
         self.shutdown(wait=False, cancel_futures=True)
         processes: dict[int, multiprocessing.Process] = getattr(self, "_processes", None) or {}
         for process in list(processes.values()):
             with contextlib.suppress(Exception):
                 process.terminate()
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(STOP_SECONDS)
 
 
 #: How long the command waits for a Dask scheduler to connect and answer its handshake.

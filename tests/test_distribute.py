@@ -29,6 +29,7 @@ from ecs_combat.distribute import (
     RemoteError,
     Simulation,
     WorkerDied,
+    WorkerPool,
     fingerprint,
     run_simulation,
     run_task,
@@ -588,3 +589,12 @@ def test_a_resumed_run_with_nothing_to_do_starts_no_workers(tmp_path: Path) -> N
 def test_run_simulation_starts_no_more_processes_than_tasks(registry: Registry) -> None:
     run = run_simulation(tournament(registry), 1, 5000, registry=registry, workers=8)
     assert (run.tasks, run.workers) == (1, 1)
+
+
+def test_a_stopped_pool_leaves_no_manager_thread_behind() -> None:
+    """Otherwise the thread races the interpreter's exit (OSError: Bad file descriptor)."""
+    pool = WorkerPool(2)
+    manager = pool._executor_manager_thread
+    assert manager is not None and manager.is_alive()
+    pool.stop()
+    assert not manager.is_alive()
