@@ -158,11 +158,13 @@ def plugins(state: State, as_json: bool) -> None:
               help="Write per-battle results to this .csv or .parquet file, or checkpoints of "
               "finished tasks to this directory (docs/distributed.md).")  # fmt: skip
 @click.option("--resume", is_flag=True,
-              help="Skip the tasks already checkpointed in the --out directory.")  # fmt: skip
+              help="Finish the run checkpointed in the --out directory (it must hold one): "
+              "skip its tasks saved there that verify.")  # fmt: skip
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Draw the matchup heatmap to this .png file.")  # fmt: skip
 @click.option("--chunk-size", type=click.IntRange(min=1),
-              help="Battles per chunk (memory and progress); results do not depend on it.")  # fmt: skip
+              help="Battles per chunk (memory and progress; at most about 2,097,152 "
+              "creatures' worth); results do not depend on it.")  # fmt: skip
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
               help="Run the battles on this many local processes.")  # fmt: skip
 @click.option("--scheduler", metavar="ADDRESS",
@@ -191,7 +193,7 @@ def simulate(
     --resume finishes an interrupted run (docs/distributed.md).
     """
     from ecs_combat.distribute import PluginOptions, TaskFailed, WorkerDied
-    from ecs_combat.simout import Interrupted, run_command
+    from ecs_combat.simout import Interrupted, OutputFailed, run_command
 
     registry = state.registry
     plugins = PluginOptions.current(state.load, sorted(state.block))
@@ -204,7 +206,7 @@ def simulate(
         fail(str(exc), 2)
     except RefusedError as exc:
         fail(f"the {engine} engine refuses these battles: {exc}", 2)
-    except (WorkerDied, TaskFailed, PluginError) as exc:
+    except (WorkerDied, TaskFailed, PluginError, OutputFailed) as exc:
         fail(str(exc), 1)
     except Interrupted as exc:
         fail(str(exc), 130)

@@ -7,27 +7,20 @@ the plugin registry, the generator and the engine once per worker process (or th
 picklable :class:`Job`, resolves its chunks and returns their merged tally. Tallies are merged
 in task order, so the summary is the one a single process gives, for any number of workers,
 any chunk size and any executor: a ``ProcessPoolExecutor`` (``--workers N``), a Dask client's
-executor (``--scheduler ADDRESS``) or any other ``concurrent.futures.Executor``.
+executor (``--scheduler ADDRESS``) or any other ``concurrent.futures.Executor``
+(:mod:`ecs_combat.executors`).
 
-With a checkpoint directory every finished task is written to its own file (under a temporary
-name, then renamed), beside a manifest naming the run; resuming skips the tasks already there.
+With a checkpoint directory (:mod:`ecs_combat.checkpoints`) every finished task is written to
+its own verified file, beside a manifest naming the run; resuming skips the tasks already there.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import hashlib
-import json
-import multiprocessing
 import os
-import signal
-import sys
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,12 +28,15 @@ from typing import Any
 
 import numpy as np
 
+from ecs_combat.checkpoints import Checkpoints, Rejected, spec_key
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
+from ecs_combat.executors import WorkerPool as WorkerPool
+from ecs_combat.executors import environment, mark_running
 from ecs_combat.generate import Generator, make_generator
 from ecs_combat.plugins import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, Registry, load_registry
 from ecs_combat.simspec import Spec
 from ecs_combat.simulate import (
-    COLUMNS,
+    MAX_CHUNK_CREATURES,
     BatchResolver,
     ChunkResult,
     Run,
@@ -49,6 +45,7 @@ from ecs_combat.simulate import (
     default_chunk_size,
     expected_creatures,
     make_engine,
+    max_chunk_size,
     run_chunk,
 )
 
@@ -57,18 +54,9 @@ from ecs_combat.simulate import (
 TASK_CREATURES = 1 << 18
 #: Larger runs get larger tasks, so a checkpoint directory holds at most this many files.
 MAX_TASKS = 4096
-MANIFEST = "manifest.json"
-CHECKPOINT_FORMAT = "ecs-combat checkpoints 1"
-#: Environment variables worker processes get, so that numpy's libraries start no thread pools.
-SINGLE_THREADED = {
-    "OMP_NUM_THREADS": "1",
-    "OPENBLAS_NUM_THREADS": "1",
-    "MKL_NUM_THREADS": "1",
-}
 #: Fault injection for the tests: a worker process (not the one that submitted the run) that
 #: starts the task with this index exits at once, as a killed worker would.
 KILL_TASK_ENV = "ECS_COMBAT_TEST_KILL_TASK"
-DASK_EXTRA = 'pip install "ecs-combat[dask]"'
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,29 +103,10 @@ class PluginOptions:
 
     def load_registry(self) -> Registry:
         """Load the plugins as the submitting process did."""
-        with _environment(
+        with environment(
             {PLUGINS_ENV: self.plugins_env, DISABLE_AUTOLOAD_ENV: self.disable_autoload_env}
         ):
             return load_registry(load=self.load, block=self.block)
-
-
-@contextlib.contextmanager
-def _environment(values: Mapping[str, str | None]) -> Iterator[None]:
-    """Set (or, for None, unset) environment variables for the duration of the body."""
-    saved = {key: os.environ.get(key) for key in values}
-
-    def apply(pairs: Mapping[str, str | None]) -> None:
-        for key, value in pairs.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-    apply(values)
-    try:
-        yield
-    finally:
-        apply(saved)
 
 
 def fingerprint(registry: Registry) -> tuple[str, ...]:
@@ -150,11 +119,6 @@ def fingerprint(registry: Registry) -> tuple[str, ...]:
     lines += [f"step {name}" for name in registry.step_names]
     lines += [f"card {card.name}" for card in registry.cards.values()]
     return tuple(lines)
-
-
-def spec_key(spec: Spec) -> str:
-    """The spec as canonical JSON."""
-    return json.dumps(spec.describe(), sort_keys=True, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -290,7 +254,7 @@ def run_task(
     """Resolve battles ``start`` to ``stop - 1`` of the job's run, chunk by chunk, and merge
     their tallies in order. The per-battle tables (if the job asks for them) go to `on_chunk`,
     chunk by chunk, where the task runs in-process, and are returned joined otherwise."""
-    _mark_running(index)
+    mark_running(index)
     if os.environ.get(KILL_TASK_ENV) == str(index) and os.getpid() != job.origin_pid:
         os._exit(70)
     try:
@@ -313,172 +277,11 @@ def run_task(
     except EcsCombatError as exc:
         raise RemoteError(type(exc).__name__, str(exc)) from None
     finally:
-        _mark_running(None)
+        mark_running(None)
     table = None
     if job.with_table and tables:
         table = {name: np.concatenate([t[name] for t in tables]) for name in tables[0]}
     return TaskResult(index, start, stop, tally, n, engine_seconds, table)
-
-
-# ---------------------------------------------------------------------------------------------
-# Checkpoints
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write `text` to a temporary file beside `path`, then rename it to `path`."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-class Checkpoints:
-    """A directory holding the finished tasks of one run: ``manifest.json``, which names the
-    run, and one ``task-NNNNNN.json`` per finished task (its tally)."""
-
-    def __init__(self, directory: Path, manifest: dict[str, Any]) -> None:
-        self.directory = directory
-        self.manifest = manifest
-
-    @staticmethod
-    def manifest_of(
-        spec: Spec,
-        seed: int,
-        battles: int,
-        tasks: Sequence[tuple[int, int]],
-        plugins: Sequence[str],
-    ) -> dict[str, Any]:
-        """The manifest of a run: everything that decides its results, and nothing else (not
-        the engine, the chunk size or the workers)."""
-        return {
-            "format": CHECKPOINT_FORMAT,
-            "seed": seed,
-            "battles": battles,
-            "task_battles": tasks[0][1] - tasks[0][0] if tasks else 0,
-            "tasks": len(tasks),
-            "spec_sha256": hashlib.sha256(spec_key(spec).encode()).hexdigest(),
-            "spec": spec.describe(),
-            "plugins": list(plugins),
-        }
-
-    @classmethod
-    def open(cls, directory: str | Path, manifest: dict[str, Any], resume: bool) -> Checkpoints:
-        """Start a run in `directory` (absent or empty), or with `resume`, continue the run
-        whose manifest is there; a directory of another run is an :class:`InputError`."""
-        path = Path(directory)
-        where = str(directory)
-        if path.exists() and not path.is_dir():
-            raise InputError("--out", where, "exists and is not a directory")
-        found = path / MANIFEST
-        if found.exists():
-            if not resume:
-                raise InputError(
-                    "--out",
-                    where,
-                    "already holds checkpoints of a run: add --resume to finish it, or choose "
-                    "another directory",
-                )
-            try:
-                theirs = json.loads(found.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise InputError("--out", where, f"cannot read {MANIFEST}: {exc}") from None
-            differ = [k for k in manifest if theirs.get(k) != manifest[k] and k != "spec"]
-            if differ:
-                # How tasks are cut follows from the rest: name it only if nothing else differs.
-                derived: tuple[str, ...] = ("tasks", "task_battles")
-                if set(differ) <= set(derived):
-                    derived = ()
-                detail = ", ".join(
-                    f"{k} {theirs.get(k)!r} there, {manifest[k]!r} here"
-                    for k in differ
-                    if k not in ("spec_sha256", "plugins", *derived)
-                )
-                if "spec_sha256" in differ:
-                    detail = ", ".join(filter(None, ["another spec", detail]))
-                if "plugins" in differ:
-                    detail = ", ".join(filter(None, [detail, "other plugins"]))
-                raise InputError(
-                    "--out",
-                    where,
-                    f"holds checkpoints of a different run ({detail}); resume it with the "
-                    "same SPEC, --battles, --seed and plugins, or choose another directory",
-                )
-            checkpoints = cls(path, manifest)
-            checkpoints._remove_temporary()
-            return checkpoints
-        if path.exists() and any(path.iterdir()):
-            raise InputError(
-                "--out", where, "is not empty and holds no checkpoints: choose another directory"
-            )
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-            _write_atomically(found, json.dumps(manifest, indent=2) + "\n")
-        except OSError as exc:
-            raise InputError("--out", where, f"cannot write: {exc.strerror or exc}") from None
-        return cls(path, manifest)
-
-    @staticmethod
-    def saved_seed(directory: str | Path) -> int | None:
-        """The seed of the run checkpointed in `directory`, if it holds one."""
-        try:
-            seed = json.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))["seed"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-
-    def _remove_temporary(self) -> None:
-        for stale in self.directory.glob(".*.part"):
-            with contextlib.suppress(OSError):
-                stale.unlink()
-
-    def task_path(self, index: int) -> Path:
-        """The file of one task."""
-        return self.directory / f"task-{index:06d}.json"
-
-    def save(self, result: TaskResult) -> None:
-        """Write a finished task's tally."""
-        doc = {
-            "task": result.index,
-            "start": result.start,
-            "stop": result.stop,
-            "creatures": result.tally.creatures,
-            "columns": ["attacker_code", "blocker_code", *COLUMNS],
-            "counts": [
-                [a, b, *row.tolist()] for (a, b), row in sorted(result.tally.counts.items())
-            ],
-        }
-        path = self.task_path(result.index)
-        try:
-            _write_atomically(path, json.dumps(doc) + "\n")
-        except OSError as exc:
-            raise InputError("--out", str(path), f"cannot write: {exc.strerror or exc}") from None
-
-    def load(self, tasks: Sequence[tuple[int, int]]) -> dict[int, Tally]:
-        """The tallies of the tasks already finished (a file that does not hold its task, as
-        after a crash of the machine, counts as unfinished)."""
-        done: dict[int, Tally] = {}
-        for index, (start, stop) in enumerate(tasks):
-            path = self.task_path(index)
-            if not path.exists():
-                continue
-            try:
-                doc = json.loads(path.read_text(encoding="utf-8"))
-                if (doc["task"], doc["start"], doc["stop"]) != (index, start, stop):
-                    continue
-                counts = {
-                    (int(r[0]), int(r[1])): np.array(r[2:], dtype=np.int64) for r in doc["counts"]
-                }
-                tally = Tally(counts, int(doc["creatures"]))
-            except (OSError, ValueError, KeyError, TypeError, IndexError):
-                continue
-            if tally.battles == stop - start:
-                done[index] = tally
-        return done
 
 
 # ---------------------------------------------------------------------------------------------
@@ -487,10 +290,21 @@ class Checkpoints:
 
 @dataclass
 class DistributedRun(Run):
-    """A finished simulation run as tasks, and how many came from checkpoints."""
+    """A finished simulation run as tasks, how many came from checkpoints, and the task files
+    that did not verify (their tasks were run again)."""
 
     tasks: int = 0
     tasks_resumed: int = 0
+    checkpoints_rejected: list[Rejected] = field(default_factory=list)
+
+    def describe(self) -> dict[str, Any]:
+        """How the run was made, with its tasks."""
+        return {
+            **super().describe(),
+            "tasks": self.tasks,
+            "tasks_resumed": self.tasks_resumed,
+            "checkpoints_rejected": [r.as_json() for r in self.checkpoints_rejected],
+        }
 
 
 class TaskFailed(EcsCombatError):
@@ -506,13 +320,14 @@ def _is_lost_worker(exc: BaseException) -> bool:
 class Simulation:
     """One bulk simulation, ready to run in this process or on any executor.
 
-    Building it checks everything (the spec against the registry, the checkpoint directory)
-    and readies this process's generator and engine, which processes forked from it inherit.
-    `plugins` says how workers load the plugins (default: as this process does with no ``-p``
-    option); `registry` is this process's registry, loaded from `plugins` when not given.
-    With `checkpoint`, each finished task is saved in that directory, and with `resume` the
-    tasks already saved there are not run again. `with_table` asks for per-battle tables
-    (not with checkpoints).
+    Building it checks everything (the spec against the registry, the chunk size, the
+    checkpoint directory) and readies this process's generator and engine, which processes
+    forked from it inherit. `plugins` says how workers load the plugins (default: as this
+    process does with no ``-p`` option); `registry` is this process's registry, loaded from
+    `plugins` when not given. With `checkpoint`, the directory is locked (until :meth:`run`
+    ends, or :meth:`close`) and each finished task is saved there; with `resume` the tasks
+    saved there that verify are not run again (:attr:`rejected`: those that don't). `with_table`
+    asks for per-battle tables (not with checkpoints).
     """
 
     def __init__(
@@ -531,6 +346,16 @@ class Simulation:
     ) -> None:
         if with_table and checkpoint is not None:
             raise ValueError("per-battle tables are not checkpointed: ask for one or the other")
+        if chunk_size is not None and chunk_size > max_chunk_size(spec):
+            raise InputError(
+                "--chunk-size",
+                str(chunk_size),
+                f"at most {max_chunk_size(spec):,} battles for this SPEC (about "
+                f"{MAX_CHUNK_CREATURES:,} creatures a chunk, to bound memory); results do not "
+                "depend on it",
+            )
+        if resume and checkpoint is None:
+            raise InputError("--resume", "", "needs --out DIR, the directory of the run to resume")
         self.spec = spec
         self.seed = seed
         self.battles = battles
@@ -547,16 +372,35 @@ class Simulation:
         self.tasks = task_ranges(spec, battles)
         self.checkpoints: Checkpoints | None = None
         self.done: dict[int, Tally] = {}
+        #: Task files found that did not verify: their tasks are run again.
+        self.rejected: list[Rejected] = []
         if checkpoint is not None:
             manifest = Checkpoints.manifest_of(
                 spec, seed, battles, self.tasks, self.job.fingerprint
             )
             self.checkpoints = Checkpoints.open(checkpoint, manifest, resume)
             if resume:
-                self.done = self.checkpoints.load(self.tasks)
-        self.resumed = len(self.done)
+                self.done, self.rejected = self.checkpoints.load(self.tasks, self.generator.n_codes)
+        self.resumed = sorted(self.done)
         self._chunks = 0
         self._engine_seconds = 0.0
+
+    @property
+    def todo(self) -> list[int]:
+        """The tasks still to run."""
+        return [i for i in range(len(self.tasks)) if i not in self.done]
+
+    @property
+    def saved(self) -> int:
+        """How many tasks the checkpoint directory holds for this run."""
+        if self.checkpoints is None:
+            return 0
+        return len(set(self.resumed) | self.checkpoints.saved)
+
+    def close(self) -> None:
+        """Release the checkpoint directory's lock (nothing without one)."""
+        if self.checkpoints is not None:
+            self.checkpoints.close()
 
     def describe_tasks(self, indices: Sequence[int]) -> str:
         """Tasks and their battles, for messages: runs of consecutive tasks as ranges."""
@@ -586,13 +430,31 @@ class Simulation:
         submitted to it, a few per worker at a time (`workers`: how many tasks it runs at
         once, default the CPU count). `on_progress` gets the battles of each chunk or task as
         it finishes, in any order (first, those of the resumed tasks); `on_rows` gets the
-        per-battle tables in battle order. Raises :class:`WorkerDied` when a worker goes away,
-        :class:`TaskFailed` when a task fails unexpectedly, and the engine's errors.
+        per-battle tables in battle order. The checkpoint directory stays locked until the
+        run ends. Raises :class:`WorkerDied` when a worker goes away, :class:`TaskFailed` when
+        a task fails unexpectedly, and the engine's errors.
         """
+        if self.checkpoints is not None:
+            self.checkpoints.lock.acquire()
+        try:
+            return self._run(executor, workers, on_progress, on_rows)
+        finally:
+            self.close()
+
+    def _run(
+        self,
+        executor: Executor | None,
+        workers: int | None,
+        on_progress: Callable[[int], None] | None,
+        on_rows: Callable[[ChunkResult], None] | None,
+    ) -> DistributedRun:
         began = time.perf_counter()
-        if on_progress is not None and self.done:
-            on_progress(sum(self.tasks[i][1] - self.tasks[i][0] for i in self.done))
-        todo = [i for i in range(len(self.tasks)) if i not in self.done]
+        resumed = Tally()
+        for index in self.resumed:
+            resumed = resumed.merge(self.done[index])
+        if on_progress is not None and self.resumed:
+            on_progress(resumed.battles)
+        todo = self.todo
         if executor is None:
             for index in todo:
 
@@ -617,13 +479,16 @@ class Simulation:
             time.perf_counter() - began,
             self._engine_seconds,
             workers=workers or 1,
+            battles_resumed=resumed.battles,
+            creatures_resumed=resumed.creatures,
             tasks=len(self.tasks),
-            tasks_resumed=self.resumed,
+            tasks_resumed=len(self.resumed),
+            checkpoints_rejected=list(self.rejected),
         )
 
     def _finished(self, result: TaskResult) -> None:
         if self.checkpoints is not None:
-            self.checkpoints.save(result)
+            self.checkpoints.save(result.index, result.start, result.stop, result.tally)
         self.done[result.index] = result.tally
         self._chunks += result.chunks
         self._engine_seconds += result.engine_seconds
@@ -645,18 +510,27 @@ class Simulation:
         in_order = iter(todo)
         waiting_for = next(in_order, None)
 
-        def submit() -> None:
+        def submit() -> BaseException | None:
+            """Submit tasks up to the window; the error if the executor refuses one because a
+            worker went away (a broken pool refuses before it fails the tasks in flight)."""
             # Tables wait for their turn in memory: bound them too, not only the running tasks.
             while len(running) + len(rows) < window:
                 index = next(queue, None)
                 if index is None:
-                    return
+                    return None
                 start, stop = self.tasks[index]
-                running[executor.submit(run_task, self.job, index, start, stop)] = index
+                try:
+                    future = executor.submit(run_task, self.job, index, start, stop)
+                except BrokenProcessPool as exc:
+                    return exc
+                running[future] = index
+            return None
 
         try:
-            submit()
+            broken = submit()
             while running:
+                if broken is not None:
+                    self._fail(broken, running, executor)
                 complete, _ = wait(running, return_when=FIRST_COMPLETED)
                 failed: BaseException | None = None
                 for future in sorted(complete, key=lambda f: running[f]):
@@ -679,7 +553,9 @@ class Simulation:
                             waiting_for = next(in_order, None)
                 if failed is not None:
                     self._fail(failed, running, executor)
-                submit()
+                broken = submit()
+            if broken is not None:
+                self._fail(broken, running, executor)
         finally:
             for future in running:
                 future.cancel()
@@ -688,6 +564,9 @@ class Simulation:
         self, error: BaseException, running: dict[Future[TaskResult], int], executor: Executor
     ) -> None:
         """Keep the tasks that did finish, then raise the error that stopped the run."""
+        dead: list[int] = []
+        if _is_lost_worker(error) and isinstance(executor, WorkerPool):
+            dead = executor.tasks_of_dead_workers()  # waits until every future is settled
         lost: list[int] = []
         for future, index in sorted(running.items(), key=lambda item: item[1]):
             if future.done() and not future.cancelled() and future.exception() is None:
@@ -697,9 +576,7 @@ class Simulation:
         if isinstance(error, RemoteError):
             raise error.local() from None
         if _is_lost_worker(error):
-            culprits: list[int] = []
-            if isinstance(executor, WorkerPool):
-                culprits = [i for i in executor.tasks_of_dead_workers() if i in lost]
+            culprits = [i for i in dead if i in lost]
             raise WorkerDied(self, culprits or lost, error, running=bool(culprits)) from None
         failed = next(i for f, i in running.items() if f.done() and f.exception() is error)
         hint = ""
@@ -722,12 +599,12 @@ class WorkerDied(EcsCombatError):
             what = "a worker process ended abruptly"
         else:
             what = f"a worker died ({type(error).__name__}: {error})"
-        tasks = simulation.describe_tasks(self.lost)
+        tasks = simulation.describe_tasks(self.lost) if self.lost else "its tasks"
         when = f"while running {tasks}" if running else f"while {tasks} were in flight"
         store = simulation.checkpoints
         if store is not None:
             rest = (
-                f"{len(simulation.done)} of {len(simulation.tasks)} tasks are saved in "
+                f"{simulation.saved} of {len(simulation.tasks)} tasks are saved in "
                 f"{store.directory}: run the same command with --resume to run the rest"
             )
         else:
@@ -751,7 +628,8 @@ def run_simulation(
     on_progress: Callable[[int], None] | None = None,
 ) -> DistributedRun:
     """Build a :class:`Simulation` and run it: in this process, on `executor`, or, given only
-    `workers` above 1, on that many local processes."""
+    `workers` above 1, on that many local processes (never more than there are tasks to
+    run)."""
     simulation = Simulation(
         spec,
         seed,
@@ -763,8 +641,11 @@ def run_simulation(
         checkpoint=checkpoint,
         resume=resume,
     )
-    if executor is not None or not workers or workers == 1:
+    if executor is not None:
         return simulation.run(executor, workers, on_progress)
+    workers = local_workers(workers or 1, simulation)
+    if workers == 1:
+        return simulation.run(None, 1, on_progress)
     pool = WorkerPool(workers)
     try:
         return simulation.run(pool, workers, on_progress)
@@ -772,126 +653,7 @@ def run_simulation(
         pool.stop()
 
 
-# ---------------------------------------------------------------------------------------------
-# Executors
-
-
-#: glibc's mallopt parameters.
-M_TRIM_THRESHOLD = -1
-M_MMAP_THRESHOLD = -3
-#: In a worker process of a :class:`WorkerPool`: the pool's board and this worker's slot.
-_board: tuple[Any, int] | None = None
-
-
-def _start_worker(board: Any) -> None:
-    """Set up a worker process of a :class:`WorkerPool`: take a slot on its board; leave
-    Ctrl-C to the process that started it, and end when that process does, even if it was
-    killed. Stopped by the pool (SIGTERM), it clears its slot: it did not die on its own."""
-    global _board
-    _keep_freed_memory()
-    with board.get_lock():
-        slot = next(i for i in range(0, len(board), 2) if board[i] == 0)
-        board[slot] = os.getpid()
-    _board = board, slot
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _stopped)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-
-
-def _keep_freed_memory() -> None:
-    """Have glibc's malloc keep the memory of freed arrays for the next chunk.
-
-    Otherwise, depending on how a forked worker's heap happens to lie, it gives the memory of
-    every chunk back to the system and maps it afresh for the next: ten times the page faults
-    of a single process, and tasks 15% slower. A worker's memory stays bounded by its largest
-    chunk all the same.
-    """
-    try:
-        if not os.confstr("CS_GNU_LIBC_VERSION"):
-            return
-        libc = ctypes.CDLL(None)
-    except (ValueError, OSError):  # not glibc
-        return
-    libc.mallopt(M_TRIM_THRESHOLD, 64 << 20)
-    libc.mallopt(M_MMAP_THRESHOLD, 32 << 20)
-
-
-def _stopped(signum: int, frame: object) -> None:
-    _mark_running(None)
-    os._exit(128 + signum)
-
-
-def _exit_with(parent: multiprocessing.process.BaseProcess) -> None:
-    parent.join()
-    os._exit(1)
-
-
-def _mark_running(task: int | None) -> None:
-    """Say on the board which task this worker is running (None: none)."""
-    if _board is not None:
-        board, slot = _board
-        board[slot + 1] = 0 if task is None else task + 1
-
-
-class WorkerPool(ProcessPoolExecutor):
-    """A pool of local worker processes that knows which task each one is running, so that
-    one dying can be reported by its task.
-
-    Started at once: on Linux the processes are forked (by default) and start in milliseconds
-    with this process's registry, generator and engine (see :func:`prime`); the pool must be
-    made before any other thread (such as the progress bar's) runs, so that no lock is copied
-    held. Elsewhere, where forking is unsafe, they are spawned and build their own.
-    """
-
-    def __init__(self, workers: int, method: str | None = None) -> None:
-        if method is None:
-            method = "fork" if sys.platform == "linux" else "spawn"
-        context = multiprocessing.get_context(method)
-        #: (pid, task + 1) per worker; task 0 is none.
-        self.board: Any = context.Array("q", 2 * workers)
-        with _environment(SINGLE_THREADED):
-            super().__init__(
-                workers, mp_context=context, initializer=_start_worker, initargs=(self.board,)
-            )
-            for _ in range(workers):
-                self.submit(os.getpid).result()
-
-    def tasks_of_dead_workers(self) -> list[int]:
-        """After the pool broke: the tasks its dead workers were running."""
-        self.shutdown(wait=True, cancel_futures=True)  # the other workers are stopped
-        with self.board.get_lock():
-            values = list(self.board)
-        return sorted(task - 1 for task in values[1::2] if task > 0)
-
-    def stop(self) -> None:
-        """Shut the pool down at once, ending its worker processes mid-task."""
-        self.shutdown(wait=False, cancel_futures=True)
-        processes: dict[int, multiprocessing.Process] = getattr(self, "_processes", None) or {}
-        for process in list(processes.values()):
-            with contextlib.suppress(Exception):
-                process.terminate()
-
-
-@contextlib.contextmanager
-def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
-    """An executor running tasks on the Dask cluster whose scheduler is at `address`, and how
-    many tasks the cluster runs at once."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError(
-            "--scheduler", address, f"running on a Dask cluster needs Dask: {DASK_EXTRA}"
-        ) from None
-    try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise InputError(
-            "--scheduler", address, f"cannot reach the Dask scheduler: {exc}"
-        ) from None
-    try:
-        threads = sum(client.nthreads().values())
-        yield client.get_executor(), max(threads, 1)
-    finally:
-        client.close()
+def local_workers(asked: int, simulation: Simulation) -> int:
+    """How many local processes to run a simulation on: as many as asked, but no more than it
+    has tasks to run (at least 1: a run with nothing to do runs in this process)."""
+    return max(1, min(asked, len(simulation.todo)))

@@ -1,26 +1,19 @@
-"""What `ecs-combat simulate` shows and writes: the matchup table, the heatmap, the per-battle
-file (CSV or Parquet) and the progress bar.
-
-Files are written to a temporary file beside the target and renamed into place when complete,
-so an interrupted or failed run leaves nothing half-written.
+"""What `ecs-combat simulate` shows and writes: the matchup table, the progress bar, the
+per-battle file (:mod:`ecs_combat.outfiles`) and the heatmap (:mod:`ecs_combat.heatmap`), and
+the command that runs it all.
 """
 
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
-import os
 import secrets
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from types import TracebackType
-from typing import IO, Any
+from typing import Any
 
 import click
-import numpy as np
 from rich import box
 from rich.console import Console, RenderableType
 from rich.progress import (
@@ -33,154 +26,20 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ecs_combat.distribute import (
-    Checkpoints,
-    PluginOptions,
-    Simulation,
-    WorkerPool,
-    dask_executor,
-)
+from ecs_combat.checkpoints import Checkpoints, Rejected
+from ecs_combat.distribute import PluginOptions, Simulation, local_workers
 from ecs_combat.errors import EcsCombatError, InputError
+from ecs_combat.executors import WorkerPool, dask_executor
+from ecs_combat.heatmap import plot_heatmap
+from ecs_combat.outfiles import BattleWriter, check_out_path, check_writable
 from ecs_combat.plugins import Registry
 from ecs_combat.simspec import Spec, load_spec, tournament
-from ecs_combat.simulate import OUTCOME_NAMES, TABLE_COLUMNS, ChunkResult, summary
+from ecs_combat.simulate import summary
 
-#: Suffixes of the per-battle file, by format.
-CSV_SUFFIXES = (".csv",)
-PARQUET_SUFFIXES = (".parquet", ".pq")
-PARQUET_EXTRA = 'pip install "ecs-combat[parquet]"'
 #: Matchup labels up to this long stay on one line in the table; longer ones fold.
 ONE_LINE_LABEL = 16
-
-
-# ---------------------------------------------------------------------------------------------
-# Writing files atomically
-
-
-@contextlib.contextmanager
-def atomic_path(target: str | Path, option: str) -> Iterator[Path]:
-    """A temporary path beside `target`, renamed to it if the body finishes, else removed."""
-    path = Path(target)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
-    except OSError as exc:
-        raise InputError(option, str(target), f"cannot write: {exc.strerror or exc}") from None
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
-    try:
-        yield Path(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-# ---------------------------------------------------------------------------------------------
-# The per-battle file
-
-
-def _labels(codes: np.ndarray, label: Callable[[int], str]) -> list[str]:
-    """Codes as labels, computing each distinct label once."""
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    names = np.array([label(int(c)) for c in distinct.tolist()], dtype=object)
-    out: list[str] = names[inverse.reshape(-1)].tolist()
-    return out
-
-
-def check_out_path(path: str) -> str:
-    """What `--out` names: ``"csv"`` or ``"parquet"`` (a per-battle file, by its suffix), or
-    ``"checkpoints"`` (a directory: an existing one, or a path without a suffix); an error if
-    it is none of them or can't be written."""
-    target = Path(path)
-    if target.is_dir() or (not target.suffix and not target.exists()):
-        return "checkpoints"
-    suffix = target.suffix.lower()
-    if suffix in CSV_SUFFIXES:
-        return "csv"
-    if suffix in PARQUET_SUFFIXES:
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise InputError(
-                "--out",
-                path,
-                f"writing Parquet needs pyarrow: {PARQUET_EXTRA}, or write .csv instead",
-            ) from None
-        return "parquet"
-    raise InputError(
-        "--out",
-        path,
-        "the file must end in .csv, .parquet or .pq (or name a directory, for checkpoints)",
-    )
-
-
-class BattleWriter:
-    """Writes the per-battle table chunk by chunk, in chunk order, to a CSV or Parquet file.
-
-    Columns: :data:`ecs_combat.simulate.TABLE_COLUMNS`, with matchup labels and outcome names
-    as text.
-    """
-
-    def __init__(self, path: str, label: Callable[[int], str]) -> None:
-        self.path = path
-        self.format = check_out_path(path)
-        self.label = label
-        self._atomic: contextlib.AbstractContextManager[Path] | None = None
-        self._file: IO[str] | None = None
-        self._csv: Any = None
-        self._parquet: Any = None
-
-    def __enter__(self) -> BattleWriter:
-        self._atomic = atomic_path(self.path, "--out")
-        tmp = self._atomic.__enter__()
-        if self.format == "csv":
-            self._file = open(tmp, "w", newline="", encoding="utf-8")
-            self._csv = csv.writer(self._file)
-            self._csv.writerow(TABLE_COLUMNS)
-        else:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            fields = [
-                pa.field(
-                    name, pa.string() if name in ("attacker", "blocker", "outcome") else pa.int64()
-                )
-                for name in TABLE_COLUMNS
-            ]
-            self._parquet = pq.ParquetWriter(tmp, pa.schema(fields))
-        return self
-
-    def write(self, result: ChunkResult) -> None:
-        """Append one chunk's battles."""
-        table = result.table
-        assert table is not None, "run the chunk with_table"
-        columns: dict[str, Any] = {name: table[name] for name in TABLE_COLUMNS}
-        columns["attacker"] = _labels(table["attacker"], self.label)
-        columns["blocker"] = _labels(table["blocker"], self.label)
-        columns["outcome"] = _labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
-        if self._csv is not None:
-            lists = [c if isinstance(c, list) else c.tolist() for c in columns.values()]
-            self._csv.writerows(zip(*lists, strict=True))
-        else:
-            import pyarrow as pa
-
-            self._parquet.write_table(pa.table(columns, schema=self._parquet.schema))
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._file is not None:
-            self._file.close()
-        if self._parquet is not None:
-            self._parquet.close()
-        assert self._atomic is not None
-        self._atomic.__exit__(kind, exc, tb)
+#: At most this many task files that don't verify are named one by one on standard error.
+NAMED_REJECTS = 10
 
 
 # ---------------------------------------------------------------------------------------------
@@ -196,7 +55,7 @@ def render_summary(doc: dict[str, Any], console: Console) -> None:
     totals = doc["totals"]
     with_damage = totals["damage_to_players"] > 0
     title = (
-        f"{doc['simulation'].capitalize()}: {doc['battles']:,} battles, "
+        f"{doc['simulation'].capitalize()}{spec_name(doc, ' ')}: {doc['battles']:,} battles, "
         f"{doc['creatures']:,} creatures, seed {doc['seed']}"
     )
     table = Table(
@@ -237,55 +96,33 @@ def render_summary(doc: dict[str, Any], console: Console) -> None:
             cells.append(f"{row['damage_to_players']:,}")
         table.add_row(*cells, style="bold" if row["attacker"] == "all" else None)
     console.print(table)
+    console.print(run_line(doc), style="dim")
+
+
+def spec_name(doc: dict[str, Any], before: str = "") -> str:
+    """The SPEC file's name (after `before`), or nothing for the tournament."""
+    spec_file = doc["run"].get("spec_file")
+    return f"{before}{Path(spec_file).name}" if spec_file else ""
+
+
+def run_line(doc: dict[str, Any]) -> str:
+    """How the run was made, in a line: battles resolved in this run and their speed, and
+    those read back from checkpoints."""
     run = doc["run"]
-    speed = f", {run['battles_per_second']:,} battles/s" if run["battles_per_second"] else ""
     workers = f", {run['workers']} workers" if run["workers"] > 1 else ""
-    console.print(
-        f"{run['engine']} engine{workers}: {doc['battles']:,} battles in {run['seconds']:.2f} s"
-        f"{speed}",
-        style="dim",
+    resolved = run.get("battles_resolved", doc["battles"])
+    speed = f", {run['battles_per_second']:,} battles/s" if run["battles_per_second"] else ""
+    timed = f" in {run['seconds']:.2f} s{speed}"
+    resumed = run.get("battles_resumed", 0)
+    if not resumed:
+        return f"{run['engine']} engine{workers}: {doc['battles']:,} battles{timed}"
+    where = f" from {run['out']}" if run.get("out") else ""
+    if not resolved:
+        return f"all {doc['battles']:,} battles resumed{where}; 0 resolved in this run"
+    return (
+        f"{resumed:,} battles resumed{where}; {run['engine']} engine{workers}: "
+        f"{resolved:,} resolved in this run{timed}"
     )
-
-
-# ---------------------------------------------------------------------------------------------
-# The heatmap
-
-
-def plot_heatmap(doc: dict[str, Any], path: str) -> None:
-    """Draw the attacker win rate of every matchup (attacker keyword x blocker keyword)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    attackers = list(dict.fromkeys(m["attacker"] for m in doc["matchups"]))
-    blockers = list(dict.fromkeys(m["blocker"] for m in doc["matchups"]))
-    rate = np.full((len(attackers), len(blockers)), np.nan)
-    for m in doc["matchups"]:
-        rate[attackers.index(m["attacker"]), blockers.index(m["blocker"])] = (
-            m["attacker_wins"] / m["battles"]
-        )
-    size = (max(6.0, 1.1 * len(blockers) + 3), max(4.5, 0.8 * len(attackers) + 2))
-    fig, ax = plt.subplots(figsize=size, layout="constrained")
-    image = ax.imshow(np.ma.masked_invalid(rate), cmap="RdYlGn", vmin=0.0, vmax=1.0)
-    ax.set_xticks(range(len(blockers)), blockers, rotation=30, ha="right")
-    ax.set_yticks(range(len(attackers)), attackers)
-    ax.set_xlabel("blocker")
-    ax.set_ylabel("attacker")
-    for i, j in np.ndindex(rate.shape):
-        if not np.isnan(rate[i, j]):
-            dark = rate[i, j] < 0.2 or rate[i, j] > 0.85
-            color = "white" if dark else "black"
-            ax.text(j, i, f"{rate[i, j]:.0%}", ha="center", va="center", fontsize=9, color=color)
-    ax.set_title(
-        f"Attacker win rate by matchup\n{doc['simulation']}, {doc['battles']:,} battles, "
-        f"seed {doc['seed']}",
-        fontsize=11,
-    )
-    fig.colorbar(image, ax=ax, label="attacker wins (only the blocking side loses creatures)")
-    with atomic_path(path, "--plot") as tmp:
-        fig.savefig(tmp, format="png", dpi=120)
-    plt.close(fig)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -341,6 +178,28 @@ class Interrupted(EcsCombatError):
     """The run was interrupted (Ctrl-C); the message says what was kept."""
 
 
+class OutputFailed(EcsCombatError):
+    """The run finished and its summary was printed, but a file asked for could not be
+    written; the message says which and why."""
+
+
+def report_rejected(rejected: list[Rejected], simulation: Simulation, directory: str) -> None:
+    """Say on standard error which task files did not verify and are run again."""
+    for r in rejected[:NAMED_REJECTS]:
+        click.echo(
+            f"ecs-combat: {Path(directory) / r.file}: {r.reason}; "
+            f"{simulation.describe_tasks([r.task])} is run again",
+            err=True,
+        )
+    if len(rejected) > NAMED_REJECTS:
+        more = [r.task for r in rejected[NAMED_REJECTS:]]
+        click.echo(
+            f"ecs-combat: {len(more)} more task files in {directory} do not verify: "
+            f"{simulation.describe_tasks(more)} are run again",
+            err=True,
+        )
+
+
 def run_command(
     registry: Registry,
     spec_file: str | None,
@@ -358,11 +217,14 @@ def run_command(
     plugins: PluginOptions | None = None,
 ) -> None:
     """`ecs-combat simulate`: draw, resolve and tally, in this process, on `workers` local
-    processes or on the Dask cluster at `scheduler`; print the summary; write the files.
+    processes (no more than there are tasks to run) or on the Dask cluster at `scheduler`;
+    print the summary; write the files.
 
-    Raises :class:`InputError` for a bad SPEC or option, :class:`RefusedError` when the
-    batched engine can't resolve the battles, :class:`~ecs_combat.distribute.WorkerDied` when
-    a worker goes away and :class:`Interrupted` on Ctrl-C.
+    Every output path is checked before the run. Raises :class:`InputError` for a bad SPEC or
+    option, :class:`RefusedError` when the batched engine can't resolve the battles,
+    :class:`~ecs_combat.distribute.WorkerDied` when a worker goes away, :class:`Interrupted`
+    on Ctrl-C, and :class:`OutputFailed` (after printing the summary) when a file could not
+    be written after all.
     """
     spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
     kind = check_out_path(out) if out is not None else None
@@ -373,8 +235,12 @@ def run_command(
         raise InputError(
             "--workers", str(workers), "the Dask cluster decides the workers: drop --workers"
         )
-    if plot is not None and Path(plot).suffix.lower() != ".png":
-        raise InputError("--plot", plot, "the heatmap is written as PNG: the file must end in .png")
+    if plot is not None:
+        if Path(plot).suffix.lower() != ".png":
+            raise InputError(
+                "--plot", plot, "the heatmap is written as PNG: the file must end in .png"
+            )
+        check_writable(plot, "--plot")
     if seed is None and resume and checkpoint is not None:
         seed = Checkpoints.saved_seed(checkpoint)
     if seed is None:
@@ -394,13 +260,18 @@ def run_command(
     writer = None
     if out is not None and checkpoint is None:
         writer = BattleWriter(out, simulation.generator.label)
+    if checkpoint is not None:
+        report_rejected(simulation.rejected, simulation, checkpoint)
     description = f"{engine_name} engine"
     with contextlib.ExitStack() as stack:
+        stack.callback(simulation.close)
         executor = None
         if scheduler is not None:
             executor, workers = stack.enter_context(dask_executor(scheduler))
             description += f", Dask cluster of {workers} threads"
-        elif workers > 1:
+        else:
+            workers = local_workers(workers, simulation)
+        if scheduler is None and workers > 1:
             # Forked before the progress bar starts its thread; stopped at once on the way out.
             pool = WorkerPool(workers)
             stack.callback(pool.stop)
@@ -418,21 +289,36 @@ def run_command(
             )
         except KeyboardInterrupt:
             kept = (
-                f"; {len(simulation.done)} of {len(simulation.tasks)} tasks are saved in "
+                f"; {simulation.saved} of {len(simulation.tasks)} tasks are saved in "
                 f"{checkpoint}: run the same command with --resume to finish"
                 if checkpoint is not None
                 else ""
             )
             raise Interrupted(f"interrupted{kept}") from None
+    errors: list[str] = []
+    if writer is not None and writer.error is not None:
+        errors.append(f"{writer.error}; the file was not written")
+    store = simulation.checkpoints
+    if store is not None and store.save_error is not None:
+        errors.append(
+            f"--out {store.save_error}; {simulation.saved} of {len(simulation.tasks)} tasks are "
+            "saved there (--resume runs the rest)"
+        )
     doc = summary(simulation.generator, spec, seed, run)
-    doc["run"]["tasks"] = run.tasks
-    doc["run"]["tasks_resumed"] = run.tasks_resumed
     doc["run"]["scheduler"] = scheduler
     doc["run"]["spec_file"] = spec_file
     doc["run"]["out"] = out
     if plot is not None:
-        plot_heatmap(doc, plot)
+        try:
+            plot_heatmap(doc, plot)
+        except InputError as exc:
+            errors.append(str(exc))
+        except OSError as exc:
+            errors.append(f"--plot {plot}: cannot write: {exc.strerror or exc}")
+    doc["run"]["output_errors"] = errors
     if as_json:
         click.echo(json.dumps(doc, indent=2))
     else:
         render_summary(doc, Console(highlight=False))
+    if errors:
+        raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")

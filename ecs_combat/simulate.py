@@ -49,6 +49,9 @@ OUTCOME_COLUMN = (4, 1, 2, 3)
 CHUNK_CREATURES = 1 << 14
 #: Battles per chunk for the reference engine (it reports progress once a chunk).
 REFERENCE_CHUNK = 256
+#: A chunk holds at most about this many creatures: a batched-engine chunk takes about 140
+#: bytes a creature, so about 300 MB (``--chunk-size`` beyond it is refused).
+MAX_CHUNK_CREATURES = 1 << 21
 
 
 class BatchResolver(Protocol):
@@ -87,6 +90,12 @@ def default_chunk_size(spec: Spec, engine: str) -> int:
         return REFERENCE_CHUNK
     blocks = max(1, math.ceil(CHUNK_CREATURES / expected_creatures(spec) / BLOCK))
     return blocks * BLOCK
+
+
+def max_chunk_size(spec: Spec) -> int:
+    """The largest chunk size allowed for the spec: about :data:`MAX_CHUNK_CREATURES`
+    creatures, whole blocks of battles, at least one block."""
+    return max(1, int(MAX_CHUNK_CREATURES / expected_creatures(spec)) // BLOCK) * BLOCK
 
 
 def chunks(battles: int, chunk_size: int) -> Iterator[tuple[int, int]]:
@@ -243,6 +252,28 @@ class Run:
     engine_seconds: float
     #: How many tasks ran at once (processes, or a cluster's threads).
     workers: int = 1
+    #: Battles and creatures of the tally not resolved by this run (read from checkpoints).
+    battles_resumed: int = 0
+    creatures_resumed: int = 0
+
+    def describe(self) -> dict[str, Any]:
+        """How the run was made, for the summary's ``run``: speeds count only the battles
+        resolved by this run (None when it resolved none)."""
+        resolved = self.tally.battles - self.battles_resumed
+        creatures = self.tally.creatures - self.creatures_resumed
+        timed = resolved > 0 and self.seconds > 0
+        return {
+            "engine": self.engine,
+            "workers": self.workers,
+            "chunk_size": self.chunk_size,
+            "chunks": self.chunks,
+            "seconds": round(self.seconds, 6),
+            "engine_seconds": round(self.engine_seconds, 6),
+            "battles_per_second": round(resolved / self.seconds) if timed else None,
+            "creatures_per_second": round(creatures / self.seconds) if timed else None,
+            "battles_resolved": resolved,
+            "battles_resumed": self.battles_resumed,
+        }
 
 
 def simulate(
@@ -299,16 +330,5 @@ def summary(generator: Generator, spec: Spec, seed: int, run: Run) -> dict[str, 
             }
             for a, b in keys
         ],
-        "run": {
-            "engine": run.engine,
-            "workers": run.workers,
-            "chunk_size": run.chunk_size,
-            "chunks": run.chunks,
-            "seconds": round(run.seconds, 6),
-            "engine_seconds": round(run.engine_seconds, 6),
-            "battles_per_second": round(battles / run.seconds) if run.seconds > 0 else None,
-            "creatures_per_second": (
-                round(tally.creatures / run.seconds) if run.seconds > 0 else None
-            ),
-        },
+        "run": run.describe(),
     }

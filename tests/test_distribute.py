@@ -4,14 +4,18 @@ summary of a single process for the same SPEC, battles and seed (CONTRACT.md sec
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import signal
+import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -24,21 +28,26 @@ from ecs_combat.distribute import (
     PluginOptions,
     RemoteError,
     Simulation,
+    WorkerDied,
+    WorkerPool,
     fingerprint,
+    run_simulation,
     run_task,
     task_ranges,
 )
 from ecs_combat.errors import InputError, PluginError
+from ecs_combat.executors import check_scheduler, dask_executor
 from ecs_combat.generate import BLOCK
 from ecs_combat.plugins import Registry
 from ecs_combat.simspec import parse_spec, tournament
-from ecs_combat.simulate import default_chunk_size, make_engine, summary
+from ecs_combat.simulate import default_chunk_size, make_engine, max_chunk_size, summary
 from ecs_combat.simulate import simulate as simulate_in_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
 MELEE = ROOT / "examples" / "specs" / "melee.toml"
 #: Enough tournament battles for several tasks (131,072 battles each).
 BATTLES = "400000"
+BATTLE_TASKS = 400_000
 
 SECOND_STRIKE = """
 from ecs_combat import Keyword, hookimpl
@@ -426,3 +435,166 @@ def test_scheduler_without_dask_says_how_to_install(tmp_path: Path) -> None:
 def test_scheduler_and_workers_together_are_refused() -> None:
     p = run("simulate", "-n", "10", "--scheduler", "tcp://127.0.0.1:8786", "--workers", "2")
     assert p.returncode == 2 and "--workers" in p.stderr
+
+
+# -- a broken pool, a scheduler that is not one, bounds ---------------------------------------
+
+
+class BreaksOnSubmit(ThreadPoolExecutor):
+    """A process pool whose worker died as it took task 1: it has not failed that task yet
+    when it refuses the next one, as ProcessPoolExecutor does in the moment between them."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.submitted += 1
+        if self.submitted == 2:
+            return Future()  # the dead worker's task, not failed yet
+        if self.submitted > 2:
+            raise BrokenProcessPool("A child process terminated abruptly")
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_pool_broken_before_its_tasks_fail_is_a_dead_worker(registry: Registry) -> None:
+    simulation = Simulation(tournament(registry), 1, BATTLE_TASKS, registry=registry)
+    with BreaksOnSubmit() as pool, pytest.raises(WorkerDied) as info:
+        simulation.run(pool, 1)
+    assert "a worker process ended abruptly" in str(info.value)
+    assert "--out DIR" in str(info.value)
+
+
+def test_a_killed_worker_is_always_reported_by_its_task(tmp_path: Path) -> None:
+    """The race of a killed worker: a few runs, every one reported by the task."""
+    for attempt in range(4):
+        out = tmp_path / f"run{attempt}"
+        args = ("-n", "2000000", "--seed", "9", "--out", str(out), "--workers", "2", "--json")
+        p = run("simulate", *args, env={KILL_TASK_ENV: "6"})
+        assert p.returncode == 1, p.stderr
+        assert "internal error" not in p.stderr
+        assert "while running task 6 (battles 786,432-917,503)" in p.stderr
+
+
+class Service:
+    """A TCP service on the loopback that is not a Dask scheduler: it sends `greeting` to
+    whoever connects (nothing: it stays silent) and keeps the connection open."""
+
+    def __init__(self, greeting: bytes) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.2)
+        self.greeting = greeting
+        self.connections: list[socket.socket] = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def address(self) -> str:
+        return f"tcp://127.0.0.1:{self.server.getsockname()[1]}"
+
+    def serve(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                connection, _ = self.server.accept()
+            except TimeoutError:
+                continue
+            self.connections.append(connection)
+            if self.greeting:
+                connection.sendall(self.greeting)
+
+    def __enter__(self) -> Service:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join(5)
+        for connection in self.connections:
+            connection.close()
+        self.server.close()
+
+
+def test_a_scheduler_address_that_is_not_dask_is_refused() -> None:
+    pytest.importorskip("distributed")
+    with Service(b"SSH-2.0-OpenSSH_9.6\r\n" + bytes(range(256))) as service:
+        p = run("simulate", "-n", "10", "--scheduler", service.address)
+    assert p.returncode == 2, p.stderr
+    assert "does not answer as a Dask scheduler" in p.stderr
+    assert "MemoryError" not in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_silent_scheduler_is_given_up_on() -> None:
+    pytest.importorskip("distributed")
+    outcome: list[BaseException] = []
+
+    def connect(address: str) -> None:
+        try:
+            with dask_executor(address, timeout=0.5):
+                pass
+        except BaseException as exc:
+            outcome.append(exc)
+
+    with Service(b"") as service:
+        waiting = threading.Thread(target=connect, args=(service.address,), daemon=True)
+        waiting.start()
+        waiting.join(60)  # the limit is half a second: this only bounds a hang
+        assert not waiting.is_alive(), "still waiting for a scheduler that never answers"
+    [error] = outcome
+    assert isinstance(error, InputError)
+    assert "does not answer as a Dask scheduler (within 0.5 s)" in str(error)
+
+
+def test_a_real_scheduler_passes_the_handshake(cluster: Any) -> None:
+    check_scheduler(cluster.scheduler_address, timeout=10)
+
+
+def test_chunk_size_is_bounded(registry: Registry) -> None:
+    bound = max_chunk_size(tournament(registry))
+    assert bound == 1_048_576
+    p = run("simulate", "-n", "5000", "--chunk-size", str(bound + 1))
+    assert p.returncode == 2
+    assert "--chunk-size" in p.stderr and f"at most {bound:,} battles" in p.stderr
+    melee = run("simulate", str(MELEE), "-n", "5000", "--chunk-size", str(bound))
+    assert melee.returncode == 2 and "at most" in melee.stderr
+    assert simulate("-n", "5000", "--chunk-size", str(bound))["run"]["chunk_size"] == bound
+
+
+def test_no_more_workers_than_tasks() -> None:
+    one = simulate("-n", "5000", "--seed", "1", "--workers", "32")
+    assert (one["run"]["tasks"], one["run"]["workers"]) == (1, 1)
+    four = simulate("-n", BATTLES, "--seed", "1", "--workers", "8")
+    assert (four["run"]["tasks"], four["run"]["workers"]) == (4, 4)
+    assert without_run(four) == without_run(simulate("-n", BATTLES, "--seed", "1"))
+
+
+def test_a_resumed_run_with_nothing_to_do_starts_no_workers(tmp_path: Path) -> None:
+    psutil = pytest.importorskip("psutil")
+    out = tmp_path / "run"
+    simulate("-n", BATTLES, "--seed", "1", "--out", str(out))
+    seen: list[int] = []
+    p = subprocess.Popen(
+        ["ecs-combat", "simulate", "-n", BATTLES, "--seed", "1", "--out", str(out), "--resume",
+         "--workers", "4", "--json"],
+        stdout=subprocess.PIPE, text=True, env=environment(),
+    )  # fmt: skip
+    with contextlib.suppress(psutil.NoSuchProcess):
+        while p.poll() is None:
+            seen.append(len(psutil.Process(p.pid).children()))
+    stdout, _ = p.communicate()
+    assert p.returncode == 0
+    assert json.loads(stdout)["run"]["workers"] == 1
+    assert max(seen, default=0) == 0
+
+
+def test_run_simulation_starts_no_more_processes_than_tasks(registry: Registry) -> None:
+    run = run_simulation(tournament(registry), 1, 5000, registry=registry, workers=8)
+    assert (run.tasks, run.workers) == (1, 1)
+
+
+def test_a_stopped_pool_leaves_no_manager_thread_behind() -> None:
+    """Otherwise the thread races the interpreter's exit (OSError: Bad file descriptor)."""
+    pool = WorkerPool(2)
+    manager = pool._executor_manager_thread
+    assert manager is not None and manager.is_alive()
+    pool.stop()
+    assert not manager.is_alive()
