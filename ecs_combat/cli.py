@@ -122,7 +122,12 @@ def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the CONTRACT.md JSON document.")
 @click.pass_obj
 def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
-    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl with one scenario a line)."""
+    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl with one scenario a line).
+
+    Without --json: a readable account, drawn as panels and tables on a terminal and as plain
+    lines in a pipe; names longer than 120 characters show with their middle elided (--json
+    keeps them exact).
+    """
     registry = state.registry
     try:
         scenarios = load_scenarios(file, registry)

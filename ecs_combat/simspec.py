@@ -1,6 +1,6 @@
 """What a bulk simulation draws: the default keyword tournament, or a SPEC file.
 
-A SPEC is a TOML file (format in docs/simulate.md). Every problem is an :class:`InputError`
+A SPEC is a TOML or JSON file (format in docs/simulate.md). Every problem is an :class:`InputError`
 naming the file, the key path and what is wrong; unknown keys are errors.
 """
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+#: Names longer than this get no suggestion (no known name is that long; comparing costs time).
+LONGEST = 200
+
 
 def closest(name: str, known: Iterable[str]) -> str | None:
     """The known name most like `name` (case and spacing ignored), or None if none is close."""
+    if len(name) > LONGEST:
+        return None
     by_key: dict[str, str] = {}
     for candidate in known:
         by_key.setdefault(_key(candidate), candidate)

@@ -215,6 +215,7 @@ def test_closest() -> None:
     assert closest("Frist  Strike", known) == "first strike"
     assert closest("double_strike", known) == "double strike"
     assert closest("banding", known) is None
+    assert closest("first strike" * 100, known) is None
 
 
 # -- 3. markup in user text -------------------------------------------------------------------
