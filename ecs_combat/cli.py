@@ -193,7 +193,9 @@ def plugins(state: State, as_json: bool) -> None:
     if is_plain(console):
         print_plain_table(console, headers, rows)
     else:
-        table = Table(*headers)
+        table = Table()
+        for heading in headers:  # fold long names on a narrow terminal rather than cut them
+            table.add_column(heading, overflow="fold", min_width=len(heading))
         for row in rows:
             table.add_row(*(Text(cell) for cell in row))
         console.print(table)
