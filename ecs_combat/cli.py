@@ -195,7 +195,7 @@ def plugins(state: State, as_json: bool) -> None:
     else:
         table = Table()
         for heading in headers:  # fold long names on a narrow terminal rather than cut them
-            table.add_column(heading, overflow="fold", min_width=len(heading))
+            table.add_column(heading, overflow="fold")
         for row in rows:
             table.add_row(*(Text(cell) for cell in row))
         console.print(table)
