@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Callable
@@ -325,7 +326,13 @@ for _command in cli.commands.values():  # -p is accepted after the command too
 
 
 def main() -> None:
-    """Entry point of the console script: errors become messages, never tracebacks."""
+    """Entry point of the console script: errors become messages, never tracebacks.
+
+    Characters the output's encoding lacks (``→`` with ``PYTHONIOENCODING=ascii``) are written
+    as escapes rather than failing halfway through the output.
+    """
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         cli(standalone_mode=True)
     except (InputError, PluginError) as exc:  # pragma: no cover - commands catch these

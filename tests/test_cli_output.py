@@ -277,6 +277,12 @@ def test_a_lone_surrogate_in_a_key_is_refused(tmp_path: Path) -> None:
     assert f"{f}:1: creatures.x\\udfff: not valid Unicode text" in p.stderr
 
 
+def test_an_output_encoding_without_the_characters_escapes_them() -> None:
+    p = run("resolve", str(SEED), env={"PYTHONIOENCODING": "ascii"})
+    assert p.returncode == 0, p.stderr
+    assert "Attacking: Two-Headed Cerberus (cerberus) \\u2192 nadine" in p.stdout
+
+
 # -- 5. long names ----------------------------------------------------------------------------
 
 
