@@ -9,6 +9,7 @@ other kind ("this looks like a SPEC file: use `ecs-combat simulate`").
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -42,6 +43,7 @@ MARKS: dict[Kind, frozenset[str]] = {
         }
     ),
 }
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _WHAT: dict[Kind, str] = {"scenario": "a scenario", "spec": "a SPEC file"}
 _COMMAND: dict[Kind, str] = {"scenario": "ecs-combat resolve", "spec": "ecs-combat simulate"}
 
@@ -85,13 +87,13 @@ def read_documents(path: str | Path, kind: Kind) -> Iterator[tuple[str, Any]]:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise InputError(file, "", f"not valid TOML: {exc}") from None
-        yield file, checked(doc, file, kind, file)
+        yield file, checked(doc, file, kind, file, surrogates=False)
     elif suffix == ".json":
         try:
             doc = json.loads(text, object_pairs_hook=decoder)
         except json.JSONDecodeError as exc:
             raise InputError(file, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
-        yield file, checked(doc, file, kind, file)
+        yield file, checked(doc, file, kind, file, surrogates=_may_escape_surrogates(text))
     else:
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
@@ -102,13 +104,15 @@ def read_documents(path: str | Path, kind: Kind) -> Iterator[tuple[str, Any]]:
                 doc = json.loads(line, object_pairs_hook=decoder)
             except json.JSONDecodeError as exc:
                 raise InputError(where, "", f"not valid JSON: {exc.msg}") from None
-            yield where, checked(doc, where, kind, file)
+            yield where, checked(doc, where, kind, file, surrogates=_may_escape_surrogates(line))
 
 
-def checked(doc: Any, where: str, kind: Kind, file: str) -> Any:
-    """The document read at `where` in `file`, once its text is known to be valid Unicode and
-    it is not of the other kind; an :class:`InputError` naming the place otherwise."""
-    _check_text(doc, where, "")
+def checked(doc: Any, where: str, kind: Kind, file: str, surrogates: bool = True) -> Any:
+    """The document read at `where` in `file`, once its text is known to be valid Unicode (if
+    it may hold `surrogates`) and it is not of the other kind; an :class:`InputError` naming
+    the place otherwise."""
+    if surrogates:
+        _check_text(doc, where, "")
     other: Kind = "spec" if kind == "scenario" else "scenario"
     if isinstance(doc, Mapping) and not doc.keys() & MARKS[kind]:
         found = sorted(doc.keys() & MARKS[other])
@@ -120,6 +124,12 @@ def checked(doc: Any, where: str, kind: Kind, file: str) -> Any:
                 f"not {_WHAT[kind]}: use `{_COMMAND[other]} {file}`",
             )
     return doc
+
+
+def _may_escape_surrogates(text: str) -> bool:
+    """Whether JSON text may hold a surrogate: only a ``\\uD800``-``\\uDFFF`` escape writes one
+    (TOML refuses them, and decoded UTF-8 never has them)."""
+    return _SURROGATE_ESCAPE.search(text) is not None
 
 
 def _check_text(value: Any, file: str, path: str) -> None:

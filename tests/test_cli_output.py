@@ -277,6 +277,17 @@ def test_a_lone_surrogate_in_a_key_is_refused(tmp_path: Path) -> None:
     assert f"{f}:1: creatures.x\\udfff: not valid Unicode text" in p.stderr
 
 
+def test_a_surrogate_pair_is_a_character_and_a_spec_is_checked_too(tmp_path: Path) -> None:
+    f = write_json(tmp_path / "s.json", scenario(name="Grinning \U0001f600"))
+    assert "\\ud83d\\ude00" in f.read_text()  # written as a pair of escapes
+    p = run("resolve", str(f))
+    assert p.returncode == 0, p.stderr
+    assert "Grinning \U0001f600 (cerberus)" in p.stdout
+    f = write_json(tmp_path / "spec.json", {"matchup": ["first strike\udc00"]})
+    p = run("simulate", str(f))
+    assert p.returncode == 2 and "spec.json: matchup[0]: not valid Unicode text" in p.stderr
+
+
 def test_an_output_encoding_without_the_characters_escapes_them() -> None:
     p = run("resolve", str(SEED), env={"PYTHONIOENCODING": "ascii"})
     assert p.returncode == 0, p.stderr
