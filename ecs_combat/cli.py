@@ -90,7 +90,10 @@ PLUGIN_OPTION_HELP = (
 
 
 def _more_plugin_options(ctx: click.Context, _: click.Parameter, value: tuple[str, ...]) -> None:
-    ctx.find_object(State).add(value)  # type: ignore[union-attr]
+    state = ctx.find_object(State)
+    if state is None:  # the command invoked on its own, without the group
+        ctx.obj = state = State(())
+    state.add(value)
 
 
 @click.group(

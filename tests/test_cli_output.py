@@ -396,3 +396,13 @@ def test_the_docs_give_one_test_command() -> None:
     assert len(readme) == 1
     assert commands(ROOT / "docs" / "plugins.md") == readme
     assert commands(ROOT / ".ci" / "run") == readme
+
+
+def test_a_command_invoked_without_the_group_takes_plugin_options() -> None:
+    from click.testing import CliRunner
+
+    from ecs_combat.cli import plugins
+
+    result = CliRunner().invoke(plugins, ["--json", "-p", "no:trample"])
+    assert result.exit_code == 0, result.output
+    assert all(pl["name"] != "trample" for pl in json.loads(result.output))
