@@ -21,6 +21,7 @@ def type_name(value: Any) -> str:
         str: "a string",
         list: "a list",
         dict: "a table",
+        type(None): "null",
     }.get(type(value), type(value).__name__)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Callable
@@ -10,11 +11,18 @@ from typing import Any, NoReturn, TypeVar
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ecs_combat.batched import BatchedEngine
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.definitions import plugin_name_for
 from ecs_combat.errors import InputError, PluginError, RefusedError
-from ecs_combat.plugins import Registry, load_registry, parse_plugin_options
+from ecs_combat.plugins import (
+    Registry,
+    check_plugin_options,
+    load_registry,
+    parse_plugin_options,
+)
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.report import render
 from ecs_combat.scenario import load_scenarios
@@ -22,40 +30,84 @@ from ecs_combat.scenario import load_scenarios
 F = TypeVar("F", bound=Callable[..., Any])
 
 ENGINES = ("reference", "batched")
+#: Paths longer than this are elided in the middle in the readable account.
+SHOWN_PATH = 300
 
 
 def fail(message: str, status: int) -> NoReturn:
-    """Print one message on standard error and exit."""
-    click.echo(f"ecs-combat: {message}", err=True)
+    """Print one message on standard error, on one line, and exit."""
+    click.echo(f"ecs-combat: {one_line(message)}", err=True)
     sys.exit(status)
 
 
+def one_line(message: str) -> str:
+    """A message with newlines and other unprintable characters written as escapes."""
+    if message.isprintable():
+        return message
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in message)
+
+
 class State:
-    """What the group options give the commands: how to load plugins."""
+    """What the ``-p`` options give the commands: how to load plugins."""
 
     def __init__(self, plugin_options: tuple[str, ...]) -> None:
-        self.load, self.block = parse_plugin_options(plugin_options)
+        self.plugin_options: list[str] = list(plugin_options)
         self._registry: Registry | None = None
+
+    def add(self, plugin_options: tuple[str, ...]) -> None:
+        """Take more ``-p`` values (given after the command)."""
+        self.plugin_options += plugin_options
+
+    @property
+    def load(self) -> list[str]:
+        """Modules to load explicitly."""
+        return parse_plugin_options(self.plugin_options)[0]
+
+    @property
+    def block(self) -> set[str]:
+        """Plugin names to block, in both spellings."""
+        return parse_plugin_options(self.plugin_options)[1]
 
     @property
     def registry(self) -> Registry:
-        """The plugin registry, loaded on first use; plugin failures exit with a message."""
+        """The plugin registry, loaded on first use; a ``no:NAME`` naming no plugin exits 2,
+        plugin failures exit 1, with a message."""
         if self._registry is None:
             try:
+                check_plugin_options(self.plugin_options)
                 self._registry = load_registry(load=self.load, block=self.block)
+            except InputError as exc:
+                fail(str(exc), 2)
             except PluginError as exc:
                 fail(str(exc), 1)
         return self._registry
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+PLUGIN_OPTION_HELP = (
+    "Load a plugin module explicitly, or block a plugin by name with no:NAME "
+    "(e.g. -p 'no:double strike'). Repeatable; before or after the command."
+)
+
+
+def _more_plugin_options(ctx: click.Context, _: click.Parameter, value: tuple[str, ...]) -> None:
+    state = ctx.find_object(State)
+    if state is None:  # the command invoked on its own, without the group
+        ctx.obj = state = State(())
+    state.add(value)
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="On a terminal the output is drawn as tables; in a pipe or a file it is plain "
+    "text: one row per line, columns separated by two spaces, nothing truncated, no colors. "
+    "--json output is the same everywhere.",
+)
 @click.option(
     "-p",
     "plugin_options",
     multiple=True,
     metavar="MODULE|no:NAME",
-    help="Load a plugin module explicitly, or block a plugin by name with no:NAME "
-    "(e.g. -p 'no:double strike'). Repeatable.",
+    help=PLUGIN_OPTION_HELP,
 )
 @click.version_option(package_name="ecs-combat")
 @click.pass_context
@@ -74,7 +126,12 @@ def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the CONTRACT.md JSON document.")
 @click.pass_obj
 def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
-    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl with one scenario a line)."""
+    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl with one scenario a line).
+
+    Without --json: a readable account, drawn as panels and tables on a terminal and as plain
+    lines in a pipe; names longer than 120 characters show with their middle elided (--json
+    keeps them exact).
+    """
     registry = state.registry
     try:
         scenarios = load_scenarios(file, registry)
@@ -94,9 +151,12 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
             click.echo(json.dumps(results[0].to_json(), indent=2))
         return
     console = Console(highlight=False)
-    for i, (scenario, result) in enumerate(zip(scenarios, results, strict=True)):
+    for scenario, result in zip(scenarios, results, strict=True):
         if len(scenarios) > 1:
-            console.rule(f"{scenario.file}" if i == 0 else scenario.file)
+            if is_plain(console):
+                print_line(console, f"== {shown(scenario.file, SHOWN_PATH)} ==")
+            else:
+                console.rule(Text(shown(scenario.file, SHOWN_PATH)))
         render(scenario, result, console)
 
 
@@ -121,26 +181,34 @@ def plugins(state: State, as_json: bool) -> None:
         ]
         click.echo(json.dumps(doc, indent=2))
         return
-    table = Table("plugin", "distribution", "version", "keywords", "steps", "cards")
-    for p in registry.plugins:
-        table.add_row(
-            p.name,
-            p.distribution or "-",
-            p.version or "-",
-            ", ".join(p.keywords),
-            ", ".join(p.steps),
-            ", ".join(p.cards),
-        )
-    console = Console()
-    console.print(table)
-    steps = " → ".join(registry.step_names)
-    console.print(f"Damage steps: {steps}")
+    headers = ("plugin", "distribution", "version", "keywords", "steps", "cards")
+    rows = [
+        [
+            shown(p.name),
+            shown(p.distribution or "-"),
+            shown(p.version or "-"),
+            ", ".join(map(shown, p.keywords)),
+            ", ".join(map(shown, p.steps)),
+            ", ".join(map(shown, p.cards)),
+        ]
+        for p in registry.plugins
+    ]
+    console = Console(highlight=False)
+    if is_plain(console):
+        print_plain_table(console, headers, rows)
+    else:
+        table = Table()
+        for heading in headers:  # fold long names on a narrow terminal rather than cut them
+            table.add_column(heading, overflow="fold")
+        for row in rows:
+            table.add_row(*(Text(cell) for cell in row))
+        console.print(table)
+    print_line(console, f"Damage steps: {' → '.join(map(shown, registry.step_names))}")
     if registry.blocked:
-        console.print(
-            f"Blocked: {', '.join(sorted({plugin_name_for(n) for n in registry.blocked}))}"
-        )
+        blocked = sorted({plugin_name_for(n) for n in registry.blocked})
+        print_line(console, f"Blocked: {', '.join(map(shown, blocked))}")
     for reason in registry.unavailable.values():
-        console.print(f"Unavailable: {reason}")
+        print_line(console, f"Unavailable: {shown(reason, 1000)}")
 
 
 @cli.command()
@@ -249,8 +317,27 @@ def bench(
         render_bench(report, Console(highlight=False))
 
 
+for _command in cli.commands.values():  # -p is accepted after the command too
+    _command.params.append(
+        click.Option(
+            ["-p", "plugin_options"],
+            multiple=True,
+            metavar="MODULE|no:NAME",
+            help=PLUGIN_OPTION_HELP,
+            expose_value=False,
+            callback=_more_plugin_options,
+        )
+    )
+
+
 def main() -> None:
-    """Entry point of the console script: errors become messages, never tracebacks."""
+    """Entry point of the console script: errors become messages, never tracebacks.
+
+    Characters the output's encoding lacks (``→`` with ``PYTHONIOENCODING=ascii``) are written
+    as escapes rather than failing halfway through the output.
+    """
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         cli(standalone_mode=True)
     except (InputError, PluginError) as exc:  # pragma: no cover - commands catch these

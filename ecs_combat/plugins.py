@@ -24,9 +24,10 @@ from ecs_combat.definitions import (
     normalize_keyword,
     plugin_name_for,
 )
-from ecs_combat.errors import PluginError
+from ecs_combat.errors import InputError, PluginError
 from ecs_combat.restrictions import KINDS, Restriction
 from ecs_combat.schedule import POINT_NAMES, System
+from ecs_combat.suggest import closest, did_you_mean
 
 ENTRY_POINT_GROUP = "ecs_combat"
 DISABLE_AUTOLOAD_ENV = "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD"
@@ -126,11 +127,12 @@ class Registry:
         plugin = plugin_name_for(name)
         if plugin in self.blocked:
             return f"unknown keyword {name!r}: its plugin {plugin!r} is blocked"
-        return f"unknown keyword {name!r}: no loaded plugin provides it"
+        return f"unknown keyword {name!r}: no loaded plugin provides it{did_you_mean(name, self.keywords)}"
 
     def unknown_card_reason(self, name: str) -> str:
         """Explain why a card is not in the card library, naming blocked plugins if any."""
-        reason = f"no card {name!r} in the card library"
+        known = [card.name for card in self.cards.values()]
+        reason = f"no card {name!r} in the card library{did_you_mean(name, known)}"
         if self.blocked:
             reason += f" (blocked plugins: {', '.join(sorted(self.blocked))})"
         return reason
@@ -164,6 +166,36 @@ def parse_plugin_options(options: Iterable[str]) -> tuple[list[str], set[str]]:
         else:
             load.append(opt)
     return load, block
+
+
+def known_plugin_names(load: Iterable[str] = ()) -> set[str]:
+    """The names ``-p no:NAME`` may block: every installed entry point (loaded or not) and
+    every module loaded explicitly (`load` and ``ECS_COMBAT_PLUGINS``)."""
+    env = [m.strip() for m in os.environ.get(PLUGINS_ENV, "").split(",") if m.strip()]
+    installed = {ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return installed | set(env) | set(load)
+
+
+def check_plugin_options(options: Iterable[str]) -> None:
+    """Raise :class:`InputError` for a ``no:NAME`` that names no known plugin, in either
+    spelling (``first_strike``, ``first strike``), naming the known ones and the closest."""
+    load, _ = parse_plugin_options(options)
+    known = known_plugin_names(load)
+    for opt in options:
+        if not opt.startswith("no:"):
+            continue
+        name = opt[3:]
+        if _block_names(name) & known:
+            continue
+        match = closest(name, known)
+        if match is not None and " " in name.strip():
+            match = match.replace("_", " ")
+        hint = f"; did you mean {match!r}?" if match is not None else ""
+        raise InputError(
+            "-p",
+            opt,
+            f"no plugin is named {name!r} (known: {', '.join(sorted(known)) or 'none'}){hint}",
+        )
 
 
 def load_registry(
@@ -215,6 +247,7 @@ def load_registry(
         except Exception as exc:
             raise PluginError(
                 f"plugin {modname!r} failed to import: {type(exc).__name__}: {exc}"
+                f"{_module_hint(modname, exc)}"
             ) from exc
         if pm.is_registered(module):  # already loaded through its entry point
             continue
@@ -241,6 +274,14 @@ def load_registry(
             f"(the hooks are: {', '.join(known)})"
         ) from exc
     return _build(pm, infos, frozenset(blocked))
+
+
+def _module_hint(modname: str, exc: Exception) -> str:
+    """A suggestion among the installed plugin modules when `modname` itself does not exist."""
+    if not isinstance(exc, ModuleNotFoundError) or exc.name != modname:
+        return ""
+    modules = {ep.module for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return did_you_mean(modname, modules)
 
 
 def _module_name(plugin: object) -> str:

@@ -5,13 +5,12 @@ Every problem is an :class:`InputError` naming the file, the key path and what i
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ecs_combat import documents
 from ecs_combat.checks import Checker, type_name
 from ecs_combat.definitions import COLORS, REGULAR_STEP, StateField, normalize_keyword
 from ecs_combat.errors import InputError
@@ -131,52 +130,9 @@ class Scenario:
 # Reading files
 
 
-class _DuplicateKeyDecoder:
-    def __init__(self, file: str) -> None:
-        self.file = file
-
-    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise InputError(self.file, key, f"duplicate key {key!r}")
-            out[key] = value
-        return out
-
-
 def read_documents(path: str | Path) -> Iterator[tuple[str, Any]]:
     """Yield (location, raw document) for each scenario in a .toml, .json or .jsonl file."""
-    p = Path(path)
-    file = str(path)
-    if p.suffix not in (".toml", ".json", ".jsonl"):
-        raise InputError(file, "", "unknown file type: use .toml, .json or .jsonl")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(file, "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(file, "", f"cannot read: {exc}") from None
-    decoder = _DuplicateKeyDecoder(file)
-    if p.suffix == ".toml":
-        try:
-            yield file, tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(file, "", f"not valid TOML: {exc}") from None
-    elif p.suffix == ".json":
-        try:
-            yield file, json.loads(text, object_pairs_hook=decoder)
-        except json.JSONDecodeError as exc:
-            raise InputError(file, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
-    else:
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            where = f"{file}:{n}"
-            decoder.file = where
-            try:
-                yield where, json.loads(line, object_pairs_hook=decoder)
-            except json.JSONDecodeError as exc:
-                raise InputError(where, "", f"not valid JSON: {exc.msg}") from None
+    return documents.read_documents(path, "scenario")
 
 
 def load_scenarios(path: str | Path, registry: Registry) -> list[Scenario]:

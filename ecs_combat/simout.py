@@ -25,8 +25,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from ecs_combat.checkpoints import Checkpoints, Rejected
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.distribute import PluginOptions, Simulation, local_workers
 from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.executors import WorkerPool, dask_executor
@@ -51,41 +53,25 @@ def _percent(part: int, whole: int) -> str:
 
 
 def render_summary(doc: dict[str, Any], console: Console) -> None:
-    """Print the summary for a person: one row per matchup, outcomes as shares of its battles."""
+    """Print the summary for a person: one row per matchup, outcomes as shares of its battles.
+
+    A Rich table on a terminal; the plain layout of :mod:`ecs_combat.console` elsewhere.
+    """
     totals = doc["totals"]
     with_damage = totals["damage_to_players"] > 0
     title = (
         f"{doc['simulation'].capitalize()}{spec_name(doc, ' ')}: {doc['battles']:,} battles, "
         f"{doc['creatures']:,} creatures, seed {doc['seed']}"
     )
-    table = Table(
-        title=title,
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        pad_edge=False,
-        padding=(0, 1),
-        collapse_padding=True,
-    )
-    labels = [m["attacker"] for m in doc["matchups"]] + [m["blocker"] for m in doc["matchups"]]
-    short = max(len(label) for label in labels) <= ONE_LINE_LABEL
-    table.add_column("attacker", no_wrap=short, overflow="fold")
-    table.add_column("blocker", no_wrap=short, overflow="fold")
-    table.add_column("battles", justify="right", no_wrap=True, min_width=len(f"{doc['battles']:,}"))
-    for heading in ("attacker\nwins", "blocker\nwins", "trades", "both\nsurvive"):
-        table.add_column(heading, justify="right", no_wrap=True, min_width=6)
+    headings = ["attacker\nwins", "blocker\nwins", "trades", "both\nsurvive"]
     if with_damage:
-        width = len(f"{totals['damage_to_players']:,}")
-        table.add_column("damage to\nplayers", justify="right", no_wrap=True, min_width=width)
-    previous = None
+        headings.append("damage to\nplayers")
+    rows: list[list[str]] = []
     for row in [*doc["matchups"], {"attacker": "all", "blocker": "all", **totals}]:
-        if previous is not None and row["attacker"] != previous:
-            table.add_section()
-        previous = row["attacker"]
         n = row["battles"]
-        cells: list[RenderableType] = [
-            row["attacker"],
-            row["blocker"],
+        cells = [
+            shown(row["attacker"]),
+            shown(row["blocker"]),
             f"{n:,}",
             _percent(row["attacker_wins"], n),
             _percent(row["blocker_wins"], n),
@@ -94,9 +80,14 @@ def render_summary(doc: dict[str, Any], console: Console) -> None:
         ]
         if with_damage:
             cells.append(f"{row['damage_to_players']:,}")
-        table.add_row(*cells, style="bold" if row["attacker"] == "all" else None)
-    console.print(table)
-    console.print(run_line(doc), style="dim")
+        rows.append(cells)
+    if is_plain(console):
+        headers = ["attacker", "blocker", "battles", *(h.replace("\n", " ") for h in headings)]
+        right = [False, False] + [True] * (len(headers) - 2)
+        print_plain_table(console, headers, rows, right, title=title)
+    else:
+        console.print(_summary_table(title, headings, rows, doc))
+    print_line(console, run_line(doc), "dim")
 
 
 def spec_name(doc: dict[str, Any], before: str = "") -> str:
@@ -123,6 +114,37 @@ def run_line(doc: dict[str, Any]) -> str:
         f"{resumed:,} battles resumed{where}; {run['engine']} engine{workers}: "
         f"{resolved:,} resolved in this run{timed}"
     )
+
+
+def _summary_table(
+    title: str, headings: list[str], rows: list[list[str]], doc: dict[str, Any]
+) -> Table:
+    """The summary as a Rich table: a section per attacker, the totals in bold."""
+    table = Table(
+        title=Text(title),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1),
+        collapse_padding=True,
+    )
+    short = max(len(label) for row in rows for label in row[:2]) <= ONE_LINE_LABEL
+    table.add_column("attacker", no_wrap=short, overflow="fold")
+    table.add_column("blocker", no_wrap=short, overflow="fold")
+    table.add_column("battles", justify="right", no_wrap=True, min_width=len(f"{doc['battles']:,}"))
+    for heading in headings:
+        table.add_column(heading, justify="right", no_wrap=True, min_width=6)
+    if len(headings) > 4:
+        table.columns[-1].min_width = len(f"{doc['totals']['damage_to_players']:,}")
+    previous = None
+    for i, row in enumerate(rows):
+        last = i == len(rows) - 1
+        if previous is not None and (row[0] != previous or last):
+            table.add_section()
+        previous = row[0]
+        table.add_row(*(Text(cell) for cell in row), style="bold" if last else None)
+    return table
 
 
 # ---------------------------------------------------------------------------------------------

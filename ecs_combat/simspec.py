@@ -1,20 +1,20 @@
 """What a bulk simulation draws: the default keyword tournament, or a SPEC file.
 
-A SPEC is a TOML file (format in docs/simulate.md). Every problem is an :class:`InputError`
+A SPEC is a TOML or JSON file (format in docs/simulate.md). Every problem is an :class:`InputError`
 naming the file, the key path and what is wrong; unknown keys are errors.
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ecs_combat import documents
 from ecs_combat.checks import Checker, type_name
-from ecs_combat.errors import InputError
 from ecs_combat.plugins import Registry
+from ecs_combat.suggest import did_you_mean
 
 Range = tuple[int, int]
 
@@ -274,9 +274,12 @@ class _SpecReader(Checker):
                 raise self.fail(f"{path}.card", f"must be a card name, not {type_name(name)}")
             card = self.registry.card(name)
             if card is None:
-                known = ", ".join(c.name for c in self.registry.cards.values()) or "none"
+                names = [c.name for c in self.registry.cards.values()]
+                known = ", ".join(names) or "none"
                 raise self.fail(
-                    f"{path}.card", f"no card {name!r} in the card library (loaded: {known})"
+                    f"{path}.card",
+                    f"no card {name!r} in the card library (loaded: {known})"
+                    f"{did_you_mean(name, names)}",
                 )
             for kw in sorted(card.keywords):
                 if self.registry.keyword(kw) is None:
@@ -348,14 +351,6 @@ def parse_spec(doc: Any, registry: Registry, file: str = "<spec>") -> BattleSpec
 
 
 def load_spec(path: str | Path, registry: Registry) -> BattleSpec:
-    """Read and validate a SPEC file (TOML)."""
-    file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(file, "", f"cannot read: {exc}") from None
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(file, "", f"not valid TOML: {exc}") from None
-    return parse_spec(doc, registry, file)
+    """Read and validate a SPEC file (TOML or JSON)."""
+    ((where, doc),) = documents.read_documents(path, "spec")
+    return parse_spec(doc, registry, where)

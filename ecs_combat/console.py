@@ -1,0 +1,84 @@
+"""Output for people: Rich tables on a terminal, a plain layout in pipes and files.
+
+On a terminal the commands draw Rich tables and panels, fitted to its width and colored. When
+standard output is not a terminal (a pipe, a file), they print a plain layout instead: one row
+per line, columns padded and separated by two spaces, no box characters, no colors, nothing
+truncated or wrapped, so ``grep`` and ``cut`` see whole names. Rich decides what a terminal is
+(``FORCE_COLOR`` or ``TTY_COMPATIBLE=1`` make it draw tables anyway).
+
+User text (names, ids, paths, keywords of plugins, notes) is never read as Rich markup: it is
+wrapped in :class:`rich.text.Text` or passed through :func:`shown`, which also escapes control
+characters and elides the middle of very long text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+#: User text longer than this many characters is shown with its middle elided (JSON is exact).
+SHOWN_LENGTH = 120
+#: What stands for the elided middle of long user text.
+ELISION = "…"
+
+
+def shown(text: str, limit: int = SHOWN_LENGTH) -> str:
+    """User text as people see it: at most `limit` characters, the middle elided, and control
+    characters, lone surrogates and other unprintable characters written as escapes (``\\n``)."""
+    if len(text) > limit:
+        head = (limit - len(ELISION) + 1) // 2
+        tail = limit - len(ELISION) - head
+        text = f"{text[:head]}{ELISION}{text[len(text) - tail :]}"
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
+def is_plain(console: Console) -> bool:
+    """Whether `console` gets the plain layout: it is not a terminal."""
+    return not console.is_terminal
+
+
+def plain_lines(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] = ()
+) -> list[str]:
+    """A table as lines of text: a header line, then one line per row; each column padded to its
+    widest cell (right-aligned where `right` says so) and separated by two spaces."""
+    table = [list(headers), *(list(r) for r in rows)]
+    widths = [max(len(r[i]) for r in table) for i in range(len(headers))]
+    aligned = list(right) + [False] * (len(headers) - len(right))
+    lines = []
+    for row in table:
+        cells = [
+            cell.rjust(width) if align else cell.ljust(width)
+            for cell, width, align in zip(row, widths, aligned, strict=True)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def print_line(console: Console, text: str | Text, style: str | None = None) -> None:
+    """Print one line of text, never read as markup; unwrapped in the plain layout."""
+    line = text if isinstance(text, Text) else Text(text)
+    if style is not None:
+        line.stylize(style)
+    if is_plain(console):
+        console.print(line, soft_wrap=True)
+    else:
+        console.print(line)
+
+
+def print_plain_table(
+    console: Console,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    right: Sequence[bool] = (),
+    title: str | None = None,
+) -> None:
+    """Print a table in the plain layout, after its title if any."""
+    if title is not None:
+        print_line(console, title)
+    for line in plain_lines(headers, rows, right):
+        print_line(console, line)

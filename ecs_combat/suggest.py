@@ -1,0 +1,31 @@
+"""Suggestions for misspelt names: "did you mean 'first strike'?"."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+#: Names longer than this get no suggestion (no known name is that long; comparing costs time).
+LONGEST = 200
+
+
+def closest(name: str, known: Iterable[str]) -> str | None:
+    """The known name most like `name` (case and spacing ignored), or None if none is close."""
+    if len(name) > LONGEST:
+        return None
+    by_key: dict[str, str] = {}
+    for candidate in known:
+        by_key.setdefault(_key(candidate), candidate)
+    match = difflib.get_close_matches(_key(name), list(by_key), n=1, cutoff=0.6)
+    return by_key[match[0]] if match else None
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest known name, or ``""`` if none is close."""
+    match = closest(name, known)
+    return f"; did you mean {match!r}?" if match is not None else ""
+
+
+def _key(name: str) -> str:
+    """A name as compared: lower case, words joined by single spaces (``_`` and ``-`` too)."""
+    return " ".join(name.lower().replace("_", " ").replace("-", " ").split())
