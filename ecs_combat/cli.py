@@ -255,3 +255,16 @@ def main() -> None:
         fail(str(exc), 2 if isinstance(exc, InputError) else 1)
     except Exception as exc:  # an internal error: one line, exit 1
         fail(f"internal error: {type(exc).__name__}: {exc}", 1)
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(["scenario"]), default="scenario")
+@click.pass_obj
+def schema(state: State, kind: str) -> None:
+    """Print the JSON Schema of a scenario file, for editors (docs/scenarios.md).
+
+    Keyword, card and damage-step names are those of the loaded plugins.
+    """
+    from ecs_combat.scenario_schema import scenario_schema
+
+    click.echo(json.dumps(scenario_schema(state.registry), indent=2))
