@@ -71,10 +71,10 @@ def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--engine", type=click.Choice(ENGINES), default="reference", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the CONTRACT.md JSON document.")
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON (docs/output.md).")
 @click.pass_obj
 def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
-    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl with one scenario a line)."""
+    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl; format: docs/scenarios.md)."""
     registry = state.registry
     try:
         scenarios = load_scenarios(file, registry)
