@@ -150,6 +150,15 @@ def test_every_scenario_key_is_documented() -> None:
             assert f"`{key}`" in text, f"{where}.{key}"
 
 
+def test_counter_keywords_are_listed(registry: Registry) -> None:
+    """docs/scenarios.md names exactly the bundled keywords that may be counters."""
+    text = " ".join((DOCS / "scenarios.md").read_text().split())
+    found = re.search(r"Only these bundled keywords may be counters: (.*?) \(a plugin", text)
+    assert found
+    bundled = [k for k in registry.keywords.values() if k.name != "alpha strike"]
+    assert found.group(1).split(", ") == sorted(k.name for k in bundled if k.counter)
+
+
 def anchors(md: Path) -> set[str]:
     """The anchors GitHub makes for a Markdown file's headings, and its explicit ones."""
     text = re.sub(r"^```.*?^```", "", md.read_text(), flags=re.M | re.S)  # not code blocks
