@@ -123,10 +123,10 @@ def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--engine", type=click.Choice(ENGINES), default="reference", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the CONTRACT.md JSON document.")
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON (docs/output.md).")
 @click.pass_obj
 def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
-    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl with one scenario a line).
+    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl; format: docs/scenarios.md).
 
     Without --json: a readable account, drawn as panels and tables on a terminal and as plain
     lines in a pipe; names longer than 120 characters show with their middle elided (--json
@@ -344,3 +344,16 @@ def main() -> None:
         fail(str(exc), 2 if isinstance(exc, InputError) else 1)
     except Exception as exc:  # an internal error: one line, exit 1
         fail(f"internal error: {type(exc).__name__}: {exc}", 1)
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(["scenario"]), default="scenario")
+@click.pass_obj
+def schema(state: State, kind: str) -> None:
+    """Print the JSON Schema of a scenario file, for editors (docs/scenarios.md).
+
+    Keyword, card and damage-step names are those of the loaded plugins.
+    """
+    from ecs_combat.scenario_schema import scenario_schema
+
+    click.echo(json.dumps(scenario_schema(state.registry), indent=2))
