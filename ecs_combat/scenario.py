@@ -6,13 +6,19 @@ Every problem is an :class:`InputError` naming the file, the key path and what i
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecs_combat.checks import Checker, type_name
+from ecs_combat.checks import (
+    Checker,
+    check_document,
+    decode_toml,
+    too_deep,
+    too_long_integer,
+    type_name,
+)
 from ecs_combat.definitions import REGULAR_STEP, normalize_keyword
 from ecs_combat.errors import InputError
 from ecs_combat.legality import check_declarations
@@ -109,6 +115,11 @@ class Scenario:
     blockers: dict[str, tuple[str, ...]]
     divisions: list[Division] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    #: The blockers of each attacker, built on first use from `blockers` as it is then (a new
+    #: or resized `blockers` dict rebuilds it), so that asking for every attacker is linear.
+    _blockers_index: tuple[object, int, dict[str, list[str]]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def active_player(self) -> str:
@@ -117,7 +128,14 @@ class Scenario:
 
     def blockers_of(self, attacker: str) -> list[str]:
         """Blockers of an attacker in declaration order."""
-        return [b for b, attacked in self.blockers.items() if attacker in attacked]
+        cached = self._blockers_index
+        if cached is None or cached[0] is not self.blockers or cached[1] != len(self.blockers):
+            index: dict[str, list[str]] = {}
+            for blocker, attacked in self.blockers.items():
+                for a in dict.fromkeys(attacked):
+                    index.setdefault(a, []).append(blocker)
+            cached = self._blockers_index = (self.blockers, len(self.blockers), index)
+        return list(cached[2].get(attacker, ()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -137,49 +155,66 @@ class _DuplicateKeyDecoder:
         return out
 
 
+def _decode_json(text: str, file: str, lines: bool = True) -> Any:
+    """A JSON document; `lines` tells whether the text may have several lines to name."""
+    try:
+        return json.loads(text, object_pairs_hook=_DuplicateKeyDecoder(file))
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}" if lines else ""
+        raise InputError(file, where, f"not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise too_deep(text, file, lines) from None
+    except ValueError as exc:  # an integer too long to convert
+        found = too_long_integer(text, file, lines)
+        raise found or InputError(file, "", f"not valid JSON: {exc}") from None
+
+
 def read_documents(path: str | Path) -> Iterator[tuple[str, Any]]:
-    """Yield (location, raw document) for each scenario in a .toml, .json or .jsonl file."""
+    """Yield (location, raw document) for each scenario in a .toml, .json or .jsonl file.
+
+    A .jsonl file is read one line at a time: its location is ``FILE:LINE``.
+    """
     p = Path(path)
     file = str(path)
     if p.suffix not in (".toml", ".json", ".jsonl"):
         raise InputError(file, "", "unknown file type: use .toml, .json or .jsonl")
     try:
+        if p.suffix == ".jsonl":
+            with p.open("rb") as stream:
+                for n, raw in enumerate(stream, 1):
+                    where = f"{file}:{n}"
+                    try:
+                        line = raw.decode("utf-8")
+                    except UnicodeDecodeError as exc:
+                        raise InputError(where, "", f"cannot read: {exc}") from None
+                    if line.strip():
+                        yield where, _decode_json(line, where, lines=False)
+            return
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(file, "", "no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(file, "", f"cannot read: {exc}") from None
-    decoder = _DuplicateKeyDecoder(file)
     if p.suffix == ".toml":
-        try:
-            yield file, tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(file, "", f"not valid TOML: {exc}") from None
-    elif p.suffix == ".json":
-        try:
-            yield file, json.loads(text, object_pairs_hook=decoder)
-        except json.JSONDecodeError as exc:
-            raise InputError(file, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+        yield file, decode_toml(text, file)
     else:
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            where = f"{file}:{n}"
-            decoder.file = where
-            try:
-                yield where, json.loads(line, object_pairs_hook=decoder)
-            except json.JSONDecodeError as exc:
-                raise InputError(where, "", f"not valid JSON: {exc.msg}") from None
+        yield file, _decode_json(text, file)
+
+
+def iter_scenarios(path: str | Path, registry: Registry) -> Iterator[Scenario]:
+    """Read and validate the scenarios of a file one at a time (a .jsonl file line by line, so
+    that memory stays bounded however long it is)."""
+    found = False
+    for where, doc in read_documents(path):
+        found = True
+        yield parse_scenario(doc, registry, where)
+    if not found:
+        raise InputError(str(path), "", "the file holds no scenario")
 
 
 def load_scenarios(path: str | Path, registry: Registry) -> list[Scenario]:
     """Read and validate every scenario in a file."""
-    out = []
-    for where, doc in read_documents(path):
-        out.append(parse_scenario(doc, registry, where))
-    if not out:
-        raise InputError(str(path), "", "the file holds no scenario")
-    return out
+    return list(iter_scenarios(path, registry))
 
 
 def load_scenario(path: str | Path, registry: Registry) -> Scenario:
@@ -200,6 +235,7 @@ class _Parser:
         self.registry = registry
         self.file = file
         self.doc = self.c.table(doc, "")
+        check_document(self.doc, file)
         self.players: dict[str, PlayerSpec] = {}
         self.creatures: dict[str, CreatureSpec] = {}
 
@@ -314,8 +350,9 @@ class _Parser:
         for cid in creatures:
             if cid in self.players:
                 raise self.c.fail(f"creatures.{cid}", f"id {cid!r} is already a player's")
+        ids = set(creatures)
         for cid, raw in creatures.items():
-            self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}", set(creatures))
+            self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}", ids)
         self._check_pairs(self.creatures)
 
         combat = self.c.table(self.doc.get("combat", {}), "combat")
@@ -580,6 +617,7 @@ __all__ = [
     "Event",
     "PlayerSpec",
     "Scenario",
+    "iter_scenarios",
     "keyword_set",
     "load_scenario",
     "load_scenarios",

@@ -6,13 +6,18 @@ naming the file, the key path and what is wrong; unknown keys are errors.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ecs_combat.checks import Checker, type_name
+from ecs_combat.checks import (
+    Checker,
+    check_document,
+    decode_toml,
+    describe_integer,
+    type_name,
+)
 from ecs_combat.errors import InputError
 from ecs_combat.plugins import Registry
 
@@ -200,7 +205,8 @@ class _SpecReader(Checker):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(path, f"probability must be a number, not {type_name(value)}")
         if not 0.0 <= value <= 1.0:
-            raise self.fail(path, f"probability must be between 0 and 1, not {value}")
+            shown = describe_integer(value) if isinstance(value, int) else value
+            raise self.fail(path, f"probability must be between 0 and 1, not {shown}")
         return float(value)
 
     def keyword(self, name: Any, path: str) -> str:
@@ -274,9 +280,10 @@ class _SpecReader(Checker):
                     )
             target = t.get("target", CAST_TARGETS[0])
             if target not in CAST_TARGETS:
+                shown = repr(target) if isinstance(target, str) else type_name(target)
                 raise self.fail(
                     f"{path}.target",
-                    f"must be one of {', '.join(repr(c) for c in CAST_TARGETS)}, not {target!r}",
+                    f"must be one of {', '.join(repr(c) for c in CAST_TARGETS)}, not {shown}",
                 )
             out.append(
                 CastSpec(
@@ -300,6 +307,7 @@ class _SpecReader(Checker):
 
     def parse(self, raw: Any) -> BattleSpec:
         doc = self.table(raw, "")
+        check_document(doc, self.file)
         self.keys(doc, "", self.TOP)
         keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
         hats = self.table(doc.get("hats", {}), "hats")
@@ -340,8 +348,5 @@ def load_spec(path: str | Path, registry: Registry) -> BattleSpec:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(file, "", f"cannot read: {exc}") from None
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(file, "", f"not valid TOML: {exc}") from None
+    doc = decode_toml(text, file)
     return parse_spec(doc, registry, file)
