@@ -25,7 +25,8 @@ class Engine(Protocol):
 
 
 class StreamError(Exception):
-    """A scenario of a stream failed after `done` results were given; `error` says why."""
+    """A scenario of a stream failed after `done` results were given: `error` says why,
+    `scenario` is where it is (``FILE`` or ``FILE:LINE``)."""
 
     def __init__(self, error: InputError | RefusedError, scenario: str | None, done: int) -> None:
         self.error = error
@@ -37,8 +38,8 @@ class StreamError(Exception):
         """Which results came before the failure, for the end of the message."""
         if not self.done:
             return ""
-        results = "result" if self.done == 1 else "results"
-        return f" (the {self.done:,} {results} before this line are printed)"
+        results, are = ("result", "is") if self.done == 1 else ("results", "are")
+        return f" (the {self.done:,} {results} before this line {are} printed)"
 
 
 def resolve_stream(

@@ -313,6 +313,8 @@ def test_a_bad_line_comes_after_the_results_before_it(registry: Registry) -> Non
             given.append(scenario.file)
     assert given == [f"f.jsonl:{i}" for i in range(1, 15)]
     assert info.value.done == 14
+    one = StreamError(InputError("f.jsonl:2", "", "bad"), "f.jsonl:2", 1)
+    assert one.resume_note() == " (the 1 result before this line is printed)"
     assert f"{info.value.error}{info.value.resume_note()}" == (
         "f.jsonl:15: players: bad (the 14 results before this line are printed)"
     )
