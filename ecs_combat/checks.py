@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import math
+import re
+import sys
+import tomllib
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,6 +14,134 @@ from ecs_combat.errors import InputError
 #: The largest magnitude of an integer in a document: far beyond any game, and small enough that
 #: sums over many creatures stay exact in the batched engine's 64-bit arrays.
 LIMIT = 1_000_000_000
+#: The deepest tables and lists may nest in a document, counting the document itself: a scenario
+#: needs 5 (``events[0].creature.counters``), a SPEC file 3.
+MAX_DEPTH = 32
+#: Characters a key can't hold: they would break the one-line error messages that name it.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+#: Where an item is: (where its container is, its key or index); None for the document.
+_Trail = tuple["_Trail", object] | None
+
+
+def _path(trail: _Trail) -> str:
+    """The key path of a trail, as error messages show it."""
+    keys: list[object] = []
+    while trail is not None:
+        trail, key = trail
+        keys.append(key)
+    path = ""
+    for key in reversed(keys):
+        if isinstance(key, int):
+            path += f"[{key}]"
+        else:
+            shown = _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(key))
+            shown = shown.encode("utf-8", "backslashreplace").decode("utf-8")
+            path = f"{path}.{shown}" if path else shown
+    return path
+
+
+def check_document(doc: Any, file: str) -> None:
+    """Refuse a document that nests deeper than :data:`MAX_DEPTH`, has a key holding a control
+    character, or text that is not Unicode (a lone surrogate, which JSON escapes can make).
+    The first problem in document order is named; a document that is no table or list has
+    nothing to check here."""
+    if not isinstance(doc, Mapping | list):
+        return
+    stack: list[tuple[Any, int, _Trail]] = [(doc, 1, None)]
+    while stack:
+        item, depth, trail = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                _text(item, file, trail)
+            continue
+        if not isinstance(item, Mapping | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise InputError(
+                file, _path(trail), f"tables and lists nest deeper than {MAX_DEPTH} levels"
+            )
+        items = list(item.items() if isinstance(item, Mapping) else enumerate(item))
+        for key, _ in items:
+            if type(key) is not int and not (type(key) is str and key.isprintable()):
+                _key(key, file, (trail, key))
+        for key, value in reversed(items):  # popped in document order
+            if isinstance(value, str | Mapping | list):
+                stack.append((value, depth + 1, (trail, key)))
+
+
+def _key(key: object, file: str, trail: _Trail) -> None:
+    if isinstance(key, str):
+        _text(key, file, trail)
+        if _CONTROL.search(key):
+            raise InputError(file, _path(trail), "a key can't hold a control character")
+
+
+def _text(text: str, file: str, trail: _Trail) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            file,
+            _path(trail),
+            f"not valid Unicode text: a lone surrogate {text[exc.start]!r} at character "
+            f"{exc.start}",
+        ) from None
+
+
+#: Strings, comments, brackets and line ends of TOML or JSON text, enough to follow nesting.
+_TOKENS = re.compile(r"""\"(?:[^"\\\n]|\\.)*\"|'[^'\n]*'|#[^\n]*|[\[\]{}\n]""")
+
+
+def too_deep(text: str, file: str, lines: bool = True) -> InputError:
+    """The error for text its parser could not descend (RecursionError): it names the line where
+    nesting passes :data:`MAX_DEPTH` when `lines` (text of several lines)."""
+    depth, line = 0, 1
+    for m in _TOKENS.finditer(text):
+        token = m.group()
+        if token == "\n":
+            line += 1
+        elif token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                break
+        elif token in "]}":
+            depth -= 1
+    where = f"line {line}" if lines else ""
+    return InputError(file, where, f"tables and lists nest deeper than {MAX_DEPTH} levels")
+
+
+def too_long_integer(text: str, file: str, lines: bool = True) -> InputError | None:
+    """The error for text holding a decimal integer too long to convert (ValueError), or None."""
+    limit = sys.get_int_max_str_digits()
+    m = re.search(f"[0-9][0-9_]{{{limit},}}", text)
+    if m is None or sum(c.isdigit() for c in m.group()) <= limit:
+        return None
+    where = f"line {text.count(chr(10), 0, m.start()) + 1}" if lines else ""
+    return InputError(file, where, f"an integer of more than {limit:,} digits")
+
+
+def decode_toml(text: str, file: str) -> Any:
+    """A TOML document; every way the text can be wrong is an :class:`InputError`."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(file, "", f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise too_deep(text, file) from None
+    except ValueError as exc:  # an integer too long to convert
+        raise too_long_integer(text, file) or InputError(
+            file, "", f"not valid TOML: {exc}"
+        ) from None
+
+
+def describe_integer(value: int) -> str:
+    """An integer as an error message shows it: its digits, or how many there are."""
+    if abs(value) < 10**30:
+        return str(value)
+    digits = int(value.bit_length() * math.log10(2)) + 1
+    return f"an integer of about {digits:,} digits"
 
 
 def type_name(value: Any) -> str:
@@ -57,7 +189,9 @@ class Checker:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(path, f"must be an integer, not {type_name(value)}")
         if abs(value) > LIMIT:
-            raise self.fail(path, f"{value} is out of range (at most {LIMIT:,} either way)")
+            raise self.fail(
+                path, f"{describe_integer(value)} is out of range (at most {LIMIT:,} either way)"
+            )
         if maximum is not None and minimum is not None and not minimum <= value <= maximum:
             raise self.fail(path, f"must be between {minimum} and {maximum}, not {value}")
         if minimum is not None and value < minimum:

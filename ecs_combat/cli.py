@@ -25,7 +25,9 @@ from ecs_combat.plugins import (
 )
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.report import render
-from ecs_combat.scenario import load_scenarios
+from ecs_combat.result import CombatResult
+from ecs_combat.scenario import Scenario, iter_scenarios
+from ecs_combat.stream import BATCH, StreamError, resolve_stream
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -130,34 +132,55 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
 
     Without --json: a readable account, drawn as panels and tables on a terminal and as plain
     lines in a pipe; names longer than 120 characters show with their middle elided (--json
-    keeps them exact).
+    keeps them exact). A .jsonl file is resolved as it is read, each result printed as soon as
+    it is known; when a line is invalid, the message names it, after the results of the lines
+    before it.
     """
     registry = state.registry
-    try:
-        scenarios = load_scenarios(file, registry)
-        if engine == "batched":  # a .jsonl file is resolved as one batch
-            results = BatchedEngine(registry).resolve_many(scenarios)
-        else:
-            results = ReferenceEngine(registry).resolve_many(scenarios)
-    except InputError as exc:
-        fail(str(exc), 2)
-    except RefusedError as exc:
-        fail(f"{file}: the {engine} engine refuses this scenario: {exc}", 2)
-    if as_json:
-        out = [json.dumps(r.to_json(), sort_keys=False) for r in results]
-        if file.endswith(".jsonl"):
-            click.echo("\n".join(out))
-        else:
-            click.echo(json.dumps(results[0].to_json(), indent=2))
-        return
+    resolver = BatchedEngine(registry) if engine == "batched" else ReferenceEngine(registry)
+    batch = BATCH if engine == "batched" else 1
+    pairs = resolve_stream(iter_scenarios(file, registry), resolver, batch)
     console = Console(highlight=False)
-    for scenario, result in zip(scenarios, results, strict=True):
-        if len(scenarios) > 1:
-            if is_plain(console):
-                print_line(console, f"== {shown(scenario.file, SHOWN_PATH)} ==")
-            else:
-                console.rule(Text(shown(scenario.file, SHOWN_PATH)))
-        render(scenario, result, console)
+    # The first account waits for a second one: rules separate accounts only when there are two.
+    first: tuple[Scenario, CombatResult] | None = None
+    try:
+        for i, (scenario, result) in enumerate(pairs):
+            if as_json:
+                if file.endswith(".jsonl"):
+                    click.echo(json.dumps(result.to_json(), sort_keys=False))
+                else:
+                    click.echo(json.dumps(result.to_json(), indent=2))
+                continue
+            if i == 0:
+                first = (scenario, result)
+                continue
+            if first is not None:
+                _separator(console, first[0].file)
+                render(*first, console)
+                first = None
+            _separator(console, scenario.file)
+            render(scenario, result, console)
+    except StreamError as exc:
+        if first is not None:
+            _separator(console, first[0].file)
+            render(*first, console)
+        if isinstance(exc.error, RefusedError):
+            fail(
+                f"{exc.scenario or file}: the {engine} engine refuses this scenario: "
+                f"{exc.error}{exc.resume_note()}",
+                2,
+            )
+        fail(f"{exc.error}{exc.resume_note()}", 2)
+    if first is not None:
+        render(*first, console)
+
+
+def _separator(console: Console, file: str) -> None:
+    """The line between two scenarios' accounts: a rule on a terminal, plain in a pipe."""
+    if is_plain(console):
+        print_line(console, f"== {shown(file, SHOWN_PATH)} ==")
+    else:
+        console.rule(Text(shown(file, SHOWN_PATH)))
 
 
 @cli.command()

@@ -2,19 +2,21 @@
 (``simulate``).
 
 One reader gives both commands the same messages: ``no such file``, the accepted file types,
-invalid TOML or JSON, duplicate JSON keys, text that is not valid Unicode, and a document of the
-other kind ("this looks like a SPEC file: use `ecs-combat simulate`").
+invalid TOML or JSON, duplicate JSON keys, text that is not valid Unicode, nesting deeper than
+:data:`checks.MAX_DEPTH`, integers too long to read, and a document of the other kind ("this
+looks like a SPEC file: use `ecs-combat simulate`"). A ``.jsonl`` file is read one line at a
+time, so memory stays bounded however long it is.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from ecs_combat.checks import check_document, decode_toml, too_deep, too_long_integer
 from ecs_combat.errors import InputError
 
 Kind = Literal["scenario", "spec"]
@@ -35,7 +37,7 @@ MARKS: dict[Kind, frozenset[str]] = {
             "toughness",
             "life",
             "keywords",
-            "hats",
+            "state",
             "attacker",
             "blocker",
             "casts",
@@ -63,14 +65,30 @@ class _DuplicateKeyDecoder:
 
 def read_documents(path: str | Path, kind: Kind) -> Iterator[tuple[str, Any]]:
     """Yield (location, raw document) for each document in a file: one for .toml and .json,
-    one per non-blank line for .jsonl (location ``FILE:LINE``)."""
+    one per non-blank line for .jsonl (location ``FILE:LINE``), read as it goes."""
     p = Path(path)
     file = str(path)
     suffix = p.suffix.lower()
     if suffix not in SUFFIXES[kind]:
         raise InputError(file, "", f"unknown file type: use {_either(SUFFIXES[kind])}")
+    if suffix == ".jsonl":
+        yield from _json_lines(p, file, kind)
+        return
+    text = _read(p, file)
+    if suffix == ".toml":
+        doc = decode_toml(text, file)
+        check_document(doc, file)
+        yield file, checked(doc, file, kind, file, surrogates=False)
+    else:
+        doc = decode_json(text, file)
+        check_document(doc, file)
+        yield file, checked(doc, file, kind, file, surrogates=_may_escape_surrogates(text))
+
+
+def _read(p: Path, file: str) -> str:
+    """A file's text, or an :class:`InputError` saying why it can't be read."""
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(file, "", "no such file") from None
     except IsADirectoryError:
@@ -81,30 +99,46 @@ def read_documents(path: str | Path, kind: Kind) -> Iterator[tuple[str, Any]]:
         raise InputError(file, f"byte {exc.start}", "not valid UTF-8 text") from None
     except OSError as exc:
         raise InputError(file, "", f"cannot read: {exc.strerror or exc}") from None
-    decoder = _DuplicateKeyDecoder(file)
-    if suffix == ".toml":
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(file, "", f"not valid TOML: {exc}") from None
-        yield file, checked(doc, file, kind, file, surrogates=False)
-    elif suffix == ".json":
-        try:
-            doc = json.loads(text, object_pairs_hook=decoder)
-        except json.JSONDecodeError as exc:
-            raise InputError(file, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
-        yield file, checked(doc, file, kind, file, surrogates=_may_escape_surrogates(text))
-    else:
-        for n, line in enumerate(text.splitlines(), 1):
+
+
+def _json_lines(p: Path, file: str, kind: Kind) -> Iterator[tuple[str, Any]]:
+    """The documents of a JSON Lines file, one line at a time."""
+    try:
+        stream = p.open("rb")
+    except FileNotFoundError:
+        raise InputError(file, "", "no such file") from None
+    except IsADirectoryError:
+        raise InputError(file, "", "is a directory, not a file") from None
+    except PermissionError:
+        raise InputError(file, "", "permission denied") from None
+    except OSError as exc:
+        raise InputError(file, "", f"cannot read: {exc.strerror or exc}") from None
+    with stream:
+        for n, raw in enumerate(stream, 1):
+            where = f"{file}:{n}"
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(where, f"byte {exc.start}", "not valid UTF-8 text") from None
             if not line.strip():
                 continue
-            where = f"{file}:{n}"
-            decoder.file = where
-            try:
-                doc = json.loads(line, object_pairs_hook=decoder)
-            except json.JSONDecodeError as exc:
-                raise InputError(where, "", f"not valid JSON: {exc.msg}") from None
+            doc = decode_json(line, where, lines=False)
+            check_document(doc, where)
             yield where, checked(doc, where, kind, file, surrogates=_may_escape_surrogates(line))
+
+
+def decode_json(text: str, file: str, lines: bool = True) -> Any:
+    """A JSON document; `lines` tells whether the text may have several lines to name."""
+    try:
+        return json.loads(text, object_pairs_hook=_DuplicateKeyDecoder(file))
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}" if lines else ""
+        raise InputError(file, where, f"not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise too_deep(text, file, lines) from None
+    except ValueError as exc:  # an integer too long to convert
+        found = too_long_integer(text, file, lines)
+        raise found or InputError(file, "", f"not valid JSON: {exc}") from None
 
 
 def checked(doc: Any, where: str, kind: Kind, file: str, surrogates: bool = True) -> Any:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ecs_combat import documents
-from ecs_combat.checks import Checker, type_name
+from ecs_combat.checks import Checker, check_document, type_name
 from ecs_combat.definitions import COLORS, REGULAR_STEP, StateField, normalize_keyword
 from ecs_combat.errors import InputError
 from ecs_combat.instances import Instance, Parameter, parse_instance
@@ -115,6 +115,11 @@ class Scenario:
     blockers: dict[str, tuple[str, ...]]
     divisions: list[Division] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    #: The blockers of each attacker, built on first use from `blockers` as it is then (a new
+    #: or resized `blockers` dict rebuilds it), so that asking for every attacker is linear.
+    _blockers_index: tuple[object, int, dict[str, list[str]]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def active_player(self) -> str:
@@ -123,7 +128,14 @@ class Scenario:
 
     def blockers_of(self, attacker: str) -> list[str]:
         """Blockers of an attacker in declaration order."""
-        return [b for b, attacked in self.blockers.items() if attacker in attacked]
+        cached = self._blockers_index
+        if cached is None or cached[0] is not self.blockers or cached[1] != len(self.blockers):
+            index: dict[str, list[str]] = {}
+            for blocker, attacked in self.blockers.items():
+                for a in dict.fromkeys(attacked):
+                    index.setdefault(a, []).append(blocker)
+            cached = self._blockers_index = (self.blockers, len(self.blockers), index)
+        return list(cached[2].get(attacker, ()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,18 +143,25 @@ class Scenario:
 
 
 def read_documents(path: str | Path) -> Iterator[tuple[str, Any]]:
-    """Yield (location, raw document) for each scenario in a .toml, .json or .jsonl file."""
+    """Yield (location, raw document) for each scenario in a .toml, .json or .jsonl file (a
+    .jsonl file one line at a time: location ``FILE:LINE``)."""
     return documents.read_documents(path, "scenario")
+
+
+def iter_scenarios(path: str | Path, registry: Registry) -> Iterator[Scenario]:
+    """Read and validate the scenarios of a file one at a time (a .jsonl file line by line, so
+    that memory stays bounded however long it is)."""
+    found = False
+    for where, doc in read_documents(path):
+        found = True
+        yield parse_scenario(doc, registry, where)
+    if not found:
+        raise InputError(str(path), "", "the file holds no scenario")
 
 
 def load_scenarios(path: str | Path, registry: Registry) -> list[Scenario]:
     """Read and validate every scenario in a file."""
-    out = []
-    for where, doc in read_documents(path):
-        out.append(parse_scenario(doc, registry, where))
-    if not out:
-        raise InputError(str(path), "", "the file holds no scenario")
-    return out
+    return list(iter_scenarios(path, registry))
 
 
 def load_scenario(path: str | Path, registry: Registry) -> Scenario:
@@ -163,6 +182,7 @@ class _Parser:
         self.registry = registry
         self.file = file
         self.doc = self.c.table(doc, "")
+        check_document(self.doc, file)
         self.players: dict[str, PlayerSpec] = {}
         self.creatures: dict[str, CreatureSpec] = {}
 
@@ -574,6 +594,7 @@ __all__ = [
     "Event",
     "PlayerSpec",
     "Scenario",
+    "iter_scenarios",
     "keyword_set",
     "load_scenario",
     "load_scenarios",

@@ -3,7 +3,9 @@
 The loader (:mod:`ecs_combat.scenario`) validates documents itself; these tables describe the
 same keys for people and editors (docs/scenarios.md, ``ecs-combat schema``). The tests check
 that the loader and these tables accept exactly the same keys, so the schema can't drift.
-Keyword, card, step and point names come from the plugin registry, as they do for the loader.
+Keyword, card, step and point names, kinds of counters and the keys plugins add to players and
+creatures (``hat``, ``paired_with``, ``poison``) come from the plugin registry, as they do for
+the loader.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ecs_combat.checks import LIMIT
+from ecs_combat.definitions import COLORS
 from ecs_combat.plugins import Registry
 from ecs_combat.scenario import DECLARE_BLOCKERS, EVENT_ACTIONS
 
@@ -24,7 +27,8 @@ TEXT = "text"  # a non-empty string
 PLAYER = "player id"
 CREATURE = "creature id"
 KEYWORDS = "list of keywords"
-COUNTERS = "keyword counters"
+COUNTERS = "counters"
+COLOR_LIST = "list of colors"
 STEP = "damage step"
 POINT = "point of the combat"
 ACTION = "event action"
@@ -59,22 +63,31 @@ SCENARIO: dict[str, Key] = {
     "events": Key(EVENTS, "Things that happen at points of the combat, in order."),
 }
 
+#: The core's keys of a player table; plugins add theirs (:func:`player_table`).
 PLAYER_TABLE: dict[str, Key] = {
     "life": Key(INTEGER, "Life total as combat begins.", minimum=1, default=20),
-    "hat": Key(BOOLEAN, "The player has a hat with them.", default=False),
-    "wearing_hat": Key(BOOLEAN, "The player is wearing a hat (and so has one).", default=False),
 }
 
+#: The core's keys of a creature table; plugins add theirs (:func:`creature_table`).
 CREATURE_TABLE: dict[str, Key] = {
     "name": Key(TEXT, "Display name; defaults to the id."),
     "controller": Key(PLAYER, "The player who controls it.", True),
     "power": Key(INTEGER, "Power.", True),
     "toughness": Key(INTEGER, "Toughness (1 or more).", True, minimum=1),
-    "keywords": Key(KEYWORDS, "Printed keywords, in any spelling.", default=[]),
-    "counters": Key(COUNTERS, "Keyword counters: keyword -> count.", minimum=0, default={}),
+    "keywords": Key(
+        KEYWORDS,
+        "Printed keywords, one entry per instance, with a number or a color where the keyword "
+        "takes one (bushido 2, protection from red).",
+        default=[],
+    ),
+    "counters": Key(
+        COUNTERS,
+        "Counters: keyword counters and other kinds (+1/+1) -> count.",
+        minimum=0,
+        default={},
+    ),
     "damage": Key(INTEGER, "Damage already marked on it.", minimum=0, default=0),
-    "hat": Key(BOOLEAN, "The creature depicted in its art has a hat.", default=False),
-    "paired_with": Key(CREATURE, "Soulbond partner: another creature of the same controller."),
+    "colors": Key(COLOR_LIST, "Its colors (white, blue, black, red, green); none: colorless."),
     "summoning_sick": Key(
         BOOLEAN, "It came under its controller's control this turn.", default=False
     ),
@@ -111,9 +124,39 @@ EVENT: dict[str, Key] = {
 }
 
 
+_STATE_KINDS = {"bool": BOOLEAN, "int": INTEGER, "creature": CREATURE}
+
+
+def _plugin_keys(registry: Registry, owner: str) -> dict[str, Key]:
+    """The keys plugins add to players or creatures."""
+    return {
+        key: Key(
+            _STATE_KINDS[f.kind],
+            f.summary or f"Added by a plugin ({f.kind}).",
+            minimum=0 if f.kind == "int" else None,
+            default=f.default,
+        )
+        for key, f in registry.state_fields(owner).items()
+    }
+
+
+def player_table(registry: Registry) -> dict[str, Key]:
+    """Every key of a player table: the core's and the plugins'."""
+    return {**PLAYER_TABLE, **_plugin_keys(registry, "player")}
+
+
+def creature_table(registry: Registry) -> dict[str, Key]:
+    """Every key of a creature table: the core's and the plugins'."""
+    return {**CREATURE_TABLE, **_plugin_keys(registry, "creature")}
+
+
 def _escape(c: str) -> str:
     """A character as a regular expression that both Python and editors' JavaScript read."""
     return "\\" + c if c in r"\^$.|?*+()[]{}/" else c
+
+
+def _escape_all(text: str) -> str:
+    return "".join(map(_escape, text))
 
 
 def _any_case(text: str) -> str:
@@ -139,6 +182,7 @@ class _Builder:
         self.steps = registry.step_names
         self.keywords = list(registry.keywords)
         self.counter_keywords = [k.name for k in registry.keywords.values() if k.counter]
+        self.counter_kinds = list(registry.counter_kinds)
 
     def integer(self, minimum: int | None) -> dict[str, Any]:
         return {
@@ -154,6 +198,29 @@ class _Builder:
             "examples": sorted(names),
         }
 
+    def keyword_entry(self) -> dict[str, Any]:
+        """One entry of a keyword list: a name, with its number or color where it takes one."""
+        kws = self.reg.keywords.values()
+        plain = [k.name for k in kws if not k.parameter]
+        numbered = [k.name for k in kws if k.parameter == "number"]
+        colored = [k.name for k in kws if k.parameter == "color"]
+        patterns = [_words(plain, any_case=True)]
+        if numbered:
+            patterns.append(_words(numbered, any_case=True).replace(r")\s*$", r")\s+[0-9]+\s*$"))
+        if colored:
+            colors = "(" + "|".join(_any_case(c) for c in COLORS) + ")"
+            patterns.append(
+                _words(colored, any_case=True).replace(
+                    r")\s*$", r")\s+" + _any_case("from") + r"\s+" + colors + r"\s*$"
+                )
+            )
+        entry: dict[str, Any] = {"type": "string", "examples": sorted(self.keywords)}
+        if len(patterns) == 1:
+            entry["pattern"] = patterns[0]
+        else:
+            entry["anyOf"] = [{"pattern": p} for p in patterns]
+        return entry
+
     def value(self, key: Key) -> dict[str, Any]:
         """The JSON Schema of a key's value."""
         text: dict[str, Any] = {"type": "string", "pattern": r"\S"}
@@ -165,13 +232,19 @@ class _Builder:
         if kind in (TEXT, PLAYER, CREATURE):
             return text
         if kind == KEYWORDS:
-            return {"type": "array", "items": self.keyword_name(self.keywords)}
+            return {"type": "array", "items": self.keyword_entry()}
         if kind == COUNTERS:
+            keyword_counters = _words(self.counter_keywords, any_case=True)
+            kinds = "^(" + "|".join(map(_escape_all, self.counter_kinds)) + ")$"
             return {
                 "type": "object",
-                "propertyNames": {"pattern": _words(self.counter_keywords, any_case=True)},
+                "propertyNames": {"anyOf": [{"pattern": keyword_counters}, {"pattern": kinds}]}
+                if self.counter_kinds
+                else {"pattern": keyword_counters},
                 "additionalProperties": self.integer(key.minimum),
             }
+        if kind == COLOR_LIST:
+            return {"type": "array", "items": {"enum": list(COLORS)}, "uniqueItems": True}
         if kind == STEP:
             return {"enum": self.steps}
         if kind == POINT:
@@ -243,11 +316,12 @@ class _Builder:
         return out
 
     def schema(self) -> dict[str, Any]:
-        player = self.table(PLAYER_TABLE)
-        player["if"] = {"properties": {"wearing_hat": {"const": True}}, "required": ["wearing_hat"]}
-        player["then"] = {"properties": {"hat": {"const": True}}}
-        entering = self.table(CREATURE_TABLE, required=("id",))
-        del entering["properties"]["paired_with"]  # only creatures there as combat begins
+        player = self.table(player_table(self.reg))
+        creature = creature_table(self.reg)
+        entering = self.table(creature, required=("id",))
+        for key, f in self.reg.state_fields("creature").items():
+            if f.kind == "creature":  # only creatures there as combat begins
+                del entering["properties"][key]
         return {
             "$schema": JSON_SCHEMA_DIALECT,
             "title": "ecs-combat scenario",
@@ -255,7 +329,7 @@ class _Builder:
             **self.table(SCENARIO),
             "$defs": {
                 "player": player,
-                "creature": self.table(CREATURE_TABLE),
+                "creature": self.table(creature),
                 "entering_creature": entering,
                 "combat": self.table(COMBAT_TABLE),
                 "division": self.table(DIVISION),
@@ -271,7 +345,16 @@ def scenario_schema(registry: Registry) -> dict[str, Any]:
     return _Builder(registry).schema()
 
 
-#: Every table of the format: where it is in a document, and its keys.
+def tables(registry: Registry) -> dict[str, dict[str, Key]]:
+    """Every table of the format: where it is in a document, and its keys."""
+    return {
+        **TABLES,
+        "players.ID": player_table(registry),
+        "creatures.ID": creature_table(registry),
+    }
+
+
+#: Every table of the format with the core's keys only: where it is in a document, its keys.
 TABLES: dict[str, dict[str, Key]] = {
     "": SCENARIO,
     "players.ID": PLAYER_TABLE,

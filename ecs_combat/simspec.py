@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ecs_combat import documents
-from ecs_combat.checks import Checker, type_name
+from ecs_combat.checks import Checker, check_document, describe_integer, type_name
 from ecs_combat.plugins import Registry
 from ecs_combat.suggest import did_you_mean
 
@@ -200,7 +200,8 @@ class _SpecReader(Checker):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(path, f"probability must be a number, not {type_name(value)}")
         if not 0.0 <= value <= 1.0:
-            raise self.fail(path, f"probability must be between 0 and 1, not {value}")
+            shown = describe_integer(value) if isinstance(value, int) else value
+            raise self.fail(path, f"probability must be between 0 and 1, not {shown}")
         return float(value)
 
     def keyword(self, name: Any, path: str) -> str:
@@ -289,9 +290,10 @@ class _SpecReader(Checker):
                     )
             target = t.get("target", CAST_TARGETS[0])
             if target not in CAST_TARGETS:
+                shown = repr(target) if isinstance(target, str) else type_name(target)
                 raise self.fail(
                     f"{path}.target",
-                    f"must be one of {', '.join(repr(c) for c in CAST_TARGETS)}, not {target!r}",
+                    f"must be one of {', '.join(repr(c) for c in CAST_TARGETS)}, not {shown}",
                 )
             out.append(
                 CastSpec(
@@ -315,6 +317,7 @@ class _SpecReader(Checker):
 
     def parse(self, raw: Any) -> BattleSpec:
         doc = self.table(raw, "")
+        check_document(doc, self.file)
         self.keys(doc, "", self.TOP)
         keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
         state = self.table(doc.get("state", {}), "state")

@@ -24,11 +24,11 @@ from ecs_combat.plugins import Registry
 from ecs_combat.scenario import EVENT_ACTIONS, read_documents
 from ecs_combat.scenario_schema import (
     COMBAT_TABLE,
-    CREATURE_TABLE,
     DIVISION,
     EVENT,
-    PLAYER_TABLE,
     SCENARIO,
+    creature_table,
+    player_table,
     scenario_schema,
 )
 
@@ -105,18 +105,19 @@ def allowed_by_loader(registry: Registry, doc: dict[str, Any], where: str) -> se
     return set(found.group(1).split(", "))
 
 
-def probes() -> list[tuple[str, dict[str, Any], set[str]]]:
-    """(place, a document with an unknown key there, the keys the schema's table lists)."""
+def probes() -> list[tuple[str, dict[str, Any], Any]]:
+    """(place, a document with an unknown key there, the keys the schema's table lists: a
+    set, or a function of the registry for tables plugins add keys to)."""
     bogus = {"zz_not_a_key": 1}
     out = []
     doc = {**base(), **bogus}
     out.append(("", doc, set(SCENARIO)))
     doc = base()
     doc["players"]["A"] = dict(bogus)
-    out.append(("players.A", doc, set(PLAYER_TABLE)))
+    out.append(("players.A", doc, player_table))
     doc = base()
     doc["creatures"]["x"].update(bogus)
-    out.append(("creatures.x", doc, set(CREATURE_TABLE)))
+    out.append(("creatures.x", doc, creature_table))
     doc = base()
     doc["combat"].update(bogus)
     out.append(("combat", doc, set(COMBAT_TABLE)))
@@ -134,15 +135,16 @@ def probes() -> list[tuple[str, dict[str, Any], set[str]]]:
         {"at": "declare-blockers", "action": "enter", "attacking": "B", "creature": entering}
     ]
     # The loader allows paired_with there only to say why it can't be (the schema leaves it out).
-    out.append(("events[0].creature", doc, set(CREATURE_TABLE)))
+    out.append(("events[0].creature", doc, creature_table))
     return out
 
 
 @pytest.mark.parametrize(("where", "doc", "listed"), probes(), ids=[p[0] for p in probes()])
 def test_schema_tables_list_exactly_the_keys_the_loader_allows(
-    registry: Registry, where: str, doc: dict[str, Any], listed: set[str]
+    registry: Registry, where: str, doc: dict[str, Any], listed: Any
 ) -> None:
-    assert allowed_by_loader(registry, doc, where.split(" ")[0]) == listed
+    keys = listed if isinstance(listed, set) else set(listed(registry))
+    assert allowed_by_loader(registry, doc, where.split(" ")[0]) == keys
 
 
 def test_event_fields_per_action_match_the_loader(
@@ -180,12 +182,18 @@ def test_every_key_fault_listed_exists() -> None:
     assert {p.stem for p in INVALID} >= KEY_OR_TYPE_FAULTS
 
 
-def test_wearing_a_hat_needs_a_hat(validator: jsonschema.Draft202012Validator) -> None:
+def test_wearing_a_hat_needs_a_hat(
+    validator: jsonschema.Draft202012Validator, registry: Registry
+) -> None:
+    """The hats plugin's own check, which the loader runs (a schema checks keys and types)."""
     doc = base()
     doc["players"]["A"] = {"wearing_hat": True, "hat": False}
-    assert not validator.is_valid(doc)
+    assert validator.is_valid(doc)
+    with pytest.raises(InputError, match="a player wearing a hat has a hat"):
+        parse_scenario(doc, registry, "s.json")
     doc["players"]["A"] = {"wearing_hat": True}
     assert validator.is_valid(doc)
+    assert parse_scenario(doc, registry, "s.json").players["A"].state["hat"] is True
 
 
 def test_keywords_in_any_spelling(validator: jsonschema.Draft202012Validator) -> None:
