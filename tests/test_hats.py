@@ -6,7 +6,7 @@ import io
 import tomllib
 
 import pytest
-from conftest import Resolve, dealt, step_names
+from conftest import Resolve, bundled_registry, dealt, step_names
 from ecs_combat_keywords.hats import (
     HatRemovalRefused,
     Headwear,
@@ -15,7 +15,7 @@ from ecs_combat_keywords.hats import (
 )
 from rich.console import Console
 
-from ecs_combat import InputError, load_registry, parse_scenario
+from ecs_combat import InputError, parse_scenario
 from ecs_combat.plugins import Registry
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.report import render
@@ -179,7 +179,7 @@ def test_hat_trick_on_a_creature_removed_from_combat_does_nothing(resolve: Resol
 
 def test_hat_trick_needs_the_strike_plugins() -> None:
     """A scenario casting Hat Trick with triple strike blocked is an input error naming it."""
-    registry = load_registry(autoload=True, block=["triple strike"])
+    registry = bundled_registry(leave_out=("triple_strike",))
     with pytest.raises(InputError) as info:
         parse_scenario(tomllib.loads(hat_trick()), registry, "t.toml")
     assert info.value.path == "events[0].card"
