@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 import pytest
+from conftest import bundled_env
 
 from ecs_combat import floor
 from ecs_combat.generate import make_generator
@@ -80,7 +81,7 @@ def test_tournament_batched_whole_process(benchmark: Any) -> None:
     benchmark.pedantic(
         subprocess.run,
         ([*simulate_command(), *args],),
-        {"check": True, "stdout": subprocess.DEVNULL},
+        {"check": True, "stdout": subprocess.DEVNULL, "env": bundled_env()},
         rounds=5,
     )
 
@@ -92,6 +93,6 @@ def test_tournament_floor_whole_process(benchmark: Any) -> None:
     benchmark.pedantic(
         subprocess.run,
         ([sys.executable, "-m", "ecs_combat.floor", *args],),
-        {"check": True, "stdout": subprocess.DEVNULL},
+        {"check": True, "stdout": subprocess.DEVNULL, "env": bundled_env()},
         rounds=5,
     )
