@@ -34,6 +34,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.benchmark_storage = f"file://{BASELINES}"
 
 
+@pytest.fixture(scope="session")
 def bundled_env() -> dict[str, str]:
     """The environment of a whole-process benchmark: the bundled plugins, nothing else."""
     return {**os.environ, DISABLE_AUTOLOAD_ENV: "1", PLUGINS_ENV: ",".join(BUNDLED_PLUGINS)}

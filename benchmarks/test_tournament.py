@@ -13,7 +13,6 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import bundled_env
 
 from ecs_combat import floor
 from ecs_combat.generate import make_generator
@@ -75,24 +74,24 @@ def simulate_command() -> list[str]:
 
 
 @pytest.mark.benchmark(group="tournament, whole process")
-def test_tournament_batched_whole_process(benchmark: Any) -> None:
+def test_tournament_batched_whole_process(benchmark: Any, bundled_env: dict[str, str]) -> None:
     """`ecs-combat simulate --json`, start-up and JSON included."""
     args = ["simulate", "--battles", str(BATCHED_BATTLES), "--seed", str(SEED), "--json"]
     benchmark.pedantic(
         subprocess.run,
         ([*simulate_command(), *args],),
-        {"check": True, "stdout": subprocess.DEVNULL, "env": bundled_env()},
+        {"check": True, "stdout": subprocess.DEVNULL, "env": bundled_env},
         rounds=5,
     )
 
 
 @pytest.mark.benchmark(group="tournament, whole process")
-def test_tournament_floor_whole_process(benchmark: Any) -> None:
+def test_tournament_floor_whole_process(benchmark: Any, bundled_env: dict[str, str]) -> None:
     """`python -m ecs_combat.floor`, start-up included."""
     args = ["--battles", str(BATCHED_BATTLES), "--seed", str(SEED)]
     benchmark.pedantic(
         subprocess.run,
         ([sys.executable, "-m", "ecs_combat.floor", *args],),
-        {"check": True, "stdout": subprocess.DEVNULL, "env": bundled_env()},
+        {"check": True, "stdout": subprocess.DEVNULL, "env": bundled_env},
         rounds=5,
     )
