@@ -1,11 +1,15 @@
 """The batched engine agrees with the reference engine (CONTRACT.md section 2: both engines give
 identical output for every scenario the batched engine accepts).
 
-Hypothesis generates legal scenarios from every installed plugin's keywords: two or three
-players, random keywords and keyword counters, marked damage, hats, soulbond pairs, single and
-multiple blocks, explicit divisions (some legal, some not) and events of every action at every
-point. Each runs through both engines, alone and in batches. The example counts are bounded and
-derandomized, so CI runs the same examples every time.
+Hypothesis generates legal scenarios from the bundled plugins' keywords (loaded explicitly):
+two or three players, random keywords and keyword counters, marked damage, hats, soulbond pairs,
+single and multiple blocks, explicit divisions (mostly legal) and events of every action at
+every point. Most have attackers with power above 0 that are blocked, so most deal combat damage
+(docs/testing.md). Each runs through both engines, alone and in batches. The example counts are
+bounded and derandomized, so CI runs the same examples every time.
+
+`test_resolve_batch_final_state_matches_resolve_many` alone reaches below the public interface
+(`scenarios_to_batch` and the `CombatBatch` arrays): it checks the fast path `simulate` uses.
 """
 
 from __future__ import annotations

@@ -215,6 +215,56 @@ def test_510_1c_blocked_without_trample_and_no_blocker_left_assigns_nothing(
     assert out["players"]["B"]["life"] == 20
 
 
+@pytest.mark.parametrize(
+    "amounts", [{"b1": 0, "b2": 5}, {"b1": 0, "b2": 5, "B": 0}], ids=["no-player", "player-0"]
+)
+def test_702_19b_nothing_to_the_player_needs_no_lethal_to_every_blocker(
+    resolve: Resolve, amounts: dict[str, int]
+) -> None:
+    """510.1c, 702.19b: the lethal-to-every-blocker rule limits damage assigned to the player
+    only; a trampler that sends the player nothing divides as its controller chooses.
+
+    By hand: 5 over a 0/3 and a 0/5 as { b1 = 0, b2 = 5 } (B named with 0 or not named): b2
+    takes 5 and dies, b1 takes nothing, B stays at 20."""
+    out = resolve(
+        trampler_against(creature("b1", "B", 0, 3), creature("b2", "B", 0, 5))
+        + divide("regular", "rhino", amounts)
+    )
+    assert dealt(out, "regular") == {("rhino", "b2", 5)}
+    assert step(out, "regular")["died"] == ["b2"]
+    assert out["players"]["B"]["life"] == 20
+
+
+def test_510_1c_division_of_a_creature_that_assigns_nothing_is_unused(resolve: Resolve) -> None:
+    """510.1c: a blocked attacker without trample whose blocker was destroyed assigns no
+    combat damage, so its division (naming the gone blocker) is never made: no error, no
+    damage, B stays at 20."""
+    out = resolve(
+        PLAYERS
+        + creature("giant", "A", 4, 4)
+        + creature("b1", "B", 0, 3)
+        + combat({"giant": "B"}, {"b1": "giant"})
+        + event("declare-blockers", "destroy", target="b1")
+        + divide("regular", "giant", {"b1": 4})
+    )
+    assert dealt(out, "regular") == set()
+    assert out["players"]["B"]["life"] == 20
+
+
+def test_702_15b_lifelink_creature_that_assigns_nothing_gains_nothing(resolve: Resolve) -> None:
+    """702.15b, 510.1c: lifelink gains life for damage dealt. A blocked 3/3 lifelinker whose
+    blocker was destroyed deals no damage, so A gains nothing (stays at 20)."""
+    out = resolve(
+        PLAYERS
+        + creature("cleric", "A", 3, 3, "lifelink")
+        + creature("b1", "B", 0, 3)
+        + combat({"cleric": "B"}, {"b1": "cleric"})
+        + event("declare-blockers", "destroy", target="b1")
+    )
+    assert step(out, "regular")["life_gained"] == []
+    assert out["players"] == {"A": {"life": 20, "lost": False}, "B": {"life": 20, "lost": False}}
+
+
 @pytest.mark.parametrize("explicit", [False, True], ids=["default", "explicit"])
 def test_702_2b_deathtouch_destroys_only_creatures_dealt_damage(
     resolve: Resolve, explicit: bool

@@ -1,7 +1,8 @@
 """Re-run the mutation audit: hand-written mutants of division, the damage-step pipeline, both
 engines and the keyword counters, each checked against the rule tests.
 
-Each mutant is one small change of the source that changes a real answer. The audit copies the
+Each mutant is one small change of the source that changes a real answer (changes that can't
+change any output, such as a check the loader already makes, are left out). The audit copies the
 repository into a temporary folder, applies one mutant at a time there (the working tree is never
 touched), runs the rule tests on that copy with ``pytest -x`` and reports the mutant **killed**
 (some test failed) or **survived** (every test passed). A mutant whose original text is no longer
@@ -94,6 +95,13 @@ MUTANTS = (
         "if amounts.get(blocker, 0) + from_others.get(blocker, 0) <= lethal:",
         "702.19b: exactly lethal damage is enough",
     ),
+    Mutant(
+        "division-excess-checked-without-excess",
+        "ecs_combat/division.py",
+        "if amounts.get(player, 0) <= 0:",
+        "if amounts.get(player, 0) < 0:",
+        "702.19b: a division sending nothing to the player needs no lethal to every blocker",
+    ),
     # -- the damage-step pipeline (ecs_combat/pipeline.py) -----------------------------------
     Mutant(
         "pipeline-strikers-strike-again",
@@ -166,7 +174,13 @@ MUTANTS = (
         "count = self.counters.get(keyword, 0) + change",
         "122.1b: a creature can't have fewer than 0 counters",
     ),
-    # -- the keyword plugins -------------------------------------------------------------------
+    Mutant(
+        "reference-blocked-without-blockers-assigns",
+        "ecs_combat/reference.py",
+        "if not blockers and excess is None:",
+        "if False:",
+        "510.1c: a blocked attacker with no blocker left and no trample assigns nothing",
+    ),
     Mutant(
         "plugin-trample-no-excess",
         "plugins/trample.py",
@@ -237,6 +251,13 @@ MUTANTS = (
         "zero = toughness <= 0",
         "zero = toughness < 0",
         "704.5f: toughness 0 dies, indestructible or not",
+    ),
+    Mutant(
+        "batched-lifelink-without-damage",
+        "ecs_combat/batched.py",
+        "g = gaining[np.flatnonzero(self._mark[gaining])]",
+        "g = gaining",
+        "702.15b: lifelink gains only when the creature deals damage",
     ),
     Mutant(
         "batched-counter-clamp",
