@@ -1,20 +1,20 @@
 """Shared fixtures of the pytest-benchmark suite (commands: docs/performance.md).
 
 Saved runs live in `benchmarks/baselines/` (committed), not in pytest-benchmark's default
-`.benchmarks/`, so `--benchmark-compare` finds the committed baseline. Every benchmark uses the
-bundled plugins only, loaded explicitly, so an installed third-party plugin (the alpha-strike
-example adds a hook call per step) doesn't change the figures.
+`.benchmarks/`, so `--benchmark-compare` finds the committed baseline. The in-process
+benchmarks use the bundled plugins only, loaded explicitly, so an installed third-party plugin
+(the alpha-strike example adds a hook call per step) doesn't change their figures; the
+whole-process ones run `ecs-combat` as a user does, with the installation's plugins.
 """
 
 from __future__ import annotations
 
-import os
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 
-from ecs_combat.plugins import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, Registry, load_registry
+from ecs_combat.plugins import Registry, load_registry
 
 #: Where `--benchmark-save` writes and `--benchmark-compare` reads, unless given.
 BASELINES = Path(__file__).resolve().parent / "baselines"
@@ -32,12 +32,6 @@ def pytest_configure(config: pytest.Config) -> None:
     reads it)."""
     if config.getoption("benchmark_storage", None) == DEFAULT_STORAGE:
         config.option.benchmark_storage = f"file://{BASELINES}"
-
-
-@pytest.fixture(scope="session")
-def bundled_env() -> dict[str, str]:
-    """The environment of a whole-process benchmark: the bundled plugins, nothing else."""
-    return {**os.environ, DISABLE_AUTOLOAD_ENV: "1", PLUGINS_ENV: ",".join(BUNDLED_PLUGINS)}
 
 
 @pytest.fixture(scope="session")
