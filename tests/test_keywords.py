@@ -707,14 +707,21 @@ def test_302_6_summoning_sick_creature_cant_attack(resolve: Resolve) -> None:
     assert "302.6" in err.message and "haste" in err.message
 
 
-def test_702_10b_haste_lets_it_attack_this_turn(result: Result) -> None:
-    """702.10b: with haste it may attack; it taps like any attacker."""
-    res = result(
-        PLAYERS
-        + creature("goblin", "A", 2, 2, "haste", summoning_sick=True)
-        + combat({"goblin": "B"})
-    )
-    assert res.players["B"].life == 18
+HASTY = (
+    PLAYERS + creature("goblin", "A", 2, 2, "haste", summoning_sick=True) + combat({"goblin": "B"})
+)
+
+
+def test_702_10b_haste_lets_it_attack_this_turn(resolve: Resolve) -> None:
+    """702.10b: with haste a creature that came under A's control this turn may attack: the 2/2
+    deals 2 to B (20 -> 18)."""
+    assert resolve(HASTY)["players"]["B"]["life"] == 18
+
+
+def test_702_10b_a_hasty_attacker_taps(result: Result) -> None:
+    """702.10b, 508.1f: it taps like any attacker, and the account says haste let it attack
+    (the reference engine reports tapping; the batched engine doesn't)."""
+    res = result(HASTY)
     assert res.creatures["goblin"].tapped is True
     assert any("haste" in n for n in res.notes)
 
