@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -44,7 +44,9 @@ from ecs_combat.cli import cli
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.result import CombatResult
 from ecs_combat.scenario_batch import scenarios_to_batch
-from ecs_combat.views import EffectTarget
+
+if TYPE_CHECKING:  # the card-effect interface, for annotations only
+    from ecs_combat.views import EffectTarget
 
 
 def _soulbond_boost(target: EffectTarget) -> None:

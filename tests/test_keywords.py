@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import tomllib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from conftest import Resolve, bundled_registry, dealt, step, step_names, text_resolver
@@ -18,7 +19,9 @@ from ecs_combat.plugins import Registry
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.report import render
 from ecs_combat.result import CombatResult
-from ecs_combat.views import EffectTarget
+
+if TYPE_CHECKING:  # the card-effect interface, for annotations only
+    from ecs_combat.views import EffectTarget
 
 PLAYERS = "[players.A]\n[players.B]\n"
 
