@@ -75,7 +75,8 @@ def simulate_command() -> list[str]:
 
 @pytest.mark.benchmark(group="tournament, whole process")
 def test_tournament_batched_whole_process(benchmark: Any) -> None:
-    """`ecs-combat simulate --json`, start-up and JSON included."""
+    """`ecs-combat simulate --json`, start-up and JSON included, with this installation's
+    plugins (as a user runs it)."""
     args = ["simulate", "--battles", str(BATCHED_BATTLES), "--seed", str(SEED), "--json"]
     benchmark.pedantic(
         subprocess.run,

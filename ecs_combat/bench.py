@@ -170,6 +170,39 @@ def run_bench(
     return report
 
 
+def missed_targets(report: dict[str, Any]) -> list[str]:
+    """The targets of docs/performance.md that a report of :func:`run_bench` misses, one line
+    each: batched >= 300x the reference engine's battles/s on the tournament; the batched
+    tournament within 4x the floor's time as whole processes (in this process when whole
+    processes were not timed); the melee >= 10 million creatures/s inside the engine."""
+    t = report["targets"]
+    missed = []
+    ratio = t["batched_vs_reference"]
+    if ratio < TARGET_REFERENCE_RATIO:
+        missed.append(
+            f"batched vs reference, tournament: {ratio:,.0f}x the battles/s, "
+            f"target >= {TARGET_REFERENCE_RATIO:.0f}x"
+        )
+    whole = report.get("whole_process")
+    floor_ratio, where = (
+        (whole["ratio"], "whole processes")
+        if whole is not None
+        else (t["batched_vs_floor_time"], "in this process")
+    )
+    if floor_ratio > TARGET_FLOOR_RATIO:
+        missed.append(
+            f"batched vs floor, tournament, {where}: {floor_ratio:.2f}x the floor's time, "
+            f"target <= {TARGET_FLOOR_RATIO:.0f}x"
+        )
+    melee = t["melee_engine_creatures_per_second"] or t["melee_creatures_per_second"]
+    if melee < TARGET_MELEE_CREATURES:
+        missed.append(
+            f"melee, batched: {melee:,.0f} creatures resolved/s inside the engine, "
+            f"target >= {TARGET_MELEE_CREATURES:,}"
+        )
+    return missed
+
+
 def _rate(per_second: float) -> str:
     """A rate in a few characters: 950, 12.3 k, 4.56 M."""
     for scale, unit in ((1e6, " M"), (1e3, " k")):

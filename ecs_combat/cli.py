@@ -317,6 +317,8 @@ def simulate(
 @click.option("--whole-process/--in-process", default=True, show_default=True,
               help="Also time the tournament as whole processes: simulate against the floor.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--check", is_flag=True,
+              help="Exit 1 if a target of docs/performance.md is missed, naming it.")  # fmt: skip
 @click.pass_obj
 def bench(
     state: State,
@@ -327,9 +329,10 @@ def bench(
     repeat: int,
     whole_process: bool,
     as_json: bool,
+    check: bool,
 ) -> None:
     """Measure the engines side by side on this machine (docs/performance.md)."""
-    from ecs_combat.bench import render_bench, run_bench
+    from ecs_combat.bench import missed_targets, render_bench, run_bench
 
     report = run_bench(
         state.registry, battles, reference_battles, melee_battles, seed, repeat, whole_process
@@ -338,6 +341,12 @@ def bench(
         click.echo(json.dumps(report, indent=2))
     else:
         render_bench(report, Console(highlight=False))
+    if check:
+        missed = missed_targets(report)
+        for line in missed:
+            click.echo(f"missed: {line}", err=True)
+        if missed:
+            sys.exit(1)
 
 
 for _command in cli.commands.values():  # -p is accepted after the command too

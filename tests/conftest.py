@@ -1,4 +1,11 @@
-"""Shared fixtures: the plugin registry and helpers that resolve scenarios written inline."""
+"""Shared fixtures: the plugin registry, the engines, and helpers that resolve scenarios written
+inline.
+
+The registry holds exactly the plugins bundled with ecs-combat, loaded explicitly: a
+third-party plugin installed beside them (or named in ``ECS_COMBAT_PLUGINS``) changes no result.
+Tests that take the `resolve` fixture run once per engine (`engine` is "reference" or
+"batched"); a scenario the batched engine refuses is skipped there, never answered.
+"""
 
 from __future__ import annotations
 
@@ -6,37 +13,84 @@ import os
 import sysconfig
 import tomllib
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 import pytest
 
-from ecs_combat import load_registry, parse_scenario
-from ecs_combat.plugins import Registry
+from ecs_combat import CombatResult, RefusedError, Registry, Scenario, load_registry, parse_scenario
+from ecs_combat.batched import BatchedEngine
 from ecs_combat.reference import ReferenceEngine
 
 Resolve = Callable[[str], dict[str, Any]]
 
+#: The engines every rule test runs on.
+ENGINES = ("reference", "batched")
+
 # CLI tests run the `ecs-combat` installed beside this interpreter, even in a venv that was
 # not activated (`.venv/bin/python -m pytest`).
 os.environ["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])
+# A plugin named in the environment would join every registry: the tests name their own.
+os.environ.pop("ECS_COMBAT_PLUGINS", None)
+
+#: The bundled keyword plugins: entry-point name -> module, from ecs-combat's own metadata.
+BUNDLED_PLUGINS = {
+    ep.name: ep.value
+    for ep in metadata.distribution("ecs-combat").entry_points
+    if ep.group == "ecs_combat"
+}
+
+
+def bundled_registry(leave_out: tuple[str, ...] = (), extra: tuple[object, ...] = ()) -> Registry:
+    """The bundled plugins only (no entry-point autoloading) but those named in `leave_out`,
+    plus `extra` plugin objects."""
+    modules = [m for name, m in sorted(BUNDLED_PLUGINS.items()) if name not in leave_out]
+    return load_registry(load=modules, autoload=False, extra=extra)
+
+
+def engine_resolver(engine: str, registry: Registry) -> Callable[[Scenario], CombatResult]:
+    """Resolve one scenario with the named engine. A scenario the batched engine refuses
+    (CONTRACT.md 2: refused, never answered wrongly) skips the test on that engine."""
+    if engine == "reference":
+        return ReferenceEngine(registry).resolve
+    batched = BatchedEngine(registry)
+
+    def run(scenario: Scenario) -> CombatResult:
+        try:
+            return batched.resolve_many([scenario])[0]
+        except RefusedError as exc:
+            pytest.skip(f"the batched engine refuses this scenario: {exc}")
+
+    return run
+
+
+def text_resolver(engine: str, registry: Registry) -> Resolve:
+    """Resolve a TOML scenario given as text; return the JSON document of `resolve --json`."""
+    run = engine_resolver(engine, registry)
+
+    def resolve(text: str) -> dict[str, Any]:
+        return run(parse_scenario(tomllib.loads(text), registry, "test.toml")).to_json()
+
+    return resolve
 
 
 @pytest.fixture(scope="session")
 def registry() -> Registry:
-    """Every installed plugin, as a user gets them."""
-    return load_registry(autoload=True)
+    """The bundled plugins, loaded explicitly."""
+    return bundled_registry()
+
+
+@pytest.fixture(scope="session", params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> str:
+    """The engine a rule test runs on."""
+    name: str = request.param
+    return name
 
 
 @pytest.fixture(scope="session")
-def resolve(registry: Registry) -> Resolve:
-    """Resolve a TOML scenario given as text with the reference engine; return the JSON document."""
-    engine = ReferenceEngine(registry)
-
-    def run(text: str) -> dict[str, Any]:
-        scenario = parse_scenario(tomllib.loads(text), registry, "test.toml")
-        return engine.resolve(scenario).to_json()
-
-    return run
+def resolve(registry: Registry, engine: str) -> Resolve:
+    """Resolve a TOML scenario given as text with `engine`; return the JSON document."""
+    return text_resolver(engine, registry)
 
 
 def step(out: dict[str, Any], name: str) -> dict[str, Any]:

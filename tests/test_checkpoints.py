@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from ecs_combat import load_registry
 from ecs_combat.checkpoints import CHECKPOINT_FORMAT, digest
 from ecs_combat.distribute import Simulation
 from ecs_combat.errors import InputError
@@ -231,7 +232,8 @@ def test_a_second_run_into_a_locked_directory_is_refused(
     """Two runs started into one new directory: the second is refused while the first is
     running (it holds the lock from its start to the end of its run)."""
     out = tmp_path / "new"
-    first = Simulation(tournament(registry), 1, 5000, registry=registry, checkpoint=out)
+    installed = load_registry()  # the plugins the command loads, so the runs are the same
+    first = Simulation(tournament(installed), 1, 5000, registry=installed, checkpoint=out)
     p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out))
     assert p.returncode == 2
     assert "another ecs-combat run is using this directory" in p.stderr

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["ecs_combat", "plugins", "tests", "benchmarks", "examples"]
+SOURCES = ["ecs_combat", "plugins", "tests", "benchmarks", "examples", "tools"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -38,7 +38,7 @@ from ecs_combat.distribute import (
 from ecs_combat.errors import InputError, PluginError
 from ecs_combat.executors import check_scheduler, dask_executor
 from ecs_combat.generate import BLOCK
-from ecs_combat.plugins import Registry
+from ecs_combat.plugins import Registry, load_registry
 from ecs_combat.simspec import parse_spec, tournament
 from ecs_combat.simulate import default_chunk_size, make_engine, max_chunk_size, summary
 from ecs_combat.simulate import simulate as simulate_in_chunks
@@ -56,6 +56,13 @@ from ecs_combat import Keyword, hookimpl
 def register_keywords():
     return [Keyword("second strike", strikes_in=frozenset({"regular", "last-strike"}))]
 """
+
+
+@pytest.fixture(scope="module")
+def registry() -> Registry:
+    """The plugins of this installation, found as a worker process finds them (entry points):
+    workers check that they loaded the same plugins as the process that sent the tasks."""
+    return load_registry()
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -6,7 +6,7 @@ import io
 import tomllib
 
 import pytest
-from conftest import Resolve, dealt, step_names
+from conftest import Resolve, bundled_registry, dealt, step_names
 from ecs_combat_keywords.hats import (
     HatRemovalRefused,
     Headwear,
@@ -15,7 +15,7 @@ from ecs_combat_keywords.hats import (
 )
 from rich.console import Console
 
-from ecs_combat import InputError, load_registry, parse_scenario
+from ecs_combat import InputError, parse_scenario
 from ecs_combat.plugins import Registry
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.report import render
@@ -77,7 +77,7 @@ target = "{target}"
 
 
 def test_hat_trick_without_hats_gives_plus_1_and_first_strike(resolve: Resolve) -> None:
-    """Hat Trick: +1/+1 and first strike until end of turn."""
+    """RULES.md 5, Hat Trick: +1/+1 and first strike until end of turn."""
     out = resolve(hat_trick())
     assert step_names(out) == ["first-strike", "regular"]
     assert dealt(out, "first-strike") == {("goblin", "wall", 3)}
@@ -87,14 +87,14 @@ def test_hat_trick_without_hats_gives_plus_1_and_first_strike(resolve: Resolve) 
 
 
 def test_hat_trick_caster_hat_alone_is_not_enough(resolve: Resolve) -> None:
-    """Hat Trick: double strike needs the creature's hat; the caster's alone gives nothing more."""
+    """RULES.md 5, Hat Trick: double strike needs the creature's hat; the caster's alone gives nothing more."""
     out = resolve(hat_trick(caster_hat=True))
     assert step_names(out) == ["first-strike", "regular"]
     assert out["creatures"]["wall"]["damage"] == 3
 
 
 def test_hat_trick_creature_hat_gives_double_strike(resolve: Resolve) -> None:
-    """Hat Trick: if it has a hat, it gains double strike (first-strike and regular damage)."""
+    """RULES.md 5, Hat Trick: if it has a hat, it gains double strike (first-strike and regular damage)."""
     out = resolve(hat_trick(creature_hat=True))
     assert step_names(out) == ["first-strike", "regular"]
     assert dealt(out, "first-strike") == {("goblin", "wall", 3)}
@@ -102,7 +102,7 @@ def test_hat_trick_creature_hat_gives_double_strike(resolve: Resolve) -> None:
 
 
 def test_hat_trick_both_hats_give_triple_strike(resolve: Resolve) -> None:
-    """Hat Trick: if you and that creature each have a hat, it gains triple strike."""
+    """RULES.md 5, Hat Trick: if you and that creature each have a hat, it gains triple strike."""
     out = resolve(hat_trick(caster_hat=True, creature_hat=True))
     assert step_names(out) == ["first-strike", "regular", "last-strike"]
     assert out["creatures"]["wall"]["damage"] == 9
@@ -116,7 +116,7 @@ def test_additional_hats_never_add_strikes(resolve: Resolve) -> None:
 
 
 def test_hat_trick_works_for_a_blocking_creature(resolve: Resolve) -> None:
-    """Hat Trick: "blocking or blocked": B's blocking wall, cast by B."""
+    """RULES.md 5, Hat Trick: "blocking or blocked": B's blocking wall, cast by B."""
     out = resolve(hat_trick(caster="B", target="wall"))
     assert dealt(out, "first-strike") == {("wall", "goblin", 1)}
     assert out["creatures"]["wall"]["power"] == 1
@@ -139,7 +139,7 @@ def test_hat_trick_on_its_controllers_hexproof_creature(resolve: Resolve) -> Non
 
 
 def test_hat_trick_on_an_unblocked_attacker_does_nothing(resolve: Resolve) -> None:
-    """Hat Trick: neither blocking nor blocked: illegal target, nothing happens."""
+    """RULES.md 5, Hat Trick: neither blocking nor blocked: illegal target, nothing happens."""
     out = resolve(hat_trick(caster_hat=True, creature_hat=True, blocked=False))
     assert step_names(out) == ["regular"]
     assert dealt(out, "regular") == {("goblin", "B", 2)}
@@ -147,14 +147,14 @@ def test_hat_trick_on_an_unblocked_attacker_does_nothing(resolve: Resolve) -> No
 
 
 def test_hat_trick_on_an_opponents_creature_does_nothing(resolve: Resolve) -> None:
-    """Hat Trick: "creature you control": A can't pump B's blocking wall."""
+    """RULES.md 5, Hat Trick: "creature you control": A can't pump B's blocking wall."""
     out = resolve(hat_trick(caster_hat=True, target="wall"))
     assert step_names(out) == ["regular"]
     assert out["creatures"]["wall"]["power"] == 0
 
 
 def test_hat_trick_on_a_creature_that_died_does_nothing(resolve: Resolve) -> None:
-    """Hat Trick: the target is gone as it resolves (it died in the first-strike step)."""
+    """RULES.md 5, Hat Trick: the target is gone as it resolves (it died in the first-strike step)."""
     killer = (
         '\n[creatures.knight]\ncontroller = "B"\npower = 3\ntoughness = 3\n'
         'keywords = ["first strike"]\n'
@@ -179,7 +179,7 @@ def test_hat_trick_on_a_creature_removed_from_combat_does_nothing(resolve: Resol
 
 def test_hat_trick_needs_the_strike_plugins() -> None:
     """A scenario casting Hat Trick with triple strike blocked is an input error naming it."""
-    registry = load_registry(autoload=True, block=["triple strike"])
+    registry = bundled_registry(leave_out=("triple_strike",))
     with pytest.raises(InputError) as info:
         parse_scenario(tomllib.loads(hat_trick()), registry, "t.toml")
     assert info.value.path == "events[0].card"

@@ -380,7 +380,7 @@ def test_508_8_no_attackers_no_damage_steps_and_events_skipped(resolve: Resolve)
 
 
 def test_event_after_a_step_that_does_not_happen_is_skipped(resolve: Resolve) -> None:
-    """CONTRACT 1: an event after a step that does not take place does not happen."""
+    """CONTRACT.md 1, 506.1: an event after a step that does not take place does not happen."""
     out = resolve(
         PLAYERS
         + creature("bear", "A", 2, 2)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import Resolve, dealt, step_names
+from conftest import BUNDLED_PLUGINS, Resolve, dealt, step_names
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -269,6 +269,12 @@ def test_explicitly_loading_an_autoloaded_plugin_is_harmless(tmp_path: Path) -> 
 
 
 # -- rules and decisions, in-process, on both engines --------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def registry() -> Registry:
+    """The bundled plugins and the example alpha-strike plugin, loaded explicitly."""
+    return load_registry(load=[*BUNDLED_PLUGINS.values(), alpha.__name__], autoload=False)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,352 @@
+"""Re-run the mutation audit: hand-written mutants of division, the damage-step pipeline, both
+engines and the keyword counters, each checked against the rule tests.
+
+Each mutant is one small change of the source that changes a real answer (changes that can't
+change any output, such as a check the loader already makes, are left out). The audit copies the
+repository into a temporary folder, applies one mutant at a time there (the working tree is never
+touched), runs the rule tests on that copy with ``pytest -x`` and reports the mutant **killed**
+(some test failed) or **survived** (every test passed). A mutant whose original text is no longer
+in its file is **stale**: the code moved, and the mutant must be rewritten (docs/testing.md).
+
+    python tools/mutation_audit.py                 # every mutant, the rule tests
+    python tools/mutation_audit.py -k batched      # mutants whose id contains "batched"
+    python tools/mutation_audit.py --list          # the mutants, without running anything
+
+Exit status: 0 if every mutant was killed, 1 if one survived or is stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The tests that pin the rules with hand-derived expectations, on both engines. The agreement
+#: tests (engine against engine) are left out: a mutant must be caught by a rule.
+RULE_TESTS = (
+    "tests/test_division.py",
+    "tests/test_keywords.py",
+    "tests/test_strike_family.py",
+    "tests/test_hats.py",
+    "tests/test_scenarios.py",
+)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """Replace `old` (which must occur exactly once in `path`) by `new`."""
+
+    id: str
+    path: str
+    old: str
+    new: str
+    why: str
+
+
+MUTANTS = (
+    # -- division (ecs_combat/division.py: the reference engine's division) ------------------
+    Mutant(
+        "division-lethal-below-0",
+        "ecs_combat/division.py",
+        "remaining = max(toughness - marked, 0)",
+        "remaining = toughness - marked",
+        "702.19b: lethal damage never below 0",
+    ),
+    Mutant(
+        "division-deathtouch-at-lethal-needs-1",
+        "ecs_combat/division.py",
+        "return min(remaining, 1) if destroys_on_damage else remaining",
+        "return 1 if destroys_on_damage else remaining",
+        "702.2c: a blocker already at lethal damage needs 0, even from deathtouch",
+    ),
+    Mutant(
+        "division-lethal-beyond-power",
+        "ecs_combat/division.py",
+        "amount = min(lethal, left)",
+        "amount = lethal",
+        "RULES.md 3: the default division stops when power runs out",
+    ),
+    Mutant(
+        "division-rest-to-last-blocker",
+        "ecs_combat/division.py",
+        "(recipients[0][0] if recipients else None)",
+        "(recipients[-1][0] if recipients else None)",
+        "RULES.md 3: without trample the rest goes to the first blocker",
+    ),
+    Mutant(
+        "division-excess-ignores-others",
+        "ecs_combat/division.py",
+        "if amounts.get(blocker, 0) + from_others.get(blocker, 0) < lethal:",
+        "if amounts.get(blocker, 0) < lethal:",
+        "702.19b: damage other creatures assign the blocker counts toward lethal",
+    ),
+    Mutant(
+        "division-excess-needs-more-than-lethal",
+        "ecs_combat/division.py",
+        "if amounts.get(blocker, 0) + from_others.get(blocker, 0) < lethal:",
+        "if amounts.get(blocker, 0) + from_others.get(blocker, 0) <= lethal:",
+        "702.19b: exactly lethal damage is enough",
+    ),
+    Mutant(
+        "division-excess-checked-without-excess",
+        "ecs_combat/division.py",
+        "if amounts.get(player, 0) <= 0:",
+        "if amounts.get(player, 0) < 0:",
+        "702.19b: a division sending nothing to the player needs no lethal to every blocker",
+    ),
+    # -- the damage-step pipeline (ecs_combat/pipeline.py) -----------------------------------
+    Mutant(
+        "pipeline-strikers-strike-again",
+        "ecs_combat/pipeline.py",
+        "earlier = list(struck_earlier)",
+        "earlier: list[str] = []",
+        "510.4: a first striker without double strike deals no regular damage",
+    ),
+    Mutant(
+        "pipeline-no-withholding",
+        "ecs_combat/pipeline.py",
+        "withhold if step.default else frozenset()",
+        "frozenset()",
+        "Unstable: last strike alone deals no regular damage",
+    ),
+    Mutant(
+        "pipeline-step-needs-everyone",
+        "ecs_combat/pipeline.py",
+        "return any(not self.strike_keywords.isdisjoint(k) for k in combatant_keywords)",
+        "return all(not self.strike_keywords.isdisjoint(k) for k in combatant_keywords)",
+        "510.4: one first striker is enough for a first-strike step",
+    ),
+    # -- the reference engine ------------------------------------------------------------------
+    Mutant(
+        "reference-exact-lethal-survives",
+        "ecs_combat/reference.py",
+        "(dmg.marked >= toughness or",
+        "(dmg.marked > toughness or",
+        "704.5g: damage equal to toughness is lethal",
+    ),
+    Mutant(
+        "reference-player-at-0-survives",
+        "ecs_combat/reference.py",
+        "if not p.lost and p.life <= 0]",
+        "if not p.lost and p.life < 0]",
+        "704.5a: a player at 0 life loses",
+    ),
+    Mutant(
+        "reference-division-may-total-less",
+        "ecs_combat/reference.py",
+        "if total != max(power, 0):",
+        "if total > max(power, 0):",
+        "510.1: an explicit division totals the power, no less",
+    ),
+    Mutant(
+        "reference-other-deathtouch-not-lethal",
+        "ecs_combat/reference.py",
+        "lethal_needed[rid] = 0  # any damage from it is lethal (702.2c)",
+        "pass",
+        "702.2c, 702.19b: another deathtoucher's damage counts as lethal",
+    ),
+    Mutant(
+        "reference-indestructible-ignored",
+        "ecs_combat/reference.py",
+        'and (self.any_keyword(e, "ignores_destruction") is None)',
+        "and True",
+        "702.12b: indestructible survives lethal damage",
+    ),
+    Mutant(
+        "reference-lifelink-twice",
+        "ecs_combat/reference.py",
+        "life_change[controller] = life_change.get(controller, 0) + total",
+        "life_change[controller] = life_change.get(controller, 0) + 2 * total",
+        "702.15b: life gained equals the damage dealt",
+    ),
+    Mutant(
+        "reference-counter-clamp",
+        "ecs_combat/components.py",
+        "count = max(self.counters.get(keyword, 0) + change, 0)",
+        "count = self.counters.get(keyword, 0) + change",
+        "122.1b: a creature can't have fewer than 0 counters",
+    ),
+    Mutant(
+        "reference-blocked-without-blockers-assigns",
+        "ecs_combat/reference.py",
+        "if not blockers and excess is None:",
+        "if False:",
+        "510.1c: a blocked attacker with no blocker left and no trample assigns nothing",
+    ),
+    Mutant(
+        "plugin-trample-no-excess",
+        "plugins/trample.py",
+        "assigns_excess_to_player=True",
+        "assigns_excess_to_player=False",
+        "702.19b: trample assigns the excess to the player",
+    ),
+    Mutant(
+        "plugin-deathtouch-destroys-nothing",
+        "plugins/deathtouch.py",
+        "destroys_on_damage=True",
+        "destroys_on_damage=False",
+        "702.2b: any damage from deathtouch destroys",
+    ),
+    # -- the batched engine --------------------------------------------------------------------
+    Mutant(
+        "batched-lethal-below-0",
+        "ecs_combat/batched.py",
+        "np.maximum(lethal, 0, out=lethal)",
+        "pass",
+        "702.19b: lethal damage never below 0 (a trampler's overkill is not extra damage)",
+    ),
+    Mutant(
+        "batched-deathtouch-lethal-for-all",
+        "ecs_combat/batched.py",
+        "np.minimum(lethal, 1, out=lethal, where=destroys[sources])",
+        "np.minimum(lethal, 1, out=lethal)",
+        "702.2c: 1 is lethal only from a deathtouch source",
+    ),
+    Mutant(
+        "batched-trampler-without-blockers-assigns-nothing",
+        "ecs_combat/batched.py",
+        "has_blocker |= excess",
+        "pass",
+        "702.19e: a trampler with no blocker left still assigns (and its division is checked)",
+    ),
+    Mutant(
+        "batched-deathtouch-0-assigned-destroys",
+        "ecs_combat/batched.py",
+        "destroys[f.source] & (f.amount > 0)",
+        "destroys[f.source] & (f.amount >= 0)",
+        "702.2b: 0 assigned from a deathtoucher is no damage dealt",
+    ),
+    Mutant(
+        "batched-exact-lethal-survives",
+        "ecs_combat/batched.py",
+        "lethal = marked >= toughness",
+        "lethal = marked > toughness",
+        "704.5g: damage equal to toughness is lethal",
+    ),
+    Mutant(
+        "batched-lifelink-gains-nothing",
+        "ecs_combat/batched.py",
+        "np.add.at(self.life, self.controller[g], self.power[g])",
+        "pass",
+        "702.15b: lifelink gains life equal to the damage dealt",
+    ),
+    Mutant(
+        "batched-other-deathtouch-not-lethal",
+        "ecs_combat/batched.py",
+        "short = (incoming[bb[rows]] < lethal) & ~self._mark[bb[rows]]",
+        "short = incoming[bb[rows]] < lethal",
+        "702.2c, 702.19b: another deathtoucher's damage counts as lethal",
+    ),
+    Mutant(
+        "batched-toughness-0-survives",
+        "ecs_combat/batched.py",
+        "zero = toughness <= 0",
+        "zero = toughness < 0",
+        "704.5f: toughness 0 dies, indestructible or not",
+    ),
+    Mutant(
+        "batched-lifelink-without-damage",
+        "ecs_combat/batched.py",
+        "g = gaining[np.flatnonzero(self._mark[gaining])]",
+        "g = gaining",
+        "702.15b: lifelink gains only when the creature deals damage",
+    ),
+    Mutant(
+        "batched-counter-clamp",
+        "ecs_combat/batched.py",
+        "counts = np.maximum(self.counts[t] + change, 0)",
+        "counts = self.counts[t] + change",
+        "122.1b: a creature can't have fewer than 0 counters",
+    ),
+)
+
+
+def copy_tree(dest: Path) -> None:
+    """The tracked and changed files of the repository, plus the bundled plugins under the name
+    they are imported by (``ecs_combat_keywords``), so the copy shadows the installed package."""
+    files = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    for name in filter(None, files):
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    shutil.copytree(dest / "plugins", dest / "ecs_combat_keywords")
+
+
+def run_tests(copy: Path, tests: tuple[str, ...]) -> bool:
+    """Whether every test passes on the copy (its own modules first on the path)."""
+    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("ECS_COMBAT_PLUGINS", None)
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True)
+    return done.returncode == 0
+
+
+def audit(mutants: list[Mutant], tests: tuple[str, ...]) -> int:
+    """Run each mutant; print one line each and the kill rate; the exit status."""
+    failed = 0
+    killed = 0
+    with tempfile.TemporaryDirectory(prefix="ecs-combat-mutants-") as tmp:
+        copy = Path(tmp)
+        copy_tree(copy)
+        if not run_tests(copy, tests):
+            print("the rule tests fail without any mutant: fix them first", file=sys.stderr)
+            return 2
+        for m in mutants:
+            target = copy / m.path
+            original = target.read_text()
+            if original.count(m.old) != 1:
+                print(f"stale     {m.id}: {m.old!r} is not in {m.path} exactly once")
+                failed += 1
+                continue
+            began = time.perf_counter()
+            target.write_text(original.replace(m.old, m.new))
+            if m.path.startswith("plugins/"):
+                shutil.copy2(target, copy / "ecs_combat_keywords" / Path(m.path).name)
+            try:
+                passed = run_tests(copy, tests)
+            finally:
+                target.write_text(original)
+                if m.path.startswith("plugins/"):
+                    shutil.copy2(target, copy / "ecs_combat_keywords" / Path(m.path).name)
+            seconds = time.perf_counter() - began
+            verdict = "survived" if passed else "killed"
+            print(f"{verdict:9} {m.id} ({seconds:.0f} s): {m.why}", flush=True)
+            killed += not passed
+            failed += passed
+    print(f"{killed} of {len(mutants)} mutants killed")
+    return 1 if failed else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-k", "--keyword", default="", help="only mutants whose id contains this")
+    parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument(
+        "--tests", nargs="+", default=list(RULE_TESTS), help="test files to run per mutant"
+    )
+    args = parser.parse_args()
+    chosen = [m for m in MUTANTS if args.keyword in m.id]
+    if args.list:
+        for m in chosen:
+            print(f"{m.id}  {m.path}: {m.why}")
+        return
+    sys.exit(audit(chosen, tuple(args.tests)))
+
+
+if __name__ == "__main__":
+    main()
