@@ -797,7 +797,7 @@ class _Run:
             self.plans[s].name, deals, np.zeros(self.n, np.bool_), np.zeros(self.n, np.bool_)
         )
         self.run_systems("assign-damage", plan)
-        excess = plan.excess_to_player if plan.excess_to_player.any() else None
+        excess = plan.player_gets_excess if plan.player_gets_excess.any() else None
         destroys = plan.one_is_lethal if plan.one_is_lethal.any() else None
         self._excess_by = plan.excess_by
         deals_a, deals_b = deals & self.att, deals & self.blocking

@@ -87,7 +87,8 @@ class State:
 
 PLUGIN_OPTION_HELP = (
     "Load a plugin module explicitly, or block a plugin by name with no:NAME "
-    "(e.g. -p 'no:double strike'). Repeatable; before or after the command."
+    "(the name of docs/plugins.md or `ecs-combat plugins`). Repeatable; before or after the "
+    "command."
 )
 
 

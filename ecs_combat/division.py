@@ -18,12 +18,12 @@ def lethal_damage(toughness: int, marked: int, one_is_lethal: bool) -> int:
 def default_division(
     power: int,
     recipients: Sequence[tuple[str, int]],
-    excess_to: str | None = None,
+    excess_goes_to: str | None = None,
 ) -> dict[str, int]:
     """Divide `power` over `(recipient, lethal)` pairs in order, lethal first.
 
-    What is left goes to `excess_to` (the attacked player, 702.19b) if given, otherwise to the first
-    recipient. With no recipients it goes to `excess_to`, or nowhere.
+    What is left goes to `excess_goes_to` (the attacked player, 702.19b) if given, otherwise to the first
+    recipient. With no recipients it goes to `excess_goes_to`, or nowhere.
     """
     out: dict[str, int] = {}
     left = max(power, 0)
@@ -32,7 +32,11 @@ def default_division(
         out[rid] = out.get(rid, 0) + amount
         left -= amount
     if left > 0:
-        target = excess_to if excess_to is not None else (recipients[0][0] if recipients else None)
+        target = (
+            excess_goes_to
+            if excess_goes_to is not None
+            else (recipients[0][0] if recipients else None)
+        )
         if target is not None:
             out[target] = out.get(target, 0) + left
     return {rid: n for rid, n in out.items() if n > 0}

@@ -204,7 +204,7 @@ def check_scheduler(address: str, timeout: float = HANDSHAKE_SECONDS) -> None:
         raise InputError("--scheduler", address, not_dask) from None
     except OSError as exc:
         raise InputError(
-            "--scheduler", address, f"cannot reach the Dask scheduler: {exc.strerror or exc}"
+            "--scheduler", address, f"cannot connect to the Dask scheduler: {exc.strerror or exc}"
         ) from None
     except InputError:
         raise
@@ -232,7 +232,7 @@ def dask_executor(
         client = Client(address, timeout=f"{timeout:g}s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise InputError(
-            "--scheduler", address, f"cannot reach the Dask scheduler: {exc}"
+            "--scheduler", address, f"cannot connect to the Dask scheduler: {exc}"
         ) from None
     try:
         threads = sum(client.nthreads().values())

@@ -77,7 +77,7 @@ class Drawn:
     #: [N] whether each creature belongs to the attacking player.
     attacking_side: BoolArray
     #: Every battle is rows 2i (the attacking player's) and 2i + 1 (the defending player's).
-    paired_rows: bool = False
+    two_rows_a_battle: bool = False
 
 
 class KeywordBits:
@@ -143,7 +143,7 @@ class KeywordBits:
             ok &= np.asarray(r.test(side), np.bool_)
         return ok
 
-    def min_blockers(self, masks: MaskArray, possible: np.uint64) -> IntArray | None:
+    def blockers_needed(self, masks: MaskArray, possible: np.uint64) -> IntArray | None:
         """How many blockers each attacker needs at least (509.1b); None when no
         keyword in `possible` asks for more than one."""
         rules = self.restrictions("blockers", possible)
@@ -226,7 +226,7 @@ def assemble(
     legal = attacks[attacker_rows]
     if bits.restricts_blocks(possible):
         legal &= bits.legal_blocks(keywords[attacker_rows], keywords[blocker_rows], possible)
-    need = bits.min_blockers(keywords[attacker_rows], possible)
+    need = bits.blockers_needed(keywords[attacker_rows], possible)
     if need is not None:
         have = np.bincount(attacker_rows[legal], minlength=rows)[attacker_rows]
         legal &= have >= need
@@ -313,7 +313,7 @@ class TournamentGenerator:
         self._free_blocks = not (
             self.bits.restricts_blocks(possible)
             or self.bits.restrictions("attack", possible)
-            or self.bits.min_blockers(np.zeros(1, dtype=np.uint64), possible) is not None
+            or self.bits.blockers_needed(np.zeros(1, dtype=np.uint64), possible) is not None
         )
         if max(spec.power[1], spec.toughness[1], self._k) > 255:
             raise ValueError("tournament draws are bytes: ranges and keywords must stay below 256")
@@ -352,7 +352,7 @@ class TournamentGenerator:
         if self._free_blocks:
             side = np.tile(np.array([True, False]), n)
             return Drawn(self._one_on_one(n, power, toughness, masks), codes[:, 0], codes[:, 1],
-                         side, paired_rows=True)  # fmt: skip
+                         side, two_rows_a_battle=True)  # fmt: skip
         batch, side = assemble(
             self.bits,
             counts=cols["creatures"],
@@ -365,7 +365,7 @@ class TournamentGenerator:
             possible=self.possible,
             per_battle=2,
         )
-        return Drawn(batch, codes[:, 0], codes[:, 1], side, paired_rows=True)
+        return Drawn(batch, codes[:, 0], codes[:, 1], side, two_rows_a_battle=True)
 
     def _one_on_one(
         self, n: int, power: IntArray, toughness: IntArray, masks: MaskArray
@@ -642,7 +642,7 @@ def side_deaths(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArray
     """Per battle: how many creatures of the attacking side and of the blocking side died."""
     batch = drawn.batch
     dead = ~outcome.alive
-    if drawn.paired_rows:
+    if drawn.two_rows_a_battle:
         pairs = dead.reshape(-1, 2).astype(np.int64)
         return pairs[:, 0], pairs[:, 1]
     n = batch.n_battles

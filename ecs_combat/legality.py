@@ -92,7 +92,7 @@ def why_cannot_attack(side: Side, summoning_sick: bool, registry: Registry) -> s
     return None
 
 
-def why_untargetable(side: Side, registry: Registry) -> Restriction | None:
+def why_not_a_legal_target(side: Side, registry: Registry) -> Restriction | None:
     """The restriction that keeps a spell from targeting a creature, or None (115.4)."""
     for r in registry.restrictions_of("target"):
         if not r.test(side):

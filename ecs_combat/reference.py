@@ -37,7 +37,7 @@ from ecs_combat.definitions import Card as CardDefinition
 from ecs_combat.definitions import color_mask
 from ecs_combat.division import default_division, excess_shortfall, lethal_damage
 from ecs_combat.errors import EcsCombatError, InputError, PluginError
-from ecs_combat.legality import instance_values, why_cannot_attack, why_untargetable
+from ecs_combat.legality import instance_values, why_cannot_attack, why_not_a_legal_target
 from ecs_combat.pipeline import StepPlan, plan_steps
 from ecs_combat.plugins import Registry
 from ecs_combat.result import (
@@ -499,7 +499,7 @@ class Combat:
                 if not esper.component_for_entity(e, Attacking).blocked:
                     options, excess = {defender: 0}, defender
                 else:
-                    excess_kw = a.excess_to_player
+                    excess_kw = a.player_gets_excess
                     excess = defender if excess_kw else None  # type: ignore[assignment]
                     options = dict(recipients)
                     if excess is not None:
@@ -813,7 +813,7 @@ class Combat:
         self.refresh_keywords()
         rule = card.target
         side = EntitySide(self, e, opponent=controller != caster, spell_colors=card.colors)
-        shroud = why_untargetable(side, self.reg)
+        shroud = why_not_a_legal_target(side, self.reg)
         if shroud is not None:
             says = shroud.says.format(creature=target, caster=caster)
             return f"{says} ({shroud.rule})"

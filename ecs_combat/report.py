@@ -25,8 +25,8 @@ NOTE_LENGTH = 1000
 _Label = Callable[[str], str]
 #: Said under the account when the engine records no tapped state (the batched engine).
 NOT_RECORDED = (
-    "This engine records no tapped state and no notes (on declarations, events, cards, damage "
-    "division, trample, end of combat); --engine reference gives them."
+    "This engine records no tapped state and no notes (on declarations, events, cards, how "
+    "damage was divided, end of combat); --engine reference gives them."
 )
 
 

@@ -77,7 +77,7 @@ CREATURE_TABLE: dict[str, Key] = {
     "keywords": Key(
         KEYWORDS,
         "Printed keywords, one entry per instance, with a number or a color where the keyword "
-        "takes one (bushido 2, protection from red).",
+        "takes one (a keyword N, or a keyword from a color).",
         default=[],
     ),
     "counters": Key(
@@ -119,7 +119,7 @@ EVENT: dict[str, Key] = {
     "amount": Key(INTEGER, "Noncombat damage dealt.", minimum=0),
     "creature": Key(ENTERING, "The creature that enters: a creature table with an id."),
     "attacking": Key(PLAYER, "The player the entering creature attacks."),
-    "card": Key(CARD, "A card of the card library, e.g. Hat Trick."),
+    "card": Key(CARD, "A card of the card library (docs/scenarios.md lists them)."),
     "caster": Key(PLAYER, "The player who casts it."),
 }
 

@@ -41,8 +41,7 @@ POINTS: tuple[tuple[str, str], ...] = (
     (
         "deal-damage",
         "as a damage step's damage is dealt, all at once (510.2): prevent it, replace it "
-        "(counters instead of marked damage, poison instead of life loss), add to it "
-        "(life gained)",
+        "(counters instead of marked damage or instead of life loss), add to it (life gained)",
     ),
     (
         "state-based-actions",
@@ -52,7 +51,7 @@ POINTS: tuple[tuple[str, str], ...] = (
     (
         "destroy",
         "creatures would be destroyed, by state-based actions or an effect (701.8): exempt "
-        "them (indestructible)",
+        "some of them",
     ),
     (
         "end-of-combat",
@@ -144,7 +143,7 @@ class Assignment:
     defender: int | None
     #: Set by a system: damage beyond lethal may go to the defender (and all of it, with no
     #: recipient left); the value names the keyword, for the account and errors.
-    excess_to_player: str | None = None
+    player_gets_excess: str | None = None
     #: Set by a system: any nonzero amount from this source is lethal damage (its name).
     one_is_lethal: str | None = None
 
@@ -166,7 +165,7 @@ class BatchDamageAssignment:
     #: Row mask of the creatures that deal damage in this step.
     dealers: Any
     #: Attackers whose damage beyond lethal may go to the player they attack.
-    excess_to_player: Any
+    player_gets_excess: Any
     #: Sources for which any nonzero amount is lethal damage.
     one_is_lethal: Any
     excess_by: list[tuple[str, Any]] = field(default_factory=list)
@@ -174,7 +173,7 @@ class BatchDamageAssignment:
 
     def allow_excess(self, rows: Any, keyword: str) -> None:
         """Let these attackers assign damage beyond lethal to the player (row mask)."""
-        self.excess_to_player |= rows
+        self.player_gets_excess |= rows
         self.excess_by.append((keyword, rows))
 
     def make_one_lethal(self, rows: Any, keyword: str) -> None:

@@ -16,13 +16,13 @@ from ecs_combat.schedule import BatchDamageAssignment, DamageAssignment
 TRAMPLE = "trample"
 
 
-def excess_to_player(combat: Any, assignment: DamageAssignment) -> None:
+def player_gets_excess(combat: Any, assignment: DamageAssignment) -> None:
     for a in assignment.assignments:
         if a.defender is not None and combat.has(a.source, TRAMPLE):
-            a.excess_to_player = TRAMPLE
+            a.player_gets_excess = TRAMPLE
 
 
-def excess_to_player_batched(batch: Any, assignment: BatchDamageAssignment) -> None:
+def excess_batched(batch: Any, assignment: BatchDamageAssignment) -> None:
     assignment.allow_excess(batch.has(TRAMPLE) & batch.att, TRAMPLE)
 
 
@@ -37,8 +37,8 @@ def register_systems() -> list[System]:
         System(
             "assign-damage",
             "excess to the player",
-            excess_to_player,
-            excess_to_player_batched,
+            player_gets_excess,
+            excess_batched,
             {TRAMPLE},
         )
     ]

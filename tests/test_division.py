@@ -64,7 +64,13 @@ def test_702_19b_lethal_damage_is_never_below_0(resolve: Resolve) -> None:
     out = resolve(trampler_against(creature("b1", "B", 0, 2, "indestructible", damage=3)))
     assert dealt(out, "regular") == {("rhino", "B", 5)}
     assert out["players"]["B"] == {"life": 15, "lost": False}
-    assert out["creatures"]["b1"] == {"alive": True, "damage": 3, "power": 0, "toughness": 2, "counters": {}}
+    assert out["creatures"]["b1"] == {
+        "alive": True,
+        "damage": 3,
+        "power": 0,
+        "toughness": 2,
+        "counters": {},
+    }
 
 
 def test_702_19b_overkill_on_one_blocker_goes_to_no_other(resolve: Resolve) -> None:
@@ -288,7 +294,13 @@ def test_702_2b_deathtouch_destroys_only_creatures_dealt_damage(
     out = resolve(text)
     assert dealt(out, "regular") == {("snake", "b1", 1)}
     assert step(out, "regular")["died"] == ["b1"]
-    assert out["creatures"]["b2"] == {"alive": True, "damage": 1, "power": 0, "toughness": 4, "counters": {}}
+    assert out["creatures"]["b2"] == {
+        "alive": True,
+        "damage": 1,
+        "power": 0,
+        "toughness": 4,
+        "counters": {},
+    }
 
 
 def test_702_2b_deathtouch_blocker_assigning_0_to_an_attacker(resolve: Resolve) -> None:

@@ -184,8 +184,8 @@ MUTANTS = (
     Mutant(
         "plugin-trample-no-excess",
         "plugins/trample.py",
-        "assigns_excess_to_player=True",
-        "assigns_excess_to_player=False",
+        "assigns_player_gets_excess=True",
+        "assigns_player_gets_excess=False",
         "702.19b: trample assigns the excess to the player",
     ),
     Mutant(
