@@ -33,6 +33,7 @@ from ecs_combat.schedule import (
     BatchDestruction,
     BatchEndOfCombat,
     BatchStateCheck,
+    BatchTriggers,
     BlockDeclaration,
     DamageAssignment,
     DamageEvent,
@@ -40,6 +41,7 @@ from ecs_combat.schedule import (
     Destruction,
     StateCheck,
     System,
+    Trigger,
 )
 
 __all__ = [
@@ -56,6 +58,7 @@ __all__ = [
     "BatchDestruction",
     "BatchEndOfCombat",
     "BatchStateCheck",
+    "BatchTriggers",
     "BlockDeclaration",
     "Card",
     "CombatResult",
@@ -78,6 +81,7 @@ __all__ = [
     "StateField",
     "System",
     "TargetRule",
+    "Trigger",
     "hookimpl",
     "load_registry",
     "load_scenario",

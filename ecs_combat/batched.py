@@ -54,6 +54,7 @@ from ecs_combat.schedule import (
     BatchDestruction,
     BatchEndOfCombat,
     BatchStateCheck,
+    BatchTriggers,
 )
 
 I64 = np.int64
@@ -73,6 +74,7 @@ UNDERSTOOD_FIELDS = frozenset(
         "withholds_from",
         "requires",
         "summary",
+        "parameter",
     }
 )
 
@@ -146,7 +148,7 @@ class KeywordMasks:
                 refused[name] = f"keyword {name!r} is not in the plugin registry"
                 continue
             defs[name] = kw
-            for f in dataclasses.fields(Keyword):
+            for f in dataclasses.fields(kw):  # a subclass's fields too
                 if f.name not in UNDERSTOOD_FIELDS and getattr(kw, f.name) != f.default:
                     refused[name] = (
                         f"keyword {name!r} sets {f.name}, which the batched engine doesn't model"
@@ -656,6 +658,19 @@ class _Run:
         delta[:, names.index(kind)] = change
         self.change_counters(rows, delta)
 
+    def blockers_of(self, attackers: IntArray) -> IntArray:
+        """How many creatures still block each of some attacker rows (509.1h: blocks in effect)."""
+        if not self.nblocks:
+            return np.zeros(len(attackers), I64)
+        in_effect = self.blocking[self.bb] & self.on_bf[self.bb]
+        count = np.bincount(self.ba[in_effect], minlength=self.n)
+        out: IntArray = count[attackers]
+        return out
+
+    def lose_life(self, players: IntArray, amount: IntArray | int) -> None:
+        """Players (rows, may repeat) lose life (not damage, 119.3)."""
+        np.subtract.at(self.life, players, amount)
+
     def creature_state(self, key: str) -> AnyArray:
         """A plugin's state of every creature row (a creature reference: row or -1)."""
         return self.creature_states[key]
@@ -678,11 +693,15 @@ class _Run:
 
     def run_systems(self, point: str, payload: Any) -> None:
         """Run the batch's systems at a point, once each over the whole batch."""
+        triggers = getattr(payload, "triggers", None)
         for scheduled in self.systems[point]:
             batched = scheduled.system.batched
             assert batched is not None  # refused when the run began
+            before = len(triggers) if triggers is not None else 0
             try:
                 batched(self, payload)
+                for group in triggers[before:] if triggers is not None else ():
+                    group.plugin = scheduled.plugin
             except EcsCombatError:
                 raise
             except Exception as exc:  # a plugin's bug, reported by name
@@ -730,8 +749,54 @@ class _Run:
             self.in_combat[self.bb] = True
         self.blocks_declared = True
         self.refresh(None)
-        if self.nblocks:
-            self.run_systems("declare-blockers", BatchBlockDeclaration(self.bb, self.ba))
+        if self.has_attack.any():
+            blocking = BatchBlockDeclaration(self.bb, self.ba)
+            self.run_systems("declare-blockers", blocking)
+            self.resolve_triggers(blocking.triggers)
+
+    def resolve_triggers(self, groups: list[BatchTriggers]) -> None:
+        """Resolve triggered abilities as the reference engine does (APNAP order, 603.3b;
+        state-based actions after each): round r resolves the r-th trigger of every battle, one
+        call per kind of trigger; a trigger whose source left the battlefield does nothing."""
+        groups = [g for g in groups if len(g.source)]
+        if not groups:
+            return
+        source = np.concatenate([np.asarray(g.source, I64) for g in groups])
+        instance = np.concatenate([np.asarray(g.instance, I64) for g in groups])
+        kind = np.concatenate([np.full(len(g.source), i, I64) for i, g in enumerate(groups)])
+        local = np.concatenate([np.arange(len(g.source), dtype=I64) for g in groups])
+        battle = self.battle[source]
+        rank = self.controller[source] - np.searchsorted(self.player_battle, battle)
+        order = np.lexsort((local, kind, instance, source, -rank, battle))
+        starts = _run_starts(battle[order])
+        position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
+        for r in range(int(position.max()) + 1):
+            now = order[position == r]
+            now = now[~self.game_over[battle[now]]]
+            if not now.size:
+                continue
+            go = now[self.on_bf[source[now]]]
+            for k in np.unique(kind[go]).tolist():
+                group = groups[k]
+                taken = group.take(local[go[kind[go] == k]])
+                try:
+                    group.resolve(self, taken)
+                except EcsCombatError:
+                    raise
+                except Exception as exc:  # a plugin's bug, reported by name
+                    raise PluginError(
+                        f"plugin {group.plugin!r}: a triggered ability (batched) raised "
+                        f"{type(exc).__name__}: {exc}"
+                    ) from exc
+            battles = self._battles_with_rows(battle[now])
+            self.refresh(battles)
+            self.state_based_actions(battles)
+
+    def _battles_with_rows(self, battles_of: IntArray) -> BoolArray:
+        """Battle mask of some battle numbers."""
+        out = np.zeros(self.nb, np.bool_)
+        out[battles_of] = True
+        return out
 
     def _check_marked_damage(self) -> None:
         """A creature can't start the combat with lethal damage marked unless nothing

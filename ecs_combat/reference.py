@@ -58,6 +58,7 @@ from ecs_combat.schedule import (
     Dealt,
     Destruction,
     StateCheck,
+    Trigger,
 )
 
 _world_ids = itertools.count()
@@ -151,6 +152,15 @@ class Combat:
         stats.power_bonus += power
         stats.toughness_bonus += toughness
 
+    def defending_player(self, entity: int) -> int | None:
+        """The player entity an attacking creature attacks, or None if it is not attacking."""
+        att = esper.try_component(entity, Attacking)
+        return None if att is None or not self.on_battlefield(entity) else att.defender
+
+    def lose_life(self, player: int, amount: int) -> None:
+        """A player loses life (not damage, 119.3)."""
+        esper.component_for_entity(player, Player).life -= amount
+
     def instances(self, entity: int, keyword: str) -> list[Any]:
         """The parameters of a creature's instances of a keyword it has now (one None for a
         keyword only a static ability gives)."""
@@ -204,16 +214,47 @@ class Combat:
 
     def run_systems(self, point: str, payload: Any) -> None:
         """Run the plugins' systems at a point of the combat, in schedule order."""
+        triggers = getattr(payload, "triggers", None)
         for scheduled in self.reg.systems_at(point):
-            try:
-                scheduled.system.reference(self, payload)
-            except EcsCombatError:
-                raise
-            except Exception as exc:  # a plugin's bug, reported by name
-                raise PluginError(
-                    f"plugin {scheduled.plugin!r}: system {scheduled.system.name!r} at "
-                    f"{point} raised {type(exc).__name__}: {exc}"
-                ) from exc
+            before = len(triggers) if triggers is not None else 0
+            _call(
+                scheduled.plugin,
+                f"system {scheduled.system.name!r} at {point}",
+                scheduled.system.reference,
+                self,
+                payload,
+            )
+            for t in triggers[before:] if triggers is not None else ():
+                t.plugin = scheduled.plugin
+
+    def resolve_triggers(self, triggers: list[Trigger]) -> None:
+        """Resolve triggered abilities in APNAP order (603.3b): the active player's go on the
+        stack first, so the other players' resolve first, the last in turn order first; one
+        player's in the order of their sources, then of the sources' instances. State-based
+        actions are checked after each (704.3); none resolves once the game is over."""
+        rank = {e: i for i, e in enumerate(self.players.values())}
+        ordered = sorted(
+            enumerate(triggers),
+            key=lambda it: (
+                -rank[self.controller(it[1].source)],
+                self.order(it[1].source),
+                it[1].instance,
+                it[0],
+            ),
+        )
+        for _, t in ordered:
+            if self.game_over():
+                return
+            if not self.on_battlefield(t.source):
+                self.note(
+                    f"a trigger of {self.cid(t.source)} does nothing: it left the battlefield"
+                )
+                continue
+            _call(t.plugin, "a triggered ability", t.resolve, self, t)
+            self.refresh_keywords()
+            died = self.state_based_actions()
+            if died:
+                self.note(f"after the trigger: {', '.join(died)} died")
 
     def in_combat(self) -> list[int]:
         """Attacking and blocking creatures on the battlefield, in scenario order."""
@@ -323,7 +364,9 @@ class Combat:
                 blocks.append((b, self.creatures[a]))
         self.refresh_keywords()
         if self.sc.attackers:
-            self.run_systems("declare-blockers", BlockDeclaration(blocks))
+            blocking = BlockDeclaration(blocks)
+            self.run_systems("declare-blockers", blocking)
+            self.resolve_triggers(blocking.triggers)
 
     def _check_marked_damage(self) -> None:
         """A creature can't start the combat with lethal damage marked unless nothing
@@ -828,6 +871,16 @@ class Combat:
         elif rule.in_combat and not (attacking or blocking):
             return f"{target} is neither attacking nor blocking"
         return None
+
+
+def _call(plugin: str, what: str, function: Any, *args: Any) -> None:
+    """Call a plugin's function; an exception from it is the plugin's, reported by name."""
+    try:
+        function(*args)
+    except EcsCombatError:
+        raise
+    except Exception as exc:
+        raise PluginError(f"plugin {plugin!r}: {what} raised {type(exc).__name__}: {exc}") from exc
 
 
 class EntitySide:

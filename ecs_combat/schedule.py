@@ -117,19 +117,64 @@ class BatchAttackDeclaration:
 
 
 @dataclass
+class Trigger:
+    """A triggered ability waiting to resolve (reference engine): `resolve(combat, trigger)`
+    is called once it resolves, if its `source` is still on the battlefield (603.3)."""
+
+    source: int
+    resolve: Callable[[Any, Trigger], None]
+    #: The instance of the keyword that triggered (its place among the source's instances).
+    instance: int = 0
+    #: Whatever the ability needs when it resolves (the blocker it names, its N).
+    data: dict[str, Any] = field(default_factory=dict)
+    #: The plugin whose system put it there (set by the engine, for error messages).
+    plugin: str = ""
+
+
+@dataclass
 class BlockDeclaration:
     """``declare-blockers`` (reference): each block as (blocker, attacker), in declaration
-    order."""
+    order. Systems put block triggers (509.2-509.5) in `triggers`; the engine resolves them in
+    APNAP order (603.3b), the non-active players' first, one player's in the order of their
+    sources, with state-based actions after each."""
 
     blocks: list[tuple[int, int]]
+    triggers: list[Trigger] = field(default_factory=list)
+
+
+@dataclass
+class BatchTriggers:
+    """Triggered abilities of one kind waiting to resolve (batched engine), one element per
+    trigger: its source row, instance and data columns. `resolve(batch, triggers)` is called
+    with the ones resolving together (at most one per battle), whose sources are still on
+    the battlefield."""
+
+    resolve: Callable[[Any, BatchTriggers], None]
+    source: Any
+    instance: Any
+    data: dict[str, Any] = field(default_factory=dict)
+    #: The plugin whose system put them there (set by the engine, for error messages).
+    plugin: str = ""
+
+    def take(self, index: Any) -> BatchTriggers:
+        """The triggers at some positions."""
+        return BatchTriggers(
+            self.resolve,
+            self.source[index],
+            self.instance[index],
+            {k: v[index] for k, v in self.data.items()},
+            self.plugin,
+        )
 
 
 @dataclass
 class BatchBlockDeclaration:
-    """``declare-blockers`` (batched): blocker and attacker rows of every block."""
+    """``declare-blockers`` (batched): blocker and attacker rows of every block; systems
+    append their block triggers to `triggers`, resolved as in the reference engine."""
 
     blockers: Any
     attackers: Any
+    triggers: list[BatchTriggers] = field(default_factory=list)
 
 
 @dataclass

@@ -25,9 +25,12 @@ def attacks_alone(combat: Any, declaration: AttackDeclaration) -> None:
     controller = combat.controller(attacker)
     bonus = 0
     for e, ctrl in esper.get_component(Controller):
-        if ctrl.player == controller and combat.on_battlefield(e) and combat.has(e, EXALTED):
-            bonus += 1
-            combat.note(f"{EXALTED} ({combat.cid(e)}): {combat.cid(attacker)} attacks alone, +1/+1")
+        if ctrl.player == controller and combat.on_battlefield(e):
+            for _ in combat.instances(e, EXALTED):  # each instance triggers (702.83b)
+                bonus += 1
+                combat.note(
+                    f"{EXALTED} ({combat.cid(e)}): {combat.cid(attacker)} attacks alone, +1/+1"
+                )
     if bonus:
         combat.pump(attacker, bonus, bonus)
 
@@ -35,13 +38,14 @@ def attacks_alone(combat: Any, declaration: AttackDeclaration) -> None:
 def attacks_alone_batched(batch: Any, declaration: BatchAttackDeclaration) -> None:
     attackers = declaration.attackers
     alone = np.bincount(batch.battle[attackers], minlength=batch.nb) == 1
-    giving = batch.on_bf & batch.has(EXALTED) & alone[batch.battle]
-    if not giving.any():
+    rows, _ = batch.instances(EXALTED)  # each instance triggers (702.83b)
+    rows = rows[batch.on_bf[rows] & alone[batch.battle[rows]]]
+    if not rows.size:
         return
-    per_player = np.bincount(batch.controller[giving], minlength=len(batch.life))
-    rows = np.flatnonzero(attackers & alone[batch.battle])
-    gain = per_player[batch.controller[rows]]
-    batch.pump(rows, gain, gain)
+    per_player = np.bincount(batch.controller[rows], minlength=len(batch.life))
+    alone_attackers = np.flatnonzero(attackers & alone[batch.battle])
+    gain = per_player[batch.controller[alone_attackers]]
+    batch.pump(alone_attackers, gain, gain)
 
 
 @hookimpl

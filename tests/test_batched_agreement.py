@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from ecs_combat import (
+    COLORS,
     REGULAR_STEP,
     Card,
     InputError,
@@ -96,6 +97,20 @@ BATCHED = BatchedEngine(REGISTRY)
 #: Every loaded keyword; those that keep a creature out of combat last, as the generator's
 #: simplest draws come first.
 KEYWORDS = sorted(REGISTRY.keywords, key=lambda k: (k in {"defender", "decayed"}, k))
+
+
+def _with_parameter(name: str) -> st.SearchStrategy[str]:
+    """A keyword entry as a scenario writes it: `bushido 2`, `protection from red`, `trample`."""
+    kind = REGISTRY.keywords[name].parameter
+    if kind == "number":
+        return st.integers(0, 3).map(lambda n: f"{name} {n}")
+    if kind == "color":
+        return st.sampled_from(COLORS).map(lambda c: f"{name} from {c}")
+    return st.just(name)
+
+
+#: Keyword entries, with a parameter where the keyword takes one.
+ENTRIES = st.sampled_from(KEYWORDS).flatmap(_with_parameter)
 #: 122.1b: the keywords that may be keyword counters (RULES.md section 4).
 COUNTER_KEYWORDS = sorted(
     {
@@ -156,7 +171,7 @@ def _creature(
         "toughness": draw(st.integers(1, 5)),
     }
     if KEYWORDS:
-        keywords = draw(st.lists(st.sampled_from(KEYWORDS), max_size=3, unique=True))
+        keywords = draw(st.lists(ENTRIES, max_size=3, unique_by=lambda e: e.split(" ")[0]))
         if controller == players[0] and fights and draw(st.integers(0, 9)) < 9:
             keywords = [k for k in keywords if k not in CANT_ATTACK]  # mostly an attacker
         if STRIKES and draw(st.integers(0, 2)) == 0:  # the strike family, a third of the time
@@ -331,7 +346,7 @@ def _events(draw: Draw, pids: Sequence[str], present: list[str]) -> list[dict[st
         else:
             ev["target"] = draw(st.sampled_from(present))
         if action in ("grant", "remove"):
-            ev["keywords"] = draw(st.lists(st.sampled_from(KEYWORDS), min_size=1, max_size=2))
+            ev["keywords"] = draw(st.lists(ENTRIES, min_size=1, max_size=2))
         elif action == "counters":
             ev["counters"] = draw(
                 st.dictionaries(st.sampled_from(COUNTER_KEYWORDS), st.integers(-2, 2), max_size=2)

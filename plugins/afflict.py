@@ -1,0 +1,71 @@
+"""Afflict N (702.130): whenever this creature becomes blocked, the defending player loses N
+life.
+
+A block trigger, once per instance; the loss is not damage. State-based actions after it: a
+player afflicted to 0 life loses before the next trigger resolves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ecs_combat import (
+    BatchBlockDeclaration,
+    BatchTriggers,
+    BlockDeclaration,
+    Keyword,
+    System,
+    Trigger,
+    hookimpl,
+)
+
+AFFLICT = "afflict"
+
+
+def resolve(combat: Any, trigger: Trigger) -> None:
+    player = combat.defending_player(trigger.source)
+    if player is None:
+        return
+    n = trigger.data["n"]
+    combat.lose_life(player, n)
+    combat.note(
+        f"{AFFLICT} {n} ({combat.cid(trigger.source)}): {combat.pid(player)} loses {n} life"
+    )
+
+
+def resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
+    attacking = batch.att[triggers.source]  # still attacking: its defending player
+    batch.lose_life(batch.attacking[triggers.source[attacking]], triggers.data["n"][attacking])
+
+
+def triggers(combat: Any, declaration: BlockDeclaration) -> None:
+    attacked: list[int] = []
+    for _, attacker in declaration.blocks:
+        if attacker not in attacked:
+            attacked.append(attacker)
+    for e in attacked:
+        for i, n in enumerate(combat.instances(e, AFFLICT)):
+            declaration.triggers.append(Trigger(e, resolve, i, {"n": n or 0}))
+
+
+def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
+    blocked = np.zeros(batch.n, np.bool_)
+    blocked[declaration.attackers] = True
+    rows, params = batch.instances(AFFLICT)
+    keep = blocked[rows]
+    rows, params = rows[keep], np.maximum(params[keep], 0)
+    if rows.size:
+        nth = np.arange(len(rows)) - np.searchsorted(rows, rows)
+        declaration.triggers.append(BatchTriggers(resolve_batched, rows, nth, {"n": params}))
+
+
+@hookimpl
+def register_keywords() -> list[Keyword]:
+    return [Keyword(AFFLICT, rule="702.130", parameter="number")]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [System("declare-blockers", "block trigger", triggers, triggers_batched, {AFFLICT})]
