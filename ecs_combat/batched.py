@@ -699,7 +699,7 @@ class _Run:
             assert batched is not None  # refused when the run began
             before = len(triggers) if triggers is not None else 0
             try:
-                batched(self, payload)
+                result = batched(self, payload)
                 for group in triggers[before:] if triggers is not None else ():
                     group.plugin = scheduled.plugin
             except EcsCombatError:
@@ -709,6 +709,12 @@ class _Run:
                     f"plugin {scheduled.plugin!r}: system {scheduled.system.name!r} at "
                     f"{point} (batched) raised {type(exc).__name__}: {exc}"
                 ) from exc
+            if result is not None:
+                raise PluginError(
+                    f"plugin {scheduled.plugin!r}: system {scheduled.system.name!r} at {point} "
+                    f"(batched) returned {result!r}; it should change what it is given and "
+                    "return nothing"
+                )
 
     # -- the combat ---------------------------------------------------------------------------
 

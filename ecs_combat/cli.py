@@ -27,6 +27,7 @@ from ecs_combat.reference import ReferenceEngine
 from ecs_combat.report import render
 from ecs_combat.result import CombatResult
 from ecs_combat.scenario import Scenario, iter_scenarios
+from ecs_combat.schedule import POINT_NAMES
 from ecs_combat.stream import BATCH, StreamError, resolve_stream
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -176,6 +177,19 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         render(*first, console)
 
 
+def _table(console: Console, headers: tuple[str, ...], rows: list[list[str]]) -> None:
+    """A table: Rich on a terminal, the plain layout in a pipe."""
+    if is_plain(console):
+        print_plain_table(console, headers, rows)
+        return
+    table = Table()
+    for heading in headers:  # fold long names on a narrow terminal rather than cut them
+        table.add_column(heading, overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    console.print(table)
+
+
 def _separator(console: Console, file: str) -> None:
     """The line between two scenarios' accounts: a rule on a terminal, plain in a pipe."""
     if is_plain(console):
@@ -188,7 +202,8 @@ def _separator(console: Console, file: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @click.pass_obj
 def plugins(state: State, as_json: bool) -> None:
-    """List the loaded plugins with their distributions, versions and keywords."""
+    """List the loaded plugins with their distributions, versions, keywords and systems, then
+    the points of a combat in order with the systems that run at each (the schedule)."""
     registry = state.registry
     if as_json:
         doc = [
@@ -200,12 +215,14 @@ def plugins(state: State, as_json: bool) -> None:
                 "keywords": list(p.keywords),
                 "steps": list(p.steps),
                 "cards": list(p.cards),
+                "systems": [{"point": point, "name": name} for point, name in p.systems],
+                "state": list(p.state),
             }
             for p in registry.plugins
         ]
         click.echo(json.dumps(doc, indent=2))
         return
-    headers = ("plugin", "distribution", "version", "keywords", "steps", "cards")
+    headers = ("plugin", "distribution", "version", "keywords", "steps", "cards", "systems")
     rows = [
         [
             shown(p.name),
@@ -214,19 +231,20 @@ def plugins(state: State, as_json: bool) -> None:
             ", ".join(map(shown, p.keywords)),
             ", ".join(map(shown, p.steps)),
             ", ".join(map(shown, p.cards)),
+            ", ".join(shown(point) for point, _ in p.systems),
         ]
         for p in registry.plugins
     ]
     console = Console(highlight=False)
-    if is_plain(console):
-        print_plain_table(console, headers, rows)
-    else:
-        table = Table()
-        for heading in headers:  # fold long names on a narrow terminal rather than cut them
-            table.add_column(heading, overflow="fold")
-        for row in rows:
-            table.add_row(*(Text(cell) for cell in row))
-        console.print(table)
+    _table(console, headers, rows)
+    schedule: list[list[str]] = []
+    for point in POINT_NAMES:
+        at = registry.systems_at(point)
+        schedule += [
+            [shown(point), shown(s.plugin), shown(s.system.name), str(s.system.order)] for s in at
+        ] or [[shown(point), "-", "-", "-"]]
+    print_line(console, "Schedule: the points of a combat in order, and their systems")
+    _table(console, ("point", "plugin", "system", "order"), schedule)
     print_line(console, f"Damage steps: {' → '.join(map(shown, registry.step_names))}")
     if registry.blocked:
         blocked = sorted({plugin_name_for(n) for n in registry.blocked})

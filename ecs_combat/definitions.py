@@ -71,13 +71,20 @@ class Keyword:
     parameter: str = ""
 
     def __post_init__(self) -> None:
+        for attr, kind in (("name", str), ("rule", str), ("summary", str), ("parameter", str)):
+            if not isinstance(getattr(self, attr), kind):
+                raise TypeError(
+                    f"Keyword.{attr} must be a {kind.__name__}, not {getattr(self, attr)!r}"
+                )
+        if not isinstance(self.counter, bool):
+            raise TypeError(f"Keyword.counter must be True or False, not {self.counter!r}")
         object.__setattr__(self, "name", normalize_keyword(self.name))
-        for attr in (
-            "strikes_in",
-            "withholds_from",
-            "requires",
-        ):
+        for attr in ("strikes_in", "withholds_from", "requires"):
             value = getattr(self, attr)
+            if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+                raise TypeError(
+                    f"Keyword.{attr} of {self.name!r} must be a set of names, not {value!r}"
+                )
             object.__setattr__(self, attr, frozenset(normalize_keyword(v) for v in value))
 
 

@@ -80,17 +80,39 @@ class Drawn:
     two_rows_a_battle: bool = False
 
 
+def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
+    """The keywords a simulation's battles can hold, in registry order: those it draws, those
+    its cards give, and what their static abilities need. A batch's masks need bits for these
+    only, however many keywords are installed."""
+    if isinstance(spec, TournamentSpec):
+        used = set(spec.keywords)
+    else:
+        used = set(spec.attacker.keywords) | set(spec.blocker.keywords) | set(spec.matchup)
+        for cast in spec.casts:
+            card = registry.card(cast.card)
+            if card is not None:
+                used |= card.keywords
+    todo = list(used)
+    while todo:
+        kw = registry.keyword(todo.pop())
+        for needed in kw.requires if kw is not None else ():
+            if needed not in used:
+                used.add(needed)
+                todo.append(needed)
+    return tuple(k for k in registry.keywords if k in used)
+
+
 class KeywordBits:
     """The registry's keywords as mask bits, with the block-legality rules they carry."""
 
-    def __init__(self, registry: Registry) -> None:
-        self.names = tuple(registry.keywords)
+    def __init__(self, registry: Registry, spec: Spec) -> None:
+        self.names = drawn_keywords(registry, spec)
         if len(self.names) > MAX_KEYWORDS:
             raise InputError(
                 None,
                 "",
-                f"{len(self.names)} keywords are installed; bulk simulations handle at most "
-                f"{MAX_KEYWORDS}",
+                f"the simulation uses {len(self.names)} keywords (with those its cards give); "
+                f"bulk simulations handle at most {MAX_KEYWORDS}",
             )
         self.bit = {name: np.uint64(1) << np.uint64(i) for i, name in enumerate(self.names)}
         self.registry = registry
@@ -301,7 +323,7 @@ class TournamentGenerator:
 
     def __init__(self, spec: TournamentSpec, registry: Registry) -> None:
         self.spec = spec
-        self.bits = KeywordBits(registry)
+        self.bits = KeywordBits(registry, spec)
         self.labels = ("none", *spec.keywords)
         self.code_masks = np.array(
             [0, *(int(self.bits.bit[k]) for k in spec.keywords)], dtype=np.uint64
@@ -452,7 +474,7 @@ class SpecGenerator:
 
     def __init__(self, spec: BattleSpec, registry: Registry) -> None:
         self.spec = spec
-        self.bits = KeywordBits(registry)
+        self.bits = KeywordBits(registry, spec)
         used = [
             k
             for k in registry.keywords

@@ -876,11 +876,16 @@ class Combat:
 def _call(plugin: str, what: str, function: Any, *args: Any) -> None:
     """Call a plugin's function; an exception from it is the plugin's, reported by name."""
     try:
-        function(*args)
+        result = function(*args)
     except EcsCombatError:
         raise
     except Exception as exc:
         raise PluginError(f"plugin {plugin!r}: {what} raised {type(exc).__name__}: {exc}") from exc
+    if result is not None:
+        raise PluginError(
+            f"plugin {plugin!r}: {what} returned {result!r}; it should change what it is given "
+            "and return nothing"
+        )
 
 
 class EntitySide:

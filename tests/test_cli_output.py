@@ -69,7 +69,7 @@ def test_plugins_in_a_pipe_is_one_plain_row_per_plugin() -> None:
     rows = [line for line in p.stdout.splitlines() if "double strike" in line]
     assert len(rows) == 1 and rows[0].split()[0] == "double_strike"
     assert p.stdout.splitlines()[0].split() == [
-        "plugin", "distribution", "version", "keywords", "steps", "cards",
+        "plugin", "distribution", "version", "keywords", "steps", "cards", "systems",
     ]  # fmt: skip
 
 

@@ -134,6 +134,8 @@ def test_plugins_json_lists_alpha_strike_with_distribution_and_version(tmp_path:
         "keywords": ["alpha strike"],
         "steps": [],
         "cards": [],
+        "systems": [],
+        "state": [],
     }
 
 
