@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from ecs_combat import Registry, load_scenario
-from ecs_combat.batched import BatchedEngine
-from ecs_combat.generate import Drawn, draw_battles, make_generator
-from ecs_combat.reference import ReferenceEngine
-from ecs_combat.simspec import tournament
-from ecs_combat.simulate import default_chunk_size, make_engine
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.simulation.generate import Drawn, draw_battles, make_generator
+from ecs_combat.simulation.simulate import default_chunk_size, make_engine
+from ecs_combat.simulation.spec import tournament
 
 SEED = 1
 #: Tournament battles for the batched engine: 16 chunks of `ecs-combat simulate`'s size.

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from ecs_combat.plugins import Registry
-from ecs_combat.scenario import load_scenarios
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.loader import load_scenarios
 
 
 def pairs_document(n: int) -> dict[str, Any]:

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from ecs_combat.bench import melee_spec
-from ecs_combat.generate import draw_battles, make_generator
-from ecs_combat.plugins import Registry
-from ecs_combat.simulate import default_chunk_size, make_engine, simulate
+from ecs_combat.bench.bench import melee_spec
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate
 
 BATTLES = 100_000
 SEED = 1

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from ecs_combat.generate import make_generator
-from ecs_combat.plugins import Registry
-from ecs_combat.simspec import tournament
-from ecs_combat.simulate import default_chunk_size, make_engine, simulate
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.generate import make_generator
+from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate
+from ecs_combat.simulation.spec import tournament
 
 SEED = 1
 

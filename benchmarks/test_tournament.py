@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from ecs_combat import floor
-from ecs_combat.generate import make_generator
-from ecs_combat.plugins import Registry
-from ecs_combat.simspec import tournament
-from ecs_combat.simulate import Run, default_chunk_size, make_engine, simulate
+from ecs_combat.bench import floor
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.generate import make_generator
+from ecs_combat.simulation.simulate import Run, default_chunk_size, make_engine, simulate
+from ecs_combat.simulation.spec import tournament
 
 BATCHED_BATTLES = 1_000_000
 REFERENCE_BATTLES = 10_000
@@ -70,7 +70,7 @@ def test_tournament_floor(benchmark: Any, registry: Registry) -> None:
 
 def simulate_command() -> list[str]:
     exe = shutil.which("ecs-combat")
-    return [exe] if exe else [sys.executable, "-c", "from ecs_combat.cli import main; main()"]
+    return [exe] if exe else [sys.executable, "-c", "from ecs_combat.cli.main import main; main()"]
 
 
 @pytest.mark.benchmark(group="tournament, whole process")
@@ -88,11 +88,11 @@ def test_tournament_batched_whole_process(benchmark: Any) -> None:
 
 @pytest.mark.benchmark(group="tournament, whole process")
 def test_tournament_floor_whole_process(benchmark: Any) -> None:
-    """`python -m ecs_combat.floor`, start-up included."""
+    """`python -m ecs_combat.bench.floor`, start-up included."""
     args = ["--battles", str(BATCHED_BATTLES), "--seed", str(SEED)]
     benchmark.pedantic(
         subprocess.run,
-        ([sys.executable, "-m", "ecs_combat.floor", *args],),
+        ([sys.executable, "-m", "ecs_combat.bench.floor", *args],),
         {"check": True, "stdout": subprocess.DEVNULL},
         rounds=5,
     )

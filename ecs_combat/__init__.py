@@ -3,7 +3,8 @@
 The public API for plugins and scripts.
 """
 
-from ecs_combat.definitions import (
+from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
+from ecs_combat.plugin.definitions import (
     COLORS,
     REGULAR_STEP,
     Card,
@@ -14,14 +15,10 @@ from ecs_combat.definitions import (
     TargetRule,
     normalize_keyword,
 )
-from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
-from ecs_combat.hookspecs import hookimpl
-from ecs_combat.plugins import Registry, load_registry
-from ecs_combat.reference import ReferenceEngine
-from ecs_combat.restrictions import Restriction
-from ecs_combat.result import CombatResult
-from ecs_combat.scenario import Scenario, load_scenario, load_scenarios, parse_scenario
-from ecs_combat.schedule import (
+from ecs_combat.plugin.hookspecs import hookimpl
+from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.plugin.restrictions import Restriction
+from ecs_combat.plugin.schedule import (
     POINT_NAMES,
     POINTS,
     Assignment,
@@ -43,6 +40,17 @@ from ecs_combat.schedule import (
     System,
     Trigger,
 )
+from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.rules.result import CombatResult
+from ecs_combat.scenario.loader import (
+    CreatureSpec,
+    PlayerSpec,
+    Scenario,
+    load_scenario,
+    load_scenarios,
+    parse_scenario,
+)
 
 __all__ = [
     "COLORS",
@@ -59,18 +67,23 @@ __all__ = [
     "BatchEndOfCombat",
     "BatchStateCheck",
     "BatchTriggers",
+    "BatchView",
     "BlockDeclaration",
     "Card",
     "CombatResult",
+    "CombatView",
     "CounterKind",
+    "CreatureSpec",
     "DamageAssignment",
     "DamageEvent",
     "DamageStep",
     "Dealt",
     "Destruction",
     "EcsCombatError",
+    "EffectTarget",
     "InputError",
     "Keyword",
+    "PlayerSpec",
     "PluginError",
     "ReferenceEngine",
     "RefusedError",

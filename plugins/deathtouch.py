@@ -13,14 +13,16 @@ from typing import Any
 
 import esper
 
-from ecs_combat import Keyword, System, hookimpl
-from ecs_combat.schedule import (
+from ecs_combat import (
     BatchDamageAssignment,
     BatchDamageEvent,
     BatchStateCheck,
     DamageAssignment,
     DamageEvent,
+    Keyword,
     StateCheck,
+    System,
+    hookimpl,
 )
 
 DEATHTOUCH = "deathtouch"

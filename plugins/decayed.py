@@ -12,8 +12,15 @@ from typing import Any
 import esper
 import numpy as np
 
-from ecs_combat import Keyword, Restriction, System, hookimpl
-from ecs_combat.schedule import AttackDeclaration, BatchAttackDeclaration, BatchEndOfCombat
+from ecs_combat import (
+    AttackDeclaration,
+    BatchAttackDeclaration,
+    BatchEndOfCombat,
+    Keyword,
+    Restriction,
+    System,
+    hookimpl,
+)
 
 DECAYED = "decayed"
 #: The batched engine's per-creature column: sacrificed at end of combat.

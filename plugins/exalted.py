@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import esper
 import numpy as np
 
-from ecs_combat import Keyword, System, hookimpl
-from ecs_combat.components import Controller
-from ecs_combat.schedule import AttackDeclaration, BatchAttackDeclaration
+from ecs_combat import AttackDeclaration, BatchAttackDeclaration, Keyword, System, hookimpl
 
 EXALTED = "exalted"
 
@@ -24,8 +21,8 @@ def attacks_alone(combat: Any, declaration: AttackDeclaration) -> None:
     (attacker,) = declaration.attackers
     controller = combat.controller(attacker)
     bonus = 0
-    for e, ctrl in esper.get_component(Controller):
-        if ctrl.player == controller and combat.on_battlefield(e):
+    for e in combat.creature_entities():
+        if combat.controller(e) == controller and combat.on_battlefield(e):
             for _ in combat.instances(e, EXALTED):  # each instance triggers (702.83b)
                 bonus += 1
                 combat.note(

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import esper
-
-from ecs_combat import Keyword, Restriction, System, hookimpl
-from ecs_combat.components import SummoningSick
-from ecs_combat.schedule import AttackDeclaration, BatchAttackDeclaration
+from ecs_combat import (
+    AttackDeclaration,
+    BatchAttackDeclaration,
+    Keyword,
+    Restriction,
+    System,
+    hookimpl,
+)
 
 HASTE = "haste"
 
 
 def say_why(combat: Any, declaration: AttackDeclaration) -> None:
     for e in declaration.attackers:
-        if combat.has(e, HASTE) and esper.has_component(e, SummoningSick):
+        if combat.has(e, HASTE) and combat.summoning_sick(e):
             combat.note(
                 f"{combat.cid(e)} attacks the turn it came under its controller's control ({HASTE})"
             )

@@ -12,10 +12,17 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ecs_combat import Card, EcsCombatError, StateField, TargetRule, hookimpl
-from ecs_combat.definitions import normalize_keyword
-from ecs_combat.scenario import PlayerSpec, Scenario
-from ecs_combat.views import EffectTarget
+from ecs_combat import (
+    Card,
+    EcsCombatError,
+    EffectTarget,
+    PlayerSpec,
+    Scenario,
+    StateField,
+    TargetRule,
+    hookimpl,
+    normalize_keyword,
+)
 
 RULINGS = "Unfinity rulings"
 HAT = "hat"

@@ -10,8 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat import Keyword, System, hookimpl
-from ecs_combat.schedule import BatchDamageEvent, DamageEvent
+from ecs_combat import BatchDamageEvent, DamageEvent, Keyword, System, hookimpl
 
 LIFELINK = "lifelink"
 

@@ -7,8 +7,7 @@ as Joint Assault read the pair as they resolve.
 
 from __future__ import annotations
 
-from ecs_combat import StateField, hookimpl
-from ecs_combat.scenario import Scenario
+from ecs_combat import Scenario, StateField, hookimpl
 
 PAIRED_WITH = "paired_with"
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat import Keyword, System, hookimpl
-from ecs_combat.schedule import BatchDamageAssignment, DamageAssignment
+from ecs_combat import BatchDamageAssignment, DamageAssignment, Keyword, System, hookimpl
 
 TRAMPLE = "trample"
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat import Keyword, System, hookimpl
-from ecs_combat.schedule import AttackDeclaration, BatchAttackDeclaration
+from ecs_combat import AttackDeclaration, BatchAttackDeclaration, Keyword, System, hookimpl
 
 VIGILANCE = "vigilance"
 

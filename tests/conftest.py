@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from ecs_combat import CombatResult, RefusedError, Registry, Scenario, load_registry, parse_scenario
-from ecs_combat.batched import BatchedEngine
-from ecs_combat.reference import ReferenceEngine
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.reference.engine import ReferenceEngine
 
 Resolve = Callable[[str], dict[str, Any]]
 

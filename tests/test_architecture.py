@@ -6,8 +6,8 @@ import ast
 import inspect
 from pathlib import Path
 
-from ecs_combat import hookspecs
-from ecs_combat.plugins import Registry
+from ecs_combat.plugin import hookspecs
+from ecs_combat.plugin.registry import Registry
 
 CORE = Path(__file__).resolve().parent.parent / "ecs_combat"
 

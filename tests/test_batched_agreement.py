@@ -40,14 +40,14 @@ from ecs_combat import (
     load_registry,
     parse_scenario,
 )
-from ecs_combat.batched import BatchedEngine
-from ecs_combat.cli import cli
-from ecs_combat.reference import ReferenceEngine
-from ecs_combat.result import CombatResult
-from ecs_combat.scenario_batch import scenarios_to_batch
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.cli.main import cli
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.rules.result import CombatResult
 
 if TYPE_CHECKING:  # the card-effect interface, for annotations only
-    from ecs_combat.views import EffectTarget
+    from ecs_combat.plugin.views import EffectTarget
 
 
 def _soulbond_boost(target: EffectTarget) -> None:

@@ -9,11 +9,11 @@ import subprocess
 import numpy as np
 import pytest
 
-from ecs_combat import floor
-from ecs_combat.generate import BLOCK, block_rng, draw_battles, make_generator
-from ecs_combat.plugins import Registry
-from ecs_combat.simspec import tournament
-from ecs_combat.simulate import make_engine
+from ecs_combat.bench import floor
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.generate import BLOCK, block_rng, draw_battles, make_generator
+from ecs_combat.simulation.simulate import make_engine
+from ecs_combat.simulation.spec import tournament
 
 TINY = ("--battles", "3000", "--reference-battles", "40", "--melee-battles", "300", "--repeat", "1")
 

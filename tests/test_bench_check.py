@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from ecs_combat import bench as bench_module
-from ecs_combat.bench import missed_targets
-from ecs_combat.cli import cli
+from ecs_combat.bench import bench as bench_module
+from ecs_combat.bench.bench import missed_targets
+from ecs_combat.cli.main import cli
 
 #: A report in `run_bench`'s shape that meets every target.
 MET: dict[str, Any] = {

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from ecs_combat import load_registry
-from ecs_combat.checkpoints import CHECKPOINT_FORMAT, digest
-from ecs_combat.distribute import Simulation
 from ecs_combat.errors import InputError
-from ecs_combat.plugins import Registry
-from ecs_combat.simspec import tournament
-from ecs_combat.simulate import summary
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.checkpoints import CHECKPOINT_FORMAT, digest
+from ecs_combat.simulation.distribute import Simulation
+from ecs_combat.simulation.simulate import summary
+from ecs_combat.simulation.spec import tournament
 
 #: Four tasks of the tournament (131,072 battles each).
 BATTLES = 400_000
@@ -252,8 +252,8 @@ def test_the_lock_of_a_killed_run_does_not_outlive_it(tmp_path: Path) -> None:
             sys.executable, "-c",
             "import sys, time\n"
             "from ecs_combat import load_registry\n"
-            "from ecs_combat.distribute import Simulation\n"
-            "from ecs_combat.simspec import tournament\n"
+            "from ecs_combat.simulation.distribute import Simulation\n"
+            "from ecs_combat.simulation.spec import tournament\n"
             "r = load_registry()\n"
             f"s = Simulation(tournament(r), 1, 5000, registry=r, checkpoint={str(out)!r})\n"
             "print('locked', flush=True)\n"

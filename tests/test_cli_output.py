@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from ecs_combat import InputError, parse_scenario
-from ecs_combat.console import ELISION, SHOWN_LENGTH, plain_lines, shown
-from ecs_combat.plugins import Registry
-from ecs_combat.simspec import parse_spec
+from ecs_combat.cli.console import ELISION, SHOWN_LENGTH, plain_lines, shown
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.spec import parse_spec
 from ecs_combat.suggest import closest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -401,7 +401,7 @@ def test_the_docs_give_one_test_command() -> None:
 def test_a_command_invoked_without_the_group_takes_plugin_options() -> None:
     from click.testing import CliRunner
 
-    from ecs_combat.cli import plugins
+    from ecs_combat.cli.main import plugins
 
     result = CliRunner().invoke(plugins, ["--json", "-p", "no:trample"])
     assert result.exit_code == 0, result.output

@@ -21,7 +21,9 @@ from typing import Any
 
 import pytest
 
-from ecs_combat.distribute import (
+from ecs_combat.errors import InputError, PluginError
+from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.simulation.distribute import (
     KILL_TASK_ENV,
     MAX_TASKS,
     Job,
@@ -35,13 +37,11 @@ from ecs_combat.distribute import (
     run_task,
     task_ranges,
 )
-from ecs_combat.errors import InputError, PluginError
-from ecs_combat.executors import check_scheduler, dask_executor
-from ecs_combat.generate import BLOCK
-from ecs_combat.plugins import Registry, load_registry
-from ecs_combat.simspec import parse_spec, tournament
-from ecs_combat.simulate import default_chunk_size, make_engine, max_chunk_size, summary
-from ecs_combat.simulate import simulate as simulate_in_chunks
+from ecs_combat.simulation.executors import check_scheduler, dask_executor
+from ecs_combat.simulation.generate import BLOCK
+from ecs_combat.simulation.simulate import default_chunk_size, make_engine, max_chunk_size, summary
+from ecs_combat.simulation.simulate import simulate as simulate_in_chunks
+from ecs_combat.simulation.spec import parse_spec, tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 MELEE = ROOT / "examples" / "specs" / "melee.toml"

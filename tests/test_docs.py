@@ -26,9 +26,9 @@ from typing import Any
 import pytest
 
 from ecs_combat.errors import InputError
-from ecs_combat.plugins import Registry
-from ecs_combat.scenario_schema import tables
-from ecs_combat.simspec import _SpecReader, parse_spec
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.schema import tables
+from ecs_combat.simulation.spec import _SpecReader, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -142,7 +142,7 @@ def test_documented_error(path: str, text: str, engine: str) -> None:
 
 
 def test_every_scenario_key_is_documented(registry: Registry) -> None:
-    """Each key of the format (ecs_combat.scenario_schema, checked against the loader by
+    """Each key of the format (ecs_combat.scenario.schema, checked against the loader by
     tests/test_schema.py), the bundled plugins' included, is described in docs/scenarios.md."""
     text = (DOCS / "scenarios.md").read_text()
     for where, table in tables(registry).items():

@@ -19,13 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from ecs_combat.batched import BatchedEngine
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.cli.report import render
 from ecs_combat.errors import InputError, RefusedError
-from ecs_combat.plugins import Registry, load_registry
-from ecs_combat.reference import ReferenceEngine
-from ecs_combat.report import render
-from ecs_combat.scenario import load_scenarios
-from ecs_combat.simspec import load_spec
+from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.scenario.loader import load_scenarios
+from ecs_combat.simulation.spec import load_spec
 
 REGISTRY = load_registry(autoload=True)
 FUZZ = settings(

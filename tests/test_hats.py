@@ -16,10 +16,10 @@ from ecs_combat_keywords.hats import (
 from rich.console import Console
 
 from ecs_combat import InputError, parse_scenario
-from ecs_combat.plugins import Registry
-from ecs_combat.reference import ReferenceEngine
-from ecs_combat.report import render
-from ecs_combat.scenario import PlayerSpec
+from ecs_combat.cli.report import render
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.scenario.loader import PlayerSpec
 
 
 def hat_trick(

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from ecs_combat.checks import MAX_DEPTH, check_document
+from ecs_combat.cli.stream import StreamError, resolve_stream
 from ecs_combat.errors import InputError, RefusedError
-from ecs_combat.plugins import Registry
-from ecs_combat.result import CombatResult
-from ecs_combat.scenario import Scenario, iter_scenarios, load_scenarios, parse_scenario
-from ecs_combat.simspec import load_spec, parse_spec
-from ecs_combat.stream import StreamError, resolve_stream
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.result import CombatResult
+from ecs_combat.scenario.checks import MAX_DEPTH, check_document
+from ecs_combat.scenario.loader import Scenario, iter_scenarios, load_scenarios, parse_scenario
+from ecs_combat.simulation.spec import load_spec, parse_spec
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -15,13 +15,13 @@ from rich.console import Console
 from scenario_text import combat, creature, divide, event
 
 from ecs_combat import Card, InputError, TargetRule, hookimpl, load_registry, parse_scenario
-from ecs_combat.plugins import Registry
-from ecs_combat.reference import ReferenceEngine
-from ecs_combat.report import render
-from ecs_combat.result import CombatResult
+from ecs_combat.cli.report import render
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.rules.result import CombatResult
 
 if TYPE_CHECKING:  # the card-effect interface, for annotations only
-    from ecs_combat.views import EffectTarget
+    from ecs_combat.plugin.views import EffectTarget
 
 PLAYERS = "[players.A]\n[players.B]\n"
 

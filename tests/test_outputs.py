@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-import ecs_combat.checkpoints
-from ecs_combat.heatmap import heatmap_figure
-from ecs_combat.plugins import Registry
-from ecs_combat.simout import OutputFailed, run_command
+import ecs_combat.simulation.checkpoints
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.command import OutputFailed, run_command
+from ecs_combat.simulation.heatmap import heatmap_figure
 
 ROOT = Path(__file__).resolve().parent.parent
 MELEE = ROOT / "examples" / "specs" / "melee.toml"
@@ -96,14 +96,14 @@ def test_a_checkpoint_that_cannot_be_saved_keeps_the_run_going(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    write = ecs_combat.checkpoints.write_atomically
+    write = ecs_combat.simulation.checkpoints.write_atomically
 
     def full_disk_at_task_2(path: Path, text: str) -> None:
         if path.name == "task-000002.json":
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         write(path, text)
 
-    monkeypatch.setattr(ecs_combat.checkpoints, "write_atomically", full_disk_at_task_2)
+    monkeypatch.setattr(ecs_combat.simulation.checkpoints, "write_atomically", full_disk_at_task_2)
     out = tmp_path / "run"
     with pytest.raises(OutputFailed) as info:
         run_command(registry, None, 400_000, 8, "batched", True, str(out))

@@ -25,8 +25,8 @@ from ecs_combat import (
     hookimpl,
     parse_scenario,
 )
-from ecs_combat.batched import BatchedEngine
-from ecs_combat.reference import ReferenceEngine
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.reference.engine import ReferenceEngine
 
 PLAYERS = "[players.A]\n[players.B]\n"
 

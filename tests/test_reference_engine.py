@@ -7,10 +7,10 @@ import tomllib
 import esper
 
 from ecs_combat import parse_scenario
-from ecs_combat.components import Attacking, keyword_component
-from ecs_combat.pipeline import plan_steps
-from ecs_combat.plugins import Registry
-from ecs_combat.reference import Combat, ReferenceEngine, isolated_world
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.components import Attacking, keyword_component
+from ecs_combat.reference.engine import Combat, ReferenceEngine, isolated_world
+from ecs_combat.rules.pipeline import plan_steps
 
 SCENARIO = """
 [players.A]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ecs_combat import InputError, ReferenceEngine, load_scenarios, parse_scenario
-from ecs_combat.plugins import Registry
+from ecs_combat.plugin.registry import Registry
 
 BASE = """
 [players.A]

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from ecs_combat import load_scenario
-from ecs_combat.plugins import Registry
-from ecs_combat.reference import ReferenceEngine
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.engine import ReferenceEngine
 
 HERE = Path(__file__).resolve().parent / "scenarios"
 FILES = sorted(HERE.glob("*.toml"))
@@ -24,7 +24,7 @@ FILES = sorted(HERE.glob("*.toml"))
 def engines(registry: Registry) -> dict[str, Any]:
     found: dict[str, Any] = {"reference": ReferenceEngine(registry)}
     try:
-        from ecs_combat.batched import BatchedEngine
+        from ecs_combat.batched.engine import BatchedEngine
     except ImportError:
         return found
     found["batched"] = BatchedEngine(registry)

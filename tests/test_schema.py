@@ -1,7 +1,7 @@
 """The JSON Schema of the scenario format (`ecs-combat schema`) and the loader agree.
 
 The loader lists the keys it allows in its "unknown key" messages; each table of
-`ecs_combat.scenario_schema` must list exactly those. Every valid scenario of the project
+`ecs_combat.scenario.schema` must list exactly those. Every valid scenario of the project
 validates against the schema, and the invalid ones are rejected exactly when their fault is
 one of keys or types.
 """
@@ -20,9 +20,9 @@ import pytest
 
 from ecs_combat import load_registry, parse_scenario
 from ecs_combat.errors import InputError
-from ecs_combat.plugins import Registry
-from ecs_combat.scenario import EVENT_ACTIONS, read_documents
-from ecs_combat.scenario_schema import (
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.loader import EVENT_ACTIONS, read_documents
+from ecs_combat.scenario.schema import (
     COMBAT_TABLE,
     DIVISION,
     EVENT,

@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 from ecs_combat import ReferenceEngine, load_scenarios
-from ecs_combat.batch import CombatBatch
-from ecs_combat.convert import batch_to_scenarios
-from ecs_combat.generate import draw_battles, make_generator
-from ecs_combat.legality import check_declarations
-from ecs_combat.plugins import Registry
-from ecs_combat.scenario_batch import scenarios_to_batch
-from ecs_combat.simspec import parse_spec, strike_keywords, tournament
-from ecs_combat.simulate import COLUMNS, TABLE_COLUMNS, Tally
+from ecs_combat.batched.arrays import CombatBatch
+from ecs_combat.batched.convert import batch_to_scenarios
+from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.legality import check_declarations
+from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.simulate import COLUMNS, TABLE_COLUMNS, Tally
+from ecs_combat.simulation.spec import parse_spec, strike_keywords, tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 MELEE = ROOT / "examples" / "specs" / "melee.toml"
@@ -424,7 +424,7 @@ def test_unwritable_out_is_an_input_error(tmp_path: Path) -> None:
 
 def test_python_dash_m_floor_prints_counts() -> None:
     p = subprocess.run(
-        [sys.executable, "-m", "ecs_combat.floor", "--battles", "5000", "--seed", "1"],
+        [sys.executable, "-m", "ecs_combat.bench.floor", "--battles", "5000", "--seed", "1"],
         capture_output=True,
         text=True,
     )

@@ -32,13 +32,13 @@ from ecs_combat import (
     PluginError,
     TargetRule,
     hookimpl,
-    hookspecs,
     load_registry,
     parse_scenario,
 )
-from ecs_combat.batched import BatchedEngine
-from ecs_combat.plugins import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, Registry
-from ecs_combat.reference import ReferenceEngine
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.plugin import hookspecs
+from ecs_combat.plugin.registry import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, Registry
+from ecs_combat.reference.engine import ReferenceEngine
 
 alpha = pytest.importorskip(
     "ecs_combat_alpha_strike",
@@ -477,7 +477,7 @@ def test_name_key(name: str, key: str) -> None:
 
 
 class FakeBatch:
-    """A :class:`ecs_combat.views.BatchView` over given rows and block pairs."""
+    """A :class:`ecs_combat.plugin.views.BatchView` over given rows and block pairs."""
 
     def __init__(
         self, names: Sequence[str], alpha_rows: Sequence[int], pairs: Sequence[tuple[int, int]]
@@ -502,7 +502,7 @@ class FakeBatch:
 
 
 class FakeCombat:
-    """A :class:`ecs_combat.views.CombatView` over the same rows (ids are row numbers)."""
+    """A :class:`ecs_combat.plugin.views.CombatView` over the same rows (ids are row numbers)."""
 
     def __init__(self, batch: FakeBatch) -> None:
         self.batch = batch

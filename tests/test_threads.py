@@ -14,9 +14,9 @@ import pytest
 
 from ecs_combat import load_scenario
 from ecs_combat.errors import InputError
-from ecs_combat.plugins import Registry
-from ecs_combat.reference import ReferenceEngine
-from ecs_combat.scenario import Scenario
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.scenario.loader import Scenario
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 

@@ -28,8 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat import Keyword, hookimpl
-from ecs_combat.views import BatchView, CombatView
+from ecs_combat import BatchView, CombatView, Keyword, hookimpl
 
 ALPHA_STRIKE = "alpha strike"
 #: The keyword alpha strike gives; provided by the bundled ``first_strike`` plugin.

@@ -1,0 +1,1 @@
+"""The batched engine: many combats at once as numpy structure-of-arrays."""

@@ -1,0 +1,307 @@
+"""From validated scenarios to one :class:`CombatBatch`, for the batched engine's ``resolve``.
+
+Rows keep the reference engine's orders: players and creatures in scenario order, creatures
+that enter through events after them in the order they enter, blocks grouped by attacker with
+its blockers in declaration order, events by (point, file order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
+from ecs_combat.errors import RefusedError
+from ecs_combat.plugin.definitions import COLORS, color_mask
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.instances import Parameter
+from ecs_combat.scenario.loader import DECLARE_BLOCKERS, CreatureSpec, Scenario
+
+#: Keyword masks are 64-bit.
+MAX_KEYWORDS = 64
+
+
+def keyword_bits(names: Sequence[str]) -> dict[str, int]:
+    """Bit of each keyword name in a batch's masks."""
+    if len(names) > MAX_KEYWORDS:
+        raise RefusedError(
+            f"the batch uses {len(names)} different keywords; the batched engine's masks hold "
+            f"{MAX_KEYWORDS}: resolve fewer scenarios at once"
+        )
+    return {name: 1 << i for i, name in enumerate(names)}
+
+
+def used_keywords(scenarios: Sequence[Scenario], registry: Registry) -> tuple[str, ...]:
+    """The keywords some scenario uses (printed, counters, events, cards), in registry order:
+    a batch's masks need bits for these only, however many keywords are installed."""
+    used: set[str] = set()
+
+    def creature(spec: CreatureSpec) -> None:
+        used.update(spec.keywords)
+        used.update(k for k in spec.counters if k in registry.keywords)
+
+    for sc in scenarios:
+        for spec in sc.creatures.values():
+            creature(spec)
+        for ev in sc.events:
+            used.update(ev.keywords)
+            used.update(k for k in ev.counters if k in registry.keywords)
+            if ev.creature is not None:
+                creature(ev.creature)
+            if ev.card is not None:
+                card = registry.card(ev.card)
+                if card is not None:
+                    used.update(card.keywords)
+    todo = list(used)
+    while todo:  # what a used keyword's static ability may give
+        kw = registry.keyword(todo.pop())
+        for needed in kw.requires if kw is not None else ():
+            if needed not in used:
+                used.add(needed)
+                todo.append(needed)
+    return tuple(k for k in registry.keywords if k in used)
+
+
+def event_points(step_names: Sequence[str]) -> dict[str, int]:
+    """``event_point`` code of each point of a combat: 0 for declare-blockers, k for after the
+    (k-1)-th step."""
+    return {DECLARE_BLOCKERS: 0, **{f"after {s}": i + 1 for i, s in enumerate(step_names)}}
+
+
+class _Builder:
+    """Collects rows as Python lists, then makes the arrays."""
+
+    def __init__(self, registry: Registry, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.bits = keyword_bits(self.names)
+        self.counter_names = (*names, *registry.counter_kinds)
+        self.column = {name: i for i, name in enumerate(self.counter_names)}
+        self.creature_fields = registry.state_fields("creature")
+        self.player_fields = registry.state_fields("player")
+        self.creature_state: dict[str, list[Any]] = {k: [] for k in self.creature_fields}
+        self.player_state: dict[str, list[Any]] = {k: [] for k in self.player_fields}
+        self.colors: list[int] = []
+        self.instances: list[tuple[int, int, int]] = []  # (row, bit index, parameter)
+        self.ev_instances: list[tuple[int, int, int]] = []  # (event row, bit index, parameter)
+        self.steps = {s: i for i, s in enumerate(registry.step_names)}
+        self.points = event_points(registry.step_names)
+        self.cards = tuple(card.name for card in registry.cards.values())
+        self.card_index = {name: i for i, name in enumerate(self.cards)}
+        self.registry = registry
+        # players
+        self.player_battle: list[int] = []
+        self.life: list[int] = []
+        self.player_ids: list[str] = []
+        # creatures
+        self.battle: list[int] = []
+        self.controller: list[int] = []
+        self.power: list[int] = []
+        self.toughness: list[int] = []
+        self.damage: list[int] = []
+        self.keywords: list[int] = []
+        self.attacking: list[int] = []
+        self.present: list[bool] = []
+        self.counters: list[tuple[int, int, int]] = []  # (row, column, count)
+        self.creature_ids: list[str] = []
+        self.creature_names: list[str] = []
+        # blocks
+        self.block_blocker: list[int] = []
+        self.block_attacker: list[int] = []
+        self.block_rank: list[int] = []
+        # divisions
+        self.div: list[tuple[int, int, int, int, int]] = []  # step, source, recipient, amount, i
+        # events
+        self.ev: list[tuple[int, ...]] = []
+        self.ev_keywords: list[int] = []
+        self.ev_counters: list[tuple[int, int, int]] = []  # (event row, column, change)
+        self.files: list[str] = []
+
+    def instance_rows(
+        self, row: int, names: Sequence[str], parameters: Sequence[Parameter]
+    ) -> list[tuple[int, int, int]]:
+        """Instance rows (row, bit index, parameter code) of some keyword instances."""
+        out = []
+        for name, p in zip(names, parameters, strict=True):
+            code = -1 if p is None else COLORS.index(p) if isinstance(p, str) else p
+            out.append((row, self.bits[name].bit_length() - 1, code))
+        return out
+
+    def mask(self, names: Sequence[str]) -> int:
+        out = 0
+        for name in names:
+            out |= self.bits[name]
+        return out
+
+    def creature(self, b: int, spec: CreatureSpec, prow: dict[str, int], present: bool) -> int:
+        row = len(self.battle)
+        self.battle.append(b)
+        self.controller.append(prow[spec.controller])
+        self.power.append(spec.power)
+        self.toughness.append(spec.toughness)
+        self.damage.append(spec.damage)
+        self.keywords.append(self.mask(spec.keywords))  # below 2**64: at most 64 bits
+        self.colors.append(color_mask(spec.colors))
+        self.attacking.append(-1)
+        self.present.append(present)
+        for key, value in spec.state.items():
+            self.creature_state[key].append(value)  # creature ids: rows, once all are known
+        self.instances.extend(self.instance_rows(row, spec.keywords, spec.parameters))
+        self.creature_ids.append(spec.id)
+        self.creature_names.append(spec.name)
+        for kw, count in spec.counters.items():
+            self.counters.append((row, self.column[kw], count))
+        return row
+
+    def add(self, b: int, sc: Scenario) -> None:
+        self.files.append(sc.file)
+        prow: dict[str, int] = {}
+        for p in sc.players.values():
+            prow[p.id] = len(self.player_battle)
+            self.player_battle.append(b)
+            self.life.append(p.life)
+            for key, value in p.state.items():
+                self.player_state[key].append(value)
+            self.player_ids.append(p.id)
+
+        crow: dict[str, int] = {}
+        for spec in sc.creatures.values():
+            crow[spec.id] = self.creature(b, spec, prow, True)
+        events = sorted(sc.events, key=lambda e: (self.points[e.at], e.index))
+        for ev in events:
+            if ev.creature is not None:
+                crow[ev.creature.id] = self.creature(b, ev.creature, prow, False)
+        for key, f in self.creature_fields.items():
+            if f.kind == "creature":
+                column = self.creature_state[key]
+                for row in crow.values():
+                    column[row] = -1 if column[row] is None else crow[column[row]]
+        for cid, defender in sc.attackers.items():
+            self.attacking[crow[cid]] = prow[defender]
+
+        for attacker in sc.attackers:
+            for blocker in sc.blockers_of(attacker):
+                self.block_blocker.append(crow[blocker])
+                self.block_attacker.append(crow[attacker])
+                self.block_rank.append(sc.blockers[blocker].index(attacker))
+
+        for i, d in enumerate(sc.divisions):
+            step, source = self.steps[d.step], crow[d.source]
+            if not d.amounts:
+                self.div.append((step, source, NO_RECIPIENT, 0, i))
+            for rid, amount in d.amounts.items():
+                recipient = -1 - prow[rid] if rid in prow else crow[rid]
+                self.div.append((step, source, recipient, amount, i))
+
+        for ev in events:
+            row = len(self.ev)
+            target, player, card = -1, -1, -1
+            if ev.action == "enter":
+                assert ev.creature is not None and ev.attacking is not None
+                target, player = crow[ev.creature.id], prow[ev.attacking]
+            elif ev.target is not None:
+                target = -1 - prow[ev.target] if ev.target in prow else crow[ev.target]
+            if ev.action == "cast":
+                assert ev.card is not None and ev.caster is not None
+                player, card = prow[ev.caster], self.card_index[ev.card]
+            for kw, change in ev.counters.items():
+                self.ev_counters.append((row, self.column[kw], change))
+            self.ev_instances.extend(self.instance_rows(row, ev.keywords, ev.parameters))
+            self.ev.append(
+                (
+                    b,
+                    self.points[ev.at],
+                    ACTION_CODE[ev.action],
+                    target,
+                    ev.power,
+                    ev.toughness,
+                    ev.amount,
+                    player,
+                    card,
+                    ev.index,
+                )
+            )
+            self.ev_keywords.append(self.mask(ev.keywords))
+
+    def batch(self, n_battles: int) -> CombatBatch:
+        i64 = np.int64
+        k = len(self.counter_names)
+        counters = None
+        if self.counters:
+            counters = np.zeros((len(self.battle), k), i64)
+            for row, col, n in self.counters:
+                counters[row, col] = n
+        ev = np.asarray(self.ev, i64).reshape(-1, 10)
+        event_counters = None
+        if self.ev_counters:
+            event_counters = np.zeros((len(self.ev), k), i64)
+            for row, col, n in self.ev_counters:
+                event_counters[row, col] = n
+        div = np.asarray(self.div, i64).reshape(-1, 5)
+        inst = np.asarray(self.instances, i64).reshape(-1, 3)
+        ev_inst = np.asarray(self.ev_instances, i64).reshape(-1, 3)
+        return CombatBatch(
+            n_battles=n_battles,
+            keyword_names=self.names,
+            player_battle=np.asarray(self.player_battle, i64),
+            life=np.asarray(self.life, i64),
+            battle=np.asarray(self.battle, i64),
+            controller=np.asarray(self.controller, i64),
+            power=np.asarray(self.power, i64),
+            toughness=np.asarray(self.toughness, i64),
+            damage=np.asarray(self.damage, i64),
+            keywords=np.asarray(self.keywords, np.uint64),
+            colors=np.asarray(self.colors, i64),
+            attacking=np.asarray(self.attacking, i64),
+            present=np.asarray(self.present, np.bool_),
+            block_blocker=np.asarray(self.block_blocker, i64),
+            block_attacker=np.asarray(self.block_attacker, i64),
+            block_rank=np.asarray(self.block_rank, i64),
+            counters=counters,
+            counter_names=self.counter_names,
+            creature_state={
+                k: np.asarray(v, np.bool_ if self.creature_fields[k].kind == "bool" else i64)
+                for k, v in self.creature_state.items()
+            },
+            player_state={
+                k: np.asarray(v, np.bool_ if self.player_fields[k].kind == "bool" else i64)
+                for k, v in self.player_state.items()
+            },
+            instance_row=inst[:, 0].copy(),
+            instance_keyword=inst[:, 1].copy(),
+            instance_parameter=inst[:, 2].copy(),
+            event_instance_event=ev_inst[:, 0].copy(),
+            event_instance_keyword=ev_inst[:, 1].copy(),
+            event_instance_parameter=ev_inst[:, 2].copy(),
+            division_step=div[:, 0].copy(),
+            division_source=div[:, 1].copy(),
+            division_recipient=div[:, 2].copy(),
+            division_amount=div[:, 3].copy(),
+            division_index=div[:, 4].copy(),
+            event_battle=ev[:, 0].copy(),
+            event_point=ev[:, 1].copy(),
+            event_action=ev[:, 2].copy(),
+            event_target=ev[:, 3].copy(),
+            event_keywords=np.asarray(self.ev_keywords, np.uint64),
+            event_counters=event_counters,
+            event_power=ev[:, 4].copy(),
+            event_toughness=ev[:, 5].copy(),
+            event_amount=ev[:, 6].copy(),
+            event_player=ev[:, 7].copy(),
+            event_card=ev[:, 8].copy(),
+            event_index=ev[:, 9].copy(),
+            card_names=self.cards,
+            creature_ids=self.creature_ids,
+            creature_names=self.creature_names,
+            player_ids=self.player_ids,
+            battle_files=self.files,
+        )
+
+
+def scenarios_to_batch(scenarios: Sequence[Scenario], registry: Registry) -> CombatBatch:
+    """One batch holding every scenario, battle ``i`` being ``scenarios[i]``."""
+    builder = _Builder(registry, used_keywords(scenarios, registry))
+    for b, sc in enumerate(scenarios):
+        builder.add(b, sc)
+    return builder.batch(len(scenarios))

@@ -1,0 +1,1 @@
+"""Benchmarks: both engines side by side against the hand-written numpy floor."""

@@ -1,0 +1,410 @@
+"""The ``ecs-combat`` command line (CONTRACT.md sections 2-4)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
+from ecs_combat.cli.report import render
+from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
+from ecs_combat.errors import InputError, PluginError, RefusedError
+from ecs_combat.plugin.definitions import plugin_name_for
+from ecs_combat.plugin.registry import (
+    Registry,
+    check_plugin_options,
+    load_registry,
+    parse_plugin_options,
+)
+from ecs_combat.plugin.schedule import POINT_NAMES
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.rules.result import CombatResult
+from ecs_combat.scenario.loader import Scenario, iter_scenarios
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ENGINES = ("reference", "batched")
+#: Paths longer than this are elided in the middle in the readable account.
+SHOWN_PATH = 300
+
+
+def fail(message: str, status: int) -> NoReturn:
+    """Print one message on standard error, on one line, and exit."""
+    click.echo(f"ecs-combat: {one_line(message)}", err=True)
+    sys.exit(status)
+
+
+def one_line(message: str) -> str:
+    """A message with newlines and other unprintable characters written as escapes."""
+    if message.isprintable():
+        return message
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in message)
+
+
+class State:
+    """What the ``-p`` options give the commands: how to load plugins."""
+
+    def __init__(self, plugin_options: tuple[str, ...]) -> None:
+        self.plugin_options: list[str] = list(plugin_options)
+        self._registry: Registry | None = None
+
+    def add(self, plugin_options: tuple[str, ...]) -> None:
+        """Take more ``-p`` values (given after the command)."""
+        self.plugin_options += plugin_options
+
+    @property
+    def load(self) -> list[str]:
+        """Modules to load explicitly."""
+        return parse_plugin_options(self.plugin_options)[0]
+
+    @property
+    def block(self) -> set[str]:
+        """Plugin names to block, in both spellings."""
+        return parse_plugin_options(self.plugin_options)[1]
+
+    @property
+    def registry(self) -> Registry:
+        """The plugin registry, loaded on first use; a ``no:NAME`` naming no plugin exits 2,
+        plugin failures exit 1, with a message."""
+        if self._registry is None:
+            try:
+                check_plugin_options(self.plugin_options)
+                self._registry = load_registry(load=self.load, block=self.block)
+            except InputError as exc:
+                fail(str(exc), 2)
+            except PluginError as exc:
+                fail(str(exc), 1)
+        return self._registry
+
+
+PLUGIN_OPTION_HELP = (
+    "Load a plugin module explicitly, or block a plugin by name with no:NAME "
+    "(the name of docs/plugins.md or `ecs-combat plugins`). Repeatable; before or after the "
+    "command."
+)
+
+
+def _more_plugin_options(ctx: click.Context, _: click.Parameter, value: tuple[str, ...]) -> None:
+    state = ctx.find_object(State)
+    if state is None:  # the command invoked on its own, without the group
+        ctx.obj = state = State(())
+    state.add(value)
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="On a terminal the output is drawn as tables; in a pipe or a file it is plain "
+    "text: one row per line, columns separated by two spaces, nothing truncated, no colors. "
+    "--json output is the same everywhere.",
+)
+@click.option(
+    "-p",
+    "plugin_options",
+    multiple=True,
+    metavar="MODULE|no:NAME",
+    help=PLUGIN_OPTION_HELP,
+)
+@click.version_option(package_name="ecs-combat")
+@click.pass_context
+def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
+    """Simulate Magic: The Gathering combat.
+
+    Keyword plugins come from the `ecs_combat` entry points; set
+    ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD=1 to load none.
+    """
+    ctx.obj = State(plugin_options)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--engine", type=click.Choice(ENGINES), default="reference", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON (docs/output.md).")
+@click.pass_obj
+def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
+    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl; format: docs/scenarios.md).
+
+    Without --json: a readable account, drawn as panels and tables on a terminal and as plain
+    lines in a pipe; names longer than 120 characters show with their middle elided (--json
+    keeps them exact). A .jsonl file is resolved as it is read, each result printed as soon as
+    it is known; when a line is invalid, the message names it, after the results of the lines
+    before it.
+    """
+    registry = state.registry
+    resolver = BatchedEngine(registry) if engine == "batched" else ReferenceEngine(registry)
+    batch = BATCH if engine == "batched" else 1
+    pairs = resolve_stream(iter_scenarios(file, registry), resolver, batch)
+    console = Console(highlight=False)
+    # The first account waits for a second one: rules separate accounts only when there are two.
+    first: tuple[Scenario, CombatResult] | None = None
+    try:
+        for i, (scenario, result) in enumerate(pairs):
+            if as_json:
+                if file.endswith(".jsonl"):
+                    click.echo(json.dumps(result.to_json(), sort_keys=False))
+                else:
+                    click.echo(json.dumps(result.to_json(), indent=2))
+                continue
+            if i == 0:
+                first = (scenario, result)
+                continue
+            if first is not None:
+                _separator(console, first[0].file)
+                render(*first, console)
+                first = None
+            _separator(console, scenario.file)
+            render(scenario, result, console)
+    except StreamError as exc:
+        if first is not None:
+            _separator(console, first[0].file)
+            render(*first, console)
+        if isinstance(exc.error, RefusedError):
+            fail(
+                f"{exc.scenario or file}: the {engine} engine refuses this scenario: "
+                f"{exc.error}{exc.resume_note()}",
+                2,
+            )
+        fail(f"{exc.error}{exc.resume_note()}", 2)
+    if first is not None:
+        render(*first, console)
+
+
+def _table(console: Console, headers: tuple[str, ...], rows: list[list[str]]) -> None:
+    """A table: Rich on a terminal, the plain layout in a pipe."""
+    if is_plain(console):
+        print_plain_table(console, headers, rows)
+        return
+    table = Table()
+    for heading in headers:  # fold long names on a narrow terminal rather than cut them
+        table.add_column(heading, overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    console.print(table)
+
+
+def _separator(console: Console, file: str) -> None:
+    """The line between two scenarios' accounts: a rule on a terminal, plain in a pipe."""
+    if is_plain(console):
+        print_line(console, f"== {shown(file, SHOWN_PATH)} ==")
+    else:
+        console.rule(Text(shown(file, SHOWN_PATH)))
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@click.pass_obj
+def plugins(state: State, as_json: bool) -> None:
+    """List the loaded plugins with their distributions, versions, keywords and systems, then
+    the points of a combat in order with the systems that run at each (the schedule)."""
+    registry = state.registry
+    if as_json:
+        doc = [
+            {
+                "name": p.name,
+                "distribution": p.distribution,
+                "version": p.version,
+                "module": p.module,
+                "keywords": list(p.keywords),
+                "steps": list(p.steps),
+                "cards": list(p.cards),
+                "systems": [{"point": point, "name": name} for point, name in p.systems],
+                "state": list(p.state),
+            }
+            for p in registry.plugins
+        ]
+        click.echo(json.dumps(doc, indent=2))
+        return
+    headers = ("plugin", "distribution", "version", "keywords", "steps", "cards", "systems")
+    rows = [
+        [
+            shown(p.name),
+            shown(p.distribution or "-"),
+            shown(p.version or "-"),
+            ", ".join(map(shown, p.keywords)),
+            ", ".join(map(shown, p.steps)),
+            ", ".join(map(shown, p.cards)),
+            ", ".join(shown(point) for point, _ in p.systems),
+        ]
+        for p in registry.plugins
+    ]
+    console = Console(highlight=False)
+    _table(console, headers, rows)
+    schedule: list[list[str]] = []
+    for point in POINT_NAMES:
+        at = registry.systems_at(point)
+        schedule += [
+            [shown(point), shown(s.plugin), shown(s.system.name), str(s.system.order)] for s in at
+        ] or [[shown(point), "-", "-", "-"]]
+    print_line(console, "Schedule: the points of a combat in order, and their systems")
+    _table(console, ("point", "plugin", "system", "order"), schedule)
+    print_line(console, f"Damage steps: {' → '.join(map(shown, registry.step_names))}")
+    if registry.blocked:
+        blocked = sorted({plugin_name_for(n) for n in registry.blocked})
+        print_line(console, f"Blocked: {', '.join(map(shown, blocked))}")
+    for reason in registry.unavailable.values():
+        print_line(console, f"Unavailable: {shown(reason, 1000)}")
+
+
+@cli.command()
+@click.argument("spec", required=False, type=click.Path(dir_okay=False))
+@click.option("--battles", "-n", type=click.IntRange(min=1), default=100_000, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    help="Seed of the battles (default: a random one, printed in the summary).",
+)
+@click.option("--engine", type=click.Choice(("batched", "reference")), default="batched",
+              show_default=True)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the machine-readable summary only.")
+@click.option("--out", type=click.Path(),
+              help="Write per-battle results to this .csv or .parquet file, or checkpoints of "
+              "finished tasks to this directory (docs/distributed.md).")  # fmt: skip
+@click.option("--resume", is_flag=True,
+              help="Finish the run checkpointed in the --out directory (it must hold one): "
+              "skip its tasks saved there that verify.")  # fmt: skip
+@click.option("--plot", type=click.Path(dir_okay=False),
+              help="Draw the matchup heatmap to this .png file.")  # fmt: skip
+@click.option("--chunk-size", type=click.IntRange(min=1),
+              help="Battles per chunk (memory and progress; at most about 2,097,152 "
+              "creatures' worth); results do not depend on it.")  # fmt: skip
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Run the battles on this many local processes.")  # fmt: skip
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Run the battles on the Dask cluster with this scheduler (tcp://host:8786).")  # fmt: skip
+@click.pass_obj
+def simulate(
+    state: State,
+    spec: str | None,
+    battles: int,
+    seed: int | None,
+    engine: str,
+    as_json: bool,
+    out: str | None,
+    resume: bool,
+    plot: str | None,
+    chunk_size: int | None,
+    workers: int,
+    scheduler: str | None,
+) -> None:
+    """Resolve many random battles in bulk and tally the outcomes per matchup.
+
+    Without SPEC: the keyword tournament, one attacker against one blocker, each with a strike
+    keyword drawn from none and every installed strike keyword. SPEC is a TOML file describing
+    other battles (docs/simulate.md). --workers and --scheduler spread the battles over local
+    processes or a Dask cluster, with the same results; --out DIR keeps finished tasks and
+    --resume finishes an interrupted run (docs/distributed.md).
+    """
+    from ecs_combat.simulation.command import Interrupted, OutputFailed, run_command
+    from ecs_combat.simulation.distribute import PluginOptions, TaskFailed, WorkerDied
+
+    registry = state.registry
+    plugins = PluginOptions.current(state.load, sorted(state.block))
+    try:
+        run_command(
+            registry, spec, battles, seed, engine, as_json, out, plot, chunk_size,
+            workers=workers, scheduler=scheduler, resume=resume, plugins=plugins,
+        )  # fmt: skip
+    except InputError as exc:
+        fail(str(exc), 2)
+    except RefusedError as exc:
+        fail(f"the {engine} engine refuses these battles: {exc}", 2)
+    except (WorkerDied, TaskFailed, PluginError, OutputFailed) as exc:
+        fail(str(exc), 1)
+    except Interrupted as exc:
+        fail(str(exc), 130)
+
+
+@cli.command()
+@click.option("--battles", "-n", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="Tournament battles for the batched engine and the floor.")  # fmt: skip
+@click.option("--reference-battles", type=click.IntRange(min=10), default=10_000,
+              show_default=True, help="Tournament battles for the reference engine "
+              "(a tenth of them for its melee).")  # fmt: skip
+@click.option("--melee-battles", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Melee battles (5 attackers, 0-3 blockers each) for the batched engine.")  # fmt: skip
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Runs per measurement; the best is kept.")  # fmt: skip
+@click.option("--whole-process/--in-process", default=True, show_default=True,
+              help="Also time the tournament as whole processes: simulate against the floor.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--check", is_flag=True,
+              help="Exit 1 if a target of docs/performance.md is missed, naming it.")  # fmt: skip
+@click.pass_obj
+def bench(
+    state: State,
+    battles: int,
+    reference_battles: int,
+    melee_battles: int,
+    seed: int,
+    repeat: int,
+    whole_process: bool,
+    as_json: bool,
+    check: bool,
+) -> None:
+    """Measure the engines side by side on this machine (docs/performance.md)."""
+    from ecs_combat.bench.bench import missed_targets, render_bench, run_bench
+
+    report = run_bench(
+        state.registry, battles, reference_battles, melee_battles, seed, repeat, whole_process
+    )
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        render_bench(report, Console(highlight=False))
+    if check:
+        missed = missed_targets(report)
+        for line in missed:
+            click.echo(f"missed: {line}", err=True)
+        if missed:
+            sys.exit(1)
+
+
+for _command in cli.commands.values():  # -p is accepted after the command too
+    _command.params.append(
+        click.Option(
+            ["-p", "plugin_options"],
+            multiple=True,
+            metavar="MODULE|no:NAME",
+            help=PLUGIN_OPTION_HELP,
+            expose_value=False,
+            callback=_more_plugin_options,
+        )
+    )
+
+
+def main() -> None:
+    """Entry point of the console script: errors become messages, never tracebacks.
+
+    Characters the output's encoding lacks (``→`` with ``PYTHONIOENCODING=ascii``) are written
+    as escapes rather than failing halfway through the output.
+    """
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
+    try:
+        cli(standalone_mode=True)
+    except (InputError, PluginError) as exc:  # pragma: no cover - commands catch these
+        fail(str(exc), 2 if isinstance(exc, InputError) else 1)
+    except Exception as exc:  # an internal error: one line, exit 1
+        fail(f"internal error: {type(exc).__name__}: {exc}", 1)
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(["scenario"]), default="scenario")
+@click.pass_obj
+def schema(state: State, kind: str) -> None:
+    """Print the JSON Schema of a scenario file, for editors (docs/scenarios.md).
+
+    Keyword, card and damage-step names are those of the loaded plugins.
+    """
+    from ecs_combat.scenario.schema import scenario_schema
+
+    click.echo(json.dumps(scenario_schema(state.registry), indent=2))

@@ -1,0 +1,180 @@
+"""The declarative language keyword plugins speak: keywords, damage steps and cards.
+
+Both engines read these definitions; neither knows any keyword by name. A plugin returns
+them from its `register_*` hooks (see :mod:`ecs_combat.plugin.hookspecs`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ecs_combat.plugin.views import EffectTarget
+
+#: The core's only damage step (510.1-510.2); plugins add the others around it.
+REGULAR_STEP = "regular"
+
+
+def normalize_keyword(name: str) -> str:
+    """Return a keyword name in canonical form: lower case, words separated by one space."""
+    return " ".join(name.lower().split())
+
+
+def plugin_name_for(name: str) -> str:
+    """Return the plugin name a keyword or plugin spelling refers to (`double strike` -> `double_strike`)."""
+    return re.sub(r"[\s\-]+", "_", name.strip().lower())
+
+
+@dataclass(frozen=True)
+class DamageStep:
+    """A combat damage step.
+
+    `order` places it among the others (lower first; the regular step is 30). A step with
+    `default=True` is where creatures that struck in no earlier step deal their damage; any
+    other step exists only when, as it would begin, some attacking or blocking creature has a
+    keyword that strikes in it (RULES.md section 2).
+    """
+
+    name: str
+    order: int
+    default: bool = False
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """What a keyword means, described by the mechanisms it switches on.
+
+    Every field is optional; a keyword with none set is recorded but changes nothing.
+    """
+
+    name: str
+    #: Rule number(s) to cite, e.g. "702.4".
+    rule: str = ""
+    #: May be a keyword counter (122.1b).
+    counter: bool = False
+    #: Damage steps in which a creature with this keyword deals combat damage.
+    strikes_in: frozenset[str] = frozenset()
+    #: Default steps (the regular one) a creature with this keyword sits out unless another of
+    #: its keywords strikes there (last strike: "deals damage only after regular damage").
+    withholds_from: frozenset[str] = frozenset()
+    #: Keywords it needs loaded, such as the ones its static ability gives. Without them the
+    #: registry makes it unavailable: a scenario naming it is an input error saying why.
+    requires: frozenset[str] = frozenset()
+    #: Plain words for the readable account ("1 is lethal").
+    summary: str = ""
+    #: What follows the name in a scenario: ``""`` nothing, ``"number"`` a whole number
+    #: (``bushido 2``), ``"color"`` the word "from" and a color (``protection from red``).
+    parameter: str = ""
+
+    def __post_init__(self) -> None:
+        for attr, kind in (("name", str), ("rule", str), ("summary", str), ("parameter", str)):
+            if not isinstance(getattr(self, attr), kind):
+                raise TypeError(
+                    f"Keyword.{attr} must be a {kind.__name__}, not {getattr(self, attr)!r}"
+                )
+        if not isinstance(self.counter, bool):
+            raise TypeError(f"Keyword.counter must be True or False, not {self.counter!r}")
+        object.__setattr__(self, "name", normalize_keyword(self.name))
+        for attr in ("strikes_in", "withholds_from", "requires"):
+            value = getattr(self, attr)
+            if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+                raise TypeError(
+                    f"Keyword.{attr} of {self.name!r} must be a set of names, not {value!r}"
+                )
+            object.__setattr__(self, attr, frozenset(normalize_keyword(v) for v in value))
+
+
+#: The five colors (105.1), as scenarios spell them.
+COLORS = ("white", "blue", "black", "red", "green")
+PARAMETERS = ("", "number", "color")
+#: Mana symbols of the colors (105.1a), for a card's colors from its mana cost (202.2).
+COLOR_SYMBOLS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+
+def color_mask(colors: Iterable[str]) -> int:
+    """Colors as a bit mask: bit i for ``COLORS[i]``."""
+    return sum(1 << COLORS.index(c) for c in set(colors))
+
+
+def colors_of_cost(cost: str) -> tuple[str, ...]:
+    """The colors of a mana cost (202.2): those of its colored mana symbols, hybrid included."""
+    found = {COLOR_SYMBOLS[ch] for ch in cost if ch in COLOR_SYMBOLS}
+    return tuple(c for c in COLORS if c in found)
+
+
+@dataclass(frozen=True)
+class CounterKind:
+    """A kind of counter that is not a keyword counter, and what it does to power and
+    toughness while it is on a creature (122.1a): ``+1/+1`` is ``CounterKind("+1/+1", 1, 1)``."""
+
+    name: str
+    power: int = 0
+    toughness: int = 0
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class StateField:
+    """State a plugin adds to every creature or player: a scenario key and its value.
+
+    `owner` is ``"creature"`` or ``"player"``; `kind` ``"bool"``, ``"int"`` (0 or more) or
+    ``"creature"`` (the id of a creature on the battlefield as combat begins). Both engines
+    store it (a component value; an array) and plugins read and change it. With `output`, it
+    is part of each creature's or player's ``resolve --json`` object. `check` validates a
+    whole scenario: it returns ``(key path, message)`` for the first problem, or None.
+    """
+
+    owner: str
+    key: str
+    kind: str
+    default: bool | int | None = None
+    #: Another key of the same owner whose value is the default when this key is not given.
+    default_from: str | None = None
+    output: bool = False
+    summary: str = ""
+    check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
+
+
+class CardEffect(Protocol):
+    """How a card resolves; called by both engines with an :class:`EffectTarget`."""
+
+    def __call__(self, target: EffectTarget) -> None: ...
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card that scenario `cast` events can name.
+
+    `target` says which targets are legal as it resolves; `resolve` applies the card through
+    the engine-neutral :class:`ecs_combat.plugin.views.EffectTarget` API, so one definition
+    serves both engines. A target that is illegal as the card resolves makes it do nothing.
+    """
+
+    name: str
+    cost: str
+    text: str
+    target: TargetRule
+    resolve: CardEffect = field(compare=False)
+    #: Keywords it may grant; a scenario casting it needs all of them loaded.
+    keywords: frozenset[str] = frozenset()
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """Its colors, from its mana cost (202.2)."""
+        return colors_of_cost(self.cost)
+
+
+@dataclass(frozen=True)
+class TargetRule:
+    """Which creature a card may target, checked as it resolves (608.2b)."""
+
+    #: The target must be attacking or blocking.
+    in_combat: bool = True
+    #: "blocking or blocked": an attacker must be blocked.
+    blocking_or_blocked: bool = False
+    #: The target must be controlled by the caster.
+    caster_controls: bool = False

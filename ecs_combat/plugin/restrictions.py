@@ -1,0 +1,84 @@
+"""Rules on declaring attackers and blockers and on targeting, as plugins declare them.
+
+A plugin returns :class:`Restriction` objects from its ``register_restrictions`` hook. Each
+is one function over *sides*, written with numpy logic (``&``, ``|``, ``~`` on the values
+``has`` returns) so that one definition serves a single declaration (the scenario loader, the
+reference engine: ``has`` returns a numpy bool) and arrays of them (the bulk-simulation
+generator: ``has`` returns a row mask).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from ecs_combat.plugin.definitions import normalize_keyword
+
+#: What a restriction decides:
+#: ``attack`` — whether a creature may attack (508.1a); ``block`` — whether it may block at
+#: all (509.1a); ``block-pair`` — whether a blocker may block an attacker (509.1b);
+#: ``blockers`` — how many creatures at least must block an attacker, if any do (509.1b);
+#: ``summoning-sickness`` — whether a creature may attack although it came under its
+#: controller's control this turn (302.6); ``target`` — whether a spell may target a creature
+#: (115.4, 608.2b).
+Kind = Literal["attack", "block", "block-pair", "blockers", "summoning-sickness", "target"]
+KINDS: tuple[str, ...] = (
+    "attack",
+    "block",
+    "block-pair",
+    "blockers",
+    "summoning-sickness",
+    "target",
+)
+
+
+class Side(Protocol):
+    """A creature (or a row mask of them) as a restriction sees it."""
+
+    def has(self, keyword: str) -> Any:
+        """Whether it has a keyword: a numpy bool, or a row mask."""
+        ...
+
+    def values(self, keyword: str) -> Any:
+        """Its instances' parameters as one integer (or integer row array): colors as a bit
+        mask (bit i for ``definitions.COLORS[i]``), numbers added up."""
+        ...
+
+    @property
+    def colors(self) -> Any:
+        """Its colors as a bit mask."""
+        ...
+
+    @property
+    def opponent(self) -> Any:
+        """For ``target``: whether the spell's caster is an opponent of its controller."""
+        ...
+
+    @property
+    def spell_colors(self) -> Any:
+        """For ``target``: the spell's colors as a bit mask."""
+        ...
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """One rule of a keyword on attacking, blocking or targeting.
+
+    `test` takes one side (``attack``, ``block``, ``blockers``, ``summoning-sickness``,
+    ``target``) or two (``block-pair``: attacker, blocker) and returns whether the
+    declaration is allowed (``blockers``: the least number of blockers; ``summoning-sickness``:
+    whether it may attack anyway). `says` explains a refusal for messages, with ``{attacker}``,
+    ``{blocker}``, ``{creature}`` and ``{caster}`` standing for ids; the rule is added after
+    it. `keyword` is the keyword whose rule it is: where no creature can have it, the rule is
+    not checked.
+    """
+
+    kind: Kind
+    keyword: str
+    rule: str
+    test: Callable[..., Any]
+    says: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keyword", normalize_keyword(self.keyword))

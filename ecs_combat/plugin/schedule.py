@@ -1,0 +1,328 @@
+"""The schedule: the named points of a combat where plugins' systems run, in order.
+
+A combat phase goes through these points in this order (damage-step points once per damage
+step that takes place). A plugin adds behaviour by returning :class:`System` objects from its
+``register_systems`` hook (:mod:`ecs_combat.plugin.hookspecs`), each naming the point it runs at. At
+one point, systems run in the order of their ``order`` (lower first), then plugin name.
+
+Each system has a reference form, called with the reference engine's combat and the point's
+payload, and a batched form, called with a whole batch and the point's array payload. Both
+engines call a system only when a creature of the combat (or batch) has one of its
+``keywords`` (always, if it names none), and the batched engine calls it once per point per
+batch, never per creature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from ecs_combat.plugin.definitions import normalize_keyword
+
+#: The points of a combat phase, in the order they happen. See docs/plugins.md for each
+#: point's payload in both engines.
+POINTS: tuple[tuple[str, str], ...] = (
+    (
+        "declare-attackers",
+        "attackers have been declared (508.1): which of them tap, attack triggers "
+        "(until-end-of-turn bonuses, delayed triggers)",
+    ),
+    (
+        "declare-blockers",
+        "blockers have been declared (509.1): block triggers, before the scenario's "
+        "declare-blockers events",
+    ),
+    (
+        "assign-damage",
+        "as a damage step's damage is assigned (510.1): what is lethal, which attackers may "
+        "assign excess damage to the player they attack",
+    ),
+    (
+        "deal-damage",
+        "as a damage step's damage is dealt, all at once (510.2): prevent it, replace it "
+        "(counters instead of marked damage or instead of life loss), add to it (life gained)",
+    ),
+    (
+        "state-based-actions",
+        "state-based actions are checked (704.3): add conditions under which creatures are "
+        "destroyed, die or players lose; exempt creatures from destruction",
+    ),
+    (
+        "destroy",
+        "creatures would be destroyed, by state-based actions or an effect (701.8): exempt "
+        "some of them",
+    ),
+    (
+        "end-of-combat",
+        "the end of combat step (511): delayed triggers set up during the combat",
+    ),
+)
+
+POINT_NAMES: tuple[str, ...] = tuple(name for name, _ in POINTS)
+
+#: A system's reference form: ``(combat, payload) -> None``.
+ReferenceSystem = Callable[[Any, Any], None]
+#: A system's batched form: ``(batch, payload) -> None``.
+BatchedSystem = Callable[[Any, Any], None]
+
+
+@dataclass(frozen=True)
+class System:
+    """Behaviour a plugin adds at one point of every combat.
+
+    `reference` is called as ``reference(combat, payload)`` by the reference engine;
+    `batched` as ``batched(batch, payload)`` by the batched engine, over whole arrays. A system
+    without a batched form makes the batched engine refuse scenarios that use its keywords.
+    `keywords` limits the system to combats in which a creature has one of them (by name).
+    """
+
+    point: str
+    name: str
+    reference: ReferenceSystem = field(compare=False)
+    batched: BatchedSystem | None = field(default=None, compare=False)
+    keywords: Collection[str] = frozenset()
+    #: Order among the systems of one point (lower first).
+    order: int = 50
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keywords", frozenset(normalize_keyword(k) for k in self.keywords))
+
+
+# -- payloads: what a system gets at each point ----------------------------------------------
+#
+# The reference engine passes the dataclasses below, holding esper entities; the batched
+# engine the ``Batch*`` ones, holding numpy arrays over the batch's creature rows (a row mask
+# is a boolean array with one element per creature row). A system changes the payload in
+# place; the engine applies it after the point's last system.
+
+
+@dataclass
+class AttackDeclaration:
+    """``declare-attackers`` (reference): the attackers, in declaration order."""
+
+    attackers: list[int]
+    #: Attackers that become tapped as they attack (508.1f); remove one to keep it untapped.
+    taps: set[int]
+
+
+@dataclass
+class BatchAttackDeclaration:
+    """``declare-attackers`` (batched)."""
+
+    #: Row mask of the creatures declared as attackers.
+    attackers: Any
+    #: Row mask of the attackers that become tapped (508.1f); clear a row to keep it untapped.
+    taps: Any
+
+
+@dataclass
+class Trigger:
+    """A triggered ability waiting to resolve (reference engine): `resolve(combat, trigger)`
+    is called once it resolves, if its `source` is still on the battlefield (603.3)."""
+
+    source: int
+    resolve: Callable[[Any, Trigger], None]
+    #: The instance of the keyword that triggered (its place among the source's instances).
+    instance: int = 0
+    #: Whatever the ability needs when it resolves (the blocker it names, its N).
+    data: dict[str, Any] = field(default_factory=dict)
+    #: The plugin whose system put it there (set by the engine, for error messages).
+    plugin: str = ""
+
+
+@dataclass
+class BlockDeclaration:
+    """``declare-blockers`` (reference): each block as (blocker, attacker), in declaration
+    order. Systems put block triggers (509.2-509.5) in `triggers`; the engine resolves them in
+    APNAP order (603.3b), the non-active players' first, one player's in the order of their
+    sources, with state-based actions after each."""
+
+    blocks: list[tuple[int, int]]
+    triggers: list[Trigger] = field(default_factory=list)
+
+
+@dataclass
+class BatchTriggers:
+    """Triggered abilities of one kind waiting to resolve (batched engine), one element per
+    trigger: its source row, instance and data columns. `resolve(batch, triggers)` is called
+    with the ones resolving together (at most one per battle), whose sources are still on
+    the battlefield."""
+
+    resolve: Callable[[Any, BatchTriggers], None]
+    source: Any
+    instance: Any
+    data: dict[str, Any] = field(default_factory=dict)
+    #: The plugin whose system put them there (set by the engine, for error messages).
+    plugin: str = ""
+
+    def take(self, index: Any) -> BatchTriggers:
+        """The triggers at some positions."""
+        return BatchTriggers(
+            self.resolve,
+            self.source[index],
+            self.instance[index],
+            {k: v[index] for k, v in self.data.items()},
+            self.plugin,
+        )
+
+
+@dataclass
+class BatchBlockDeclaration:
+    """``declare-blockers`` (batched): blocker and attacker rows of every block; systems
+    append their block triggers to `triggers`, resolved as in the reference engine."""
+
+    blockers: Any
+    attackers: Any
+    triggers: list[BatchTriggers] = field(default_factory=list)
+
+
+@dataclass
+class Assignment:
+    """How one creature will assign its damage in a step (reference engine)."""
+
+    source: int
+    #: The creatures it assigns damage among, in the order the default division uses.
+    recipients: list[int]
+    #: The player it attacks, for an attacker; None for a blocker.
+    defender: int | None
+    #: Set by a system: damage beyond lethal may go to the defender (and all of it, with no
+    #: recipient left); the value names the keyword, for the account and errors.
+    player_gets_excess: str | None = None
+    #: Set by a system: any nonzero amount from this source is lethal damage (its name).
+    one_is_lethal: str | None = None
+
+
+@dataclass
+class DamageAssignment:
+    """``assign-damage`` (reference): every creature that assigns damage in the step."""
+
+    step: str
+    assignments: list[Assignment]
+
+
+@dataclass
+class BatchDamageAssignment:
+    """``assign-damage`` (batched): row masks over sources, switched on through the methods,
+    which also record the keyword for the account and errors."""
+
+    step: str
+    #: Row mask of the creatures that deal damage in this step.
+    dealers: Any
+    #: Attackers whose damage beyond lethal may go to the player they attack.
+    player_gets_excess: Any
+    #: Sources for which any nonzero amount is lethal damage.
+    one_is_lethal: Any
+    excess_by: list[tuple[str, Any]] = field(default_factory=list)
+    lethal_by: list[tuple[str, Any]] = field(default_factory=list)
+
+    def allow_excess(self, rows: Any, keyword: str) -> None:
+        """Let these attackers assign damage beyond lethal to the player (row mask)."""
+        self.player_gets_excess |= rows
+        self.excess_by.append((keyword, rows))
+
+    def make_one_lethal(self, rows: Any, keyword: str) -> None:
+        """Make any nonzero amount from these sources lethal damage (row mask)."""
+        self.one_is_lethal |= rows
+        self.lethal_by.append((keyword, rows))
+
+
+@dataclass
+class Dealt:
+    """One amount of combat damage from a source to a recipient (reference engine)."""
+
+    source: int
+    #: A creature or player entity.
+    recipient: int
+    to_player: bool
+    amount: int
+    #: For a creature: the damage is marked on it (a replacement may turn it into counters).
+    marked: bool = True
+    #: For a player: they lose that much life (a replacement may turn it into counters).
+    loses_life: bool = True
+
+
+@dataclass
+class DamageEvent:
+    """``deal-damage`` (reference): all combat damage of a step, dealt at once (510.2).
+
+    Set an amount to 0 to prevent it. Life changes added to `life` (player entity -> change)
+    happen together with the damage's life loss; `life_gained` lists (player, source, amount)
+    for the output.
+    """
+
+    step: str
+    dealt: list[Dealt]
+    life: dict[int, int] = field(default_factory=dict)
+    life_gained: list[tuple[int, int, int]] = field(default_factory=list)
+
+
+@dataclass
+class BatchDamageEvent:
+    """``deal-damage`` (batched): all combat damage of a step as parallel arrays.
+
+    ``recipient`` is a creature row, or ``-1 - player_row`` for a player. Set an amount to
+    0 to prevent it. Systems append life gains as (player rows, source rows, amounts) to
+    `gains`; the engine applies them with the damage.
+    """
+
+    step: str
+    source: Any
+    recipient: Any
+    amount: Any
+    #: Per entry: marked as damage (creatures) / lost as life (players).
+    marked: Any
+    loses_life: Any
+    gains: list[tuple[Any, Any, Any]] = field(default_factory=list)
+
+
+@dataclass
+class StateCheck:
+    """``state-based-actions`` (reference): what the core found, for systems to add to.
+
+    `destroy` holds creatures to destroy (lethal damage, 704.5g), `dies` creatures put into
+    the graveyard whatever protects them from destruction (toughness 0 or less, 704.5f),
+    `loses` players who lose the game (0 or less life, 704.5a). Add to them; the reasons go
+    into `why` (entity -> words) for the account.
+    """
+
+    destroy: set[int]
+    dies: set[int]
+    loses: set[int]
+    why: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class BatchStateCheck:
+    """``state-based-actions`` (batched): row masks over creature rows, and over player rows
+    for `loses`, in the battles being checked (`battles`, a battle mask)."""
+
+    battles: Any
+    destroy: Any
+    dies: Any
+    loses: Any
+
+
+@dataclass
+class Destruction:
+    """``destroy`` (reference): creatures about to be destroyed; remove one to exempt it and
+    say why in `kept` (entity -> words)."""
+
+    creatures: set[int]
+    kept: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class BatchDestruction:
+    """``destroy`` (batched): row mask of the creatures about to be destroyed; clear a row
+    to exempt it."""
+
+    creatures: Any
+
+
+@dataclass
+class BatchEndOfCombat:
+    """``end-of-combat`` (batched): the battles whose combat reaches its end (a battle mask).
+    The reference engine passes None."""
+
+    battles: Any

@@ -1,0 +1,1 @@
+"""The reference engine: one combat at a time, creatures as esper entities."""

@@ -1,0 +1,966 @@
+"""The reference engine: one combat at a time, creatures as esper entities, every rule spelled out.
+
+It is the oracle for the batched engine. Each combat lives in its own esper world, so two
+combats never see each other's entities. esper keeps the current world in module globals, so
+combats in different threads of a process take turns (:func:`isolated_world`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import esper
+import numpy as np
+
+from ecs_combat.errors import EcsCombatError, InputError, PluginError
+from ecs_combat.plugin.definitions import Card as CardDefinition
+from ecs_combat.plugin.definitions import color_mask
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.plugin.schedule import (
+    Assignment,
+    AttackDeclaration,
+    BlockDeclaration,
+    DamageAssignment,
+    DamageEvent,
+    Dealt,
+    Destruction,
+    StateCheck,
+    Trigger,
+)
+from ecs_combat.reference.components import (
+    Attacking,
+    Blocking,
+    Card,
+    Colors,
+    Controller,
+    Damage,
+    KeywordComponent,
+    KeywordSources,
+    OnBattlefield,
+    Player,
+    State,
+    Stats,
+    SummoningSick,
+    Tapped,
+    keyword_component,
+)
+from ecs_combat.rules.division import default_division, excess_shortfall, lethal_damage
+from ecs_combat.rules.legality import instance_values, why_cannot_attack, why_not_a_legal_target
+from ecs_combat.rules.pipeline import StepPlan, plan_steps
+from ecs_combat.rules.result import (
+    CombatResult,
+    CreatureOutcome,
+    PlayerOutcome,
+    SkippedEvent,
+    StepResult,
+    StrikeNote,
+)
+from ecs_combat.scenario.loader import DECLARE_BLOCKERS, CreatureSpec, Division, Event, Scenario
+
+_world_ids = itertools.count()
+#: Held while a body runs in an esper world: esper's current world is one per process, so a
+#: combat in another thread would switch it away mid-combat.
+_world_lock = threading.RLock()
+
+
+@contextmanager
+def isolated_world() -> Iterator[str]:
+    """Run the body in a fresh esper world, deleted afterwards; one thread at a time."""
+    with _world_lock:
+        previous = esper.current_world
+        name = f"ecs-combat-{next(_world_ids)}"
+        esper.switch_world(name)
+        try:
+            yield name
+        finally:
+            esper.switch_world(previous)
+            esper.delete_world(name)
+
+
+class ReferenceEngine:
+    """Resolves scenarios one at a time with esper."""
+
+    name = "reference"
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self.plans = plan_steps(registry)
+
+    def resolve(self, scenario: Scenario) -> CombatResult:
+        """Resolve one combat."""
+        with isolated_world():
+            return Combat(self.registry, self.plans, scenario).run()
+
+    def resolve_many(self, scenarios: Iterable[Scenario]) -> list[CombatResult]:
+        """Resolve combats one after another."""
+        return [self.resolve(s) for s in scenarios]
+
+
+class Combat:
+    """One combat phase in the current esper world.
+
+    `run()` plays it through; the methods it calls (`declare`, `damage_step`, `apply_event`,
+    `state_based_actions`) can also be driven one at a time.
+    """
+
+    def __init__(self, registry: Registry, plans: list[StepPlan], scenario: Scenario) -> None:
+        self.reg = registry
+        self.plans = plans
+        self.sc = scenario
+        self.result = CombatResult()
+        self.players: dict[str, int] = {}
+        self.creatures: dict[str, int] = {}
+        self.struck: dict[int, list[str]] = {}
+        self.divisions: dict[tuple[str, str], Division] = {
+            (d.step, d.source): d for d in scenario.divisions
+        }
+        self._components = {name: keyword_component(name) for name in registry.keywords}
+        #: Why creatures were kept from destruction at the last `destroy`.
+        self.kept: dict[int, str] = {}
+
+    # -- queries --------------------------------------------------------------------------
+
+    def cid(self, entity: int) -> str:
+        """The scenario id of a creature entity."""
+        return esper.component_for_entity(entity, Card).id
+
+    def pid(self, entity: int) -> str:
+        """The id of a player entity."""
+        return esper.component_for_entity(entity, Player).id
+
+    def keywords(self, entity: int) -> set[str]:
+        """The keywords a creature has now."""
+        components: tuple[Any, ...] = esper.components_for_entity(entity)
+        return {c.keyword for c in components if isinstance(c, KeywordComponent)}
+
+    def has(self, entity: int, keyword: str) -> bool:
+        """Whether a creature has a keyword now."""
+        component = self._components.get(keyword)
+        return component is not None and esper.has_component(entity, component)
+
+    def controller(self, entity: int) -> int:
+        """The player entity controlling a creature."""
+        return esper.component_for_entity(entity, Controller).player
+
+    def pump(self, entity: int, power: int, toughness: int) -> None:
+        """+power/+toughness until end of turn."""
+        stats = esper.component_for_entity(entity, Stats)
+        stats.power_bonus += power
+        stats.toughness_bonus += toughness
+
+    def defending_player(self, entity: int) -> int | None:
+        """The player entity an attacking creature attacks, or None if it is not attacking."""
+        att = esper.try_component(entity, Attacking)
+        return None if att is None or not self.on_battlefield(entity) else att.defender
+
+    def lose_life(self, player: int, amount: int) -> None:
+        """A player loses life (not damage, 119.3)."""
+        esper.component_for_entity(player, Player).life -= amount
+
+    def instances(self, entity: int, keyword: str) -> list[Any]:
+        """The parameters of a creature's instances of a keyword it has now (one None for a
+        keyword only a static ability gives)."""
+        if not self.has(entity, keyword):
+            return []
+        found = esper.component_for_entity(entity, KeywordSources).instances(keyword)
+        return found or [None]
+
+    def counters(self, entity: int) -> dict[str, int]:
+        """A creature's counters of every kind (read-only), kind -> count."""
+        return esper.component_for_entity(entity, KeywordSources).counters
+
+    def add_counters(self, entity: int, kind: str, change: int) -> None:
+        """Put (positive) or remove (negative) counters; their power and toughness changes
+        apply while they are on it (122.1a)."""
+        sources = esper.component_for_entity(entity, KeywordSources)
+        changed = sources.add_counters(kind, change, kind in self.reg.keywords)
+        effect = self.reg.counter_kinds.get(kind)
+        if effect is not None and changed:
+            stats = esper.component_for_entity(entity, Stats)
+            stats.counter_power += effect.power * changed
+            stats.counter_toughness += effect.toughness * changed
+
+    def colors(self, entity: int) -> tuple[str, ...]:
+        """A creature's colors (105.1)."""
+        return esper.component_for_entity(entity, Colors).colors
+
+    def state(self, entity: int, key: str) -> Any:
+        """A plugin's state of a creature or player entity (a creature reference is an
+        entity, or None)."""
+        player = esper.try_component(entity, Player)
+        if player is not None:
+            return player.state.get(key)
+        return esper.component_for_entity(entity, State).values.get(key)
+
+    def set_state(self, entity: int, key: str, value: Any) -> None:
+        """Change a plugin's state of a creature or player entity."""
+        player = esper.try_component(entity, Player)
+        values = (
+            player.state if player is not None else esper.component_for_entity(entity, State).values
+        )
+        values[key] = value
+
+    def summoning_sick(self, entity: int) -> bool:
+        """Whether a creature came under its controller's control this turn (302.6)."""
+        return esper.has_component(entity, SummoningSick)
+
+    def creature_entities(self) -> list[int]:
+        """Every creature entity (on the battlefield or not), in scenario order."""
+        return list(self.creatures.values())
+
+    def on_battlefield(self, entity: int) -> bool:
+        """Whether a creature is on the battlefield."""
+        return esper.has_component(entity, OnBattlefield)
+
+    def run_systems(self, point: str, payload: Any) -> None:
+        """Run the plugins' systems at a point of the combat, in schedule order."""
+        triggers = getattr(payload, "triggers", None)
+        for scheduled in self.reg.systems_at(point):
+            before = len(triggers) if triggers is not None else 0
+            _call(
+                scheduled.plugin,
+                f"system {scheduled.system.name!r} at {point}",
+                scheduled.system.reference,
+                self,
+                payload,
+            )
+            for t in triggers[before:] if triggers is not None else ():
+                t.plugin = scheduled.plugin
+
+    def resolve_triggers(self, triggers: list[Trigger]) -> None:
+        """Resolve triggered abilities in APNAP order (603.3b): the active player's go on the
+        stack first, so the other players' resolve first, the last in turn order first; one
+        player's in the order of their sources, then of the sources' instances. State-based
+        actions are checked after each (704.3); none resolves once the game is over."""
+        rank = {e: i for i, e in enumerate(self.players.values())}
+        ordered = sorted(
+            enumerate(triggers),
+            key=lambda it: (
+                -rank[self.controller(it[1].source)],
+                self.order(it[1].source),
+                it[1].instance,
+                it[0],
+            ),
+        )
+        for _, t in ordered:
+            if self.game_over():
+                return
+            if not self.on_battlefield(t.source):
+                self.note(
+                    f"a trigger of {self.cid(t.source)} does nothing: it left the battlefield"
+                )
+                continue
+            _call(t.plugin, "a triggered ability", t.resolve, self, t)
+            self.refresh_keywords()
+            died = self.state_based_actions()
+            if died:
+                self.note(f"after the trigger: {', '.join(died)} died")
+
+    def in_combat(self) -> list[int]:
+        """Attacking and blocking creatures on the battlefield, in scenario order."""
+        found = [
+            e
+            for e, (card, _) in esper.get_components(Card, OnBattlefield)
+            if esper.has_component(e, Attacking) or esper.has_component(e, Blocking)
+        ]
+        return sorted(found, key=lambda e: esper.component_for_entity(e, Card).order)
+
+    def remaining_players(self) -> int:
+        """How many players are still in the game."""
+        return sum(1 for _, p in esper.get_component(Player) if not p.lost)
+
+    def game_over(self) -> bool:
+        """Fewer than two players remain (RULES.md: end of game)."""
+        return self.remaining_players() < 2
+
+    def note(self, text: str) -> None:
+        """Record a note for the readable account: after the step it follows, if any."""
+        (self.result.steps[-1].after if self.result.steps else self.result.notes).append(text)
+
+    # -- CombatView for plugins -----------------------------------------------------------
+
+    def creatures_with(self, keyword: str) -> list[str]:
+        """Creatures on the battlefield whose own keywords include `keyword`."""
+        return [
+            card.id
+            for _, (card, src, _) in esper.get_components(Card, KeywordSources, OnBattlefield)
+            if keyword in src.own()
+        ]
+
+    def name(self, creature: str) -> str:
+        """A creature's name."""
+        return esper.component_for_entity(self.creatures[creature], Card).name
+
+    def blocking(self, creature: str) -> list[str]:
+        """The attackers a creature blocks that are still in combat."""
+        blk = esper.try_component(self.creatures[creature], Blocking)
+        if blk is None or not self.on_battlefield(self.creatures[creature]):
+            return []
+        return [self.cid(a) for a in blk.attackers if self._attacking(a)]
+
+    def blocked_by(self, creature: str) -> list[str]:
+        """The creatures still blocking an attacker, in declaration order."""
+        att = esper.try_component(self.creatures[creature], Attacking)
+        if att is None:
+            return []
+        return [self.cid(b) for b in self._blockers_left(self.creatures[creature], att)]
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def add_creature(self, spec: CreatureSpec) -> int:
+        """Put a creature onto the battlefield."""
+        sources = KeywordSources(printed=list(zip(spec.keywords, spec.parameters, strict=True)))
+        comps: list[Any] = [
+            Card(spec.id, spec.name, len(self.creatures)),
+            Controller(self.players[spec.controller]),
+            Stats(spec.power, spec.toughness),
+            Damage(spec.damage),
+            sources,
+            Colors(spec.colors),
+            State(dict(spec.state)),
+            OnBattlefield(),
+        ]
+        if spec.summoning_sick:
+            comps.append(SummoningSick())
+        entity = esper.create_entity(*comps)
+        self.creatures[spec.id] = entity
+        self.struck[entity] = []
+        for kind, count in spec.counters.items():
+            self.add_counters(entity, kind, count)
+        return entity
+
+    def declare(self) -> None:
+        """Create the players and creatures; declare attackers and blockers (508, 509)."""
+        for p in self.sc.players.values():
+            self.players[p.id] = esper.create_entity(Player(p.id, p.life, state=dict(p.state)))
+        for spec in self.sc.creatures.values():
+            self.add_creature(spec)
+        refs = [k for k, f in self.reg.state_fields("creature").items() if f.kind == "creature"]
+        for e in self.creatures.values():  # creature references as entities
+            values = esper.component_for_entity(e, State).values
+            for key in refs:
+                if values.get(key) is not None:
+                    values[key] = self.creatures[values[key]]
+        self.refresh_keywords()
+        self._check_marked_damage()
+        for cid, defender in self.sc.attackers.items():
+            e = self.creatures[cid]
+            esper.add_component(e, Attacking(self.players[defender]))
+        self.refresh_keywords()
+        attackers = [self.creatures[cid] for cid in self.sc.attackers]
+        declaration = AttackDeclaration(attackers, set(attackers))
+        self.run_systems("declare-attackers", declaration)
+        for e in attackers:  # 508.1f
+            if e in declaration.taps:
+                esper.add_component(e, Tapped())
+        blocks: list[tuple[int, int]] = []
+        for bid, attacked in self.sc.blockers.items():
+            b = self.creatures[bid]
+            esper.add_component(b, Blocking([self.creatures[a] for a in attacked]))
+            for a in attacked:
+                att = esper.component_for_entity(self.creatures[a], Attacking)
+                att.blocked = True
+                att.blockers.append(b)
+                blocks.append((b, self.creatures[a]))
+        self.refresh_keywords()
+        if self.sc.attackers:
+            blocking = BlockDeclaration(blocks)
+            self.run_systems("declare-blockers", blocking)
+            self.resolve_triggers(blocking.triggers)
+
+    def _check_marked_damage(self) -> None:
+        """A creature can't start the combat with lethal damage marked unless nothing
+        destroys it (704.5g): that is an input error."""
+        lethal = {
+            self.creatures[spec.id]: spec
+            for spec in self.sc.creatures.values()
+            if spec.damage >= spec.toughness
+        }
+        for e in sorted(self.destroy(set(lethal)), key=self.order):
+            spec = lethal[e]
+            raise InputError(
+                self.sc.file,
+                f"{spec.path}.damage",
+                f"{spec.damage} damage on a creature with toughness {spec.toughness} "
+                "would already have destroyed it (704.5g)",
+            )
+
+    def why_cannot_attack(self, entity: int) -> str | None:
+        """Why a creature could not be declared as an attacker now (508.1a, 302.6), or None."""
+        if not self.on_battlefield(entity):
+            return "it is not on the battlefield"
+        if esper.has_component(entity, Tapped):
+            return "it is tapped"
+        sick = esper.has_component(entity, SummoningSick)
+        return why_cannot_attack(EntitySide(self, entity), sick, self.reg)
+
+    # -- keywords -------------------------------------------------------------------------
+
+    def refresh_keywords(self) -> None:
+        """Recompute every creature's keyword components (own keywords plus static ones)."""
+        static: dict[str, set[str]] = {}
+        if self.reg.wants("static_keywords"):
+            for given in self.reg.manager.hook.static_keywords(combat=self):
+                for cid, kws in given.items():
+                    static.setdefault(cid, set()).update(kws)
+        for e, (card, src) in esper.get_components(Card, KeywordSources):
+            want = src.own() | {
+                k for k in static.get(card.id, ()) if k in self._components and k not in src.removed
+            }
+            have = self.keywords(e)
+            for k in have - want:
+                esper.remove_component(e, self._components[k])
+            for k in want - have:
+                esper.add_component(e, self._components[k]())
+
+    # -- the combat -----------------------------------------------------------------------
+
+    def run(self) -> CombatResult:
+        """Play the combat through and return its outcome."""
+        self.declare()
+        if not self.sc.attackers:
+            self.note("no creatures attack: no damage steps (508.8)")
+            for ev in self.sc.events:
+                self._skip(ev, "no creatures attacked, so the combat had no such point (508.8)")
+            return self.finish()
+        self.state_based_actions()
+        self.events_at(DECLARE_BLOCKERS)
+        for plan in self.plans:
+            if self.game_over():
+                self.skip_events_after(plan.name, "the game ended before it")
+                continue
+            self.refresh_keywords()
+            if not plan.exists(self.keywords(e) for e in self.in_combat()):
+                self.skip_events_after(plan.name, f"the {plan.name} step did not take place")
+                continue
+            self.damage_step(plan)
+            self.events_at(f"after {plan.name}")
+        if not self.game_over():
+            self.end_of_combat()
+        return self.finish()
+
+    def events_at(self, point: str) -> None:
+        """Apply the events at a point, checking state-based actions after each."""
+        for ev in self.sc.events:
+            if ev.at != point:
+                continue
+            if self.game_over():
+                self._skip(ev, "the game ended before it")
+                continue
+            self.apply_event(ev)
+            self.refresh_keywords()
+            died = self.state_based_actions()
+            if died:
+                self.note(f"after {ev.describe()}: {', '.join(died)} died")
+
+    def skip_events_after(self, step: str, reason: str) -> None:
+        """Record the events after a step that did not happen."""
+        for ev in self.sc.events:
+            if ev.at == f"after {step}":
+                self._skip(ev, reason)
+
+    def _skip(self, ev: Event, reason: str) -> None:
+        self.result.skipped_events.append(SkippedEvent(ev.index, ev.at, ev.action, reason))
+
+    def damage_step(self, plan: StepPlan) -> StepResult:
+        """One combat damage step: who strikes, assignment, dealing, state-based actions."""
+        step = StepResult(plan.name)
+        combatants = self.in_combat()
+        dealers: list[int] = []
+        for e in combatants:
+            kws = self.keywords(e)
+            deals, why = plan.deals(kws, self.struck[e])
+            power = esper.component_for_entity(e, Stats).power
+            if deals and power <= 0:
+                deals, why = (
+                    False,
+                    f"{why}, but its power is {power}: it assigns no damage (510.1a)",
+                )
+            step.strikes.append(StrikeNote(self.cid(e), deals, why))
+            if deals:
+                dealers.append(e)
+        for e in combatants:
+            if plan.is_striker(self.keywords(e)):
+                self.struck[e].append(plan.name)
+
+        assigned = self.assign(plan, dealers, step)
+        used = {self.cid(e) for e in assigned}
+        for (name, source), division in self.divisions.items():
+            if name == plan.name and source not in used:
+                step.notes.append(f"{division.path} is not used: {source} assigns no damage here")
+        self.deal(assigned, step)
+        step.died = self.state_based_actions()
+        self.result.steps.append(step)
+        return step
+
+    def _attacking(self, entity: int) -> bool:
+        return self.on_battlefield(entity) and esper.has_component(entity, Attacking)
+
+    def _blockers_left(self, attacker: int, att: Attacking) -> list[int]:
+        return [
+            b
+            for b in att.blockers
+            if self.on_battlefield(b)
+            and (blk := esper.try_component(b, Blocking)) is not None
+            and attacker in blk.attackers
+        ]
+
+    def _lethal(self, target: int, one_is_lethal: bool) -> int:
+        stats = esper.component_for_entity(target, Stats)
+        marked = esper.component_for_entity(target, Damage).marked
+        return lethal_damage(stats.toughness, marked, one_is_lethal)
+
+    def assign(
+        self, plan: StepPlan, dealers: list[int], step: StepResult
+    ) -> dict[int, dict[str, int]]:
+        """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
+        plans: list[Assignment] = []
+        for e in dealers:
+            att = esper.try_component(e, Attacking)
+            if att is not None:
+                blockers = self._blockers_left(e, att) if att.blocked else []
+                plans.append(Assignment(e, blockers, att.defender))
+            else:
+                blk = esper.component_for_entity(e, Blocking)
+                attackers = [a for a in blk.attackers if self._attacking(a)]
+                plans.append(Assignment(e, attackers, None))
+        self.run_systems("assign-damage", DamageAssignment(plan.name, plans))
+        by_source = {a.source: a for a in plans}
+
+        assigned: dict[int, dict[str, int]] = {}
+        explicit: list[tuple[int, Division, str, str, dict[str, int]]] = []
+        for a in plans:
+            e, cid = a.source, self.cid(a.source)
+            power = esper.component_for_entity(e, Stats).power
+            lethal_by = a.one_is_lethal
+            excess_kw: str | None = None
+            recipients = [
+                (self.cid(r), self._lethal(r, lethal_by is not None)) for r in a.recipients
+            ]
+            if a.defender is not None:
+                defender = self.pid(a.defender)
+                if not esper.component_for_entity(e, Attacking).blocked:
+                    options, excess = {defender: 0}, defender
+                else:
+                    excess_kw = a.player_gets_excess
+                    excess = defender if excess_kw else None  # type: ignore[assignment]
+                    options = dict(recipients)
+                    if excess is not None:
+                        options[excess] = 0
+                    if not recipients and excess is None:
+                        step.notes.append(
+                            f"{cid} is blocked and no blocker remains: it assigns no damage (510.1c)"
+                        )
+                        continue
+            else:
+                options = dict(recipients)
+                excess = None
+                if not recipients:
+                    step.notes.append(
+                        f"{cid} blocks no attacker still in combat: it assigns no damage"
+                    )
+                    continue
+            division = self.divisions.get((plan.name, cid))
+            if division is not None:
+                amounts = self._check_division(division, power, options)
+                assigned[e] = amounts
+                if excess is not None and excess_kw:
+                    lethal_needed = {rid: lethal for rid, lethal in recipients}
+                    explicit.append((e, division, excess_kw, excess, lethal_needed))
+                step.notes.append(f"{cid} divides its damage as the scenario says: {_fmt(amounts)}")
+                continue
+            amounts = default_division(power, recipients, excess)
+            assigned[e] = amounts
+            if len(recipients) > 1 or (excess_kw and recipients):
+                lethal_note = f" ({self._explain(lethal_by)})" if lethal_by else ""
+                step.notes.append(
+                    f"{cid} assigns lethal damage in declaration order{lethal_note}: {_fmt(amounts)}"
+                )
+            elif lethal_by and recipients:
+                step.notes.append(
+                    f"{self._explain(lethal_by)}; any damage {cid} deals to a creature destroys it"
+                )
+            if excess_kw and excess is not None:
+                self._note_excess(step, excess_kw, excess, amounts, bool(recipients))
+
+        for e, division, excess_kw, player, lethal_needed in explicit:
+            others: dict[str, int] = {}
+            for other, amounts in assigned.items():
+                if other != e:
+                    lethal_one = by_source[other].one_is_lethal is not None
+                    for rid, n in amounts.items():
+                        others[rid] = others.get(rid, 0) + n
+                        if lethal_one and rid in lethal_needed and n > 0:
+                            lethal_needed[rid] = 0  # any amount from it is lethal
+            short = excess_shortfall(assigned[e], player, lethal_needed, others)
+            if short is not None:
+                raise InputError(
+                    self.sc.file,
+                    f"{division.path}.amounts",
+                    f"{division.source} assigns damage to {player} before assigning lethal damage "
+                    f"to {short}, counting damage already marked and damage other creatures "
+                    f"assign it in this step ({excess_kw}, {self.reg.keywords[excess_kw].rule})",
+                )
+            self._note_excess(step, excess_kw, player, assigned[e], bool(lethal_needed))
+        return assigned
+
+    def _explain(self, keyword: str) -> str:
+        """A keyword with its plain-words summary, for the readable account."""
+        summary = self.reg.keywords[keyword].summary
+        return f"{keyword}: {summary}" if summary else keyword
+
+    def _note_excess(
+        self, step: StepResult, keyword: str, player: str, amounts: dict[str, int], blockers: bool
+    ) -> None:
+        """Say where an attacker's excess damage went (702.19b-d)."""
+        if not blockers:
+            total = sum(amounts.values())
+            rule = self.reg.keywords[keyword].rule
+            step.notes.append(f"{keyword}: no blocker remains, all {total} to {player} ({rule})")
+        elif amounts.get(player, 0) > 0:
+            step.notes.append(
+                f"{keyword}: {amounts[player]} to {player} after lethal to every blocker"
+            )
+
+    def _check_division(
+        self, division: Division, power: int, options: dict[str, int]
+    ) -> dict[str, int]:
+        for rid in division.amounts:
+            if rid not in options:
+                raise InputError(
+                    self.sc.file,
+                    f"{division.path}.amounts.{rid}",
+                    f"{division.source} can't assign damage to {rid!r} in the {division.step} step "
+                    f"(it can to: {', '.join(options) or 'nobody'})",
+                )
+        total = sum(division.amounts.values())
+        if total != max(power, 0):
+            raise InputError(
+                self.sc.file,
+                f"{division.path}.amounts",
+                f"amounts total {total}, but {division.source} has power {power} in the "
+                f"{division.step} step (510.1)",
+            )
+        return {rid: n for rid, n in division.amounts.items() if n > 0}
+
+    def deal(self, assigned: dict[int, dict[str, int]], step: StepResult) -> None:
+        """Deal all assigned damage at once, with life gained at the same time (510.2)."""
+        dealt = [
+            Dealt(source, self.players.get(rid) or self.creatures[rid], rid in self.players, n)
+            for source, amounts in assigned.items()
+            for rid, n in amounts.items()
+        ]
+        event = DamageEvent(step.name, dealt)
+        self.run_systems("deal-damage", event)
+        life_change = event.life
+        for d in event.dealt:
+            if d.amount <= 0:
+                continue
+            rid = self.pid(d.recipient) if d.to_player else self.cid(d.recipient)
+            step.damage.append((self.cid(d.source), rid, d.amount))
+            if d.to_player:
+                if d.loses_life:
+                    life_change[d.recipient] = life_change.get(d.recipient, 0) - d.amount
+            elif d.marked:
+                esper.component_for_entity(d.recipient, Damage).marked += d.amount
+        for player, source, amount in event.life_gained:
+            step.life_gained.append((self.pid(player), self.cid(source), amount))
+        for p, change in life_change.items():
+            esper.component_for_entity(p, Player).life += change
+
+    def state_based_actions(self) -> list[str]:
+        """704.5a, f, g and the plugins' conditions: players lose, creatures die. Returns who
+        died."""
+        check = StateCheck(set(), set(), set())
+        for e, (_, stats, dmg, _) in esper.get_components(Card, Stats, Damage, OnBattlefield):
+            if stats.toughness <= 0:
+                check.dies.add(e)
+            elif dmg.marked >= stats.toughness:
+                check.destroy.add(e)
+        for e, p in esper.get_component(Player):
+            if not p.lost and p.life <= 0:
+                check.loses.add(e)
+        self.run_systems("state-based-actions", check)
+        destroyed = self.destroy(check.destroy - check.dies)
+        died = [
+            self.cid(e)
+            for e in sorted(destroyed | check.dies, key=lambda e: self.order(e))
+            if self.on_battlefield(e)
+        ]
+        for cid in died:
+            self.leave_battlefield(self.creatures[cid])
+        losers = [e for e, p in esper.get_component(Player) if e in check.loses and not p.lost]
+        for e in losers:
+            esper.component_for_entity(e, Player).lost = True
+            self.note(
+                f"player {self.pid(e)} {check.why.get(e, 'is at 0 or less life and loses (704.5a)')}"
+            )
+        if losers and not self.game_over():
+            self._players_leave(losers)
+        return died
+
+    def order(self, entity: int) -> int:
+        """A creature's place in the scenario (creatures that entered come last)."""
+        return esper.component_for_entity(entity, Card).order
+
+    def destroy(self, creatures: set[int]) -> set[int]:
+        """Creatures about to be destroyed, less those a system exempts (701.8)."""
+        if not creatures:
+            return creatures
+        destruction = Destruction(set(creatures))
+        self.run_systems("destroy", destruction)
+        self.kept = destruction.kept
+        return destruction.creatures
+
+    def _players_leave(self, losers: list[int]) -> None:
+        """A player who loses leaves the game, with their creatures (800.4a)."""
+        for e, (ctrl, _) in list(esper.get_components(Controller, OnBattlefield)):
+            if ctrl.player in losers:
+                self.leave_battlefield(e)
+        for e, att in list(esper.get_component(Attacking)):
+            if att.defender in losers:
+                esper.remove_component(e, Attacking)
+
+    def leave_battlefield(self, entity: int) -> None:
+        """The creature leaves the battlefield and so leaves combat (506.4)."""
+        esper.try_remove_component(entity, OnBattlefield)
+        self.remove_from_combat(entity)
+
+    def remove_from_combat(self, entity: int) -> None:
+        """Removed from combat: no longer attacking or blocking (506.4). A blocked attacker
+        stays blocked (509.1h)."""
+        esper.try_remove_component(entity, Attacking)
+        esper.try_remove_component(entity, Blocking)
+
+    def end_of_combat(self) -> None:
+        """The end of combat step (511): the plugins' delayed triggers."""
+        self.run_systems("end-of-combat", None)
+
+    def finish(self) -> CombatResult:
+        """Fill in the creatures and players as they are at the end of combat."""
+        res = self.result
+        for cid, e in self.creatures.items():
+            stats = esper.component_for_entity(e, Stats)
+            res.creatures[cid] = CreatureOutcome(
+                alive=self.on_battlefield(e),
+                damage=esper.component_for_entity(e, Damage).marked,
+                power=stats.power,
+                toughness=stats.toughness,
+                tapped=self.on_battlefield(e) and esper.has_component(e, Tapped),
+                may_attack=self.why_cannot_attack(e) is None,
+                counters={k: n for k, n in self.counters(e).items() if n > 0},
+                state={
+                    k: self.state(e, k)
+                    for k, f in self.reg.state_fields("creature").items()
+                    if f.output
+                },
+            )
+        shown = [k for k, f in self.reg.state_fields("player").items() if f.output]
+        for pid, e in self.players.items():
+            p = esper.component_for_entity(e, Player)
+            state = {k: p.state.get(k) for k in shown}
+            res.players[pid] = PlayerOutcome(life=p.life, lost=p.lost, state=state)
+        return res
+
+    # -- events ---------------------------------------------------------------------------
+
+    def apply_event(self, ev: Event) -> None:
+        """Apply one scenario event (CONTRACT.md section 1)."""
+        if ev.action == "enter":
+            assert ev.creature is not None and ev.attacking is not None
+            e = self.add_creature(ev.creature)
+            esper.add_component(e, SummoningSick())
+            defender = self.players[ev.attacking]
+            cid = ev.creature.id
+            if ev.creature.controller != self.sc.active_player:
+                self.note(
+                    f"{ev.at}: {cid} enters, but not attacking: only the attacking player's "
+                    "creatures can enter attacking (506.3b)"
+                )
+            elif esper.component_for_entity(defender, Player).lost:
+                self.note(
+                    f"{ev.at}: {cid} enters, but not attacking: {ev.attacking} has left the game "
+                    "(506.3c)"
+                )
+            else:
+                esper.add_component(e, Attacking(defender))
+                self.note(f"{ev.at}: {cid} enters attacking {ev.attacking}, unblocked")
+            return
+        if ev.action == "damage" and ev.target in self.players:
+            esper.component_for_entity(self.players[ev.target], Player).life -= ev.amount
+            self.note(f"{ev.at}: {ev.amount} damage to {ev.target}")
+            return
+        if ev.action == "cast":
+            self.cast(ev)
+            return
+        assert ev.target is not None
+        e = self.creatures.get(ev.target, -1)  # -1: its `enter` event never happened
+        if e < 0 or not self.on_battlefield(e):
+            self.note(
+                f"{ev.describe()}: {ev.target} is no longer on the battlefield; nothing happens"
+            )
+            return
+        src = esper.component_for_entity(e, KeywordSources)
+        if ev.action == "grant":
+            for kw, parameter in zip(ev.keywords, ev.parameters, strict=True):
+                src.grant(kw, parameter)
+            self.note(f"{ev.at}: {ev.target} gains {', '.join(ev.keywords)}")
+        elif ev.action == "remove":
+            for kw in ev.keywords:
+                src.remove(kw)
+            self.note(f"{ev.at}: {ev.target} loses {', '.join(ev.keywords)}")
+        elif ev.action == "counters":
+            for kind, change in ev.counters.items():
+                self.add_counters(e, kind, change)
+            self.note(f"{ev.at}: counters on {ev.target}: {_fmt(ev.counters, signed=True)}")
+        elif ev.action == "pump":
+            stats = esper.component_for_entity(e, Stats)
+            stats.power_bonus += ev.power
+            stats.toughness_bonus += ev.toughness
+            self.note(f"{ev.at}: {ev.target} gets {ev.power:+d}/{ev.toughness:+d}")
+        elif ev.action == "damage":
+            esper.component_for_entity(e, Damage).marked += ev.amount
+            self.note(f"{ev.at}: {ev.amount} damage to {ev.target}")
+        elif ev.action == "remove-from-combat":
+            self.remove_from_combat(e)
+            self.note(f"{ev.at}: {ev.target} is removed from combat")
+        elif ev.action == "destroy":
+            self.refresh_keywords()
+            if not self.destroy({e}):
+                self.note(f"{ev.at}: {ev.target} is not destroyed ({self.kept.get(e, '')})")
+            else:
+                self.leave_battlefield(e)
+                self.note(f"{ev.at}: {ev.target} is destroyed")
+
+    def cast(self, ev: Event) -> None:
+        """Cast a card from the card library; it checks its target as it resolves (608.2b)."""
+        assert ev.card is not None and ev.caster is not None and ev.target is not None
+        card = self.reg.card(ev.card)
+        assert card is not None
+        problem = self.illegal_target(card, ev.target, ev.caster)
+        if problem:
+            self.note(f"{ev.at}: {card.name} does nothing: {problem}")
+            return
+        target = _CardTarget(self, self.creatures[ev.target], ev.caster, card.name)
+        card.resolve(target)
+        self.note(f"{ev.at}: {card.name} on {ev.target}: {'; '.join(target.did)}")
+        for why in target.why:
+            self.note(f"{card.name}: {why}")
+
+    def illegal_target(self, card: CardDefinition, target: str, caster: str) -> str | None:
+        """Why a target is illegal for a card as it resolves, or None if it is legal."""
+        e = self.creatures.get(target)
+        if e is None or not self.on_battlefield(e):
+            return f"{target} is not on the battlefield"
+        controller = self.pid(esper.component_for_entity(e, Controller).player)
+        self.refresh_keywords()
+        rule = card.target
+        side = EntitySide(self, e, opponent=controller != caster, spell_colors=card.colors)
+        shroud = why_not_a_legal_target(side, self.reg)
+        if shroud is not None:
+            says = shroud.says.format(creature=target, caster=caster)
+            return f"{says} ({shroud.rule})"
+        if rule.caster_controls and controller != caster:
+            return f"{target} is controlled by {controller}, not {caster}"
+        attacking = esper.has_component(e, Attacking)
+        blocking = esper.has_component(e, Blocking)
+        if rule.blocking_or_blocked:
+            blocked = attacking and esper.component_for_entity(e, Attacking).blocked
+            if not (blocking or blocked):
+                return f"{target} is neither blocking nor blocked"
+        elif rule.in_combat and not (attacking or blocking):
+            return f"{target} is neither attacking nor blocking"
+        return None
+
+
+def _call(plugin: str, what: str, function: Any, *args: Any) -> None:
+    """Call a plugin's function; an exception from it is the plugin's, reported by name."""
+    try:
+        result = function(*args)
+    except EcsCombatError:
+        raise
+    except Exception as exc:
+        raise PluginError(f"plugin {plugin!r}: {what} raised {type(exc).__name__}: {exc}") from exc
+    if result is not None:
+        raise PluginError(
+            f"plugin {plugin!r}: {what} returned {result!r}; it should change what it is given "
+            "and return nothing"
+        )
+
+
+class EntitySide:
+    """A creature of the reference world as a :class:`ecs_combat.plugin.restrictions.Side`."""
+
+    def __init__(
+        self,
+        combat: Combat,
+        entity: int,
+        opponent: bool = False,
+        spell_colors: tuple[str, ...] = (),
+    ) -> None:
+        self.combat = combat
+        self.entity = entity
+        self.opponent = opponent
+        self.spell_colors = color_mask(spell_colors)
+
+    def has(self, keyword: str) -> np.bool_:
+        return np.bool_(self.combat.has(self.entity, keyword))
+
+    def values(self, keyword: str) -> int:
+        return instance_values(self.combat.instances(self.entity, keyword))
+
+    @property
+    def colors(self) -> int:
+        return color_mask(self.combat.colors(self.entity))
+
+
+class _CardTarget:
+    """:class:`ecs_combat.plugin.views.EffectTarget` for the reference engine."""
+
+    def __init__(self, combat: Combat, entity: int, caster: str, card: str) -> None:
+        self.combat = combat
+        self.entity = entity
+        self.caster = esper.component_for_entity(combat.players[caster], Player)
+        self.card = card
+        self.did: list[str] = []
+        self.why: list[str] = []
+
+    def state(self, key: str) -> Any:
+        return self.combat.state(self.entity, key)
+
+    def caster_state(self, key: str) -> Any:
+        return self.caster.state.get(key)
+
+    def related(self, key: str) -> Any:
+        other = self.combat.state(self.entity, key)
+        return other is not None and self.combat.on_battlefield(other)
+
+    def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
+        if not where:
+            return
+        entity = self.entity
+        if via is not None:
+            if not self.related(via):
+                return
+            entity = self.combat.state(self.entity, via)
+        self.combat.pump(entity, power, toughness)
+        self.did.append(f"{self.combat.cid(entity)} gets {power:+d}/{toughness:+d}")
+
+    def grant(self, keyword: str, where: Any = True) -> None:
+        if where:
+            esper.component_for_entity(self.entity, KeywordSources).grant(keyword)
+            self.did.append(f"gains {keyword}")
+
+    def note(self, text: str, where: Any = True) -> None:
+        if where:
+            self.why.append(text)
+
+
+def _fmt(amounts: dict[str, int], signed: bool = False) -> str:
+    if not amounts:
+        return "nothing"
+    return ", ".join(f"{n:+d} {k}" if signed else f"{n} to {k}" for k, n in amounts.items())

@@ -1,0 +1,166 @@
+"""Whether the declared attacks and blocks are legal (508.1, 509.1), by the plugins'
+restrictions (:mod:`ecs_combat.plugin.restrictions`).
+
+A scenario that declares an illegal attack or block is an input error naming the creatures and
+the rule. Legality is checked once, as attackers and blockers are declared, with the keywords
+the creatures have then (printed and keyword counters): keywords gained or lost later don't
+undo a declaration (509.1b). Keywords that plugins' static abilities give during combat are
+not seen here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.definitions import color_mask
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.plugin.restrictions import Restriction, Side
+
+if TYPE_CHECKING:
+    from ecs_combat.scenario.loader import CreatureSpec, Scenario
+
+Parameter = int | str | None
+
+
+@dataclass(frozen=True)
+class KeywordSide:
+    """One creature as a :class:`restrictions.Side`, from its keyword instances."""
+
+    instances: Sequence[tuple[str, Parameter]]
+    color_bits: int = 0
+    opponent: bool = False
+    spell_color_bits: int = 0
+
+    def has(self, keyword: str) -> np.bool_:
+        """Whether it has the keyword."""
+        return np.bool_(any(name == keyword for name, _ in self.instances))
+
+    def values(self, keyword: str) -> int:
+        """Its instances' parameters: colors as a bit mask, numbers added up."""
+        return instance_values(p for name, p in self.instances if name == keyword)
+
+    @property
+    def colors(self) -> int:
+        """Its colors as a bit mask."""
+        return self.color_bits
+
+    @property
+    def spell_colors(self) -> int:
+        """For ``target``: the spell's colors as a bit mask."""
+        return self.spell_color_bits
+
+
+def instance_values(parameters: Iterable[Parameter]) -> int:
+    """Parameters of a keyword's instances as one number: a color bit mask, or their sum."""
+    out = 0
+    for p in parameters:
+        if isinstance(p, str):
+            out |= color_mask([p])
+        elif p is not None:
+            out += p
+    return out
+
+
+def spec_side(spec: CreatureSpec) -> KeywordSide:
+    """A creature as the scenario declares it: printed keywords and keyword counters."""
+    instances = list(zip(spec.keywords, spec.parameters, strict=True))
+    instances += [(k, None) for k, n in spec.counters.items() if n > 0]
+    return KeywordSide(instances, color_mask(spec.colors))
+
+
+def check_declarations(scenario: Scenario, registry: Registry) -> None:
+    """Raise :class:`InputError` for the first illegal attack or block of the scenario."""
+    _Declarations(scenario, registry).check()
+
+
+def why_cannot_attack(side: Side, summoning_sick: bool, registry: Registry) -> str | None:
+    """Why a creature can't attack (508.1a, 302.6), or None."""
+    for r in registry.restrictions_of("attack"):
+        if not r.test(side):
+            return f"it has {r.keyword} and can't attack ({r.rule})"
+    if summoning_sick and not any(
+        r.test(side) for r in registry.restrictions_of("summoning-sickness")
+    ):
+        allowing = sorted({r.keyword for r in registry.restrictions_of("summoning-sickness")})
+        without = f" and has no {_either(allowing)}" if allowing else ""
+        return f"it came under its controller's control this turn (summoning_sick = true){without}: it can't attack (302.6)"
+    return None
+
+
+def why_not_a_legal_target(side: Side, registry: Registry) -> Restriction | None:
+    """The restriction that keeps a spell from targeting a creature, or None (115.4)."""
+    for r in registry.restrictions_of("target"):
+        if not r.test(side):
+            return r
+    return None
+
+
+def least_blockers(side: Side, registry: Registry) -> tuple[int, Restriction | None]:
+    """How many creatures at least must block an attacker, and the rule that says so."""
+    need, why = 1, None
+    for r in registry.restrictions_of("blockers"):
+        n = int(r.test(side))
+        if n > need:
+            need, why = n, r
+    return need, why
+
+
+def _either(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+class _Declarations:
+    def __init__(self, scenario: Scenario, registry: Registry) -> None:
+        self.sc = scenario
+        self.reg = registry
+
+    def side(self, cid: str) -> KeywordSide:
+        """A creature as it is declared (printed keywords and keyword counters)."""
+        return spec_side(self.sc.creatures[cid])
+
+    def fail(self, path: str, message: str) -> InputError:
+        return InputError(self.sc.file, path, message)
+
+    def check(self) -> None:
+        for cid in self.sc.attackers:
+            why = why_cannot_attack(self.side(cid), self.sc.creatures[cid].summoning_sick, self.reg)
+            if why is not None:
+                raise self.fail(f"combat.attackers.{cid}", f"{cid!r}{why.removeprefix('it')}")
+        for cid, attacked in self.sc.blockers.items():
+            self.blocker(cid, attacked)
+        for cid in self.sc.attackers:
+            self.enough_blockers(cid)
+
+    def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
+        """509.1a-b: it can block, and it can block each attacker it blocks."""
+        path = f"combat.blockers.{cid}"
+        mine = self.side(cid)
+        for r in self.reg.restrictions_of("block"):
+            if not r.test(mine):
+                raise self.fail(path, f"{cid!r} has {r.keyword} and can't block ({r.rule})")
+        for aid in attacked:
+            theirs = self.side(aid)
+            for r in self.reg.restrictions_of("block-pair"):
+                if not r.test(theirs, mine):
+                    says = r.says.format(attacker=repr(aid), blocker=repr(cid))
+                    raise self.fail(path, f"{cid!r} can't block {aid!r}: {says} ({r.rule})")
+
+    def enough_blockers(self, cid: str) -> None:
+        """509.1b: an attacker that can't be blocked except by N or more creatures."""
+        blockers = self.sc.blockers_of(cid)
+        if not blockers:
+            return
+        need, rule = least_blockers(self.side(cid), self.reg)
+        if rule is not None and len(blockers) < need:
+            who = ", ".join(repr(b) for b in blockers)
+            raise self.fail(
+                f"combat.blockers.{blockers[0]}",
+                f"{cid!r} has {rule.keyword} and can't be blocked except by {need} or "
+                f"more creatures, but only {who} {'blocks' if len(blockers) == 1 else 'block'}"
+                f" it ({rule.rule})",
+            )

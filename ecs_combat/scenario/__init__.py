@@ -1,0 +1,1 @@
+"""Scenarios: reading files, validating documents, keyword instances, the JSON Schema."""

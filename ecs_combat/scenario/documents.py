@@ -1,0 +1,202 @@
+"""Opening input files the same way for every command: scenarios (``resolve``) and SPEC files
+(``simulate``).
+
+One reader gives both commands the same messages: ``no such file``, the accepted file types,
+invalid TOML or JSON, duplicate JSON keys, text that is not valid Unicode, nesting deeper than
+:data:`checks.MAX_DEPTH`, integers too long to read, and a document of the other kind ("this
+looks like a SPEC file: use `ecs-combat simulate`"). A ``.jsonl`` file is read one line at a
+time, so memory stays bounded however long it is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from ecs_combat.errors import InputError
+from ecs_combat.scenario.checks import check_document, decode_toml, too_deep, too_long_integer
+
+Kind = Literal["scenario", "spec"]
+
+#: File types each kind of document may be written in.
+SUFFIXES: dict[Kind, tuple[str, ...]] = {
+    "scenario": (".toml", ".json", ".jsonl"),
+    "spec": (".toml", ".json"),
+}
+#: Top-level keys that mark each kind of document (scenario format 1.1 included).
+MARKS: dict[Kind, frozenset[str]] = {
+    "scenario": frozenset({"players", "creatures", "combat", "events", "turn", "combats"}),
+    "spec": frozenset(
+        {
+            "attackers",
+            "blockers_per_attacker",
+            "power",
+            "toughness",
+            "life",
+            "keywords",
+            "state",
+            "attacker",
+            "blocker",
+            "casts",
+            "matchup",
+        }
+    ),
+}
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_WHAT: dict[Kind, str] = {"scenario": "a scenario", "spec": "a SPEC file"}
+_COMMAND: dict[Kind, str] = {"scenario": "ecs-combat resolve", "spec": "ecs-combat simulate"}
+
+
+class _DuplicateKeyDecoder:
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise InputError(self.file, key, f"duplicate key {key!r}")
+            out[key] = value
+        return out
+
+
+def read_documents(path: str | Path, kind: Kind) -> Iterator[tuple[str, Any]]:
+    """Yield (location, raw document) for each document in a file: one for .toml and .json,
+    one per non-blank line for .jsonl (location ``FILE:LINE``), read as it goes."""
+    p = Path(path)
+    file = str(path)
+    suffix = p.suffix.lower()
+    if suffix not in SUFFIXES[kind]:
+        raise InputError(file, "", f"unknown file type: use {_either(SUFFIXES[kind])}")
+    if suffix == ".jsonl":
+        yield from _json_lines(p, file, kind)
+        return
+    text = _read(p, file)
+    if suffix == ".toml":
+        doc = decode_toml(text, file)
+        check_document(doc, file)
+        yield file, checked(doc, file, kind, file, surrogates=False)
+    else:
+        doc = decode_json(text, file)
+        check_document(doc, file)
+        yield file, checked(doc, file, kind, file, surrogates=_may_escape_surrogates(text))
+
+
+def _read(p: Path, file: str) -> str:
+    """A file's text, or an :class:`InputError` saying why it can't be read."""
+    try:
+        return p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(file, "", "no such file") from None
+    except IsADirectoryError:
+        raise InputError(file, "", "is a directory, not a file") from None
+    except PermissionError:
+        raise InputError(file, "", "permission denied") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(file, f"byte {exc.start}", "not valid UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(file, "", f"cannot read: {exc.strerror or exc}") from None
+
+
+def _json_lines(p: Path, file: str, kind: Kind) -> Iterator[tuple[str, Any]]:
+    """The documents of a JSON Lines file, one line at a time."""
+    try:
+        stream = p.open("rb")
+    except FileNotFoundError:
+        raise InputError(file, "", "no such file") from None
+    except IsADirectoryError:
+        raise InputError(file, "", "is a directory, not a file") from None
+    except PermissionError:
+        raise InputError(file, "", "permission denied") from None
+    except OSError as exc:
+        raise InputError(file, "", f"cannot read: {exc.strerror or exc}") from None
+    with stream:
+        for n, raw in enumerate(stream, 1):
+            where = f"{file}:{n}"
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(where, f"byte {exc.start}", "not valid UTF-8 text") from None
+            if not line.strip():
+                continue
+            doc = decode_json(line, where, lines=False)
+            check_document(doc, where)
+            yield where, checked(doc, where, kind, file, surrogates=_may_escape_surrogates(line))
+
+
+def decode_json(text: str, file: str, lines: bool = True) -> Any:
+    """A JSON document; `lines` tells whether the text may have several lines to name."""
+    try:
+        return json.loads(text, object_pairs_hook=_DuplicateKeyDecoder(file))
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}" if lines else ""
+        raise InputError(file, where, f"not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise too_deep(text, file, lines) from None
+    except ValueError as exc:  # an integer too long to convert
+        found = too_long_integer(text, file, lines)
+        raise found or InputError(file, "", f"not valid JSON: {exc}") from None
+
+
+def checked(doc: Any, where: str, kind: Kind, file: str, surrogates: bool = True) -> Any:
+    """The document read at `where` in `file`, once its text is known to be valid Unicode (if
+    it may hold `surrogates`) and it is not of the other kind; an :class:`InputError` naming
+    the place otherwise."""
+    if surrogates:
+        _check_text(doc, where, "")
+    other: Kind = "spec" if kind == "scenario" else "scenario"
+    if isinstance(doc, Mapping) and not doc.keys() & MARKS[kind]:
+        found = sorted(doc.keys() & MARKS[other])
+        if found:
+            raise InputError(
+                where,
+                "",
+                f"this looks like {_WHAT[other]} (it has {_some(found)}), "
+                f"not {_WHAT[kind]}: use `{_COMMAND[other]} {file}`",
+            )
+    return doc
+
+
+def _may_escape_surrogates(text: str) -> bool:
+    """Whether JSON text may hold a surrogate: only a ``\\uD800``-``\\uDFFF`` escape writes one
+    (TOML refuses them, and decoded UTF-8 never has them)."""
+    return _SURROGATE_ESCAPE.search(text) is not None
+
+
+def _check_text(value: Any, file: str, path: str) -> None:
+    """Refuse strings (keys too) that are not valid Unicode text, such as a lone surrogate
+    written ``"\\ud800"`` in JSON: no name could be printed or stored."""
+    if isinstance(value, str):
+        _check_string(value, file, path)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str):
+                _check_string(key, file, where)
+            _check_text(item, file, where)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_text(item, file, f"{path}[{i}]")
+
+
+def _check_string(text: str, file: str, path: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            file,
+            path,
+            f"not valid Unicode text: a lone surrogate {text[exc.start]!r} at character "
+            f"{exc.start}",
+        ) from None
+
+
+def _either(items: tuple[str, ...]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def _some(keys: list[str]) -> str:
+    return ", ".join(keys) if len(keys) <= 3 else f"{', '.join(keys[:3])}, ..."

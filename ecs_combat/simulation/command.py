@@ -1,0 +1,346 @@
+"""What `ecs-combat simulate` shows and writes: the matchup table, the progress bar, the
+per-battle file (:mod:`ecs_combat.simulation.outfiles`) and the heatmap (:mod:`ecs_combat.simulation.heatmap`), and
+the command that runs it all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+from rich import box
+from rich.console import Console, RenderableType
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
+from ecs_combat.errors import EcsCombatError, InputError
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.checkpoints import Checkpoints, Rejected
+from ecs_combat.simulation.distribute import PluginOptions, Simulation, local_workers
+from ecs_combat.simulation.executors import WorkerPool, dask_executor
+from ecs_combat.simulation.heatmap import plot_heatmap
+from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
+from ecs_combat.simulation.simulate import summary
+from ecs_combat.simulation.spec import Spec, load_spec, tournament
+
+#: Matchup labels up to this long stay on one line in the table; longer ones fold.
+ONE_LINE_LABEL = 16
+#: At most this many task files that don't verify are named one by one on standard error.
+NAMED_REJECTS = 10
+
+
+# ---------------------------------------------------------------------------------------------
+# The readable table
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def render_summary(doc: dict[str, Any], console: Console) -> None:
+    """Print the summary for a person: one row per matchup, outcomes as shares of its battles.
+
+    A Rich table on a terminal; the plain layout of :mod:`ecs_combat.cli.console` elsewhere.
+    """
+    totals = doc["totals"]
+    with_damage = totals["damage_to_players"] > 0
+    title = (
+        f"{doc['simulation'].capitalize()}{spec_name(doc, ' ')}: {doc['battles']:,} battles, "
+        f"{doc['creatures']:,} creatures, seed {doc['seed']}"
+    )
+    headings = ["attacker\nwins", "blocker\nwins", "trades", "both\nsurvive"]
+    if with_damage:
+        headings.append("damage to\nplayers")
+    rows: list[list[str]] = []
+    for row in [*doc["matchups"], {"attacker": "all", "blocker": "all", **totals}]:
+        n = row["battles"]
+        cells = [
+            shown(row["attacker"]),
+            shown(row["blocker"]),
+            f"{n:,}",
+            _percent(row["attacker_wins"], n),
+            _percent(row["blocker_wins"], n),
+            _percent(row["trades"], n),
+            _percent(row["neither_dies"], n),
+        ]
+        if with_damage:
+            cells.append(f"{row['damage_to_players']:,}")
+        rows.append(cells)
+    if is_plain(console):
+        headers = ["attacker", "blocker", "battles", *(h.replace("\n", " ") for h in headings)]
+        right = [False, False] + [True] * (len(headers) - 2)
+        print_plain_table(console, headers, rows, right, title=title)
+    else:
+        console.print(_summary_table(title, headings, rows, doc))
+    print_line(console, run_line(doc), "dim")
+
+
+def spec_name(doc: dict[str, Any], before: str = "") -> str:
+    """The SPEC file's name (after `before`), or nothing for the tournament."""
+    spec_file = doc["run"].get("spec_file")
+    return f"{before}{Path(spec_file).name}" if spec_file else ""
+
+
+def run_line(doc: dict[str, Any]) -> str:
+    """How the run was made, in a line: battles resolved in this run and their speed, and
+    those read back from checkpoints."""
+    run = doc["run"]
+    workers = f", {run['workers']} workers" if run["workers"] > 1 else ""
+    resolved = run.get("battles_resolved", doc["battles"])
+    speed = f", {run['battles_per_second']:,} battles/s" if run["battles_per_second"] else ""
+    timed = f" in {run['seconds']:.2f} s{speed}"
+    resumed = run.get("battles_resumed", 0)
+    if not resumed:
+        return f"{run['engine']} engine{workers}: {doc['battles']:,} battles{timed}"
+    where = f" from {run['out']}" if run.get("out") else ""
+    if not resolved:
+        return f"all {doc['battles']:,} battles resumed{where}; 0 resolved in this run"
+    return (
+        f"{resumed:,} battles resumed{where}; {run['engine']} engine{workers}: "
+        f"{resolved:,} resolved in this run{timed}"
+    )
+
+
+def _summary_table(
+    title: str, headings: list[str], rows: list[list[str]], doc: dict[str, Any]
+) -> Table:
+    """The summary as a Rich table: a section per attacker, the totals in bold."""
+    table = Table(
+        title=Text(title),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1),
+        collapse_padding=True,
+    )
+    short = max(len(label) for row in rows for label in row[:2]) <= ONE_LINE_LABEL
+    table.add_column("attacker", no_wrap=short, overflow="fold")
+    table.add_column("blocker", no_wrap=short, overflow="fold")
+    table.add_column("battles", justify="right", no_wrap=True, min_width=len(f"{doc['battles']:,}"))
+    for heading in headings:
+        table.add_column(heading, justify="right", no_wrap=True, min_width=6)
+    if len(headings) > 4:
+        table.columns[-1].min_width = len(f"{doc['totals']['damage_to_players']:,}")
+    previous = None
+    for i, row in enumerate(rows):
+        last = i == len(rows) - 1
+        if previous is not None and (row[0] != previous or last):
+            table.add_section()
+        previous = row[0]
+        table.add_row(*(Text(cell) for cell in row), style="bold" if last else None)
+    return table
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress
+
+
+class DelayedProgress(Progress):
+    """A progress bar that stays hidden until the run has lasted `delay` seconds."""
+
+    def __init__(self, *columns: Any, delay: float = 1.0, **kwargs: Any) -> None:
+        self._shown_after = time.monotonic() + delay
+        super().__init__(*columns, **kwargs)
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        """Nothing before the delay, then the usual bar."""
+        if time.monotonic() < self._shown_after:
+            return
+        yield from super().get_renderables()
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callable[[int], None]]:
+    """A callback advancing a progress bar on standard error by the battles of each finished
+    chunk or task, whichever worker ran it.
+
+    The bar is shown only when `enabled`, standard error is a terminal and the run lasts
+    longer than a second.
+    """
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
+        yield lambda battles: None
+        return
+    bar = DelayedProgress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("battles"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
+    task = bar.add_task(description, total=total)
+    with bar:
+        yield lambda battles: bar.advance(task, battles)
+
+
+# ---------------------------------------------------------------------------------------------
+# The command
+
+
+class Interrupted(EcsCombatError):
+    """The run was interrupted (Ctrl-C); the message says what was kept."""
+
+
+class OutputFailed(EcsCombatError):
+    """The run finished and its summary was printed, but a file asked for could not be
+    written; the message says which and why."""
+
+
+def report_rejected(rejected: list[Rejected], simulation: Simulation, directory: str) -> None:
+    """Say on standard error which task files did not verify and are run again."""
+    for r in rejected[:NAMED_REJECTS]:
+        click.echo(
+            f"ecs-combat: {Path(directory) / r.file}: {r.reason}; "
+            f"{simulation.describe_tasks([r.task])} is run again",
+            err=True,
+        )
+    if len(rejected) > NAMED_REJECTS:
+        more = [r.task for r in rejected[NAMED_REJECTS:]]
+        click.echo(
+            f"ecs-combat: {len(more)} more task files in {directory} do not verify: "
+            f"{simulation.describe_tasks(more)} are run again",
+            err=True,
+        )
+
+
+def run_command(
+    registry: Registry,
+    spec_file: str | None,
+    battles: int,
+    seed: int | None,
+    engine_name: str,
+    as_json: bool,
+    out: str | None = None,
+    plot: str | None = None,
+    chunk_size: int | None = None,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    resume: bool = False,
+    plugins: PluginOptions | None = None,
+) -> None:
+    """`ecs-combat simulate`: draw, resolve and tally, in this process, on `workers` local
+    processes (no more than there are tasks to run) or on the Dask cluster at `scheduler`;
+    print the summary; write the files.
+
+    Every output path is checked before the run. Raises :class:`InputError` for a bad SPEC or
+    option, :class:`RefusedError` when the batched engine can't resolve the battles,
+    :class:`~ecs_combat.simulation.distribute.WorkerDied` when a worker goes away, :class:`Interrupted`
+    on Ctrl-C, and :class:`OutputFailed` (after printing the summary) when a file could not
+    be written after all.
+    """
+    spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
+    kind = check_out_path(out) if out is not None else None
+    checkpoint = out if kind == "checkpoints" else None
+    if resume and checkpoint is None:
+        raise InputError("--resume", "", "needs --out DIR, the directory of the run to resume")
+    if scheduler is not None and workers > 1:
+        raise InputError(
+            "--workers", str(workers), "the Dask cluster decides the workers: drop --workers"
+        )
+    if plot is not None:
+        if Path(plot).suffix.lower() != ".png":
+            raise InputError(
+                "--plot", plot, "the heatmap is written as PNG: the file must end in .png"
+            )
+        check_writable(plot, "--plot")
+    if seed is None and resume and checkpoint is not None:
+        seed = Checkpoints.saved_seed(checkpoint)
+    if seed is None:
+        seed = secrets.randbits(32)  # short enough to read back and pass as --seed
+    simulation = Simulation(
+        spec,
+        seed,
+        battles,
+        engine_name,
+        registry=registry,
+        plugins=plugins,
+        chunk_size=chunk_size,
+        checkpoint=checkpoint,
+        resume=resume,
+        with_table=kind in ("csv", "parquet"),
+    )
+    writer = None
+    if out is not None and checkpoint is None:
+        writer = BattleWriter(out, simulation.generator.label)
+    if checkpoint is not None:
+        report_rejected(simulation.rejected, simulation, checkpoint)
+    description = f"{engine_name} engine"
+    with contextlib.ExitStack() as stack:
+        stack.callback(simulation.close)
+        executor = None
+        if scheduler is not None:
+            executor, workers = stack.enter_context(dask_executor(scheduler))
+            description += f", Dask cluster of {workers} threads"
+        else:
+            workers = local_workers(workers, simulation)
+        if scheduler is None and workers > 1:
+            # Forked before the progress bar starts its thread; stopped at once on the way out.
+            pool = WorkerPool(workers)
+            stack.callback(pool.stop)
+            executor = pool
+            description += f", {workers} workers"
+        if writer is not None:
+            stack.enter_context(writer)
+        advance = stack.enter_context(progress_bar(battles, description, enabled=not as_json))
+        try:
+            run = simulation.run(
+                executor,
+                workers,
+                advance,
+                writer.write if writer is not None else None,
+            )
+        except KeyboardInterrupt:
+            kept = (
+                f"; {simulation.saved} of {len(simulation.tasks)} tasks are saved in "
+                f"{checkpoint}: run the same command with --resume to finish"
+                if checkpoint is not None
+                else ""
+            )
+            raise Interrupted(f"interrupted{kept}") from None
+    errors: list[str] = []
+    if writer is not None and writer.error is not None:
+        errors.append(f"{writer.error}; the file was not written")
+    store = simulation.checkpoints
+    if store is not None and store.save_error is not None:
+        errors.append(
+            f"--out {store.save_error}; {simulation.saved} of {len(simulation.tasks)} tasks are "
+            "saved there (--resume runs the rest)"
+        )
+    doc = summary(simulation.generator, spec, seed, run)
+    doc["run"]["scheduler"] = scheduler
+    doc["run"]["spec_file"] = spec_file
+    doc["run"]["out"] = out
+    if plot is not None:
+        try:
+            plot_heatmap(doc, plot)
+        except InputError as exc:
+            errors.append(str(exc))
+        except OSError as exc:
+            errors.append(f"--plot {plot}: cannot write: {exc.strerror or exc}")
+    doc["run"]["output_errors"] = errors
+    if as_json:
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        render_summary(doc, Console(highlight=False))
+    if errors:
+        raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")

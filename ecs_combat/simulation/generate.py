@@ -1,0 +1,680 @@
+"""Drawing random battles as arrays and building a :class:`CombatBatch` from them.
+
+Battles are drawn in seeded **blocks** of :data:`BLOCK` battles: block ``b`` of a run with
+seed ``s`` draws from ``SeedSequence(s, spawn_key=(b,))``, which is the ``b``-th child of
+``SeedSequence(s).spawn(...)``. Any range of battles is therefore the same whichever chunks
+it is resolved in, and no battle is ever drawn with a Python loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import (
+    ACTION_CODE,
+    BatchOutcome,
+    BoolArray,
+    CombatBatch,
+    IntArray,
+    MaskArray,
+)
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.plugin.restrictions import Restriction
+from ecs_combat.simulation.spec import BattleSpec, Range, Spec, TournamentSpec
+
+#: Battles per seeded block.
+BLOCK = 1024
+#: A CombatBatch keyword mask has 64 bits.
+MAX_KEYWORDS = 64
+
+Array = npt.NDArray[Any]
+
+
+def block_rng(seed: int, block: int) -> np.random.Generator:
+    """The random generator of one block of battles."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
+
+
+@dataclass
+class Draws:
+    """Raw draws for some battles: per-battle and per-creature columns, battle-major.
+
+    ``battle_cols["creatures"]`` counts each battle's creature rows, so any range of battles
+    can be cut out and blocks concatenated without renumbering.
+    """
+
+    battle_cols: dict[str, Array]
+    creature_cols: dict[str, Array] = field(default_factory=dict)
+
+    def cut(self, lo: int, hi: int) -> Draws:
+        """The draws of battles ``lo`` to ``hi - 1``."""
+        counts = self.battle_cols["creatures"]
+        c_lo, c_hi = int(counts[:lo].sum()), int(counts[:hi].sum())
+        return Draws(
+            {k: v[lo:hi] for k, v in self.battle_cols.items()},
+            {k: v[c_lo:c_hi] for k, v in self.creature_cols.items()},
+        )
+
+    @staticmethod
+    def concat(parts: Sequence[Draws]) -> Draws:
+        """Draws of consecutive battle ranges, joined."""
+        if len(parts) == 1:
+            return parts[0]
+        first = parts[0]
+        return Draws(
+            {k: np.concatenate([p.battle_cols[k] for p in parts]) for k in first.battle_cols},
+            {k: np.concatenate([p.creature_cols[k] for p in parts]) for k in first.creature_cols},
+        )
+
+
+@dataclass
+class Drawn:
+    """Battles ready to resolve, with what the summary needs to know about them."""
+
+    batch: CombatBatch
+    #: [n] matchup code of each battle's attacking side and blocking side.
+    attacker_code: IntArray
+    blocker_code: IntArray
+    #: [N] whether each creature belongs to the attacking player.
+    attacking_side: BoolArray
+    #: Every battle is rows 2i (the attacking player's) and 2i + 1 (the defending player's).
+    two_rows_a_battle: bool = False
+
+
+def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
+    """The keywords a simulation's battles can hold, in registry order: those it draws, those
+    its cards give, and what their static abilities need. A batch's masks need bits for these
+    only, however many keywords are installed."""
+    if isinstance(spec, TournamentSpec):
+        used = set(spec.keywords)
+    else:
+        used = set(spec.attacker.keywords) | set(spec.blocker.keywords) | set(spec.matchup)
+        for cast in spec.casts:
+            card = registry.card(cast.card)
+            if card is not None:
+                used |= card.keywords
+    todo = list(used)
+    while todo:
+        kw = registry.keyword(todo.pop())
+        for needed in kw.requires if kw is not None else ():
+            if needed not in used:
+                used.add(needed)
+                todo.append(needed)
+    return tuple(k for k in registry.keywords if k in used)
+
+
+class KeywordBits:
+    """The registry's keywords as mask bits, with the block-legality rules they carry."""
+
+    def __init__(self, registry: Registry, spec: Spec) -> None:
+        self.names = drawn_keywords(registry, spec)
+        if len(self.names) > MAX_KEYWORDS:
+            raise InputError(
+                None,
+                "",
+                f"the simulation uses {len(self.names)} keywords (with those its cards give); "
+                f"bulk simulations handle at most {MAX_KEYWORDS}",
+            )
+        self.bit = {name: np.uint64(1) << np.uint64(i) for i, name in enumerate(self.names)}
+        self.registry = registry
+
+    def mask(self, names: Sequence[str]) -> np.uint64:
+        """The mask of some keywords (unknown names are left out)."""
+        out = np.uint64(0)
+        for name in names:
+            out |= self.bit.get(name, np.uint64(0))
+        return out
+
+    def restrictions(self, kind: str, possible: np.uint64) -> list[Restriction]:
+        """The registry's restrictions of a kind whose keyword is in `possible`."""
+        return [
+            r
+            for r in self.registry.restrictions_of(kind)
+            if self.bit.get(r.keyword, np.uint64(0)) & possible
+        ]
+
+    def restricts_blocks(self, possible: np.uint64) -> bool:
+        """Whether any keyword in `possible` forbids some blocks."""
+        return bool(
+            self.restrictions("block", possible) or self.restrictions("block-pair", possible)
+        )
+
+    def legal_blocks(
+        self, attacker_masks: MaskArray, blocker_masks: MaskArray, possible: np.uint64
+    ) -> BoolArray:
+        """Which (attacker, blocker) pairs the rules allow, ignoring minimum numbers of blockers (509.1b).
+
+        Only keywords in `possible` are checked (the others appear on no creature).
+        """
+        ok = np.ones(attacker_masks.shape, dtype=np.bool_)
+        attacker, blocker = _MaskSide(self, attacker_masks), _MaskSide(self, blocker_masks)
+        for r in self.restrictions("block", possible):
+            ok &= np.asarray(r.test(blocker), np.bool_)
+        for r in self.restrictions("block-pair", possible):
+            ok &= np.asarray(r.test(attacker, blocker), np.bool_)
+        return ok
+
+    def may_attack(self, masks: MaskArray, possible: np.uint64) -> BoolArray | None:
+        """Which creatures the rules let attack (508.1a); None when no keyword in `possible`
+        forbids it."""
+        rules = self.restrictions("attack", possible)
+        if not rules:
+            return None
+        side = _MaskSide(self, masks)
+        ok = np.ones(masks.shape, dtype=np.bool_)
+        for r in rules:
+            ok &= np.asarray(r.test(side), np.bool_)
+        return ok
+
+    def blockers_needed(self, masks: MaskArray, possible: np.uint64) -> IntArray | None:
+        """How many blockers each attacker needs at least (509.1b); None when no
+        keyword in `possible` asks for more than one."""
+        rules = self.restrictions("blockers", possible)
+        if not rules:
+            return None
+        side = _MaskSide(self, masks)
+        need = np.ones(masks.shape, dtype=np.int64)
+        for r in rules:
+            need = np.maximum(need, np.asarray(r.test(side), np.int64))
+        return need
+
+
+class _MaskSide:
+    """Creatures as keyword masks, as a restriction sees them."""
+
+    def __init__(self, bits: KeywordBits, masks: MaskArray) -> None:
+        self.bits = bits
+        self.masks = masks
+        self.opponent = np.zeros(masks.shape, np.bool_)
+
+    def has(self, keyword: str) -> BoolArray:
+        bit = self.bits.bit.get(keyword)
+        if bit is None:
+            return np.zeros(self.masks.shape, np.bool_)
+        out: BoolArray = (self.masks & bit) != np.uint64(0)
+        return out
+
+
+@dataclass
+class _Casts:
+    """Which card is cast on which creature rows."""
+
+    card_names: tuple[str, ...] = ()
+    #: Per `[[casts]]` entry: index into card_names, target kind, and per-row draws.
+    entries: list[tuple[int, str, BoolArray]] = field(default_factory=list)
+
+
+def assemble(
+    bits: KeywordBits,
+    counts: IntArray,
+    role: IntArray,
+    assigned: IntArray,
+    power: IntArray,
+    toughness: IntArray,
+    keywords: MaskArray,
+    life: int,
+    possible: np.uint64,
+    casts: _Casts | None = None,
+    names: list[str] | None = None,
+    per_battle: int | None = None,
+    creature_state: dict[str, Array] | None = None,
+    player_state: dict[str, Array] | None = None,
+) -> tuple[CombatBatch, BoolArray]:
+    """Build the batch of two-player battles from per-creature arrays, battle-major.
+
+    `counts` holds each battle's creature count (all `per_battle`, if given); `role` is 0 for the attacking player's
+    creatures and 1 for the defending player's; `assigned` is, for a defending creature, the
+    row (within its battle) of the attacker it is drawn to block. Forbidden blocks are dropped;
+    an attacker left with fewer blockers than it needs (702.111b) is unblocked. Returns the batch
+    and the attacking-side mask. The plugins' state not given takes its default.
+    """
+    n = int(counts.shape[0])
+    if per_battle is not None:
+        battle = np.repeat(np.arange(n, dtype=np.int64), per_battle)
+        starts = np.arange(0, per_battle * n, per_battle, dtype=np.int64)
+    else:
+        battle = np.repeat(np.arange(n, dtype=np.int64), counts)
+        starts = np.zeros(n, dtype=np.int64)
+        np.cumsum(counts[:-1], out=starts[1:])
+    rows = battle.shape[0]
+    controller = 2 * battle + role
+    attacks = role == 0
+    may_attack = bits.may_attack(keywords, possible)
+    if may_attack is not None:
+        attacks &= may_attack
+    attacking = np.where(attacks, controller + 1, -1)
+
+    blocker_rows = np.flatnonzero(role == 1)
+    attacker_rows = starts[battle[blocker_rows]] + assigned[blocker_rows]
+    legal = attacks[attacker_rows]
+    if bits.restricts_blocks(possible):
+        legal &= bits.legal_blocks(keywords[attacker_rows], keywords[blocker_rows], possible)
+    need = bits.blockers_needed(keywords[attacker_rows], possible)
+    if need is not None:
+        have = np.bincount(attacker_rows[legal], minlength=rows)[attacker_rows]
+        legal &= have >= need
+    block_blocker = blocker_rows[legal]
+    block_attacker = attacker_rows[legal]
+
+    batch = CombatBatch(
+        n_battles=n,
+        keyword_names=bits.names,
+        player_battle=np.repeat(np.arange(n, dtype=np.int64), 2),
+        life=np.full(2 * n, life, dtype=np.int64),
+        player_state=state_columns(bits.registry, "player", 2 * n, player_state),
+        battle=battle,
+        controller=controller,
+        power=power,
+        toughness=toughness,
+        damage=np.zeros(rows, dtype=np.int64),
+        keywords=keywords,
+        colors=np.zeros(rows, dtype=np.int64),
+        creature_state=state_columns(bits.registry, "creature", rows, creature_state),
+        attacking=attacking,
+        present=np.ones(rows, dtype=np.bool_),
+        block_blocker=block_blocker,
+        block_attacker=block_attacker,
+        block_rank=np.zeros(block_blocker.shape[0], dtype=np.int64),
+        creature_names=names,
+    )
+    if casts is not None and casts.entries:
+        blocked = np.zeros(rows, dtype=np.bool_)
+        blocked[block_attacker] = True
+        blocks = np.zeros(rows, dtype=np.bool_)
+        blocks[block_blocker] = True
+        _add_casts(batch, casts, attacks, blocked, blocks)
+    return batch, role == 0
+
+
+def _add_casts(
+    batch: CombatBatch, casts: _Casts, attacks: BoolArray, blocked: BoolArray, blocks: BoolArray
+) -> None:
+    """Cast events at declare-blockers, by row and then in `[[casts]]` order."""
+    wanted = {"blocked attacker": attacks & blocked, "attacker": attacks, "blocker": blocks}
+    targets: list[IntArray] = []
+    order: list[IntArray] = []
+    cards: list[IntArray] = []
+    for i, (card, kind, drawn) in enumerate(casts.entries):
+        rows = np.flatnonzero(drawn & wanted[kind])
+        targets.append(rows)
+        order.append(np.full(rows.shape, i, dtype=np.int64))
+        cards.append(np.full(rows.shape, card, dtype=np.int64))
+    target = np.concatenate(targets)
+    sort = np.lexsort((np.concatenate(order), target))
+    target = target[sort]
+    e = int(target.shape[0])
+    batch.event_battle = batch.battle[target]
+    batch.event_point = np.zeros(e, dtype=np.int64)
+    batch.event_action = np.full(e, ACTION_CODE["cast"], dtype=np.int64)
+    batch.event_target = target
+    batch.event_keywords = np.zeros(e, dtype=np.uint64)
+    batch.event_power = np.zeros(e, dtype=np.int64)
+    batch.event_toughness = np.zeros(e, dtype=np.int64)
+    batch.event_amount = np.zeros(e, dtype=np.int64)
+    batch.event_player = batch.controller[target]
+    batch.event_card = np.concatenate(cards)[sort]
+    batch.card_names = casts.card_names
+
+
+class TournamentGenerator:
+    """Draws the keyword tournament: one attacker against one blocker per battle.
+
+    Matchup codes: 0 for no keyword, ``i + 1`` for ``spec.keywords[i]``.
+    """
+
+    def __init__(self, spec: TournamentSpec, registry: Registry) -> None:
+        self.spec = spec
+        self.bits = KeywordBits(registry, spec)
+        self.labels = ("none", *spec.keywords)
+        self.code_masks = np.array(
+            [0, *(int(self.bits.bit[k]) for k in spec.keywords)], dtype=np.uint64
+        )
+        self.possible = self.bits.mask(spec.keywords)
+        self._k = len(spec.keywords) + 1
+        self._fixed: dict[int, dict[str, Any]] = {}
+        possible = self.possible
+        self._free_blocks = not (
+            self.bits.restricts_blocks(possible)
+            or self.bits.restrictions("attack", possible)
+            or self.bits.blockers_needed(np.zeros(1, dtype=np.uint64), possible) is not None
+        )
+        if max(spec.power[1], spec.toughness[1], self._k) > 255:
+            raise ValueError("tournament draws are bytes: ranges and keywords must stay below 256")
+
+    def draw(self, rng: np.random.Generator, n: int) -> Draws:
+        """Columns (bytes): ``keyword`` [n, 2] (0 none, else index + 1), ``power`` and
+        ``toughness`` [n, 2]; the second axis is attacker, blocker."""
+        spec = self.spec
+        keyword = rng.integers(0, self._k, size=(n, 2), dtype=np.uint8)
+        if spec.power == spec.toughness:
+            stats = rng.integers(spec.power[0], spec.power[1] + 1, size=(2, n, 2), dtype=np.uint8)
+            power, toughness = stats[0], stats[1]
+        else:
+            power = rng.integers(spec.power[0], spec.power[1] + 1, size=(n, 2), dtype=np.uint8)
+            toughness = rng.integers(
+                spec.toughness[0], spec.toughness[1] + 1, size=(n, 2), dtype=np.uint8
+            )
+        return Draws(
+            {
+                "creatures": np.full(n, 2, dtype=np.int64),
+                "keyword": keyword,
+                "power": power,
+                "toughness": toughness,
+            }
+        )
+
+    def build(self, draws: Draws) -> Drawn:
+        """The batch: rows 2i (attacker, player 2i) and 2i + 1 (blocker, player 2i + 1)."""
+        cols = draws.battle_cols
+        keyword = cols["keyword"]
+        n = int(keyword.shape[0])
+        power = cols["power"].reshape(-1).astype(np.int64)
+        toughness = cols["toughness"].reshape(-1).astype(np.int64)
+        masks = self.code_masks[keyword.reshape(-1)]
+        codes = keyword.astype(np.int64)
+        if self._free_blocks:
+            side = np.tile(np.array([True, False]), n)
+            return Drawn(self._one_on_one(n, power, toughness, masks), codes[:, 0], codes[:, 1],
+                         side, two_rows_a_battle=True)  # fmt: skip
+        batch, side = assemble(
+            self.bits,
+            counts=cols["creatures"],
+            role=np.tile(np.array([0, 1], dtype=np.int64), n),
+            assigned=np.zeros(2 * n, dtype=np.int64),
+            power=power,
+            toughness=toughness,
+            keywords=masks,
+            life=self.spec.life,
+            possible=self.possible,
+            per_battle=2,
+        )
+        return Drawn(batch, codes[:, 0], codes[:, 1], side, two_rows_a_battle=True)
+
+    def _one_on_one(
+        self, n: int, power: IntArray, toughness: IntArray, masks: MaskArray
+    ) -> CombatBatch:
+        """What :func:`assemble` builds, written out for the tournament's fixed shape when no
+        keyword it draws forbids an attack or a block: creature 2i is player 2i's and attacks
+        player 2i + 1; creature 2i + 1 is player 2i + 1's and blocks it.
+
+        The arrays that depend only on `n` are made once per size and shared, read-only, by
+        every chunk of that size (engines don't write to their input)."""
+        fixed = self._fixed.get(n)
+        if fixed is None:
+            fixed = self._fixed_arrays(n)
+            if len(self._fixed) >= 4:
+                self._fixed.clear()
+            self._fixed[n] = fixed
+        return CombatBatch(
+            n_battles=n,
+            keyword_names=self.bits.names,
+            player_battle=fixed["player_battle"],
+            life=fixed["life"],
+            player_state=fixed["player_state"],
+            battle=fixed["battle"],
+            controller=fixed["controller"],
+            power=power,
+            toughness=toughness,
+            damage=fixed["damage"],
+            keywords=masks,
+            colors=fixed["colors"],
+            creature_state=fixed["creature_state"],
+            attacking=fixed["attacking"],
+            present=fixed["present"],
+            block_blocker=fixed["block_blocker"],
+            block_attacker=fixed["block_attacker"],
+            block_rank=fixed["block_rank"],
+        )
+
+    def _fixed_arrays(self, n: int) -> dict[str, Any]:
+        rows = 2 * n
+        attacking = np.arange(1, rows + 1, dtype=np.int64)
+        attacking[1::2] = -1
+        pair = np.repeat(np.arange(n, dtype=np.int64), 2)
+        fixed: dict[str, Any] = {
+            "player_battle": pair,
+            "life": np.full(rows, self.spec.life, dtype=np.int64),
+            "player_state": state_columns(self.bits.registry, "player", rows),
+            "battle": pair,
+            "controller": np.arange(rows, dtype=np.int64),
+            "damage": np.zeros(rows, dtype=np.int64),
+            "colors": np.zeros(rows, dtype=np.int64),
+            "creature_state": state_columns(self.bits.registry, "creature", rows),
+            "attacking": attacking,
+            "present": np.ones(rows, dtype=np.bool_),
+            "block_blocker": np.arange(1, rows, 2, dtype=np.int64),
+            "block_attacker": np.arange(0, rows, 2, dtype=np.int64),
+            "block_rank": np.zeros(n, dtype=np.int64),
+        }
+        for value in fixed.values():
+            for array in value.values() if isinstance(value, dict) else (value,):
+                array.flags.writeable = False
+        return fixed
+
+    def label(self, code: int) -> str:
+        """A side's matchup label."""
+        return self.labels[code]
+
+    def sort_key(self, code: int) -> tuple[int, ...]:
+        """Order of labels in tables: none first, then the keywords in registry order."""
+        return (code,)
+
+    @property
+    def n_codes(self) -> int:
+        """Number of matchup codes per side."""
+        return len(self.labels)
+
+
+class SpecGenerator:
+    """Draws the battles of a SPEC file.
+
+    A battle's creature rows are its attackers, then the blockers of its first attacker, of
+    its second, and so on. Matchup codes are bit sets over ``spec.matchup``: bit ``i`` is set
+    when a creature of that side has ``spec.matchup[i]``.
+    """
+
+    def __init__(self, spec: BattleSpec, registry: Registry) -> None:
+        self.spec = spec
+        self.bits = KeywordBits(registry, spec)
+        used = [
+            k
+            for k in registry.keywords
+            if k in spec.attacker.keywords or k in spec.blocker.keywords
+        ]
+        self.keywords = tuple(used)
+        self.possible = self.bits.mask(used)
+        self._kw_bits = np.array([int(self.bits.bit[k]) for k in used], dtype=np.uint64)
+        self._kw_p = tuple(
+            [side.keywords.get(k, 0.0) for k in used] for side in (spec.attacker, spec.blocker)
+        )
+        self._matchup_bits = [self.bits.bit[k] for k in spec.matchup]
+        names = tuple(dict.fromkeys(c.card for c in spec.casts))
+        self._card_names = names
+        self._cast_card = [names.index(c.card) for c in spec.casts]
+        static = set(registry.plugins_implementing("static_keywords"))
+        self.needs_names = any(registry.keyword_plugin.get(k) in static for k in used)
+
+    @property
+    def n_codes(self) -> int:
+        """Number of matchup codes per side."""
+        return 1 << len(self.spec.matchup)
+
+    def label(self, code: int) -> str:
+        """A side's matchup label: its matchup keywords joined by " + ", or none."""
+        if not self.spec.matchup:
+            return "any"
+        have = [k for i, k in enumerate(self.spec.matchup) if code >> i & 1]
+        return " + ".join(have) if have else "none"
+
+    def sort_key(self, code: int) -> tuple[int, ...]:
+        """Order of labels in tables: fewer keywords first, then in matchup order."""
+        members = tuple(i for i in range(len(self.spec.matchup)) if code >> i & 1)
+        return (len(members), *members)
+
+    def _uniform(self, rng: np.random.Generator, role: Array, ranges: tuple[Range, Range]) -> Array:
+        """Per row, an integer drawn uniformly from its side's range (attacker, blocker)."""
+        (a_lo, a_hi), (b_lo, b_hi) = ranges
+        rows = role.shape[0]
+        drawn: Array = rng.integers(a_lo, a_hi + 1, size=(rows,), dtype=np.int16)
+        if ranges[0] != ranges[1]:
+            other = rng.integers(b_lo, b_hi + 1, size=(rows,), dtype=np.int16)
+            drawn = np.where(role == 0, drawn, other)
+        return drawn
+
+    def _chance(
+        self, rng: np.random.Generator, role: Array, p_attacker: float, p_blocker: float
+    ) -> BoolArray:
+        """Per row, whether an event of its side's probability happens."""
+        u = rng.random((role.shape[0],), dtype=np.float32)
+        if p_attacker == p_blocker:
+            return np.asarray(u < np.float32(p_attacker))
+        return np.asarray(u < np.where(role == 0, np.float32(p_attacker), np.float32(p_blocker)))
+
+    def draw(self, rng: np.random.Generator, n: int) -> Draws:
+        """Draw counts first, then every creature's attributes in row order."""
+        spec = self.spec
+        n_att = rng.integers(spec.attackers[0], spec.attackers[1] + 1, size=n)
+        total_att = int(n_att.sum())
+        per_att = rng.integers(
+            spec.blockers_per_attacker[0], spec.blockers_per_attacker[1] + 1, size=total_att
+        )
+        att_battle = np.repeat(np.arange(n), n_att)
+        n_blk = np.bincount(att_battle, weights=per_att, minlength=n).astype(np.int64)
+        counts = n_att + n_blk
+        rows = int(counts.sum())
+        # Each battle's rows: its attackers (role 0), then its blockers (role 1).
+        runs = np.stack([n_att, n_blk], axis=1).reshape(-1)
+        role = np.repeat(np.tile(np.array([0, 1], dtype=np.int8), n), runs)
+        blocks = role == 1
+        att_first = np.zeros(n, dtype=np.int64)
+        np.cumsum(n_att[:-1], out=att_first[1:])
+        att_local = np.arange(total_att) - att_first[att_battle]
+        assigned = np.full(rows, -1, dtype=np.int64)
+        assigned[blocks] = np.repeat(att_local, per_att)
+
+        a, b = spec.attacker, spec.blocker
+        cols: dict[str, Array] = {
+            "role": role,
+            "assigned": assigned,
+            "power": self._uniform(rng, role, (a.power, b.power)),
+            "toughness": self._uniform(rng, role, (a.toughness, b.toughness)),
+        }
+        if self.keywords:
+            u = rng.random((len(self.keywords), rows), dtype=np.float32)
+            if self._kw_p[0] == self._kw_p[1]:
+                has = u < np.array(self._kw_p[0], dtype=np.float32)[:, None]
+            else:
+                p = np.array(self._kw_p, dtype=np.float32)  # [side, keyword]
+                has = u < np.where(blocks, p[1][:, None], p[0][:, None])
+            cols["keywords"] = np.bitwise_or.reduce(has * self._kw_bits[:, None], axis=0)
+        for key in self.bits.registry.state_fields("creature"):
+            p_a, p_b = a.state.get(key, 0.0), b.state.get(key, 0.0)
+            if p_a or p_b:
+                cols[f"state {key}"] = self._chance(rng, role, p_a, p_b)
+        for i, cast in enumerate(spec.casts):
+            cols[f"cast{i}"] = self._chance(rng, role, cast.probability, cast.probability)
+        battle_cols: dict[str, Array] = {"creatures": counts}
+        for key, chance in spec.player_state.items():
+            battle_cols[f"state {key}"] = rng.random((n, 2)) < chance
+        if self.needs_names:
+            letters = rng.integers(0, 26, size=(rows, 6), dtype=np.uint8) + np.uint8(ord("a"))
+            cols["name"] = letters.view("S6").reshape(-1)
+        return Draws(battle_cols, cols)
+
+    def build(self, draws: Draws) -> Drawn:
+        """The batch of the drawn battles."""
+        c = draws.creature_cols
+        counts = draws.battle_cols["creatures"]
+        n = int(counts.shape[0])
+        rows = int(c["role"].shape[0])
+        keywords = c.get("keywords")
+        masks = keywords if keywords is not None else np.zeros(rows, dtype=np.uint64)
+        casts = _Casts(
+            self._card_names,
+            [
+                (self._cast_card[i], cast.target, c[f"cast{i}"])
+                for i, cast in enumerate(self.spec.casts)
+            ],
+        )
+        names = [s.decode() for s in c["name"].tolist()] if "name" in c else None
+        role = c["role"]
+        batch, side = assemble(
+            self.bits,
+            counts=counts,
+            role=role.astype(np.int64),
+            assigned=c["assigned"],
+            power=c["power"].astype(np.int64),
+            toughness=c["toughness"].astype(np.int64),
+            keywords=masks,
+            life=self.spec.life,
+            possible=self.possible,
+            casts=casts,
+            names=names,
+            creature_state={k[6:]: v for k, v in c.items() if k.startswith("state ")},
+            player_state={
+                k[6:]: v.reshape(-1) for k, v in draws.battle_cols.items() if k.startswith("state ")
+            },
+        )
+        return Drawn(batch, self._codes(batch, side, n), self._codes(batch, ~side, n), side)
+
+    def _codes(self, batch: CombatBatch, rows: BoolArray, n: int) -> IntArray:
+        code = np.zeros(n, dtype=np.int64)
+        for i, bit in enumerate(self._matchup_bits):
+            has = rows & ((batch.keywords & bit) != np.uint64(0))
+            code |= (np.bincount(batch.battle[has], minlength=n) > 0).astype(np.int64) << i
+        return code
+
+
+Generator = TournamentGenerator | SpecGenerator
+
+
+def state_columns(
+    registry: Registry, owner: str, rows: int, given: dict[str, Array] | None = None
+) -> dict[str, Array]:
+    """Every state plugins add to creatures or players, for `rows` rows: as `given`, else the
+    default (a creature reference: -1)."""
+    out: dict[str, Array] = {}
+    for key, f in registry.state_fields(owner).items():
+        if given and key in given:
+            out[key] = given[key]
+        elif f.kind == "bool":
+            out[key] = np.full(rows, bool(f.default), dtype=np.bool_)
+        else:
+            out[key] = np.full(rows, -1 if f.default is None else int(f.default), dtype=np.int64)
+    return out
+
+
+def make_generator(spec: Spec, registry: Registry) -> Generator:
+    """The generator of a spec."""
+    if isinstance(spec, TournamentSpec):
+        return TournamentGenerator(spec, registry)
+    return SpecGenerator(spec, registry)
+
+
+def draw_battles(generator: Generator, seed: int, start: int, stop: int) -> Drawn:
+    """Battles ``start`` to ``stop - 1`` of the run with `seed`."""
+    parts = []
+    for block in range(start // BLOCK, -(-stop // BLOCK)):
+        draws = generator.draw(block_rng(seed, block), BLOCK)
+        lo, hi = max(start - block * BLOCK, 0), min(stop - block * BLOCK, BLOCK)
+        parts.append(draws if (lo, hi) == (0, BLOCK) else draws.cut(lo, hi))
+    return generator.build(Draws.concat(parts))
+
+
+def side_deaths(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArray]:
+    """Per battle: how many creatures of the attacking side and of the blocking side died."""
+    batch = drawn.batch
+    dead = ~outcome.alive
+    if drawn.two_rows_a_battle:
+        pairs = dead.reshape(-1, 2).astype(np.int64)
+        return pairs[:, 0], pairs[:, 1]
+    n = batch.n_battles
+    att = np.bincount(batch.battle[dead & drawn.attacking_side], minlength=n)
+    blk = np.bincount(batch.battle[dead & ~drawn.attacking_side], minlength=n)
+    return att, blk

@@ -1,0 +1,221 @@
+"""The files `ecs-combat simulate` writes: what `--out` names, paths checked before a run, files
+written atomically, and the per-battle file (CSV or Parquet).
+
+Files are written to a temporary file beside the target and renamed into place when complete,
+so an interrupted or failed run leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+import numpy as np
+
+from ecs_combat.errors import InputError
+from ecs_combat.simulation.simulate import OUTCOME_NAMES, TABLE_COLUMNS, ChunkResult
+
+#: Suffixes of the per-battle file, by format.
+CSV_SUFFIXES = (".csv",)
+PARQUET_SUFFIXES = (".parquet", ".pq")
+PARQUET_EXTRA = 'pip install "ecs-combat[parquet]"'
+#: An `--out` suffix like this one (a letter, then letters or digits: ``.xlsx``) names a file;
+#: any other (``run-1.2``) is part of a directory's name.
+FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]*")
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing files atomically
+
+
+def temporary_beside(target: str | Path, option: str) -> Path:
+    """A new empty file beside `target`, to be renamed to it when complete; an
+    :class:`InputError` naming `option` if none can be made there."""
+    path = Path(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
+    except OSError as exc:
+        raise InputError(option, str(target), f"cannot write: {exc.strerror or exc}") from None
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    return Path(tmp)
+
+
+@contextlib.contextmanager
+def atomic_path(target: str | Path, option: str) -> Iterator[Path]:
+    """A temporary path beside `target`, renamed to it if the body finishes, else removed."""
+    tmp = temporary_beside(target, option)
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def check_writable(path: str, option: str) -> None:
+    """Check, before a run, that a file can be written at `path` (a file is made beside it
+    and removed); else :class:`InputError`."""
+    if Path(path).is_dir():
+        raise InputError(option, path, "is a directory")
+    temporary_beside(path, option).unlink()
+
+
+# ---------------------------------------------------------------------------------------------
+# The per-battle file
+
+
+def _labels(codes: np.ndarray, label: Callable[[int], str]) -> list[str]:
+    """Codes as labels, computing each distinct label once."""
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    names = np.array([label(int(c)) for c in distinct.tolist()], dtype=object)
+    out: list[str] = names[inverse.reshape(-1)].tolist()
+    return out
+
+
+def check_out_path(path: str) -> str:
+    """What `--out` names: ``"csv"`` or ``"parquet"`` (a per-battle file, by its suffix), or
+    ``"checkpoints"`` (a directory: an existing one, a path ending in ``/``, or a path whose
+    suffix is not a file's, such as ``run-1.2``); an error if it is none of them."""
+    target = Path(path)
+    if target.is_dir() or path.endswith(("/", os.sep)):
+        return "checkpoints"
+    suffix = target.suffix.lower()
+    if suffix in CSV_SUFFIXES:
+        return "csv"
+    if suffix in PARQUET_SUFFIXES:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise InputError(
+                "--out",
+                path,
+                f"writing Parquet needs pyarrow: {PARQUET_EXTRA}, or write .csv instead",
+            ) from None
+        return "parquet"
+    if target.exists():
+        raise InputError(
+            "--out",
+            path,
+            "is a file: --out takes a .csv, .parquet or .pq file, or a directory for checkpoints",
+        )
+    if FILE_SUFFIX.fullmatch(suffix):
+        raise InputError(
+            "--out",
+            path,
+            "the file must end in .csv, .parquet or .pq (or name a directory, for checkpoints: "
+            "end the path with / to use this name for one)",
+        )
+    return "checkpoints"
+
+
+class BattleWriter:
+    """Writes the per-battle table chunk by chunk, in chunk order, to a CSV or Parquet file.
+
+    Columns: :data:`ecs_combat.simulation.simulate.TABLE_COLUMNS`, with matchup labels and outcome names
+    as text. The file is written under a temporary name and renamed when complete. If writing
+    fails part-way (a full disk), the run goes on: the temporary file is removed and
+    :attr:`error` says what happened.
+    """
+
+    def __init__(self, path: str, label: Callable[[int], str]) -> None:
+        self.path = path
+        self.format = check_out_path(path)
+        self.label = label
+        #: Why the file could not be written, once it could not.
+        self.error: str | None = None
+        self._tmp: Path | None = None
+        self._file: IO[str] | None = None
+        self._csv: Any = None
+        self._parquet: Any = None
+
+    def __enter__(self) -> BattleWriter:
+        if Path(self.path).is_dir():
+            raise InputError("--out", self.path, "is a directory")
+        self._tmp = temporary_beside(self.path, "--out")
+        try:
+            if self.format == "csv":
+                self._file = open(self._tmp, "w", newline="", encoding="utf-8")
+                self._csv = csv.writer(self._file)
+                self._csv.writerow(TABLE_COLUMNS)
+            else:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                fields = [
+                    pa.field(
+                        name,
+                        pa.string() if name in ("attacker", "blocker", "outcome") else pa.int64(),
+                    )
+                    for name in TABLE_COLUMNS
+                ]
+                self._parquet = pq.ParquetWriter(self._tmp, pa.schema(fields))
+        except OSError as exc:
+            self._abandon()
+            raise InputError("--out", self.path, f"cannot write: {exc.strerror or exc}") from None
+        return self
+
+    def write(self, result: ChunkResult) -> None:
+        """Append one chunk's battles (nothing once writing has failed)."""
+        if self.error is not None:
+            return
+        table = result.table
+        assert table is not None, "run the chunk with_table"
+        columns: dict[str, Any] = {name: table[name] for name in TABLE_COLUMNS}
+        columns["attacker"] = _labels(table["attacker"], self.label)
+        columns["blocker"] = _labels(table["blocker"], self.label)
+        columns["outcome"] = _labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
+        try:
+            if self._csv is not None:
+                lists = [c if isinstance(c, list) else c.tolist() for c in columns.values()]
+                self._csv.writerows(zip(*lists, strict=True))
+            else:
+                import pyarrow as pa
+
+                self._parquet.write_table(pa.table(columns, schema=self._parquet.schema))
+        except OSError as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: OSError) -> None:
+        self.error = f"--out {self.path}: cannot write: {exc.strerror or exc}"
+        self._abandon()
+
+    def _abandon(self) -> None:
+        """Close and remove the temporary file."""
+        for closing in (self._file, self._parquet):
+            if closing is not None:
+                with contextlib.suppress(Exception):
+                    closing.close()
+        self._file = self._parquet = self._csv = None
+        if self._tmp is not None:
+            with contextlib.suppress(OSError):
+                self._tmp.unlink()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if kind is not None or self.error is not None:
+            self._abandon()
+            return
+        assert self._tmp is not None
+        try:
+            if self._file is not None:
+                self._file.close()
+            if self._parquet is not None:
+                self._parquet.close()
+            os.replace(self._tmp, self.path)
+        except OSError as exc:
+            self._failed(exc)

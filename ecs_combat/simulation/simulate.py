@@ -1,0 +1,334 @@
+"""Bulk simulations: random battles drawn in chunks, resolved in bulk, tallied per matchup.
+
+The chunk is the unit of work: :func:`run_chunk` is a pure function of the generator, the
+engine, the seed and a range of battles, and chunk tallies merge associatively, so the summary
+of a run depends only on its spec, seed and number of battles (CONTRACT.md section 3).
+
+Outcome of a battle, by which side lost creatures in it: **attacker wins** (only the defending
+player's creatures died), **blocker wins** (only the attacking player's), **trade** (both),
+**neither dies**.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
+from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
+
+ENGINES = ("batched", "reference")
+#: Outcome codes: 2 * (attacking side lost a creature) + (blocking side lost a creature).
+OUTCOME_NAMES = ("neither dies", "attacker wins", "blocker wins", "trade")
+#: Tally columns, in summary order: battles, battles per outcome (outcome code ``c`` is counted
+#: in column ``OUTCOME_COLUMN[c]``), then sums over battles: combat damage dealt to players,
+#: and creatures of the attacking and of the defending player that died.
+COLUMNS = (
+    "battles",
+    "attacker_wins",
+    "blocker_wins",
+    "trades",
+    "neither_dies",
+    "damage_to_players",
+    "attackers_died",
+    "blockers_died",
+)
+OUTCOME_COLUMN = (4, 1, 2, 3)
+#: A batched-engine chunk holds about this many creatures (at least one block of battles). Small
+#: chunks measured fastest (docs/performance.md): their arrays stay in the CPU caches, and below
+#: the C allocator's threshold for giving memory back to the system, so it is reused instead of
+#: being mapped afresh; larger than this, the engine's per-step Python work is amortised less.
+CHUNK_CREATURES = 1 << 14
+#: Battles per chunk for the reference engine (it reports progress once a chunk).
+REFERENCE_CHUNK = 256
+#: A chunk holds at most about this many creatures: a batched-engine chunk takes about 140
+#: bytes a creature, so about 300 MB (``--chunk-size`` beyond it is refused).
+MAX_CHUNK_CREATURES = 1 << 21
+
+
+class BatchResolver(Protocol):
+    """An engine that resolves a whole :class:`CombatBatch` (both engines, through adapters)."""
+
+    def resolve_batch(self, batch: CombatBatch) -> BatchOutcome:
+        """Resolve every battle of the batch."""
+        ...
+
+
+def make_engine(name: str, registry: Registry) -> BatchResolver:
+    """The named engine; the reference engine runs behind the batched interface."""
+    if name == "reference":
+        from ecs_combat.batched.convert import ReferenceBatchEngine
+
+        return ReferenceBatchEngine(registry)
+    if name == "batched":
+        from ecs_combat.batched.engine import BatchedEngine
+
+        engine: BatchResolver = BatchedEngine(registry)
+        return engine
+    raise ValueError(f"unknown engine {name!r} (known: {', '.join(ENGINES)})")
+
+
+def expected_creatures(spec: Spec) -> float:
+    """Average number of creatures in a battle of the spec."""
+    if isinstance(spec, TournamentSpec):
+        return 2.0
+    attackers = sum(spec.attackers) / 2
+    return attackers * (1 + sum(spec.blockers_per_attacker) / 2)
+
+
+def default_chunk_size(spec: Spec, engine: str) -> int:
+    """Battles per chunk: whole blocks of about :data:`CHUNK_CREATURES` creatures (batched)."""
+    if engine == "reference":
+        return REFERENCE_CHUNK
+    blocks = max(1, math.ceil(CHUNK_CREATURES / expected_creatures(spec) / BLOCK))
+    return blocks * BLOCK
+
+
+def max_chunk_size(spec: Spec) -> int:
+    """The largest chunk size allowed for the spec: about :data:`MAX_CHUNK_CREATURES`
+    creatures, whole blocks of battles, at least one block."""
+    return max(1, int(MAX_CHUNK_CREATURES / expected_creatures(spec)) // BLOCK) * BLOCK
+
+
+def chunks(battles: int, chunk_size: int) -> Iterator[tuple[int, int]]:
+    """The (start, stop) battle ranges of the chunks, in order."""
+    for start in range(0, battles, chunk_size):
+        yield start, min(start + chunk_size, battles)
+
+
+@dataclass
+class Tally:
+    """Per matchup (attacker code, blocker code): the :data:`COLUMNS` counts.
+
+    Merging is associative and commutative, so chunks may be tallied in any grouping.
+    """
+
+    counts: dict[tuple[int, int], npt.NDArray[np.int64]] = field(default_factory=dict)
+    creatures: int = 0
+
+    @property
+    def battles(self) -> int:
+        """Number of battles tallied."""
+        return int(sum(int(c[0]) for c in self.counts.values()))
+
+    def merge(self, other: Tally) -> Tally:
+        """The tally of both."""
+        out = {k: v.copy() for k, v in self.counts.items()}
+        for key, row in other.counts.items():
+            if key in out:
+                out[key] += row
+            else:
+                out[key] = row.copy()
+        return Tally(out, self.creatures + other.creatures)
+
+    @staticmethod
+    def of(
+        attacker_code: IntArray,
+        blocker_code: IntArray,
+        outcome: IntArray,
+        sums: tuple[IntArray, IntArray, IntArray],
+        n_codes: int,
+        creatures: int,
+    ) -> Tally:
+        """Tally battles given per battle: matchup codes, outcome code, and the summed columns
+        (damage to players, attackers died, blockers died)."""
+        key = attacker_code * n_codes + blocker_code
+        if n_codes * n_codes <= 1 << 16:
+            size = n_codes * n_codes
+            keys = np.arange(size)
+            inverse = key
+        else:
+            keys, inverse = np.unique(key, return_inverse=True)
+            size = int(keys.shape[0])
+        table = np.zeros((size, len(COLUMNS)), dtype=np.int64)
+        by_outcome = np.bincount(inverse * 4 + outcome, minlength=size * 4).reshape(size, 4)
+        table[:, 0] = by_outcome.sum(axis=1)
+        table[:, list(OUTCOME_COLUMN)] = by_outcome
+        for column, values in enumerate(sums, start=5):
+            summed = np.bincount(inverse, weights=values, minlength=size)
+            table[:, column] = np.rint(summed).astype(np.int64)
+        counts = {
+            (int(k) // n_codes, int(k) % n_codes): table[i]
+            for i, k in enumerate(keys.tolist())
+            if table[i, 0] > 0
+        }
+        return Tally(counts, creatures)
+
+
+@dataclass
+class ChunkResult:
+    """What one chunk gives: its tally, and its per-battle table when asked for."""
+
+    index: int
+    start: int
+    stop: int
+    tally: Tally
+    #: Seconds spent in the engine's resolve_batch.
+    engine_seconds: float
+    #: Per-battle columns (see :data:`TABLE_COLUMNS`), or None.
+    table: dict[str, IntArray] | None = None
+
+
+#: Columns of the per-battle table, codes as integers (labels are added when it is written).
+TABLE_COLUMNS = (
+    "battle",
+    "attacker",
+    "blocker",
+    "outcome",
+    "attackers",
+    "blockers",
+    "attackers_died",
+    "blockers_died",
+    "damage_to_players",
+)
+
+
+def outcome_codes(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArray, IntArray]:
+    """Per battle: outcome code, and deaths on the attacking and the blocking side."""
+    att_died, blk_died = side_deaths(drawn, outcome)
+    code = 2 * (att_died > 0).astype(np.int64) + (blk_died > 0).astype(np.int64)
+    return code, att_died, blk_died
+
+
+def run_chunk(
+    generator: Generator,
+    engine: BatchResolver,
+    seed: int,
+    index: int,
+    start: int,
+    stop: int,
+    with_table: bool = False,
+) -> ChunkResult:
+    """Draw battles ``start`` to ``stop - 1`` of the run with `seed`, resolve and tally them."""
+    drawn = draw_battles(generator, seed, start, stop)
+    began = time.perf_counter()
+    outcome = engine.resolve_batch(drawn.batch)
+    engine_seconds = time.perf_counter() - began
+    code, att_died, blk_died = outcome_codes(drawn, outcome)
+    batch = drawn.batch
+    tally = Tally.of(
+        drawn.attacker_code,
+        drawn.blocker_code,
+        code,
+        (outcome.damage_to_players, att_died, blk_died),
+        generator.n_codes,
+        batch.n_creatures,
+    )
+    table = None
+    if with_table:
+        n = batch.n_battles
+        attackers = np.bincount(batch.battle[drawn.attacking_side], minlength=n)
+        table = {
+            "battle": np.arange(start, stop, dtype=np.int64),
+            "attacker": drawn.attacker_code,
+            "blocker": drawn.blocker_code,
+            "outcome": code,
+            "attackers": attackers,
+            "blockers": np.bincount(batch.battle, minlength=n) - attackers,
+            "attackers_died": att_died,
+            "blockers_died": blk_died,
+            "damage_to_players": outcome.damage_to_players.astype(np.int64),
+        }
+    return ChunkResult(index, start, stop, tally, engine_seconds, table)
+
+
+@dataclass
+class Run:
+    """A finished simulation: its tally and how it was made."""
+
+    tally: Tally
+    engine: str
+    chunk_size: int
+    chunks: int
+    seconds: float
+    engine_seconds: float
+    #: How many tasks ran at once (processes, or a cluster's threads).
+    workers: int = 1
+    #: Battles and creatures of the tally not resolved by this run (read from checkpoints).
+    battles_resumed: int = 0
+    creatures_resumed: int = 0
+
+    def describe(self) -> dict[str, Any]:
+        """How the run was made, for the summary's ``run``: speeds count only the battles
+        resolved by this run (None when it resolved none)."""
+        resolved = self.tally.battles - self.battles_resumed
+        creatures = self.tally.creatures - self.creatures_resumed
+        timed = resolved > 0 and self.seconds > 0
+        return {
+            "engine": self.engine,
+            "workers": self.workers,
+            "chunk_size": self.chunk_size,
+            "chunks": self.chunks,
+            "seconds": round(self.seconds, 6),
+            "engine_seconds": round(self.engine_seconds, 6),
+            "battles_per_second": round(resolved / self.seconds) if timed else None,
+            "creatures_per_second": round(creatures / self.seconds) if timed else None,
+            "battles_resolved": resolved,
+            "battles_resumed": self.battles_resumed,
+        }
+
+
+def simulate(
+    generator: Generator,
+    engine_name: str,
+    engine: BatchResolver,
+    seed: int,
+    battles: int,
+    chunk_size: int,
+    on_chunk: Callable[[ChunkResult], None] | None = None,
+    with_table: bool = False,
+) -> Run:
+    """Resolve `battles` battles chunk by chunk, merging the tallies in chunk order."""
+    began = time.perf_counter()
+    total = Tally()
+    engine_seconds = 0.0
+    n_chunks = 0
+    for index, (start, stop) in enumerate(chunks(battles, chunk_size)):
+        result = run_chunk(generator, engine, seed, index, start, stop, with_table)
+        total = total.merge(result.tally)
+        engine_seconds += result.engine_seconds
+        n_chunks += 1
+        if on_chunk is not None:
+            on_chunk(result)
+    return Run(
+        total, engine_name, chunk_size, n_chunks, time.perf_counter() - began, engine_seconds
+    )
+
+
+def _row(counts: npt.NDArray[np.int64]) -> dict[str, int]:
+    return {name: int(v) for name, v in zip(COLUMNS, counts.tolist(), strict=True)}
+
+
+def summary(generator: Generator, spec: Spec, seed: int, run: Run) -> dict[str, Any]:
+    """The machine-readable summary; everything about how the run was made is under ``run``."""
+    tally = run.tally
+    keys = sorted(tally.counts, key=lambda k: (generator.sort_key(k[0]), generator.sort_key(k[1])))
+    total = np.zeros(len(COLUMNS), dtype=np.int64)
+    for row in tally.counts.values():
+        total += row
+    battles = int(total[0])
+    return {
+        "simulation": "spec" if isinstance(spec, BattleSpec) else "keyword tournament",
+        "seed": seed,
+        "battles": battles,
+        "creatures": tally.creatures,
+        "spec": spec.describe(),
+        "totals": _row(total),
+        "matchups": [
+            {
+                "attacker": generator.label(a),
+                "blocker": generator.label(b),
+                **_row(tally.counts[(a, b)]),
+            }
+            for a, b in keys
+        ],
+        "run": run.describe(),
+    }

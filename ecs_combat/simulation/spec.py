@@ -1,0 +1,359 @@
+"""What a bulk simulation draws: the default keyword tournament, or a SPEC file.
+
+A SPEC is a TOML or JSON file (format in docs/simulate.md). Every problem is an :class:`InputError`
+naming the file, the key path and what is wrong; unknown keys are errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario import documents
+from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
+from ecs_combat.suggest import did_you_mean
+
+Range = tuple[int, int]
+
+#: Limits that keep one seeded block of battles (1024) within memory.
+MAX_ATTACKERS = 64
+MAX_BLOCKERS_PER_ATTACKER = 16
+#: Largest power or toughness a SPEC may ask for.
+MAX_STAT = 1000
+#: At most this many keywords label matchups (each side's label is a subset of them).
+MAX_MATCHUP_KEYWORDS = 16
+#: Which creatures a `[[casts]]` card is cast on; its caster is the target's controller.
+CAST_TARGETS = ("blocked attacker", "attacker", "blocker")
+#: Power and toughness of the default tournament's creatures.
+TOURNAMENT_RANGE: Range = (1, 6)
+DEFAULT_LIFE = 20
+
+
+def strike_keywords(registry: Registry) -> tuple[str, ...]:
+    """The installed keywords that change when a creature deals combat damage.
+
+    A keyword counts if it strikes in some damage step or sits one out, so a third-party strike
+    keyword joins the tournament as soon as it is installed. They are ordered by their first
+    step, then by how many steps they strike in, then by name.
+    """
+    order = {step.name: step.order for step in registry.steps}
+    found = [k for k in registry.keywords.values() if k.strikes_in or k.withholds_from]
+    found.sort(
+        key=lambda k: (
+            min(order[s] for s in k.strikes_in | k.withholds_from),
+            len(k.strikes_in),
+            k.name,
+        )
+    )
+    return tuple(k.name for k in found)
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """The default simulation: one attacker against one blocker.
+
+    Each side's keyword is drawn uniformly from none and each of `keywords`; power and
+    toughness uniformly from their ranges.
+    """
+
+    keywords: tuple[str, ...]
+    power: Range = TOURNAMENT_RANGE
+    toughness: Range = TOURNAMENT_RANGE
+    life: int = DEFAULT_LIFE
+
+    def describe(self) -> dict[str, Any]:
+        """The spec as JSON data (part of a summary: it decides the battles)."""
+        return {
+            "kind": "keyword tournament",
+            "keywords": list(self.keywords),
+            "power": list(self.power),
+            "toughness": list(self.toughness),
+            "life": self.life,
+        }
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    """How the creatures of one side are drawn."""
+
+    power: Range
+    toughness: Range
+    #: Probability of each keyword, independently; only keywords above 0, in registry order.
+    keywords: Mapping[str, float] = field(default_factory=dict)
+    #: Probability that each yes-or-no state a plugin adds to creatures (``hat``) is true.
+    state: Mapping[str, float] = field(default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        """The side as JSON data."""
+        return {
+            "power": list(self.power),
+            "toughness": list(self.toughness),
+            "keywords": dict(self.keywords),
+            "state": dict(self.state),
+        }
+
+
+@dataclass(frozen=True)
+class CastSpec:
+    """A card from the card library, cast at declare-blockers by its target's controller."""
+
+    card: str
+    #: Probability, per creature that `target` describes, that the card is cast on it.
+    probability: float
+    target: str = CAST_TARGETS[0]
+
+
+@dataclass(frozen=True)
+class BattleSpec:
+    """A SPEC file: battles between an attacking and a defending player.
+
+    Each battle has a number of attackers drawn from `attackers`, and each attacker a number
+    of blockers drawn from `blockers_per_attacker`; blocks the rules forbid are not declared.
+    """
+
+    attackers: Range
+    blockers_per_attacker: Range
+    life: int
+    attacker: SideSpec
+    blocker: SideSpec
+    casts: tuple[CastSpec, ...] = ()
+    #: Keywords that label each side in the matchup table.
+    matchup: tuple[str, ...] = ()
+    #: Probability that each yes-or-no state a plugin adds to players (``hat``) is true.
+    player_state: Mapping[str, float] = field(default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        """The spec as JSON data (part of a summary: it decides the battles)."""
+        return {
+            "kind": "spec",
+            "attackers": list(self.attackers),
+            "blockers_per_attacker": list(self.blockers_per_attacker),
+            "life": self.life,
+            "player_state": dict(self.player_state),
+            "attacker": self.attacker.describe(),
+            "blocker": self.blocker.describe(),
+            "casts": [
+                {"card": c.card, "probability": c.probability, "target": c.target}
+                for c in self.casts
+            ],
+            "matchup": list(self.matchup),
+        }
+
+
+Spec = TournamentSpec | BattleSpec
+
+
+def tournament(registry: Registry) -> TournamentSpec:
+    """The default keyword tournament between the installed strike keywords."""
+    return TournamentSpec(strike_keywords(registry))
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a SPEC file
+
+
+class _SpecReader(Checker):
+    """Typed, validated access to a raw SPEC document."""
+
+    TOP = frozenset(
+        {
+            "attackers",
+            "blockers_per_attacker",
+            "power",
+            "toughness",
+            "life",
+            "keywords",
+            "state",
+            "attacker",
+            "blocker",
+            "casts",
+            "matchup",
+        }
+    )
+    SIDE = frozenset({"power", "toughness", "keywords", "state"})
+
+    def __init__(self, registry: Registry, file: str) -> None:
+        super().__init__(file)
+        self.registry = registry
+
+    def range(self, value: Any, path: str, lo: int, hi: int | None = None) -> Range:
+        """An integer, or ``[min, max]`` (both included)."""
+        if isinstance(value, list):
+            if len(value) != 2:
+                raise self.fail(
+                    path, f"must be an integer or [min, max], not a list of {len(value)}"
+                )
+            a = self.integer(value[0], f"{path}[0]", lo, hi)
+            b = self.integer(value[1], f"{path}[1]", lo, hi)
+            if a > b:
+                raise self.fail(path, f"min {a} is greater than max {b}")
+            return a, b
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path, f"must be an integer or [min, max], not {type_name(value)}")
+        n = self.integer(value, path, lo, hi)
+        return n, n
+
+    def probability(self, value: Any, path: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(path, f"probability must be a number, not {type_name(value)}")
+        if not 0.0 <= value <= 1.0:
+            shown = describe_integer(value) if isinstance(value, int) else value
+            raise self.fail(path, f"probability must be between 0 and 1, not {shown}")
+        return float(value)
+
+    def keyword(self, name: Any, path: str) -> str:
+        if not isinstance(name, str) or not name.strip():
+            raise self.fail(path, f"must be a keyword name, not {type_name(name)}")
+        kw = self.registry.keyword(name)
+        if kw is None:
+            raise self.fail(path, self.registry.unknown_keyword_reason(name))
+        return kw.name
+
+    def keyword_probabilities(self, value: Any, path: str) -> dict[str, float]:
+        table = self.table(value, path)
+        out: dict[str, float] = {}
+        for key, p in table.items():
+            where = f"{path}.{key}"
+            name = self.keyword(key, where)
+            if name in out:
+                raise self.fail(where, f"keyword {name!r} is listed twice")
+            out[name] = self.probability(p, where)
+        return out
+
+    def side(
+        self, raw: Any, path: str, base: SideSpec, base_keywords: dict[str, float]
+    ) -> SideSpec:
+        t = self.table(raw, path)
+        self.keys(t, path, self.SIDE)
+        keywords = dict(base_keywords)
+        if "keywords" in t:
+            keywords.update(self.keyword_probabilities(t["keywords"], f"{path}.keywords"))
+        return SideSpec(
+            power=(
+                self.range(t["power"], f"{path}.power", 0, MAX_STAT) if "power" in t else base.power
+            ),
+            toughness=(
+                self.range(t["toughness"], f"{path}.toughness", 1, MAX_STAT)
+                if "toughness" in t
+                else base.toughness
+            ),
+            keywords=self._in_registry_order(keywords),
+            state={
+                **base.state,
+                **self.state_probabilities(t.get("state", {}), f"{path}.state", "creature"),
+            },
+        )
+
+    def state_probabilities(self, raw: Any, path: str, owner: str) -> dict[str, float]:
+        """Probabilities of yes-or-no state plugins add to creatures or players."""
+        t = self.table(raw, path)
+        fields = self.registry.state_fields(owner)
+        yes_or_no = {k for k, f in fields.items() if f.kind == "bool"}
+        self.keys(t, path, frozenset(yes_or_no))
+        drawn = {k: self.probability(v, f"{path}.{k}") for k, v in t.items()}
+        return {k: drawn[k] for k in fields if drawn.get(k, 0) > 0}
+
+    def _in_registry_order(self, probabilities: dict[str, float]) -> dict[str, float]:
+        return {k: probabilities[k] for k in self.registry.keywords if probabilities.get(k, 0) > 0}
+
+    def casts(self, raw: Any) -> tuple[CastSpec, ...]:
+        if not isinstance(raw, list):
+            raise self.fail("casts", f"must be a list of tables ([[casts]]), not {type_name(raw)}")
+        out = []
+        for i, item in enumerate(raw):
+            path = f"casts[{i}]"
+            t = self.table(item, path)
+            self.keys(t, path, frozenset({"card", "probability", "target"}))
+            for required in ("card", "probability"):
+                if required not in t:
+                    raise self.fail(f"{path}.{required}", "missing")
+            name = t["card"]
+            if not isinstance(name, str) or not name.strip():
+                raise self.fail(f"{path}.card", f"must be a card name, not {type_name(name)}")
+            card = self.registry.card(name)
+            if card is None:
+                names = [c.name for c in self.registry.cards.values()]
+                known = ", ".join(names) or "none"
+                raise self.fail(
+                    f"{path}.card",
+                    f"no card {name!r} in the card library (loaded: {known})"
+                    f"{did_you_mean(name, names)}",
+                )
+            for kw in sorted(card.keywords):
+                if self.registry.keyword(kw) is None:
+                    raise self.fail(
+                        f"{path}.card",
+                        f"{card.name} needs {self.registry.unknown_keyword_reason(kw)}",
+                    )
+            target = t.get("target", CAST_TARGETS[0])
+            if target not in CAST_TARGETS:
+                shown = repr(target) if isinstance(target, str) else type_name(target)
+                raise self.fail(
+                    f"{path}.target",
+                    f"must be one of {', '.join(repr(c) for c in CAST_TARGETS)}, not {shown}",
+                )
+            out.append(
+                CastSpec(
+                    card.name, self.probability(t["probability"], f"{path}.probability"), target
+                )
+            )
+        return tuple(out)
+
+    def matchup(self, raw: Any) -> tuple[str, ...]:
+        if not isinstance(raw, list):
+            raise self.fail("matchup", f"must be a list of keywords, not {type_name(raw)}")
+        names: list[str] = []
+        for i, item in enumerate(raw):
+            name = self.keyword(item, f"matchup[{i}]")
+            if name in names:
+                raise self.fail(f"matchup[{i}]", f"keyword {name!r} is listed twice")
+            names.append(name)
+        if len(names) > MAX_MATCHUP_KEYWORDS:
+            raise self.fail("matchup", f"at most {MAX_MATCHUP_KEYWORDS} keywords, not {len(names)}")
+        return tuple(names)
+
+    def parse(self, raw: Any) -> BattleSpec:
+        doc = self.table(raw, "")
+        check_document(doc, self.file)
+        self.keys(doc, "", self.TOP)
+        keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
+        state = self.table(doc.get("state", {}), "state")
+        self.keys(state, "state", frozenset({"creature", "player"}))
+        base = SideSpec(
+            power=self.range(doc.get("power", list(TOURNAMENT_RANGE)), "power", 0, MAX_STAT),
+            toughness=self.range(
+                doc.get("toughness", list(TOURNAMENT_RANGE)), "toughness", 1, MAX_STAT
+            ),
+            state=self.state_probabilities(state.get("creature", {}), "state.creature", "creature"),
+        )
+        return BattleSpec(
+            attackers=self.range(doc.get("attackers", 1), "attackers", 1, MAX_ATTACKERS),
+            blockers_per_attacker=self.range(
+                doc.get("blockers_per_attacker", 1),
+                "blockers_per_attacker",
+                0,
+                MAX_BLOCKERS_PER_ATTACKER,
+            ),
+            life=self.integer(doc.get("life", DEFAULT_LIFE), "life", 1),
+            player_state=self.state_probabilities(
+                state.get("player", {}), "state.player", "player"
+            ),
+            attacker=self.side(doc.get("attacker", {}), "attacker", base, keywords),
+            blocker=self.side(doc.get("blocker", {}), "blocker", base, keywords),
+            casts=self.casts(doc.get("casts", [])),
+            matchup=self.matchup(doc.get("matchup", [])),
+        )
+
+
+def parse_spec(doc: Any, registry: Registry, file: str = "<spec>") -> BattleSpec:
+    """Validate a raw SPEC document (a dict as read from TOML)."""
+    return _SpecReader(registry, file).parse(doc)
+
+
+def load_spec(path: str | Path, registry: Registry) -> BattleSpec:
+    """Read and validate a SPEC file (TOML or JSON)."""
+    ((where, doc),) = documents.read_documents(path, "spec")
+    return parse_spec(doc, registry, where)
