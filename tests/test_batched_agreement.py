@@ -95,7 +95,12 @@ BATCHED = BatchedEngine(REGISTRY)
 
 #: Every loaded keyword; those that keep a creature out of combat last, as the generator's
 #: simplest draws come first.
-KEYWORDS = sorted(REGISTRY.keywords, key=lambda k: (k in {"defender", "decayed"}, k))
+#: A keyword that takes a number appears with two (`toxic 1`, `toxic 2`): instances add up.
+KEYWORDS = [
+    spelling
+    for k in sorted(REGISTRY.keywords, key=lambda k: (k in {"defender", "decayed"}, k))
+    for spelling in ([f"{k} 1", f"{k} 2"] if REGISTRY.keywords[k].parameter == "number" else [k])
+]
 #: 122.1b: the keywords that may be keyword counters (RULES.md section 4).
 COUNTER_KEYWORDS = sorted(
     {
@@ -105,6 +110,8 @@ COUNTER_KEYWORDS = sorted(
     }
     & REGISTRY.keywords.keys()
 )  # fmt: skip
+#: Every kind of counter: keyword counters and the +1/+1 and -1/-1 counters (122.1a).
+COUNTER_KINDS = COUNTER_KEYWORDS + sorted(REGISTRY.counter_kinds)
 #: Block legality, from the rules (RULES.md section 4), for the bundled keywords: an attacker
 #: with the key can be blocked only by creatures with one of the values (702.9b, 702.28b).
 BLOCKABLE_ONLY_BY = {"flying": {"flying", "reach"}, "shadow": {"shadow"}}
@@ -164,7 +171,7 @@ def _creature(
         table["keywords"] = keywords
     if COUNTER_KEYWORDS and draw(st.integers(0, 3)) == 3:
         table["counters"] = draw(
-            st.dictionaries(st.sampled_from(COUNTER_KEYWORDS), st.integers(0, 2), max_size=2)
+            st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(0, 2), max_size=2)
         )
     survives = not SURVIVES_LETHAL.isdisjoint(_keywords_of(table))
     table["damage"] = draw(st.integers(0, table["toughness"] + (1 if survives else -1)))
@@ -212,6 +219,8 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
         players[p] = {"life": draw(st.integers(1, 12))}
         if draw(st.booleans()):
             players[p]["hat"] = True
+        if "poison" in REGISTRY.state_fields("player") and draw(st.integers(0, 3)) == 3:
+            players[p]["poison"] = draw(st.integers(0, 10))
     creatures: dict[str, dict[str, Any]] = {}
     # the active player's creatures, the attackers; none now and then (508.8)
     mine = 0 if draw(st.integers(0, 39)) == 39 else draw(st.sampled_from([1, 2, 3, 1, 2]))
@@ -334,7 +343,7 @@ def _events(draw: Draw, pids: Sequence[str], present: list[str]) -> list[dict[st
             ev["keywords"] = draw(st.lists(st.sampled_from(KEYWORDS), min_size=1, max_size=2))
         elif action == "counters":
             ev["counters"] = draw(
-                st.dictionaries(st.sampled_from(COUNTER_KEYWORDS), st.integers(-2, 2), max_size=2)
+                st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(-2, 2), max_size=2)
             )
         elif action == "pump":
             ev["power"] = draw(st.integers(-3, 3))
