@@ -123,7 +123,7 @@ class Registry:
         """Explain why a keyword is not available (blocked, no plugin provides it, or it
         requires a keyword that is missing)."""
         words = normalize_keyword(name).split(" ")
-        for n in range(len(words), 0, -1):  # "toxic 2" is keyword "toxic" with a parameter
+        for n in range(len(words), 0, -1):  # "NAME 2": keyword "NAME" with a parameter
             if " ".join(words[:n]) in self.unavailable:
                 return self.unavailable[" ".join(words[:n])]
         plugin = plugin_name_for(name)

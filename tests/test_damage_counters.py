@@ -4,13 +4,19 @@ counters (122.1a, 704.5q), poison (122.1f, 704.5c), wither (702.80), infect (702
 
 from __future__ import annotations
 
+import io
+import re
 import tomllib
 
 import pytest
 from conftest import Resolve, bundled_registry, dealt, step
+from rich.console import Console
 from scenario_text import combat, creature, event
 
-from ecs_combat import InputError, parse_scenario
+from ecs_combat import InputError, Registry, parse_scenario
+from ecs_combat.batched import BatchedEngine
+from ecs_combat.reference import ReferenceEngine
+from ecs_combat.report import render
 
 PLAYERS = "[players.A]\n[players.B]\n"
 
@@ -291,3 +297,37 @@ def test_702_164_toxic_with_a_number_is_unavailable_without_poison() -> None:
         "keyword 'toxic' (plugin 'ecs_combat_keywords.toxic') is unavailable: it requires"
         in str(info.value)
     )
+
+
+def test_the_batched_engine_answers_keywords_with_a_number(registry: Registry) -> None:
+    """The batched engine models keyword parameters (`toxic 2`): it answers, never refuses."""
+    text = PLAYERS + creature("rat", "A", 2, 2, "toxic 2") + combat({"rat": "B"})
+    scenario = parse_scenario(tomllib.loads(text), registry, "test.toml")
+    (result,) = BatchedEngine(registry).resolve_many([scenario])
+    assert result.to_json()["players"]["B"]["poison"] == 2
+
+
+def test_readable_account_shows_poison_and_why_a_player_lost(registry: Registry) -> None:
+    """The account's player table has a poison column, and says why a poisoned player lost."""
+    text = poisoned_players(8) + creature("ooze", "A", 2, 2, "infect") + combat({"ooze": "B"})
+    scenario = parse_scenario(tomllib.loads(text), registry, "test.toml")
+    buffer = io.StringIO()
+    render(scenario, ReferenceEngine(registry).resolve(scenario), Console(file=buffer, width=200))
+    account = buffer.getvalue()
+    assert "player B has 10 or more poison counters and loses (704.5c)" in account
+    assert re.search(r"player\s+life\s+lost\s+poison", account)
+    assert re.search(r"B\s+20\s+yes\s+10", account)
+
+
+def test_702_80_wither_from_two_sources_adds_up(resolve: Resolve) -> None:
+    """A 0/5 wall blocking two 2/2 wither attackers gets 2 + 2 -1/-1 counters: -4/1, alive."""
+    out = resolve(
+        PLAYERS
+        + creature("rot", "A", 2, 2, "wither")
+        + creature("blight", "A", 2, 2, "wither")
+        + creature("wall", "B", 0, 5)
+        + combat({"rot": "B", "blight": "B"}, {"wall": ["rot", "blight"]})
+    )
+    wall = out["creatures"]["wall"]
+    assert (wall["alive"], wall["damage"], wall["counters"]) == (True, 0, {"-1/-1": 4})
+    assert (wall["power"], wall["toughness"]) == (-4, 1)

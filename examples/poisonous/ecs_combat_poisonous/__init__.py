@@ -59,10 +59,6 @@ def trigger(combat: Any, event: DamageEvent) -> None:
                 esper.add_component(d.recipient, PendingPoison(n))
             else:
                 pending.count += n
-            combat.note(
-                f"{POISONOUS} ({combat.cid(d.source)}): {combat.pid(d.recipient)} gets {n} "
-                "poison counter(s)"
-            )
 
 
 def resolve(combat: Any, check: StateCheck) -> None:
@@ -73,6 +69,7 @@ def resolve(combat: Any, check: StateCheck) -> None:
             continue
         poison = combat.state(player, POISON) + pending.count
         combat.set_state(player, POISON, poison)
+        combat.note(f"{POISONOUS} (702.70): {combat.pid(player)} gets {pending.count} poison")
         if poison >= LOSING_COUNT:
             check.loses.add(player)
             check.why[player] = f"has {LOSING_COUNT} or more poison counters and loses (704.5c)"
