@@ -13,7 +13,7 @@ from conftest import Resolve, bundled_registry, dealt, step
 from rich.console import Console
 from scenario_text import combat, creature, event
 
-from ecs_combat import InputError, Registry, parse_scenario
+from ecs_combat import InputError, Registry, load_registry, parse_scenario
 from ecs_combat.batched import BatchedEngine
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.report import render
@@ -331,3 +331,16 @@ def test_702_80_wither_from_two_sources_adds_up(resolve: Resolve) -> None:
     wall = out["creatures"]["wall"]
     assert (wall["alive"], wall["damage"], wall["counters"]) == (True, 0, {"-1/-1": 4})
     assert (wall["power"], wall["toughness"]) == (-4, 1)
+
+
+def test_each_mechanism_is_its_own_plugin() -> None:
+    """Wither, infect and toxic are keywords of plugins named like them; poison counters and
+    the +1/+1 and -1/-1 counters come from the poison and pt_counters plugins."""
+    registry = load_registry(autoload=True)
+    for name in ("wither", "infect", "toxic"):
+        assert registry.keyword_plugin[name] == name
+    assert registry.keywords["toxic"].parameter == "number"
+    assert "poison" in registry.state_fields("player")
+    assert {"+1/+1", "-1/-1"} <= registry.counter_kinds.keys()
+    contributed = {p.name: p for p in registry.plugins}
+    assert contributed["poison"].state == ("player.poison",)
