@@ -120,6 +120,8 @@ COUNTER_KEYWORDS = sorted(
     }
     & REGISTRY.keywords.keys()
 )  # fmt: skip
+#: Every kind of counter: keyword counters and the +1/+1 and -1/-1 counters (122.1a).
+COUNTER_KINDS = COUNTER_KEYWORDS + sorted(REGISTRY.counter_kinds)
 #: Block legality, from the rules (RULES.md section 4), for the bundled keywords: an attacker
 #: with the key can be blocked only by creatures with one of the values (702.9b, 702.28b).
 BLOCKABLE_ONLY_BY = {"flying": {"flying", "reach"}, "shadow": {"shadow"}}
@@ -179,7 +181,7 @@ def _creature(
         table["keywords"] = keywords
     if COUNTER_KEYWORDS and draw(st.integers(0, 3)) == 3:
         table["counters"] = draw(
-            st.dictionaries(st.sampled_from(COUNTER_KEYWORDS), st.integers(0, 2), max_size=2)
+            st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(0, 2), max_size=2)
         )
     survives = not SURVIVES_LETHAL.isdisjoint(_keywords_of(table))
     table["damage"] = draw(st.integers(0, table["toughness"] + (1 if survives else -1)))
@@ -227,6 +229,8 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
         players[p] = {"life": draw(st.integers(1, 12))}
         if draw(st.booleans()):
             players[p]["hat"] = True
+        if "poison" in REGISTRY.state_fields("player") and draw(st.integers(0, 3)) == 3:
+            players[p]["poison"] = draw(st.integers(0, 10))
     creatures: dict[str, dict[str, Any]] = {}
     # the active player's creatures, the attackers; none now and then (508.8)
     mine = 0 if draw(st.integers(0, 39)) == 39 else draw(st.sampled_from([1, 2, 3, 1, 2]))
@@ -349,7 +353,7 @@ def _events(draw: Draw, pids: Sequence[str], present: list[str]) -> list[dict[st
             ev["keywords"] = draw(st.lists(ENTRIES, min_size=1, max_size=2))
         elif action == "counters":
             ev["counters"] = draw(
-                st.dictionaries(st.sampled_from(COUNTER_KEYWORDS), st.integers(-2, 2), max_size=2)
+                st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(-2, 2), max_size=2)
             )
         elif action == "pump":
             ev["power"] = draw(st.integers(-3, 3))

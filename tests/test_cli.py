@@ -47,7 +47,7 @@ def test_resolve_json_matches_the_contract() -> None:
         "toughness": 2,
         "counters": {},
     }
-    assert out["players"]["abby"] == {"life": 20, "lost": False}
+    assert out["players"]["abby"] == {"life": 20, "lost": False, "poison": 0}
 
 
 def test_resolve_readable_account_says_why() -> None:

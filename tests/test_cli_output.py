@@ -83,7 +83,7 @@ def test_resolve_in_a_pipe_keeps_every_line_whole() -> None:
         "first-strike step began" in lines
     )
     assert "first-strike damage step" in lines
-    assert any(line.split() == ["abby", "20", "no"] for line in lines)
+    assert any(line.split() == ["abby", "20", "no", "0"] for line in lines)  # 0 poison
 
 
 def test_resolve_on_a_terminal_still_draws_tables() -> None:

@@ -63,7 +63,7 @@ def test_702_19b_lethal_damage_is_never_below_0(resolve: Resolve) -> None:
     (20 -> 15). Listed damage is above 0 only, so no entry for b1; its damage stays 3."""
     out = resolve(trampler_against(creature("b1", "B", 0, 2, "indestructible", damage=3)))
     assert dealt(out, "regular") == {("rhino", "B", 5)}
-    assert out["players"]["B"] == {"life": 15, "lost": False}
+    assert out["players"]["B"] == {"life": 15, "lost": False, "poison": 0}
     assert out["creatures"]["b1"] == {
         "alive": True,
         "damage": 3,
@@ -268,7 +268,10 @@ def test_702_15b_lifelink_creature_that_assigns_nothing_gains_nothing(resolve: R
         + event("declare-blockers", "destroy", target="b1")
     )
     assert step(out, "regular")["life_gained"] == []
-    assert out["players"] == {"A": {"life": 20, "lost": False}, "B": {"life": 20, "lost": False}}
+    assert out["players"] == {
+        "A": {"life": 20, "lost": False, "poison": 0},
+        "B": {"life": 20, "lost": False, "poison": 0},
+    }
 
 
 @pytest.mark.parametrize("explicit", [False, True], ids=["default", "explicit"])

@@ -254,7 +254,10 @@ def test_702_15b_controller_gains_life_equal_to_damage(resolve: Resolve) -> None
     """702.15b: 3 damage dealt, 3 life gained by its controller, one event."""
     out = resolve(PLAYERS + creature("cleric", "A", 3, 3, "lifelink") + combat({"cleric": "B"}))
     assert step(out, "regular")["life_gained"] == [{"player": "A", "source": "cleric", "amount": 3}]
-    assert out["players"] == {"A": {"life": 23, "lost": False}, "B": {"life": 17, "lost": False}}
+    assert out["players"] == {
+        "A": {"life": 23, "lost": False, "poison": 0},
+        "B": {"life": 17, "lost": False, "poison": 0},
+    }
 
 
 def test_702_15b_life_gained_at_the_same_time_as_the_damage(resolve: Resolve) -> None:
@@ -267,7 +270,7 @@ def test_702_15b_life_gained_at_the_same_time_as_the_damage(resolve: Resolve) ->
         + combat({"ogre": "B", "bear": "B"}, {"cleric": "bear"})
     )
     assert step(out, "regular")["life_gained"] == [{"player": "B", "source": "cleric", "amount": 2}]
-    assert out["players"]["B"] == {"life": 2, "lost": False}
+    assert out["players"]["B"] == {"life": 2, "lost": False, "poison": 0}
 
 
 def test_702_15b_one_life_gain_event_per_source(resolve: Resolve) -> None:
@@ -965,7 +968,10 @@ def test_122_1b_removing_a_counter_it_doesnt_have_removes_nothing(resolve: Resol
         + event("declare-blockers", "counters", target="cleric", counters={"lifelink": 1})
     )
     assert step(out, "regular")["life_gained"] == [{"player": "A", "source": "cleric", "amount": 2}]
-    assert out["players"] == {"A": {"life": 22, "lost": False}, "B": {"life": 18, "lost": False}}
+    assert out["players"] == {
+        "A": {"life": 22, "lost": False, "poison": 0},
+        "B": {"life": 18, "lost": False, "poison": 0},
+    }
 
 
 def test_122_1b_counters_never_below_0_then_the_last_is_removed(resolve: Resolve) -> None:
@@ -980,7 +986,10 @@ def test_122_1b_counters_never_below_0_then_the_last_is_removed(resolve: Resolve
         + event("declare-blockers", "counters", target="cleric", counters={"lifelink": -1})
     )
     assert step(out, "regular")["life_gained"] == []
-    assert out["players"] == {"A": {"life": 20, "lost": False}, "B": {"life": 18, "lost": False}}
+    assert out["players"] == {
+        "A": {"life": 20, "lost": False, "poison": 0},
+        "B": {"life": 18, "lost": False, "poison": 0},
+    }
 
 
 def test_122_1b_removing_more_counters_than_it_has(resolve: Resolve) -> None:

@@ -431,3 +431,25 @@ def test_python_dash_m_floor_prints_counts() -> None:
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     assert sum(doc[o] for o in OUTCOMES) == 5000
+
+
+def test_a_spec_with_damage_as_counters_gives_the_same_tallies_on_both_engines(
+    tmp_path: Path,
+) -> None:
+    """Generated battles have the -1/-1 counter column wither and infect write (the batched
+    engine once refused them), and both engines tally them alike."""
+    spec = write(
+        tmp_path,
+        "wither.toml",
+        """\
+        attackers = 2
+        blockers_per_attacker = [1, 2]
+        matchup = ["wither", "infect"]
+
+        [attacker]
+        keywords = { wither = 0.5, infect = 0.5 }
+        """,
+    )
+    args = (str(spec), "-n", "200", "--seed", "3")
+    batched = summary(*args, "--engine", "batched")
+    assert without_run(batched) == without_run(summary(*args, "--engine", "reference"))

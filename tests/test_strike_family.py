@@ -48,7 +48,7 @@ def test_510_4_no_first_strike_step_without_a_first_striker(resolve: Resolve) ->
     """510.4: with no first, double or triple strike there is only the regular step."""
     out = resolve(PLAYERS + creature("bear", "A", 2, 2) + combat({"bear": "B"}))
     assert step_names(out) == ["regular"]
-    assert out["players"]["B"] == {"life": 18, "lost": False}
+    assert out["players"]["B"] == {"life": 18, "lost": False, "poison": 0}
 
 
 def test_702_4c_removing_double_strike_stops_regular_damage(resolve: Resolve) -> None:
@@ -364,7 +364,7 @@ def test_decision_end_of_game_stops_further_damage_steps(resolve: Resolve) -> No
         + combat({"knight": "B", "bear": "B"})
     )
     assert step_names(out) == ["first-strike"]
-    assert out["players"]["B"] == {"life": 0, "lost": True}
+    assert out["players"]["B"] == {"life": 0, "lost": True, "poison": 0}
 
 
 def test_508_8_no_attackers_no_damage_steps_and_events_skipped(resolve: Resolve) -> None:
@@ -457,7 +457,7 @@ def test_noncombat_damage_event_to_player_can_end_the_game(resolve: Resolve) -> 
         + event("declare-blockers", "damage", target="B", amount=20)
     )
     assert out["steps"] == []
-    assert out["players"]["B"] == {"life": 0, "lost": True}
+    assert out["players"]["B"] == {"life": 0, "lost": True, "poison": 0}
 
 
 def test_destroy_event_kills_before_damage(resolve: Resolve) -> None:

@@ -807,14 +807,15 @@ class _Run:
     def _check_marked_damage(self) -> None:
         """A creature can't start the combat with lethal damage marked unless nothing
         destroys it (704.5g): an input error, as the reference engine says it."""
-        lethal = self.entered & (self.marked >= self.toughness)
+        printed = np.asarray(self.batch.toughness, I64)  # as the scenario gives it
+        lethal = self.entered & (self.marked >= printed)
         if not lethal.any():
             return
         b = self.batch
         for row in np.flatnonzero(self.destroy(lethal)).tolist():
             battle = int(self.battle[row])
             file = b.battle_files[battle] if b.battle_files is not None else f"battle {battle}"
-            damage, toughness = int(self.marked[row]), int(self.toughness[row])
+            damage, toughness = int(self.marked[row]), int(printed[row])
             message = (
                 f"{damage} damage on a creature with toughness {toughness} "
                 "would already have destroyed it (704.5g)"

@@ -150,9 +150,13 @@ def _print_end_of_combat(console: Console, result: CombatResult, label: _Label) 
         if turn_state:
             row += [_yes(c.tapped), _yes(c.may_attack)]
         creature_rows.append(row)
-    player_headers = ["player", "life", "lost"]
+    # The plugins' player state shown in the output, one column per key.
+    state_keys = list(dict.fromkeys(k for p in result.players.values() for k in p.state))
+    player_headers = ["player", "life", "lost", *state_keys]
     player_rows = [
-        [shown(pid), str(p.life), "yes" if p.lost else "no"] for pid, p in result.players.items()
+        [shown(pid), str(p.life), "yes" if p.lost else "no"]
+        + [str(p.state.get(k, "")) for k in state_keys]
+        for pid, p in result.players.items()
     ]
     if is_plain(console):
         print_line(console, "End of combat")

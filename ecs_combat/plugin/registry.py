@@ -122,8 +122,10 @@ class Registry:
     def unknown_keyword_reason(self, name: str) -> str:
         """Explain why a keyword is not available (blocked, no plugin provides it, or it
         requires a keyword that is missing)."""
-        if normalize_keyword(name) in self.unavailable:
-            return self.unavailable[normalize_keyword(name)]
+        words = normalize_keyword(name).split(" ")
+        for n in range(len(words), 0, -1):  # "NAME 2": keyword "NAME" with a parameter
+            if " ".join(words[:n]) in self.unavailable:
+                return self.unavailable[" ".join(words[:n])]
         plugin = plugin_name_for(name)
         if plugin in self.blocked:
             return f"unknown keyword {name!r}: its plugin {plugin!r} is blocked"
@@ -333,18 +335,35 @@ def _collect(pm: pluggy.PluginManager, hook: str, kind: type[Any]) -> list[tuple
     return found
 
 
+def _provided(reg: Registry) -> set[str]:
+    """What a keyword may require: keywords, counter kinds and ``owner.key`` plugin state."""
+    state = {f"{owner}.{key}" for owner, fields in reg.state.items() for key in fields}
+    return reg.keywords.keys() | reg.counter_kinds.keys() | state
+
+
+def _requirement_reason(reg: Registry, name: str) -> str:
+    """Why a required name is missing, in words."""
+    owner, _, key = name.partition(".")
+    if key and owner in CORE_KEYS:
+        return f"{owner} state {key!r}, which no loaded plugin declares"
+    if "/" in name:
+        return f"counters of kind {name!r}, which no loaded plugin defines"
+    return reg.unknown_keyword_reason(name)
+
+
 def _drop_unmet_requirements(reg: Registry) -> None:
-    """Move keywords whose required keywords are missing to `reg.unavailable`, transitively."""
+    """Move keywords whose required keywords, counter kinds or state are missing to
+    `reg.unavailable`, transitively."""
     dropped = True
     while dropped:
         dropped = False
         for kw in list(reg.keywords.values()):
-            missing = sorted(kw.requires - reg.keywords.keys())
+            missing = sorted(kw.requires - _provided(reg))
             if not missing:
                 continue
             plugin = reg.keyword_plugin.pop(kw.name)
             del reg.keywords[kw.name]
-            needs = "; ".join(reg.unknown_keyword_reason(m) for m in missing)
+            needs = "; ".join(_requirement_reason(reg, m) for m in missing)
             reg.unavailable[kw.name] = (
                 f"keyword {kw.name!r} (plugin {plugin!r}) is unavailable: it requires {needs}"
             )
@@ -430,7 +449,6 @@ def _build(
         reg.keywords[kw.name] = kw
         reg.keyword_plugin[kw.name] = plugin
         contributed.setdefault(plugin, {}).setdefault("keywords", []).append(kw.name)
-    _drop_unmet_requirements(reg)
 
     for plugin, kind in _collect(pm, "register_counters", CounterKind):
         if kind.name in reg.counter_kinds or kind.name in reg.keywords:
@@ -444,6 +462,7 @@ def _build(
         contributed.setdefault(plugin, {}).setdefault("state", []).append(
             f"{state.owner}.{state.key}"
         )
+    _drop_unmet_requirements(reg)
 
     for plugin, system in _collect(pm, "register_systems", System):
         if system.point not in POINT_NAMES:

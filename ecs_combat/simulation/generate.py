@@ -265,6 +265,7 @@ def assemble(
     batch = CombatBatch(
         n_battles=n,
         keyword_names=bits.names,
+        counter_names=(*bits.names, *bits.registry.counter_kinds),
         player_battle=np.repeat(np.arange(n, dtype=np.int64), 2),
         life=np.full(2 * n, life, dtype=np.int64),
         player_state=state_columns(bits.registry, "player", 2 * n, player_state),
@@ -414,6 +415,7 @@ class TournamentGenerator:
         return CombatBatch(
             n_battles=n,
             keyword_names=self.bits.names,
+            counter_names=(*self.bits.names, *self.bits.registry.counter_kinds),
             player_battle=fixed["player_battle"],
             life=fixed["life"],
             player_state=fixed["player_state"],

@@ -1,0 +1,75 @@
+"""Infect (702.90): damage it deals to a creature is dealt as -1/-1 counters, and damage it
+deals to a player as that many poison counters, with no life lost.
+
+A replacement as damage is dealt: a system at ``deal-damage``, after prevention. It is still
+damage dealt (listed in the step's ``damage``; lifelink and deathtouch apply). Needs the
+-1/-1 counter kind (plugin ``pt_counters``) and players' poison counters (plugin
+``poison``): without either, infect is unavailable and a scenario naming it is an input error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ecs_combat import BatchDamageEvent, DamageEvent, Keyword, System, hookimpl
+
+INFECT = "infect"
+MINUS = "-1/-1"
+POISON = "poison"
+
+
+def as_counters(combat: Any, event: DamageEvent) -> None:
+    """Damage from infect sources: -1/-1 counters on creatures, poison counters on players."""
+    for d in event.dealt:
+        if d.amount <= 0 or not combat.has(d.source, INFECT):
+            continue
+        if d.to_player and d.loses_life:
+            d.loses_life = False
+            combat.set_state(d.recipient, POISON, combat.state(d.recipient, POISON) + d.amount)
+        elif not d.to_player and d.marked:
+            d.marked = False
+            combat.add_counters(d.recipient, MINUS, d.amount)
+
+
+def as_counters_batched(batch: Any, event: BatchDamageEvent) -> None:
+    """The same over a batch: counters added once per creature, summed over sources."""
+    infect = (event.amount > 0) & batch.has(INFECT)[event.source]
+    to_creature = event.recipient >= 0
+    creatures = infect & to_creature & event.marked
+    players = infect & ~to_creature & event.loses_life
+    if creatures.any():
+        event.marked[creatures] = False
+        rows, where = np.unique(event.recipient[creatures], return_inverse=True)
+        totals = np.zeros(len(rows), np.int64)
+        np.add.at(totals, where, event.amount[creatures])
+        batch.add_counters(rows, MINUS, totals)
+    if players.any():
+        event.loses_life[players] = False
+        np.add.at(batch.player_state(POISON), -1 - event.recipient[players], event.amount[players])
+
+
+@hookimpl
+def register_keywords() -> list[Keyword]:
+    return [
+        Keyword(
+            INFECT,
+            rule="702.90",
+            requires=frozenset({MINUS, f"player.{POISON}"}),
+            summary="damage as -1/-1 counters and poison counters",
+        )
+    ]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [
+        System(
+            "deal-damage",
+            "damage as -1/-1 and poison counters",
+            as_counters,
+            as_counters_batched,
+            {INFECT},
+        )
+    ]

@@ -1,0 +1,44 @@
+"""Poison counters (122.1f): a player with ten or more of them loses the game (704.5c).
+
+Players' poison counters are plugin state, ``poison`` (a scenario key, 0 by default, printed
+in ``resolve --json``); infect, toxic and poisonous give them. The loss is a state-based
+action: a system at ``state-based-actions``, checked with the others, in both engines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import BatchStateCheck, StateCheck, StateField, System, hookimpl
+
+POISON = "poison"
+#: Poison counters a player loses the game at (704.5c).
+LOSING_COUNT = 10
+WHY = f"has {LOSING_COUNT} or more poison counters and loses (704.5c)"
+
+
+def poisoned(combat: Any, check: StateCheck) -> None:
+    """704.5c: every player with ten or more poison counters loses."""
+    for player in combat.players.values():
+        if combat.state(player, POISON) >= LOSING_COUNT and player not in check.loses:
+            check.loses.add(player)
+            check.why[player] = WHY
+
+
+def poisoned_batched(batch: Any, check: BatchStateCheck) -> None:
+    """The same over a batch's player rows, in the battles being checked."""
+    check.loses |= (batch.player_state(POISON) >= LOSING_COUNT) & check.battles[batch.player_battle]
+
+
+@hookimpl
+def register_state() -> list[StateField]:
+    return [
+        StateField(
+            "player", POISON, "int", 0, output=True, summary="the player's poison counters (122.1f)"
+        )
+    ]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [System("state-based-actions", "poison (704.5c)", poisoned, poisoned_batched)]

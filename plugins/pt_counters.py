@@ -1,0 +1,54 @@
+"""+1/+1 and -1/-1 counters (122.1a) and their state-based action (704.5q).
+
+A +1/+1 counter gives +1/+1 and a -1/-1 counter -1/-1 while it is on a creature (the engines
+apply a :class:`CounterKind`'s power and toughness). A creature with both loses N of each as a
+state-based action, N the smaller count: a system at ``state-based-actions``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ecs_combat import BatchStateCheck, CounterKind, StateCheck, System, hookimpl
+
+PLUS = "+1/+1"
+MINUS = "-1/-1"
+
+
+def annihilate(combat: Any, check: StateCheck) -> None:
+    """704.5q: remove N +1/+1 and N -1/-1 counters, N the smaller count."""
+    for e in combat.creature_entities():
+        counters = combat.counters(e)
+        n = min(counters.get(PLUS, 0), counters.get(MINUS, 0))
+        if n > 0 and combat.on_battlefield(e):
+            combat.add_counters(e, PLUS, -n)
+            combat.add_counters(e, MINUS, -n)
+
+
+def annihilate_batched(batch: Any, check: BatchStateCheck) -> None:
+    """The same over a batch, in the battles being checked."""
+    n = np.minimum(batch.counter(PLUS), batch.counter(MINUS))
+    rows = np.flatnonzero((n > 0) & batch.on_bf & check.battles[batch.battle])
+    if rows.size:
+        remove = -n[rows]
+        batch.add_counters(rows, PLUS, remove)
+        batch.add_counters(rows, MINUS, remove)
+
+
+@hookimpl
+def register_counters() -> list[CounterKind]:
+    return [CounterKind(PLUS, 1, 1, rule="122.1a"), CounterKind(MINUS, -1, -1, rule="122.1a")]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [
+        System(
+            "state-based-actions",
+            "+1/+1 and -1/-1 counters cancel (704.5q)",
+            annihilate,
+            annihilate_batched,
+        )
+    ]
