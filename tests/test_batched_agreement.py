@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from ecs_combat import (
+    COLORS,
     REGULAR_STEP,
     Card,
     InputError,
@@ -41,6 +42,7 @@ from ecs_combat import (
 )
 from ecs_combat.batched import BatchedEngine
 from ecs_combat.cli import cli
+from ecs_combat.instances import parse_instance
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.result import CombatResult
 from ecs_combat.scenario_batch import scenarios_to_batch
@@ -137,9 +139,22 @@ AGREEMENT = settings(
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 
+def _entry(draw: Draw, keyword: str) -> str:
+    """One instance of a keyword as scenarios write it, with a parameter where it takes one."""
+    kind = REGISTRY.keywords[keyword].parameter
+    if kind == "color":
+        return f"{keyword} from {draw(st.sampled_from(COLORS))}"
+    return f"{keyword} {draw(st.integers(1, 3))}" if kind == "number" else keyword
+
+
+def _instances(table: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(keyword, parameter) of each printed instance of a creature table."""
+    return [tuple(parse_instance(k, REGISTRY)) for k in table.get("keywords", [])]
+
+
 def _keywords_of(table: dict[str, Any]) -> set[str]:
     """The keywords a creature table gives as it is declared (printed and counters)."""
-    return set(table.get("keywords", [])) | {
+    return {k for k, _ in _instances(table)} | {
         k for k, n in table.get("counters", {}).items() if n > 0
     }
 
@@ -161,7 +176,7 @@ def _creature(
             keywords = [k for k in keywords if k not in CANT_ATTACK]  # mostly an attacker
         if STRIKES and draw(st.integers(0, 2)) == 0:  # the strike family, a third of the time
             keywords = sorted({*keywords, draw(st.sampled_from(STRIKES))})
-        table["keywords"] = keywords
+        table["keywords"] = [_entry(draw, k) for k in keywords]
     if COUNTER_KEYWORDS and draw(st.integers(0, 3)) == 3:
         table["counters"] = draw(
             st.dictionaries(st.sampled_from(COUNTER_KEYWORDS), st.integers(0, 2), max_size=2)
@@ -173,6 +188,8 @@ def _creature(
     name = draw(st.sampled_from([None, *NAMES]))
     if name is not None:
         table["name"] = name
+    if draw(st.integers(0, 3)) == 3:  # colors, for protection (702.16)
+        table["colors"] = draw(st.lists(st.sampled_from(COLORS), min_size=1, max_size=2))
     return table
 
 
@@ -182,11 +199,17 @@ def _may_attack(table: dict[str, Any]) -> bool:
 
 
 def _may_block(blocker: dict[str, Any], attacker: dict[str, Any]) -> bool:
-    """509.1a-b (702.9b, 702.28b, 702.147a): whether `blocker` may block `attacker`."""
+    """509.1a-b (702.9b, 702.28b, 702.147a, 702.16e, 702.118): whether `blocker` may block
+    `attacker`."""
     mine, theirs = _keywords_of(blocker), _keywords_of(attacker)
     if not CANT_BLOCK.isdisjoint(mine):
         return False
     if any(k in theirs and mine.isdisjoint(v) for k, v in BLOCKABLE_ONLY_BY.items()):
+        return False
+    protected = {p for k, p in _instances(attacker) if k == "protection"}
+    if not protected.isdisjoint(blocker.get("colors", [])):  # 702.16e
+        return False
+    if "skulk" in theirs and blocker["power"] > attacker["power"]:  # 702.118
         return False
     return not any(k in mine and theirs.isdisjoint(v) for k, v in BLOCKS_ONLY.items())
 
@@ -331,7 +354,8 @@ def _events(draw: Draw, pids: Sequence[str], present: list[str]) -> list[dict[st
         else:
             ev["target"] = draw(st.sampled_from(present))
         if action in ("grant", "remove"):
-            ev["keywords"] = draw(st.lists(st.sampled_from(KEYWORDS), min_size=1, max_size=2))
+            names = draw(st.lists(st.sampled_from(KEYWORDS), min_size=1, max_size=2))
+            ev["keywords"] = [_entry(draw, k) for k in names]
         elif action == "counters":
             ev["counters"] = draw(
                 st.dictionaries(st.sampled_from(COUNTER_KEYWORDS), st.integers(-2, 2), max_size=2)
