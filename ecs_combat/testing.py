@@ -25,10 +25,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from hypothesis import strategies as st
 
 from ecs_combat.batched import BatchedEngine
 from ecs_combat.definitions import COLORS, Keyword
@@ -38,6 +37,9 @@ from ecs_combat.legality import KeywordSide, least_blockers, why_cannot_attack
 from ecs_combat.plugins import Registry, load_registry
 from ecs_combat.reference import ReferenceEngine
 from ecs_combat.scenario import parse_scenario
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
 
 __all__ = [
     "assert_engines_agree",
@@ -50,7 +52,9 @@ __all__ = [
     "scenarios",
 ]
 
-Draw = Callable[[st.SearchStrategy[Any]], Any]
+# Hypothesis is imported where a strategy is drawn, so the pytest plugin (the fixtures) loads
+# without it.
+Draw = Callable[["SearchStrategy[Any]"], Any]
 #: Creature names drawn now and then (the id is the name otherwise), for keywords that read
 #: names: digits, punctuation, case, accents and a repeat.
 NAMES = ("Goblin 2", "Goblin-A", "goblin a", "Zebra", "Aardvark", "Ørn")
@@ -78,6 +82,8 @@ def registry_with(*modules: str, extra: Sequence[object] = ()) -> Registry:
 def instance_text(draw: Draw, keyword: Keyword) -> str:
     """One instance of a keyword as a scenario writes it, with a drawn parameter where it
     takes one: ``bushido 2``, ``protection from red``."""
+    from hypothesis import strategies as st
+
     if keyword.parameter == "number":
         return f"{keyword.name} {draw(st.integers(1, 3))}"
     if keyword.parameter == "color":
@@ -105,6 +111,8 @@ def _creature(
     draw: Draw, controller: str, keywords: Sequence[Keyword], registry: Registry
 ) -> dict[str, Any]:
     """A creature table: mostly power above 0, so most combats deal damage."""
+    from hypothesis import strategies as st
+
     toughness = draw(st.integers(1, 5))
     table: dict[str, Any] = {
         "controller": controller,
@@ -127,15 +135,13 @@ def _creature(
     return table
 
 
-@st.composite
 def scenarios(
-    draw: Draw,
     registry: Registry,
     keywords: Sequence[str] | None = None,
     players: int = 2,
     attackers: int = 3,
     blockers: int = 3,
-) -> dict[str, Any]:
+) -> SearchStrategy[dict[str, Any]]:
     """Scenario documents (as read from TOML) the loader accepts, whose creatures have the
     given `keywords` (default: every keyword of the registry), with drawn parameters where a
     keyword takes one, random colors and now and then a name.
@@ -145,11 +151,26 @@ def scenarios(
     attacker left with fewer blockers than it needs is unblocked. Attackers mostly have power
     above 0 and are mostly blocked, so most battles reach a damage step that deals damage.
     """
+    from hypothesis import strategies as st
+
     names = list(registry.keywords) if keywords is None else list(keywords)
     unknown = [k for k in names if registry.keyword(k) is None]
     if unknown:
         raise ValueError(f"keywords the registry doesn't have: {', '.join(unknown)}")
     kws = [kw for k in names if (kw := registry.keyword(k)) is not None]
+    return st.composite(_scenario)(registry, kws, players, attackers, blockers)
+
+
+def _scenario(
+    draw: Draw,
+    registry: Registry,
+    kws: Sequence[Keyword],
+    players: int,
+    attackers: int,
+    blockers: int,
+) -> dict[str, Any]:
+    from hypothesis import strategies as st
+
     pids = ["A", "B", "C", "D"][: max(2, min(players, 4))]
     doc_players = {p: {"life": draw(st.integers(1, 20))} for p in pids}
     creatures: dict[str, dict[str, Any]] = {}

@@ -4,6 +4,8 @@ documents, parameters drawn, most battles deal damage)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -102,13 +104,20 @@ def test_parameters_are_drawn_for_keywords_that_take_one() -> None:
 
 
 def test_unknown_keywords_are_refused() -> None:
-    @KIT
-    @given(scenarios(REGISTRY, keywords=["flyng"]))
-    def draw(doc: dict[str, Any]) -> None:
-        raise AssertionError("unreachable")
-
     with pytest.raises(ValueError, match="flyng"):
-        draw()
+        scenarios(REGISTRY, keywords=["flyng"])
+
+
+def test_the_pytest_plugin_loads_without_hypothesis() -> None:
+    """The kit is loaded by every pytest run where ecs-combat is installed: its import must
+    not need Hypothesis (only drawing scenarios does)."""
+    code = (
+        "import sys; sys.modules['hypothesis'] = None\n"
+        "import ecs_combat.testing as kit\n"
+        "assert kit.registry_with().keywords\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
 
 
 def test_a_disagreement_fails_with_both_documents() -> None:
