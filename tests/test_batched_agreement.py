@@ -45,6 +45,7 @@ from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.cli.main import cli
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
+from ecs_combat.scenario.instances import parse_instance
 
 if TYPE_CHECKING:  # the card-effect interface, for annotations only
     from ecs_combat.plugin.views import EffectTarget
@@ -96,21 +97,12 @@ BATCHED = BatchedEngine(REGISTRY)
 
 #: Every loaded keyword; those that keep a creature out of combat last, as the generator's
 #: simplest draws come first.
-KEYWORDS = sorted(REGISTRY.keywords, key=lambda k: (k in {"defender", "decayed"}, k))
+#: Keywords that keep creatures out of combat or damage from being dealt (prevention, life
+#: lost before any damage step) come last.
+LATE = {"defender", "decayed", "afflict", "protection", "flanking"}
+KEYWORDS = sorted(REGISTRY.keywords, key=lambda k: (k in LATE, k))
 
 
-def _with_parameter(name: str) -> st.SearchStrategy[str]:
-    """A keyword entry as a scenario writes it: `bushido 2`, `protection from red`, `trample`."""
-    kind = REGISTRY.keywords[name].parameter
-    if kind == "number":
-        return st.integers(0, 3).map(lambda n: f"{name} {n}")
-    if kind == "color":
-        return st.sampled_from(COLORS).map(lambda c: f"{name} from {c}")
-    return st.just(name)
-
-
-#: Keyword entries, with a parameter where the keyword takes one.
-ENTRIES = st.sampled_from(KEYWORDS).flatmap(_with_parameter)
 #: 122.1b: the keywords that may be keyword counters (RULES.md section 4).
 COUNTER_KEYWORDS = sorted(
     {
@@ -154,9 +146,22 @@ AGREEMENT = settings(
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 
+def _entry(draw: Draw, keyword: str) -> str:
+    """One instance of a keyword as scenarios write it, with a parameter where it takes one."""
+    kind = REGISTRY.keywords[keyword].parameter
+    if kind == "color":
+        return f"{keyword} from {draw(st.sampled_from(COLORS))}"
+    return f"{keyword} {draw(st.integers(1, 3))}" if kind == "number" else keyword
+
+
+def _instances(table: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(keyword, parameter) of each printed instance of a creature table."""
+    return [tuple(parse_instance(k, REGISTRY)) for k in table.get("keywords", [])]
+
+
 def _keywords_of(table: dict[str, Any]) -> set[str]:
     """The keywords a creature table gives as it is declared (printed and counters)."""
-    return set(table.get("keywords", [])) | {
+    return {k for k, _ in _instances(table)} | {
         k for k, n in table.get("counters", {}).items() if n > 0
     }
 
@@ -173,12 +178,12 @@ def _creature(
         "toughness": draw(st.integers(1, 5)),
     }
     if KEYWORDS:
-        keywords = draw(st.lists(ENTRIES, max_size=3, unique_by=lambda e: e.split(" ")[0]))
+        keywords = draw(st.lists(st.sampled_from(KEYWORDS), max_size=3, unique=True))
         if controller == players[0] and fights and draw(st.integers(0, 9)) < 9:
             keywords = [k for k in keywords if k not in CANT_ATTACK]  # mostly an attacker
         if STRIKES and draw(st.integers(0, 2)) == 0:  # the strike family, a third of the time
             keywords = sorted({*keywords, draw(st.sampled_from(STRIKES))})
-        table["keywords"] = keywords
+        table["keywords"] = [_entry(draw, k) for k in keywords]
     if COUNTER_KEYWORDS and draw(st.integers(0, 3)) == 3:
         table["counters"] = draw(
             st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(0, 2), max_size=2)
@@ -190,6 +195,8 @@ def _creature(
     name = draw(st.sampled_from([None, *NAMES]))
     if name is not None:
         table["name"] = name
+    if draw(st.integers(0, 3)) == 3:  # colors, for protection (702.16)
+        table["colors"] = draw(st.lists(st.sampled_from(COLORS), min_size=1, max_size=2))
     return table
 
 
@@ -199,13 +206,25 @@ def _may_attack(table: dict[str, Any]) -> bool:
 
 
 def _may_block(blocker: dict[str, Any], attacker: dict[str, Any]) -> bool:
-    """509.1a-b (702.9b, 702.28b, 702.147a): whether `blocker` may block `attacker`."""
+    """509.1a-b (702.9b, 702.28b, 702.147a, 702.16e, 702.118): whether `blocker` may block
+    `attacker`."""
     mine, theirs = _keywords_of(blocker), _keywords_of(attacker)
     if not CANT_BLOCK.isdisjoint(mine):
         return False
     if any(k in theirs and mine.isdisjoint(v) for k, v in BLOCKABLE_ONLY_BY.items()):
         return False
+    protected = {p for k, p in _instances(attacker) if k == "protection"}
+    if not protected.isdisjoint(blocker.get("colors", [])):  # 702.16e
+        return False
+    if "skulk" in theirs and _power(blocker) > _power(attacker):  # 702.118
+        return False
     return not any(k in mine and theirs.isdisjoint(v) for k, v in BLOCKS_ONLY.items())
+
+
+def _power(table: dict[str, Any]) -> int:
+    """Power as declared: printed, with +1/+1 and -1/-1 counters (122.1a)."""
+    counters = table.get("counters", {})
+    return int(table["power"]) + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
 
 
 def _split(draw: Draw, total: int, parts: int) -> list[int]:
@@ -250,7 +269,7 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
             and "paired_with" not in t
             and o not in taken
         ]
-        if "paired_with" not in table and mates and draw(st.integers(0, 3)) == 3:
+        if cid not in taken and mates and draw(st.integers(0, 3)) == 3:
             mate = draw(st.sampled_from(mates))
             table["paired_with"] = mate
             taken |= {cid, mate}
@@ -309,7 +328,7 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
         else:
             allowed = list(blockers[source])
         chosen = draw(st.lists(st.sampled_from(allowed), max_size=len(allowed), unique=True))
-        power = max(creatures[source]["power"], 0)
+        power = max(_power(creatures[source]), 0)
         if chosen and draw(st.integers(0, 7)) < 7:  # mostly legal
             amounts = dict(zip(chosen, _split(draw, power, len(chosen)), strict=True))
         else:
@@ -350,7 +369,8 @@ def _events(draw: Draw, pids: Sequence[str], present: list[str]) -> list[dict[st
         else:
             ev["target"] = draw(st.sampled_from(present))
         if action in ("grant", "remove"):
-            ev["keywords"] = draw(st.lists(ENTRIES, min_size=1, max_size=2))
+            names = draw(st.lists(st.sampled_from(KEYWORDS), min_size=1, max_size=2))
+            ev["keywords"] = [_entry(draw, k) for k in names]
         elif action == "counters":
             ev["counters"] = draw(
                 st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(-2, 2), max_size=2)

@@ -10,12 +10,12 @@ import tomllib
 
 import pytest
 from conftest import Resolve, bundled_registry, dealt, step
-from ecs_combat.cli.report import render
 from rich.console import Console
 from scenario_text import combat, creature, event
 
 from ecs_combat import InputError, Registry, load_registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.cli.report import render
 from ecs_combat.reference.engine import ReferenceEngine
 
 PLAYERS = "[players.A]\n[players.B]\n"

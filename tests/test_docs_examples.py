@@ -1,6 +1,7 @@
 """The Python examples of docs/distributed.md run as written, so the docs can't drift from the
 API: the blocks of the page run in order, as one script, in a new directory; the only change is
-the Dask scheduler's address, pointed at a local cluster."""
+the Dask scheduler's address, pointed at a local cluster. The plugin test kit's example of
+docs/plugins.md runs as a pytest file."""
 
 from __future__ import annotations
 
@@ -47,3 +48,26 @@ def test_the_python_examples_run(tmp_path: Path, cluster: Any) -> None:
     )
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "runs" / "t7" / "manifest.json").exists()
+
+
+KIT_PAGE = "docs/plugins.md"
+KIT_SECTION = "### The test kit"
+
+
+def test_the_plugin_kit_example_runs_as_a_pytest_file(tmp_path: Path) -> None:
+    """docs/plugins.md's test file for alpha strike passes under pytest, as written."""
+    pytest.importorskip("ecs_combat_alpha_strike")
+    page = (ROOT / KIT_PAGE).read_text(encoding="utf-8")
+    section = page[page.index(KIT_SECTION) :]
+    (code,) = BLOCK.findall(section)[:1]
+    (tmp_path / "test_alpha_kit.py").write_text(code, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ECS_COMBAT_")}
+    p = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_alpha_kit.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "2 passed" in p.stdout

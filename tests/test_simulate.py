@@ -272,8 +272,9 @@ def test_any_range_of_battles_is_drawn_the_same_whatever_the_chunks(registry: Re
 
 
 def test_generated_attacks_and_blocks_are_legal(registry: Registry) -> None:
-    """509.1b: the generator declares no block that flying, reach, shadow, menace, defender or
-    decayed forbid; such a creature stays back instead. Checked by the scenario loader's rules."""
+    """509.1b: the generator declares no block that the registry's restrictions forbid (flying,
+    reach, shadow, menace, defender, decayed, skulk, ...); such a creature stays back instead.
+    Checked by the scenario loader's rules."""
     doc = {
         "attackers": [1, 4],
         "blockers_per_attacker": [0, 3],

@@ -33,7 +33,7 @@ from ecs_combat.batched.arrays import (
 )
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
-from ecs_combat.plugin.definitions import Keyword, normalize_keyword
+from ecs_combat.plugin.definitions import Keyword, color_mask, normalize_keyword
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.schedule import (
     POINT_NAMES,
@@ -1431,7 +1431,10 @@ class _Run:
         legal = self.on_bf[t].copy()
         if self.static and legal.any():
             self.refresh(self._battles(rows[legal], b.event_battle))
-        targets = _RowSide(self, t, self.controller[t] != caster)
+        cards = [self.reg.card(name) for name in b.card_names]
+        card_colors = [0 if c is None else color_mask(c.colors) for c in cards]
+        spell_colors = np.asarray(card_colors, I64)[b.event_card[rows]]
+        targets = _RowSide(self, t, self.controller[t] != caster, spell_colors)
         for restriction in self.reg.restrictions_of("target"):
             legal &= np.asarray(restriction.test(targets), np.bool_)
         card_index = b.event_card[rows]
@@ -1598,13 +1601,39 @@ class _View:
 class _RowSide:
     """Some creature rows as a restriction sees them (:class:`ecs_combat.plugin.restrictions.Side`)."""
 
-    def __init__(self, run: _Run, rows: IntArray, opponent: BoolArray) -> None:
+    def __init__(
+        self, run: _Run, rows: IntArray, opponent: BoolArray, spell_colors: IntArray
+    ) -> None:
         self.run = run
         self.rows = rows
         self.opponent = opponent
+        self.spell_colors = spell_colors
 
     def has(self, keyword: str) -> BoolArray:
         out: BoolArray = self.run.has(keyword)[self.rows]
+        return out
+
+    def values(self, keyword: str) -> IntArray:
+        """Its instances' parameters: colors as a bit mask, numbers added up."""
+        rows, params = self.run.instances(keyword)
+        given = params >= 0
+        out = np.zeros(self.run.n, I64)
+        kw = self.run.reg.keyword(keyword)
+        if kw is not None and kw.parameter == "color":
+            np.bitwise_or.at(out, rows[given], np.left_shift(1, params[given]))
+        else:
+            np.add.at(out, rows[given], params[given])
+        result: IntArray = out[self.rows]
+        return result
+
+    @property
+    def colors(self) -> IntArray:
+        out: IntArray = np.asarray(self.run.colors, I64)[self.rows]
+        return out
+
+    @property
+    def power(self) -> IntArray:
+        out: IntArray = self.run.power[self.rows]
         return out
 
 

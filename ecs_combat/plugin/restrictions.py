@@ -51,6 +51,11 @@ class Side(Protocol):
         ...
 
     @property
+    def power(self) -> Any:
+        """Its power as the declaration is checked (printed, counters and pumps)."""
+        ...
+
+    @property
     def opponent(self) -> Any:
         """For ``target``: whether the spell's caster is an opponent of its controller."""
         ...

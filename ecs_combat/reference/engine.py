@@ -917,6 +917,10 @@ class EntitySide:
     def colors(self) -> int:
         return color_mask(self.combat.colors(self.entity))
 
+    @property
+    def power(self) -> int:
+        return esper.component_for_entity(self.entity, Stats).power
+
 
 class _CardTarget:
     """:class:`ecs_combat.plugin.views.EffectTarget` for the reference engine."""

@@ -35,6 +35,7 @@ class KeywordSide:
     color_bits: int = 0
     opponent: bool = False
     spell_color_bits: int = 0
+    power: int = 0
 
     def has(self, keyword: str) -> np.bool_:
         """Whether it has the keyword."""
@@ -66,11 +67,14 @@ def instance_values(parameters: Iterable[Parameter]) -> int:
     return out
 
 
-def spec_side(spec: CreatureSpec) -> KeywordSide:
-    """A creature as the scenario declares it: printed keywords and keyword counters."""
+def spec_side(spec: CreatureSpec, registry: Registry | None = None) -> KeywordSide:
+    """A creature as the scenario declares it: printed keywords and keyword counters; its
+    power with the registry's counter kinds' changes (``+1/+1``)."""
     instances = list(zip(spec.keywords, spec.parameters, strict=True))
     instances += [(k, None) for k, n in spec.counters.items() if n > 0]
-    return KeywordSide(instances, color_mask(spec.colors))
+    kinds = {} if registry is None else registry.counter_kinds
+    power = spec.power + sum(kinds[k].power * n for k, n in spec.counters.items() if k in kinds)
+    return KeywordSide(instances, color_mask(spec.colors), power=power)
 
 
 def check_declarations(scenario: Scenario, registry: Registry) -> None:
@@ -121,7 +125,7 @@ class _Declarations:
 
     def side(self, cid: str) -> KeywordSide:
         """A creature as it is declared (printed keywords and keyword counters)."""
-        return spec_side(self.sc.creatures[cid])
+        return spec_side(self.sc.creatures[cid], self.reg)
 
     def fail(self, path: str, message: str) -> InputError:
         return InputError(self.sc.file, path, message)

@@ -146,14 +146,20 @@ class KeywordBits:
         )
 
     def legal_blocks(
-        self, attacker_masks: MaskArray, blocker_masks: MaskArray, possible: np.uint64
+        self,
+        attacker_masks: MaskArray,
+        blocker_masks: MaskArray,
+        possible: np.uint64,
+        attacker_power: IntArray | None = None,
+        blocker_power: IntArray | None = None,
     ) -> BoolArray:
         """Which (attacker, blocker) pairs the rules allow, ignoring minimum numbers of blockers (509.1b).
 
         Only keywords in `possible` are checked (the others appear on no creature).
         """
         ok = np.ones(attacker_masks.shape, dtype=np.bool_)
-        attacker, blocker = _MaskSide(self, attacker_masks), _MaskSide(self, blocker_masks)
+        attacker = _MaskSide(self, attacker_masks, attacker_power)
+        blocker = _MaskSide(self, blocker_masks, blocker_power)
         for r in self.restrictions("block", possible):
             ok &= np.asarray(r.test(blocker), np.bool_)
         for r in self.restrictions("block-pair", possible):
@@ -186,12 +192,18 @@ class KeywordBits:
 
 
 class _MaskSide:
-    """Creatures as keyword masks, as a restriction sees them."""
+    """Creatures as keyword masks, as a restriction sees them. Drawn creatures are colorless
+    and their keywords have no parameters (``values`` is 0)."""
 
-    def __init__(self, bits: KeywordBits, masks: MaskArray) -> None:
+    def __init__(self, bits: KeywordBits, masks: MaskArray, power: IntArray | None = None) -> None:
         self.bits = bits
         self.masks = masks
         self.opponent = np.zeros(masks.shape, np.bool_)
+        self.colors = np.zeros(masks.shape, np.int64)
+        self.power = np.zeros(masks.shape, np.int64) if power is None else power
+
+    def values(self, keyword: str) -> IntArray:
+        return np.zeros(self.masks.shape, np.int64)
 
     def has(self, keyword: str) -> BoolArray:
         bit = self.bits.bit.get(keyword)
@@ -254,7 +266,13 @@ def assemble(
     attacker_rows = starts[battle[blocker_rows]] + assigned[blocker_rows]
     legal = attacks[attacker_rows]
     if bits.restricts_blocks(possible):
-        legal &= bits.legal_blocks(keywords[attacker_rows], keywords[blocker_rows], possible)
+        legal &= bits.legal_blocks(
+            keywords[attacker_rows],
+            keywords[blocker_rows],
+            possible,
+            power[attacker_rows],
+            power[blocker_rows],
+        )
     need = bits.blockers_needed(keywords[attacker_rows], possible)
     if need is not None:
         have = np.bincount(attacker_rows[legal], minlength=rows)[attacker_rows]

@@ -1,0 +1,36 @@
+"""Skulk (702.118): it can't be blocked by creatures with greater power.
+
+Checked as blockers are declared (509.1b), with the powers the creatures have then; a change
+of power afterwards doesn't undo the block.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import Keyword, Restriction, hookimpl
+
+SKULK = "skulk"
+
+
+def may_block(attacker: Any, blocker: Any) -> Any:
+    return ~attacker.has(SKULK) | (blocker.power <= attacker.power)
+
+
+@hookimpl
+def register_keywords() -> list[Keyword]:
+    return [Keyword(SKULK, rule="702.118")]
+
+
+@hookimpl
+def register_restrictions() -> list[Restriction]:
+    return [
+        Restriction(
+            "block-pair",
+            SKULK,
+            "702.118",
+            may_block,
+            "{attacker} has skulk and can't be blocked by creatures with greater power, "
+            "such as {blocker}",
+        )
+    ]
