@@ -1,0 +1,146 @@
+"""Array helpers of the batched engine: segmented sums, the default division in order,
+keyword bit masks, runs of equal values, flows of damage."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import (
+    BoolArray,
+    IntArray,
+    MaskArray,
+)
+
+I64 = np.int64
+U64 = np.uint64
+SmallArray = npt.NDArray[np.int8]
+AnyArray = npt.NDArray[Any]
+
+
+def segmented_exclusive_cumsum(values: IntArray, groups: RowGroups) -> IntArray:
+    """For each row, the sum of the values of the rows before it in its group."""
+    before: IntArray = np.cumsum(values)
+    before -= values
+    before -= before[groups.start][groups.row_group]
+    return before
+
+
+def divide_in_order(
+    power: IntArray, owed: IntArray, groups: RowGroups
+) -> tuple[IntArray, IntArray]:
+    """The default division (RULES.md section 3) of each group's power over its rows in order.
+
+    `power` is each row's group's power. Each row, in order, gets what it is `owed` (the damage
+    lethal to it; 0 for a row that is no recipient) while its group's power lasts. Returns the
+    amount per row and each group's leftover power (never negative), which goes to the player
+    or the first recipient.
+    """
+    before = segmented_exclusive_cumsum(owed, groups)
+    leftover: IntArray = power[groups.start] - before[groups.last] - owed[groups.last]
+    np.maximum(leftover, 0, out=leftover)
+    amount: IntArray = np.subtract(power, before, out=before)
+    np.maximum(amount, 0, out=amount)
+    np.minimum(amount, owed, out=amount)
+    return amount, leftover
+
+
+def _bits_of(columns: BoolArray) -> MaskArray:
+    """[R, K] booleans as R 64-bit masks (bit k for column k)."""
+    if columns.shape[1] == 0:
+        return np.zeros(columns.shape[0], U64)
+    weights = (np.ones(columns.shape[1], U64) << np.arange(columns.shape[1], dtype=U64)).astype(U64)
+    out: MaskArray = (columns.astype(U64) * weights).sum(axis=1, dtype=U64)
+    return out
+
+
+def _distinct_runs(values: IntArray, starts: IntArray, n: int) -> bool:
+    """Whether no value of `values` (rows below `n`) comes back after its run ends."""
+    firsts = values[starts]
+    if bool(np.all(firsts[1:] > firsts[:-1])):  # ascending runs: none comes back
+        return True
+    return int(np.count_nonzero(np.bincount(values, minlength=n))) == len(starts)
+
+
+def _concat(parts: Sequence[IntArray]) -> IntArray:
+    """The arrays end to end."""
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.zeros(0, I64)
+
+
+def _mask_type(bits: int) -> type[np.unsignedinteger[Any]]:
+    """The narrowest unsigned integer type with at least `bits` bits."""
+    for kind in (np.uint8, np.uint16, np.uint32):
+        if bits <= np.iinfo(kind).bits:
+            return kind
+    return np.uint64
+
+
+class RowGroups:
+    """Runs of contiguous rows with one owner each: an attacker's blocks, a blocker's blocks."""
+
+    def __init__(self, owner_of_row: IntArray, new: BoolArray) -> None:
+        """`new` marks the first row of each run."""
+        self.start = np.flatnonzero(new)
+        self.size = len(self.start)
+        self.last = np.append(self.start[1:] - 1, len(new) - 1)
+        self.owner = owner_of_row[self.start]
+        self.row_group: IntArray = np.cumsum(new)
+        self.row_group -= 1
+
+    @classmethod
+    def of(cls, owner_of_row: IntArray) -> RowGroups:
+        """The runs of equal owners."""
+        new = np.empty(len(owner_of_row), np.bool_)
+        new[:1] = True
+        np.not_equal(owner_of_row[1:], owner_of_row[:-1], out=new[1:])
+        return cls(owner_of_row, new)
+
+
+@dataclass(frozen=True)
+class _Flow:
+    """Damage assigned: source rows, recipients (creature row or ``-1 - player_row``),
+    amounts, and each one's place among its source's recipients (the reference's order)."""
+
+    source: IntArray
+    recipient: IntArray
+    amount: IntArray
+    place: IntArray | int
+
+    def without(self, sources: BoolArray) -> _Flow:
+        """The flow less what some sources assign."""
+        keep = ~sources[self.source]
+        place = self.place if isinstance(self.place, int) else self.place[keep]
+        return _Flow(self.source[keep], self.recipient[keep], self.amount[keep], place)
+
+    def places(self) -> IntArray:
+        """The places as an array."""
+        if isinstance(self.place, int):
+            return np.full(len(self.source), self.place, I64)
+        return self.place
+
+    @staticmethod
+    def empty() -> _Flow:
+        """No damage."""
+        none = np.zeros(0, I64)
+        return _Flow(none, none, none, 0)
+
+
+def _run_starts(values: IntArray) -> IntArray:
+    """Indices where a new run of equal values begins."""
+    if values.size == 0:
+        return np.zeros(0, I64)
+    out: IntArray = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    return out
+
+
+def _starts_mask(n: int, starts: IntArray) -> IntArray:
+    """1 at each run start, 0 elsewhere (cumsum - 1 gives each row its run number)."""
+    out = np.zeros(n, I64)
+    out[starts] = 1
+    return out

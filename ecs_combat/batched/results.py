@@ -1,0 +1,226 @@
+"""What `resolve` prints beyond the final state: the log gathered step by step as arrays,
+and the reference engine's :class:`CombatResult` objects built from it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import (
+    EVENT_ACTIONS,
+    BoolArray,
+    IntArray,
+    MaskArray,
+)
+from ecs_combat.rules.result import (
+    CombatResult,
+    CreatureOutcome,
+    PlayerOutcome,
+    SkippedEvent,
+    StepResult,
+    StrikeNote,
+)
+from ecs_combat.scenario.loader import DECLARE_BLOCKERS
+
+if TYPE_CHECKING:
+    from ecs_combat.batched.engine import _Run
+
+
+I64 = np.int64
+U64 = np.uint64
+SmallArray = npt.NDArray[np.int8]
+AnyArray = npt.NDArray[Any]
+
+
+# Why an event did not happen (``skipped_events``), as codes.
+HAPPENED, NO_ATTACKERS, GAME_ENDED, NO_STEP = 0, 1, 2, 3
+_NO_ATTACKERS_REASON = "no creatures attacked, so the combat had no such point (508.8)"
+_GAME_ENDED_REASON = "the game ended before it"
+
+
+@dataclass
+class _Log:
+    """What ``resolve`` prints beyond the final state, gathered step by step as arrays."""
+
+    #: Damage dealt: step, source row, recipient (creature row or -1 - player row), amount,
+    #: and the place among the source's recipients.
+    damage: list[tuple[int, IntArray, IntArray, IntArray, IntArray]] = dataclasses.field(
+        default_factory=list
+    )
+    #: Life gained: step, player row, source row, amount.
+    gains: list[tuple[int, IntArray, IntArray, IntArray]] = dataclasses.field(default_factory=list)
+    #: Creatures that died in a step's state-based actions.
+    died: list[tuple[int, IntArray]] = dataclasses.field(default_factory=list)
+    #: Combatants of a step: rows, whether each deals damage, its keywords, the steps it struck
+    #: in before (bit per step), its power.
+    strikes: list[tuple[int, AnyArray, AnyArray, AnyArray, AnyArray, AnyArray]] = dataclasses.field(
+        default_factory=list
+    )
+
+
+class _Results:
+    """Turns a run's arrays and log into the reference engine's :class:`CombatResult` objects."""
+
+    def __init__(self, run: _Run, log: _Log) -> None:
+        self.run = run
+        self.log = log
+        b = run.batch
+        self.cids = b.creature_ids or [f"creature row {i}" for i in range(run.n)]
+        self.pids = b.player_ids or [f"player row {i}" for i in range(len(run.life))]
+        self.step_names = [p.name for p in run.plans]
+        self.points = [DECLARE_BLOCKERS, *(f"after {s}" for s in self.step_names)]
+        self._reasons: dict[tuple[int, int, int, int], str] = {}  # strike reasons, computed once
+        self.ev_skip: list[int] = run.ev_skip.tolist()
+        self.ev_point: list[int] = b.event_point.tolist()
+        self.ev_action: list[int] = b.event_action.tolist()
+        if b.event_index is not None:
+            self.ev_index: list[int] = b.event_index.tolist()
+        else:  # place among the battle's events
+            starts = np.searchsorted(b.event_battle, b.event_battle)
+            self.ev_index = (np.arange(len(b.event_battle)) - starts).tolist()
+
+    def _by_battle(
+        self, battle: IntArray, keys: Sequence[IntArray], columns: Sequence[IntArray]
+    ) -> list[list[tuple[int, ...]]]:
+        """Rows sorted by battle then `keys` (most significant first), grouped per battle."""
+        out: list[list[tuple[int, ...]]] = [[] for _ in range(self.run.nb)]
+        if battle.size == 0:
+            return out
+        order = np.lexsort([*reversed(keys), battle])
+        cols = [c[order].tolist() for c in columns]
+        for b, *values in zip(battle[order].tolist(), *cols, strict=True):
+            out[b].append(tuple(values))
+        return out
+
+    def _cat(self, parts: list[IntArray] | list[BoolArray] | list[MaskArray], dtype: Any) -> Any:
+        return np.concatenate(parts) if parts else np.zeros(0, dtype)
+
+    def build(self) -> list[CombatResult]:
+        run, log = self.run, self.log
+        battle = run.battle
+        # damage: (step, source, place, recipient, amount)
+        d_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.damage], I64)
+        d_src = self._cat([x[1] for x in log.damage], I64)
+        d_rec = self._cat([x[2] for x in log.damage], I64)
+        d_amt = self._cat([x[3] for x in log.damage], I64)
+        d_pos = self._cat([np.asarray(x[4], I64) for x in log.damage], I64)
+        damage = self._by_battle(
+            battle[d_src], [d_step, d_src, d_pos], [d_step, d_src, d_rec, d_amt]
+        )
+        g_step = self._cat([np.full(len(x[2]), x[0], I64) for x in log.gains], I64)
+        g_player = self._cat([x[1] for x in log.gains], I64)
+        g_src = self._cat([x[2] for x in log.gains], I64)
+        g_amt = self._cat([x[3] for x in log.gains], I64)
+        gains = self._by_battle(battle[g_src], [g_step, g_src], [g_step, g_player, g_src, g_amt])
+        x_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.died], I64)
+        x_row = self._cat([x[1] for x in log.died], I64)
+        died = self._by_battle(battle[x_row], [x_step, x_row], [x_step, x_row])
+        s_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.strikes], I64)
+        s_row = self._cat([x[1] for x in log.strikes], I64)
+        s_deals = self._cat([x[2] for x in log.strikes], np.bool_)
+        s_kw = self._cat([x[3] for x in log.strikes], U64)
+        s_before = self._cat([x[4] for x in log.strikes], U64)
+        s_power = self._cat([x[5] for x in log.strikes], I64)
+        strikes = self._by_battle(
+            battle[s_row], [s_step, s_row], [s_step, s_row, s_deals, s_kw, s_before, s_power]
+        )
+
+        c_start = np.searchsorted(battle, np.arange(run.nb + 1)).tolist()
+        p_start = np.searchsorted(run.player_battle, np.arange(run.nb + 1)).tolist()
+        ev_start = np.searchsorted(run.batch.event_battle, np.arange(run.nb + 1)).tolist()
+        alive, marked = run.on_bf.tolist(), run.marked.tolist()
+        power, toughness = run.power.tolist(), run.toughness.tolist()
+        entered = run.entered.tolist()
+        life, lost = run.life.tolist(), run.lost.tolist()
+        counter_names = run.batch.counter_names
+        counts = None if run.counts is None else run.counts.tolist()
+        reg = run.reg
+        c_shown = {
+            k: run.creature_states[k].tolist()
+            for k, f in reg.state_fields("creature").items()
+            if f.output
+        }
+        p_shown = {
+            k: run.player_states[k].tolist()
+            for k, f in reg.state_fields("player").items()
+            if f.output
+        }
+        taken = run.steps_taken.T.tolist()
+        out: list[CombatResult] = []
+        for b in range(run.nb):
+            res = CombatResult()
+            steps: dict[int, StepResult] = {}
+            for s, name in enumerate(self.step_names):
+                if taken[b][s]:
+                    steps[s] = StepResult(name)
+                    res.steps.append(steps[s])
+            for s, src, rec, amt in damage[b]:
+                rid = self.pids[-1 - rec] if rec < 0 else self.cids[rec]
+                steps[s].damage.append((self.cids[src], rid, amt))
+            for s, player, src, amt in gains[b]:
+                steps[s].life_gained.append((self.pids[player], self.cids[src], amt))
+            for s, row in died[b]:
+                steps[s].died.append(self.cids[row])
+            for s, row, deals, kw, before, pw in strikes[b]:
+                steps[s].strikes.append(self._strike(s, row, bool(deals), kw, before, pw))
+            for row in range(c_start[b], c_start[b + 1]):
+                if entered[row]:
+                    res.creatures[self.cids[row]] = CreatureOutcome(
+                        alive=alive[row],
+                        damage=marked[row],
+                        power=power[row],
+                        toughness=toughness[row],
+                        counters={}
+                        if counts is None
+                        else {
+                            k: n for k, n in zip(counter_names, counts[row], strict=True) if n > 0
+                        },
+                        state={k: v[row] for k, v in c_shown.items()},
+                    )
+            for p in range(p_start[b], p_start[b + 1]):
+                res.players[self.pids[p]] = PlayerOutcome(
+                    life=life[p], lost=lost[p], state={k: v[p] for k, v in p_shown.items()}
+                )
+            res.skipped_events = self._skipped(ev_start[b], ev_start[b + 1])
+            out.append(res)
+        return out
+
+    def _strike(
+        self, s: int, row: int, deals: bool, kw: int, before: int, power: int
+    ) -> StrikeNote:
+        """Why a combatant did or did not deal damage, in the reference engine's words."""
+        key = (s, kw, before, min(power, 1) if power > 0 else power)
+        why = self._reasons.get(key)
+        if why is None:
+            plan = self.run.plans[s]
+            earlier = [name for i, name in enumerate(self.step_names) if before >> i & 1]
+            dealt, why = plan.deals(self.run.m.decode(kw), earlier)
+            if dealt and power <= 0:
+                why = f"{why}, but its power is {power}: it assigns no damage (510.1a)"
+            self._reasons[key] = why
+        return StrikeNote(self.cids[row], deals, why)
+
+    def _skipped(self, start: int, end: int) -> list[SkippedEvent]:
+        """The battle's events that did not happen, in the order the reference lists them."""
+        skip, index = self.ev_skip, self.ev_index
+        rows = [e for e in range(start, end) if skip[e] != HAPPENED]
+        if rows and skip[rows[0]] == NO_ATTACKERS:  # all of them, in file order
+            rows.sort(key=lambda e: index[e])
+        out = []
+        for e in rows:
+            point, code = self.ev_point[e], skip[e]
+            if code == NO_ATTACKERS:
+                reason = _NO_ATTACKERS_REASON
+            elif code == GAME_ENDED:
+                reason = _GAME_ENDED_REASON
+            else:
+                reason = f"the {self.step_names[point - 1]} step did not take place"
+            out.append(
+                SkippedEvent(index[e], self.points[point], EVENT_ACTIONS[self.ev_action[e]], reason)
+            )
+        return out

@@ -1,0 +1,145 @@
+"""What plugins and cards see of a batch: the static-keyword view, restriction sides and
+card targets, one element per row."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import (
+    BoolArray,
+    IntArray,
+)
+from ecs_combat.errors import RefusedError
+from ecs_combat.plugin.definitions import normalize_keyword
+
+if TYPE_CHECKING:
+    from ecs_combat.batched.engine import _Run
+
+
+I64 = np.int64
+U64 = np.uint64
+SmallArray = npt.NDArray[np.int8]
+AnyArray = npt.NDArray[Any]
+
+
+class _View:
+    """:class:`ecs_combat.plugin.views.BatchView` of a run, for static-keyword hooks."""
+
+    def __init__(self, run: _Run) -> None:
+        self.run = run
+
+    def has(self, keyword: str) -> BoolArray:
+        """Creatures on the battlefield whose own keywords include `keyword`."""
+        bit = self.run.m.bit.get(normalize_keyword(keyword))
+        if bit is None:
+            return np.zeros(self.run.n, np.bool_)
+        out: BoolArray = self.run.on_bf & ((self.run.own & self.run.kt(bit)) != 0)
+        return out
+
+    def name_keys(self) -> list[str]:
+        """Each row's creature name."""
+        return self.run.names()
+
+    def block_pairs(self) -> tuple[IntArray, IntArray]:
+        """(blocker rows, attacker rows) of every block still in effect."""
+        run = self.run
+        if not run.blocks_declared or not run.nblocks:
+            empty = np.zeros(0, I64)
+            return empty, empty
+        in_effect = run.blocking[run.bb] & run.att[run.ba]
+        return run.bb[in_effect], run.ba[in_effect]
+
+    @property
+    def rows(self) -> int:
+        """The number of creature rows."""
+        return self.run.n
+
+
+class _RowSide:
+    """Some creature rows as a restriction sees them (:class:`ecs_combat.plugin.restrictions.Side`)."""
+
+    def __init__(
+        self, run: _Run, rows: IntArray, opponent: BoolArray, spell_colors: IntArray
+    ) -> None:
+        self.run = run
+        self.rows = rows
+        self.opponent = opponent
+        self.spell_colors = spell_colors
+
+    def has(self, keyword: str) -> BoolArray:
+        out: BoolArray = self.run.has(keyword)[self.rows]
+        return out
+
+    def values(self, keyword: str) -> IntArray:
+        """Its instances' parameters: colors as a bit mask, numbers added up."""
+        rows, params = self.run.instances(keyword)
+        given = params >= 0
+        out = np.zeros(self.run.n, I64)
+        kw = self.run.reg.keyword(keyword)
+        if kw is not None and kw.parameter == "color":
+            np.bitwise_or.at(out, rows[given], np.left_shift(1, params[given]))
+        else:
+            np.add.at(out, rows[given], params[given])
+        result: IntArray = out[self.rows]
+        return result
+
+    @property
+    def colors(self) -> IntArray:
+        out: IntArray = np.asarray(self.run.colors, I64)[self.rows]
+        return out
+
+    @property
+    def power(self) -> IntArray:
+        out: IntArray = self.run.power[self.rows]
+        return out
+
+
+class _CardTargets:
+    """:class:`ecs_combat.plugin.views.EffectTarget` for the batched engine: one element per cast."""
+
+    def __init__(self, run: _Run, targets: IntArray, casters: IntArray) -> None:
+        self.run = run
+        self.targets = targets
+        self.casters = casters
+
+    def _where(self, where: Any) -> BoolArray:
+        return np.broadcast_to(np.asarray(where, dtype=np.bool_), self.targets.shape)
+
+    def state(self, key: str) -> AnyArray:
+        """A plugin's state of each target creature."""
+        return self.run.creature_states[key][self.targets]
+
+    def caster_state(self, key: str) -> AnyArray:
+        """A plugin's state of each card's caster."""
+        return self.run.player_states[key][self.casters]
+
+    def related(self, key: str) -> BoolArray:
+        """Whether each target's creature reference `key` names a creature on the battlefield."""
+        other = self.run.creature_states[key][self.targets]
+        out: BoolArray = (other >= 0) & self.run.on_bf[np.maximum(other, 0)]
+        return out
+
+    def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
+        """+power/+toughness until end of turn, where `where` holds (to the creature the
+        target's state `via` names, with `via`)."""
+        w = self._where(where)
+        rows = self.targets
+        if via is not None:
+            w = w & self.related(via)
+            rows = self.run.creature_states[via][self.targets]
+        self.run.pump(rows[w], power, toughness)
+
+    def grant(self, keyword: str, where: Any = True) -> None:
+        """The targets where `where` holds gain `keyword` until end of turn."""
+        bit = self.run.m.bit.get(normalize_keyword(keyword))
+        if bit is None:
+            raise RefusedError(f"a card gives {keyword!r}, which has no bit in the batch")
+        rows = self.targets[self._where(where)]
+        self.run.kw_base[rows] |= self.run.kt(bit)
+        self.run.update_own(rows)
+
+    def note(self, text: str, where: Any = True) -> None:
+        """Words for the readable account; the batched engine keeps none."""
