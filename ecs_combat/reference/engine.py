@@ -14,23 +14,17 @@ from contextlib import contextmanager
 from typing import Any
 
 import esper
-import numpy as np
 
 from ecs_combat.errors import EcsCombatError, InputError, PluginError
-from ecs_combat.plugin.definitions import Card as CardDefinition
-from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.schedule import (
-    Assignment,
     AttackDeclaration,
     BlockDeclaration,
-    DamageAssignment,
-    DamageEvent,
-    Dealt,
     Destruction,
     StateCheck,
     Trigger,
 )
+from ecs_combat.reference import damage, events
 from ecs_combat.reference.components import (
     Attacking,
     Blocking,
@@ -48,8 +42,8 @@ from ecs_combat.reference.components import (
     Tapped,
     keyword_component,
 )
-from ecs_combat.rules.division import default_division, excess_shortfall, lethal_damage
-from ecs_combat.rules.legality import instance_values, why_cannot_attack, why_not_a_legal_target
+from ecs_combat.reference.views import EntitySide
+from ecs_combat.rules.legality import why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan, plan_steps
 from ecs_combat.rules.result import (
     CombatResult,
@@ -57,7 +51,6 @@ from ecs_combat.rules.result import (
     PlayerOutcome,
     SkippedEvent,
     StepResult,
-    StrikeNote,
 )
 from ecs_combat.scenario.loader import DECLARE_BLOCKERS, CreatureSpec, Division, Event, Scenario
 
@@ -437,11 +430,19 @@ class Combat:
             if not plan.exists(self.keywords(e) for e in self.in_combat()):
                 self.skip_events_after(plan.name, f"the {plan.name} step did not take place")
                 continue
-            self.damage_step(plan)
+            damage.damage_step(self, plan)
             self.events_at(f"after {plan.name}")
         if not self.game_over():
             self.end_of_combat()
         return self.finish()
+
+    def damage_step(self, plan: StepPlan) -> StepResult:
+        """One combat damage step (:func:`ecs_combat.reference.damage.damage_step`)."""
+        return damage.damage_step(self, plan)
+
+    def apply_event(self, ev: Event) -> None:
+        """Apply one scenario event (:func:`ecs_combat.reference.events.apply_event`)."""
+        events.apply_event(self, ev)
 
     def events_at(self, point: str) -> None:
         """Apply the events at a point, checking state-based actions after each."""
@@ -451,7 +452,7 @@ class Combat:
             if self.game_over():
                 self._skip(ev, "the game ended before it")
                 continue
-            self.apply_event(ev)
+            events.apply_event(self, ev)
             self.refresh_keywords()
             died = self.state_based_actions()
             if died:
@@ -466,37 +467,6 @@ class Combat:
     def _skip(self, ev: Event, reason: str) -> None:
         self.result.skipped_events.append(SkippedEvent(ev.index, ev.at, ev.action, reason))
 
-    def damage_step(self, plan: StepPlan) -> StepResult:
-        """One combat damage step: who strikes, assignment, dealing, state-based actions."""
-        step = StepResult(plan.name)
-        combatants = self.in_combat()
-        dealers: list[int] = []
-        for e in combatants:
-            kws = self.keywords(e)
-            deals, why = plan.deals(kws, self.struck[e])
-            power = esper.component_for_entity(e, Stats).power
-            if deals and power <= 0:
-                deals, why = (
-                    False,
-                    f"{why}, but its power is {power}: it assigns no damage (510.1a)",
-                )
-            step.strikes.append(StrikeNote(self.cid(e), deals, why))
-            if deals:
-                dealers.append(e)
-        for e in combatants:
-            if plan.is_striker(self.keywords(e)):
-                self.struck[e].append(plan.name)
-
-        assigned = self.assign(plan, dealers, step)
-        used = {self.cid(e) for e in assigned}
-        for (name, source), division in self.divisions.items():
-            if name == plan.name and source not in used:
-                step.notes.append(f"{division.path} is not used: {source} assigns no damage here")
-        self.deal(assigned, step)
-        step.died = self.state_based_actions()
-        self.result.steps.append(step)
-        return step
-
     def _attacking(self, entity: int) -> bool:
         return self.on_battlefield(entity) and esper.has_component(entity, Attacking)
 
@@ -508,169 +478,6 @@ class Combat:
             and (blk := esper.try_component(b, Blocking)) is not None
             and attacker in blk.attackers
         ]
-
-    def _lethal(self, target: int, one_is_lethal: bool) -> int:
-        stats = esper.component_for_entity(target, Stats)
-        marked = esper.component_for_entity(target, Damage).marked
-        return lethal_damage(stats.toughness, marked, one_is_lethal)
-
-    def assign(
-        self, plan: StepPlan, dealers: list[int], step: StepResult
-    ) -> dict[int, dict[str, int]]:
-        """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
-        plans: list[Assignment] = []
-        for e in dealers:
-            att = esper.try_component(e, Attacking)
-            if att is not None:
-                blockers = self._blockers_left(e, att) if att.blocked else []
-                plans.append(Assignment(e, blockers, att.defender))
-            else:
-                blk = esper.component_for_entity(e, Blocking)
-                attackers = [a for a in blk.attackers if self._attacking(a)]
-                plans.append(Assignment(e, attackers, None))
-        self.run_systems("assign-damage", DamageAssignment(plan.name, plans))
-        by_source = {a.source: a for a in plans}
-
-        assigned: dict[int, dict[str, int]] = {}
-        explicit: list[tuple[int, Division, str, str, dict[str, int]]] = []
-        for a in plans:
-            e, cid = a.source, self.cid(a.source)
-            power = esper.component_for_entity(e, Stats).power
-            lethal_by = a.one_is_lethal
-            excess_kw: str | None = None
-            recipients = [
-                (self.cid(r), self._lethal(r, lethal_by is not None)) for r in a.recipients
-            ]
-            if a.defender is not None:
-                defender = self.pid(a.defender)
-                if not esper.component_for_entity(e, Attacking).blocked:
-                    options, excess = {defender: 0}, defender
-                else:
-                    excess_kw = a.player_gets_excess
-                    excess = defender if excess_kw else None  # type: ignore[assignment]
-                    options = dict(recipients)
-                    if excess is not None:
-                        options[excess] = 0
-                    if not recipients and excess is None:
-                        step.notes.append(
-                            f"{cid} is blocked and no blocker remains: it assigns no damage (510.1c)"
-                        )
-                        continue
-            else:
-                options = dict(recipients)
-                excess = None
-                if not recipients:
-                    step.notes.append(
-                        f"{cid} blocks no attacker still in combat: it assigns no damage"
-                    )
-                    continue
-            division = self.divisions.get((plan.name, cid))
-            if division is not None:
-                amounts = self._check_division(division, power, options)
-                assigned[e] = amounts
-                if excess is not None and excess_kw:
-                    lethal_needed = {rid: lethal for rid, lethal in recipients}
-                    explicit.append((e, division, excess_kw, excess, lethal_needed))
-                step.notes.append(f"{cid} divides its damage as the scenario says: {_fmt(amounts)}")
-                continue
-            amounts = default_division(power, recipients, excess)
-            assigned[e] = amounts
-            if len(recipients) > 1 or (excess_kw and recipients):
-                lethal_note = f" ({self._explain(lethal_by)})" if lethal_by else ""
-                step.notes.append(
-                    f"{cid} assigns lethal damage in declaration order{lethal_note}: {_fmt(amounts)}"
-                )
-            elif lethal_by and recipients:
-                step.notes.append(
-                    f"{self._explain(lethal_by)}; any damage {cid} deals to a creature destroys it"
-                )
-            if excess_kw and excess is not None:
-                self._note_excess(step, excess_kw, excess, amounts, bool(recipients))
-
-        for e, division, excess_kw, player, lethal_needed in explicit:
-            others: dict[str, int] = {}
-            for other, amounts in assigned.items():
-                if other != e:
-                    lethal_one = by_source[other].one_is_lethal is not None
-                    for rid, n in amounts.items():
-                        others[rid] = others.get(rid, 0) + n
-                        if lethal_one and rid in lethal_needed and n > 0:
-                            lethal_needed[rid] = 0  # any amount from it is lethal
-            short = excess_shortfall(assigned[e], player, lethal_needed, others)
-            if short is not None:
-                raise InputError(
-                    self.sc.file,
-                    f"{division.path}.amounts",
-                    f"{division.source} assigns damage to {player} before assigning lethal damage "
-                    f"to {short}, counting damage already marked and damage other creatures "
-                    f"assign it in this step ({excess_kw}, {self.reg.keywords[excess_kw].rule})",
-                )
-            self._note_excess(step, excess_kw, player, assigned[e], bool(lethal_needed))
-        return assigned
-
-    def _explain(self, keyword: str) -> str:
-        """A keyword with its plain-words summary, for the readable account."""
-        summary = self.reg.keywords[keyword].summary
-        return f"{keyword}: {summary}" if summary else keyword
-
-    def _note_excess(
-        self, step: StepResult, keyword: str, player: str, amounts: dict[str, int], blockers: bool
-    ) -> None:
-        """Say where an attacker's excess damage went (702.19b-d)."""
-        if not blockers:
-            total = sum(amounts.values())
-            rule = self.reg.keywords[keyword].rule
-            step.notes.append(f"{keyword}: no blocker remains, all {total} to {player} ({rule})")
-        elif amounts.get(player, 0) > 0:
-            step.notes.append(
-                f"{keyword}: {amounts[player]} to {player} after lethal to every blocker"
-            )
-
-    def _check_division(
-        self, division: Division, power: int, options: dict[str, int]
-    ) -> dict[str, int]:
-        for rid in division.amounts:
-            if rid not in options:
-                raise InputError(
-                    self.sc.file,
-                    f"{division.path}.amounts.{rid}",
-                    f"{division.source} can't assign damage to {rid!r} in the {division.step} step "
-                    f"(it can to: {', '.join(options) or 'nobody'})",
-                )
-        total = sum(division.amounts.values())
-        if total != max(power, 0):
-            raise InputError(
-                self.sc.file,
-                f"{division.path}.amounts",
-                f"amounts total {total}, but {division.source} has power {power} in the "
-                f"{division.step} step (510.1)",
-            )
-        return {rid: n for rid, n in division.amounts.items() if n > 0}
-
-    def deal(self, assigned: dict[int, dict[str, int]], step: StepResult) -> None:
-        """Deal all assigned damage at once, with life gained at the same time (510.2)."""
-        dealt = [
-            Dealt(source, self.players.get(rid) or self.creatures[rid], rid in self.players, n)
-            for source, amounts in assigned.items()
-            for rid, n in amounts.items()
-        ]
-        event = DamageEvent(step.name, dealt)
-        self.run_systems("deal-damage", event)
-        life_change = event.life
-        for d in event.dealt:
-            if d.amount <= 0:
-                continue
-            rid = self.pid(d.recipient) if d.to_player else self.cid(d.recipient)
-            step.damage.append((self.cid(d.source), rid, d.amount))
-            if d.to_player:
-                if d.loses_life:
-                    life_change[d.recipient] = life_change.get(d.recipient, 0) - d.amount
-            elif d.marked:
-                esper.component_for_entity(d.recipient, Damage).marked += d.amount
-        for player, source, amount in event.life_gained:
-            step.life_gained.append((self.pid(player), self.cid(source), amount))
-        for p, change in life_change.items():
-            esper.component_for_entity(p, Player).life += change
 
     def state_based_actions(self) -> list[str]:
         """704.5a, f, g and the plugins' conditions: players lose, creatures die. Returns who
@@ -768,114 +575,6 @@ class Combat:
 
     # -- events ---------------------------------------------------------------------------
 
-    def apply_event(self, ev: Event) -> None:
-        """Apply one scenario event (CONTRACT.md section 1)."""
-        if ev.action == "enter":
-            assert ev.creature is not None and ev.attacking is not None
-            e = self.add_creature(ev.creature)
-            esper.add_component(e, SummoningSick())
-            defender = self.players[ev.attacking]
-            cid = ev.creature.id
-            if ev.creature.controller != self.sc.active_player:
-                self.note(
-                    f"{ev.at}: {cid} enters, but not attacking: only the attacking player's "
-                    "creatures can enter attacking (506.3b)"
-                )
-            elif esper.component_for_entity(defender, Player).lost:
-                self.note(
-                    f"{ev.at}: {cid} enters, but not attacking: {ev.attacking} has left the game "
-                    "(506.3c)"
-                )
-            else:
-                esper.add_component(e, Attacking(defender))
-                self.note(f"{ev.at}: {cid} enters attacking {ev.attacking}, unblocked")
-            return
-        if ev.action == "damage" and ev.target in self.players:
-            esper.component_for_entity(self.players[ev.target], Player).life -= ev.amount
-            self.note(f"{ev.at}: {ev.amount} damage to {ev.target}")
-            return
-        if ev.action == "cast":
-            self.cast(ev)
-            return
-        assert ev.target is not None
-        e = self.creatures.get(ev.target, -1)  # -1: its `enter` event never happened
-        if e < 0 or not self.on_battlefield(e):
-            self.note(
-                f"{ev.describe()}: {ev.target} is no longer on the battlefield; nothing happens"
-            )
-            return
-        src = esper.component_for_entity(e, KeywordSources)
-        if ev.action == "grant":
-            for kw, parameter in zip(ev.keywords, ev.parameters, strict=True):
-                src.grant(kw, parameter)
-            self.note(f"{ev.at}: {ev.target} gains {', '.join(ev.keywords)}")
-        elif ev.action == "remove":
-            for kw in ev.keywords:
-                src.remove(kw)
-            self.note(f"{ev.at}: {ev.target} loses {', '.join(ev.keywords)}")
-        elif ev.action == "counters":
-            for kind, change in ev.counters.items():
-                self.add_counters(e, kind, change)
-            self.note(f"{ev.at}: counters on {ev.target}: {_fmt(ev.counters, signed=True)}")
-        elif ev.action == "pump":
-            stats = esper.component_for_entity(e, Stats)
-            stats.power_bonus += ev.power
-            stats.toughness_bonus += ev.toughness
-            self.note(f"{ev.at}: {ev.target} gets {ev.power:+d}/{ev.toughness:+d}")
-        elif ev.action == "damage":
-            esper.component_for_entity(e, Damage).marked += ev.amount
-            self.note(f"{ev.at}: {ev.amount} damage to {ev.target}")
-        elif ev.action == "remove-from-combat":
-            self.remove_from_combat(e)
-            self.note(f"{ev.at}: {ev.target} is removed from combat")
-        elif ev.action == "destroy":
-            self.refresh_keywords()
-            if not self.destroy({e}):
-                self.note(f"{ev.at}: {ev.target} is not destroyed ({self.kept.get(e, '')})")
-            else:
-                self.leave_battlefield(e)
-                self.note(f"{ev.at}: {ev.target} is destroyed")
-
-    def cast(self, ev: Event) -> None:
-        """Cast a card from the card library; it checks its target as it resolves (608.2b)."""
-        assert ev.card is not None and ev.caster is not None and ev.target is not None
-        card = self.reg.card(ev.card)
-        assert card is not None
-        problem = self.illegal_target(card, ev.target, ev.caster)
-        if problem:
-            self.note(f"{ev.at}: {card.name} does nothing: {problem}")
-            return
-        target = _CardTarget(self, self.creatures[ev.target], ev.caster, card.name)
-        card.resolve(target)
-        self.note(f"{ev.at}: {card.name} on {ev.target}: {'; '.join(target.did)}")
-        for why in target.why:
-            self.note(f"{card.name}: {why}")
-
-    def illegal_target(self, card: CardDefinition, target: str, caster: str) -> str | None:
-        """Why a target is illegal for a card as it resolves, or None if it is legal."""
-        e = self.creatures.get(target)
-        if e is None or not self.on_battlefield(e):
-            return f"{target} is not on the battlefield"
-        controller = self.pid(esper.component_for_entity(e, Controller).player)
-        self.refresh_keywords()
-        rule = card.target
-        side = EntitySide(self, e, opponent=controller != caster, spell_colors=card.colors)
-        shroud = why_not_a_legal_target(side, self.reg)
-        if shroud is not None:
-            says = shroud.says.format(creature=target, caster=caster)
-            return f"{says} ({shroud.rule})"
-        if rule.caster_controls and controller != caster:
-            return f"{target} is controlled by {controller}, not {caster}"
-        attacking = esper.has_component(e, Attacking)
-        blocking = esper.has_component(e, Blocking)
-        if rule.blocking_or_blocked:
-            blocked = attacking and esper.component_for_entity(e, Attacking).blocked
-            if not (blocking or blocked):
-                return f"{target} is neither blocking nor blocked"
-        elif rule.in_combat and not (attacking or blocking):
-            return f"{target} is neither attacking nor blocking"
-        return None
-
 
 def _call(plugin: str, what: str, function: Any, *args: Any) -> None:
     """Call a plugin's function; an exception from it is the plugin's, reported by name."""
@@ -890,81 +589,3 @@ def _call(plugin: str, what: str, function: Any, *args: Any) -> None:
             f"plugin {plugin!r}: {what} returned {result!r}; it should change what it is given "
             "and return nothing"
         )
-
-
-class EntitySide:
-    """A creature of the reference world as a :class:`ecs_combat.plugin.restrictions.Side`."""
-
-    def __init__(
-        self,
-        combat: Combat,
-        entity: int,
-        opponent: bool = False,
-        spell_colors: tuple[str, ...] = (),
-    ) -> None:
-        self.combat = combat
-        self.entity = entity
-        self.opponent = opponent
-        self.spell_colors = color_mask(spell_colors)
-
-    def has(self, keyword: str) -> np.bool_:
-        return np.bool_(self.combat.has(self.entity, keyword))
-
-    def values(self, keyword: str) -> int:
-        return instance_values(self.combat.instances(self.entity, keyword))
-
-    @property
-    def colors(self) -> int:
-        return color_mask(self.combat.colors(self.entity))
-
-    @property
-    def power(self) -> int:
-        return esper.component_for_entity(self.entity, Stats).power
-
-
-class _CardTarget:
-    """:class:`ecs_combat.plugin.views.EffectTarget` for the reference engine."""
-
-    def __init__(self, combat: Combat, entity: int, caster: str, card: str) -> None:
-        self.combat = combat
-        self.entity = entity
-        self.caster = esper.component_for_entity(combat.players[caster], Player)
-        self.card = card
-        self.did: list[str] = []
-        self.why: list[str] = []
-
-    def state(self, key: str) -> Any:
-        return self.combat.state(self.entity, key)
-
-    def caster_state(self, key: str) -> Any:
-        return self.caster.state.get(key)
-
-    def related(self, key: str) -> Any:
-        other = self.combat.state(self.entity, key)
-        return other is not None and self.combat.on_battlefield(other)
-
-    def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
-        if not where:
-            return
-        entity = self.entity
-        if via is not None:
-            if not self.related(via):
-                return
-            entity = self.combat.state(self.entity, via)
-        self.combat.pump(entity, power, toughness)
-        self.did.append(f"{self.combat.cid(entity)} gets {power:+d}/{toughness:+d}")
-
-    def grant(self, keyword: str, where: Any = True) -> None:
-        if where:
-            esper.component_for_entity(self.entity, KeywordSources).grant(keyword)
-            self.did.append(f"gains {keyword}")
-
-    def note(self, text: str, where: Any = True) -> None:
-        if where:
-            self.why.append(text)
-
-
-def _fmt(amounts: dict[str, int], signed: bool = False) -> str:
-    if not amounts:
-        return "nothing"
-    return ", ".join(f"{n:+d} {k}" if signed else f"{n} to {k}" for k, n in amounts.items())

@@ -1,0 +1,242 @@
+"""One combat damage step in the reference world (510, RULES.md sections 2-3): who deals
+damage, each dealer's assignment through the ``assign-damage`` systems, the default or
+explicit division, and dealing it all at once through the ``deal-damage`` systems."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import esper
+
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.schedule import (
+    Assignment,
+    DamageAssignment,
+    DamageEvent,
+    Dealt,
+)
+from ecs_combat.reference.components import (
+    Attacking,
+    Blocking,
+    Damage,
+    Player,
+    Stats,
+)
+from ecs_combat.rules.division import default_division, excess_shortfall, lethal_damage
+from ecs_combat.rules.pipeline import StepPlan
+from ecs_combat.rules.result import (
+    StepResult,
+    StrikeNote,
+)
+from ecs_combat.scenario.loader import Division
+
+if TYPE_CHECKING:
+    from ecs_combat.reference.engine import Combat
+
+
+def damage_step(combat: Combat, plan: StepPlan) -> StepResult:
+    """One combat damage step: who strikes, assignment, dealing, state-based actions."""
+    step = StepResult(plan.name)
+    combatants = combat.in_combat()
+    dealers: list[int] = []
+    for e in combatants:
+        kws = combat.keywords(e)
+        deals, why = plan.deals(kws, combat.struck[e])
+        power = esper.component_for_entity(e, Stats).power
+        if deals and power <= 0:
+            deals, why = (
+                False,
+                f"{why}, but its power is {power}: it assigns no damage (510.1a)",
+            )
+        step.strikes.append(StrikeNote(combat.cid(e), deals, why))
+        if deals:
+            dealers.append(e)
+    for e in combatants:
+        if plan.is_striker(combat.keywords(e)):
+            combat.struck[e].append(plan.name)
+
+    assigned = assign(combat, plan, dealers, step)
+    used = {combat.cid(e) for e in assigned}
+    for (name, source), division in combat.divisions.items():
+        if name == plan.name and source not in used:
+            step.notes.append(f"{division.path} is not used: {source} assigns no damage here")
+    deal(combat, assigned, step)
+    step.died = combat.state_based_actions()
+    combat.result.steps.append(step)
+    return step
+
+
+def _lethal(combat: Combat, target: int, one_is_lethal: bool) -> int:
+    stats = esper.component_for_entity(target, Stats)
+    marked = esper.component_for_entity(target, Damage).marked
+    return lethal_damage(stats.toughness, marked, one_is_lethal)
+
+
+def assign(
+    combat: Combat, plan: StepPlan, dealers: list[int], step: StepResult
+) -> dict[int, dict[str, int]]:
+    """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
+    plans: list[Assignment] = []
+    for e in dealers:
+        att = esper.try_component(e, Attacking)
+        if att is not None:
+            blockers = combat._blockers_left(e, att) if att.blocked else []
+            plans.append(Assignment(e, blockers, att.defender))
+        else:
+            blk = esper.component_for_entity(e, Blocking)
+            attackers = [a for a in blk.attackers if combat._attacking(a)]
+            plans.append(Assignment(e, attackers, None))
+    combat.run_systems("assign-damage", DamageAssignment(plan.name, plans))
+    by_source = {a.source: a for a in plans}
+
+    assigned: dict[int, dict[str, int]] = {}
+    explicit: list[tuple[int, Division, str, str, dict[str, int]]] = []
+    for a in plans:
+        e, cid = a.source, combat.cid(a.source)
+        power = esper.component_for_entity(e, Stats).power
+        lethal_by = a.one_is_lethal
+        excess_kw: str | None = None
+        recipients = [
+            (combat.cid(r), _lethal(combat, r, lethal_by is not None)) for r in a.recipients
+        ]
+        if a.defender is not None:
+            defender = combat.pid(a.defender)
+            if not esper.component_for_entity(e, Attacking).blocked:
+                options, excess = {defender: 0}, defender
+            else:
+                excess_kw = a.player_gets_excess
+                excess = defender if excess_kw else None  # type: ignore[assignment]
+                options = dict(recipients)
+                if excess is not None:
+                    options[excess] = 0
+                if not recipients and excess is None:
+                    step.notes.append(
+                        f"{cid} is blocked and no blocker remains: it assigns no damage (510.1c)"
+                    )
+                    continue
+        else:
+            options = dict(recipients)
+            excess = None
+            if not recipients:
+                step.notes.append(f"{cid} blocks no attacker still in combat: it assigns no damage")
+                continue
+        division = combat.divisions.get((plan.name, cid))
+        if division is not None:
+            amounts = _check_division(combat, division, power, options)
+            assigned[e] = amounts
+            if excess is not None and excess_kw:
+                lethal_needed = {rid: lethal for rid, lethal in recipients}
+                explicit.append((e, division, excess_kw, excess, lethal_needed))
+            step.notes.append(f"{cid} divides its damage as the scenario says: {_fmt(amounts)}")
+            continue
+        amounts = default_division(power, recipients, excess)
+        assigned[e] = amounts
+        if len(recipients) > 1 or (excess_kw and recipients):
+            lethal_note = f" ({_explain(combat, lethal_by)})" if lethal_by else ""
+            step.notes.append(
+                f"{cid} assigns lethal damage in declaration order{lethal_note}: {_fmt(amounts)}"
+            )
+        elif lethal_by and recipients:
+            step.notes.append(
+                f"{_explain(combat, lethal_by)}; any damage {cid} deals to a creature destroys it"
+            )
+        if excess_kw and excess is not None:
+            _note_excess(combat, step, excess_kw, excess, amounts, bool(recipients))
+
+    for e, division, excess_kw, player, lethal_needed in explicit:
+        others: dict[str, int] = {}
+        for other, amounts in assigned.items():
+            if other != e:
+                lethal_one = by_source[other].one_is_lethal is not None
+                for rid, n in amounts.items():
+                    others[rid] = others.get(rid, 0) + n
+                    if lethal_one and rid in lethal_needed and n > 0:
+                        lethal_needed[rid] = 0  # any amount from it is lethal
+        short = excess_shortfall(assigned[e], player, lethal_needed, others)
+        if short is not None:
+            raise InputError(
+                combat.sc.file,
+                f"{division.path}.amounts",
+                f"{division.source} assigns damage to {player} before assigning lethal damage "
+                f"to {short}, counting damage already marked and damage other creatures "
+                f"assign it in this step ({excess_kw}, {combat.reg.keywords[excess_kw].rule})",
+            )
+        _note_excess(combat, step, excess_kw, player, assigned[e], bool(lethal_needed))
+    return assigned
+
+
+def _explain(combat: Combat, keyword: str) -> str:
+    """A keyword with its plain-words summary, for the readable account."""
+    summary = combat.reg.keywords[keyword].summary
+    return f"{keyword}: {summary}" if summary else keyword
+
+
+def _note_excess(
+    combat: Combat,
+    step: StepResult,
+    keyword: str,
+    player: str,
+    amounts: dict[str, int],
+    blockers: bool,
+) -> None:
+    """Say where an attacker's excess damage went (702.19b-d)."""
+    if not blockers:
+        total = sum(amounts.values())
+        rule = combat.reg.keywords[keyword].rule
+        step.notes.append(f"{keyword}: no blocker remains, all {total} to {player} ({rule})")
+    elif amounts.get(player, 0) > 0:
+        step.notes.append(f"{keyword}: {amounts[player]} to {player} after lethal to every blocker")
+
+
+def _check_division(
+    combat: Combat, division: Division, power: int, options: dict[str, int]
+) -> dict[str, int]:
+    for rid in division.amounts:
+        if rid not in options:
+            raise InputError(
+                combat.sc.file,
+                f"{division.path}.amounts.{rid}",
+                f"{division.source} can't assign damage to {rid!r} in the {division.step} step "
+                f"(it can to: {', '.join(options) or 'nobody'})",
+            )
+    total = sum(division.amounts.values())
+    if total != max(power, 0):
+        raise InputError(
+            combat.sc.file,
+            f"{division.path}.amounts",
+            f"amounts total {total}, but {division.source} has power {power} in the "
+            f"{division.step} step (510.1)",
+        )
+    return {rid: n for rid, n in division.amounts.items() if n > 0}
+
+
+def deal(combat: Combat, assigned: dict[int, dict[str, int]], step: StepResult) -> None:
+    """Deal all assigned damage at once, with life gained at the same time (510.2)."""
+    dealt = [
+        Dealt(source, combat.players.get(rid) or combat.creatures[rid], rid in combat.players, n)
+        for source, amounts in assigned.items()
+        for rid, n in amounts.items()
+    ]
+    event = DamageEvent(step.name, dealt)
+    combat.run_systems("deal-damage", event)
+    life_change = event.life
+    for d in event.dealt:
+        if d.amount <= 0:
+            continue
+        rid = combat.pid(d.recipient) if d.to_player else combat.cid(d.recipient)
+        step.damage.append((combat.cid(d.source), rid, d.amount))
+        if d.to_player:
+            if d.loses_life:
+                life_change[d.recipient] = life_change.get(d.recipient, 0) - d.amount
+        elif d.marked:
+            esper.component_for_entity(d.recipient, Damage).marked += d.amount
+    for player, source, amount in event.life_gained:
+        step.life_gained.append((combat.pid(player), combat.cid(source), amount))
+    for p, change in life_change.items():
+        esper.component_for_entity(p, Player).life += change
+
+
+def _fmt(amounts: dict[str, int], signed: bool = False) -> str:
+    if not amounts:
+        return "nothing"
+    return ", ".join(f"{n:+d} {k}" if signed else f"{n} to {k}" for k, n in amounts.items())
