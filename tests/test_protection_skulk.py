@@ -330,3 +330,19 @@ def test_restriction_sides_see_the_current_power(engine: str, power: int, after:
         + event("declare-blockers", "cast", card="Test Green Growth", caster="A", target="giant")
     )
     assert out["creatures"]["giant"]["power"] == after
+
+
+def test_702_15b_702_16_prevented_damage_gains_no_life(resolve: Resolve) -> None:
+    """702.16 with 702.15b: a red 3/3 with lifelink blocked by a creature with protection from
+    red deals it nothing (prevented): no life is gained and no life-gain event is listed, not
+    even one of 0; A stays at 20."""
+    out = resolve(
+        PLAYERS
+        + creature("brute", "A", 3, 3, "lifelink", colors=["red"])
+        + creature("monk", "B", 0, 3, "protection from red")
+        + combat({"brute": "B"}, {"monk": "brute"})
+    )
+    regular = step(out, "regular")
+    assert regular["damage"] == [] and regular["life_gained"] == []
+    assert out["players"]["A"]["life"] == 20
+    assert out["creatures"]["monk"]["damage"] == 0

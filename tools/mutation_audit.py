@@ -37,6 +37,9 @@ RULE_TESTS = (
     "tests/test_strike_family.py",
     "tests/test_hats.py",
     "tests/test_scenarios.py",
+    "tests/test_block_triggers.py",
+    "tests/test_damage_counters.py",
+    "tests/test_protection_skulk.py",
 )
 
 
