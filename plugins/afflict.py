@@ -41,24 +41,13 @@ def resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
 
 
 def triggers(combat: Any, declaration: BlockDeclaration) -> None:
-    attacked: list[int] = []
-    for _, attacker in declaration.blocks:
-        if attacker not in attacked:
-            attacked.append(attacker)
-    for e in attacked:
-        for i, n in enumerate(combat.instances(e, AFFLICT)):
-            declaration.triggers.append(Trigger(e, resolve, i, {"n": n or 0}))
+    declaration.trigger_each_instance(combat, declaration.blocked_attackers(), AFFLICT, resolve)
 
 
 def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
     blocked = np.zeros(batch.n, np.bool_)
     blocked[declaration.attackers] = True
-    rows, params = batch.instances(AFFLICT)
-    keep = blocked[rows]
-    rows, params = rows[keep], np.maximum(params[keep], 0)
-    if rows.size:
-        nth = np.arange(len(rows)) - np.searchsorted(rows, rows)
-        declaration.triggers.append(BatchTriggers(resolve_batched, rows, nth, {"n": params}))
+    declaration.trigger_each_instance(batch, blocked, AFFLICT, resolve_batched)
 
 
 @hookimpl

@@ -37,32 +37,14 @@ def resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
 
 
 def triggers(combat: Any, declaration: BlockDeclaration) -> None:
-    involved: list[int] = []
-    for blocker, attacker in declaration.blocks:
-        for e in (blocker, attacker):
-            if e not in involved:
-                involved.append(e)
-    for e in involved:
-        for i, n in enumerate(combat.instances(e, BUSHIDO)):
-            declaration.triggers.append(Trigger(e, resolve, i, {"n": n or 0}))
+    declaration.trigger_each_instance(combat, declaration.in_blocks(), BUSHIDO, resolve)
 
 
 def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
     involved = np.zeros(batch.n, np.bool_)
     involved[declaration.blockers] = True
     involved[declaration.attackers] = True
-    rows, params = batch.instances(BUSHIDO)
-    keep = involved[rows]
-    rows, params = rows[keep], np.maximum(params[keep], 0)
-    if rows.size:
-        declaration.triggers.append(BatchTriggers(resolve_batched, rows, _nth(rows), {"n": params}))
-
-
-def _nth(rows: Any) -> Any:
-    """Each row's place among equal rows before it (rows sorted): 0, 1, 2 ... per creature."""
-    index = np.arange(len(rows))
-    first = np.searchsorted(rows, rows)
-    return index - first
+    declaration.trigger_each_instance(batch, involved, BUSHIDO, resolve_batched)
 
 
 @hookimpl

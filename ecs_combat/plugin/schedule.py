@@ -18,6 +18,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ecs_combat.plugin.definitions import normalize_keyword
 
 #: The points of a combat phase, in the order they happen. See docs/plugins.md for each
@@ -141,6 +143,27 @@ class BlockDeclaration:
     blocks: list[tuple[int, int]]
     triggers: list[Trigger] = field(default_factory=list)
 
+    def blocked_attackers(self) -> list[int]:
+        """The attackers that became blocked, each once, in declaration order."""
+        return list(dict.fromkeys(a for _, a in self.blocks))
+
+    def in_blocks(self) -> list[int]:
+        """The creatures that block or became blocked, each once, in declaration order."""
+        return list(dict.fromkeys(e for block in self.blocks for e in block))
+
+    def trigger_each_instance(
+        self,
+        combat: Any,
+        creatures: list[int],
+        keyword: str,
+        resolve: Callable[[Any, Trigger], None],
+    ) -> None:
+        """One trigger per instance of `keyword` on each of `creatures`, with the instance's
+        number as ``data["n"]`` (0 without one)."""
+        for e in creatures:
+            for i, n in enumerate(combat.instances(e, keyword)):
+                self.triggers.append(Trigger(e, resolve, i, {"n": n or 0}))
+
 
 @dataclass
 class BatchTriggers:
@@ -175,6 +198,18 @@ class BatchBlockDeclaration:
     blockers: Any
     attackers: Any
     triggers: list[BatchTriggers] = field(default_factory=list)
+
+    def trigger_each_instance(
+        self, batch: Any, rows: Any, keyword: str, resolve: Callable[[Any, BatchTriggers], None]
+    ) -> None:
+        """One trigger per instance of `keyword` on the rows of a row mask, with the instance's
+        number as ``data["n"]`` (0 without one)."""
+        found, params = batch.instances(keyword)
+        keep = rows[found]
+        found, params = found[keep], np.maximum(params[keep], 0)
+        if found.size:
+            nth = np.arange(len(found)) - np.searchsorted(found, found)  # 0, 1, ... per row
+            self.triggers.append(BatchTriggers(resolve, found, nth, {"n": params}))
 
 
 @dataclass
