@@ -1,12 +1,14 @@
 """The batched engine: many combats at once, as numpy structure-of-arrays.
 
-It plays exactly the reference engine's combat (:mod:`ecs_combat.reference.engine`), but every system
-runs over whole arrays: one row per creature, player, block, division or event of every battle.
-The only Python loops are over the registry's damage steps and, at each point of the combat,
-over the events' places in file order (the n-th event of every battle at that point at once).
-Keywords are bits of a 64-bit mask; what they do is read from the :class:`Keyword` fields and
-step plans as precomputed masks, so no keyword is known by name here. Plugin hooks are called
-once per step or event round, cards once per card and event round, with arrays.
+It plays exactly the reference engine's combat (:mod:`ecs_combat.reference.engine`), but over
+whole arrays: one row per creature, player, block, division or event of every battle. The only
+Python loops are over the registry's damage steps, the points of the combat, event rounds (the
+n-th event of every battle at a point at once) and trigger rounds. Keywords are bits of a mask
+over the keywords the batch uses; the damage steps come from the step plans, and everything a
+keyword does from its plugin's systems, called once per point per batch with arrays (cards once
+per card and event round), so no keyword is known by name here. :mod:`.damage` and
+:mod:`.events` hold the damage steps and the events; this module the run, its declarations,
+triggers and state-based actions, and what plugins call.
 """
 
 from __future__ import annotations
@@ -342,11 +344,6 @@ class _Run:
             found.flags.writeable = False
             self._flags[mask] = found
         return found
-
-    def _has_at(self, mask: int, rows: IntArray) -> BoolArray:
-        """Whether some creatures have any keyword of `mask` now."""
-        out: BoolArray = (self.cur[rows] & self.kt(mask)) != 0
-        return out
 
     def _battles_with(self, creatures: BoolArray) -> BoolArray:
         """Battles with at least one of some creatures (a row mask)."""

@@ -580,11 +580,6 @@ def parse_scenario(doc: Any, registry: Registry, file: str = "<scenario>") -> Sc
     return _Parser(doc, registry, file).parse()
 
 
-def keyword_set(spec: CreatureSpec) -> set[str]:
-    """The keywords a creature has as the scenario begins (printed and keyword counters)."""
-    return set(spec.keywords) | {k for k, n in spec.counters.items() if n > 0}
-
-
 __all__ = [
     "DECLARE_BLOCKERS",
     "EVENT_ACTIONS",
@@ -595,7 +590,6 @@ __all__ = [
     "PlayerSpec",
     "Scenario",
     "iter_scenarios",
-    "keyword_set",
     "load_scenario",
     "load_scenarios",
     "parse_scenario",
