@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ecs_combat import (
     BatchBlockDeclaration,
     BatchTriggers,
@@ -45,9 +43,9 @@ def triggers(combat: Any, declaration: BlockDeclaration) -> None:
 
 
 def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
-    blocked = np.zeros(batch.n, np.bool_)
-    blocked[declaration.attackers] = True
-    declaration.trigger_each_instance(batch, blocked, AFFLICT, resolve_batched)
+    declaration.trigger_each_instance(
+        batch, declaration.blocked_attackers(batch.n), AFFLICT, resolve_batched
+    )
 
 
 @hookimpl

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ecs_combat import (
     BatchBlockDeclaration,
     BatchTriggers,
@@ -41,10 +39,9 @@ def triggers(combat: Any, declaration: BlockDeclaration) -> None:
 
 
 def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
-    involved = np.zeros(batch.n, np.bool_)
-    involved[declaration.blockers] = True
-    involved[declaration.attackers] = True
-    declaration.trigger_each_instance(batch, involved, BUSHIDO, resolve_batched)
+    declaration.trigger_each_instance(
+        batch, declaration.in_blocks(batch.n), BUSHIDO, resolve_batched
+    )
 
 
 @hookimpl

@@ -45,9 +45,9 @@ def triggers(combat: Any, declaration: BlockDeclaration) -> None:
 
 
 def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
-    blocked = np.zeros(batch.n, np.bool_)
-    blocked[declaration.attackers] = True
-    declaration.trigger_each_instance(batch, blocked, RAMPAGE, resolve_batched)
+    declaration.trigger_each_instance(
+        batch, declaration.blocked_attackers(batch.n), RAMPAGE, resolve_batched
+    )
 
 
 @hookimpl

@@ -199,6 +199,18 @@ class BatchBlockDeclaration:
     attackers: Any
     triggers: list[BatchTriggers] = field(default_factory=list)
 
+    def blocked_attackers(self, rows: int) -> Any:
+        """Row mask (of `rows` creature rows) of the attackers that became blocked."""
+        mask = np.zeros(rows, np.bool_)
+        mask[self.attackers] = True
+        return mask
+
+    def in_blocks(self, rows: int) -> Any:
+        """Row mask of the creatures that block or became blocked."""
+        mask = self.blocked_attackers(rows)
+        mask[self.blockers] = True
+        return mask
+
     def trigger_each_instance(
         self, batch: Any, rows: Any, keyword: str, resolve: Callable[[Any, BatchTriggers], None]
     ) -> None:

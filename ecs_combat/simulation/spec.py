@@ -158,21 +158,7 @@ def tournament(registry: Registry) -> TournamentSpec:
 class _SpecReader(Checker):
     """Typed, validated access to a raw SPEC document."""
 
-    TOP = frozenset(
-        {
-            "attackers",
-            "blockers_per_attacker",
-            "power",
-            "toughness",
-            "life",
-            "keywords",
-            "state",
-            "attacker",
-            "blocker",
-            "casts",
-            "matchup",
-        }
-    )
+    TOP = documents.MARKS["spec"]
     SIDE = frozenset({"power", "toughness", "keywords", "state"})
 
     def __init__(self, registry: Registry, file: str) -> None:
