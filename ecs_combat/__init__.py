@@ -9,13 +9,16 @@ from ecs_combat.plugin.definitions import (
     REGULAR_STEP,
     Card,
     CounterKind,
+    CreatureToken,
     DamageStep,
     Keyword,
+    SplitCard,
     StateField,
     TargetRule,
     normalize_keyword,
 )
 from ecs_combat.plugin.hookspecs import hookimpl
+from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
 from ecs_combat.plugin.registry import Registry, load_registry
 from ecs_combat.plugin.restrictions import Restriction
 from ecs_combat.plugin.schedule import (
@@ -54,6 +57,8 @@ from ecs_combat.scenario.loader import (
 
 __all__ = [
     "COLORS",
+    "COMBAT",
+    "MAIN",
     "POINTS",
     "POINT_NAMES",
     "REGULAR_STEP",
@@ -70,10 +75,12 @@ __all__ = [
     "BatchView",
     "BlockDeclaration",
     "Card",
+    "CastInMain",
     "CombatResult",
     "CombatView",
     "CounterKind",
     "CreatureSpec",
+    "CreatureToken",
     "DamageAssignment",
     "DamageEvent",
     "DamageStep",
@@ -83,6 +90,8 @@ __all__ = [
     "EffectTarget",
     "InputError",
     "Keyword",
+    "Phase",
+    "PhaseRule",
     "PlayerSpec",
     "PluginError",
     "ReferenceEngine",
@@ -90,11 +99,13 @@ __all__ = [
     "Registry",
     "Restriction",
     "Scenario",
+    "SplitCard",
     "StateCheck",
     "StateField",
     "System",
     "TargetRule",
     "Trigger",
+    "TurnView",
     "hookimpl",
     "load_registry",
     "load_scenario",

@@ -165,7 +165,7 @@ def cast_cards(run: _Run, rows: IntArray) -> None:
             ok &= blocking | (attacking & run.blocked[t])
         elif rule.in_combat:
             ok &= attacking | blocking
-        if ok.any():
+        if ok.any() and card.resolve is not None:
             card.resolve(_CardTargets(run, t[ok], caster[ok]))
 
 

@@ -87,7 +87,7 @@ class _Builder:
         self.ev_instances: list[tuple[int, int, int]] = []  # (event row, bit index, parameter)
         self.steps = {s: i for i, s in enumerate(registry.step_names)}
         self.points = event_points(registry.step_names)
-        self.cards = tuple(card.name for card in registry.cards.values())
+        self.cards = tuple(card.name for card in registry.spells())
         self.card_index = {name: i for i, name in enumerate(self.cards)}
         self.registry = registry
         # players

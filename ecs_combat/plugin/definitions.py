@@ -145,32 +145,26 @@ class CardEffect(Protocol):
     def __call__(self, target: EffectTarget) -> None: ...
 
 
-@dataclass(frozen=True)
-class Card:
-    """A card that scenario `cast` events can name.
+def mana_value_of_cost(cost: str) -> int:
+    """The mana value of a mana cost (202.3): generic numbers plus one per other symbol."""
+    total = 0
+    for symbol in re.findall(r"\{([^}]*)\}", cost):
+        total += int(symbol) if symbol.isdigit() else 0 if symbol == "X" else 1
+    return total
 
-    `target` says which targets are legal as it resolves; `resolve` applies the card through
-    the engine-neutral :class:`ecs_combat.plugin.views.EffectTarget` API, so one definition
-    serves both engines. A target that is illegal as the card resolves makes it do nothing.
-    """
 
-    name: str
-    cost: str
-    text: str
-    target: TargetRule
-    resolve: CardEffect = field(compare=False)
-    #: Keywords it may grant; a scenario casting it needs all of them loaded.
-    keywords: frozenset[str] = frozenset()
-
-    @property
-    def colors(self) -> tuple[str, ...]:
-        """Its colors, from its mana cost (202.2)."""
-        return colors_of_cost(self.cost)
+#: What a card may target (115.1): a creature, "any target" (a creature or a player, 115.4),
+#: or nothing.
+TARGET_KINDS = ("creature", "any", "none")
 
 
 @dataclass(frozen=True)
 class TargetRule:
-    """Which creature a card may target, checked as it resolves (608.2b)."""
+    """What a card targets, checked as it resolves (608.2b).
+
+    The creature conditions apply to a creature target; a player is a legal "any target"
+    while they are in the game.
+    """
 
     #: The target must be attacking or blocking.
     in_combat: bool = True
@@ -178,3 +172,117 @@ class TargetRule:
     blocking_or_blocked: bool = False
     #: The target must be controlled by the caster.
     caster_controls: bool = False
+    #: One of :data:`TARGET_KINDS`.
+    kind: str = "creature"
+
+    def __post_init__(self) -> None:
+        if self.kind not in TARGET_KINDS:
+            raise TypeError(f"TargetRule.kind must be one of {TARGET_KINDS}, not {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class CreatureToken:
+    """A creature token a card creates (111.1); scenarios give its id with ``token``.
+
+    It enters the battlefield under the caster's control as the card resolves, not in combat.
+    """
+
+    name: str
+    power: int
+    toughness: int
+    colors: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card of the card library: a spell that ``cast`` events name, or a creature card
+    that creatures name with ``card``.
+
+    `target` says which targets are legal as it resolves; `resolve` applies the spell through
+    the engine-neutral :class:`ecs_combat.plugin.views.EffectTarget` API, so one definition
+    serves both engines. A target that is illegal as the card resolves makes it do nothing.
+    A creature card has `power`, `toughness` and its `printed` keywords instead.
+    """
+
+    name: str
+    cost: str
+    text: str
+    target: TargetRule = TargetRule()
+    #: How the spell resolves; None for a creature card or a spell whose only effect is `creates`.
+    resolve: CardEffect | None = field(default=None, compare=False)
+    #: Keywords it may grant; a scenario casting it needs all of them loaded.
+    keywords: frozenset[str] = frozenset()
+    #: Its card types (205.2a), lower case: ``("instant",)``, ``("creature",)``.
+    types: tuple[str, ...] = ("instant",)
+    #: The type line as printed ("Summon Wolf"); empty: the types, capitalized.
+    type_line: str = ""
+    #: A creature card's power and toughness.
+    power: int | None = None
+    toughness: int | None = None
+    #: A creature card's keyword instances, as scenarios write them (``"firstest strike"``).
+    printed: tuple[str, ...] = ()
+    #: The creature token it creates as it resolves, if any.
+    creates: CreatureToken | None = None
+
+    def __post_init__(self) -> None:
+        if "creature" in self.types and (self.power is None or self.toughness is None):
+            raise TypeError(f"creature card {self.name!r} needs a power and a toughness")
+        if "creature" not in self.types and self.resolve is None and self.creates is None:
+            raise TypeError(f"card {self.name!r} has no effect: give it `resolve` or `creates`")
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """Its colors, from its mana cost (202.2)."""
+        return colors_of_cost(self.cost)
+
+    @property
+    def mana_value(self) -> int:
+        """Its mana value (202.3)."""
+        return mana_value_of_cost(self.cost)
+
+    @property
+    def is_creature(self) -> bool:
+        """A creature card (a creature names it with ``card``; it can't be cast by an event)."""
+        return "creature" in self.types
+
+    @property
+    def printed_type_line(self) -> str:
+        """The type line as printed."""
+        return self.type_line or " ".join(t.capitalize() for t in self.types)
+
+
+@dataclass(frozen=True)
+class SplitCard:
+    """A split card (709): two halves on one card, each cast by its own name.
+
+    On the stack only the cast half's characteristics exist; elsewhere the card has both
+    halves' combined (709.4): the mana values added up, the colors of both.
+    """
+
+    faces: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.faces) < 2:
+            raise TypeError("a split card has at least two halves")
+
+    @property
+    def name(self) -> str:
+        """Its name: the halves' names joined by `` // ``."""
+        return " // ".join(face.name for face in self.faces)
+
+    @property
+    def mana_value(self) -> int:
+        """The halves' mana values added up (709.4)."""
+        return sum(face.mana_value for face in self.faces)
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """The colors of both halves (709.4)."""
+        found = {c for face in self.faces for c in face.colors}
+        return tuple(c for c in COLORS if c in found)
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """The card types of both halves."""
+        return tuple(dict.fromkeys(t for face in self.faces for t in face.types))

@@ -20,7 +20,15 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from ecs_combat.plugin.definitions import Card, CounterKind, DamageStep, Keyword, StateField
+    from ecs_combat.plugin.definitions import (
+        Card,
+        CounterKind,
+        DamageStep,
+        Keyword,
+        SplitCard,
+        StateField,
+    )
+    from ecs_combat.plugin.phases import PhaseRule
     from ecs_combat.plugin.restrictions import Restriction
     from ecs_combat.plugin.schedule import System
     from ecs_combat.plugin.views import BatchView, CombatView
@@ -93,8 +101,9 @@ def register_restrictions() -> Sequence[Restriction]:
 
 
 @hookspec
-def register_cards() -> Sequence[Card]:
-    """Return cards for the card library, which scenario ``cast`` events name.
+def register_cards() -> Sequence[Card | SplitCard]:
+    """Return cards for the card library: spells that scenario ``cast`` events name, creature
+    cards that creatures name with ``card``, and split cards (each half cast by its own name).
 
     Called once when the registry is built.
     """
@@ -120,5 +129,15 @@ def static_keywords_batch(batch: BatchView) -> dict[str, npt.NDArray[np.bool_]]:
     blockers are declared, as each step begins, after each round of events), and only when the
     batch uses one of the plugin's keywords. A plugin that implements ``static_keywords``
     without this hook makes the batched engine refuse scenarios using its keywords.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_phase_rules() -> Sequence[PhaseRule]:
+    """Return this plugin's rules for adding phases to a turn (Throat Wolf's combat phase).
+
+    Called once when the registry is built. The core asks each rule, as each phase of a turn
+    ends, what it adds after that phase; see :mod:`ecs_combat.plugin.phases`.
     """
     raise NotImplementedError

@@ -21,10 +21,12 @@ from ecs_combat.plugin.definitions import (
     CounterKind,
     DamageStep,
     Keyword,
+    SplitCard,
     StateField,
     normalize_keyword,
     plugin_name_for,
 )
+from ecs_combat.plugin.phases import PhaseRule
 from ecs_combat.plugin.restrictions import KINDS, Restriction
 from ecs_combat.plugin.schedule import POINT_NAMES, System
 from ecs_combat.suggest import closest, did_you_mean
@@ -71,7 +73,12 @@ class Registry:
     keywords: dict[str, Keyword] = field(default_factory=dict)
     keyword_plugin: dict[str, str] = field(default_factory=dict)
     steps: list[DamageStep] = field(default_factory=list)
+    #: Cards by folded name; each half of a split card is here by its own name.
     cards: dict[str, Card] = field(default_factory=dict)
+    #: Split cards by folded full name (``assault // battery``).
+    split_cards: dict[str, SplitCard] = field(default_factory=dict)
+    #: The rules that add phases to a turn, in plugin order.
+    phase_rules: list[PhaseRule] = field(default_factory=list)
     blocked: frozenset[str] = frozenset()
     #: Keywords left out because a keyword they require is missing, with the reason.
     unavailable: dict[str, str] = field(default_factory=dict)
@@ -132,16 +139,49 @@ class Registry:
         return f"unknown keyword {name!r}: no loaded plugin provides it{did_you_mean(name, self.keywords)}"
 
     def unknown_card_reason(self, name: str) -> str:
-        """Explain why a card is not in the card library, naming blocked plugins if any."""
-        known = [card.name for card in self.cards.values()]
+        """Explain why no spell of the card library has this name, naming blocked plugins if
+        any."""
+        card = self.card(name)
+        if card is not None and card.is_creature:
+            return (
+                f"{card.name} is a creature card: a creature names it with `card`; spells are cast"
+            )
+        known = [card.name for card in self.spells()]
         reason = f"no card {name!r} in the card library{did_you_mean(name, known)}"
         if self.blocked:
             reason += f" (blocked plugins: {', '.join(sorted(self.blocked))})"
         return reason
 
     def card(self, name: str) -> Card | None:
-        """Return a card of the card library by name (case-insensitive), or None."""
+        """Return a card of the card library by name (case-insensitive), or None; a split
+        card's half by the half's name."""
         return self.cards.get(name.casefold())
+
+    def spell(self, name: str) -> Card | None:
+        """A card that can be cast (not a creature card) by name, case-insensitive, or None."""
+        card = self.card(name)
+        return None if card is None or card.is_creature else card
+
+    def spells(self) -> list[Card]:
+        """The cards that can be cast (each half of a split card by itself)."""
+        return [c for c in self.cards.values() if not c.is_creature]
+
+    def split_card_of(self, name: str) -> SplitCard | None:
+        """The split card a half belongs to (or with that full name), or None."""
+        folded = name.casefold()
+        for split in self.split_cards.values():
+            if folded == split.name.casefold() or any(
+                folded == f.name.casefold() for f in split.faces
+            ):
+                return split
+        return None
+
+    def library(self) -> list[Card | SplitCard]:
+        """Every card of the plugins' card library, split cards whole, in name order."""
+        halves = {f.name.casefold() for s in self.split_cards.values() for f in s.faces}
+        whole: list[Card | SplitCard] = [c for k, c in self.cards.items() if k not in halves]
+        whole.extend(self.split_cards.values())
+        return sorted(whole, key=lambda c: c.name.casefold())
 
     def wants(self, hook: str) -> bool:
         """Whether any loaded plugin implements the named runtime hook."""
@@ -309,8 +349,10 @@ def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
         raise PluginError(f"plugin {name!r} could not be registered: {exc}") from exc
 
 
-def _collect(pm: pluggy.PluginManager, hook: str, kind: type[Any]) -> list[tuple[str, Any]]:
-    """Call a registration hook plugin by plugin and check what each returns."""
+def _collect(pm: pluggy.PluginManager, hook: str, kind: Any) -> list[tuple[str, Any]]:
+    """Call a registration hook plugin by plugin and check what each returns (instances of
+    `kind`, a class or a union of classes)."""
+    what = " or ".join(k.__name__ for k in getattr(kind, "__args__", (kind,)))
     found: list[tuple[str, Any]] = []
     caller = getattr(pm.hook, hook)
     for impl in reversed(caller.get_hookimpls()):
@@ -323,13 +365,13 @@ def _collect(pm: pluggy.PluginManager, hook: str, kind: type[Any]) -> list[tuple
         if values is None or isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
             raise PluginError(
                 f"plugin {impl.plugin_name!r}: {hook}() must return a list of "
-                f"{kind.__name__}, not {type(values).__name__}"
+                f"{what}, not {type(values).__name__}"
             )
         for value in values:
             if not isinstance(value, kind):
                 raise PluginError(
                     f"plugin {impl.plugin_name!r}: {hook}() returned {value!r}, "
-                    f"which is not a {kind.__name__}"
+                    f"which is not a {what}"
                 )
             found.append((impl.plugin_name, value))
     return found
@@ -492,12 +534,24 @@ def _build(
         if restriction.keyword in reg.keywords:
             reg.restrictions.setdefault(restriction.kind, []).append(restriction)
 
-    for plugin, card in _collect(pm, "register_cards", Card):
-        key = card.name.casefold()
-        if key in reg.cards:
-            raise PluginError(f"plugin {plugin!r} defines card {card.name!r} a second time")
-        reg.cards[key] = card
+    for plugin, card in _collect(pm, "register_cards", Card | SplitCard):
+        faces = card.faces if isinstance(card, SplitCard) else (card,)
+        for face in faces:
+            key = face.name.casefold()
+            if key in reg.cards:
+                raise PluginError(f"plugin {plugin!r} defines card {face.name!r} a second time")
+            reg.cards[key] = face
+        if isinstance(card, SplitCard):
+            reg.split_cards[card.name.casefold()] = card
         contributed.setdefault(plugin, {}).setdefault("cards", []).append(card.name)
+
+    for plugin, phase_rule in _collect(pm, "register_phase_rules", PhaseRule):
+        if not callable(phase_rule.after):
+            raise PluginError(
+                f"plugin {plugin!r}: phase rule {phase_rule.name!r} has an `after` that is not "
+                "callable"
+            )
+        reg.phase_rules.append(phase_rule)
 
     for name, dist, version, module in infos:
         c = contributed.get(name, {})

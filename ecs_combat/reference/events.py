@@ -106,7 +106,8 @@ def cast(combat: Combat, ev: Event) -> None:
         combat.note(f"{ev.at}: {card.name} does nothing: {problem}")
         return
     target = _CardTarget(combat, combat.creatures[ev.target], ev.caster, card.name)
-    card.resolve(target)
+    if card.resolve is not None:
+        card.resolve(target)
     combat.note(f"{ev.at}: {card.name} on {ev.target}: {'; '.join(target.did)}")
     for why in target.why:
         combat.note(f"{card.name}: {why}")

@@ -1,9 +1,11 @@
-"""The outcome of a combat, in the shape of CONTRACT.md section 2."""
+"""The outcome of a combat or a turn, in the shape of CONTRACT.md sections 2 and 6."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from ecs_combat.plugin.phases import Phase
 
 
 @dataclass(frozen=True)
@@ -113,4 +115,49 @@ class CombatResult:
                 {"event": e.index, "at": e.at, "action": e.action, "reason": e.reason}
                 for e in self.skipped_events
             ],
+        }
+
+
+@dataclass
+class CombatPhaseResult:
+    """One combat phase of a turn: its attacking player and what happened in it."""
+
+    player: str
+    steps: list[StepResult] = field(default_factory=list)
+    skipped_events: list[SkippedEvent] = field(default_factory=list)
+    #: Notes on what happened outside the damage steps, in order (readable account only).
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The `combats` entry of CONTRACT section 6."""
+        return {
+            "player": self.player,
+            "steps": [s.to_json() for s in self.steps],
+            "skipped_events": [
+                {"event": e.index, "at": e.at, "action": e.action, "reason": e.reason}
+                for e in self.skipped_events
+            ],
+        }
+
+
+@dataclass
+class TurnResult:
+    """Everything `resolve --json` prints for a turn file (CONTRACT section 6)."""
+
+    phases: list[Phase] = field(default_factory=list)
+    combats: list[CombatPhaseResult] = field(default_factory=list)
+    #: As at the end of the turn's last combat phase.
+    creatures: dict[str, CreatureOutcome] = field(default_factory=dict)
+    players: dict[str, PlayerOutcome] = field(default_factory=dict)
+    #: Notes on the main phases (spells cast in them), in order (readable account only).
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's JSON document for a turn."""
+        last = CombatResult(creatures=self.creatures, players=self.players).to_json()
+        return {
+            "phases": [p.to_json() for p in self.phases],
+            "combats": [c.to_json() for c in self.combats],
+            "creatures": last["creatures"],
+            "players": last["players"],
         }

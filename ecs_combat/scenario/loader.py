@@ -66,6 +66,10 @@ class CreatureSpec:
     #: that lets it (302.6). Creatures that enter through events always did.
     summoning_sick: bool = False
     path: str = ""
+    #: The card it was made from (``card = "Serra Angel"``), or None.
+    card: str | None = None
+    #: The card's rules text that no loaded plugin models (an approximate card).
+    ignored_text: tuple[str, ...] = ()
 
 
 @dataclass
@@ -529,7 +533,7 @@ class _Parser:
             ev.amount = self.c.integer(t["amount"], f"{path}.amount", 0)
         if "card" in t:
             name = self.c.string(t["card"], f"{path}.card")
-            card = self.registry.card(name)
+            card = self.registry.spell(name)
             if card is None:
                 raise self.c.fail(f"{path}.card", self.registry.unknown_card_reason(name))
             for kw in sorted(card.keywords):

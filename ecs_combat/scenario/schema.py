@@ -253,7 +253,7 @@ class _Builder:
         if kind == ACTION:
             return {"enum": list(EVENT_ACTIONS)}
         if kind == CARD:
-            names = [c.name for c in self.reg.cards.values()]
+            names = [c.name for c in self.reg.spells()]
             pattern = "^(" + "|".join(_any_case(n) for n in names) + ")$" if names else "^(?!)"
             return {"type": "string", "pattern": pattern, "examples": names}
         if kind == PLAYERS:

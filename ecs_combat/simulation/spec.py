@@ -259,9 +259,9 @@ class _SpecReader(Checker):
             name = t["card"]
             if not isinstance(name, str) or not name.strip():
                 raise self.fail(f"{path}.card", f"must be a card name, not {type_name(name)}")
-            card = self.registry.card(name)
+            card = self.registry.spell(name)
             if card is None:
-                names = [c.name for c in self.registry.cards.values()]
+                names = [c.name for c in self.registry.spells()]
                 known = ", ".join(names) or "none"
                 raise self.fail(
                     f"{path}.card",
