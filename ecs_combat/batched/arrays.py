@@ -119,6 +119,9 @@ class CombatBatch:
     #: For `cast`: index into `card_names`. Else -1.
     event_card: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     card_names: tuple[str, ...] = ()
+    #: For `cast`: the row of the creature token the card creates (present False), else -1;
+    #: None when no event creates one.
+    event_token: IntArray | None = None
 
     # -- names, for output and for plugins that read them (None in bulk simulations) -----------
     creature_ids: list[str] | None = None

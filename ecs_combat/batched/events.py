@@ -137,36 +137,87 @@ def _apply(run: _Run, action: str, rows: IntArray, t: IntArray) -> None:
 
 
 def cast_cards(run: _Run, rows: IntArray) -> None:
-    """Cast cards; each checks its target as it resolves (608.2b) and resolves once per
-    card and round, over all its legal targets at once."""
+    """Cast cards by `cast` events, one in each of some battles."""
     b = run.batch
-    t = b.event_target[rows]
-    caster = b.event_player[rows]
-    legal = run.on_bf[t].copy()
+    tokens = np.full(rows.shape, -1, I64) if b.event_token is None else b.event_token[rows]
+    resolve_casts(run, b.event_card[rows], b.event_player[rows], b.event_target[rows], tokens)
+
+
+def cast_in_main(
+    run: _Run, cards: IntArray, casters: IntArray, targets: IntArray, tokens: IntArray
+) -> None:
+    """Cast spells during a main phase (``turn.casts``), outside combat, at most one in each
+    battle: each resolves (608.2b: an illegal target, such as one a card wants attacking or
+    blocking, makes it do nothing), then state-based actions are checked in those battles
+    (704.3). Casts in battles whose game is over do nothing.
+
+    Per cast: `cards` an index into ``run.batch.card_names``, `casters` a player row,
+    `targets` a creature row or ``-1 - player_row`` (any value for a card that targets
+    nothing), `tokens` the row of the creature token it creates (a row that exists from the
+    start, not present) or -1. No creature is attacking or blocking then: the caller ends each
+    combat phase before the main phase that follows it.
+    """
+    battle = run.player_battle[casters]
+    if np.unique(battle).size != battle.size:
+        raise ValueError("cast_in_main casts at most one spell in each battle at a time")
+    go = ~run.game_over[battle]
+    if not go.any():
+        return
+    resolve_casts(run, cards[go], casters[go], targets[go], tokens[go])
+    battles = run._battles_with_rows(battle[go])
+    run.refresh(battles)
+    run.state_based_actions(battles)
+
+
+def resolve_casts(
+    run: _Run, cards: IntArray, casters: IntArray, targets: IntArray, tokens: IntArray
+) -> None:
+    """Spells resolve, one in each of some battles: each checks its target (608.2b), applies
+    its effect, and puts the creature token it creates (row `tokens`, or -1) onto the
+    battlefield under its caster's control, not in combat. Each card resolves once over all
+    its casts; state-based actions are the caller's."""
+    b = run.batch
+    to_player = targets < 0
+    t = np.where(to_player, 0, targets)
+    player = np.where(to_player, -1 - targets, 0)
+    legal = ~to_player & run.on_bf[t]
     if run.static and legal.any():
-        run.refresh(run._battles(rows[legal], b.event_battle))
-    cards = [run.reg.card(name) for name in b.card_names]
-    card_colors = [0 if c is None else color_mask(c.colors) for c in cards]
-    spell_colors = np.asarray(card_colors, I64)[b.event_card[rows]]
-    targets = _RowSide(run, t, run.controller[t] != caster, spell_colors)
+        run.refresh(run._battles_with_rows(run.player_battle[casters[legal]]))
+    all_cards = [run.reg.card(name) for name in b.card_names]
+    card_colors = [0 if c is None else color_mask(c.colors) for c in all_cards]
+    spell_colors = np.asarray(card_colors, I64)[cards]
+    sides = _RowSide(run, t, run.controller[t] != casters, spell_colors)
     for restriction in run.reg.restrictions_of("target"):
-        legal &= np.asarray(restriction.test(targets), np.bool_)
-    card_index = b.event_card[rows]
+        legal &= np.asarray(restriction.test(sides), np.bool_)
     attacking = run.att[t]
     blocking = run.blocking[t]
-    for ci in np.unique(card_index).tolist():
-        card = run.reg.card(b.card_names[ci])
+    for ci in np.unique(cards).tolist():
+        card = all_cards[ci]
         assert card is not None  # checked when the run began
-        ok = legal & (card_index == ci)
         rule = card.target
-        if rule.caster_controls:
-            ok &= run.controller[t] == caster
-        if rule.blocking_or_blocked:
-            ok &= blocking | (attacking & run.blocked[t])
-        elif rule.in_combat:
-            ok &= attacking | blocking
-        if ok.any() and card.resolve is not None:
-            card.resolve(_CardTargets(run, t[ok], caster[ok]))
+        this = cards == ci
+        if rule.kind == "none":
+            ok = this
+        else:
+            ok = legal & this
+            if rule.caster_controls:
+                ok &= run.controller[t] == casters
+            if rule.blocking_or_blocked:
+                ok &= blocking | (attacking & run.blocked[t])
+            elif rule.in_combat:
+                ok &= attacking | blocking
+            if rule.kind == "any":  # a player is legal while in the game (115.4)
+                ok |= this & to_player & ~run.lost[player]
+        if not ok.any():
+            continue
+        if card.resolve is not None:
+            card.resolve(_CardTargets(run, targets[ok], casters[ok], rule.kind))
+        made = tokens[ok]
+        made = made[made >= 0]
+        if made.size:
+            run.writable("entered")
+            run.on_bf[made] = True
+            run.entered[made] = True
 
 
 # -- output ---------------------------------------------------------------------------------

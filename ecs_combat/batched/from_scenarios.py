@@ -115,6 +115,7 @@ class _Builder:
         # events
         self.ev: list[tuple[int, ...]] = []
         self.ev_keywords: list[int] = []
+        self.ev_tokens: list[int] = []
         self.ev_counters: list[tuple[int, int, int]] = []  # (event row, column, change)
         self.files: list[str] = []
 
@@ -223,6 +224,7 @@ class _Builder:
                 )
             )
             self.ev_keywords.append(self.mask(ev.keywords))
+            self.ev_tokens.append(-1 if ev.token is None else crow[ev.token])
 
     def batch(self, n_battles: int) -> CombatBatch:
         i64 = np.int64
@@ -292,6 +294,9 @@ class _Builder:
             event_card=ev[:, 8].copy(),
             event_index=ev[:, 9].copy(),
             card_names=self.cards,
+            event_token=(
+                np.asarray(self.ev_tokens, i64) if any(t >= 0 for t in self.ev_tokens) else None
+            ),
             creature_ids=self.creature_ids,
             creature_names=self.creature_names,
             player_ids=self.player_ids,

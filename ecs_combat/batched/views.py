@@ -98,19 +98,31 @@ class _RowSide:
 
 
 class _CardTargets:
-    """:class:`ecs_combat.plugin.views.EffectTarget` for the batched engine: one element per cast."""
+    """:class:`ecs_combat.plugin.views.EffectTarget` for the batched engine: one element per cast.
 
-    def __init__(self, run: _Run, targets: IntArray, casters: IntArray) -> None:
+    `targets` holds creature rows, or ``-1 - player_row`` for a player target of a card of
+    kind "any"; for a card of kind "none" its values mean nothing.
+    """
+
+    def __init__(
+        self, run: _Run, targets: IntArray, casters: IntArray, kind: str = "creature"
+    ) -> None:
         self.run = run
         self.targets = targets
         self.casters = casters
+        none = np.zeros(targets.shape, np.bool_)
+        self.to_creature: BoolArray = none if kind == "none" else targets >= 0
+        self.to_player: BoolArray = targets < 0 if kind == "any" else none
+        #: The target creature rows (0 where the target is no creature: masked everywhere).
+        self.rows: IntArray = np.where(self.to_creature, targets, 0)
 
     def _where(self, where: Any) -> BoolArray:
         return np.broadcast_to(np.asarray(where, dtype=np.bool_), self.targets.shape)
 
     def state(self, key: str) -> AnyArray:
-        """A plugin's state of each target creature."""
-        return self.run.creature_states[key][self.targets]
+        """A plugin's state of each target creature (False or 0 for a target that is none)."""
+        values = self.run.creature_states[key][self.rows]
+        return np.where(self.to_creature, values, np.zeros_like(values))
 
     def caster_state(self, key: str) -> AnyArray:
         """A plugin's state of each card's caster."""
@@ -118,28 +130,53 @@ class _CardTargets:
 
     def related(self, key: str) -> BoolArray:
         """Whether each target's creature reference `key` names a creature on the battlefield."""
-        other = self.run.creature_states[key][self.targets]
-        out: BoolArray = (other >= 0) & self.run.on_bf[np.maximum(other, 0)]
+        states = self.run.creature_states.get(key)
+        if states is None:  # the plugin giving that state is not loaded: nothing is related
+            return np.zeros(self.targets.shape, np.bool_)
+        other = states[self.rows]
+        out: BoolArray = self.to_creature & (other >= 0) & self.run.on_bf[np.maximum(other, 0)]
         return out
 
     def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
         """+power/+toughness until end of turn, where `where` holds (to the creature the
         target's state `via` names, with `via`)."""
-        w = self._where(where)
-        rows = self.targets
+        w = self._where(where) & self.to_creature
+        rows = self.rows
         if via is not None:
             w = w & self.related(via)
-            rows = self.run.creature_states[via][self.targets]
+            if not w.any():
+                return
+            rows = self.run.creature_states[via][self.rows]
         self.run.pump(rows[w], power, toughness)
 
     def grant(self, keyword: str, where: Any = True) -> None:
         """The targets where `where` holds gain `keyword` until end of turn."""
+        rows = self.rows[self._where(where) & self.to_creature]
+        self.run.kw_base[rows] |= self.run.kt(self._bit(keyword))
+        self.run.update_own(rows)
+
+    def damage(self, amount: int, where: Any = True) -> None:
+        """`amount` noncombat damage to each target where `where` holds: marked on a
+        creature, life lost by a player (120.3)."""
+        w = self._where(where)
+        self.run.marked[self.rows[w & self.to_creature]] += amount
+        players = -1 - self.targets[w & self.to_player]
+        if players.size:
+            self.run.lose_life(players, amount)
+
+    def grant_each(self, keyword: str, where: Any = True) -> None:
+        """Each creature on the battlefield its cast's caster controls gains `keyword` until
+        end of turn, where `where` holds."""
+        casters = self.casters[self._where(where)]
+        rows = np.flatnonzero(self.run.on_bf & np.isin(self.run.controller, casters))
+        self.run.kw_base[rows] |= self.run.kt(self._bit(keyword))
+        self.run.update_own(rows)
+
+    def _bit(self, keyword: str) -> int:
         bit = self.run.m.bit.get(normalize_keyword(keyword))
         if bit is None:
             raise RefusedError(f"a card gives {keyword!r}, which has no bit in the batch")
-        rows = self.targets[self._where(where)]
-        self.run.kw_base[rows] |= self.run.kt(bit)
-        self.run.update_own(rows)
+        return bit
 
     def note(self, text: str, where: Any = True) -> None:
         """Words for the readable account; the batched engine keeps none."""

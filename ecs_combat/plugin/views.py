@@ -61,7 +61,11 @@ class EffectTarget(Protocol):
     """The target of a resolving card, and the card's caster.
 
     In the reference engine the queries return `bool`; in the batched engine, one boolean per
-    resolving card. `where` restricts an effect to the targets where it is true.
+    resolving card. `where` restricts an effect to the targets where it is true. The target is
+    a creature, or for an "any target" card (``TargetRule(kind="any")``) a creature or a
+    player; a card of kind ``"none"`` has none, and uses only the caster's methods
+    (`caster_state`, `grant_each`). Creature methods (`state`, `related`, `pump`, `grant`) do
+    nothing to (and answer False or None for) a player target.
     """
 
     def state(self, key: str) -> Any:
@@ -84,6 +88,17 @@ class EffectTarget(Protocol):
 
     def grant(self, keyword: str, where: Any = True) -> None:
         """The target gains `keyword` until end of turn."""
+        ...
+
+    def damage(self, amount: int, where: Any = True) -> None:
+        """The spell deals `amount` noncombat damage to the target: marked on a creature, life
+        lost by a player (120.3). State-based actions are checked after the spell, as after
+        any event."""
+        ...
+
+    def grant_each(self, keyword: str, where: Any = True) -> None:
+        """Each creature the caster controls as the spell resolves gains `keyword` until end
+        of turn."""
         ...
 
     def note(self, text: str, where: Any = True) -> None:

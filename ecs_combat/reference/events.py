@@ -1,5 +1,5 @@
 """Scenario events in the reference world (grant, remove, counters, pump, damage, enter,
-remove-from-combat, destroy) and the cards cast by them."""
+remove-from-combat, destroy), the cards cast by them, and spells cast in a main phase."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import esper
 
 from ecs_combat.plugin.definitions import Card as CardDefinition
+from ecs_combat.plugin.phases import CastInMain
 from ecs_combat.reference.components import (
     Attacking,
     Blocking,
@@ -21,7 +22,7 @@ from ecs_combat.reference.components import (
 from ecs_combat.reference.damage import _fmt
 from ecs_combat.reference.views import EntitySide, _CardTarget
 from ecs_combat.rules.legality import why_not_a_legal_target
-from ecs_combat.scenario.loader import Event
+from ecs_combat.scenario.loader import CreatureSpec, Event, token_creature
 
 if TYPE_CHECKING:
     from ecs_combat.reference.engine import Combat
@@ -97,24 +98,84 @@ def apply_event(combat: Combat, ev: Event) -> None:
 
 
 def cast(combat: Combat, ev: Event) -> None:
-    """Cast a card from the card library; it checks its target as it resolves (608.2b)."""
-    assert ev.card is not None and ev.caster is not None and ev.target is not None
-    card = combat.reg.card(ev.card)
-    assert card is not None
-    problem = illegal_target(combat, card, ev.target, ev.caster)
-    if problem:
-        combat.note(f"{ev.at}: {card.name} does nothing: {problem}")
+    """Cast a card from the card library by a `cast` event; it checks its target as it
+    resolves (608.2b)."""
+    assert ev.card is not None and ev.caster is not None
+    token = ev.creature if ev.token is not None else None
+    resolve_spell(combat, ev.card, ev.caster, ev.target, token, ev.at)
+
+
+def cast_in_main(combat: Combat, cast: CastInMain) -> None:
+    """Cast a spell during a main phase (``turn.casts``), outside combat: it resolves (608.2b:
+    an illegal target, such as one a card wants attacking or blocking, makes it do nothing),
+    then state-based actions are checked (704.3). Nothing happens once the game is over.
+
+    No creature is attacking or blocking then: the caller ends each combat phase (removes
+    creatures from combat) before the main phase that follows it.
+    """
+    at = f"main phase {cast.main}"
+    if combat.game_over():
+        combat.note(f"{at}: {cast.card} is not cast: the game is over")
         return
-    target = _CardTarget(combat, combat.creatures[ev.target], ev.caster, card.name)
+    card = combat.reg.card(cast.card)
+    assert card is not None  # checked as the turn was read
+    token = None
+    if cast.token is not None:
+        token = token_creature(card, cast.token, cast.caster, combat.reg, cast.path)
+    resolve_spell(combat, card.name, cast.caster, cast.target, token, at)
+    combat.refresh_keywords()
+    died = combat.state_based_actions()
+    if died:
+        combat.note(f"after {card.name}: {', '.join(died)} died")
+
+
+def resolve_spell(
+    combat: Combat,
+    name: str,
+    caster: str,
+    target: str | None,
+    token: CreatureSpec | None,
+    at: str,
+) -> None:
+    """A spell resolves: its target is checked (608.2b), its effect applied, and the
+    creature token it creates (`token`, the card's ``creates`` with its id) enters under the
+    caster's control, not in combat. State-based actions are the caller's."""
+    card = combat.reg.card(name)
+    assert card is not None
+    entity = None
+    on = ""
+    if card.target.kind != "none":
+        assert target is not None
+        problem = illegal_target(combat, card, target, caster)
+        if problem:
+            combat.note(f"{at}: {card.name} does nothing: {problem}")
+            return
+        entity = combat.players[target] if target in combat.players else combat.creatures[target]
+        on = f" on {target}"
+    effect = _CardTarget(combat, entity, caster, card.name)
     if card.resolve is not None:
-        card.resolve(target)
-    combat.note(f"{ev.at}: {card.name} on {ev.target}: {'; '.join(target.did)}")
-    for why in target.why:
+        card.resolve(effect)
+    if token is not None:
+        combat.add_creature(token)
+        effect.did.append(
+            f"{token.id} enters, a {token.power}/{token.toughness} {token.name} token of "
+            f"{caster}, not in combat"
+        )
+    combat.note(f"{at}: {card.name}{on}: {'; '.join(effect.did)}")
+    for why in effect.why:
         combat.note(f"{card.name}: {why}")
 
 
 def illegal_target(combat: Combat, card: CardDefinition, target: str, caster: str) -> str | None:
-    """Why a target is illegal for a card as it resolves, or None if it is legal."""
+    """Why a target is illegal for a card as it resolves, or None if it is legal. A player
+    ("any target", 115.4) is legal while in the game."""
+    player = combat.players.get(target)
+    if player is not None:
+        if card.target.kind != "any":
+            return f"{target} is a player, not a creature"
+        if esper.component_for_entity(player, Player).lost:
+            return f"{target} has left the game"
+        return None
     e = combat.creatures.get(target)
     if e is None or not combat.on_battlefield(e):
         return f"{target} is not on the battlefield"

@@ -9,6 +9,7 @@ import numpy as np
 
 from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.reference.components import (
+    Damage,
     KeywordSources,
     Player,
     Stats,
@@ -50,41 +51,74 @@ class EntitySide:
 
 
 class _CardTarget:
-    """:class:`ecs_combat.plugin.views.EffectTarget` for the reference engine."""
+    """:class:`ecs_combat.plugin.views.EffectTarget` for the reference engine.
 
-    def __init__(self, combat: Combat, entity: int, caster: str, card: str) -> None:
+    `entity` is the target: a creature entity, a player entity ("any target"), or None for a
+    card that targets nothing.
+    """
+
+    def __init__(self, combat: Combat, entity: int | None, caster: str, card: str) -> None:
         self.combat = combat
         self.entity = entity
-        self.caster = esper.component_for_entity(combat.players[caster], Player)
+        self.to_player = entity is not None and esper.has_component(entity, Player)
+        #: The target creature, or None.
+        self.creature = None if self.to_player else entity
+        self.caster_entity = combat.players[caster]
+        self.caster = esper.component_for_entity(self.caster_entity, Player)
         self.card = card
         self.did: list[str] = []
         self.why: list[str] = []
 
     def state(self, key: str) -> Any:
-        return self.combat.state(self.entity, key)
+        return None if self.creature is None else self.combat.state(self.creature, key)
 
     def caster_state(self, key: str) -> Any:
         return self.caster.state.get(key)
 
     def related(self, key: str) -> Any:
-        other = self.combat.state(self.entity, key)
+        if self.creature is None:
+            return False
+        other = self.combat.state(self.creature, key)
         return other is not None and self.combat.on_battlefield(other)
 
     def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
-        if not where:
+        if not where or self.creature is None:
             return
-        entity = self.entity
+        entity = self.creature
         if via is not None:
             if not self.related(via):
                 return
-            entity = self.combat.state(self.entity, via)
+            entity = self.combat.state(self.creature, via)
         self.combat.pump(entity, power, toughness)
         self.did.append(f"{self.combat.cid(entity)} gets {power:+d}/{toughness:+d}")
 
     def grant(self, keyword: str, where: Any = True) -> None:
-        if where:
-            esper.component_for_entity(self.entity, KeywordSources).grant(keyword)
+        if where and self.creature is not None:
+            esper.component_for_entity(self.creature, KeywordSources).grant(keyword)
             self.did.append(f"gains {keyword}")
+
+    def damage(self, amount: int, where: Any = True) -> None:
+        if not where or self.entity is None:
+            return
+        if self.to_player:
+            self.combat.lose_life(self.entity, amount)
+            self.did.append(f"{amount} damage to {self.combat.pid(self.entity)}")
+        else:
+            esper.component_for_entity(self.entity, Damage).marked += amount
+            self.did.append(f"{amount} damage to {self.combat.cid(self.entity)}")
+
+    def grant_each(self, keyword: str, where: Any = True) -> None:
+        if not where:
+            return
+        mine = [
+            e
+            for e in self.combat.creature_entities()
+            if self.combat.on_battlefield(e) and self.combat.controller(e) == self.caster_entity
+        ]
+        for e in mine:
+            esper.component_for_entity(e, KeywordSources).grant(keyword)
+        who = ", ".join(self.combat.cid(e) for e in mine) or "no creature"
+        self.did.append(f"{who} gain{'s' if len(mine) <= 1 else ''} {keyword}")
 
     def note(self, text: str, where: Any = True) -> None:
         if where:

@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.definitions import COLORS, REGULAR_STEP, StateField, normalize_keyword
+from ecs_combat.plugin.definitions import (
+    COLORS,
+    REGULAR_STEP,
+    Card,
+    StateField,
+    normalize_keyword,
+)
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.scenario import documents
@@ -28,7 +34,8 @@ EVENT_ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "enter": (frozenset({"creature", "attacking"}), frozenset()),
     "remove-from-combat": (frozenset({"target"}), frozenset()),
     "destroy": (frozenset({"target"}), frozenset()),
-    "cast": (frozenset({"card", "caster", "target"}), frozenset()),
+    # `target` unless the card targets nothing; `token` for a card that creates a creature
+    "cast": (frozenset({"card", "caster"}), frozenset({"target", "token"})),
 }
 DECLARE_BLOCKERS = "declare-blockers"
 
@@ -101,10 +108,12 @@ class Event:
     attacking: str | None = None
     card: str | None = None
     caster: str | None = None
+    #: For `cast`: the id of the creature token the card creates (its spec is `creature`).
+    token: str | None = None
 
     def describe(self) -> str:
         """A short description for skipped-event lists and the readable account."""
-        what = self.target or (self.creature.id if self.creature else "")
+        what = self.target or self.card or (self.creature.id if self.creature else "")
         return f"events[{self.index}] ({self.action} {what}) at {self.at}".replace("  ", " ")
 
 
@@ -376,6 +385,8 @@ class _Parser:
                     cid = ev["creature"].get("id")
                     if isinstance(cid, str):
                         ids.append(cid)
+                if isinstance(ev, Mapping) and isinstance(ev.get("token"), str):
+                    ids.append(ev["token"])
         return ids
 
     def _attackers(self, raw: Any) -> dict[str, str]:
@@ -545,6 +556,8 @@ class _Parser:
             ev.card = card.name
         if "caster" in t:
             ev.caster = self.player_ref(t["caster"], f"{path}.caster")
+        if ev.action == "cast":
+            self._cast_fields(ev, t)
         if "attacking" in t:
             ev.attacking = self.player_ref(t["attacking"], f"{path}.attacking")
         if "target" in t:
@@ -556,9 +569,40 @@ class _Parser:
             cid = self.c.string(raw["id"], f"{path}.creature.id")
             ev.creature = self.creature(cid, raw, f"{path}.creature")
 
+    def _cast_fields(self, ev: Event, t: dict[str, Any]) -> None:
+        """A `cast` event's `target` and `token`, as its card asks (CONTRACT.md section 6)."""
+        path = ev.path
+        assert ev.card is not None and ev.caster is not None
+        card = self.registry.spell(ev.card)
+        assert card is not None
+        kind = card.target.kind
+        if kind == "none" and "target" in t:
+            raise self.c.fail(f"{path}.target", f"{card.name} has no target")
+        if kind != "none" and "target" not in t:
+            what = "a creature or a player" if kind == "any" else "a creature"
+            raise self.c.fail(f"{path}.target", f"missing ({card.name} targets {what})")
+        if card.creates is None:
+            if "token" in t:
+                raise self.c.fail(f"{path}.token", f"{card.name} creates no creature token")
+            return
+        if "token" not in t:
+            raise self.c.fail(
+                f"{path}.token",
+                f"missing ({card.name} creates a {card.creates.name} token: give its id)",
+            )
+        ev.token = self.c.string(t["token"], f"{path}.token")
+        try:
+            ev.creature = token_creature(card, ev.token, ev.caster, self.registry, f"{path}.token")
+        except ValueError as exc:
+            raise self.c.fail(f"{path}.card", f"{card.name}'s token: {exc}") from None
+
     def _event_refs(self, ev: Event, scenario: Scenario, present: set[str]) -> None:
         path = ev.path
-        if ev.creature is not None:
+        if ev.creature is not None and ev.token is not None:
+            if ev.token in present or ev.token in self.players:
+                raise self.c.fail(f"{path}.token", f"duplicate id {ev.token!r}")
+            present.add(ev.token)
+        elif ev.creature is not None:
             cid = ev.creature.id
             if cid in present or cid in self.players:
                 raise self.c.fail(f"{path}.creature.id", f"duplicate id {cid!r}")
@@ -570,13 +614,46 @@ class _Parser:
             present.add(cid)
         if ev.target is None:
             return
-        if ev.action == "damage" and ev.target in self.players:
+        if ev.target in self.players and (ev.action == "damage" or self._any_target(ev)):
             return
         if ev.target not in present:
             if ev.target in self.players:
                 raise self.c.fail(f"{path}.target", f"{ev.target!r} is a player, not a creature")
             later = " (it enters only later)" if ev.target in self._entered_ids() else ""
             raise self.c.fail(f"{path}.target", f"unknown creature {ev.target!r}{later}")
+
+    def _any_target(self, ev: Event) -> bool:
+        """A `cast` event whose card may target a player ("any target", 115.4)."""
+        card = self.registry.spell(ev.card) if ev.card is not None else None
+        return card is not None and card.target.kind == "any"
+
+
+def token_creature(
+    card: Card, token: str, caster: str, registry: Registry, path: str = ""
+) -> CreatureSpec:
+    """The creature token a card creates (`Card.creates`) with the id `token`: under the
+    caster's control, summoning sick (302.6), not in combat, with the plugins' default state.
+    ValueError if its keywords are not loaded."""
+    made = card.creates
+    if made is None:
+        raise ValueError(f"{card.name} creates no creature token")
+    found = [parse_instance(text, registry) for text in made.keywords]
+    state: dict[str, Any] = {}
+    for key, f in registry.state_fields("creature").items():
+        state[key] = state[f.default_from] if f.default_from is not None else f.default
+    return CreatureSpec(
+        id=token,
+        name=made.name,
+        controller=caster,
+        power=made.power,
+        toughness=made.toughness,
+        keywords=tuple(i.name for i in found),
+        parameters=tuple(i.parameter for i in found),
+        colors=made.colors,
+        state=state,
+        summoning_sick=True,
+        path=path,
+    )
 
 
 def parse_scenario(doc: Any, registry: Registry, file: str = "<scenario>") -> Scenario:
@@ -597,4 +674,5 @@ __all__ = [
     "load_scenario",
     "load_scenarios",
     "parse_scenario",
+    "token_creature",
 ]

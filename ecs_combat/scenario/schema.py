@@ -111,7 +111,10 @@ DIVISION: dict[str, Key] = {
 EVENT: dict[str, Key] = {
     "at": Key(POINT, '"declare-blockers" or "after STEP".', True),
     "action": Key(ACTION, "What happens.", True),
-    "target": Key(CREATURE, "The creature it happens to (a player too, for damage)."),
+    "target": Key(
+        CREATURE,
+        "The creature it happens to (a player too, for damage and an any-target card).",
+    ),
     "keywords": Key(KEYWORDS, "Keywords granted or removed (at least one)."),
     "counters": Key(COUNTERS, "Keyword counters added (or removed, if negative)."),
     "power": Key(INTEGER, "Change of power until end of turn.", default=0),
@@ -121,6 +124,7 @@ EVENT: dict[str, Key] = {
     "attacking": Key(PLAYER, "The player the entering creature attacks."),
     "card": Key(CARD, "A card of the card library (docs/scenarios.md lists them)."),
     "caster": Key(PLAYER, "The player who casts it."),
+    "token": Key(TEXT, "The id of the creature token the cast card creates (cast only)."),
 }
 
 
