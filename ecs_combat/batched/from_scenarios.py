@@ -33,10 +33,17 @@ def keyword_bits(names: Sequence[str]) -> dict[str, int]:
     return {name: 1 << i for i, name in enumerate(names)}
 
 
-def used_keywords(scenarios: Sequence[Scenario], registry: Registry) -> tuple[str, ...]:
+def used_keywords(
+    scenarios: Sequence[Scenario], registry: Registry, cards: Sequence[str] = ()
+) -> tuple[str, ...]:
     """The keywords some scenario uses (printed, counters, events, cards), in registry order:
-    a batch's masks need bits for these only, however many keywords are installed."""
+    a batch's masks need bits for these only, however many keywords are installed. `cards`
+    names more cards that may be cast (main-phase casts): the keywords they give too."""
     used: set[str] = set()
+    for name in cards:
+        card = registry.card(name)
+        if card is not None:
+            used.update(card.keywords)
 
     def creature(spec: CreatureSpec) -> None:
         used.update(spec.keywords)
@@ -304,9 +311,12 @@ class _Builder:
         )
 
 
-def scenarios_to_batch(scenarios: Sequence[Scenario], registry: Registry) -> CombatBatch:
-    """One batch holding every scenario, battle ``i`` being ``scenarios[i]``."""
-    builder = _Builder(registry, used_keywords(scenarios, registry))
+def scenarios_to_batch(
+    scenarios: Sequence[Scenario], registry: Registry, cards: Sequence[str] = ()
+) -> CombatBatch:
+    """One batch holding every scenario, battle ``i`` being ``scenarios[i]``; with bits for
+    the keywords the cards named in `cards` give (spells cast outside the scenarios' events)."""
+    builder = _Builder(registry, used_keywords(scenarios, registry, cards))
     for b, sc in enumerate(scenarios):
         builder.add(b, sc)
     return builder.batch(len(scenarios))
