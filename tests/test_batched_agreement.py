@@ -129,7 +129,7 @@ STRIKES = sorted(
 )
 STEPS = REGISTRY.step_names
 POINTS = ["declare-blockers", *(f"after {s}" for s in STEPS)]
-CARDS = sorted(card.name for card in REGISTRY.cards.values())
+CARDS = sorted(card.name for card in REGISTRY.spells())
 NAMES = ["Goblin 2", "Goblin-A", "Zombie", "aardvark", "Ørn"]
 #: CONTRACT.md 1: the event actions.
 ACTIONS = ["grant", "remove", "counters", "pump", "damage", "enter", "remove-from-combat",
@@ -366,6 +366,17 @@ def _events(draw: Draw, pids: Sequence[str], present: list[str]) -> list[dict[st
         elif action == "damage":
             ev["target"] = draw(st.sampled_from([*present, *pids]))
             ev["amount"] = draw(st.integers(0, 4))
+        elif action == "cast":
+            card = REGISTRY.spell(draw(st.sampled_from(CARDS)))
+            assert card is not None
+            ev["card"] = card.name
+            if card.target.kind == "any":
+                ev["target"] = draw(st.sampled_from([*present, *pids]))
+            elif card.target.kind == "creature":
+                ev["target"] = draw(st.sampled_from(present))
+            if card.creates is not None:
+                ev["token"] = f"t{entered}"
+                entered += 1
         else:
             ev["target"] = draw(st.sampled_from(present))
         if action in ("grant", "remove"):
@@ -378,12 +389,13 @@ def _events(draw: Draw, pids: Sequence[str], present: list[str]) -> list[dict[st
         elif action == "pump":
             ev["power"] = draw(st.integers(-3, 3))
             ev["toughness"] = draw(st.integers(-3, 3))
-        elif action == "cast":
-            ev["card"] = draw(st.sampled_from(CARDS))
+        if action == "cast":
             ev["caster"] = draw(st.sampled_from(pids))
         chronological.append((p, ev))
         if action == "enter":
             present.append(ev["creature"]["id"])
+        if "token" in ev:
+            present.append(ev["token"])
     order = draw(st.permutations(range(len(chronological))))
     out: list[dict[str, Any]] = [{} for _ in chronological]
     for p in set(points):
