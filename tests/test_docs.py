@@ -199,7 +199,8 @@ SPECS = re.findall(r"<!-- spec(?:: (\S+))? -->\n```toml\n(.*?)```", SIMULATE, re
 #: The SPEC text behind each error line documented in simulate.md.
 SPEC_ERRORS = {
     "keywords.trample: probability must be between 0 and 1, not 1.5": "keywords = { trample = 1.5 }",
-    "casts[0].card: no card 'Giant Growth' in the card library (loaded: Hat Trick)":
+    "casts[0].card: no card 'Giant Growth' in the card library (loaded: Assault, Battery, Hat "
+    "Trick, Joint Assault, Response, Resurgence)":
         '[[casts]]\ncard = "Giant Growth"\nprobability = 0.5',
     "attackers: min 3 is greater than max 1": "attackers = [3, 1]",
     "blocker.speed: unknown key 'speed' (allowed: keywords, power, state, toughness)":

@@ -22,6 +22,7 @@ from ecs_combat.reference.engine import Combat, isolated_world
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.turn_schedule import schedule
 from ecs_combat.scenario.loader import CreatureSpec, token_creature
+from ecs_combat.simulation.spec import parse_spec
 
 PLAYERS = """
 [players.A]
@@ -265,6 +266,14 @@ def test_battery_creates_the_token_with_the_given_id(resolve: Resolve) -> None:
         "counters": {},
     }
     assert dealt(out, "regular") == {("knight", "bear", 3), ("bear", "knight", 3)}
+
+
+def test_a_battery_that_is_not_cast_makes_no_token(resolve: Resolve) -> None:
+    """No creature has first strike: there is no first-strike step, so the cast after it
+    doesn't happen (skipped) and there is no Elephant."""
+    out = resolve(DUEL + cast("after first-strike", "Battery", "B", token="elephant"))
+    assert "elephant" not in out["creatures"]
+    assert [e["event"] for e in out["skipped_events"]] == [0]
 
 
 def test_battery_token_is_green_and_a_resurgence_after_it_includes_it(registry: Registry) -> None:
@@ -556,3 +565,23 @@ def test_a_target_event_before_the_token_exists_is_an_error(registry: Registry) 
     )
     with pytest.raises(InputError, match="enters only later"):
         parse_scenario(tomllib.loads(text), registry, "t.toml")
+
+
+@pytest.mark.parametrize(
+    ("card", "why"), [("Resurgence", "has no target"), ("Battery", "creates a creature token")]
+)
+def test_a_spec_draws_no_card_without_a_creature_target(
+    registry: Registry, card: str, why: str
+) -> None:
+    """SPEC casts put a card on drawn target creatures: a card without a target, or making a
+    token (whose id a SPEC can't give), is an input error."""
+    text = f'[[casts]]\ncard = "{card}"\nprobability = 0.5'
+    with pytest.raises(InputError, match=rf"casts\[0\]\.card: {card} can't be drawn.*{why}"):
+        parse_spec(tomllib.loads(text), registry, "melee.toml")
+
+
+def test_a_spec_may_cast_response(registry: Registry) -> None:
+    spec = parse_spec(
+        tomllib.loads('[[casts]]\ncard = "response"\nprobability = 0.5'), registry, "s.toml"
+    )
+    assert [c.card for c in spec.casts] == ["Response"]

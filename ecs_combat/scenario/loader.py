@@ -588,7 +588,7 @@ class _Parser:
         if "token" not in t:
             raise self.c.fail(
                 f"{path}.token",
-                f"missing ({card.name} creates a {card.creates.name} token: give its id)",
+                f"missing: the id of the {card.creates.name} token {card.name} creates",
             )
         ev.token = self.c.string(t["token"], f"{path}.token")
         try:

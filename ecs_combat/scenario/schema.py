@@ -128,6 +128,9 @@ EVENT: dict[str, Key] = {
 }
 
 
+#: Actions that need at least one of their optional fields (the others' are just optional).
+ONE_OF_OPTIONAL = frozenset({"pump"})
+
 _STATE_KINDS = {"bool": BOOLEAN, "int": INTEGER, "creature": CREATURE}
 
 
@@ -309,7 +312,7 @@ class _Builder:
                 "required": sorted(required),
                 "propertyNames": {"enum": allowed},
             }
-            if optional:  # pump: power or toughness
+            if action in ONE_OF_OPTIONAL:  # pump: power or toughness
                 then["anyOf"] = [{"required": [k]} for k in sorted(optional)]
             out["allOf"].append(
                 {

@@ -261,7 +261,7 @@ class _SpecReader(Checker):
                 raise self.fail(f"{path}.card", f"must be a card name, not {type_name(name)}")
             card = self.registry.spell(name)
             if card is None:
-                names = [c.name for c in self.registry.spells()]
+                names = sorted(c.name for c in self.registry.spells())
                 known = ", ".join(names) or "none"
                 raise self.fail(
                     f"{path}.card",
@@ -274,6 +274,13 @@ class _SpecReader(Checker):
                         f"{path}.card",
                         f"{card.name} needs {self.registry.unknown_keyword_reason(kw)}",
                     )
+            if card.target.kind == "none" or card.creates is not None:
+                raise self.fail(
+                    f"{path}.card",
+                    f"{card.name} can't be drawn here: a SPEC casts cards on target creatures, "
+                    f"and {card.name} "
+                    + ("creates a creature token" if card.creates else "has no target"),
+                )
             target = t.get("target", CAST_TARGETS[0])
             if target not in CAST_TARGETS:
                 shown = repr(target) if isinstance(target, str) else type_name(target)
