@@ -33,7 +33,8 @@ HEADERS = ("name", "cost", "mv", "colors", "p/t", "keywords", "status", "set", "
 @click.command()
 @click.argument("query", required=False, default="")
 @click.option("--keyword", "-k", "keywords", multiple=True, metavar="K",
-              help="Has this keyword (bushido: any number; bushido 2: exactly). Repeatable.")  # fmt: skip
+              help="Has this keyword (a name: any number or quality; with a number or quality:"
+              " exactly that instance). Repeatable.")  # fmt: skip
 @click.option("--mana-value", type=float, metavar="N", help="Has this mana value.")
 @click.option("--color", "-c", "colors", multiple=True,
               type=click.Choice([*COLORS, "colorless"], case_sensitive=False),
@@ -98,7 +99,8 @@ def cards(
     all_exact, all_approximate = counts(everything)
     print_line(
         console,
-        f"{len(found):,} cards matched: {exact:,} exact, {approximate:,} approximate "
+        f"{len(found):,} {'card' if len(found) == 1 else 'cards'} matched: {exact:,} exact, "
+        f"{approximate:,} approximate "
         f"(the library: {len(everything):,} cards, {all_exact:,} exact, "
         f"{all_approximate:,} approximate).",
         "bold",
