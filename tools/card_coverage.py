@@ -82,7 +82,7 @@ def line_keywords(line: str, names: set[str]) -> set[str] | None:
             rest = " ".join(words[cut:])
             if "—" in head and head.split("—")[0] in names:  # Ward—Pay 3 life
                 head, rest = head.split("—")[0], ""
-            if head in names and _REST.match(rest):
+            if head in names and (_REST.match(rest) or head.endswith(" with")):
                 found.add(head)
                 break
         else:
