@@ -6,6 +6,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
+import jsonschema
 import pytest
 from conftest import bundled_registry, dealt, engine_resolver, step_names
 from rich.console import Console
@@ -18,6 +19,7 @@ from ecs_combat.cli.report import render
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.loader import Scenario, parse_scenario
+from ecs_combat.scenario.schema import scenario_schema
 
 PLAYERS = "[players.A]\n[players.B]\n"
 BOAR_TEXT = "Sacrifice Brindle Boar: You gain 4 life."
@@ -264,3 +266,29 @@ def test_readable_account_says_which_text_was_ignored(registry: Registry) -> Non
     text = console.export_text()
     assert f"· boar is Brindle Boar, modeled approximately: ignored {BOAR_TEXT!r}" in text
     assert "cerberus is" not in text
+
+
+# -- the JSON Schema -------------------------------------------------------------------------
+
+
+def test_schema_takes_card_in_place_of_power_and_toughness(registry: Registry) -> None:
+    schema = scenario_schema(registry)
+    validator = jsonschema.Draft202012Validator(schema)
+    entering = {"id": "z", "card": "Grizzly Bears", "controller": "A"}
+    doc: dict[str, Any] = {
+        "players": {"A": {}, "B": {}},
+        "creatures": {
+            "boar": {"card": "Brindle Boar", "controller": "B"},
+            "angel": {"card": "Serra Angel", "controller": "A", "power": 5},
+        },
+        "events": [
+            {"at": "declare-blockers", "action": "enter", "attacking": "B", "creature": entering}
+        ],
+    }
+    assert validator.is_valid(doc)
+    assert "Throat Wolf" in schema["$defs"]["creature"]["properties"]["card"]["examples"]
+    doc["creatures"]["x"] = {"controller": "A", "power": 1}  # no card and no toughness
+    assert not validator.is_valid(doc)
+    del doc["creatures"]["x"]
+    entering.pop("card")
+    assert not validator.is_valid(doc)
