@@ -135,6 +135,9 @@ def _print_table(console: Console, rows: list[list[str]]) -> None:
     table = Table()
     for heading in HEADERS:
         table.add_column(heading, overflow="fold")
+    status = HEADERS.index("status")
     for row in rows:
-        table.add_row(*(Text(cell) for cell in row))
+        cells = [Text(cell) for cell in row]
+        cells[status].stylize("green" if row[status] == EXACT else "yellow")
+        table.add_row(*cells)
     console.print(table)
