@@ -65,7 +65,8 @@ def cards(
     """List the cards of the library whose name contains QUERY (any case): the bundled
     database's creature cards and the loaded plugins' cards, with how exactly the plugins model
     each (exact: every line of its rules text is a keyword they model; approximate: some text is
-    ignored). The readable form ends with how many exact and approximate cards matched."""
+    ignored). The readable form ends with how many exact and approximate cards matched
+    (docs/cards.md)."""
     registry = state.registry
     wanted: list[Instance | str] = []
     for k in keywords:
