@@ -14,6 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.cards.notes import result_json
+from ecs_combat.cli.cards import cards
 from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.cli.report import render
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
@@ -149,9 +151,9 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         for i, (scenario, result) in enumerate(pairs):
             if as_json:
                 if file.endswith(".jsonl"):
-                    click.echo(json.dumps(result.to_json(), sort_keys=False))
+                    click.echo(json.dumps(result_json(scenario, result), sort_keys=False))
                 else:
-                    click.echo(json.dumps(result.to_json(), indent=2))
+                    click.echo(json.dumps(result_json(scenario, result), indent=2))
                 continue
             if i == 0:
                 first = (scenario, result)
@@ -367,6 +369,8 @@ def bench(
         if missed:
             sys.exit(1)
 
+
+cli.add_command(cards)
 
 for _command in cli.commands.values():  # -p is accepted after the command too
     _command.params.append(

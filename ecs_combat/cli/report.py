@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ecs_combat.cards.notes import ignored_text_lines, scenario_creatures
 from ecs_combat.cli.console import is_plain, plain_lines, print_line, shown
 from ecs_combat.rules.result import CombatResult, StepResult
 from ecs_combat.scenario.loader import Scenario
@@ -66,6 +67,8 @@ def render(scenario: Scenario, result: CombatResult, console: Console) -> None:
     print_line(console, f"Attacking: {attacks}", "bold")
     if blocks:
         print_line(console, f"Blocking: {blocks}")
+    for text in ignored_text_lines(scenario_creatures(scenario)):
+        print_line(console, f"· {note(text)}", "yellow")
     for text in result.notes:
         print_line(console, f"· {note(text)}", "cyan")
     if not result.steps:

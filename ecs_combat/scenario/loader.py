@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ecs_combat.cards.library import CreatureCard, card_keys, creature_card, no_creature_card
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import (
     COLORS,
@@ -305,13 +306,16 @@ class _Parser:
         return pid
 
     def creature(self, cid: str, raw: Any, path: str) -> CreatureSpec:
-        """Validate a creature table."""
+        """Validate a creature table; ``card = "Name"`` gives the keys that are not given."""
         t = self.c.table(raw, path)
         allowed = {
             "name", "controller", "power", "toughness", "keywords", "counters", "damage", "id",
-            "summoning_sick", "colors", *self.registry.state_fields("creature"),
+            "summoning_sick", "colors", "card", *self.registry.state_fields("creature"),
         }  # fmt: skip
         self.c.keys(t, path, allowed)
+        card = self.creature_card(t["card"], f"{path}.card") if "card" in t else None
+        if card is not None:
+            t = {**card_keys(card), **t}
         names, parameters = self.keywords(t.get("keywords", []), f"{path}.keywords")
         for required in ("controller", "power", "toughness"):
             if required not in t:
@@ -330,6 +334,8 @@ class _Parser:
             state=self.state("creature", t, path),
             summoning_sick=self.c.boolean(t.get("summoning_sick", False), f"{path}.summoning_sick"),
             path=path,
+            card=None if card is None else card.name,
+            ignored_text=() if card is None else card.ignored,
         )
         if spec.toughness <= 0:
             raise self.c.fail(
@@ -338,6 +344,14 @@ class _Parser:
                 "can't be on the battlefield (704.5f)",
             )
         return spec
+
+    def creature_card(self, value: Any, path: str) -> CreatureCard:
+        """The creature card a creature names: a plugin's, else the card database's."""
+        name = self.c.string(value, path)
+        card = creature_card(name, self.registry)
+        if card is None:
+            raise self.c.fail(path, no_creature_card(name, self.registry))
+        return card
 
     # -- sections -------------------------------------------------------------------------
 

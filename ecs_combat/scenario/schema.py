@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecs_combat.plugin.definitions import COLORS
+from ecs_combat.plugin.definitions import COLORS, Card
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.loader import DECLARE_BLOCKERS, EVENT_ACTIONS
@@ -33,6 +33,7 @@ STEP = "damage step"
 POINT = "point of the combat"
 ACTION = "event action"
 CARD = "card"
+CREATURE_CARD = "creature card"
 PLAYERS = "players table"
 CREATURES = "creatures table"
 COMBAT = "combat table"
@@ -72,8 +73,13 @@ PLAYER_TABLE: dict[str, Key] = {
 CREATURE_TABLE: dict[str, Key] = {
     "name": Key(TEXT, "Display name; defaults to the id."),
     "controller": Key(PLAYER, "The player who controls it.", True),
-    "power": Key(INTEGER, "Power.", True),
-    "toughness": Key(INTEGER, "Toughness (1 or more).", True, minimum=1),
+    "card": Key(
+        CREATURE_CARD,
+        "A creature card (exact name, any case: docs/cards.md): name, power, toughness, colors "
+        "and keywords come from it; keys given beside it override.",
+    ),
+    "power": Key(INTEGER, "Power (required without card)."),
+    "toughness": Key(INTEGER, "Toughness (1 or more; required without card).", minimum=1),
     "keywords": Key(
         KEYWORDS,
         "Printed keywords, one entry per instance, with a number or a color where the keyword "
@@ -263,6 +269,9 @@ class _Builder:
             names = [c.name for c in self.reg.spells()]
             pattern = "^(" + "|".join(_any_case(n) for n in names) + ")$" if names else "^(?!)"
             return {"type": "string", "pattern": pattern, "examples": names}
+        if kind == CREATURE_CARD:  # the database's names are too many to list
+            plugin = [c.name for c in self.reg.library() if isinstance(c, Card) and c.is_creature]
+            return {**text, "examples": [*plugin, "Serra Angel"]}
         if kind == PLAYERS:
             return {
                 "type": "object",
@@ -336,13 +345,19 @@ class _Builder:
             **self.table(SCENARIO),
             "$defs": {
                 "player": player,
-                "creature": self.table(creature),
-                "entering_creature": entering,
+                "creature": _with_card(self.table(creature)),
+                "entering_creature": _with_card(entering),
                 "combat": self.table(COMBAT_TABLE),
                 "division": self.table(DIVISION),
                 "event": self.event(),
             },
         }
+
+
+def _with_card(table: dict[str, Any]) -> dict[str, Any]:
+    """A creature table: power and toughness are required unless it names a card."""
+    table["anyOf"] = [{"required": ["card"]}, {"required": ["power", "toughness"]}]
+    return table
 
 
 def scenario_schema(registry: Registry) -> dict[str, Any]:
