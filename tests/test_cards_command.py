@@ -14,10 +14,8 @@ from typing import Any
 import pytest
 from conftest import BUNDLED_PLUGINS, bundled_registry
 
-from ecs_combat import hookimpl
 from ecs_combat.cards.database import database
 from ecs_combat.cards.listing import CardQuery, counts, find_entries, library_entries, types_of
-from ecs_combat.plugin.definitions import Card, CreatureToken, SplitCard
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -187,33 +185,23 @@ def test_type_lines_give_card_types() -> None:
     assert types_of("Summon Wolf") == ("creature",)
 
 
-class _SplitPlugin:
-    """A split card as issue 9's plugins give them (709)."""
-
-    @hookimpl
-    def register_cards(self) -> list[Card | SplitCard]:
-        left = Card("Left", "{R}", "Left creates a 1/1.", types=("sorcery",),
-                    creates=CreatureToken("Thing", 1, 1, ("red",)))  # fmt: skip
-        right = Card("Right", "{3}{G}", "Right creates a 3/3.", types=("sorcery",),
-                     creates=CreatureToken("Beast", 3, 3, ("green",)))  # fmt: skip
-        return [SplitCard((left, right))]
-
-
 def test_split_card_has_faces_and_combined_characteristics() -> None:
-    """709.4: mana value 1 + 4 = 5, red and green; each half with its own."""
-    registry = bundled_registry(extra=(_SplitPlugin(),))
-    entries = library_entries(registry)
-    (split,) = find_entries(CardQuery(text="left // right"), entries)
+    """709.4: a split card has both halves' characteristics combined; each half its own.
+    Assault // Battery: mana value 1 + 4 = 5, red and green. Response // Resurgence: 2 + 5 = 7,
+    red and white."""
+    entries = library_entries(bundled_registry())
+    (split,) = find_entries(CardQuery(text="assault // battery"), entries)
     doc = split.to_json()
-    assert doc["name"] == "Left // Right"
+    assert doc["name"] == "Assault // Battery"
     assert (doc["mana_value"], doc["colors"], doc["types"]) == (5, ["red", "green"], ["sorcery"])
     assert [(f["name"], f["mana_value"], f["colors"]) for f in doc["faces"]] == [
-        ("Left", 1, ["red"]),
-        ("Right", 4, ["green"]),
+        ("Assault", 1, ["red"]),
+        ("Battery", 4, ["green"]),
     ]
-    assert find_entries(CardQuery(colors=("green",), mana_value=5, plugin_only=True), entries) == [
-        split
-    ]
+    found = find_entries(CardQuery(colors=("green",), mana_value=5, plugin_only=True), entries)
+    assert found == [split]
+    (other,) = find_entries(CardQuery(text="response // resurgence"), entries)
+    assert (other.to_json()["mana_value"], other.to_json()["colors"]) == (7, ["white", "red"])
 
 
 @pytest.mark.parametrize("args", [("--mana-value", "x"), ("--color", "purple")])
