@@ -204,7 +204,8 @@ class _TurnRun(_Run):
         self.k = 0
         super().__init__(engine, turns.first, record)
         self.first_active = self.active
-        self._drawn_declarations = False
+        #: The batch each phase was played from, declarations included, in order.
+        self.phase_batches: list[CombatBatch] = []
 
     def _keywords_used(self) -> int:
         """The keywords of every phase's batch and of the main-phase casts' cards."""
@@ -267,6 +268,7 @@ class _TurnRun(_Run):
         self._index_events()
         if self.strict and k > 0:
             self._check_declarations()
+        self.phase_batches.append(self.batch)
 
     def _clear_combat(self) -> None:
         """Nothing is in combat between combat phases; the strikers and the log start over."""
