@@ -182,7 +182,9 @@ def test_simulate_a_turn_spec_on_the_command_line(tmp_path: Path) -> None:
 
     on = run(EXAMPLE)
     off = run(EXAMPLE.with_name("extra-combat-off.toml"))
-    assert on["spec"]["turn"]["creatures"] == [{"card": "Throat Wolf", "controller": "defending player"}]
+    assert on["spec"]["turn"]["creatures"] == [
+        {"card": "Throat Wolf", "controller": "defending player"}
+    ]
     assert on["battles"] == off["battles"] == 3000
     assert on["totals"]["damage_to_players"] > off["totals"]["damage_to_players"]
 
