@@ -336,6 +336,11 @@ class _TurnRun(_Run):
 
     # -- drawn declarations (bulk) ----------------------------------------------------------------
 
+    def _restrictions(self, kind: str) -> list[Any]:
+        """The restrictions of a kind whose keyword the batch has a bit for (a rule of a
+        keyword no creature can have is not checked)."""
+        return [r for r in self.reg.restrictions_of(kind) if r.keyword in self.m.bit]
+
     def _declared(self, phase: DrawnPhase) -> CombatBatch:
         """The phase's batch: attackers and blocks from the drawn intentions, as the rules and
         the state now allow them (no events, no divisions)."""
@@ -351,7 +356,7 @@ class _TurnRun(_Run):
         if rows.size:
             side = _RowSide(self, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
             ok = np.ones(rows.size, np.bool_)
-            for r in self.reg.restrictions_of("attack"):
+            for r in self._restrictions("attack"):
                 ok &= np.asarray(r.test(side), np.bool_)
             rows = rows[ok]
         # defending player: the next one in the battle (two-player battles)
@@ -379,12 +384,12 @@ class _TurnRun(_Run):
             no_color = np.zeros(b_rows.size, I64)
             blocker_side = _RowSide(self, b_rows, opp, no_color)
             attacker_side = _RowSide(self, a_rows, opp, no_color)
-            for r in self.reg.restrictions_of("block"):
+            for r in self._restrictions("block"):
                 legal &= np.asarray(r.test(blocker_side), np.bool_)
-            for r in self.reg.restrictions_of("block-pair"):
+            for r in self._restrictions("block-pair"):
                 legal &= np.asarray(r.test(attacker_side, blocker_side), np.bool_)
             b_rows, a_rows = b_rows[legal], a_rows[legal]
-            need = self.reg.restrictions_of("blockers")
+            need = self._restrictions("blockers")
             if need and a_rows.size:
                 have = np.bincount(a_rows, minlength=n)
                 least = np.ones(a_rows.size, I64)
