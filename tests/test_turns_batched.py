@@ -302,3 +302,32 @@ def test_main_phase_cast_outside_combat_finds_no_legal_target(registry: Registry
     (out,) = resolve(registry, turn)
     assert out["creatures"]["bear"]["power"] == 2
     assert out["players"]["B"]["life"] == 18
+
+
+def test_block_triggers_in_apnap_order_of_the_wolf_combat(registry: Registry) -> None:
+    """RULES 7 (603.3b) and 8: in B's Throat Wolf combat B is the active player, so A's
+    triggers resolve first: the 1/1 bushido blocker gets +1/+1 (2/2) before the Wolf's flanking
+    (-1/-1: 1/1), survives the triggers and dies to the Wolf's firstest-strike damage. (With A
+    active, flanking would resolve first and kill it before bushido.)"""
+    turn = build_turn(
+        registry,
+        {"A": {}, "B": {}},
+        {
+            "wolf": {**wolf("B"), "keywords": ["firstest strike", "flanking"]},
+            "samurai": {
+                "name": "Samurai",
+                "controller": "A",
+                "power": 1,
+                "toughness": 1,
+                "keywords": ["bushido 1"],
+            },
+        },
+        [{}, {"attackers": {"wolf": "A"}, "blockers": {"samurai": "wolf"}}],
+    )
+    (out,) = resolve(registry, turn)
+    (firstest,) = out["combats"][1]["steps"][:1]
+    assert firstest["name"] == "firstest-strike"
+    assert firstest["damage"] == [{"source": "wolf", "target": "samurai", "amount": 3}]
+    assert firstest["died"] == ["samurai"]
+    s = out["creatures"]["samurai"]
+    assert (s["alive"], s["damage"], s["power"], s["toughness"]) == (False, 3, 1, 1)
