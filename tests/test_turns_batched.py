@@ -331,3 +331,44 @@ def test_block_triggers_in_apnap_order_of_the_wolf_combat(registry: Registry) ->
     assert firstest["died"] == ["samurai"]
     s = out["creatures"]["samurai"]
     assert (s["alive"], s["damage"], s["power"], s["toughness"]) == (False, 3, 1, 1)
+
+
+def test_tapped_and_may_attack_at_the_end_of_the_turn(registry: Registry) -> None:
+    """RULES 8 (508.1f, 302.6): the knight that attacked without vigilance ends the turn tapped
+    and can't attack again; the vigilant one is untapped and could; the summoning-sick bear
+    could not; the dead one neither."""
+    turn = build_turn(
+        registry,
+        {"A": {}, "B": {}},
+        {
+            "knight": {"name": "Knight", "controller": "A", "power": 2, "toughness": 4},
+            "guard": {
+                "name": "Guard",
+                "controller": "A",
+                "power": 1,
+                "toughness": 4,
+                "keywords": ["vigilance"],
+            },
+            "cub": {
+                "name": "Cub",
+                "controller": "A",
+                "power": 1,
+                "toughness": 1,
+                "summoning_sick": True,
+            },
+            "bear": {"name": "Bear", "controller": "B", "power": 2, "toughness": 2},
+        },
+        [{"attackers": {"knight": "B", "guard": "B"}, "blockers": {"bear": "knight"}}],
+    )
+    (result,) = BatchedEngine(registry).resolve_turns([turn])
+    state = {cid: (c.tapped, c.may_attack) for cid, c in result.creatures.items()}
+    assert state == {
+        "knight": (True, False),
+        "guard": (False, True),
+        "cub": (False, False),
+        "bear": (False, False),
+    }
+    reference = ReferenceEngine(registry)
+    if hasattr(reference, "resolve_turn"):
+        ref = reference.resolve_turn(turn)
+        assert {cid: (c.tapped, c.may_attack) for cid, c in ref.creatures.items()} == state

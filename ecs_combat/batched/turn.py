@@ -496,15 +496,50 @@ def resolve_turns(engine: BatchedEngine, turns: Sequence[TurnScenario]) -> list[
         per_phase: list[list[CombatResult]] = []
         run.play_turns(lambda k: per_phase.append(_Results(run, run.log or _Log()).build()))
         run.raise_error()
+    tapped, may_attack = _turn_state(run, turns)
     out = []
     for b, turn in enumerate(turns):
         combats = []
         for k, phase in enumerate(turn.combat_phases()):
             r = per_phase[k][b]
             combats.append(CombatPhaseResult(phase.player, r.steps, r.skipped_events, r.notes))
-        last = per_phase[-1][b]
-        out.append(TurnResult(list(turn.phases), combats, last.creatures, last.players))
+        creatures = {
+            cid: dataclasses.replace(c, tapped=tapped[b][cid], may_attack=may_attack[b][cid])
+            for cid, c in per_phase[-1][b].creatures.items()
+        }
+        out.append(TurnResult(list(turn.phases), combats, creatures, per_phase[-1][b].players))
     return out
+
+
+def _turn_state(
+    run: _TurnRun, turns: Sequence[TurnScenario]
+) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:
+    """Per turn, by creature id: whether it ends the turn tapped, and whether it could attack
+    in a later combat phase (on the battlefield, untapped, no rule against it, 508.1a, 302.6)."""
+    ids = run.batch.creature_ids or []
+    starts = np.searchsorted(run.battle, np.arange(run.nb + 1)).tolist()
+    sick = np.zeros(run.n, np.bool_)
+    for b, turn in enumerate(turns):
+        specs = {**turn.creatures, **turn.tokens}
+        for sc in turn.combats:
+            specs.update((ev.creature.id, ev.creature) for ev in sc.events if ev.creature)
+        for row in range(starts[b], starts[b + 1]):
+            sick[row] = specs[ids[row]].summoning_sick
+    rows = np.arange(run.n)
+    side = _RowSide(run, rows, np.zeros(run.n, np.bool_), np.zeros(run.n, I64))
+    allowed = run.on_bf & ~run.tapped
+    for r in run.reg.restrictions_of("attack"):
+        allowed &= np.asarray(r.test(side), np.bool_)
+    hasty = np.zeros(run.n, np.bool_)
+    for r in run.reg.restrictions_of("summoning-sickness"):
+        hasty |= np.asarray(r.test(side), np.bool_)
+    allowed &= ~sick | hasty
+    tapped = (run.on_bf & run.tapped).tolist()
+    may = allowed.tolist()
+    return (
+        [{ids[r]: tapped[r] for r in range(starts[b], starts[b + 1])} for b in range(run.nb)],
+        [{ids[r]: may[r] for r in range(starts[b], starts[b + 1])} for b in range(run.nb)],
+    )
 
 
 def resolve_turn_batch(engine: BatchedEngine, turns: TurnBatch) -> BatchOutcome:
