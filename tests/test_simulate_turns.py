@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ecs_combat import InputError, Registry
 from ecs_combat.batched.convert import batch_to_scenarios
@@ -236,3 +238,54 @@ def test_turn_spec_errors(registry: Registry, turn: Any, path: str, words: str) 
         parse_spec({"turn": turn}, registry, "turn-spec.toml")
     assert caught.value.path == path
     assert words in str(caught.value)
+
+
+KEYWORDS = (
+    "vigilance",
+    "first strike",
+    "deathtouch",
+    "exalted",
+    "flying",
+    "bushido",
+    "flanking",
+    "lifelink",
+    "trample",
+    "indestructible",
+    "menace",
+    "reach",
+)
+
+
+@st.composite
+def turn_specs(draw: st.DrawFn) -> dict[str, Any]:
+    """A random SPEC with a `[turn]`: Wolves for one or both players, random keywords."""
+    keywords = {k: draw(st.sampled_from([0.0, 0.2, 0.5])) for k in KEYWORDS}
+    wolves = draw(st.sampled_from([["defending player"], ["attacking player", "defending player"]]))
+    chances = st.fixed_dictionaries(
+        {"attack": st.sampled_from([0.5, 1.0]), "block": st.sampled_from([0.0, 0.5, 1.0])}
+    )
+    return {
+        "attackers": [1, draw(st.integers(1, 3))],
+        "blockers_per_attacker": [0, draw(st.integers(0, 2))],
+        "power": [0, 4],
+        "toughness": [1, 4],
+        "keywords": {k: p for k, p in keywords.items() if p},
+        "turn": {
+            "creatures": [{"card": "Throat Wolf", "controller": w} for w in wolves],
+            "combats": [draw(chances) for _ in wolves],
+        },
+    }
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(turn_specs(), st.integers(0, 2**16))
+def test_agreement_on_drawn_turns(registry: Registry, doc: dict[str, Any], seed: int) -> None:
+    """Random bulk turns resolve as the same turns one by one: with the batched engine's turn
+    path always, and with the reference engine once it resolves turns."""
+    generator = spec_of(doc, registry)
+    run = played(registry, draw_battles(generator, seed, 0, 60))
+    turns = as_turns(registry, generator, run)
+    compare(run, turns, BatchedEngine(registry).resolve_turns(turns))
+    reference = ReferenceEngine(registry)
+    if hasattr(reference, "resolve_turn"):
+        compare(run, turns, [reference.resolve_turn(t) for t in turns])
