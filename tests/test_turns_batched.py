@@ -372,3 +372,33 @@ def test_tapped_and_may_attack_at_the_end_of_the_turn(registry: Registry) -> Non
     if hasattr(reference, "resolve_turn"):
         ref = reference.resolve_turn(turn)
         assert {cid: (c.tapped, c.may_attack) for cid, c in ref.creatures.items()} == state
+
+
+def test_creature_entering_in_combat_is_summoning_sick_later(registry: Registry) -> None:
+    """RULES 8, 302.6: a creature that entered during combat 1 came under its controller's
+    control this turn: attacking with it in A's later combat phase is an input error naming
+    the place."""
+    cub = {"id": "cub", "name": "Cub", "controller": "A", "power": 1, "toughness": 1}
+    turn = build_turn(
+        registry,
+        {"A": {}, "B": {}},
+        {
+            "bear": {"name": "Bear", "controller": "A", "power": 2, "toughness": 2},
+            "wolf_a": wolf("A"),
+            "wolf_b": wolf("B"),
+        },
+        [
+            {
+                "attackers": {"bear": "B"},
+                "events": [
+                    {"at": "declare-blockers", "action": "enter", "attacking": "B", "creature": cub}
+                ],
+            },
+            {},
+            {"attackers": {"cub": "B"}},
+        ],
+    )
+    with pytest.raises(InputError) as caught:
+        BatchedEngine(registry).resolve_turns([turn])
+    assert caught.value.path == "combats[2].attackers.cub"
+    assert "302.6" in str(caught.value)

@@ -36,13 +36,14 @@ def build_turn(
     phases = schedule(order, active, specs, list(casts), registry.phase_rules)
     combat_phases = [p for p in phases if p.kind == COMBAT]
     scenarios = []
+    entered: dict[str, dict[str, Any]] = {}  # creatures entering in earlier combats, for parsing
     for k, phase in enumerate(combat_phases):
         entry = combats[k] if k < len(combats) else {}
         seated = {phase.player: players[phase.player]}
         seated.update({p: v for p, v in players.items() if p != phase.player})
         doc: dict[str, Any] = {
             "players": seated,
-            "creatures": plain,
+            "creatures": {**plain, **entered},
             "combat": {
                 "attackers": entry.get("attackers", {}),
                 "blockers": entry.get("blockers", {}),
@@ -51,6 +52,10 @@ def build_turn(
         if entry.get("events"):
             doc["events"] = entry["events"]
         sc = parse_scenario(doc, registry, file)
+        for ev in entry.get("events", []):
+            if ev.get("action") == "enter":
+                new = {key: v for key, v in ev["creature"].items() if key != "id"}
+                entered[ev["creature"]["id"]] = new
         scenarios.append(dataclasses.replace(sc, players=base.players, creatures=specs))
     return TurnScenario(
         file=file,

@@ -38,6 +38,7 @@ from ecs_combat.batched.results import _Log, _Results
 from ecs_combat.batched.views import _RowSide
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.legality import why_cannot_attack
 from ecs_combat.rules.result import CombatPhaseResult, CombatResult, TurnResult
 
 if TYPE_CHECKING:
@@ -103,6 +104,9 @@ class TurnBatch:
     players: list[IntArray] = field(default_factory=list)
     #: Spells cast before each combat phase (one entry per phase, or none at all).
     casts: list[MainCasts] = field(default_factory=list)
+    #: [creature rows] summoning sick (302.6): it came under its controller's control this
+    #: turn; None: none is.
+    sick: BoolArray | None = None
 
     @property
     def n_phases(self) -> int:
@@ -126,6 +130,7 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
     layout = _Builder(registry, names)
     prows: list[dict[str, int]] = []
     crows: list[dict[str, int]] = []
+    sick: list[bool] = []
     for b, turn in enumerate(turns):
         layout.files.append(turn.file)
         prow = layout.add_players(b, turn.players.values())
@@ -144,6 +149,12 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
         layout.resolve_references(crow)
         prows.append(prow)
         crows.append(crow)
+        specs = {**turn.creatures, **turn.tokens}
+        for sc in turn.combats:
+            specs.update((ev.creature.id, ev.creature) for ev in sc.events if ev.creature)
+        # creatures entering during the turn (tokens, `enter` events) came under their
+        # controller's control this turn too
+        sick.extend(specs[cid].summoning_sick or cid not in turn.creatures for cid in crow)
     base = layout.batch(len(turns))
     n_rows = base.n_creatures
     n_phases = max((len(t.combats) for t in turns), default=1)
@@ -161,7 +172,7 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
         players.append(attacking)
     casts = [_main_casts(turns, k, layout, prows, crows) for k in range(n_phases)]
     later: list[CombatBatch | DrawnPhase] = list(phases[1:])
-    return TurnBatch(phases[0], later, players, casts)
+    return TurnBatch(phases[0], later, players, casts, np.asarray(sick, np.bool_))
 
 
 def _main_casts(
@@ -297,29 +308,56 @@ class _TurnRun(_Run):
         as the phase begins (508.1a, 509.1a); else the battle's input error, and the
         declaration is left out."""
         able = self.on_bf & ~self.tapped
-        bad_att = np.flatnonzero(self.att & ~able)
+        attackers = np.flatnonzero(self.att)
+        bad_att = attackers[~able[attackers] | ~self.may_attack(attackers)]
         bad_blk = np.unique(self.bb[~able[self.bb]]) if self.nblocks else np.zeros(0, I64)
         if not (bad_att.size or bad_blk.size):
             return
         for what, rows in (("attack", bad_att), ("block", bad_blk)):
             for row in rows.tolist():
                 battle = int(self.battle[row])
-                why = "it is tapped" if self.on_bf[row] else "it is not on the battlefield"
                 rule = "508.1a" if what == "attack" else "509.1a"
+                why = (
+                    f"it is tapped ({rule})" if self.on_bf[row] else "it is not on the battlefield"
+                )
+                if able[row]:  # an attacker the rules keep from attacking
+                    why = self._why_cannot_attack(row)
                 place = "attackers" if what == "attack" else "blockers"
                 self.fail(
                     battle,
                     InputError(
                         self._file(battle),
                         f"combats[{self.k}].{place}.{self.cid(row)}",
-                        f"{self.cid(row)!r} can't {what} in this combat phase: {why} ({rule})",
+                        f"{self.cid(row)!r} can't {what} in this combat phase: {why}",
                     ),
                 )
         self.att[bad_att] = False
         self.attacking[bad_att] = -1
-        if bad_blk.size:
+        if bad_blk.size or bad_att.size:
             keep = able[self.bb] & self.att[self.ba]
             self._keep_blocks(keep)
+
+    def may_attack(self, rows: IntArray) -> BoolArray:
+        """Whether the rules let some creatures attack as they are now (508.1a), summoning
+        sickness included (302.6); tapped and off-the-battlefield aside."""
+        side = _RowSide(self, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
+        ok = np.ones(rows.size, np.bool_)
+        for r in self.reg.restrictions_of("attack"):
+            ok &= np.asarray(r.test(side), np.bool_)
+        sick = self.turns.sick
+        if sick is not None and sick[rows].any():
+            hasty = np.zeros(rows.size, np.bool_)
+            for r in self.reg.restrictions_of("summoning-sickness"):
+                hasty |= np.asarray(r.test(side), np.bool_)
+            ok &= ~sick[rows] | hasty
+        return ok
+
+    def _why_cannot_attack(self, row: int) -> str:
+        """The rules' words for why a creature can't attack (for an error message)."""
+        rows = np.array([row], I64)
+        side = _RowSide(self, rows, np.zeros(1, np.bool_), np.zeros(1, I64))
+        sick = self.turns.sick is not None and bool(self.turns.sick[row])
+        return why_cannot_attack(side, sick, self.reg) or "the rules don't let it attack"
 
     def _file(self, battle: int) -> str:
         files = self.batch.battle_files
@@ -496,7 +534,7 @@ def resolve_turns(engine: BatchedEngine, turns: Sequence[TurnScenario]) -> list[
         per_phase: list[list[CombatResult]] = []
         run.play_turns(lambda k: per_phase.append(_Results(run, run.log or _Log()).build()))
         run.raise_error()
-    tapped, may_attack = _turn_state(run, turns)
+    tapped, may_attack = _turn_state(run)
     out = []
     for b, turn in enumerate(turns):
         combats = []
@@ -511,29 +549,12 @@ def resolve_turns(engine: BatchedEngine, turns: Sequence[TurnScenario]) -> list[
     return out
 
 
-def _turn_state(
-    run: _TurnRun, turns: Sequence[TurnScenario]
-) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:
+def _turn_state(run: _TurnRun) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:
     """Per turn, by creature id: whether it ends the turn tapped, and whether it could attack
     in a later combat phase (on the battlefield, untapped, no rule against it, 508.1a, 302.6)."""
     ids = run.batch.creature_ids or []
     starts = np.searchsorted(run.battle, np.arange(run.nb + 1)).tolist()
-    sick = np.zeros(run.n, np.bool_)
-    for b, turn in enumerate(turns):
-        specs = {**turn.creatures, **turn.tokens}
-        for sc in turn.combats:
-            specs.update((ev.creature.id, ev.creature) for ev in sc.events if ev.creature)
-        for row in range(starts[b], starts[b + 1]):
-            sick[row] = specs[ids[row]].summoning_sick
-    rows = np.arange(run.n)
-    side = _RowSide(run, rows, np.zeros(run.n, np.bool_), np.zeros(run.n, I64))
-    allowed = run.on_bf & ~run.tapped
-    for r in run.reg.restrictions_of("attack"):
-        allowed &= np.asarray(r.test(side), np.bool_)
-    hasty = np.zeros(run.n, np.bool_)
-    for r in run.reg.restrictions_of("summoning-sickness"):
-        hasty |= np.asarray(r.test(side), np.bool_)
-    allowed &= ~sick | hasty
+    allowed = run.on_bf & ~run.tapped & run.may_attack(np.arange(run.n))
     tapped = (run.on_bf & run.tapped).tolist()
     may = allowed.tolist()
     return (
