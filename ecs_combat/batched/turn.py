@@ -18,7 +18,7 @@ when the phase begins do, the others are left out), decided over whole arrays.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -245,7 +245,7 @@ class _TurnRun(_Run):
 
     # -- the phases -------------------------------------------------------------------------------
 
-    def play_turns(self, on_phase: Any = None) -> None:
+    def play_turns(self, on_phase: Callable[[int], None] | None = None) -> None:
         """Play every combat phase of every turn, in order; `on_phase(k)` after each."""
         for k in range(self.turns.n_phases):
             self.begin_phase(k)
