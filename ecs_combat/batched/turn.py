@@ -157,7 +157,7 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
         sick.extend(specs[cid].summoning_sick or cid not in turn.creatures for cid in crow)
     base = layout.batch(len(turns))
     n_rows = base.n_creatures
-    n_phases = max((len(t.combats) for t in turns), default=1)
+    n_phases = max(1, *(len(t.combats) for t in turns))
     phases: list[CombatBatch] = []
     players: list[IntArray] = []
     for k in range(n_phases):
