@@ -402,3 +402,28 @@ def test_creature_entering_in_combat_is_summoning_sick_later(registry: Registry)
         BatchedEngine(registry).resolve_turns([turn])
     assert caught.value.path == "combats[2].attackers.cub"
     assert "302.6" in str(caught.value)
+
+
+def test_division_error_names_its_combat_phase(registry: Registry) -> None:
+    """CONTRACT 6: an explicit division found illegal as damage is assigned in combat 2 is an
+    input error naming ``combats[1].divide[0]``: the Wolf's 3 damage divided as 1."""
+    turn = build_turn(
+        registry,
+        {"A": {}, "B": {}},
+        {
+            "knight": {"name": "Knight", "controller": "A", "power": 2, "toughness": 4},
+            "wolf": wolf("B"),
+        },
+        [
+            {},
+            {
+                "attackers": {"wolf": "A"},
+                "blockers": {"knight": "wolf"},
+                "divide": [{"step": "firstest-strike", "source": "wolf", "amounts": {"knight": 1}}],
+            },
+        ],
+    )
+    with pytest.raises(InputError) as caught:
+        BatchedEngine(registry).resolve_turns([turn])
+    assert caught.value.path == "combats[1].divide[0].amounts"
+    assert "amounts total 1, but wolf has power 3" in str(caught.value)

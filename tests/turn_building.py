@@ -49,6 +49,8 @@ def build_turn(
                 "blockers": entry.get("blockers", {}),
             },
         }
+        if entry.get("divide"):
+            doc["combat"]["divide"] = entry["divide"]
         if entry.get("events"):
             doc["events"] = entry["events"]
         sc = parse_scenario(doc, registry, file)
