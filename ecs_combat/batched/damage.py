@@ -360,7 +360,7 @@ def _where(run: _Run, battle: int, row: int) -> tuple[str | None, str]:
     b = run.batch
     file = b.battle_files[battle] if b.battle_files is not None else f"battle {battle}"
     index = int(b.division_index[row]) if b.division_index is not None else row
-    return file, f"combat.divide[{index}]"
+    return file, f"{run.combat_path}.divide[{index}]"
 
 
 def _division_error(

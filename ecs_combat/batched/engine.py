@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -58,6 +58,11 @@ from ecs_combat.rules.result import (
     CombatResult,
 )
 from ecs_combat.scenario.loader import Scenario
+
+if TYPE_CHECKING:
+    from ecs_combat.batched.turn import TurnBatch
+    from ecs_combat.rules.result import TurnResult
+    from ecs_combat.scenario.turns import TurnScenario
 
 I64 = np.int64
 U64 = np.uint64
@@ -108,6 +113,20 @@ class BatchedEngine:
             run.play()
             run.raise_error()
             return run.results()
+
+    def resolve_turns(self, turns: Sequence[TurnScenario]) -> list[TurnResult]:
+        """Resolve turns with several combat phases as one run (:mod:`.turn`); results
+        identical to the reference engine's."""
+        from ecs_combat.batched.turn import resolve_turns
+
+        return resolve_turns(self, turns)
+
+    def resolve_turn_batch(self, turns: TurnBatch) -> BatchOutcome:
+        """Resolve many turns given as arrays (bulk simulations, :mod:`.turn`); the state at
+        the end of each turn's last combat phase."""
+        from ecs_combat.batched.turn import resolve_turn_batch
+
+        return resolve_turn_batch(self, turns)
 
 
 @contextmanager
@@ -214,6 +233,11 @@ class _Run:
         self._mark = np.zeros(n, np.bool_)  # scratch, all False between uses
         # players and battles
         self.player_battle = batch.player_battle
+        #: Each battle's active (attacking) player row: the first player, unless a turn's
+        #: combat phase belongs to another (:mod:`.turn`).
+        self.active = np.searchsorted(self.player_battle, np.arange(nb))
+        #: Key path of the combat in error messages (``combats[1]`` in a turn).
+        self.combat_path = "combat"
         self.life = batch.life.astype(I64, copy=True)
         self.lost = np.zeros(batch.n_players, np.bool_)
         self.remaining: IntArray | None = None  # players still in each battle, once one lost
@@ -592,7 +616,7 @@ class _Run:
         self.refresh(None)
         declaration = BatchAttackDeclaration(att, att.copy())
         self.run_systems("declare-attackers", declaration)
-        self.tapped = declaration.taps
+        self.tapped = self.tapped | declaration.taps  # tapped earlier in the turn stay tapped
         if self.nblocks:
             self.blocking[self.bb] = True
             self.in_combat[self.bb] = True
@@ -615,7 +639,8 @@ class _Run:
         kind = np.concatenate([np.full(len(g.source), i, I64) for i, g in enumerate(groups)])
         local = np.concatenate([np.arange(len(g.source), dtype=I64) for g in groups])
         battle = self.battle[source]
-        rank = self.controller[source] - np.searchsorted(self.player_battle, battle)
+        seats = np.bincount(self.player_battle, minlength=self.nb)[battle]
+        rank = (self.controller[source] - self.active[battle]) % seats  # from the active player
         order = np.lexsort((local, kind, instance, source, -rank, battle))
         starts = _run_starts(battle[order])
         position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))

@@ -58,7 +58,7 @@ def apply_events(run: _Run, rows: IntArray) -> None:
         # 506.3b-c: it attacks only if the attacking player controls it and the player it
         # would attack is still in the game.
         player = b.event_player[rows[enter]]
-        active = np.searchsorted(run.player_battle, run.battle[t])
+        active = run.active[run.battle[t]]
         attacks = (run.controller[t] == active) & ~run.lost[player]
         run.attacking[t] = np.where(attacks, player, -1)
         run.att[t] = attacks

@@ -7,7 +7,7 @@ its blockers in declaration order, events by (point, file order).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,7 +17,7 @@ from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import COLORS, color_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.instances import Parameter
-from ecs_combat.scenario.loader import DECLARE_BLOCKERS, CreatureSpec, Scenario
+from ecs_combat.scenario.loader import DECLARE_BLOCKERS, CreatureSpec, Event, PlayerSpec, Scenario
 
 #: Keyword masks are 64-bit.
 MAX_KEYWORDS = 64
@@ -34,21 +34,26 @@ def keyword_bits(names: Sequence[str]) -> dict[str, int]:
 
 
 def used_keywords(
-    scenarios: Sequence[Scenario], registry: Registry, cards: Sequence[str] = ()
+    scenarios: Sequence[Scenario],
+    registry: Registry,
+    creatures: Iterable[CreatureSpec] = (),
+    cards: Iterable[str] = (),
 ) -> tuple[str, ...]:
-    """The keywords some scenario uses (printed, counters, events, cards), in registry order:
-    a batch's masks need bits for these only, however many keywords are installed. `cards`
-    names more cards that may be cast (main-phase casts): the keywords they give too."""
+    """The keywords some scenario uses (printed, counters, events, cards), and some other
+    creatures and cards, in registry order: a batch's masks need bits for these only, however
+    many keywords are installed."""
     used: set[str] = set()
     for name in cards:
-        card = registry.card(name)
-        if card is not None:
-            used.update(card.keywords)
+        found = registry.card(name)
+        if found is not None:
+            used.update(found.keywords)
 
     def creature(spec: CreatureSpec) -> None:
         used.update(spec.keywords)
         used.update(k for k in spec.counters if k in registry.keywords)
 
+    for spec in creatures:
+        creature(spec)
     for sc in scenarios:
         for spec in sc.creatures.values():
             creature(spec)
@@ -151,7 +156,6 @@ class _Builder:
         self.damage.append(spec.damage)
         self.keywords.append(self.mask(spec.keywords))  # below 2**64: at most 64 bits
         self.colors.append(color_mask(spec.colors))
-        self.attacking.append(-1)
         self.present.append(present)
         for key, value in spec.state.items():
             self.creature_state[key].append(value)  # creature ids: rows, once all are known
@@ -164,27 +168,48 @@ class _Builder:
 
     def add(self, b: int, sc: Scenario) -> None:
         self.files.append(sc.file)
+        prow = self.add_players(b, sc.players.values())
+        crow: dict[str, int] = {}
+        for spec in sc.creatures.values():
+            crow[spec.id] = self.creature(b, spec, prow, True)
+        for spec in self.entering(sc):
+            crow[spec.id] = self.creature(b, spec, prow, False)
+        self.resolve_references(crow)
+        self.add_combat(b, sc, prow, crow)
+
+    def add_players(self, b: int, players: Iterable[PlayerSpec]) -> dict[str, int]:
+        """Rows of a battle's players, in turn order; their rows by id."""
         prow: dict[str, int] = {}
-        for p in sc.players.values():
+        for p in players:
             prow[p.id] = len(self.player_battle)
             self.player_battle.append(b)
             self.life.append(p.life)
             for key, value in p.state.items():
                 self.player_state[key].append(value)
             self.player_ids.append(p.id)
+        return prow
 
-        crow: dict[str, int] = {}
-        for spec in sc.creatures.values():
-            crow[spec.id] = self.creature(b, spec, prow, True)
-        events = sorted(sc.events, key=lambda e: (self.points[e.at], e.index))
-        for ev in events:
-            if ev.creature is not None:
-                crow[ev.creature.id] = self.creature(b, ev.creature, prow, False)
+    def entering(self, sc: Scenario) -> list[CreatureSpec]:
+        """The creatures a scenario's `enter` events bring, in the order they would enter."""
+        return [ev.creature for ev in self.sorted_events(sc) if ev.creature is not None]
+
+    def sorted_events(self, sc: Scenario) -> list[Event]:
+        """A scenario's events by (point, file order)."""
+        return sorted(sc.events, key=lambda e: (self.points[e.at], e.index))
+
+    def resolve_references(self, crow: dict[str, int]) -> None:
+        """Creature references in the plugins' state of some rows: ids to rows (-1 for none)."""
         for key, f in self.creature_fields.items():
             if f.kind == "creature":
                 column = self.creature_state[key]
                 for row in crow.values():
-                    column[row] = -1 if column[row] is None else crow[column[row]]
+                    value = column[row]
+                    if value is None or isinstance(value, str):
+                        column[row] = -1 if value is None else crow[value]
+
+    def add_combat(self, b: int, sc: Scenario, prow: dict[str, int], crow: dict[str, int]) -> None:
+        """A scenario's attackers, blocks, divisions and events, on rows already made."""
+        self.attacking.extend([-1] * (len(self.battle) - len(self.attacking)))
         for cid, defender in sc.attackers.items():
             self.attacking[crow[cid]] = prow[defender]
 
@@ -202,7 +227,7 @@ class _Builder:
                 recipient = -1 - prow[rid] if rid in prow else crow[rid]
                 self.div.append((step, source, recipient, amount, i))
 
-        for ev in events:
+        for ev in self.sorted_events(sc):
             row = len(self.ev)
             target, player, card = -1, -1, -1
             if ev.action == "enter":
@@ -241,15 +266,7 @@ class _Builder:
             counters = np.zeros((len(self.battle), k), i64)
             for row, col, n in self.counters:
                 counters[row, col] = n
-        ev = np.asarray(self.ev, i64).reshape(-1, 10)
-        event_counters = None
-        if self.ev_counters:
-            event_counters = np.zeros((len(self.ev), k), i64)
-            for row, col, n in self.ev_counters:
-                event_counters[row, col] = n
-        div = np.asarray(self.div, i64).reshape(-1, 5)
         inst = np.asarray(self.instances, i64).reshape(-1, 3)
-        ev_inst = np.asarray(self.ev_instances, i64).reshape(-1, 3)
         return CombatBatch(
             n_battles=n_battles,
             keyword_names=self.names,
@@ -262,11 +279,7 @@ class _Builder:
             damage=np.asarray(self.damage, i64),
             keywords=np.asarray(self.keywords, np.uint64),
             colors=np.asarray(self.colors, i64),
-            attacking=np.asarray(self.attacking, i64),
             present=np.asarray(self.present, np.bool_),
-            block_blocker=np.asarray(self.block_blocker, i64),
-            block_attacker=np.asarray(self.block_attacker, i64),
-            block_rank=np.asarray(self.block_rank, i64),
             counters=counters,
             counter_names=self.counter_names,
             creature_state={
@@ -280,6 +293,32 @@ class _Builder:
             instance_row=inst[:, 0].copy(),
             instance_keyword=inst[:, 1].copy(),
             instance_parameter=inst[:, 2].copy(),
+            creature_ids=self.creature_ids,
+            creature_names=self.creature_names,
+            player_ids=self.player_ids,
+            battle_files=self.files,
+            **self.combat_arrays(len(self.battle)),
+        )
+
+    def combat_arrays(self, n_rows: int) -> dict[str, Any]:
+        """The combat's fields of a :class:`CombatBatch` (attackers, blocks, divisions,
+        events) for `n_rows` creature rows."""
+        i64 = np.int64
+        k = len(self.counter_names)
+        attacking = self.attacking + [-1] * (n_rows - len(self.attacking))
+        ev = np.asarray(self.ev, i64).reshape(-1, 10)
+        event_counters = None
+        if self.ev_counters:
+            event_counters = np.zeros((len(self.ev), k), i64)
+            for row, col, n in self.ev_counters:
+                event_counters[row, col] = n
+        div = np.asarray(self.div, i64).reshape(-1, 5)
+        ev_inst = np.asarray(self.ev_instances, i64).reshape(-1, 3)
+        return dict(
+            attacking=np.asarray(attacking, i64),
+            block_blocker=np.asarray(self.block_blocker, i64),
+            block_attacker=np.asarray(self.block_attacker, i64),
+            block_rank=np.asarray(self.block_rank, i64),
             event_instance_event=ev_inst[:, 0].copy(),
             event_instance_keyword=ev_inst[:, 1].copy(),
             event_instance_parameter=ev_inst[:, 2].copy(),
@@ -304,10 +343,6 @@ class _Builder:
             event_token=(
                 np.asarray(self.ev_tokens, i64) if any(t >= 0 for t in self.ev_tokens) else None
             ),
-            creature_ids=self.creature_ids,
-            creature_names=self.creature_names,
-            player_ids=self.player_ids,
-            battle_files=self.files,
         )
 
 
@@ -316,7 +351,7 @@ def scenarios_to_batch(
 ) -> CombatBatch:
     """One batch holding every scenario, battle ``i`` being ``scenarios[i]``; with bits for
     the keywords the cards named in `cards` give (spells cast outside the scenarios' events)."""
-    builder = _Builder(registry, used_keywords(scenarios, registry, cards))
+    builder = _Builder(registry, used_keywords(scenarios, registry, cards=cards))
     for b, sc in enumerate(scenarios):
         builder.add(b, sc)
     return builder.batch(len(scenarios))

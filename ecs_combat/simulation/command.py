@@ -36,7 +36,7 @@ from ecs_combat.simulation.executors import WorkerPool, dask_executor
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
 from ecs_combat.simulation.simulate import summary
-from ecs_combat.simulation.spec import Spec, load_spec, tournament
+from ecs_combat.simulation.spec import BattleSpec, Spec, load_spec, tournament
 
 #: Matchup labels up to this long stay on one line in the table; longer ones fold.
 ONE_LINE_LABEL = 16
@@ -249,6 +249,10 @@ def run_command(
     be written after all.
     """
     spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
+    if isinstance(spec, BattleSpec) and spec.turn is not None and engine_name != "batched":
+        raise InputError(
+            "--engine", engine_name, "a SPEC with [turn] resolves on the batched engine only"
+        )
     kind = check_out_path(out) if out is not None else None
     checkpoint = out if kind == "checkpoints" else None
     if resume and checkpoint is None:

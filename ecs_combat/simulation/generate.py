@@ -23,10 +23,12 @@ from ecs_combat.batched.arrays import (
     IntArray,
     MaskArray,
 )
+from ecs_combat.batched.turn import TurnBatch
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction
 from ecs_combat.simulation.spec import BattleSpec, Range, Spec, TournamentSpec
+from ecs_combat.simulation.turns import TurnPlan, turn_keywords
 
 #: Battles per seeded block.
 BLOCK = 1024
@@ -85,6 +87,8 @@ class Drawn:
     attacking_side: BoolArray
     #: Every battle is rows 2i (the attacking player's) and 2i + 1 (the defending player's).
     two_rows_a_battle: bool = False
+    #: A SPEC with `[turn]`: every battle's turn (its first combat phase is `batch`).
+    turn: TurnBatch | None = None
 
 
 def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
@@ -99,6 +103,8 @@ def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
             card = registry.card(cast.card)
             if card is not None:
                 used |= card.keywords
+        if spec.turn is not None:
+            used |= turn_keywords(spec.turn, registry)
     todo = list(used)
     while todo:
         kw = registry.keyword(todo.pop())
@@ -237,6 +243,7 @@ def assemble(
     per_battle: int | None = None,
     creature_state: dict[str, Array] | None = None,
     player_state: dict[str, Array] | None = None,
+    home: BoolArray | None = None,
 ) -> tuple[CombatBatch, BoolArray]:
     """Build the batch of two-player battles from per-creature arrays, battle-major.
 
@@ -244,7 +251,8 @@ def assemble(
     creatures and 1 for the defending player's; `assigned` is, for a defending creature, the
     row (within its battle) of the attacker it is drawn to block. Forbidden blocks are dropped;
     an attacker left with fewer blockers than it needs (702.111b) is unblocked. Returns the batch
-    and the attacking-side mask. The plugins' state not given takes its default.
+    and the attacking-side mask. The plugins' state not given takes its default. Creatures
+    in `home` neither attack nor block.
     """
     n = int(counts.shape[0])
     if per_battle is not None:
@@ -257,12 +265,16 @@ def assemble(
     rows = battle.shape[0]
     controller = 2 * battle + role
     attacks = role == 0
+    blocks = role == 1
+    if home is not None:
+        attacks &= ~home
+        blocks &= ~home
     may_attack = bits.may_attack(keywords, possible)
     if may_attack is not None:
         attacks &= may_attack
     attacking = np.where(attacks, controller + 1, -1)
 
-    blocker_rows = np.flatnonzero(role == 1)
+    blocker_rows = np.flatnonzero(blocks)
     attacker_rows = starts[battle[blocker_rows]] + assigned[blocker_rows]
     legal = attacks[attacker_rows]
     if bits.restricts_blocks(possible):
@@ -518,7 +530,9 @@ class SpecGenerator:
         self._card_names = names
         self._cast_card = [names.index(c.card) for c in spec.casts]
         static = set(registry.plugins_implementing("static_keywords"))
-        self.needs_names = any(registry.keyword_plugin.get(k) in static for k in used)
+        named = set(used) if spec.turn is None else {*used, *turn_keywords(spec.turn, registry)}
+        self.needs_names = any(registry.keyword_plugin.get(k) in static for k in named)
+        self.turn = None if spec.turn is None else TurnPlan(spec.turn, registry, self.bits.bit)
 
     @property
     def n_codes(self) -> int:
@@ -605,6 +619,10 @@ class SpecGenerator:
         if self.needs_names:
             letters = rng.integers(0, 26, size=(rows, 6), dtype=np.uint8) + np.uint8(ord("a"))
             cols["name"] = letters.view("S6").reshape(-1)
+        if self.turn is not None:  # drawn after the first combat's: the same battles
+            self.turn.insert(cols, counts)
+            battle_cols["creatures"] = counts + self.turn.n_extra
+            cols.update(self.turn.draw(rng, int(battle_cols["creatures"].sum())))
         return Draws(battle_cols, cols)
 
     def build(self, draws: Draws) -> Drawn:
@@ -640,8 +658,11 @@ class SpecGenerator:
             player_state={
                 k[6:]: v.reshape(-1) for k, v in draws.battle_cols.items() if k.startswith("state ")
             },
+            home=c.get("home"),
         )
-        return Drawn(batch, self._codes(batch, side, n), self._codes(batch, ~side, n), side)
+        turn = None if self.turn is None else self.turn.build(batch, c, counts)
+        codes = self._codes(batch, side, n), self._codes(batch, ~side, n)
+        return Drawn(batch, *codes, side, turn=turn)
 
     def _codes(self, batch: CombatBatch, rows: BoolArray, n: int) -> IntArray:
         code = np.zeros(n, dtype=np.int64)

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
@@ -81,7 +82,8 @@ def expected_creatures(spec: Spec) -> float:
     if isinstance(spec, TournamentSpec):
         return 2.0
     attackers = sum(spec.attackers) / 2
-    return attackers * (1 + sum(spec.blockers_per_attacker) / 2)
+    extra = len(spec.turn.creatures) if spec.turn is not None else 0
+    return attackers * (1 + sum(spec.blockers_per_attacker) / 2) + extra
 
 
 def default_chunk_size(spec: Spec, engine: str) -> int:
@@ -210,7 +212,13 @@ def run_chunk(
     """Draw battles ``start`` to ``stop - 1`` of the run with `seed`, resolve and tally them."""
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
-    outcome = engine.resolve_batch(drawn.batch)
+    if drawn.turn is not None:
+        resolve_turns = getattr(engine, "resolve_turn_batch", None)
+        if resolve_turns is None:
+            raise RefusedError("a SPEC with [turn] resolves on the batched engine only")
+        outcome: BatchOutcome = resolve_turns(drawn.turn)
+    else:
+        outcome = engine.resolve_batch(drawn.batch)
     engine_seconds = time.perf_counter() - began
     code, att_died, blk_died = outcome_codes(drawn, outcome)
     batch = drawn.batch

@@ -14,6 +14,7 @@ from typing import Any
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
+from ecs_combat.simulation.turns import TurnSpec, parse_turn
 from ecs_combat.suggest import did_you_mean
 
 Range = tuple[int, int]
@@ -124,6 +125,9 @@ class BattleSpec:
     matchup: tuple[str, ...] = ()
     #: Probability that each yes-or-no state a plugin adds to players (``hat``) is true.
     player_state: Mapping[str, float] = field(default_factory=dict)
+    #: A whole turn with several combat phases (:mod:`ecs_combat.simulation.turns`), or None:
+    #: one combat phase.
+    turn: TurnSpec | None = None
 
     def describe(self) -> dict[str, Any]:
         """The spec as JSON data (part of a summary: it decides the battles)."""
@@ -140,6 +144,7 @@ class BattleSpec:
                 for c in self.casts
             ],
             "matchup": list(self.matchup),
+            **({"turn": self.turn.describe()} if self.turn is not None else {}),
         }
 
 
@@ -338,6 +343,7 @@ class _SpecReader(Checker):
             blocker=self.side(doc.get("blocker", {}), "blocker", base, keywords),
             casts=self.casts(doc.get("casts", [])),
             matchup=self.matchup(doc.get("matchup", [])),
+            turn=parse_turn(self, doc["turn"]) if "turn" in doc else None,
         )
 
 

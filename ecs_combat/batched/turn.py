@@ -1,0 +1,544 @@
+"""Turns with several combat phases (RULES.md section 8) in the batched engine.
+
+One run keeps the state arrays of every turn across all their combat phases: combat phase k of
+every turn is played at once (turns with fewer combat phases sit it out, as a combat phase
+without attackers). Rows for every creature the turn may see (tokens, creatures entering in
+any combat) exist from the start, off the battlefield, so all phases share one row layout.
+Before each phase the combat's own arrays (attackers, blocks, strikers, divisions, events, the
+steps taken) are reset and read from that phase; damage, power and toughness, keywords,
+counters, the plugins' state and columns, tapped creatures, life and the players who lost
+carry over.
+
+A phase's declarations come either from files (:class:`TurnScenario`: a tapped or dead
+creature declared as attacker or blocker is an input error naming ``combats[i]``) or, in bulk
+simulations, from drawn intentions (:class:`DrawnPhase`: the creatures able to attack or block
+when the phase begins do, the others are left out), decided over whole arrays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ecs_combat.batched import events
+from ecs_combat.batched.arrays import (
+    BatchOutcome,
+    BoolArray,
+    CombatBatch,
+    IntArray,
+)
+from ecs_combat.batched.from_scenarios import _Builder, used_keywords
+from ecs_combat.batched.numeric import _run_starts
+from ecs_combat.batched.results import _Log, _Results
+from ecs_combat.batched.views import _RowSide
+from ecs_combat.errors import InputError, RefusedError
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.legality import why_cannot_attack
+from ecs_combat.rules.result import CombatPhaseResult, CombatResult, TurnResult
+
+if TYPE_CHECKING:
+    from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.scenario.turns import TurnScenario
+
+from ecs_combat.batched.engine import _collector_paused, _Run
+
+I64 = np.int64
+#: ``MainCasts.target`` of a spell with no target.
+NO_TARGET = np.iinfo(np.int64).min
+
+
+@dataclass
+class MainCasts:
+    """Spells cast in main phases between two combat phases, one row per cast, by battle and
+    then in the order they are cast."""
+
+    battle: IntArray = field(default_factory=lambda: np.zeros(0, I64))
+    #: Index into the batch's `card_names`.
+    card: IntArray = field(default_factory=lambda: np.zeros(0, I64))
+    #: Player row.
+    caster: IntArray = field(default_factory=lambda: np.zeros(0, I64))
+    #: Creature row, ``-1 - player row`` for a player, or :data:`NO_TARGET`.
+    target: IntArray = field(default_factory=lambda: np.zeros(0, I64))
+    #: Row of the token the spell creates, or -1.
+    token: IntArray = field(default_factory=lambda: np.zeros(0, I64))
+
+
+@dataclass
+class DrawnPhase:
+    """A combat phase of a bulk simulation, declared as it begins from drawn intentions.
+
+    Each creature of the attacking player that may attack (on the battlefield, untapped, no
+    rule against it, one of `only` where that is set) and wants to attacks; each creature of
+    the other players that may block and wants to blocks the attacker of its battle that
+    `choice` (in [0, 1)) picks among them, if the rules allow that block.
+    """
+
+    #: [battles] attacking player row, or -1 where the battle has no such phase.
+    player: IntArray
+    #: [creature rows] whether it attacks if it may.
+    attack: BoolArray
+    #: [creature rows] whether it blocks if it may.
+    block: BoolArray
+    #: [creature rows] which of its battle's attackers it blocks.
+    choice: Any
+    #: [creature rows] the only creatures that may attack (a phase only some may attack
+    #: in), or None: any.
+    only: BoolArray | None = None
+
+
+@dataclass
+class TurnBatch:
+    """Many turns as arrays: the first combat phase as a :class:`CombatBatch` (its rows are
+    every creature of the turn), then the later phases and the spells cast before each."""
+
+    first: CombatBatch
+    #: Per later combat phase: a batch sharing `first`'s rows (from files), or drawn
+    #: declarations (bulk).
+    later: list[CombatBatch | DrawnPhase] = field(default_factory=list)
+    #: [phases][battles] attacking player row of each combat phase (-1: none).
+    players: list[IntArray] = field(default_factory=list)
+    #: Spells cast before each combat phase (one entry per phase, or none at all).
+    casts: list[MainCasts] = field(default_factory=list)
+    #: [creature rows] summoning sick (302.6): it came under its controller's control this
+    #: turn; None: none is.
+    sick: BoolArray | None = None
+
+    @property
+    def n_phases(self) -> int:
+        """The most combat phases a turn of the batch has."""
+        return 1 + len(self.later)
+
+
+def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBatch:
+    """One :class:`TurnBatch` holding every turn, battle ``i`` being ``turns[i]``.
+
+    Creature rows of a turn: its creatures, then, phase by phase, the tokens of the spells cast
+    before it and the creatures its events bring, in the order they would enter.
+    """
+    combats = [sc for t in turns for sc in t.combats]
+    names = used_keywords(
+        combats,
+        registry,
+        creatures=[spec for t in turns for spec in t.tokens.values()],
+        cards=[c.card for t in turns for c in t.casts],
+    )
+    layout = _Builder(registry, names)
+    prows: list[dict[str, int]] = []
+    crows: list[dict[str, int]] = []
+    sick: list[bool] = []
+    for b, turn in enumerate(turns):
+        layout.files.append(turn.file)
+        prow = layout.add_players(b, turn.players.values())
+        crow = {cid: layout.creature(b, spec, prow, True) for cid, spec in turn.creatures.items()}
+        groups = turn.casts_before()
+        for k, cast_group in enumerate(groups):
+            for cast in cast_group:
+                if cast.token is not None and cast.token in turn.tokens:
+                    crow[cast.token] = layout.creature(b, turn.tokens[cast.token], prow, False)
+            if k < len(turn.combats):
+                for spec in layout.entering(turn.combats[k]):
+                    crow[spec.id] = layout.creature(b, spec, prow, False)
+        for tid, spec in turn.tokens.items():  # tokens no cast creates: never on the battlefield
+            if tid not in crow:
+                crow[tid] = layout.creature(b, spec, prow, False)
+        layout.resolve_references(crow)
+        prows.append(prow)
+        crows.append(crow)
+        specs = {**turn.creatures, **turn.tokens}
+        for sc in turn.combats:
+            specs.update((ev.creature.id, ev.creature) for ev in sc.events if ev.creature)
+        # creatures entering during the turn (tokens, `enter` events) came under their
+        # controller's control this turn too
+        sick.extend(specs[cid].summoning_sick or cid not in turn.creatures for cid in crow)
+    base = layout.batch(len(turns))
+    n_rows = base.n_creatures
+    n_phases = max(1, *(len(t.combats) for t in turns))
+    phases: list[CombatBatch] = []
+    players: list[IntArray] = []
+    for k in range(n_phases):
+        builder = _Builder(registry, names)
+        builder.attacking = [-1] * n_rows
+        attacking = np.full(len(turns), -1, I64)
+        for b, turn in enumerate(turns):
+            if k < len(turn.combats):
+                builder.add_combat(b, turn.combats[k], prows[b], crows[b])
+                attacking[b] = prows[b][turn.combat_phases()[k].player]
+        phases.append(dataclasses.replace(base, **builder.combat_arrays(n_rows)))
+        players.append(attacking)
+    casts = [_main_casts(turns, k, layout, prows, crows) for k in range(n_phases)]
+    later: list[CombatBatch | DrawnPhase] = list(phases[1:])
+    return TurnBatch(phases[0], later, players, casts, np.asarray(sick, np.bool_))
+
+
+def _main_casts(
+    turns: Sequence[TurnScenario],
+    k: int,
+    layout: _Builder,
+    prows: list[dict[str, int]],
+    crows: list[dict[str, int]],
+) -> MainCasts:
+    """The main-phase casts of every turn between combat phases k - 1 and k."""
+    rows: list[tuple[int, int, int, int, int]] = []
+    for b, turn in enumerate(turns):
+        groups = turn.casts_before()
+        if k >= len(turn.combats):
+            continue
+        for cast in groups[k]:
+            if cast.target is None:
+                target = int(NO_TARGET)
+            elif cast.target in prows[b]:
+                target = -1 - prows[b][cast.target]
+            else:
+                target = crows[b][cast.target]
+            token = crows[b][cast.token] if cast.token is not None else -1
+            card = layout.card_index.get(cast.card, -1)
+            if card < 0:
+                raise RefusedError(f"no castable card {cast.card!r} in the card library")
+            rows.append((b, card, prows[b][cast.caster], target, token))
+    a = np.asarray(rows, I64).reshape(-1, 5)
+    return MainCasts(*(a[:, i].copy() for i in range(5)))
+
+
+class _TurnRun(_Run):
+    """A run over the combat phases of many turns (see the module's docstring)."""
+
+    def __init__(
+        self, engine: BatchedEngine, turns: TurnBatch, record: bool, strict: bool = True
+    ) -> None:
+        self.turns = turns
+        self.strict = strict
+        self.k = 0
+        super().__init__(engine, turns.first, record)
+        self.first_active = self.active
+        #: The batch each phase was played from, declarations included, in order.
+        self.phase_batches: list[CombatBatch] = []
+
+    def _keywords_used(self) -> int:
+        """The keywords of every phase's batch and of the main-phase casts' cards."""
+        first = self.batch
+        used = 0
+        for phase in [first, *self.turns.later]:
+            if isinstance(phase, CombatBatch):
+                self.batch = phase
+                used |= super()._keywords_used()
+        self.batch = first
+        cards = np.concatenate([c.card for c in self.turns.casts] or [np.zeros(0, I64)])
+        for ci in np.unique(cards).tolist():
+            card = self.reg.card(first.card_names[ci])
+            if card is None:
+                raise RefusedError(f"no card {first.card_names[ci]!r} in the card library")
+            for kw in card.keywords:
+                if kw not in self.m.bit:
+                    raise RefusedError(f"{card.name} gives {kw!r}, which has no bit in the batch")
+                used |= self.m.bit[kw]
+        return used
+
+    def _check_marked_damage(self) -> None:
+        """Lethal damage in the input is checked as the turn begins only."""
+        if self.k == 0:
+            super()._check_marked_damage()
+
+    # -- the phases -------------------------------------------------------------------------------
+
+    def play_turns(self, on_phase: Callable[[int], None] | None = None) -> None:
+        """Play every combat phase of every turn, in order; `on_phase(k)` after each."""
+        for k in range(self.turns.n_phases):
+            self.begin_phase(k)
+            self.play()
+            if on_phase is not None:
+                on_phase(k)
+
+    def begin_phase(self, k: int) -> None:
+        """Leave the previous combat, cast the main phases' spells, declare phase k."""
+        self.k = k
+        self.combat_path = f"combats[{k}]"
+        self._clear_combat()
+        if k < len(self.turns.casts) and len(self.turns.casts[k].battle):
+            cast_in_main(self, self.turns.casts[k])
+        player = self.turns.players[k] if k < len(self.turns.players) else None
+        self.active = (
+            self.first_active
+            if player is None
+            else np.where(player >= 0, player, self.first_active)
+        )
+        phase = self.turns.first if k == 0 else self.turns.later[k - 1]
+        if isinstance(phase, DrawnPhase):
+            self.batch = self._declared(phase)
+        else:
+            self.batch = phase
+        self.attacking = np.array(self.batch.attacking, I64)
+        self._shared.discard("attacking")
+        self.att = self.attacking >= 0
+        self._index_blocks()
+        self._index_divisions()
+        self._index_events()
+        if self.strict and k > 0:
+            self._check_declarations()
+        self.phase_batches.append(self.batch)
+
+    def _clear_combat(self) -> None:
+        """Nothing is in combat between combat phases; the strikers and the log start over."""
+        n, nb = self.n, self.nb
+        self.attacking = np.full(n, -1, I64)
+        self.att = np.zeros(n, np.bool_)
+        self.blocking = np.zeros(n, np.bool_)
+        self.blocked = np.zeros(n, np.bool_)
+        self.in_combat = np.zeros(n, np.bool_)
+        self.struck = np.zeros(n, np.bool_)
+        if self.struck_steps is not None:
+            self.struck_steps = np.zeros(n, np.uint64)
+        self._excess_by = []
+        self.has_attack = np.zeros(nb, np.bool_)
+        self.steps_taken = np.zeros((self.n_steps, nb), np.bool_)
+        self.blocks_declared = False
+        self.nblocks = 0
+        self.one_blocker_each, self.multi_block = True, False
+        if self.log is not None:
+            self.log = _Log()
+        self.ev_skip = np.zeros(0, np.int8)
+        self.rounds = [[] for _ in range(self.n_steps + 1)]
+
+    def _check_declarations(self) -> None:
+        """A creature declared as attacker or blocker must be on the battlefield and untapped
+        as the phase begins (508.1a, 509.1a); else the battle's input error, and the
+        declaration is left out."""
+        able = self.on_bf & ~self.tapped
+        attackers = np.flatnonzero(self.att)
+        bad_att = attackers[~able[attackers] | ~self.may_attack(attackers)]
+        bad_blk = np.unique(self.bb[~able[self.bb]]) if self.nblocks else np.zeros(0, I64)
+        if not (bad_att.size or bad_blk.size):
+            return
+        for what, rows in (("attack", bad_att), ("block", bad_blk)):
+            for row in rows.tolist():
+                battle = int(self.battle[row])
+                rule = "508.1a" if what == "attack" else "509.1a"
+                why = (
+                    f"it is tapped ({rule})" if self.on_bf[row] else "it is not on the battlefield"
+                )
+                if able[row]:  # an attacker the rules keep from attacking
+                    why = self._why_cannot_attack(row)
+                place = "attackers" if what == "attack" else "blockers"
+                self.fail(
+                    battle,
+                    InputError(
+                        self._file(battle),
+                        f"combats[{self.k}].{place}.{self.cid(row)}",
+                        f"{self.cid(row)!r} can't {what} in this combat phase: {why}",
+                    ),
+                )
+        self.att[bad_att] = False
+        self.attacking[bad_att] = -1
+        if bad_blk.size or bad_att.size:
+            keep = able[self.bb] & self.att[self.ba]
+            self._keep_blocks(keep)
+
+    def may_attack(self, rows: IntArray) -> BoolArray:
+        """Whether the rules let some creatures attack as they are now (508.1a), summoning
+        sickness included (302.6); tapped and off-the-battlefield aside."""
+        side = _RowSide(self, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
+        ok = np.ones(rows.size, np.bool_)
+        for r in self.reg.restrictions_of("attack"):
+            ok &= np.asarray(r.test(side), np.bool_)
+        sick = self.turns.sick
+        if sick is not None and sick[rows].any():
+            hasty = np.zeros(rows.size, np.bool_)
+            for r in self.reg.restrictions_of("summoning-sickness"):
+                hasty |= np.asarray(r.test(side), np.bool_)
+            ok &= ~sick[rows] | hasty
+        return ok
+
+    def _why_cannot_attack(self, row: int) -> str:
+        """The rules' words for why a creature can't attack (for an error message)."""
+        rows = np.array([row], I64)
+        side = _RowSide(self, rows, np.zeros(1, np.bool_), np.zeros(1, I64))
+        sick = self.turns.sick is not None and bool(self.turns.sick[row])
+        return why_cannot_attack(side, sick, self.reg) or "the rules don't let it attack"
+
+    def _file(self, battle: int) -> str:
+        files = self.batch.battle_files
+        return files[battle] if files is not None else f"battle {battle}"
+
+    def _keep_blocks(self, keep: BoolArray) -> None:
+        """Keep only some of the phase's blocks (still grouped by attacker)."""
+        bb, ba, rank = self.bb[keep], self.ba[keep], self.rank[keep]
+        self.batch = dataclasses.replace(
+            self.batch, block_blocker=bb, block_attacker=ba, block_rank=rank
+        )
+        self.blocked[:] = False
+        self._index_blocks()
+
+    # -- drawn declarations (bulk) ----------------------------------------------------------------
+
+    def _restrictions(self, kind: str) -> list[Any]:
+        """The restrictions of a kind whose keyword the batch has a bit for (a rule of a
+        keyword no creature can have is not checked)."""
+        return [r for r in self.reg.restrictions_of(kind) if r.keyword in self.m.bit]
+
+    def _declared(self, phase: DrawnPhase) -> CombatBatch:
+        """The phase's batch: attackers and blocks from the drawn intentions, as the rules and
+        the state now allow them (no events, no divisions)."""
+        n = self.n
+        first = self.turns.first
+        self.refresh(None)
+        attacker_of = phase.player[self.battle]
+        ready = self.on_bf & ~self.tapped & ~self.game_over[self.battle]
+        att = ready & phase.attack & (self.controller == attacker_of) & (attacker_of >= 0)
+        if phase.only is not None:
+            att &= phase.only
+        rows = np.flatnonzero(att)
+        if rows.size:
+            side = _RowSide(self, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
+            ok = np.ones(rows.size, np.bool_)
+            for r in self._restrictions("attack"):
+                ok &= np.asarray(r.test(side), np.bool_)
+            rows = rows[ok]
+        # defending player: the next one in the battle (two-player battles)
+        player_start = np.searchsorted(self.player_battle, np.arange(self.nb))
+        seats = np.bincount(self.player_battle, minlength=self.nb)
+        att_player = np.maximum(phase.player, 0)
+        defender = player_start + (att_player - player_start + 1) % seats
+        attacking = np.full(n, -1, I64)
+        attacking[rows] = defender[self.battle[rows]]
+        # blocks: each willing blocker picks one of its battle's attackers
+        count = np.bincount(self.battle[rows], minlength=self.nb)
+        start = np.zeros(self.nb, I64)
+        np.cumsum(count[:-1], out=start[1:])
+        blk = ready & phase.block & (self.controller != attacker_of)
+        blk &= count[self.battle] > 0
+        b_rows = np.flatnonzero(blk)
+        pick = np.minimum(
+            (np.asarray(phase.choice)[b_rows] * count[self.battle[b_rows]]).astype(I64),
+            count[self.battle[b_rows]] - 1,
+        )
+        a_rows = rows[start[self.battle[b_rows]] + pick] if b_rows.size else b_rows
+        if b_rows.size:
+            legal = np.ones(b_rows.size, np.bool_)
+            opp = np.ones(b_rows.size, np.bool_)
+            no_color = np.zeros(b_rows.size, I64)
+            blocker_side = _RowSide(self, b_rows, opp, no_color)
+            attacker_side = _RowSide(self, a_rows, opp, no_color)
+            for r in self._restrictions("block"):
+                legal &= np.asarray(r.test(blocker_side), np.bool_)
+            for r in self._restrictions("block-pair"):
+                legal &= np.asarray(r.test(attacker_side, blocker_side), np.bool_)
+            b_rows, a_rows = b_rows[legal], a_rows[legal]
+            need = self._restrictions("blockers")
+            if need and a_rows.size:
+                have = np.bincount(a_rows, minlength=n)
+                least = np.ones(a_rows.size, I64)
+                side = _RowSide(
+                    self, a_rows, np.ones(a_rows.size, np.bool_), np.zeros(a_rows.size, I64)
+                )
+                for r in need:
+                    least = np.maximum(least, np.asarray(r.test(side), I64))
+                enough = have[a_rows] >= least
+                b_rows, a_rows = b_rows[enough], a_rows[enough]
+        order = np.argsort(a_rows, kind="stable")
+        empty = np.zeros(0, I64)
+        return dataclasses.replace(
+            first,
+            attacking=attacking,
+            block_blocker=b_rows[order],
+            block_attacker=a_rows[order],
+            block_rank=np.zeros(b_rows.size, I64),
+            division_step=empty,
+            division_source=empty,
+            division_recipient=empty,
+            division_amount=empty,
+            division_index=None,
+            event_battle=empty,
+            event_point=empty,
+            event_action=empty,
+            event_target=empty,
+            event_keywords=np.zeros(0, np.uint64),
+            event_counters=None,
+            event_instance_event=empty,
+            event_instance_keyword=empty,
+            event_instance_parameter=empty,
+            event_power=empty,
+            event_toughness=empty,
+            event_amount=empty,
+            event_player=empty,
+            event_card=empty,
+            event_index=None,
+        )
+
+
+def cast_in_main(run: _Run, casts: MainCasts) -> None:
+    """Spells cast in main phases (``turn.casts``), outside combat: the j-th cast of every
+    battle at once through :func:`ecs_combat.batched.events.cast_in_main` (the target checked
+    as it resolves, the token entering, state-based actions after each)."""
+    if not len(casts.battle):
+        return
+    starts = _run_starts(casts.battle)
+    place = np.arange(len(casts.battle)) - np.repeat(
+        starts, np.diff(np.append(starts, len(casts.battle)))
+    )
+    for j in range(int(place.max()) + 1):
+        now = np.flatnonzero(place == j)
+        events.cast_in_main(
+            run, casts.card[now], casts.caster[now], casts.target[now], casts.token[now]
+        )
+
+
+def resolve_turns(engine: BatchedEngine, turns: Sequence[TurnScenario]) -> list[TurnResult]:
+    """Resolve turns as one run; results identical to the reference engine's."""
+    if not turns:
+        return []
+    with _collector_paused():
+        batch = turns_to_batch(turns, engine.registry)
+        run = _TurnRun(engine, batch, record=True)
+        per_phase: list[list[CombatResult]] = []
+        run.play_turns(lambda k: per_phase.append(_Results(run, run.log or _Log()).build()))
+        run.raise_error()
+    tapped, may_attack = _turn_state(run)
+    out = []
+    for b, turn in enumerate(turns):
+        combats = []
+        for k, phase in enumerate(turn.combat_phases()):
+            r = per_phase[k][b]
+            combats.append(CombatPhaseResult(phase.player, r.steps, r.skipped_events, r.notes))
+        creatures = {
+            cid: dataclasses.replace(c, tapped=tapped[b][cid], may_attack=may_attack[b][cid])
+            for cid, c in per_phase[-1][b].creatures.items()
+        }
+        out.append(TurnResult(list(turn.phases), combats, creatures, per_phase[-1][b].players))
+    return out
+
+
+def _turn_state(run: _TurnRun) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:
+    """Per turn, by creature id: whether it ends the turn tapped, and whether it could attack
+    in a later combat phase (on the battlefield, untapped, no rule against it, 508.1a, 302.6)."""
+    ids = run.batch.creature_ids or []
+    starts = np.searchsorted(run.battle, np.arange(run.nb + 1)).tolist()
+    allowed = run.on_bf & ~run.tapped & run.may_attack(np.arange(run.n))
+    tapped = (run.on_bf & run.tapped).tolist()
+    may = allowed.tolist()
+    return (
+        [{ids[r]: tapped[r] for r in range(starts[b], starts[b + 1])} for b in range(run.nb)],
+        [{ids[r]: may[r] for r in range(starts[b], starts[b + 1])} for b in range(run.nb)],
+    )
+
+
+def resolve_turn_batch(engine: BatchedEngine, turns: TurnBatch) -> BatchOutcome:
+    """Resolve a :class:`TurnBatch` (bulk: declarations the state no longer allows are left
+    out); the state at the end of every turn's last combat phase."""
+    run = _TurnRun(engine, turns, record=False, strict=False)
+    run.play_turns()
+    run.raise_error()
+    return run.outcome()
+
+
+__all__ = [
+    "DrawnPhase",
+    "MainCasts",
+    "TurnBatch",
+    "cast_in_main",
+    "resolve_turn_batch",
+    "resolve_turns",
+    "turns_to_batch",
+]
