@@ -42,6 +42,7 @@ MARKS: dict[Kind, frozenset[str]] = {
             "blocker",
             "casts",
             "matchup",
+            "pool",
         }
     ),
 }

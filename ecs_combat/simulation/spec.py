@@ -14,6 +14,7 @@ from typing import Any
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
+from ecs_combat.simulation.pool import CardPool, PoolReader
 from ecs_combat.suggest import did_you_mean
 
 Range = tuple[int, int]
@@ -124,23 +125,34 @@ class BattleSpec:
     matchup: tuple[str, ...] = ()
     #: Probability that each yes-or-no state a plugin adds to players (``hat``) is true.
     player_state: Mapping[str, float] = field(default_factory=dict)
+    #: The real cards both sides draw from (``[pool]``), or None: power, toughness and keywords
+    #: are then the cards'.
+    pool: CardPool | None = None
 
     def describe(self) -> dict[str, Any]:
         """The spec as JSON data (part of a summary: it decides the battles)."""
+        pool = {} if self.pool is None else {"pool": self.pool.describe()}
         return {
             "kind": "spec",
+            **pool,
             "attackers": list(self.attackers),
             "blockers_per_attacker": list(self.blockers_per_attacker),
             "life": self.life,
             "player_state": dict(self.player_state),
-            "attacker": self.attacker.describe(),
-            "blocker": self.blocker.describe(),
+            "attacker": self._side(self.attacker),
+            "blocker": self._side(self.blocker),
             "casts": [
                 {"card": c.card, "probability": c.probability, "target": c.target}
                 for c in self.casts
             ],
             "matchup": list(self.matchup),
         }
+
+    def _side(self, side: SideSpec) -> dict[str, Any]:
+        """A side as JSON data; with a card pool, only what the cards don't decide."""
+        if self.pool is None:
+            return side.describe()
+        return {"state": dict(side.state)}
 
 
 Spec = TournamentSpec | BattleSpec
@@ -159,7 +171,9 @@ class _SpecReader(Checker):
     """Typed, validated access to a raw SPEC document."""
 
     TOP = documents.MARKS["spec"]
-    SIDE = frozenset({"power", "toughness", "keywords", "state"})
+    SIDE = frozenset({"power", "toughness", "keywords", "state", "pool"})
+    #: What the cards of a pool decide: not given beside ``[pool]``.
+    CARD_DECIDES = ("power", "toughness", "keywords", "matchup")
 
     def __init__(self, registry: Registry, file: str) -> None:
         super().__init__(file)
@@ -301,10 +315,30 @@ class _SpecReader(Checker):
             raise self.fail("matchup", f"at most {MAX_MATCHUP_KEYWORDS} keywords, not {len(names)}")
         return tuple(names)
 
+    def pool(self, doc: dict[str, Any]) -> CardPool | None:
+        """The card pool of the SPEC, if it has ``pool`` tables; then the cards decide power,
+        toughness and keywords, which are refused beside it."""
+        sides = {s: self.table(doc.get(s, {}), s) for s in ("attacker", "blocker")}
+        if "pool" not in doc and not any("pool" in t for t in sides.values()):
+            return None
+        for key in self.CARD_DECIDES:
+            for where, t in (("", doc), *sides.items()):
+                if key in t:
+                    path = f"{where}.{key}" if where else key
+                    raise self.fail(
+                        path,
+                        "a SPEC with a card pool takes power, toughness and keywords from the "
+                        "cards, and labels battles by card: leave it out",
+                    )
+        return PoolReader(self, self.registry).pool(
+            doc.get("pool"), sides["attacker"].get("pool"), sides["blocker"].get("pool")
+        )
+
     def parse(self, raw: Any) -> BattleSpec:
         doc = self.table(raw, "")
         check_document(doc, self.file)
         self.keys(doc, "", self.TOP)
+        pool = self.pool(doc)
         keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
         state = self.table(doc.get("state", {}), "state")
         self.keys(state, "state", frozenset({"creature", "player"}))
@@ -331,6 +365,7 @@ class _SpecReader(Checker):
             blocker=self.side(doc.get("blocker", {}), "blocker", base, keywords),
             casts=self.casts(doc.get("casts", [])),
             matchup=self.matchup(doc.get("matchup", [])),
+            pool=pool,
         )
 
 
