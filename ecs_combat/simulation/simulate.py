@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.card_draw import CardDrawn, CardGenerator, card_counts
+from ecs_combat.simulation.card_draw import CardDrawn, CardGenerator, card_counts, totals_of
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
@@ -221,18 +221,26 @@ def run_chunk(
     engine_seconds = time.perf_counter() - began
     code, att_died, blk_died = outcome_codes(drawn, outcome)
     batch = drawn.batch
-    cards = isinstance(drawn, CardDrawn) and isinstance(generator, CardGenerator)
-    one = np.zeros(batch.n_battles, dtype=np.int64)  # battles of cards: one matchup
-    tally = Tally.of(
-        one if cards else drawn.attacker_code,
-        one if cards else drawn.blocker_code,
-        code,
-        (outcome.damage_to_players, att_died, blk_died),
-        generator.n_codes,
-        batch.n_creatures,
-    )
     if isinstance(drawn, CardDrawn) and isinstance(generator, CardGenerator):
-        tally.cards = card_counts(drawn, code, outcome, len(generator.pool))
+        cards = card_counts(drawn, code, outcome, len(generator.pool))
+        if drawn.two_rows_a_battle:  # one matchup, its figures from the cards'
+            tally = Tally({(0, 0): totals_of(cards)}, batch.n_creatures, cards)
+        else:
+            one = np.zeros(batch.n_battles, dtype=np.int64)
+            tally = Tally.of(
+                one, one, code, (outcome.damage_to_players, att_died, blk_died), 1,
+                batch.n_creatures,
+            )  # fmt: skip
+            tally.cards = cards
+    else:
+        tally = Tally.of(
+            drawn.attacker_code,
+            drawn.blocker_code,
+            code,
+            (outcome.damage_to_players, att_died, blk_died),
+            generator.n_codes,
+            batch.n_creatures,
+        )
     table = None
     if with_table:
         n = batch.n_battles
