@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 import json
 import os
+import re
 import subprocess
 import textwrap
 import tomllib
@@ -16,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from rich.console import Console
 
 from ecs_combat import ReferenceEngine
 from ecs_combat.batched.convert import batch_to_scenarios
@@ -23,10 +26,15 @@ from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.simulation.card_draw import CARD_COLUMNS, CardGenerator
-from ecs_combat.simulation.card_summary import card_summary
+from ecs_combat.simulation.card_summary import card_summary, render_card_summary
 from ecs_combat.simulation.generate import draw_battles, make_generator
 from ecs_combat.simulation.pool import PoolFilter, select
-from ecs_combat.simulation.simulate import make_engine, outcome_codes, simulate
+from ecs_combat.simulation.simulate import (
+    default_chunk_size,
+    make_engine,
+    outcome_codes,
+    simulate,
+)
 from ecs_combat.simulation.spec import BattleSpec, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -300,3 +308,27 @@ def test_command_bad_pool_exits_2(tmp_path: Path) -> None:
     assert p.returncode == 2
     assert p.stderr.strip().endswith("did you mean 'White Knight'?")
     assert "Traceback" not in p.stderr
+
+
+def test_documented_two_drops_ranking_is_what_the_run_gives(registry: Registry) -> None:
+    """docs/simulate.md shows an excerpt of the 2-drop ranking (1,000,000 battles, seed 1)."""
+    text = (ROOT / "docs" / "simulate.md").read_text()
+    block = re.search(r"<!-- two-drops -->\n```\n(.*?)```", text, re.S)
+    assert block
+    shown = block.group(1).splitlines()
+    spec = parse_spec(tomllib.loads(TWO_DROPS.read_text()), registry, str(TWO_DROPS))
+    generator = make_generator(spec, registry)
+    assert isinstance(generator, CardGenerator)
+    battles = 1_000_000
+    run = simulate(
+        generator, "batched", make_engine("batched", registry), 1, battles,
+        default_chunk_size(spec, "batched"),
+    )  # fmt: skip
+    doc = card_summary(generator, spec, 1, run)
+    doc["run"]["spec_file"] = "docs/examples/specs/two-drops.toml"
+    console = Console(file=io.StringIO(), width=300)
+    render_card_summary(doc, console, "")
+    printed = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert printed[:7] == shown[:7]
+    assert printed[-4:-1] == shown[-4:-1]
+    assert shown[-1].startswith("batched engine: 1,000,000 battles in ")
