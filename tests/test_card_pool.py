@@ -332,3 +332,42 @@ def test_documented_two_drops_ranking_is_what_the_run_gives(registry: Registry) 
     assert printed[:7] == shown[:7]
     assert printed[-4:-1] == shown[-4:-1]
     assert shown[-1].startswith("batched engine: 1,000,000 battles in ")
+
+
+def test_approximate_cards_say_what_is_ignored(registry: Registry) -> None:
+    spec = spec_of(
+        registry,
+        """
+        [pool]
+        names = ["Brindle Boar", "Watchwolf"]
+        approximate = true
+        """,
+    )
+    generator = make_generator(spec, registry)
+    assert isinstance(generator, CardGenerator)
+    run = simulate(generator, "batched", make_engine("batched", registry), 1, 200, 200)
+    cards = {c["card"]: c for c in card_summary(generator, spec, 1, run)["cards"]}
+    assert cards["Brindle Boar"]["status"] == "approximate"
+    assert cards["Brindle Boar"]["ignored_text"] == ["Sacrifice Brindle Boar: You gain 4 life."]
+    assert cards["Watchwolf"]["status"] == "exact" and "ignored_text" not in cards["Watchwolf"]
+    # A 2/2 never beats the 3/3: Watchwolf loses no battle.
+    assert cards["Watchwolf"]["losses"] == 0 and cards["Brindle Boar"]["wins"] == 0
+
+
+def test_checkpoints_and_workers_keep_the_per_card_tally(tmp_path: Path) -> None:
+    spec = tmp_path / "three.toml"
+    spec.write_text(THREE)
+    args = ("simulate", str(spec), "-n", "3000", "--seed", "4", "--json")
+    plain = run_cli(*args)
+    assert plain.returncode == 0, plain.stderr
+    runs = tmp_path / "runs"
+    saved = run_cli(*args, "--out", f"{runs}/")
+    resumed = run_cli(*args, "--out", f"{runs}/", "--resume")
+    workers = run_cli(*args, "--workers", "2")
+    expected = {k: v for k, v in json.loads(plain.stdout).items() if k != "run"}
+    for p in (saved, resumed, workers):
+        assert p.returncode == 0, p.stderr
+        assert {k: v for k, v in json.loads(p.stdout).items() if k != "run"} == expected
+    assert json.loads(resumed.stdout)["run"]["battles_resumed"] == 3000
+    task = json.loads(next(runs.glob("task-*.json")).read_text())
+    assert len(task["cards"]) == 3 and len(task["cards"][0]) == 2
