@@ -371,3 +371,20 @@ def test_checkpoints_and_workers_keep_the_per_card_tally(tmp_path: Path) -> None
     assert json.loads(resumed.stdout)["run"]["battles_resumed"] == 3000
     task = json.loads(next(runs.glob("task-*.json")).read_text())
     assert len(task["cards"]) == 3 and len(task["cards"][0]) == 2
+
+
+@pytest.mark.parametrize("width", [80, 120, 200])
+def test_terminal_table_fits_the_terminal(registry: Registry, width: int) -> None:
+    spec = spec_of(registry, THREE)
+    generator = make_generator(spec, registry)
+    assert isinstance(generator, CardGenerator)
+    run = simulate(generator, "batched", make_engine("batched", registry), 1, 300, 300)
+    doc = card_summary(generator, spec, 1, run)
+    console = Console(file=io.StringIO(), width=width, force_terminal=True, color_system=None)
+    render_card_summary(doc, console, "batched engine")
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert all(len(line.rstrip()) <= width for line in lines)
+    text = "\n".join(lines)
+    for card in ("Hand of Cruelty", "Watchwolf", "White Knight", "rate"):
+        assert card in text
+    assert ("attacking" in text) == (width >= 120)

@@ -137,6 +137,14 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
     if is_plain(console):
         print_plain_table(console, headers, rows, right, title=title)
     else:
+        for drop in NARROW_DROPS:  # a narrow terminal: without the role columns, then counts
+            if _fits(headers, rows, console.width):
+                break
+            keep = [i for i, h in enumerate(headers) if h not in drop]
+            headers, right = [headers[i] for i in keep], [right[i] for i in keep]
+            rows = [[row[i] for i in keep] for row in rows]
+        widths = _text_widths(headers, rows, console.width)
+        roles = "attacking" in headers
         table = Table(
             title=Text(title),
             title_justify="left",
@@ -146,23 +154,57 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
             padding=(0, 1),
             collapse_padding=True,
             caption=Text(
-                "win rate: battles where only the other side lost creatures; attacking, "
-                "blocking: the win rate in each role",
+                "win rate: battles where only the other side lost creatures"
+                + ("; attacking, blocking: the win rate in each role" if roles else ""),
                 style="dim",
             ),
             caption_justify="left",
         )
-        for heading, r in zip(headers, right, strict=True):
+        for i, (heading, r) in enumerate(zip(headers, right, strict=True)):
             table.add_column(
-                heading.replace(" ", "\n", 1) if heading == "neither dies" else heading,
+                heading.replace(" ", "\n", 1) if " " in heading else heading,
                 justify="right" if r else "left",
-                no_wrap=heading != "keywords",
+                no_wrap=i not in widths,
+                width=widths.get(i),
                 overflow="fold",
             )
         for row in rows:
             table.add_row(*(Text(cell) for cell in row))
         console.print(table)
     print_line(console, run_line, "dim")
+
+
+#: Columns left out of the terminal table, group by group, while it is too wide for the
+#: terminal (the plain layout and the JSON always have them all).
+NARROW_DROPS = (("attacking", "blocking"), ("wins", "losses", "trades", "neither dies"))
+#: Least widths of the card and keywords columns (they wrap).
+CARD_WIDTH, KEYWORDS_WIDTH = 12, 16
+
+
+def _needs(headers: list[str], rows: list[list[str]]) -> list[int]:
+    """Each column's width without wrapping (headings wrap at their first space)."""
+    return [
+        max([len(w) for w in h.split(" ", 1)] + [len(r[i]) for r in rows])
+        for i, h in enumerate(headers)
+    ]
+
+
+def _fits(headers: list[str], rows: list[list[str]], width: int) -> bool:
+    need = _needs(headers, rows)
+    fixed = sum(need) - need[1] - need[3] + 2 * (len(headers) - 1)
+    return fixed + CARD_WIDTH + KEYWORDS_WIDTH <= width
+
+
+def _text_widths(headers: list[str], rows: list[list[str]], width: int) -> dict[int, int]:
+    """Widths of the card and keywords columns (1 and 3): what they need if the table fits in
+    `width`, else what is left beside the other columns, shared (at least
+    :data:`CARD_WIDTH` and :data:`KEYWORDS_WIDTH`)."""
+    need = _needs(headers, rows)
+    room = width - (sum(need) - need[1] - need[3]) - 2 * (len(headers) - 1)
+    if need[1] + need[3] <= room:
+        return {1: need[1], 3: need[3]}
+    keywords = max(KEYWORDS_WIDTH, min(need[3], room - min(need[1], room // 2)))
+    return {1: max(CARD_WIDTH, room - keywords), 3: keywords}
 
 
 # ---------------------------------------------------------------------------------------------
