@@ -128,6 +128,15 @@ def test_pool_spec_sides_and_card_arrays(registry: Registry) -> None:
         ("[pool]\ncolors = ['grene']", "pool.colors[0]: 'grene' is not a color (one of white, "
          "blue, black, red, green, colorless); did you mean 'green'?"),
         ("[pool]\nmana_value = [3, 2]", "pool.mana_value: min 3 is greater than max 2"),
+        ("[pool]\nnames = [\"Ludevic's Abomination\"]\napproximate = true", "pool.names[0]: "
+         "Ludevic's Abomination has no mana cost (the back face of a transforming card, or never "
+         "cast): add without_mana_cost = true to the pool to draw it"),
+        ("[pool]\nnames = ['Whtie Knight']\n[attacker.pool]\ncolors = ['white']",
+         "pool.names[0]: no creature card named 'Whtie Knight' in the card database; did you "
+         "mean 'White Knight'?"),
+        ("[pool]\nnames = ['White Knight']\n[blocker.pool]\ncolors = ['purple']",
+         "blocker.pool.colors[0]: 'purple' is not a color (one of white, blue, black, red, "
+         "green, colorless)"),
         ("[pool]\nmana_value = 0.5", "pool: no card of the database matches this pool (exact "
          "cards only: approximate = true adds the others)"),
         ("[pool]\nsize = 2", "pool.size: unknown key 'size' (allowed: approximate, colors, funny, "

@@ -82,7 +82,7 @@ class CardGenerator(SpecGenerator):
             [int(bits.mask([i.name for i in card])) for card in pool.instances], dtype=np.uint64
         )
         self.possible = np.bitwise_or.reduce(self.card_masks) if len(pool) else np.uint64(0)
-        self._instances(registry)
+        self._instances()
         static = set(registry.plugins_implementing("static_keywords"))
         self.needs_names = any(registry.keyword_plugin.get(k) in static for k in pool.keywords)
         self.one_on_one = (
@@ -100,12 +100,12 @@ class CardGenerator(SpecGenerator):
         self._fixed: dict[int, dict[str, Any]] = {}
         self._rules()
 
-    def _instances(self, registry: Registry) -> None:
+    def _instances(self) -> None:
         """Instance rows of the cards whose keywords have parameters or are listed twice
         (``bushido 1``, ``protection from black``), and each parameterized keyword's values per
         card as restrictions read them (colors as a bit mask, numbers added up)."""
-        pool, bits = self.pool, self.bits
-        index = {name: i for i, name in enumerate(bits.names)}
+        pool = self.pool
+        index = {name: i for i, name in enumerate(self.bits.names)}
         counts, keyword, parameter = [], [], []
         values: dict[str, IntArray] = {}
         for c, card in enumerate(pool.instances):
@@ -115,17 +115,15 @@ class CardGenerator(SpecGenerator):
             for inst in listed:
                 keyword.append(index[inst.name])
                 p = inst.parameter
-                if isinstance(p, str):
-                    code, value = COLORS.index(p), 1 << COLORS.index(p)
+                parameter.append(COLORS.index(p) if isinstance(p, str) else -1 if p is None else p)
+                if p is not None:
                     v = values.setdefault(inst.name, np.zeros(len(pool), np.int64))
-                    v[c] |= value
-                else:
-                    code = -1 if p is None else p
-                    v = values.setdefault(inst.name, np.zeros(len(pool), np.int64))
-                    v[c] += 0 if p is None else p
-                parameter.append(code)
+                    if isinstance(p, str):
+                        v[c] |= 1 << COLORS.index(p)
+                    else:
+                        v[c] += p
         self.inst_count = np.array(counts, dtype=np.int64)
-        self.inst_start = np.concatenate([[0], np.cumsum(self.inst_count)[:-1]]).astype(np.int64)
+        self.inst_start = np.cumsum(self.inst_count) - self.inst_count
         self.inst_keyword = np.array(keyword, dtype=np.int64)
         self.inst_parameter = np.array(parameter, dtype=np.int64)
         self.card_values = values

@@ -293,7 +293,9 @@ class PoolReader:
             out.append(c)
         return tuple(dict.fromkeys(out))
 
-    def names(self, value: Any, path: str, approximate: bool) -> tuple[str, ...]:
+    def names(
+        self, value: Any, path: str, approximate: bool, funny: bool, costless: bool
+    ) -> tuple[str, ...]:
         table = database()
         out = []
         modeled = modeled_cards(self.registry)
@@ -313,6 +315,17 @@ class PoolReader:
                     f"{card.facts.name} is {card.facts.power}/{card.facts.toughness}: a pool "
                     "draws cards with power 0 or more and toughness 1 or more",
                 )
+            if card.facts.funny and not funny:
+                raise self.check.fail(
+                    where,
+                    f"{card.facts.name} is an Un-card: add funny = true to the pool to draw it",
+                )
+            if not card.facts.mana_cost and not costless:
+                raise self.check.fail(
+                    where,
+                    f"{card.facts.name} has no mana cost (the back face of a transforming card, "
+                    "or never cast): add without_mana_cost = true to the pool to draw it",
+                )
             if not card.exact and not approximate:
                 raise self.check.fail(
                     where,
@@ -322,14 +335,19 @@ class PoolReader:
             out.append(card.facts.name)
         return tuple(dict.fromkeys(out))
 
-    def pool_filter(self, raw: Mapping[str, Any], path: str) -> PoolFilter:
-        """One side's filter, validated."""
+    def pool_filter(
+        self, raw: Mapping[str, Any], path: str, origin: Mapping[str, str] | None = None
+    ) -> PoolFilter:
+        """One side's filter, validated; `origin` says which table each key came from (for a
+        side's table merged over ``[pool]``), else `path`."""
         self.check.keys(raw, path, POOL_KEYS)
 
         def at(key: str) -> str:
-            return f"{path}.{key}"
+            return f"{(origin or {}).get(key, path)}.{key}"
 
         approximate = self.check.boolean(raw.get("approximate", False), at("approximate"))
+        funny = self.check.boolean(raw.get("funny", False), at("funny"))
+        costless = self.check.boolean(raw.get("without_mana_cost", False), at("without_mana_cost"))
         return PoolFilter(
             mana_value=(
                 self.mana_value(raw["mana_value"], at("mana_value"))
@@ -339,12 +357,10 @@ class PoolReader:
             colors=self.colors(raw.get("colors", []), at("colors")),
             keywords=self.keywords(raw.get("keywords", []), at("keywords")),
             sets=self.sets(raw["sets"], at("sets")) if "sets" in raw else (),
-            names=self.names(raw.get("names", []), at("names"), approximate),
+            names=self.names(raw.get("names", []), at("names"), approximate, funny, costless),
             approximate=approximate,
-            funny=self.check.boolean(raw.get("funny", False), at("funny")),
-            without_mana_cost=self.check.boolean(
-                raw.get("without_mana_cost", False), at("without_mana_cost")
-            ),
+            funny=funny,
+            without_mana_cost=costless,
         )
 
     def pool(
@@ -356,6 +372,8 @@ class PoolReader:
     ) -> CardPool:
         """The pool of a SPEC from its ``pool`` tables (the top-level one, each side's)."""
         base = self.check.table(top, paths[0]) if top is not None else None
+        if base is not None:
+            self.check.keys(base, paths[0], POOL_KEYS)
         filters = []
         for raw, path in ((attacker, paths[1]), (blocker, paths[2])):
             if base is None and raw is None:
@@ -366,7 +384,9 @@ class PoolReader:
                     f"for both, or [{path}] beside [{other}])",
                 )
             where = path if raw is not None else paths[0]
-            filters.append((self.pool_filter(self.merged(base, raw, path), where), where))
+            merged = self.merged(base, raw, path)
+            origin = {key: paths[0] for key in (base or {}) if key not in (raw or {})}
+            filters.append((self.pool_filter(merged, where, origin), where))
         chosen = []
         for f, where in filters:
             cards = select(f, self.registry)
