@@ -397,3 +397,17 @@ def test_terminal_table_fits_the_terminal(registry: Registry, width: int) -> Non
     for card in ("Hand of Cruelty", "Watchwolf", "White Knight", "rate"):
         assert card in text
     assert ("attacking" in text) == (width >= 120)
+
+
+def test_both_engines_give_the_same_two_drop_summary(registry: Registry) -> None:
+    spec = parse_spec(tomllib.loads(TWO_DROPS.read_text()), registry, "two-drops.toml")
+    generator = make_generator(spec, registry)
+    assert isinstance(generator, CardGenerator)
+    docs = []
+    for engine in ("batched", "reference"):
+        run = simulate(generator, engine, make_engine(engine, registry), 9, 600, 256)
+        doc = card_summary(generator, spec, 9, run)
+        doc.pop("run")
+        docs.append(doc)
+    assert docs[0] == docs[1]
+    assert sum(c["battles"] for c in docs[0]["cards"]) == 1200
