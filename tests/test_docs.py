@@ -203,7 +203,7 @@ SPEC_ERRORS = {
     "Trick, Joint Assault, Response, Resurgence)":
         '[[casts]]\ncard = "Giant Growth"\nprobability = 0.5',
     "attackers: min 3 is greater than max 1": "attackers = [3, 1]",
-    "blocker.speed: unknown key 'speed' (allowed: keywords, power, state, toughness)":
+    "blocker.speed: unknown key 'speed' (allowed: keywords, pool, power, state, toughness)":
         "[blocker]\nspeed = 2",
 }  # fmt: skip
 

@@ -273,7 +273,8 @@ def plugins(state: State, as_json: bool) -> None:
               help="Finish the run checkpointed in the --out directory (it must hold one): "
               "skip its tasks saved there that verify.")  # fmt: skip
 @click.option("--plot", type=click.Path(dir_okay=False),
-              help="Draw the matchup heatmap to this .png file.")  # fmt: skip
+              help="Draw the matchup heatmap (for a card pool: a bar chart of the best and "
+                   "worst cards) to this .png file.")  # fmt: skip
 @click.option("--chunk-size", type=click.IntRange(min=1),
               help="Battles per chunk (memory and progress; at most about 2,097,152 "
               "creatures' worth); results do not depend on it.")  # fmt: skip

@@ -43,6 +43,7 @@ MARKS: dict[Kind, frozenset[str]] = {
             "casts",
             "matchup",
             "turn",
+            "pool",
         }
     ),
 }

@@ -52,6 +52,8 @@ MANIFEST_KEYS = (
     "spec",
     "plugins",
 )
+#: Columns of a per-card tally (battles of real cards; card_draw.CARD_COLUMNS).
+CARD_COLUMNS = 7
 TASK_KEYS = ("format", "run", "task", "start", "stop", "creatures", "columns", "counts", "sha256")
 
 
@@ -176,6 +178,22 @@ def _integer(value: object, place: str, low: int = 0, high: int = MAX_COUNT) -> 
     return value
 
 
+def _card_counts(raw: object) -> np.ndarray:
+    """A task file's per-card tally ([card, role, column], every figure an integer), checked."""
+    try:
+        cards = np.array(raw, dtype=object)
+    except ValueError:
+        raise Unverified("cards is not a table of numbers") from None
+    if cards.ndim != 3 or cards.shape[1] != 2 or cards.shape[2] != CARD_COLUMNS:
+        raise Unverified("cards is not a table of [card][role][column] numbers")
+    for place, value in np.ndenumerate(cards):
+        _integer(value, f"cards{list(place)}")
+    out = cards.astype(np.int64)
+    if not np.array_equal(out[..., 0], out[..., 1:5].sum(axis=-1)):
+        raise Unverified("cards: outcomes do not add up to battles")
+    return out
+
+
 def verify_task(doc: object, run: str, index: int, start: int, stop: int, n_codes: int) -> Tally:
     """The tally of a task file's document, if it holds task `index` (battles `start` to
     `stop - 1`) of the run `run`, whole and unchanged; else :class:`Unverified`."""
@@ -183,7 +201,7 @@ def verify_task(doc: object, run: str, index: int, start: int, stop: int, n_code
         raise Unverified(f"holds {type(doc).__name__}, not a task")
     if doc.get("format") != CHECKPOINT_FORMAT:
         raise Unverified(f"format {doc.get('format')!r}, not {CHECKPOINT_FORMAT!r}")
-    if set(doc) != set(TASK_KEYS):
+    if set(doc) - {"cards"} != set(TASK_KEYS):
         raise Unverified(f"keys {sorted(doc)}, not {sorted(TASK_KEYS)}")
     checksum = doc["sha256"]
     if checksum != digest({k: v for k, v in doc.items() if k != "sha256"}):
@@ -214,6 +232,8 @@ def verify_task(doc: object, run: str, index: int, start: int, stop: int, n_code
             raise Unverified(f"{place}: its outcomes do not add up to its battles")
         counts[(a, b)] = np.array(values, dtype=np.int64)
     tally = Tally(counts, _integer(doc["creatures"], "creatures"))
+    if "cards" in doc:
+        tally.cards = _card_counts(doc["cards"])
     if tally.battles != stop - start:
         raise Unverified(f"holds {tally.battles} battles, not {stop - start}")
     return tally
@@ -393,6 +413,8 @@ class Checkpoints:
             "columns": list(TASK_COLUMNS),
             "counts": [[a, b, *row.tolist()] for (a, b), row in sorted(tally.counts.items())],
         }
+        if tally.cards is not None:
+            doc["cards"] = tally.cards.tolist()
         doc["sha256"] = digest(doc)
         path = self.task_path(index)
         try:

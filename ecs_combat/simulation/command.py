@@ -30,6 +30,8 @@ from rich.text import Text
 from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.card_draw import CardGenerator
+from ecs_combat.simulation.card_summary import card_summary, plot_cards, render_card_summary
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected
 from ecs_combat.simulation.distribute import PluginOptions, Simulation, local_workers
 from ecs_combat.simulation.executors import WorkerPool, dask_executor
@@ -264,7 +266,7 @@ def run_command(
     if plot is not None:
         if Path(plot).suffix.lower() != ".png":
             raise InputError(
-                "--plot", plot, "the heatmap is written as PNG: the file must end in .png"
+                "--plot", plot, "the chart is written as PNG: the file must end in .png"
             )
         check_writable(plot, "--plot")
     if seed is None and resume and checkpoint is not None:
@@ -330,13 +332,21 @@ def run_command(
             f"--out {store.save_error}; {simulation.saved} of {len(simulation.tasks)} tasks are "
             "saved there (--resume runs the rest)"
         )
-    doc = summary(simulation.generator, spec, seed, run)
+    generator = simulation.generator
+    cards = isinstance(generator, CardGenerator) and isinstance(spec, BattleSpec)
+    if isinstance(generator, CardGenerator) and isinstance(spec, BattleSpec):
+        doc = card_summary(generator, spec, seed, run)
+    else:
+        doc = summary(generator, spec, seed, run)
     doc["run"]["scheduler"] = scheduler
     doc["run"]["spec_file"] = spec_file
     doc["run"]["out"] = out
     if plot is not None:
         try:
-            plot_heatmap(doc, plot)
+            if cards:
+                plot_cards(doc, plot)
+            else:
+                plot_heatmap(doc, plot)
         except InputError as exc:
             errors.append(str(exc))
         except OSError as exc:
@@ -344,6 +354,8 @@ def run_command(
     doc["run"]["output_errors"] = errors
     if as_json:
         click.echo(json.dumps(doc, indent=2))
+    elif cards:
+        render_card_summary(doc, Console(highlight=False), run_line(doc))
     else:
         render_summary(doc, Console(highlight=False))
     if errors:

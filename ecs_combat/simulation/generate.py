@@ -8,7 +8,7 @@ it is resolved in, and no battle is ever drawn with a Python loop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +99,8 @@ def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
         used = set(spec.keywords)
     else:
         used = set(spec.attacker.keywords) | set(spec.blocker.keywords) | set(spec.matchup)
+        if spec.pool is not None:
+            used |= spec.pool.keywords
         for cast in spec.casts:
             card = registry.card(cast.card)
             if card is not None:
@@ -158,14 +160,18 @@ class KeywordBits:
         possible: np.uint64,
         attacker_power: IntArray | None = None,
         blocker_power: IntArray | None = None,
+        attacker_cards: RowFacts | None = None,
+        blocker_cards: RowFacts | None = None,
     ) -> BoolArray:
         """Which (attacker, blocker) pairs the rules allow, ignoring minimum numbers of blockers (509.1b).
 
-        Only keywords in `possible` are checked (the others appear on no creature).
+        Only keywords in `possible` are checked (the others appear on no creature). Creatures
+        are colorless with keywords without parameters unless `attacker_cards` and
+        `blocker_cards` give their colors and parameters.
         """
         ok = np.ones(attacker_masks.shape, dtype=np.bool_)
-        attacker = _MaskSide(self, attacker_masks, attacker_power)
-        blocker = _MaskSide(self, blocker_masks, blocker_power)
+        attacker = _MaskSide(self, attacker_masks, attacker_power, attacker_cards)
+        blocker = _MaskSide(self, blocker_masks, blocker_power, blocker_cards)
         for r in self.restrictions("block", possible):
             ok &= np.asarray(r.test(blocker), np.bool_)
         for r in self.restrictions("block-pair", possible):
@@ -197,19 +203,43 @@ class KeywordBits:
         return need
 
 
+@dataclass
+class RowFacts:
+    """Colors and keyword parameters of some creature rows (real cards have them)."""
+
+    #: [rows] colors as bit masks.
+    colors: IntArray
+    #: A keyword's parameters per row as a restriction reads them (``Side.values``).
+    values: Callable[[str], IntArray]
+
+    def take(self, rows: IntArray) -> RowFacts:
+        """The facts of some of the rows."""
+        values = self.values
+        return RowFacts(self.colors[rows], lambda keyword: values(keyword)[rows])
+
+
 class _MaskSide:
     """Creatures as keyword masks, as a restriction sees them. Drawn creatures are colorless
-    and their keywords have no parameters (``values`` is 0)."""
+    and their keywords have no parameters (``values`` is 0), unless `facts` says otherwise."""
 
-    def __init__(self, bits: KeywordBits, masks: MaskArray, power: IntArray | None = None) -> None:
+    def __init__(
+        self,
+        bits: KeywordBits,
+        masks: MaskArray,
+        power: IntArray | None = None,
+        facts: RowFacts | None = None,
+    ) -> None:
         self.bits = bits
         self.masks = masks
+        self.facts = facts
         self.opponent = np.zeros(masks.shape, np.bool_)
-        self.colors = np.zeros(masks.shape, np.int64)
+        self.colors = np.zeros(masks.shape, np.int64) if facts is None else facts.colors
         self.power = np.zeros(masks.shape, np.int64) if power is None else power
 
     def values(self, keyword: str) -> IntArray:
-        return np.zeros(self.masks.shape, np.int64)
+        if self.facts is None:
+            return np.zeros(self.masks.shape, np.int64)
+        return self.facts.values(keyword)
 
     def has(self, keyword: str) -> BoolArray:
         bit = self.bits.bit.get(keyword)
@@ -244,6 +274,7 @@ def assemble(
     creature_state: dict[str, Array] | None = None,
     player_state: dict[str, Array] | None = None,
     home: BoolArray | None = None,
+    facts: RowFacts | None = None,
 ) -> tuple[CombatBatch, BoolArray]:
     """Build the batch of two-player battles from per-creature arrays, battle-major.
 
@@ -252,7 +283,8 @@ def assemble(
     row (within its battle) of the attacker it is drawn to block. Forbidden blocks are dropped;
     an attacker left with fewer blockers than it needs (702.111b) is unblocked. Returns the batch
     and the attacking-side mask. The plugins' state not given takes its default. Creatures
-    in `home` neither attack nor block.
+    in `home` neither attack nor block. `facts` gives the creatures' colors and keyword
+    parameters (else colorless, no parameters).
     """
     n = int(counts.shape[0])
     if per_battle is not None:
@@ -284,6 +316,8 @@ def assemble(
             possible,
             power[attacker_rows],
             power[blocker_rows],
+            None if facts is None else facts.take(attacker_rows),
+            None if facts is None else facts.take(blocker_rows),
         )
     need = bits.blockers_needed(keywords[attacker_rows], possible)
     if need is not None:
@@ -305,7 +339,7 @@ def assemble(
         toughness=toughness,
         damage=np.zeros(rows, dtype=np.int64),
         keywords=keywords,
-        colors=np.zeros(rows, dtype=np.int64),
+        colors=np.zeros(rows, dtype=np.int64) if facts is None else facts.colors,
         creature_state=state_columns(bits.registry, "creature", rows, creature_state),
         attacking=attacking,
         present=np.ones(rows, dtype=np.bool_),
@@ -692,9 +726,14 @@ def state_columns(
 
 
 def make_generator(spec: Spec, registry: Registry) -> Generator:
-    """The generator of a spec."""
+    """The generator of a spec (a SPEC with a card pool: a
+    :class:`~ecs_combat.simulation.card_draw.CardGenerator`)."""
     if isinstance(spec, TournamentSpec):
         return TournamentGenerator(spec, registry)
+    if spec.pool is not None:
+        from ecs_combat.simulation.card_draw import CardGenerator
+
+        return CardGenerator(spec, registry)
     return SpecGenerator(spec, registry)
 
 

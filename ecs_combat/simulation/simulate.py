@@ -23,6 +23,7 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.card_draw import CardDrawn, CardGenerator, card_counts, totals_of
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
@@ -115,6 +116,9 @@ class Tally:
 
     counts: dict[tuple[int, int], npt.NDArray[np.int64]] = field(default_factory=dict)
     creatures: int = 0
+    #: For battles of real cards: the per-card tally, [card, role, CARD_COLUMNS]
+    #: (:func:`~ecs_combat.simulation.card_draw.card_counts`); else None.
+    cards: npt.NDArray[np.int64] | None = None
 
     @property
     def battles(self) -> int:
@@ -129,7 +133,10 @@ class Tally:
                 out[key] += row
             else:
                 out[key] = row.copy()
-        return Tally(out, self.creatures + other.creatures)
+        cards = self.cards
+        if other.cards is not None:
+            cards = other.cards.copy() if cards is None else cards + other.cards
+        return Tally(out, self.creatures + other.creatures, cards)
 
     @staticmethod
     def of(
@@ -222,14 +229,26 @@ def run_chunk(
     engine_seconds = time.perf_counter() - began
     code, att_died, blk_died = outcome_codes(drawn, outcome)
     batch = drawn.batch
-    tally = Tally.of(
-        drawn.attacker_code,
-        drawn.blocker_code,
-        code,
-        (outcome.damage_to_players, att_died, blk_died),
-        generator.n_codes,
-        batch.n_creatures,
-    )
+    if isinstance(drawn, CardDrawn) and isinstance(generator, CardGenerator):
+        cards = card_counts(drawn, code, outcome, len(generator.pool))
+        if drawn.two_rows_a_battle:  # one matchup, its figures from the cards'
+            tally = Tally({(0, 0): totals_of(cards)}, batch.n_creatures, cards)
+        else:
+            one = np.zeros(batch.n_battles, dtype=np.int64)
+            tally = Tally.of(
+                one, one, code, (outcome.damage_to_players, att_died, blk_died), 1,
+                batch.n_creatures,
+            )  # fmt: skip
+            tally.cards = cards
+    else:
+        tally = Tally.of(
+            drawn.attacker_code,
+            drawn.blocker_code,
+            code,
+            (outcome.damage_to_players, att_died, blk_died),
+            generator.n_codes,
+            batch.n_creatures,
+        )
     table = None
     if with_table:
         n = batch.n_battles

@@ -14,6 +14,7 @@ from typing import Any
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
+from ecs_combat.simulation.pool import CardPool, PoolReader
 from ecs_combat.simulation.turns import TurnSpec, parse_turn
 from ecs_combat.suggest import did_you_mean
 
@@ -128,17 +129,22 @@ class BattleSpec:
     #: A whole turn with several combat phases (:mod:`ecs_combat.simulation.turns`), or None:
     #: one combat phase.
     turn: TurnSpec | None = None
+    #: The real cards both sides draw from (``[pool]``), or None: power, toughness and keywords
+    #: are then the cards'.
+    pool: CardPool | None = None
 
     def describe(self) -> dict[str, Any]:
         """The spec as JSON data (part of a summary: it decides the battles)."""
+        pool = {} if self.pool is None else {"pool": self.pool.describe()}
         return {
             "kind": "spec",
+            **pool,
             "attackers": list(self.attackers),
             "blockers_per_attacker": list(self.blockers_per_attacker),
             "life": self.life,
             "player_state": dict(self.player_state),
-            "attacker": self.attacker.describe(),
-            "blocker": self.blocker.describe(),
+            "attacker": self._side(self.attacker),
+            "blocker": self._side(self.blocker),
             "casts": [
                 {"card": c.card, "probability": c.probability, "target": c.target}
                 for c in self.casts
@@ -146,6 +152,12 @@ class BattleSpec:
             "matchup": list(self.matchup),
             **({"turn": self.turn.describe()} if self.turn is not None else {}),
         }
+
+    def _side(self, side: SideSpec) -> dict[str, Any]:
+        """A side as JSON data; with a card pool, only what the cards don't decide."""
+        if self.pool is None:
+            return side.describe()
+        return {"state": dict(side.state)}
 
 
 Spec = TournamentSpec | BattleSpec
@@ -164,7 +176,9 @@ class _SpecReader(Checker):
     """Typed, validated access to a raw SPEC document."""
 
     TOP = documents.MARKS["spec"]
-    SIDE = frozenset({"power", "toughness", "keywords", "state"})
+    SIDE = frozenset({"power", "toughness", "keywords", "state", "pool"})
+    #: What the cards of a pool decide: not given beside ``[pool]``.
+    CARD_DECIDES = ("power", "toughness", "keywords", "matchup")
 
     def __init__(self, registry: Registry, file: str) -> None:
         super().__init__(file)
@@ -313,10 +327,30 @@ class _SpecReader(Checker):
             raise self.fail("matchup", f"at most {MAX_MATCHUP_KEYWORDS} keywords, not {len(names)}")
         return tuple(names)
 
+    def pool(self, doc: dict[str, Any]) -> CardPool | None:
+        """The card pool of the SPEC, if it has ``pool`` tables; then the cards decide power,
+        toughness and keywords, which are refused beside it."""
+        sides = {s: self.table(doc.get(s, {}), s) for s in ("attacker", "blocker")}
+        if "pool" not in doc and not any("pool" in t for t in sides.values()):
+            return None
+        for key in self.CARD_DECIDES:
+            for where, t in (("", doc), *sides.items()):
+                if key in t:
+                    path = f"{where}.{key}" if where else key
+                    raise self.fail(
+                        path,
+                        "a SPEC with a card pool takes power, toughness and keywords from the "
+                        "cards, and labels battles by card: leave it out",
+                    )
+        return PoolReader(self, self.registry).pool(
+            doc.get("pool"), sides["attacker"].get("pool"), sides["blocker"].get("pool")
+        )
+
     def parse(self, raw: Any) -> BattleSpec:
         doc = self.table(raw, "")
         check_document(doc, self.file)
         self.keys(doc, "", self.TOP)
+        pool = self.pool(doc)
         keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
         state = self.table(doc.get("state", {}), "state")
         self.keys(state, "state", frozenset({"creature", "player"}))
@@ -327,6 +361,12 @@ class _SpecReader(Checker):
             ),
             state=self.state_probabilities(state.get("creature", {}), "state.creature", "creature"),
         )
+        if pool is not None and "turn" in doc:
+            raise self.fail(
+                "turn",
+                "a SPEC draws either real cards from a pool or a turn with several combat "
+                "phases, not both (card pools play one combat phase)",
+            )
         return BattleSpec(
             attackers=self.range(doc.get("attackers", 1), "attackers", 1, MAX_ATTACKERS),
             blockers_per_attacker=self.range(
@@ -344,6 +384,7 @@ class _SpecReader(Checker):
             casts=self.casts(doc.get("casts", [])),
             matchup=self.matchup(doc.get("matchup", [])),
             turn=parse_turn(self, doc["turn"]) if "turn" in doc else None,
+            pool=pool,
         )
 
 

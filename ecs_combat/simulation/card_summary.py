@@ -1,0 +1,276 @@
+"""The summary of a simulation of real cards: per card, ranked by win rate; its table and chart.
+
+Each card's figures count the battles it was in, from its side: a **win** when only the other
+side lost creatures, a **loss** when only its side did, a **trade** when both did, and
+**neither dies** otherwise (no block, or nobody died); the win rate is wins per battle. Cards
+are ranked by win rate, then by fewer losses per battle, then by name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
+from ecs_combat.simulation.card_draw import CARD_COLUMNS, ROLES, CardGenerator
+from ecs_combat.simulation.outfiles import atomic_path
+from ecs_combat.simulation.simulate import COLUMNS, Run
+from ecs_combat.simulation.spec import BattleSpec
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: The chart shows this many best and as many worst cards (all of a pool twice as small).
+CHART_CARDS = 15
+
+
+def _figures(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        name: int(v) for name, v in zip(CARD_COLUMNS, counts.tolist(), strict=True)
+    }
+    row["win_rate"] = round(row["wins"] / row["battles"], 6) if row["battles"] else None
+    return row
+
+
+def _rank_key(card: dict[str, Any]) -> tuple[Any, ...]:
+    n = card["battles"]
+    if not n:
+        return (1, 0.0, 0.0, card["card"].casefold())
+    return (0, -card["wins"] / n, card["losses"] / n, card["card"].casefold())
+
+
+def card_rows(
+    generator: CardGenerator, cards: npt.NDArray[np.int64] | None
+) -> list[dict[str, Any]]:
+    """Per card of the pool: what it is and its figures (all roles, then per role), ranked."""
+    pool = generator.pool
+    if cards is None:
+        cards = np.zeros((len(pool), len(ROLES), len(CARD_COLUMNS)), dtype=np.int64)
+    out = []
+    for i, name in enumerate(pool.names):
+        row: dict[str, Any] = {
+            "card": name,
+            "power": int(pool.power[i]),
+            "toughness": int(pool.toughness[i]),
+            "keywords": [str(k) for k in pool.instances[i]],
+            "status": "approximate" if pool.ignored[i] else "exact",
+        }
+        if pool.ignored[i]:
+            row["ignored_text"] = list(pool.ignored[i])
+        row.update(_figures(cards[i].sum(axis=0)))
+        for r, role in enumerate(ROLES):
+            row[f"as_{role}"] = _figures(cards[i, r])
+        out.append(row)
+    out.sort(key=_rank_key)
+    for rank, row in enumerate(out, start=1):
+        row["rank"] = rank
+    return [{"rank": row.pop("rank"), **row} for row in out]
+
+
+def card_summary(generator: CardGenerator, spec: BattleSpec, seed: int, run: Run) -> dict[str, Any]:
+    """The machine-readable summary of a simulation of real cards; how the run was made is
+    under ``run``."""
+    tally = run.tally
+    total = np.zeros(len(COLUMNS), dtype=np.int64)
+    for row in tally.counts.values():
+        total += row
+    return {
+        "simulation": "card pool",
+        "seed": seed,
+        "battles": int(total[0]),
+        "creatures": tally.creatures,
+        "spec": spec.describe(),
+        "totals": {name: int(v) for name, v in zip(COLUMNS, total.tolist(), strict=True)},
+        "cards": card_rows(generator, tally.cards),
+        "run": run.describe(),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# The ranked table
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) -> None:
+    """Print the ranking for a person: a Rich table on a terminal, the plain layout elsewhere."""
+    spec_file = doc["run"].get("spec_file")
+    name = f" {Path(spec_file).name}" if spec_file else ""
+    title = (
+        f"Card pool{name}: {doc['battles']:,} battles, {len(doc['cards']):,} cards, "
+        f"seed {doc['seed']}"
+    )
+    headers = [
+        "rank", "card", "p/t", "keywords", "battles", "win rate", "wins", "losses", "trades",
+        "neither dies", "attacking", "blocking",
+    ]  # fmt: skip
+    rows = []
+    for c in doc["cards"]:
+        n = c["battles"]
+        approx = " (approximate)" if c["status"] == "approximate" else ""
+        rows.append(
+            [
+                str(c["rank"]),
+                shown(c["card"]) + approx,
+                f"{c['power']}/{c['toughness']}",
+                shown(", ".join(c["keywords"])) or "-",
+                f"{n:,}",
+                _percent(c["wins"], n),
+                f"{c['wins']:,}",
+                f"{c['losses']:,}",
+                f"{c['trades']:,}",
+                f"{c['neither_dies']:,}",
+                _percent(c["as_attacker"]["wins"], c["as_attacker"]["battles"]),
+                _percent(c["as_blocker"]["wins"], c["as_blocker"]["battles"]),
+            ]
+        )
+    right = [True, False, True, False] + [True] * 8
+    if is_plain(console):
+        print_plain_table(console, headers, rows, right, title=title)
+    else:
+        for drop in NARROW_DROPS:  # a narrow terminal: without the role columns, then counts
+            if _fits(headers, rows, console.width):
+                break
+            keep = [i for i, h in enumerate(headers) if h not in drop]
+            headers, right = [headers[i] for i in keep], [right[i] for i in keep]
+            rows = [[row[i] for i in keep] for row in rows]
+        widths = _text_widths(headers, rows, console.width)
+        roles = "attacking" in headers
+        table = Table(
+            title=Text(title),
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            pad_edge=False,
+            padding=(0, 1),
+            collapse_padding=True,
+            caption=Text(
+                "win rate: battles where only the other side lost creatures"
+                + ("; attacking, blocking: the win rate in each role" if roles else ""),
+                style="dim",
+            ),
+            caption_justify="left",
+        )
+        for i, (heading, r) in enumerate(zip(headers, right, strict=True)):
+            table.add_column(
+                heading.replace(" ", "\n", 1) if " " in heading else heading,
+                justify="right" if r else "left",
+                no_wrap=i not in widths,
+                width=widths.get(i),
+                overflow="fold",
+            )
+        for row in rows:
+            table.add_row(*(Text(cell) for cell in row))
+        console.print(table)
+    print_line(console, run_line, "dim")
+
+
+#: Columns left out of the terminal table, group by group, while it is too wide for the
+#: terminal (the plain layout and the JSON always have them all).
+NARROW_DROPS = (("attacking", "blocking"), ("wins", "losses", "trades", "neither dies"))
+#: Least widths of the card and keywords columns (they wrap).
+CARD_WIDTH, KEYWORDS_WIDTH = 12, 16
+
+
+def _needs(headers: list[str], rows: list[list[str]]) -> list[int]:
+    """Each column's width without wrapping (headings wrap at their first space)."""
+    return [
+        max([len(w) for w in h.split(" ", 1)] + [len(r[i]) for r in rows])
+        for i, h in enumerate(headers)
+    ]
+
+
+def _fits(headers: list[str], rows: list[list[str]], width: int) -> bool:
+    need = _needs(headers, rows)
+    fixed = sum(need) - need[1] - need[3] + 2 * (len(headers) - 1)
+    return fixed + CARD_WIDTH + KEYWORDS_WIDTH <= width
+
+
+def _text_widths(headers: list[str], rows: list[list[str]], width: int) -> dict[int, int]:
+    """Widths of the card and keywords columns (1 and 3): what they need if the table fits in
+    `width`, else what is left beside the other columns, shared (at least
+    :data:`CARD_WIDTH` and :data:`KEYWORDS_WIDTH`)."""
+    need = _needs(headers, rows)
+    room = width - (sum(need) - need[1] - need[3]) - 2 * (len(headers) - 1)
+    if need[1] + need[3] <= room:
+        return {1: need[1], 3: need[3]}
+    keywords = max(KEYWORDS_WIDTH, min(need[3], room - min(need[1], room // 2)))
+    return {1: max(CARD_WIDTH, room - keywords), 3: keywords}
+
+
+# ---------------------------------------------------------------------------------------------
+# The chart
+
+
+def _chosen(
+    cards: list[dict[str, Any]], n: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The best and the worst `n` cards that fought (all of them, as best, if at most 2n)."""
+    fought = [c for c in cards if c["battles"]]
+    if len(fought) <= 2 * n:
+        return fought, []
+    return fought[:n], fought[-n:]
+
+
+def cards_figure(doc: dict[str, Any], n: int = CHART_CARDS) -> Figure:
+    """Horizontal bars of the best and the worst `n` cards: each card's battles split into
+    wins, trades, neither dies and losses, in percent, best at the top."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
+    best, worst = _chosen(doc["cards"], n)
+    groups = [("best", best)] + ([("worst", worst)] if worst else [])
+    height = sum(len(g) for _, g in groups) * 0.32 + 1.6 * len(groups) + 1
+    fig = Figure(figsize=(10, max(3.5, height)), layout="constrained")
+    axes = fig.subplots(len(groups), 1, squeeze=False)[:, 0]
+    parts = [
+        ("wins", "win", "#2e8b57"),
+        ("trades", "trade", "#e0b040"),
+        ("neither_dies", "neither dies", "#b0b0b0"),
+        ("losses", "loss", "#c0392b"),
+    ]
+    for ax, (which, cards) in zip(axes, groups, strict=True):
+        labels = [f"{c['rank']}. {c['card']} ({c['power']}/{c['toughness']})" for c in cards]
+        y = np.arange(len(cards))[::-1]
+        left = np.zeros(len(cards))
+        for key, label, color in parts:
+            share = np.array([100 * c[key] / c["battles"] for c in cards])
+            ax.barh(y, share, left=left, color=color, label=label, height=0.75)
+            left += share
+        for yi, c in zip(y, cards, strict=True):
+            inside = c["win_rate"] >= 0.08  # on the green bar, else on the next one
+            ax.text(
+                1, yi, f"{100 * c['win_rate']:.1f}%", va="center", ha="left", fontsize=8,
+                color="white" if inside else "black", fontweight="bold",
+            )  # fmt: skip
+        ax.set_yticks(y, labels, fontsize=9)
+        ax.set_xlim(0, 100)
+        ax.xaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=0))
+        shown_what = f"{which} {len(cards)}" if worst else f"all {len(cards)} cards"
+        ax.set_title(f"{shown_what} by win rate", fontsize=10, loc="left")
+    axes[0].legend(ncols=4, loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+    axes[-1].set_xlabel("share of the card's battles")
+    spec_file = doc["run"].get("spec_file")
+    what = f" {Path(spec_file).name}" if spec_file else ""
+    fig.suptitle(
+        f"Card pool{what}: {doc['battles']:,} battles, {len(doc['cards']):,} cards, "
+        f"seed {doc['seed']}",
+        fontsize=11,
+    )
+    return fig
+
+
+def plot_cards(doc: dict[str, Any], path: str) -> None:
+    """Draw the chart of :func:`cards_figure` to a PNG file."""
+    fig = cards_figure(doc)
+    with atomic_path(path, "--plot") as tmp:
+        fig.savefig(tmp, format="png", dpi=120)
