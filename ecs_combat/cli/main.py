@@ -19,6 +19,7 @@ from ecs_combat.cli.cards import cards
 from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.cli.report import render
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
+from ecs_combat.cli.turn_command import print_phases, resolve_turn_file
 from ecs_combat.errors import InputError, PluginError, RefusedError
 from ecs_combat.plugin.definitions import plugin_name_for
 from ecs_combat.plugin.registry import (
@@ -31,6 +32,7 @@ from ecs_combat.plugin.schedule import POINT_NAMES
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.loader import Scenario, iter_scenarios
+from ecs_combat.scenario.turn_loader import is_turn_file
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -132,7 +134,8 @@ def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON (docs/output.md).")
 @click.pass_obj
 def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
-    """Resolve the combat(s) in FILE (.toml, .json, or .jsonl; format: docs/scenarios.md).
+    """Resolve the combat(s) or turn(s) in FILE (.toml, .json, or .jsonl; format:
+    docs/scenarios.md, turns with several combat phases: docs/turns.md).
 
     Without --json: a readable account, drawn as panels and tables on a terminal and as plain
     lines in a pipe; names longer than 120 characters show with their middle elided (--json
@@ -141,6 +144,14 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     before it.
     """
     registry = state.registry
+    try:
+        if is_turn_file(file):  # a turn with several combat phases (docs/turns.md)
+            resolve_turn_file(registry, file, engine, as_json, Console(highlight=False))
+            return
+    except InputError as exc:
+        fail(str(exc), 2)
+    except RefusedError as exc:
+        fail(f"{file}: the {engine} engine refuses this turn: {exc}", 2)
     resolver = BatchedEngine(registry) if engine == "batched" else ReferenceEngine(registry)
     batch = BATCH if engine == "batched" else 1
     pairs = resolve_stream(iter_scenarios(file, registry), resolver, batch)
@@ -177,6 +188,22 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         fail(f"{exc.error}{exc.resume_note()}", 2)
     if first is not None:
         render(*first, console)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the phases as a JSON list.")
+@click.pass_obj
+def phases(state: State, file: str, as_json: bool) -> None:
+    """Print the main and combat phases of the turn in FILE in the order they happen: who is
+    active and who attacks in each, and which card created it (docs/turns.md).
+
+    FILE is a turn file or a one-combat scenario (the turn of its first player).
+    """
+    try:
+        print_phases(state.registry, file, as_json, Console(highlight=False))
+    except InputError as exc:
+        fail(str(exc), 2)
 
 
 def _table(console: Console, headers: tuple[str, ...], rows: list[list[str]]) -> None:

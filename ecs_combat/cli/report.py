@@ -45,6 +45,13 @@ class _StepLines:
 
 def render(scenario: Scenario, result: CombatResult, console: Console) -> None:
     """Print what happened, step by step, and why each creature did or did not strike."""
+    label = render_steps(scenario, result, console)
+    print_end_of_combat(console, result, label)
+
+
+def render_steps(scenario: Scenario, result: CombatResult, console: Console) -> _Label:
+    """Print the declarations, notes, damage steps and skipped events of one combat; return
+    how creatures are labelled."""
     names = {cid: spec.name for cid, spec in scenario.creatures.items()}
     for ev in scenario.events:
         if ev.creature is not None:
@@ -87,7 +94,7 @@ def render(scenario: Scenario, result: CombatResult, console: Console) -> None:
             f"· events[{skipped.index}] ({shown(skipped.action)} at {shown(skipped.at)}) did not "
             f"happen: {note(skipped.reason)}",
         )
-    _print_end_of_combat(console, result, label)
+    return label
 
 
 def _step_lines(step: StepResult, label: _Label, note: _Label) -> _StepLines:
@@ -142,7 +149,10 @@ def _print_plain_step(console: Console, lines: _StepLines) -> None:
         print_line(console, f"  {lines.died}")
 
 
-def _print_end_of_combat(console: Console, result: CombatResult, label: _Label) -> None:
+def print_end_of_combat(
+    console: Console, result: CombatResult, label: _Label, title: str = "End of combat"
+) -> None:
+    """The creatures and players as they are at the end (of combat, or of a turn)."""
     # Tapped state and whether it could attack again matter once a turn has several combats.
     turn_state = any(c.tapped is not None for c in result.creatures.values())
     extra = ["tapped", "may attack again"] if turn_state else []
@@ -162,13 +172,13 @@ def _print_end_of_combat(console: Console, result: CombatResult, label: _Label) 
         for pid, p in result.players.items()
     ]
     if is_plain(console):
-        print_line(console, "End of combat")
+        print_line(console, title)
         for line in plain_lines(creature_headers, creature_rows):
             print_line(console, line)
         for line in plain_lines(player_headers, player_rows):
             print_line(console, line)
     else:
-        creatures = Table(*creature_headers, title="End of combat")
+        creatures = Table(*creature_headers, title=title)
         for row in creature_rows:
             creatures.add_row(*(Text(cell) for cell in row))
         console.print(creatures)

@@ -51,8 +51,10 @@ from ecs_combat.rules.result import (
     PlayerOutcome,
     SkippedEvent,
     StepResult,
+    TurnResult,
 )
 from ecs_combat.scenario.loader import DECLARE_BLOCKERS, CreatureSpec, Division, Event, Scenario
+from ecs_combat.scenario.turns import TurnScenario
 
 _world_ids = itertools.count()
 #: Held while a body runs in an esper world: esper's current world is one per process, so a
@@ -91,6 +93,17 @@ class ReferenceEngine:
     def resolve_many(self, scenarios: Iterable[Scenario]) -> list[CombatResult]:
         """Resolve combats one after another."""
         return [self.resolve(s) for s in scenarios]
+
+    def resolve_turn(self, turn: TurnScenario) -> TurnResult:
+        """Resolve a turn's phases in one world (:mod:`ecs_combat.reference.turn`)."""
+        from ecs_combat.reference.turn import TurnRun
+
+        with isolated_world():
+            return TurnRun(self.registry, self.plans, turn).run()
+
+    def resolve_turns(self, turns: Iterable[TurnScenario]) -> list[TurnResult]:
+        """Resolve turns one after another."""
+        return [self.resolve_turn(t) for t in turns]
 
 
 class Combat:
@@ -328,6 +341,11 @@ class Combat:
 
     def declare(self) -> None:
         """Create the players and creatures; declare attackers and blockers (508, 509)."""
+        self.set_up()
+        self.declare_combat()
+
+    def set_up(self) -> None:
+        """Create the scenario's players and creatures."""
         for p in self.sc.players.values():
             self.players[p.id] = esper.create_entity(Player(p.id, p.life, state=dict(p.state)))
         for spec in self.sc.creatures.values():
@@ -340,6 +358,9 @@ class Combat:
                     values[key] = self.creatures[values[key]]
         self.refresh_keywords()
         self._check_marked_damage()
+
+    def declare_combat(self) -> None:
+        """Declare the scenario's attackers and blockers (508, 509), with their triggers."""
         for cid, defender in self.sc.attackers.items():
             e = self.creatures[cid]
             esper.add_component(e, Attacking(self.players[defender]))
@@ -415,11 +436,30 @@ class Combat:
     def run(self) -> CombatResult:
         """Play the combat through and return its outcome."""
         self.declare()
+        self.play()
+        return self.finish()
+
+    def next_combat(self, scenario: Scenario) -> None:
+        """Begin another combat phase of the same turn in this world (RULES.md section 8) with
+        the scenario's declarations, events and divisions, and its players' order (APNAP from
+        its attacking player). Creatures stop attacking and blocking (511.3) and the strikers
+        are cleared; damage, "until end of turn" effects, counters and tapped creatures stay."""
+        self.sc = scenario
+        self.result = CombatResult()
+        self.divisions = {(d.step, d.source): d for d in scenario.divisions}
+        self.players = {pid: self.players[pid] for pid in scenario.players}
+        for e in self.creatures.values():
+            self.struck[e] = []
+            self.remove_from_combat(e)
+
+    def play(self) -> None:
+        """The combat after its declarations: the damage steps with the events between them,
+        then the end of combat."""
         if not self.sc.attackers:
             self.note("no creatures attack: no damage steps (508.8)")
             for ev in self.sc.events:
                 self._skip(ev, "no creatures attacked, so the combat had no such point (508.8)")
-            return self.finish()
+            return
         self.state_based_actions()
         self.events_at(DECLARE_BLOCKERS)
         for plan in self.plans:
@@ -434,7 +474,6 @@ class Combat:
             self.events_at(f"after {plan.name}")
         if not self.game_over():
             self.end_of_combat()
-        return self.finish()
 
     def damage_step(self, plan: StepPlan) -> StepResult:
         """One combat damage step (:func:`ecs_combat.reference.damage.damage_step`)."""

@@ -357,6 +357,20 @@ class _Parser:
 
     def parse(self) -> Scenario:
         self.c.keys(self.doc, "", {"players", "creatures", "combat", "events"})
+        self.parse_sides()
+        combat = self.c.table(self.doc.get("combat", {}), "combat")
+        self.c.keys(combat, "combat", {"attackers", "blockers", "divide"})
+        attackers = self._attackers(combat.get("attackers", {}))
+        blockers = self._blockers(combat.get("blockers", {}), attackers)
+        scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
+        check_declarations(scenario, self.registry)
+        scenario.events = self._events(scenario)
+        scenario.divisions = self._divisions(combat.get("divide", []), scenario)
+        self.check_state(scenario)
+        return scenario
+
+    def parse_sides(self) -> None:
+        """The ``players`` and ``creatures`` tables."""
         players = self.c.table(self.doc.get("players", {}), "players")
         if len(players) < 2:
             raise self.c.fail("players", "a combat needs at least two players")
@@ -378,17 +392,6 @@ class _Parser:
                 raise self.c.fail(f"creatures.{cid}", f"id {cid!r} is already a player's")
         for cid, raw in creatures.items():
             self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}")
-
-        combat = self.c.table(self.doc.get("combat", {}), "combat")
-        self.c.keys(combat, "combat", {"attackers", "blockers", "divide"})
-        attackers = self._attackers(combat.get("attackers", {}))
-        blockers = self._blockers(combat.get("blockers", {}), attackers)
-        scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
-        check_declarations(scenario, self.registry)
-        scenario.events = self._events(scenario)
-        scenario.divisions = self._divisions(combat.get("divide", []), scenario)
-        self.check_state(scenario)
-        return scenario
 
     def _entered_ids(self) -> list[str]:
         raw = self.doc.get("events", [])
