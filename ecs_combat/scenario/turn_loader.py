@@ -18,7 +18,7 @@ from typing import Any
 
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import Card
-from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase
+from ecs_combat.plugin.phases import COMBAT, MAIN, TURN, CastInMain, Phase
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.turn_schedule import schedule
 from ecs_combat.scenario import documents
@@ -363,7 +363,8 @@ def _in_combat(path: str, where: str) -> str:
 
 
 def _describe(phase: Phase) -> str:
-    return f"{phase.player} attacks; created by {phase.created_by}"
+    made = "the turn's own" if phase.created_by == TURN else f"created by {phase.created_by}"
+    return f"{phase.player} attacks; {made}"
 
 
 def _count(n: int, what: str) -> str:

@@ -1,0 +1,559 @@
+"""A turn with several combat phases (RULES.md section 8, CONTRACT.md section 6): the phase
+schedule, and what lasts from one combat phase to the next. Expected values are worked out by
+hand in each test's docstring.
+
+Rule tests run on both engines where the engine resolves turns (`BatchedEngine.resolve_turns`);
+on a build where it does not yet, they run on the reference engine only.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ecs_combat import Card, CreatureToken, Registry, TargetRule, hookimpl
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.errors import InputError
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.scenario.turn_loader import parse_turn
+from ecs_combat.scenario.turns import TurnScenario
+from tests.conftest import ENGINES, bundled_registry
+
+ResolveTurn = Callable[[str], dict[str, Any]]
+
+
+def turn_of(text: str, registry: Registry) -> TurnScenario:
+    return parse_turn(tomllib.loads(text), registry, "turn.toml")
+
+
+def turn_resolver(engine: str, registry: Registry) -> ResolveTurn:
+    """Resolve a turn written as TOML text with `engine`; the JSON document of `resolve`."""
+    if engine == "reference":
+        one = ReferenceEngine(registry).resolve_turn
+        return lambda text: one(turn_of(text, registry)).to_json()
+    many = getattr(BatchedEngine(registry), "resolve_turns", None)
+    if many is None:
+        pytest.skip("this build's batched engine does not resolve turns")
+    return lambda text: many([turn_of(text, registry)])[0].to_json()
+
+
+@pytest.fixture(params=ENGINES)
+def resolve_turn(request: pytest.FixtureRequest, registry: Registry) -> ResolveTurn:
+    return turn_resolver(request.param, registry)
+
+
+def error_of(text: str, registry: Registry) -> str:
+    """The message of the input error a turn gives, as it is loaded or as it is resolved."""
+    with pytest.raises(InputError) as caught:
+        ReferenceEngine(registry).resolve_turn(turn_of(text, registry))
+    return str(caught.value)
+
+
+def dealt(combat: dict[str, Any], step: str) -> set[tuple[str, str, int]]:
+    (found,) = [s for s in combat["steps"] if s["name"] == step]
+    return {(d["source"], d["target"], d["amount"]) for d in found["damage"]}
+
+
+def phases_json(tmp_path: Path, text: str) -> list[dict[str, str]]:
+    path = tmp_path / "turn.toml"
+    path.write_text(text)
+    proc = subprocess.run(
+        ["ecs-combat", "phases", str(path), "--json"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc: list[dict[str, str]] = json.loads(proc.stdout)
+    return doc
+
+
+def wolves(*controllers: str) -> str:
+    return "".join(
+        f'[creatures.w{c.lower()}]\ncard = "Throat Wolf"\ncontroller = "{c}"\n\n'
+        for c in controllers
+    )
+
+
+def players(*ids: str) -> str:
+    return "".join(f"[players.{p}]\n" for p in ids)
+
+
+# -- the schedule (RULES.md 8: the five test vectors) ------------------------------------------
+
+
+def test_two_wolves_on_a_turn_official_ruling(tmp_path: Path) -> None:
+    """8, Throat Wolf ruling: [A, B], Wolves for A and B, A's turn -> A, B, A: B's Wolf adds
+    B's combat after A's first; A's Wolf adds A's after B's first."""
+    got = phases_json(tmp_path, players("A", "B") + wolves("A", "B") + '[turn]\nactive = "A"\n')
+    assert got == [
+        {"phase": "main", "player": "A", "created_by": "turn"},
+        {"phase": "combat", "player": "A", "created_by": "turn"},
+        {"phase": "combat", "player": "B", "created_by": "Throat Wolf (wb)"},
+        {"phase": "combat", "player": "A", "created_by": "Throat Wolf (wa)"},
+        {"phase": "main", "player": "A", "created_by": "turn"},
+    ]
+
+
+def test_third_players_turn_official_ruling(tmp_path: Path) -> None:
+    """8, Throat Wolf ruling: [C, A, B], C active, Wolves for A and B -> C, A, B, A, B. After
+    C's combat both Wolves add one (A first in turn order from C); A's combat is A's first, so
+    B's Wolf adds B's right after it; that one is B's first, so A's Wolf adds A's; the combat
+    B's Wolf added after C's comes last."""
+    text = players("C", "A", "B") + wolves("A", "B") + '[turn]\nactive = "C"\n'
+    got = phases_json(tmp_path, text)
+    combats = [(p["player"], p["created_by"]) for p in got if p["phase"] == "combat"]
+    assert combats == [
+        ("C", "turn"),
+        ("A", "Throat Wolf (wa)"),
+        ("B", "Throat Wolf (wb)"),
+        ("A", "Throat Wolf (wa)"),
+        ("B", "Throat Wolf (wb)"),
+    ]
+    assert [p["phase"] for p in got] == ["main", *["combat"] * 5, "main"]
+
+
+def test_one_wolf_for_the_defending_player(tmp_path: Path) -> None:
+    """8: [A, B], a Wolf for B only, A's turn -> A, B (A has no Wolf to answer B's combat)."""
+    got = phases_json(tmp_path, players("A", "B") + wolves("B"))
+    assert [p["player"] for p in got if p["phase"] == "combat"] == ["A", "B"]
+
+
+def test_three_players_three_wolves(tmp_path: Path) -> None:
+    """8: [A, B, C], Wolves for all three, A's turn -> A, B, A, C, A, B, C. After A's: B's and
+    C's Wolves (B first). B's first combat -> A's and C's Wolves add A, C before the pending
+    C; A's combat is not A's first; C's (first) -> A, B; then the pending C."""
+    got = phases_json(tmp_path, players("A", "B", "C") + wolves("A", "B", "C"))
+    assert [p["player"] for p in got if p["phase"] == "combat"] == list("ABACABC")
+
+
+def test_resurgence_and_a_wolf(tmp_path: Path, registry: Registry) -> None:
+    """8: [A, B], a Wolf for B, A casts Resurgence in the precombat main phase -> main A,
+    combat A (Resurgence), combat B (Throat Wolf), main A (Resurgence), combat A (the turn's),
+    main A."""
+    if registry.spell("Resurgence") is None:
+        pytest.skip("no plugin provides Resurgence in this build")
+    text = (
+        players("A", "B")
+        + wolves("B")
+        + '[turn]\nactive = "A"\n[[turn.casts]]\ncard = "Resurgence"\ncaster = "A"\nmain = 1\n'
+    )
+    got = phases_json(tmp_path, text)
+    assert [(p["phase"], p["player"], p["created_by"]) for p in got] == [
+        ("main", "A", "turn"),
+        ("combat", "A", "Resurgence (A)"),
+        ("combat", "B", "Throat Wolf (wb)"),
+        ("main", "A", "Resurgence (A)"),
+        ("combat", "A", "turn"),
+        ("main", "A", "turn"),
+    ]
+
+
+# -- across combat phases ----------------------------------------------------------------------
+
+KNIGHT_AND_WOLF = """
+[players.A]
+[players.B]
+
+[creatures.knight]
+controller = "A"
+power = 2
+toughness = 4
+keywords = [{knight}]
+
+[creatures.bear]
+controller = "B"
+power = 2
+toughness = 2
+
+[creatures.wolf]
+card = "Throat Wolf"
+controller = "B"
+
+[[combats]]
+attackers = {{ knight = "B" }}
+blockers = {{ bear = "knight" }}
+
+[[combats]]
+attackers = {{ wolf = "A" }}
+blockers = {{ knight = "wolf" }}
+"""
+
+
+def test_damage_stays_marked_into_the_wolf_combat(resolve_turn: ResolveTurn) -> None:
+    """8 (120.6): the bear deals 2 to the knight (2/4) in A's combat and dies; in B's Throat
+    Wolf combat the Wolf deals 3 more in the firstest-strike step: 5 >= 4, the knight dies
+    before it can strike. The Wolf is untouched."""
+    out = resolve_turn(KNIGHT_AND_WOLF.format(knight='"vigilance"'))
+    first, second = out["combats"]
+    assert (first["player"], second["player"]) == ("A", "B")
+    assert dealt(first, "regular") == {("knight", "bear", 2), ("bear", "knight", 2)}
+    assert dealt(second, "firstest-strike") == {("wolf", "knight", 3)}
+    assert second["steps"][0]["died"] == ["knight"]
+    assert out["creatures"]["knight"] | {"alive": False, "damage": 5} == out["creatures"]["knight"]
+    assert out["creatures"]["wolf"]["alive"] is True
+    assert out["creatures"]["wolf"]["damage"] == 0
+
+
+def test_until_end_of_turn_effects_and_block_triggers_per_combat(
+    resolve_turn: ResolveTurn,
+) -> None:
+    """8: bushido triggers in each combat phase and its +1/+1 lasts the turn. Combat 1: the
+    knight (2/4, bushido 1) is blocked: 3/5, deals 3 to the bear (dies), takes 2. Combat 2: it
+    blocks the Wolf: 4/6; the Wolf's 3 make 5 damage < 6, so it survives and deals 4 to the
+    Wolf (toughness 1) in the regular step."""
+    out = resolve_turn(KNIGHT_AND_WOLF.format(knight='"vigilance", "bushido 1"'))
+    first, second = out["combats"]
+    assert dealt(first, "regular") == {("knight", "bear", 3), ("bear", "knight", 2)}
+    assert dealt(second, "firstest-strike") == {("wolf", "knight", 3)}
+    assert dealt(second, "regular") == {("knight", "wolf", 4)}
+    knight = out["creatures"]["knight"]
+    assert (knight["alive"], knight["damage"], knight["power"], knight["toughness"]) == (
+        True,
+        5,
+        4,
+        6,
+    )
+    assert out["creatures"]["wolf"]["alive"] is False
+
+
+def test_attacking_without_vigilance_taps_so_it_cannot_block_later(registry: Registry) -> None:
+    """8 (508.1f, 509.1a): without vigilance the knight is tapped by attacking in combat 1 and
+    can't block the Wolf in combat 2: the file is wrong, and the message names the blocker."""
+    message = error_of(KNIGHT_AND_WOLF.format(knight=""), registry)
+    assert message.startswith("turn.toml: combats[1].blockers.knight: 'knight' can't block")
+    assert "tapped" in message
+
+
+TWO_WOLVES = """
+[players.A]
+[players.B]
+
+[creatures.wa]
+card = "Throat Wolf"
+controller = "A"
+keywords = [{wa}]
+
+[creatures.sage]
+controller = "A"
+power = 1
+toughness = 1
+keywords = [{sage}]
+
+[creatures.wb]
+card = "Throat Wolf"
+controller = "B"
+
+[[combats]]
+attackers = {{ wa = "B" }}
+
+[[combats]]
+
+[[combats]]
+attackers = {{ wa = "B" }}
+"""
+
+
+def test_tapped_creature_cannot_attack_in_a_later_combat(registry: Registry) -> None:
+    """8 (508.1a): A's Wolf attacks in A's combat (the turn's) and is tapped, so it can't
+    attack in its own Throat Wolf combat (combat 3)."""
+    message = error_of(TWO_WOLVES.format(wa='"firstest strike"', sage=""), registry)
+    assert message.startswith("turn.toml: combats[2].attackers.wa: 'wa' can't attack")
+    assert "tapped" in message
+
+
+def test_vigilance_attacks_again_strikers_cleared_exalted_per_combat(
+    resolve_turn: ResolveTurn,
+) -> None:
+    """8: with vigilance A's Wolf attacks in combats 1 and 3. It attacks alone each time, so
+    the sage's exalted triggers each time (+1/+1 until end of turn, kept): 4/2 in combat 1,
+    5/3 in combat 3. Strikers are cleared between combats: it deals its damage in the
+    firstest-strike step of both. B: 20 - 4 - 5 = 11."""
+    out = resolve_turn(TWO_WOLVES.format(wa='"firstest strike", "vigilance"', sage='"exalted"'))
+    first, second, third = out["combats"]
+    assert [c["player"] for c in out["combats"]] == ["A", "B", "A"]
+    assert dealt(first, "firstest-strike") == {("wa", "B", 4)}
+    assert second["steps"] == []
+    assert dealt(third, "firstest-strike") == {("wa", "B", 5)}
+    assert out["players"]["B"]["life"] == 11
+    assert (out["creatures"]["wa"]["power"], out["creatures"]["wa"]["toughness"]) == (5, 3)
+
+
+def test_a_dead_creature_stays_dead(registry: Registry, resolve_turn: ResolveTurn) -> None:
+    """8: A's pup (1/1) attacks and the bear (2/2) blocks it: the pup dies. It can't block the
+    Wolf in combat 2 (an input error naming it), and it is still dead at the end of the turn;
+    the unblocked Wolf deals 3 to A."""
+    text = (
+        players("A", "B")
+        + wolves("B")
+        + "[creatures.pup]\ncontroller = 'A'\npower = 1\ntoughness = 1\n\n"
+        + "[creatures.bear]\ncontroller = 'B'\npower = 2\ntoughness = 2\n\n"
+        + "[[combats]]\nattackers = { pup = 'B' }\nblockers = { bear = 'pup' }\n\n"
+        + "[[combats]]\nattackers = { wb = 'A' }\nblockers = { pup = 'wb' }\n"
+    )
+    message = error_of(text, registry)
+    assert message.startswith("turn.toml: combats[1].blockers.pup: 'pup' can't block")
+    assert "no longer on the battlefield" in message
+    out = resolve_turn(text.replace("blockers = { pup = 'wb' }", ""))
+    assert out["combats"][0]["steps"][0]["died"] == ["pup"]
+    assert out["creatures"]["pup"]["alive"] is False
+    assert out["players"]["A"]["life"] == 17
+
+
+def test_decayed_is_sacrificed_at_the_end_of_its_combat(resolve_turn: ResolveTurn) -> None:
+    """8: decayed works per combat phase: the zombie attacks in combat 1 and is sacrificed at
+    its end, so combat 2 (B's Wolf) finds it gone; the Wolf's 3 damage reach A unblocked."""
+    text = (
+        players("A", "B")
+        + wolves("B")
+        + "[creatures.zombie]\ncontroller = 'A'\npower = 2\ntoughness = 2\n"
+        + "keywords = ['decayed']\n\n"
+        + "[[combats]]\nattackers = { zombie = 'B' }\n\n[[combats]]\nattackers = { wb = 'A' }\n"
+    )
+    out = resolve_turn(text)
+    assert dealt(out["combats"][0], "regular") == {("zombie", "B", 2)}
+    assert dealt(out["combats"][1], "firstest-strike") == {("wb", "A", 3)}
+    assert out["creatures"]["zombie"]["alive"] is False
+    assert (out["players"]["A"]["life"], out["players"]["B"]["life"]) == (17, 18)
+
+
+def test_events_per_combat_and_skipped_events(resolve_turn: ResolveTurn) -> None:
+    """8: each combat phase has its own events. Combat 1 has no first-strike step, so its
+    event after it is skipped there; combat 2's event (a pump of the knight at declare-blockers,
+    +0/+2: 2/6) happens in combat 2 only, and the knight survives the Wolf's 3 (2 + 3 < 6)."""
+    text = KNIGHT_AND_WOLF.format(knight='"vigilance"') + (
+        "\n[[combats.events]]\nat = 'declare-blockers'\naction = 'pump'\ntarget = 'knight'\n"
+        "toughness = 2\n"
+    )
+    text = text.replace(
+        'blockers = { bear = "knight" }\n',
+        'blockers = { bear = "knight" }\nevents = [{ at = "after first-strike", '
+        'action = "pump", target = "knight", power = 5 }]\n',
+    )
+    out = resolve_turn(text)
+    first, second = out["combats"]
+    assert [(e["event"], e["at"], e["action"]) for e in first["skipped_events"]] == [
+        (0, "after first-strike", "pump")
+    ]
+    assert second["skipped_events"] == []
+    knight = out["creatures"]["knight"]
+    assert (knight["alive"], knight["damage"], knight["power"], knight["toughness"]) == (
+        True,
+        5,
+        2,
+        6,
+    )
+
+
+def test_a_combat_phase_without_attackers_skips_its_events(resolve_turn: ResolveTurn) -> None:
+    """508.8 per combat phase: a combat with no attackers has no damage steps; its events are
+    skipped with that reason."""
+    text = (
+        players("A", "B")
+        + "[creatures.bear]\ncontroller = 'A'\npower = 2\ntoughness = 2\n\n"
+        + "[[combats]]\nevents = [{ at = 'after regular', action = 'pump', target = 'bear', "
+        + "power = 1 }]\n"
+    )
+    out = resolve_turn(text)
+    (combat,) = out["combats"]
+    assert combat["steps"] == []
+    assert combat["skipped_events"][0]["reason"].startswith("no creatures attacked")
+
+
+def test_a_creature_that_entered_stays(resolve_turn: ResolveTurn) -> None:
+    """8: a creature that enters attacking in combat 1 (untapped: it was never declared) is on
+    the battlefield in combat 2 and blocks the Wolf: 3 damage kill the 2/2 first."""
+    text = (
+        players("A", "B")
+        + wolves("B")
+        + "[creatures.bear]\ncontroller = 'A'\npower = 2\ntoughness = 2\n\n"
+        + "[[combats]]\nattackers = { bear = 'B' }\n"
+        + "events = [{ at = 'declare-blockers', action = 'enter', attacking = 'B', "
+        + "creature = { id = 'cub', controller = 'A', power = 2, toughness = 2 } }]\n\n"
+        + "[[combats]]\nattackers = { wb = 'A' }\nblockers = { cub = 'wb' }\n"
+    )
+    out = resolve_turn(text)
+    assert dealt(out["combats"][0], "regular") == {("bear", "B", 2), ("cub", "B", 2)}
+    assert dealt(out["combats"][1], "firstest-strike") == {("wb", "cub", 3)}
+    assert out["creatures"]["cub"]["alive"] is False
+    assert out["players"]["B"]["life"] == 16
+
+
+# -- main-phase spells -------------------------------------------------------------------------
+
+
+class _TokenPlugin:
+    """A sorcery that creates a 3/3 green token, for the main-phase tests."""
+
+    @hookimpl
+    def register_cards(self) -> list[Card]:
+        return [
+            Card(
+                name="Herd Call",
+                cost="{3}{G}",
+                text="Create a 3/3 green Elephant creature token.",
+                types=("sorcery",),
+                target=TargetRule(kind="none"),
+                creates=CreatureToken("Elephant", 3, 3, ("green",)),
+            )
+        ]
+
+
+@pytest.fixture(scope="module")
+def token_registry() -> Registry:
+    return bundled_registry(extra=(_TokenPlugin(),))
+
+
+TOKEN_TURN = """
+[players.A]
+[players.B]
+
+[creatures.knight]
+controller = "A"
+power = 2
+toughness = 4
+
+[[turn.casts]]
+card = "Herd Call"
+caster = "B"
+main = 1
+token = "el"
+
+[[turn.casts]]
+card = "Herd Call"
+caster = "A"
+main = 2
+token = "calf"
+
+[[combats]]
+attackers = { knight = "B" }
+blockers = { el = "knight" }
+"""
+
+
+def test_a_token_from_a_main_phase_blocks_and_stays(token_registry: Registry) -> None:
+    """8: B's spell in the precombat main phase makes a 3/3 token (B casts it in A's main
+    phase); it blocks the knight (2/4): 3 to the knight, 2 to the token, both live. A's token
+    from the postcombat main phase is there at the end of the turn, undamaged."""
+    turn = turn_of(TOKEN_TURN, token_registry)
+    result = ReferenceEngine(token_registry).resolve_turn(turn)
+    out = result.to_json()
+    assert dealt(out["combats"][0], "regular") == {("knight", "el", 2), ("el", "knight", 3)}
+    el, calf = out["creatures"]["el"], out["creatures"]["calf"]
+    assert (el["alive"], el["damage"], el["power"], el["toughness"]) == (True, 2, 3, 3)
+    assert (calf["alive"], calf["damage"]) == (True, 0)
+    assert any("creates Elephant (el) for B" in n for n in result.notes)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('token = "el"', 'token = "knight"'), "turn.casts[0].token: duplicate id 'knight'"),
+        (('token = "el"\n', ""), "turn.casts[0].token: missing (Herd Call creates a token"),
+        (("main = 2", "main = 3"), "turn.casts[1].main: main phase 3 never happens"),
+        (('card = "Herd Call"', 'card = "Herd Cal"'), "did you mean 'Herd Call'?"),
+        (('caster = "B"', 'caster = "C"'), "turn.casts[0].caster: unknown player 'C'"),
+        (('token = "el"', 'token = "el"\ntarget = "knight"'), "Herd Call has no target"),
+    ],
+)
+def test_main_phase_cast_errors(
+    token_registry: Registry, change: tuple[str, str], message: str
+) -> None:
+    with pytest.raises(InputError) as caught:
+        turn_of(TOKEN_TURN.replace(*change, 1), token_registry)
+    assert message in str(caught.value)
+
+
+def test_a_spell_for_combat_cast_in_a_main_phase_does_nothing(registry: Registry) -> None:
+    """608.2b: Hat Trick targets a blocking or blocked creature; in the precombat main phase
+    its target is neither, so it does nothing, and the note says why."""
+    text = (
+        players("A", "B")
+        + "[creatures.bear]\ncontroller = 'A'\npower = 2\ntoughness = 2\n\n"
+        + "[[turn.casts]]\ncard = 'Hat Trick'\ncaster = 'A'\nmain = 1\ntarget = 'bear'\n"
+    )
+    result = ReferenceEngine(registry).resolve_turn(turn_of(text, registry))
+    assert result.notes == [
+        "main phase 1: Hat Trick does nothing: bear is neither blocking nor blocked"
+    ]
+    assert result.to_json()["creatures"]["bear"]["power"] == 2
+
+
+# -- validation --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            ("[[combats]]\nattackers = { wb = 'A' }", "[[combats]]\n[[combats]]"),
+            "combats[2]: 3 combats listed, but the turn has 2 combat phases",
+        ),
+        (
+            ("attackers = { zombie = 'B' }", "attackers = { wb = 'A' }"),
+            "combats[0].attackers.wb: 'wb' is controlled by 'B', but 'A' is the attacking "
+            "player of this combat phase",
+        ),
+        (
+            ("attackers = { wb = 'A' }", "attackers = { wb = 'A', cat = 'A' }"),
+            "combats[1].attackers.cat: only 'wb' can attack in this combat phase",
+        ),
+        (
+            ("toughness = 2\nkeywords", "toughness = 2\nsummoning_sick = true\nkeywords"),
+            "combats[0].attackers.zombie: 'zombie' came under its controller's control",
+        ),
+        (
+            ("attackers = { zombie = 'B' }", "attackers = { zombi = 'B' }"),
+            "combats[0].attackers.zombi: unknown creature 'zombi'; did you mean 'zombie'?",
+        ),
+        (
+            ("[[combats]]\nattackers = { zombie", "[[combats]]\nattakers = { zombie"),
+            "combats[0].attakers: unknown key",
+        ),
+        (
+            ("attackers = { wb = 'A' }", "attackers = { wb = 'A' }\nblockers = { zombie = 'wb' }"),
+            "combats[1].blockers.zombie: 'zombie' has decayed and can't block",
+        ),
+        (("[players.A]", "[turn]\nactive = 'D'\n[players.A]"), "turn.active: unknown player 'D'"),
+        (('card = "Throat Wolf"', 'card = "Throat Wolff"'), "did you mean 'Throat Wolf'?"),
+        (("[players.A]", "[turm]\n[players.A]"), "turm: unknown key 'turm'"),
+    ],
+)
+def test_turn_file_errors(registry: Registry, change: tuple[str, str], message: str) -> None:
+    """CONTRACT 6: each problem names its place; typos get a suggestion."""
+    text = (
+        players("A", "B")
+        + wolves("B")
+        + "[creatures.zombie]\ncontroller = 'A'\npower = 2\ntoughness = 2\nkeywords = ['decayed']\n\n"
+        + "[creatures.cat]\ncontroller = 'B'\npower = 1\ntoughness = 1\n\n"
+        + "[[combats]]\nattackers = { zombie = 'B' }\n\n[[combats]]\nattackers = { wb = 'A' }\n"
+    )
+    changed = text.replace(*change, 1)
+    assert changed != text
+    with pytest.raises(InputError) as caught:
+        turn_of(changed, registry)
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("turn.toml: ")
+
+
+def test_an_event_error_names_its_combat(registry: Registry) -> None:
+    text = (
+        players("A", "B")
+        + "[creatures.bear]\ncontroller = 'A'\npower = 2\ntoughness = 2\n\n"
+        + "[[combats]]\nattackers = { bear = 'B' }\n"
+        + "events = [{ at = 'after regular', action = 'pump', target = 'beer', power = 1 }]\n"
+    )
+    with pytest.raises(InputError) as caught:
+        turn_of(text, registry)
+    assert str(caught.value) == "turn.toml: combats[0].events[0].target: unknown creature 'beer'"
+
+
+def test_each_combat_attacks_from_its_attacking_players_seat(registry: Registry) -> None:
+    """In B's Throat Wolf combat B is the active player: its scenario lists B first (APNAP
+    order for triggers); the players are the turn's own."""
+    turn = turn_of(players("A", "B") + wolves("B"), registry)
+    assert [list(c.players) for c in turn.combats] == [["A", "B"], ["B", "A"]]
+    assert turn.combats[1].players["A"] is turn.players["A"]
