@@ -45,13 +45,15 @@ def turn_resolver(
 def resolve_turn_file(
     registry: Registry, file: str, engine: str, as_json: bool, console: Console
 ) -> None:
-    """Resolve the turns of a file and print each result as soon as it is known."""
-    resolve = turn_resolver(registry, engine, file)
+    """Resolve the turns of a file and print each result as soon as it is known. A turn is
+    validated before any engine sees it, so bad input gets the same message on both."""
+    resolve = None
     batch = TURN_BATCH if engine == "batched" else 1
     turns = iter_turns(file, registry)
     count = 0
     try:
         for chunk in _chunks(turns, batch):
+            resolve = resolve or turn_resolver(registry, engine, file)
             for turn, result in zip(chunk, resolve(chunk), strict=True):
                 count += 1
                 _print_turn(turn, result, file, as_json, console)
