@@ -30,7 +30,7 @@ import pytest
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.scenario.schema import tables
+from ecs_combat.scenario.schema import TURN_TABLES, tables
 from ecs_combat.scenario.turn_loader import is_turn_file
 from ecs_combat.simulation.spec import _SpecReader, parse_spec
 
@@ -179,6 +179,14 @@ def test_every_scenario_key_is_documented(registry: Registry) -> None:
     tests/test_schema.py), the bundled plugins' included, is described in docs/scenarios.md."""
     text = (DOCS / "scenarios.md").read_text()
     for where, table in tables(registry).items():
+        for key in table:
+            assert f"`{key}`" in text, f"{where}.{key}"
+
+
+def test_every_turn_key_is_documented() -> None:
+    """Each key of a turn file is described in docs/turns.md."""
+    text = (DOCS / "turns.md").read_text()
+    for where, table in TURN_TABLES.items():
         for key in table:
             assert f"`{key}`" in text, f"{where}.{key}"
 

@@ -27,10 +27,12 @@ from ecs_combat.scenario.schema import (
     DIVISION,
     EVENT,
     SCENARIO,
+    TURN_TABLES,
     creature_table,
     player_table,
     scenario_schema,
 )
+from ecs_combat.scenario.turn_loader import is_turn, parse_turn
 
 ROOT = Path(__file__).resolve().parent.parent
 VALID = (
@@ -38,6 +40,7 @@ VALID = (
     + sorted((ROOT / "docs" / "examples").glob("*.toml"))
     + sorted((ROOT / "docs" / "examples").glob("*.json"))
     + sorted((ROOT / "docs" / "examples").glob("*.jsonl"))
+    + sorted((ROOT / "docs" / "examples" / "turns").glob("*.*"))
 )
 #: Invalid scenarios whose fault is one of keys or types: the schema rejects them. The loader
 #: rejects the others for what their values mean (an illegal block, a division that doesn't
@@ -98,7 +101,7 @@ def base() -> dict[str, Any]:
 def allowed_by_loader(registry: Registry, doc: dict[str, Any], where: str) -> set[str]:
     """The keys the loader allows at `where`, read from its message for an unknown key."""
     with pytest.raises(InputError) as caught:
-        parse_scenario(doc, registry, "probe.json")
+        (parse_turn if is_turn(doc) else parse_scenario)(doc, registry, "probe.json")
     assert caught.value.path == f"{where}.zz_not_a_key".lstrip("."), caught.value
     found = re.search(r"\(allowed: (.*)\)$", caught.value.message)
     assert found, caught.value.message
@@ -136,6 +139,26 @@ def probes() -> list[tuple[str, dict[str, Any], Any]]:
     ]
     # The loader allows paired_with there only to say why it can't be (the schema leaves it out).
     out.append(("events[0].creature", doc, creature_table))
+    out += turn_probes()
+    return out
+
+
+def turn_probes() -> list[tuple[str, dict[str, Any], Any]]:
+    """The same for the tables of a turn file."""
+    bogus = {"zz_not_a_key": 1}
+    turn: dict[str, Any] = {**base(), "turn": {}, "combats": [base()["combat"]]}
+    del turn["combat"]
+    shared = {"players", "creatures"}
+    out: list[tuple[str, dict[str, Any], Any]] = [
+        ("", {**turn, **bogus}, shared | set(TURN_TABLES[""]))
+    ]
+    out.append(("turn", {**turn, "turn": dict(bogus)}, set(TURN_TABLES["turn"])))
+    cast = {"card": "Hat Trick", "caster": "A", "main": 1, "target": "x", **bogus}
+    out.append(
+        ("turn.casts[0]", {**turn, "turn": {"casts": [cast]}}, set(TURN_TABLES["turn.casts[i]"]))
+    )
+    phase = {**turn["combats"][0], **bogus}
+    out.append(("combats[0]", {**turn, "combats": [phase]}, set(TURN_TABLES["combats[i]"])))
     return out
 
 
@@ -163,7 +186,7 @@ def test_valid_scenarios_validate(
     registry: Registry, validator: jsonschema.Draft202012Validator, path: Path
 ) -> None:
     for where, doc in read_documents(path):
-        parse_scenario(doc, registry, where)  # the loader accepts it
+        (parse_turn if is_turn(doc) else parse_scenario)(doc, registry, where)  # accepted
         errors = [e.message for e in validator.iter_errors(doc)]
         assert errors == [], where
 

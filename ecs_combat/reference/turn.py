@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import esper
 
-from ecs_combat.errors import InputError
 from ecs_combat.plugin.phases import MAIN, Phase
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.components import Damage, Player, Tapped
@@ -20,13 +19,16 @@ from ecs_combat.reference.engine import Combat
 from ecs_combat.reference.events import cast_in_main
 from ecs_combat.rules.pipeline import StepPlan
 from ecs_combat.rules.result import CombatPhaseResult, CombatResult, SkippedEvent, TurnResult
+from ecs_combat.rules.turn_legality import (
+    GONE,
+    NEVER_ENTERED,
+    TAPPED,
+    cannot_attack,
+    cannot_block,
+    left_the_game,
+)
 from ecs_combat.scenario.loader import Scenario
 from ecs_combat.scenario.turns import TurnScenario
-
-#: Why a creature that attacking tapped earlier in the turn can't attack or block.
-TAPPED = "it is tapped: attacking earlier this turn tapped it (508.1f)"
-#: Why a creature that died (or otherwise left) earlier in the turn can't attack or block.
-GONE = "it is no longer on the battlefield: it left earlier this turn"
 
 
 def main_phase_prefix(n: int) -> str:
@@ -103,28 +105,20 @@ class TurnRun:
             if why is None and e is not None:
                 why = c.why_cannot_attack(e)
             if why is None and esper.component_for_entity(c.players[defender], Player).lost:
-                why = f"{defender!r} has left the game"
+                why = left_the_game(defender)
             if why is not None:
-                raise InputError(
-                    self.turn.file,
-                    f"combats[{k}].attackers.{cid}",
-                    f"{cid!r} can't attack in combat phase {k + 1}: {why}",
-                )
+                raise cannot_attack(self.turn.file, k, cid, why)
         for cid in scenario.blockers:
             why = self.why_not(cid)
             if why is not None:
-                raise InputError(
-                    self.turn.file,
-                    f"combats[{k}].blockers.{cid}",
-                    f"{cid!r} can't block in combat phase {k + 1}: {why}",
-                )
+                raise cannot_block(self.turn.file, k, cid, why)
 
     def why_not(self, cid: str) -> str | None:
         """Why a creature can't attack or block now: gone or tapped; None if neither."""
         c = self.combat
         e = c.creatures.get(cid)
         if e is None:
-            return "it is not on the battlefield: it never entered"
+            return NEVER_ENTERED
         if not c.on_battlefield(e):
             return GONE
         if esper.has_component(e, Tapped):

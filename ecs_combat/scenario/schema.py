@@ -43,6 +43,9 @@ DIVISIONS = "list of divisions"
 AMOUNTS = "amounts table"
 EVENTS = "list of events"
 ENTERING = "entering creature"
+TURN = "turn table"
+CASTS = "list of main-phase casts"
+COMBATS = "list of combat phases"
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,28 @@ EVENT: dict[str, Key] = {
 
 #: Actions that need at least one of their optional fields (the others' are just optional).
 ONE_OF_OPTIONAL = frozenset({"pump"})
+
+#: The top-level keys of a turn with several combat phases (docs/turns.md), beside
+#: `players` and `creatures`.
+TURN_SCENARIO: dict[str, Key] = {
+    "turn": Key(TURN, "Whose turn it is, and the spells cast in its main phases."),
+    "combats": Key(COMBATS, "Each combat phase's attackers, blockers and events, in order."),
+}
+TURN_TABLE: dict[str, Key] = {
+    "active": Key(PLAYER, "Whose turn it is; default: the first player listed."),
+    "casts": Key(CASTS, "Spells cast during main phases, in order."),
+}
+CAST: dict[str, Key] = {
+    "card": Key(CARD, "A card of the card library.", True),
+    "caster": Key(PLAYER, "The player who casts it.", True),
+    "main": Key(INTEGER, "The main phase it is cast in: 1 is the precombat main.", True, 1),
+    "target": Key(TEXT, "Its target: a creature, or a player for any target."),
+    "token": Key(TEXT, "The id of the creature token it creates."),
+}
+COMBAT_PHASE: dict[str, Key] = {
+    **COMBAT_TABLE,
+    "events": Key(EVENTS, "Things that happen at points of this combat phase, in order."),
+}
 
 _STATE_KINDS = {"bool": BOOLEAN, "int": INTEGER, "creature": CREATURE}
 
@@ -295,6 +320,12 @@ class _Builder:
             return {"type": "array", "items": {"$ref": "#/$defs/event"}}
         if kind == ENTERING:
             return {"$ref": "#/$defs/entering_creature"}
+        if kind == TURN:
+            return {"$ref": "#/$defs/turn"}
+        if kind == CASTS:
+            return {"type": "array", "items": {"$ref": "#/$defs/cast"}}
+        if kind == COMBATS:
+            return {"type": "array", "items": {"$ref": "#/$defs/combat_phase"}}
         raise ValueError(f"no schema for kind {kind!r}")  # pragma: no cover - tables are fixed
 
     def table(self, keys: dict[str, Key], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -338,11 +369,19 @@ class _Builder:
         for key, f in self.reg.state_fields("creature").items():
             if f.kind == "creature":  # only creatures there as combat begins
                 del entering["properties"][key]
+        either = [{"required": [k]} for k in TURN_SCENARIO]
         return {
             "$schema": JSON_SCHEMA_DIALECT,
             "title": "ecs-combat scenario",
-            "description": "One combat (docs/scenarios.md).",
-            **self.table(SCENARIO),
+            "description": "One combat (docs/scenarios.md), or a turn (docs/turns.md).",
+            **self.table({**SCENARIO, **TURN_SCENARIO}),
+            # A turn has `turn` or `combats` in place of `combat` and `events`.
+            "not": {
+                "allOf": [
+                    {"anyOf": either},
+                    {"anyOf": [{"required": ["combat"]}, {"required": ["events"]}]},
+                ]
+            },
             "$defs": {
                 "player": player,
                 "creature": _with_card(self.table(creature)),
@@ -350,6 +389,9 @@ class _Builder:
                 "combat": self.table(COMBAT_TABLE),
                 "division": self.table(DIVISION),
                 "event": self.event(),
+                "turn": self.table(TURN_TABLE),
+                "cast": self.table(CAST),
+                "combat_phase": self.table(COMBAT_PHASE),
             },
         }
 
@@ -375,6 +417,14 @@ def tables(registry: Registry) -> dict[str, dict[str, Key]]:
         "creatures.ID": creature_table(registry),
     }
 
+
+#: The tables of a turn (docs/turns.md) beside those of one combat: where each is, its keys.
+TURN_TABLES: dict[str, dict[str, Key]] = {
+    "": TURN_SCENARIO,
+    "turn": TURN_TABLE,
+    "turn.casts[i]": CAST,
+    "combats[i]": COMBAT_PHASE,
+}
 
 #: Every table of the format with the core's keys only: where it is in a document, its keys.
 TABLES: dict[str, dict[str, Key]] = {

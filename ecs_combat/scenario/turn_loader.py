@@ -108,7 +108,7 @@ class _TurnParser(_Parser):
             if cast.main > mains:
                 raise self.c.fail(
                     f"{cast.path}.main",
-                    f"main phase {cast.main} never happens: the turn has {mains} main phases "
+                    f"main phase {cast.main} never happens: the turn has {_count(mains, 'main phase')} "
                     "(`ecs-combat phases FILE` lists them)",
                 )
         combat_phases = [p for p in phases if p.kind == COMBAT]
@@ -120,9 +120,11 @@ class _TurnParser(_Parser):
                 f"({', '.join(_describe(p) for p in combat_phases)}; `ecs-combat phases FILE` "
                 "lists them)",
             )
-        cast_before = _casts_before_combats(phases, casts)
+        out = TurnScenario(
+            self.file, self.players, self.creatures, active, phases, [], casts, tokens
+        )
+        cast_before = out.casts_before()
         raw_creatures = dict(self.c.table(self.doc.get("creatures", {}), "creatures"))
-        combats: list[Scenario] = []
         extra: dict[str, CreatureSpec] = {}
         for i, phase in enumerate(combat_phases):
             for cast in cast_before[i]:
@@ -135,17 +137,8 @@ class _TurnParser(_Parser):
                 if ev.creature is not None:
                     extra[ev.creature.id] = ev.creature
                     raw_creatures[ev.creature.id] = _raw_entered(raw, ev.index)
-            combats.append(scenario)
-        return TurnScenario(
-            file=self.file,
-            players=self.players,
-            creatures=self.creatures,
-            active=active,
-            phases=phases,
-            combats=combats,
-            casts=casts,
-            tokens=tokens,
-        )
+            out.combats.append(scenario)
+        return out
 
     # -- combats --------------------------------------------------------------------------
 
@@ -306,19 +299,6 @@ class _TurnParser(_Parser):
             summoning_sick=True,
             path=where,
         )
-
-
-def _casts_before_combats(phases: list[Phase], casts: list[CastInMain]) -> list[list[CastInMain]]:
-    """For each combat phase, the main-phase casts before it (since the previous one)."""
-    out: list[list[CastInMain]] = [[]]
-    main = 0
-    for phase in phases:
-        if phase.kind == COMBAT:
-            out.append([])
-        else:
-            main += 1
-            out[-1].extend(c for c in casts if c.main == main)
-    return out
 
 
 def _raw_token(spec: CreatureSpec) -> dict[str, Any]:
