@@ -557,3 +557,13 @@ def test_each_combat_attacks_from_its_attacking_players_seat(registry: Registry)
     turn = turn_of(players("A", "B") + wolves("B"), registry)
     assert [list(c.players) for c in turn.combats] == [["A", "B"], ["B", "A"]]
     assert turn.combats[1].players["A"] is turn.players["A"]
+
+
+def test_combat_beside_turn_says_where_it_goes(registry: Registry) -> None:
+    text = players("A", "B") + "[turn]\n[combat]\n"
+    with pytest.raises(InputError) as caught:
+        turn_of(text, registry)
+    assert str(caught.value) == (
+        "turn.toml: combat: a turn gives each combat phase's attackers and blockers in its "
+        "entry of `combats`, not in `combat` (docs/turns.md)"
+    )

@@ -91,6 +91,13 @@ def seat_order(turn_order: list[str], first: str) -> list[str]:
 
 class _TurnParser(_Parser):
     def parse_turn(self) -> TurnScenario:
+        for key, what in (("combat", "attackers and blockers"), ("events", "events")):
+            if key in self.doc:
+                raise self.c.fail(
+                    key,
+                    f"a turn gives each combat phase's {what} in its entry of `combats`, not in "
+                    f"`{key}` (docs/turns.md)",
+                )
         self.c.keys(self.doc, "", TURN_KEYS)
         self.parse_sides()
         turn = self.c.table(self.doc.get("turn", {}), "turn")
