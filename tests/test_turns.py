@@ -17,7 +17,18 @@ from typing import Any
 
 import pytest
 
-from ecs_combat import Card, CreatureToken, Registry, TargetRule, hookimpl
+from ecs_combat import (
+    COMBAT,
+    MAIN,
+    Card,
+    CreatureToken,
+    Phase,
+    PhaseRule,
+    Registry,
+    TargetRule,
+    TurnView,
+    hookimpl,
+)
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.errors import InputError
 from ecs_combat.reference.engine import ReferenceEngine
@@ -566,4 +577,123 @@ def test_combat_beside_turn_says_where_it_goes(registry: Registry) -> None:
     assert str(caught.value) == (
         "turn.toml: combat: a turn gives each combat phase's attackers and blockers in its "
         "entry of `combats`, not in `combat` (docs/turns.md)"
+    )
+
+
+# -- a main-phase spell that adds phases (500.8) ------------------------------------------------
+
+
+def _rally(target: Any) -> None:
+    target.grant("vigilance")
+
+
+def _rally_phases(turn: TurnView) -> list[Phase]:
+    """After a main phase in which Rally Cry was cast: a combat phase of the active player,
+    then a main phase (the shape RULES.md 8 gives Resurgence)."""
+    if turn.ended.kind != MAIN:
+        return []
+    added: list[Phase] = []
+    for cast in turn.casts:
+        if cast.card == "Rally Cry":
+            made = f"Rally Cry ({cast.caster})"
+            added += [Phase(COMBAT, turn.active, made), Phase(MAIN, turn.active, made)]
+    return added
+
+
+class _RallyPlugin:
+    """A sorcery for the tests: target creature gains vigilance until end of turn; after
+    this main phase there is an additional combat phase and an additional main phase."""
+
+    @hookimpl
+    def register_cards(self) -> list[Card]:
+        return [
+            Card(
+                name="Rally Cry",
+                cost="{1}{W}",
+                text="Target creature gains vigilance until end of turn. After this main "
+                "phase, there is an additional combat phase followed by an additional main phase.",
+                types=("sorcery",),
+                target=TargetRule(in_combat=False),
+                resolve=_rally,
+                keywords=frozenset({"vigilance"}),
+            )
+        ]
+
+    @hookimpl
+    def register_phase_rules(self) -> list[PhaseRule]:
+        return [PhaseRule("Rally Cry", _rally_phases)]
+
+
+@pytest.fixture(scope="module")
+def rally_registry() -> Registry:
+    return bundled_registry(extra=(_RallyPlugin(),))
+
+
+RALLY = """
+[players.A]
+[players.B]
+
+[creatures.knight]
+controller = "A"
+power = 2
+toughness = 2
+
+[creatures.squire]
+controller = "A"
+power = 1
+toughness = 1
+
+[[turn.casts]]
+card = "Rally Cry"
+caster = "A"
+main = 1
+target = "knight"
+
+[[combats]]
+attackers = { knight = "B" }
+
+[[combats]]
+attackers = { knight = "B" }
+"""
+
+
+def test_a_spell_adds_a_combat_and_a_main_phase(rally_registry: Registry) -> None:
+    """500.8: the spell's combat and main phase come directly after the main phase it was
+    cast in, before the turn's own combat. Vigilance from it lasts the turn: the knight
+    attacks untapped in both combat phases, 2 + 2 damage: B at 16."""
+    turn = turn_of(RALLY, rally_registry)
+    assert [(p.kind, p.created_by) for p in turn.phases] == [
+        ("main", "turn"),
+        ("combat", "Rally Cry (A)"),
+        ("main", "Rally Cry (A)"),
+        ("combat", "turn"),
+        ("main", "turn"),
+    ]
+    out = ReferenceEngine(rally_registry).resolve_turn(turn).to_json()
+    assert [dealt(c, "regular") for c in out["combats"]] == [{("knight", "B", 2)}] * 2
+    assert out["players"]["B"]["life"] == 16
+
+
+def test_without_the_spell_on_it_the_attacker_is_tapped(rally_registry: Registry) -> None:
+    """508.1f: Rally Cry on the squire: the knight taps attacking in combat 1 and can't attack
+    in combat 2."""
+    message = error_of(RALLY.replace('target = "knight"', 'target = "squire"'), rally_registry)
+    assert message.startswith("turn.toml: combats[1].attackers.knight: 'knight' can't attack")
+    assert "tapped" in message
+
+
+def test_main_phases_count_those_spells_add(rally_registry: Registry) -> None:
+    """`main` counts the main phases as they happen, the added ones included: main 2 is the
+    one Rally Cry adds (so a second Rally Cry there adds two more phases); main 5 never comes."""
+    second = (
+        RALLY + '\n[[turn.casts]]\ncard = "Rally Cry"\ncaster = "A"\nmain = 2\ntarget = "squire"\n'
+    )
+    turn = turn_of(second, rally_registry)
+    kinds = ["main", "combat", "main", "combat", "main", "combat", "main"]
+    assert [p.kind for p in turn.phases] == kinds
+    with pytest.raises(InputError) as caught:
+        turn_of(second.replace("main = 2", "main = 5"), rally_registry)
+    assert str(caught.value) == (
+        "turn.toml: turn.casts[1].main: main phase 5 never happens: the turn has 3 main phases "
+        "(`ecs-combat phases FILE` lists them)"
     )
