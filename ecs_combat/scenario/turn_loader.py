@@ -23,7 +23,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.turn_schedule import schedule
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import type_name
-from ecs_combat.scenario.loader import CreatureSpec, Scenario, _Parser
+from ecs_combat.scenario.loader import CreatureSpec, Scenario, _Parser, token_creature
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.suggest import did_you_mean
 
@@ -137,12 +137,16 @@ class _TurnParser(_Parser):
             for cast in cast_before[i]:
                 if cast.token is not None:
                     extra[cast.token] = tokens[cast.token]
-                    raw_creatures[cast.token] = _raw_token(tokens[cast.token])
+                    raw_creatures[cast.token] = _raw_token(self._card(cast.card), cast.caster)
             raw = raw_combats[i] if i < len(raw_combats) else {}
             scenario = self._combat(i, phase, raw, raw_creatures, order, extra)
-            for ev in scenario.events:
-                if ev.creature is not None:
-                    extra[ev.creature.id] = ev.creature
+            for ev in scenario.events:  # creatures that enter stay for the later phases
+                if ev.creature is None:
+                    continue
+                extra[ev.creature.id] = ev.creature
+                if ev.token is not None and ev.card is not None and ev.caster is not None:
+                    raw_creatures[ev.creature.id] = _raw_token(self._card(ev.card), ev.caster)
+                else:
                     raw_creatures[ev.creature.id] = _raw_entered(raw, ev.index)
             out.combats.append(scenario)
         return out
@@ -199,7 +203,8 @@ class _TurnParser(_Parser):
         return scenario
 
     def _entered_in_combats(self, raw_combats: list[Any]) -> set[str]:
-        """Ids of the creatures `enter` events of the combats bring in (for target checks)."""
+        """Ids of the creatures the combats' events bring in (`enter`, and tokens of `cast`):
+        main-phase spells may target them."""
         ids: set[str] = set()
         for raw in raw_combats:
             events = raw.get("events", []) if isinstance(raw, Mapping) else []
@@ -207,6 +212,8 @@ class _TurnParser(_Parser):
                 creature = ev.get("creature") if isinstance(ev, Mapping) else None
                 if isinstance(creature, Mapping) and isinstance(creature.get("id"), str):
                     ids.add(creature["id"])
+                if isinstance(ev, Mapping) and isinstance(ev.get("token"), str):
+                    ids.add(ev["token"])
         return ids
 
     # -- casts ----------------------------------------------------------------------------
@@ -238,6 +245,12 @@ class _TurnParser(_Parser):
                 CastInMain(card.name, caster, main, target, token.id if token else None, path)
             )
         return casts, tokens
+
+    def _card(self, name: str) -> Card:
+        """A spell already validated."""
+        card = self.registry.spell(name)
+        assert card is not None
+        return card
 
     def _spell(self, value: Any, path: str) -> Card:
         name = self.c.string(value, path)
@@ -291,42 +304,26 @@ class _TurnParser(_Parser):
         tid = self.c.string(value, where)
         if tid in self.players or tid in self.creatures or tid in tokens or tid in entered:
             raise self.c.fail(where, f"duplicate id {tid!r}")
-        made = card.creates
-        names, parameters = self.keywords(list(made.keywords), where)
-        return CreatureSpec(
-            id=tid,
-            name=made.name,
-            controller=caster,
-            power=made.power,
-            toughness=made.toughness,
-            keywords=names,
-            parameters=parameters,
-            colors=tuple(made.colors),
-            state=self.state("creature", {}, where),
-            summoning_sick=True,
-            path=where,
-        )
+        try:
+            return token_creature(card, tid, caster, self.registry, where)
+        except ValueError as exc:
+            raise self.c.fail(f"{path}.card", f"{card.name}'s token: {exc}") from None
 
 
-def _raw_token(spec: CreatureSpec) -> dict[str, Any]:
-    """A token as a creature table, for validating the combats after it enters."""
+def _raw_token(card: Card, caster: str) -> dict[str, Any]:
+    """The creature token a card creates, as a creature table, for validating the combat
+    phases after it enters."""
+    made = card.creates
+    assert made is not None
     return {
-        "name": spec.name,
-        "controller": spec.controller,
-        "power": spec.power,
-        "toughness": spec.toughness,
-        "keywords": [
-            _instance_text(k, p) for k, p in zip(spec.keywords, spec.parameters, strict=True)
-        ],
-        "colors": list(spec.colors),
+        "name": made.name,
+        "controller": caster,
+        "power": made.power,
+        "toughness": made.toughness,
+        "keywords": list(made.keywords),
+        "colors": list(made.colors),
         "summoning_sick": True,
     }
-
-
-def _instance_text(keyword: str, parameter: int | str | None) -> str:
-    if parameter is None:
-        return keyword
-    return f"{keyword} {parameter}" if isinstance(parameter, int) else f"{keyword} from {parameter}"
 
 
 def _raw_entered(raw_combat: Any, index: int) -> dict[str, Any]:
