@@ -134,7 +134,9 @@ def test_readable_account_in_a_pipe(tmp_path: Path) -> None:
     assert "Attacking: Throat Wolf (wolf) → A" in lines
     assert "· knight has 2 damage marked from earlier this turn (120.6)" in lines
     assert "  Died: knight" in lines
-    assert "End of the turn" in lines
+    assert lines.index("The outcome: creatures and players as the last combat phase ends") < (
+        lines.index("-- Phase 4: main phase 2 of A's turn --")
+    )
     assert not any("\x1b" in line for line in lines)  # no colors in a pipe
 
 

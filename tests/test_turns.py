@@ -447,15 +447,19 @@ blockers = { el = "knight" }
 
 def test_a_token_from_a_main_phase_blocks_and_stays(token_registry: Registry) -> None:
     """8: B's spell in the precombat main phase makes a 3/3 token (B casts it in A's main
-    phase); it blocks the knight (2/4): 3 to the knight, 2 to the token, both live. A's token
-    from the postcombat main phase is there at the end of the turn, undamaged."""
+    phase); it blocks the knight (2/4): 3 to the knight, 2 to the token, both live. A's spell
+    in the postcombat main phase resolves, but after the last combat phase, as which the
+    outcome is taken (CONTRACT 6): its token is not in it."""
     turn = turn_of(TOKEN_TURN, token_registry)
     result = ReferenceEngine(token_registry).resolve_turn(turn)
     out = result.to_json()
     assert dealt(out["combats"][0], "regular") == {("knight", "el", 2), ("el", "knight", 3)}
-    el, calf = out["creatures"]["el"], out["creatures"]["calf"]
+    el = out["creatures"]["el"]
     assert (el["alive"], el["damage"], el["power"], el["toughness"]) == (True, 2, 3, 3)
-    assert (calf["alive"], calf["damage"]) == (True, 0)
+    assert "calf" not in out["creatures"]
+    assert "main phase 2: Herd Call: calf enters, a 3/3 Elephant token of A, not in combat" in (
+        result.notes
+    )
     assert "main phase 1: Herd Call: el enters, a 3/3 Elephant token of B, not in combat" in (
         result.notes
     )
@@ -751,8 +755,9 @@ def test_resurgence_battery_and_assault_in_main_phases(
     """8: Resurgence in main 1 gives the knight first strike and vigilance until end of turn
     and adds a combat (A's) and a main phase; B's Wolf answers A's first combat. The knight
     deals 2 to B in the first-strike step of combat 1 and, untapped, again in combat 3 (the
-    turn's own). The Wolf deals 3 to A. Battery in main 2 (Resurgence's) makes A's Elephant;
-    B's Assault in main 3 deals 2 to A. A: 20 - 3 - 2 = 15; B: 20 - 2 - 2 = 16."""
+    turn's own). The Wolf deals 3 to A. Battery in main 2 (Resurgence's) makes A's Elephant.
+    B's Assault in main 3 comes after the last combat phase, as which the outcome is taken
+    (CONTRACT 6): A: 20 - 3 = 17; B: 20 - 2 - 2 = 16."""
     if registry.spell("Resurgence") is None:
         pytest.skip("no plugin provides the seed cards in this build")
     out = resolve_turn(SEED_TURN)
@@ -768,7 +773,7 @@ def test_resurgence_battery_and_assault_in_main_phases(
     assert dealt(first, "first-strike") == {("knight", "B", 2)}
     assert dealt(wolf, "firstest-strike") == {("wb", "A", 3)}
     assert dealt(last, "first-strike") == {("knight", "B", 2)}
-    assert (out["players"]["A"]["life"], out["players"]["B"]["life"]) == (15, 16)
+    assert (out["players"]["A"]["life"], out["players"]["B"]["life"]) == (17, 16)
     el = out["creatures"]["el"]
     assert (el["alive"], el["power"], el["toughness"]) == (True, 3, 3)
 

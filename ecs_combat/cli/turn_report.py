@@ -3,8 +3,8 @@
 
 The account walks the turn's phases in order: who is active and who attacks in each, which
 card created it, the spells cast in each main phase and what they did, and each combat phase
-as the account of one combat draws it (:func:`ecs_combat.cli.report.render_steps`); then the
-creatures and players at the end of the turn.
+as the account of one combat draws it (:func:`ecs_combat.cli.report.render_steps`); after the
+last combat phase, the creatures and players as it ends (the turn's outcome).
 """
 
 from __future__ import annotations
@@ -22,6 +22,10 @@ from ecs_combat.reference.turn import main_phase_prefix
 from ecs_combat.rules.result import CombatResult, TurnResult
 from ecs_combat.scenario.turns import TurnScenario
 
+#: The title of the table of creatures and players the turn's JSON document gives.
+OUTCOME = "The outcome: creatures and players as the last combat phase ends"
+#: Said in a main phase after the last combat phase where spells are cast.
+AFTER_THE_OUTCOME = "(after the last combat phase: the outcome above doesn't count these spells)"
 PHASE_HEADERS = ("#", "phase", "active player", "attacks", "who may attack", "created by")
 
 
@@ -83,6 +87,8 @@ def render_turn(turn: TurnScenario, result: TurnResult, console: Console) -> Non
                 if cast.target is not None:
                     what += f" targeting {label(cast.target)}"
                 print_line(console, what, "bold")
+            if casts and combats == len(result.combats):
+                print_line(console, AFTER_THE_OUTCOME, "dim")
             prefix = main_phase_prefix(mains)
             for text in result.notes:
                 if text.startswith(prefix):
@@ -107,8 +113,9 @@ def render_turn(turn: TurnScenario, result: TurnResult, console: Console) -> Non
         )
         render_steps(turn.combats[combats], outcome, console)
         combats += 1
-    end = CombatResult(creatures=result.creatures, players=result.players)
-    print_end_of_combat(console, end, label, "End of the turn")
+        if combats == len(result.combats):
+            end = CombatResult(creatures=result.creatures, players=result.players)
+            print_end_of_combat(console, end, label, OUTCOME)
 
 
 def _heading(console: Console, text: str) -> None:

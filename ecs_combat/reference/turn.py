@@ -45,21 +45,25 @@ class TurnRun:
         self.combat = Combat(registry, plans, base)
 
     def run(self) -> TurnResult:
-        """Play every phase of the turn in order and return what happened."""
+        """Play every phase of the turn in order and return what happened. The creatures and
+        players are taken as the last combat phase ends (CONTRACT: the turn's outcome); the
+        spells of the main phases after it still resolve, for the account's notes."""
         c = self.combat
         c.set_up()
         result = TurnResult(phases=list(self.turn.phases))
+        combats = len(self.turn.combats)
         mains = 0
         for phase in self.turn.phases:
             if phase.kind == MAIN:
                 mains += 1
                 result.notes += self.main_phase(mains)
-            else:
-                result.combats.append(self.combat_phase(len(result.combats), phase))
-        c.players = {pid: c.players[pid] for pid in self.turn.players}  # turn order
-        c.result = CombatResult()
-        end = c.finish()
-        result.creatures, result.players = end.creatures, end.players
+                continue
+            result.combats.append(self.combat_phase(len(result.combats), phase))
+            if len(result.combats) == combats:
+                c.players = {pid: c.players[pid] for pid in self.turn.players}  # turn order
+                c.result = CombatResult()
+                end = c.finish()
+                result.creatures, result.players = end.creatures, end.players
         return result
 
     def main_phase(self, n: int) -> list[str]:
