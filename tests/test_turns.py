@@ -817,3 +817,31 @@ def test_a_token_from_a_cast_event_stays_for_later_combats(
     assert dealt(out["combats"][2], "firstest-strike") == {("wa", "el", 3)}
     assert out["creatures"]["el"]["alive"] is False
     assert out["players"]["B"]["life"] == 17
+
+
+def test_joint_assault_in_the_precombat_main_phase_lasts_into_combat(
+    registry: Registry, resolve_turn: ResolveTurn
+) -> None:
+    """8: Joint Assault needs no creature in combat: cast in main phase 1 it gives the knight
+    +2/+2 until end of turn (4/4). Blocked by the 3/3 bear in the turn's combat, the knight
+    takes 3 and lives, and deals 4: the bear dies."""
+    if registry.spell("Joint Assault") is None:
+        pytest.skip("no plugin provides Joint Assault in this build")
+    text = (
+        players("A", "B")
+        + "[creatures.knight]\ncontroller = 'A'\npower = 2\ntoughness = 2\n\n"
+        + "[creatures.bear]\ncontroller = 'B'\npower = 3\ntoughness = 3\n\n"
+        + "[[turn.casts]]\ncard = 'Joint Assault'\ncaster = 'A'\nmain = 1\ntarget = 'knight'\n\n"
+        + "[[combats]]\nattackers = { knight = 'B' }\nblockers = { bear = 'knight' }\n"
+    )
+    out = resolve_turn(text)
+    (combat,) = out["combats"]
+    assert dealt(combat, "regular") == {("knight", "bear", 4), ("bear", "knight", 3)}
+    assert combat["steps"][0]["died"] == ["bear"]
+    knight = out["creatures"]["knight"]
+    assert (knight["alive"], knight["damage"], knight["power"], knight["toughness"]) == (
+        True,
+        3,
+        4,
+        4,
+    )
