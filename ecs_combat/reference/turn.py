@@ -10,6 +10,8 @@ resolve as their main phase comes.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import esper
 
 from ecs_combat.plugin.phases import MAIN, Phase
@@ -28,6 +30,7 @@ from ecs_combat.rules.turn_legality import (
     left_the_game,
 )
 from ecs_combat.scenario.loader import Scenario
+from ecs_combat.scenario.turn_loader import seat_order
 from ecs_combat.scenario.turns import TurnScenario
 
 
@@ -77,9 +80,13 @@ class TurnRun:
         return [text if text.startswith(prefix) else prefix + text for text in c.result.notes]
 
     def combat_phase(self, k: int, phase: Phase) -> CombatPhaseResult:
-        """The k-th combat phase (0-based) with its entry of ``[[combats]]``."""
+        """The k-th combat phase (0-based) with its entry of ``[[combats]]``. Its attacking
+        player is the active player: the players are seated from them (APNAP, 101.4)."""
         c = self.combat
-        scenario = self.turn.combats[k]
+        seats = seat_order(list(self.turn.players), phase.player)
+        scenario = replace(
+            self.turn.combats[k], players={pid: self.turn.players[pid] for pid in seats}
+        )
         c.next_combat(scenario)
         if c.game_over():
             c.note("the game is over: nothing happens in this combat phase")
