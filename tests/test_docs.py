@@ -27,11 +27,9 @@ from typing import Any
 
 import pytest
 
-from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.schema import TURN_TABLES, tables
-from ecs_combat.scenario.turn_loader import is_turn_file
 from ecs_combat.simulation.spec import _SpecReader, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,7 +123,6 @@ def test_shown_example_is_the_file(path: str, text: str) -> None:
     ids=[f"{d}:{p}" for k, p, _, d in BLOCKS if k.startswith("outcome")],
 )
 def test_documented_outcome(kind: str, path: str, text: str, engine: str) -> None:
-    skip_turns_without_batched_turns(path, engine)
     proc = run(path, engine, "--json")
     assert proc.returncode == 0, proc.stderr
     if path.endswith(".jsonl"):
@@ -161,17 +158,6 @@ def test_documented_phases(path: str, text: str) -> None:
     else:
         got = json.loads(proc.stdout)
     assert got == json.loads(text)
-
-
-def skip_turns_without_batched_turns(path: str, engine: str) -> None:
-    """A turn file on a build whose batched engine does not resolve turns yet is checked on
-    the reference engine only."""
-    if (
-        engine == "batched"
-        and not hasattr(BatchedEngine, "resolve_turns")
-        and is_turn_file(ROOT / path)
-    ):
-        pytest.skip("this build's batched engine does not resolve turns")
 
 
 def test_every_scenario_key_is_documented(registry: Registry) -> None:

@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from ecs_combat.batched.engine import BatchedEngine
-
 TURN = """\
 [players.A]
 [players.B]
@@ -175,13 +173,8 @@ def test_errors_exit_2_with_one_line(tmp_path: Path, change: tuple[str, str], wh
 
 
 def test_batched_engine_on_a_turn_file(tmp_path: Path) -> None:
-    """The batched engine resolves turns as the reference engine does; a build without its
-    turn runner says so (exit 2) rather than answering."""
+    """The batched engine resolves turns as the reference engine does."""
     path = write(tmp_path, "turn.toml", TURN)
     p = run("resolve", path, "--json", "--engine", "batched")
-    if not hasattr(BatchedEngine, "resolve_turns"):
-        assert p.returncode == 2
-        assert "the batched engine does not resolve turns yet" in p.stderr
-        return
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == json.loads(run("resolve", path, "--json").stdout)

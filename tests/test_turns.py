@@ -2,8 +2,7 @@
 schedule, and what lasts from one combat phase to the next. Expected values are worked out by
 hand in each test's docstring.
 
-Rule tests run on both engines where the engine resolves turns (`BatchedEngine.resolve_turns`);
-on a build where it does not yet, they run on the reference engine only.
+Rule tests run on both engines (`ReferenceEngine.resolve_turn`, `BatchedEngine.resolve_turns`).
 """
 
 from __future__ import annotations
@@ -48,9 +47,7 @@ def turn_resolver(engine: str, registry: Registry) -> ResolveTurn:
     if engine == "reference":
         one = ReferenceEngine(registry).resolve_turn
         return lambda text: one(turn_of(text, registry)).to_json()
-    many = getattr(BatchedEngine(registry), "resolve_turns", None)
-    if many is None:
-        pytest.skip("this build's batched engine does not resolve turns")
+    many = BatchedEngine(registry).resolve_turns
     return lambda text: many([turn_of(text, registry)])[0].to_json()
 
 
@@ -145,8 +142,6 @@ def test_resurgence_and_a_wolf(tmp_path: Path, registry: Registry) -> None:
     """8: [A, B], a Wolf for B, A casts Resurgence in the precombat main phase -> main A,
     combat A (Resurgence), combat B (Throat Wolf), main A (Resurgence), combat A (the turn's),
     main A."""
-    if registry.spell("Resurgence") is None:
-        pytest.skip("no plugin provides Resurgence in this build")
     text = (
         players("A", "B")
         + wolves("B")
@@ -758,8 +753,6 @@ def test_resurgence_battery_and_assault_in_main_phases(
     turn's own). The Wolf deals 3 to A. Battery in main 2 (Resurgence's) makes A's Elephant.
     B's Assault in main 3 comes after the last combat phase, as which the outcome is taken
     (CONTRACT 6): A: 20 - 3 = 17; B: 20 - 2 - 2 = 16."""
-    if registry.spell("Resurgence") is None:
-        pytest.skip("no plugin provides the seed cards in this build")
     out = resolve_turn(SEED_TURN)
     assert [(p["phase"], p["created_by"]) for p in out["phases"]] == [
         ("main", "turn"),
@@ -780,8 +773,6 @@ def test_resurgence_battery_and_assault_in_main_phases(
 
 def test_resurgence_cast_by_another_player(tmp_path: Path, registry: Registry) -> None:
     """8: cast in A's main phase by B, Resurgence's combat phase is A's (the active player's)."""
-    if registry.spell("Resurgence") is None:
-        pytest.skip("no plugin provides Resurgence in this build")
     text = players("A", "B") + '[[turn.casts]]\ncard = "Resurgence"\ncaster = "B"\nmain = 1\n'
     got = phases_json(tmp_path, text)
     assert [(p["phase"], p["player"], p["created_by"]) for p in got] == [
@@ -800,8 +791,6 @@ def test_a_token_from_a_cast_event_stays_for_later_combats(
     and blocks A's Wolf in A's Wolf combat (combat 3). The Wolf (3/1, firstest strike, and
     vigilance here) deals 3 first: the 3/3 Elephant dies without dealing damage. B took 3 in
     combat 1: 17."""
-    if registry.spell("Battery") is None:
-        pytest.skip("no plugin provides Battery in this build")
     text = (
         players("A", "B")
         + wolves("A", "B")
@@ -825,8 +814,6 @@ def test_joint_assault_in_the_precombat_main_phase_lasts_into_combat(
     """8: Joint Assault needs no creature in combat: cast in main phase 1 it gives the knight
     +2/+2 until end of turn (4/4). Blocked by the 3/3 bear in the turn's combat, the knight
     takes 3 and lives, and deals 4: the bear dies."""
-    if registry.spell("Joint Assault") is None:
-        pytest.skip("no plugin provides Joint Assault in this build")
     text = (
         players("A", "B")
         + "[creatures.knight]\ncontroller = 'A'\npower = 2\ntoughness = 2\n\n"

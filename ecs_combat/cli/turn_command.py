@@ -27,19 +27,12 @@ TURN_BATCH = 1000
 
 
 def turn_resolver(
-    registry: Registry, engine: str, file: str
+    registry: Registry, engine: str
 ) -> Callable[[Sequence[TurnScenario]], list[TurnResult]]:
     """The engine's function resolving a batch of turns."""
     if engine == "reference":
         return ReferenceEngine(registry).resolve_turns
-    resolve_turns: Callable[[Sequence[TurnScenario]], list[TurnResult]] | None = getattr(
-        BatchedEngine(registry), "resolve_turns", None
-    )
-    if resolve_turns is None:
-        raise InputError(
-            file, "", "the batched engine does not resolve turns yet: use --engine reference"
-        )
-    return resolve_turns
+    return BatchedEngine(registry).resolve_turns
 
 
 def resolve_turn_file(
@@ -53,7 +46,7 @@ def resolve_turn_file(
     count = 0
     try:
         for chunk in _chunks(turns, batch):
-            resolve = resolve or turn_resolver(registry, engine, file)
+            resolve = resolve or turn_resolver(registry, engine)
             for turn, result in zip(chunk, resolve(chunk), strict=True):
                 count += 1
                 _print_turn(turn, result, file, as_json, console)
