@@ -1,8 +1,7 @@
 """Bulk turns: a SPEC with `[turn]` (docs/simulate.md), drawn and resolved as arrays.
 
 The bulk result must equal resolving the very same turns (the declarations each phase made)
-one by one from scenarios: with the batched engine's turn files always, and with the
-reference engine once it resolves turns.
+one by one from scenarios, with the batched engine's turn path and with the reference engine.
 """
 
 from __future__ import annotations
@@ -128,8 +127,6 @@ def test_bulk_turns_equal_the_same_turns_one_by_one(registry: Registry) -> None:
 def test_bulk_turns_equal_the_reference_engine(registry: Registry) -> None:
     """The same, resolved by the reference engine one turn at a time."""
     reference = ReferenceEngine(registry)
-    if not hasattr(reference, "resolve_turn"):
-        pytest.skip("the reference engine does not resolve turns on this branch")
     generator = spec_of(TWO_WOLVES, registry)
     run = played(registry, draw_battles(generator, 11, 0, 150))
     turns = as_turns(registry, generator, run)
@@ -280,12 +277,11 @@ def turn_specs(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(turn_specs(), st.integers(0, 2**16))
 def test_agreement_on_drawn_turns(registry: Registry, doc: dict[str, Any], seed: int) -> None:
-    """Random bulk turns resolve as the same turns one by one: with the batched engine's turn
-    path always, and with the reference engine once it resolves turns."""
+    """Random bulk turns resolve as the same turns one by one, with the batched engine's turn
+    path and with the reference engine."""
     generator = spec_of(doc, registry)
     run = played(registry, draw_battles(generator, seed, 0, 60))
     turns = as_turns(registry, generator, run)
     compare(run, turns, BatchedEngine(registry).resolve_turns(turns))
     reference = ReferenceEngine(registry)
-    if hasattr(reference, "resolve_turn"):
-        compare(run, turns, [reference.resolve_turn(t) for t in turns])
+    compare(run, turns, [reference.resolve_turn(t) for t in turns])

@@ -1,7 +1,7 @@
 """A turn with several combat phases in the batched engine (RULES.md section 8).
 
-Expected values are derived by hand from the rules; where the reference engine can resolve
-turns (`ReferenceEngine.resolve_turn`), each turn is also resolved there and must agree.
+Expected values are derived by hand from the rules; each turn is also resolved by the reference
+engine (`ReferenceEngine.resolve_turn`) and must agree.
 """
 
 from __future__ import annotations
@@ -30,12 +30,10 @@ def wolf(controller: str) -> dict[str, Any]:
 
 
 def resolve(registry: Registry, *turns: TurnScenario) -> list[dict[str, Any]]:
-    """Resolve turns in one batch; the JSON documents (checked against the reference engine
-    where it resolves turns)."""
+    """Resolve turns in one batch; the JSON documents (checked against the reference engine)."""
     out = [r.to_json() for r in BatchedEngine(registry).resolve_turns(list(turns))]
     reference = ReferenceEngine(registry)
-    if hasattr(reference, "resolve_turn"):
-        assert out == [reference.resolve_turn(t).to_json() for t in turns]
+    assert out == [reference.resolve_turn(t).to_json() for t in turns]
     return out
 
 
@@ -368,10 +366,8 @@ def test_tapped_and_may_attack_at_the_end_of_the_turn(registry: Registry) -> Non
         "cub": (False, False),
         "bear": (False, False),
     }
-    reference = ReferenceEngine(registry)
-    if hasattr(reference, "resolve_turn"):
-        ref = reference.resolve_turn(turn)
-        assert {cid: (c.tapped, c.may_attack) for cid, c in ref.creatures.items()} == state
+    ref = ReferenceEngine(registry).resolve_turn(turn)
+    assert {cid: (c.tapped, c.may_attack) for cid, c in ref.creatures.items()} == state
 
 
 def test_creature_entering_in_combat_is_summoning_sick_later(registry: Registry) -> None:
