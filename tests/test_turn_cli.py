@@ -158,6 +158,20 @@ def test_phases_readable_and_for_a_combat_file(tmp_path: Path) -> None:
          "(508.1f)"),
         (("attackers = { wolf", "attackers = { bear"), "combats[1].attackers.bear: only 'wolf' "
          "can attack in this combat phase (B attacks; created by Throat Wolf (wolf))"),
+        (('blockers = { knight = "wolf" }', 'blockers = { bear = "wolf" }'),
+         "combats[1].blockers.bear: 'bear' is controlled by 'B', but 'wolf' attacks 'A' (509.1a)"),
+        (('blockers = { bear = "knight" }\n', 'blockers = { bear = "knight" }\n\n[[combats.events]]\n'
+          'at = "declare-blockers"\naction = "destroy"\ntarget = "knight"\n'),
+         "combats[1].blockers.knight: 'knight' can't block in combat phase 2: it is no longer on "
+         "the battlefield: it left earlier this turn"),
+        (('blockers = { bear = "knight" }\n\n[[combats]]\nattackers = { wolf = "A" }\n'
+          'blockers = { knight = "wolf" }',
+          'blockers = { bear = "knight" }\nevents = [{ at = "after first-strike", action = '
+          '"enter", attacking = "B", creature = { id = "cub", controller = "A", power = 1, '
+          'toughness = 1 } }]\n\n[[combats]]\nattackers = { wolf = "A" }\n'
+          'blockers = { cub = "wolf" }'),
+         "combats[1].blockers.cub: 'cub' can't block in combat phase 2: it is not on the "
+         "battlefield: it never entered"),
         (("attackers = { knight", "attackers = { wolf"), "combats[0].attackers.wolf: 'wolf' is "
          "controlled by 'B', but 'A' is the attacking player of this combat phase (A attacks; "
          "the turn's own; 506.2)"),
@@ -165,9 +179,14 @@ def test_phases_readable_and_for_a_combat_file(tmp_path: Path) -> None:
          "has 1 combat phase (B attacks; the turn's own; `ecs-combat phases FILE` lists them)"),
     ],
 )  # fmt: skip
-def test_errors_exit_2_with_one_line(tmp_path: Path, change: tuple[str, str], where: str) -> None:
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_errors_exit_2_with_one_line(
+    tmp_path: Path, change: tuple[str, str], where: str, engine: str
+) -> None:
+    """The same message from both engines, also for what only playing the turn tells."""
+    assert change[0] in TURN
     path = write(tmp_path, "turn.toml", TURN.replace(*change))
-    p = run("resolve", path, "--json")
+    p = run("resolve", path, "--json", "--engine", engine)
     assert (p.returncode, p.stdout) == (2, "")
     assert p.stderr == f"ecs-combat: {path}: {where}\n"
 

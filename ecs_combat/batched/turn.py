@@ -35,10 +35,17 @@ from ecs_combat.batched.from_scenarios import _Builder, used_keywords
 from ecs_combat.batched.numeric import _run_starts
 from ecs_combat.batched.results import _Log, _Results
 from ecs_combat.batched.views import _RowSide
-from ecs_combat.errors import InputError, RefusedError
+from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import why_cannot_attack
 from ecs_combat.rules.result import CombatPhaseResult, CombatResult, TurnResult
+from ecs_combat.rules.turn_legality import (
+    GONE,
+    NEVER_ENTERED,
+    TAPPED,
+    cannot_attack,
+    cannot_block,
+)
 
 if TYPE_CHECKING:
     from ecs_combat.batched.engine import BatchedEngine
@@ -312,24 +319,13 @@ class _TurnRun(_Run):
         bad_blk = np.unique(self.bb[~able[self.bb]]) if self.nblocks else np.zeros(0, I64)
         if not (bad_att.size or bad_blk.size):
             return
-        for what, rows in (("attack", bad_att), ("block", bad_blk)):
+        for error, rows in ((cannot_attack, bad_att), (cannot_block, bad_blk)):
             for row in rows.tolist():
                 battle = int(self.battle[row])
-                rule = "508.1a" if what == "attack" else "509.1a"
-                why = (
-                    f"it is tapped ({rule})" if self.on_bf[row] else "it is not on the battlefield"
-                )
+                why = TAPPED if self.on_bf[row] else GONE if self.entered[row] else NEVER_ENTERED
                 if able[row]:  # an attacker the rules keep from attacking
                     why = self._why_cannot_attack(row)
-                place = "attackers" if what == "attack" else "blockers"
-                self.fail(
-                    battle,
-                    InputError(
-                        self._file(battle),
-                        f"combats[{self.k}].{place}.{self.cid(row)}",
-                        f"{self.cid(row)!r} can't {what} in this combat phase: {why}",
-                    ),
-                )
+                self.fail(battle, error(self._file(battle), self.k, self.cid(row), why))
         self.att[bad_att] = False
         self.attacking[bad_att] = -1
         if bad_blk.size or bad_att.size:
