@@ -162,7 +162,7 @@ def test_phases_readable_and_for_a_combat_file(tmp_path: Path) -> None:
          "combats[1].blockers.bear: 'bear' is controlled by 'B', but 'wolf' attacks 'A' (509.1a)"),
         (('blockers = { bear = "knight" }\n', 'blockers = { bear = "knight" }\n\n[[combats.events]]\n'
           'at = "declare-blockers"\naction = "destroy"\ntarget = "knight"\n'),
-         "combats[1].blockers.knight: 'knight' can't block in combat phase 2: it is no longer on "
+         "combats[1].blockers.knight: 'knight' can't block in combat phase 2: it is not on "
          "the battlefield: it left earlier this turn"),
         (('blockers = { bear = "knight" }\n\n[[combats]]\nattackers = { wolf = "A" }\n'
           'blockers = { knight = "wolf" }',

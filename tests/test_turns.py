@@ -302,7 +302,7 @@ def test_a_dead_creature_stays_dead(registry: Registry, resolve_turn: ResolveTur
     )
     message = error_of(text, registry)
     assert message.startswith("turn.toml: combats[1].blockers.pup: 'pup' can't block")
-    assert "no longer on the battlefield" in message
+    assert "not on the battlefield: it left earlier this turn" in message
     out = resolve_turn(text.replace("blockers = { pup = 'wb' }", ""))
     assert out["combats"][0]["steps"][0]["died"] == ["pup"]
     assert out["creatures"]["pup"]["alive"] is False

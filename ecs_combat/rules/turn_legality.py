@@ -14,7 +14,7 @@ from ecs_combat.errors import InputError
 #: Why a creature that attacking tapped earlier in the turn can't attack or block.
 TAPPED = "it is tapped: attacking earlier this turn tapped it (508.1f)"
 #: Why a creature that died (or otherwise left) earlier in the turn can't attack or block.
-GONE = "it is no longer on the battlefield: it left earlier this turn"
+GONE = "it is not on the battlefield: it left earlier this turn"
 #: Why a creature whose `enter` event or token-making spell never happened can't.
 NEVER_ENTERED = "it is not on the battlefield: it never entered"
 
