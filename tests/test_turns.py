@@ -832,3 +832,38 @@ def test_joint_assault_in_the_precombat_main_phase_lasts_into_combat(
         4,
         4,
     )
+
+
+LOSER_ATTACKED_AGAIN = """
+[players.A]
+[players.B]
+life = 3
+[players.C]
+
+[creatures.ogre]
+controller = "A"
+power = 3
+toughness = 3
+
+[creatures.wc]
+card = "Throat Wolf"
+controller = "C"
+
+[[combats]]
+attackers = { ogre = "B" }
+
+[[combats]]
+attackers = { wc = "B" }
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_player_who_lost_cannot_be_attacked_later(engine: str, registry: Registry) -> None:
+    """800.4a: B (3 life) takes 3 from the unblocked ogre in A's combat and loses, leaving the
+    game; C's Throat Wolf combat follows A's first combat, and its Wolf can't attack B."""
+    with pytest.raises(InputError) as caught:
+        turn_resolver(engine, registry)(LOSER_ATTACKED_AGAIN)
+    assert str(caught.value) == (
+        "turn.toml: combats[1].attackers.wc: 'wc' can't attack in combat phase 2: "
+        "'B' has left the game"
+    )

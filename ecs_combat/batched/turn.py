@@ -45,6 +45,7 @@ from ecs_combat.rules.turn_legality import (
     TAPPED,
     cannot_attack,
     cannot_block,
+    left_the_game,
 )
 
 if TYPE_CHECKING:
@@ -56,6 +57,8 @@ from ecs_combat.batched.engine import _collector_paused, _Run
 I64 = np.int64
 #: ``MainCasts.target`` of a spell with no target.
 NO_TARGET = np.iinfo(np.int64).min
+#: What `_why_cannot_attack` says when no rule keeps the creature from attacking.
+NO_REASON = "the rules don't let it attack"
 
 
 @dataclass
@@ -315,7 +318,8 @@ class _TurnRun(_Run):
         declaration is left out."""
         able = self.on_bf & ~self.tapped
         attackers = np.flatnonzero(self.att)
-        bad_att = attackers[~able[attackers] | ~self.may_attack(attackers)]
+        defender_gone = self.lost[self.attacking[attackers]]
+        bad_att = attackers[~able[attackers] | ~self.may_attack(attackers) | defender_gone]
         bad_blk = np.unique(self.bb[~able[self.bb]]) if self.nblocks else np.zeros(0, I64)
         if not (bad_att.size or bad_blk.size):
             return
@@ -323,8 +327,10 @@ class _TurnRun(_Run):
             for row in rows.tolist():
                 battle = int(self.battle[row])
                 why = TAPPED if self.on_bf[row] else GONE if self.entered[row] else NEVER_ENTERED
-                if able[row]:  # an attacker the rules keep from attacking
-                    why = self._why_cannot_attack(row)
+                if able[row]:  # an attacker the rules keep from attacking, or one whose
+                    why = self._why_cannot_attack(row)  # defending player has lost
+                    if why == NO_REASON and self.lost[self.attacking[row]]:
+                        why = left_the_game(self.pid(int(self.attacking[row])))
                 self.fail(battle, error(self._file(battle), self.k, self.cid(row), why))
         self.att[bad_att] = False
         self.attacking[bad_att] = -1
@@ -352,7 +358,7 @@ class _TurnRun(_Run):
         rows = np.array([row], I64)
         side = _RowSide(self, rows, np.zeros(1, np.bool_), np.zeros(1, I64))
         sick = self.turns.sick is not None and bool(self.turns.sick[row])
-        return why_cannot_attack(side, sick, self.reg) or "the rules don't let it attack"
+        return why_cannot_attack(side, sick, self.reg) or NO_REASON
 
     def _file(self, battle: int) -> str:
         files = self.batch.battle_files
