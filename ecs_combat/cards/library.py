@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from ecs_combat.cards.database import CardFacts, database
-from ecs_combat.cards.modeling import _REMINDER, Modeling, keyword_line, model_card
+from ecs_combat.cards.modeling import LineReader, Modeling, model_card
 from ecs_combat.plugin.definitions import Card
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.instances import parse_instance
@@ -190,25 +190,5 @@ def modelings(registry: Registry) -> tuple[Modeling, ...]:
 
 def _model_all(cards: tuple[CardFacts, ...], registry: Registry) -> tuple[Modeling, ...]:
     """:func:`model_card` of every card, each distinct line of text read once."""
-    lines: dict[str, tuple[str, ...] | None] = {}
-    # A line is a keyword list only if it starts with a keyword's first word.
-    first_words = {name.split(" ")[0] for name in registry.keywords}
-    found: list[Modeling] = []
-    for card in cards:
-        keywords: list[str] = []
-        ignored: list[str] = []
-        for raw in card.text.splitlines():
-            line = _REMINDER.sub("", raw).strip()
-            if not line:
-                continue
-            if line not in lines:
-                first = line.split(maxsplit=1)[0].lower().rstrip(".,;")
-                instances = keyword_line(line, registry) if first in first_words else None
-                lines[line] = None if instances is None else tuple(str(i) for i in instances)
-            read = lines[line]
-            if read is None:
-                ignored.append(line)
-            else:
-                keywords.extend(read)
-        found.append(Modeling(tuple(keywords), tuple(ignored)))
-    return tuple(found)
+    reader = LineReader(registry)
+    return tuple(model_card(card, registry, reader) for card in cards)

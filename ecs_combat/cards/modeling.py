@@ -51,17 +51,38 @@ def keyword_line(line: str, registry: Registry) -> list[Instance] | None:
     return found or None
 
 
-def model_card(card: CardFacts, registry: Registry) -> Modeling:
-    """Read a card's rules text against the loaded plugins' keywords."""
+class LineReader:
+    """Reads lines of rules text as keyword lists against one registry, each distinct line
+    once (12,584 cards share many lines)."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        #: A line lists keywords only if it starts with a keyword's first word.
+        self.first_words = {name.split(" ")[0] for name in registry.keywords}
+        self.lines: dict[str, tuple[str, ...] | None] = {}
+
+    def read(self, line: str) -> tuple[str, ...] | None:
+        """The keyword instances a line lists, as scenarios write them, or None."""
+        if line not in self.lines:
+            first = line.split(maxsplit=1)[0].lower().rstrip(".,;")
+            found = keyword_line(line, self.registry) if first in self.first_words else None
+            self.lines[line] = None if found is None else tuple(str(i) for i in found)
+        return self.lines[line]
+
+
+def model_card(card: CardFacts, registry: Registry, reader: LineReader | None = None) -> Modeling:
+    """Read a card's rules text against the loaded plugins' keywords (`reader`, made for the
+    same registry, may be shared between calls)."""
+    reader = reader if reader is not None else LineReader(registry)
     keywords: list[str] = []
     ignored: list[str] = []
     for raw in card.text.splitlines():
         line = _REMINDER.sub("", raw).strip()
         if not line:
             continue
-        instances = keyword_line(line, registry)
-        if instances is None:
+        read = reader.read(line)
+        if read is None:
             ignored.append(line)
         else:
-            keywords.extend(str(i) for i in instances)
+            keywords.extend(read)
     return Modeling(tuple(keywords), tuple(ignored))

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.cards.database import CardFacts, database
-from ecs_combat.cards.modeling import model_card
+from ecs_combat.cards.library import modelings
 from ecs_combat.plugin.definitions import COLORS, color_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import Checker, type_name
@@ -107,13 +107,11 @@ def modeled_cards(registry: Registry) -> tuple[ModeledCard, ...]:
     key = tuple(sorted((k.name, k.parameter) for k in registry.keywords.values()))
     found = _MODELED.get(key)
     if found is None:
-        found = _MODELED[key] = tuple(_model(card, registry) for card in database().cards)
+        found = _MODELED[key] = tuple(
+            ModeledCard(card, tuple(parse_instance(k, registry) for k in m.keywords), m.ignored)
+            for card, m in zip(database().cards, modelings(registry), strict=True)
+        )
     return found
-
-
-def _model(card: CardFacts, registry: Registry) -> ModeledCard:
-    m = model_card(card, registry)
-    return ModeledCard(card, tuple(parse_instance(k, registry) for k in m.keywords), m.ignored)
 
 
 def drawable(card: ModeledCard) -> bool:
