@@ -63,8 +63,10 @@ def card_keys(card: CreatureCard) -> dict[str, Any]:
 
 
 def plugin_of_card(name: str, registry: Registry) -> str | None:
-    """The name of the loaded plugin that registers the card (or split card) named so."""
-    folded = name.casefold()
+    """The name of the loaded plugin that registers the card (or split card, or a split
+    card's half) named so."""
+    split = registry.split_card_of(name)
+    folded = (split.name if split is not None else name).casefold()
     for info in registry.plugins:
         if any(n.casefold() == folded for n in info.cards):
             return info.name
