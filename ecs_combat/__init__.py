@@ -46,14 +46,8 @@ from ecs_combat.plugin.schedule import (
 from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
-from ecs_combat.scenario.loader import (
-    CreatureSpec,
-    PlayerSpec,
-    Scenario,
-    load_scenario,
-    load_scenarios,
-    parse_scenario,
-)
+from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
+from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
 
 __all__ = [
     "COLORS",

@@ -19,7 +19,7 @@ from ecs_combat import InputError, parse_scenario
 from ecs_combat.cli.report import render
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.scenario.loader import PlayerSpec
+from ecs_combat.scenario.model import PlayerSpec
 
 
 def hat_trick(

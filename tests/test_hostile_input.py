@@ -17,7 +17,8 @@ from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.checks import MAX_DEPTH, check_document
-from ecs_combat.scenario.loader import Scenario, iter_scenarios, load_scenarios, parse_scenario
+from ecs_combat.scenario.loader import iter_scenarios, load_scenarios, parse_scenario
+from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation.spec import load_spec, parse_spec
 
 

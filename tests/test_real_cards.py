@@ -18,7 +18,8 @@ from ecs_combat.cards.notes import ignored_text_lines, result_json, scenario_cre
 from ecs_combat.cli.report import render
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.scenario.loader import Scenario, parse_scenario
+from ecs_combat.scenario.loader import parse_scenario
+from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.schema import scenario_schema
 
 PLAYERS = "[players.A]\n[players.B]\n"

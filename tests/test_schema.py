@@ -21,7 +21,8 @@ import pytest
 from ecs_combat import load_registry, parse_scenario
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.scenario.loader import EVENT_ACTIONS, read_documents
+from ecs_combat.scenario.events import EVENT_ACTIONS
+from ecs_combat.scenario.loader import read_documents
 from ecs_combat.scenario.schema import (
     COMBAT_TABLE,
     DIVISION,

@@ -21,7 +21,8 @@ from ecs_combat.reference import events as reference_events
 from ecs_combat.reference.engine import Combat, isolated_world
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.turn_schedule import schedule
-from ecs_combat.scenario.loader import CreatureSpec, token_creature
+from ecs_combat.scenario.events import token_creature
+from ecs_combat.scenario.model import CreatureSpec
 from ecs_combat.simulation.spec import parse_spec
 
 PLAYERS = """

@@ -16,7 +16,7 @@ from ecs_combat import load_scenario
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.scenario.loader import Scenario
+from ecs_combat.scenario.model import Scenario
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 

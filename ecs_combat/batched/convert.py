@@ -18,15 +18,9 @@ from ecs_combat.plugin.definitions import COLORS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
+from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.instances import Parameter
-from ecs_combat.scenario.loader import (
-    DECLARE_BLOCKERS,
-    CreatureSpec,
-    Division,
-    Event,
-    PlayerSpec,
-    Scenario,
-)
+from ecs_combat.scenario.model import CreatureSpec, Division, Event, PlayerSpec, Scenario
 
 
 def _player_id(local: int) -> str:

@@ -57,7 +57,7 @@ from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.result import (
     CombatResult,
 )
-from ecs_combat.scenario.loader import Scenario
+from ecs_combat.scenario.model import Scenario
 
 if TYPE_CHECKING:
     from ecs_combat.batched.turn import TurnBatch

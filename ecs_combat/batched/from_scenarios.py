@@ -16,8 +16,9 @@ from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import COLORS, color_mask
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.instances import Parameter
-from ecs_combat.scenario.loader import DECLARE_BLOCKERS, CreatureSpec, Event, PlayerSpec, Scenario
+from ecs_combat.scenario.model import CreatureSpec, Event, PlayerSpec, Scenario
 
 #: Keyword masks are 64-bit.
 MAX_KEYWORDS = 64

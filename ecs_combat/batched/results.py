@@ -25,7 +25,7 @@ from ecs_combat.rules.result import (
     StepResult,
     StrikeNote,
 )
-from ecs_combat.scenario.loader import DECLARE_BLOCKERS
+from ecs_combat.scenario.events import DECLARE_BLOCKERS
 
 if TYPE_CHECKING:
     from ecs_combat.batched.engine import _Run

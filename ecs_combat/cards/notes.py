@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ecs_combat.rules.result import CombatResult
-    from ecs_combat.scenario.loader import CreatureSpec, Scenario
+    from ecs_combat.scenario.model import CreatureSpec, Scenario
 
 #: The key of a creature's JSON object that lists its card's ignored rules text.
 IGNORED_TEXT = "ignored_text"

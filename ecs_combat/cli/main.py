@@ -31,7 +31,8 @@ from ecs_combat.plugin.registry import (
 from ecs_combat.plugin.schedule import POINT_NAMES
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
-from ecs_combat.scenario.loader import Scenario, iter_scenarios
+from ecs_combat.scenario.loader import iter_scenarios
+from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.turn_loader import is_turn_file
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -18,7 +18,7 @@ from rich.text import Text
 from ecs_combat.cards.notes import ignored_text_lines, scenario_creatures
 from ecs_combat.cli.console import is_plain, plain_lines, print_line, shown
 from ecs_combat.rules.result import CombatResult, StepResult
-from ecs_combat.scenario.loader import Scenario
+from ecs_combat.scenario.model import Scenario
 
 #: Notes and reasons (engine sentences that quote ids) longer than this are elided in the middle.
 NOTE_LENGTH = 1000

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.rules.result import CombatResult
-from ecs_combat.scenario.loader import Scenario
+from ecs_combat.scenario.model import Scenario
 
 #: Scenarios the batched engine resolves at a time from a stream.
 BATCH = 1000

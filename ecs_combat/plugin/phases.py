@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ecs_combat.scenario.loader import CreatureSpec
+    from ecs_combat.scenario.model import CreatureSpec
 
 MAIN = "main"
 COMBAT = "combat"

@@ -28,7 +28,7 @@ from ecs_combat.rules.result import (
     StepResult,
     StrikeNote,
 )
-from ecs_combat.scenario.loader import Division
+from ecs_combat.scenario.model import Division
 
 if TYPE_CHECKING:
     from ecs_combat.reference.engine import Combat

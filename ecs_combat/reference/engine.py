@@ -53,7 +53,8 @@ from ecs_combat.rules.result import (
     StepResult,
     TurnResult,
 )
-from ecs_combat.scenario.loader import DECLARE_BLOCKERS, CreatureSpec, Division, Event, Scenario
+from ecs_combat.scenario.events import DECLARE_BLOCKERS
+from ecs_combat.scenario.model import CreatureSpec, Division, Event, Scenario
 from ecs_combat.scenario.turns import TurnScenario
 
 _world_ids = itertools.count()

@@ -22,7 +22,8 @@ from ecs_combat.reference.components import (
 from ecs_combat.reference.damage import _fmt
 from ecs_combat.reference.views import EntitySide, _CardTarget
 from ecs_combat.rules.legality import why_not_a_legal_target
-from ecs_combat.scenario.loader import CreatureSpec, Event, token_creature
+from ecs_combat.scenario.events import token_creature
+from ecs_combat.scenario.model import CreatureSpec, Event
 
 if TYPE_CHECKING:
     from ecs_combat.reference.engine import Combat

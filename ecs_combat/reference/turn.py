@@ -29,7 +29,7 @@ from ecs_combat.rules.turn_legality import (
     cannot_block,
     left_the_game,
 )
-from ecs_combat.scenario.loader import Scenario
+from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.turn_loader import seat_order
 from ecs_combat.scenario.turns import TurnScenario
 

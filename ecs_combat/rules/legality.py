@@ -22,7 +22,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction, Side
 
 if TYPE_CHECKING:
-    from ecs_combat.scenario.loader import CreatureSpec, Scenario
+    from ecs_combat.scenario.model import CreatureSpec, Scenario
 
 Parameter = int | str | None
 

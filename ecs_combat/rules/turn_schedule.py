@@ -14,7 +14,7 @@ from ecs_combat.errors import PluginError
 from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
 
 if TYPE_CHECKING:
-    from ecs_combat.scenario.loader import CreatureSpec
+    from ecs_combat.scenario.model import CreatureSpec
 
 #: More phases than this in one turn means phase rules keep adding phases to each other.
 MAX_PHASES = 256

@@ -1,156 +1,26 @@
 """Scenario files (CONTRACT.md section 1): reading TOML, JSON and JSON Lines, and validating them.
 
-Every problem is an :class:`InputError` naming the file, the key path and what is wrong.
+Every problem is an :class:`InputError` naming the file, the key path and what is wrong. This
+module reads the players, creatures and combat; :mod:`ecs_combat.scenario.events` reads the
+events, and :mod:`ecs_combat.scenario.model` holds what both build.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ecs_combat.cards.library import CreatureCard, card_keys, creature_card, no_creature_card
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.definitions import (
-    COLORS,
-    REGULAR_STEP,
-    Card,
-    StateField,
-    normalize_keyword,
-)
+from ecs_combat.plugin.definitions import COLORS, StateField, normalize_keyword
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, type_name
+from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
-
-EVENT_ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    # action: (required fields, optional fields)
-    "grant": (frozenset({"target", "keywords"}), frozenset()),
-    "remove": (frozenset({"target", "keywords"}), frozenset()),
-    "counters": (frozenset({"target", "counters"}), frozenset()),
-    "pump": (frozenset({"target"}), frozenset({"power", "toughness"})),
-    "damage": (frozenset({"target", "amount"}), frozenset()),
-    "enter": (frozenset({"creature", "attacking"}), frozenset()),
-    "remove-from-combat": (frozenset({"target"}), frozenset()),
-    "destroy": (frozenset({"target"}), frozenset()),
-    # `target` unless the card targets nothing; `token` for a card that creates a creature
-    "cast": (frozenset({"card", "caster"}), frozenset({"target", "token"})),
-}
-DECLARE_BLOCKERS = "declare-blockers"
-
-
-@dataclass
-class PlayerSpec:
-    """A player: life total, and the state plugins add (``poison``, ``hat``, ...)."""
-
-    id: str
-    life: int = 20
-    state: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class CreatureSpec:
-    """A creature as the scenario describes it."""
-
-    id: str
-    name: str
-    controller: str
-    power: int
-    toughness: int
-    #: One name per keyword instance (a keyword listed twice is there twice), in file order.
-    keywords: tuple[str, ...] = ()
-    #: Each instance's parameter (``bushido 2``: 2; ``protection from red``: "red"), or None.
-    parameters: tuple[Parameter, ...] = ()
-    #: Counters of any kind: keyword counters and the plugins' kinds (``+1/+1``).
-    counters: dict[str, int] = field(default_factory=dict)
-    damage: int = 0
-    #: Its colors (105.1); none for a colorless creature.
-    colors: tuple[str, ...] = ()
-    #: The state plugins add (``hat``, ``paired_with``, ...), by scenario key.
-    state: dict[str, Any] = field(default_factory=dict)
-    #: It came under its controller's control this turn: it can't attack without a keyword
-    #: that lets it (302.6). Creatures that enter through events always did.
-    summoning_sick: bool = False
-    path: str = ""
-    #: The card it was made from (``card = "Serra Angel"``), or None.
-    card: str | None = None
-    #: The card's rules text that no loaded plugin models (an approximate card).
-    ignored_text: tuple[str, ...] = ()
-
-
-@dataclass
-class Division:
-    """An explicit division of one creature's damage in one step."""
-
-    step: str
-    source: str
-    amounts: dict[str, int]
-    path: str
-
-
-@dataclass
-class Event:
-    """Something that happens at a point of the combat (CONTRACT.md section 1)."""
-
-    index: int
-    at: str
-    action: str
-    path: str
-    target: str | None = None
-    keywords: tuple[str, ...] = ()
-    parameters: tuple[Parameter, ...] = ()
-    counters: dict[str, int] = field(default_factory=dict)
-    power: int = 0
-    toughness: int = 0
-    amount: int = 0
-    creature: CreatureSpec | None = None
-    attacking: str | None = None
-    card: str | None = None
-    caster: str | None = None
-    #: For `cast`: the id of the creature token the card creates (its spec is `creature`).
-    token: str | None = None
-
-    def describe(self) -> str:
-        """A short description for skipped-event lists and the readable account."""
-        what = self.target or self.card or (self.creature.id if self.creature else "")
-        return f"events[{self.index}] ({self.action} {what}) at {self.at}".replace("  ", " ")
-
-
-@dataclass
-class Scenario:
-    """One validated combat scenario."""
-
-    file: str
-    players: dict[str, PlayerSpec]
-    creatures: dict[str, CreatureSpec]
-    attackers: dict[str, str]
-    blockers: dict[str, tuple[str, ...]]
-    divisions: list[Division] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    #: The blockers of each attacker, built on first use from `blockers` as it is then (a new
-    #: or resized `blockers` dict rebuilds it), so that asking for every attacker is linear.
-    _blockers_index: tuple[object, int, dict[str, list[str]]] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
-
-    @property
-    def active_player(self) -> str:
-        """The attacking player: the first player listed."""
-        return next(iter(self.players))
-
-    def blockers_of(self, attacker: str) -> list[str]:
-        """Blockers of an attacker in declaration order."""
-        cached = self._blockers_index
-        if cached is None or cached[0] is not self.blockers or cached[1] != len(self.blockers):
-            index: dict[str, list[str]] = {}
-            for blocker, attacked in self.blockers.items():
-                for a in dict.fromkeys(attacked):
-                    index.setdefault(a, []).append(blocker)
-            cached = self._blockers_index = (self.blockers, len(self.blockers), index)
-        return list(cached[2].get(attacker, ()))
-
+from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
 
 # ---------------------------------------------------------------------------------------------
 # Reading files
@@ -277,7 +147,7 @@ class _Parser:
                 if other == spec.id:
                     raise self.c.fail(f"{spec.path}.{key}", f"{key} can't name the creature itself")
                 if other not in self.creatures:
-                    later = " (it enters only later)" if other in self._entered_ids() else ""
+                    later = " (it enters only later)" if other in entered_ids(self.doc) else ""
                     raise self.c.fail(f"{spec.path}.{key}", f"unknown creature {other!r}{later}")
         for ev in scenario.events:
             if ev.creature is None:
@@ -364,7 +234,7 @@ class _Parser:
         blockers = self._blockers(combat.get("blockers", {}), attackers)
         scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
         check_declarations(scenario, self.registry)
-        scenario.events = self._events(scenario)
+        scenario.events = parse_events(self, scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
         self.check_state(scenario)
         return scenario
@@ -392,19 +262,6 @@ class _Parser:
                 raise self.c.fail(f"creatures.{cid}", f"id {cid!r} is already a player's")
         for cid, raw in creatures.items():
             self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}")
-
-    def _entered_ids(self) -> list[str]:
-        raw = self.doc.get("events", [])
-        ids: list[str] = []
-        if isinstance(raw, list):
-            for ev in raw:
-                if isinstance(ev, Mapping) and isinstance(ev.get("creature"), Mapping):
-                    cid = ev["creature"].get("id")
-                    if isinstance(cid, str):
-                        ids.append(cid)
-                if isinstance(ev, Mapping) and isinstance(ev.get("token"), str):
-                    ids.append(ev["token"])
-        return ids
 
     def _attackers(self, raw: Any) -> dict[str, str]:
         table = self.c.table(raw, "combat.attackers")
@@ -503,175 +360,6 @@ class _Parser:
             out.append(Division(step, source, amounts, path))
         return out
 
-    def _events(self, scenario: Scenario) -> list[Event]:
-        raw = self.doc.get("events", [])
-        if not isinstance(raw, list):
-            raise self.c.fail("events", f"must be a list of tables, not {type_name(raw)}")
-        step_names = self.registry.step_names
-        points = [DECLARE_BLOCKERS, *(f"after {s}" for s in step_names)]
-        parsed: list[Event] = []
-        for i, item in enumerate(raw):
-            path = f"events[{i}]"
-            t = self.c.table(item, path)
-            for key in ("at", "action"):
-                if key not in t:
-                    raise self.c.fail(f"{path}.{key}", "missing")
-            at = " ".join(self.c.string(t["at"], f"{path}.at").split())
-            if at not in points:
-                raise self.c.fail(
-                    f"{path}.at", f"unknown point {at!r} (known: {', '.join(points)})"
-                )
-            action = self.c.string(t["action"], f"{path}.action")
-            if action not in EVENT_ACTIONS:
-                raise self.c.fail(
-                    f"{path}.action",
-                    f"unknown action {action!r} (known: {', '.join(EVENT_ACTIONS)})",
-                )
-            required, optional = EVENT_ACTIONS[action]
-            self.c.keys(t, path, required | optional | {"at", "action"})
-            for key in sorted(required):
-                if key not in t:
-                    raise self.c.fail(f"{path}.{key}", f"missing (the {action} action needs it)")
-            parsed.append(Event(index=i, at=at, action=action, path=path))
-            self._event_fields(parsed[-1], t)
-
-        # Check references in the order events happen, so a creature entering later can't be
-        # the target of an earlier event.
-        order = {p: n for n, p in enumerate(points)}
-        present: set[str] = set(self.creatures)
-        for ev in sorted(parsed, key=lambda e: (order[e.at], e.index)):
-            self._event_refs(ev, scenario, present)
-        return parsed
-
-    def _event_fields(self, ev: Event, t: dict[str, Any]) -> None:
-        path = ev.path
-        if "keywords" in t:
-            names = self.c.string_list(t["keywords"], f"{path}.keywords")
-            if not names:
-                raise self.c.fail(f"{path}.keywords", "must name at least one keyword")
-            ev.keywords, ev.parameters = self.keywords(names, f"{path}.keywords")
-        if "counters" in t:
-            ev.counters = self.counters(t["counters"], f"{path}.counters", None)
-        if ev.action == "pump":
-            if "power" not in t and "toughness" not in t:
-                raise self.c.fail(path, "the pump action needs power or toughness")
-            ev.power = self.c.integer(t.get("power", 0), f"{path}.power")
-            ev.toughness = self.c.integer(t.get("toughness", 0), f"{path}.toughness")
-        if "amount" in t:
-            ev.amount = self.c.integer(t["amount"], f"{path}.amount", 0)
-        if "card" in t:
-            name = self.c.string(t["card"], f"{path}.card")
-            card = self.registry.spell(name)
-            if card is None:
-                raise self.c.fail(f"{path}.card", self.registry.unknown_card_reason(name))
-            for kw in sorted(card.keywords):
-                if self.registry.keyword(kw) is None:
-                    raise self.c.fail(
-                        f"{path}.card",
-                        f"{card.name} needs {self.registry.unknown_keyword_reason(kw)}",
-                    )
-            ev.card = card.name
-        if "caster" in t:
-            ev.caster = self.player_ref(t["caster"], f"{path}.caster")
-        if ev.action == "cast":
-            self._cast_fields(ev, t)
-        if "attacking" in t:
-            ev.attacking = self.player_ref(t["attacking"], f"{path}.attacking")
-        if "target" in t:
-            ev.target = self.c.string(t["target"], f"{path}.target")
-        if "creature" in t:
-            raw = self.c.table(t["creature"], f"{path}.creature")
-            if "id" not in raw:
-                raise self.c.fail(f"{path}.creature.id", "missing")
-            cid = self.c.string(raw["id"], f"{path}.creature.id")
-            ev.creature = self.creature(cid, raw, f"{path}.creature")
-
-    def _cast_fields(self, ev: Event, t: dict[str, Any]) -> None:
-        """A `cast` event's `target` and `token`, as its card asks (CONTRACT.md section 6)."""
-        path = ev.path
-        assert ev.card is not None and ev.caster is not None
-        card = self.registry.spell(ev.card)
-        assert card is not None
-        kind = card.target.kind
-        if kind == "none" and "target" in t:
-            raise self.c.fail(f"{path}.target", f"{card.name} has no target")
-        if kind != "none" and "target" not in t:
-            what = "a creature or a player" if kind == "any" else "a creature"
-            raise self.c.fail(f"{path}.target", f"missing ({card.name} targets {what})")
-        if card.creates is None:
-            if "token" in t:
-                raise self.c.fail(f"{path}.token", f"{card.name} creates no creature token")
-            return
-        if "token" not in t:
-            raise self.c.fail(
-                f"{path}.token",
-                f"missing: the id of the {card.creates.name} token {card.name} creates",
-            )
-        ev.token = self.c.string(t["token"], f"{path}.token")
-        try:
-            ev.creature = token_creature(card, ev.token, ev.caster, self.registry, f"{path}.token")
-        except ValueError as exc:
-            raise self.c.fail(f"{path}.card", f"{card.name}'s token: {exc}") from None
-
-    def _event_refs(self, ev: Event, scenario: Scenario, present: set[str]) -> None:
-        path = ev.path
-        if ev.creature is not None and ev.token is not None:
-            if ev.token in present or ev.token in self.players:
-                raise self.c.fail(f"{path}.token", f"duplicate id {ev.token!r}")
-            present.add(ev.token)
-        elif ev.creature is not None:
-            cid = ev.creature.id
-            if cid in present or cid in self.players:
-                raise self.c.fail(f"{path}.creature.id", f"duplicate id {cid!r}")
-            assert ev.attacking is not None
-            if ev.attacking == ev.creature.controller:
-                raise self.c.fail(
-                    f"{path}.attacking", f"{cid!r} can't attack its own controller {ev.attacking!r}"
-                )
-            present.add(cid)
-        if ev.target is None:
-            return
-        if ev.target in self.players and (ev.action == "damage" or self._any_target(ev)):
-            return
-        if ev.target not in present:
-            if ev.target in self.players:
-                raise self.c.fail(f"{path}.target", f"{ev.target!r} is a player, not a creature")
-            later = " (it enters only later)" if ev.target in self._entered_ids() else ""
-            raise self.c.fail(f"{path}.target", f"unknown creature {ev.target!r}{later}")
-
-    def _any_target(self, ev: Event) -> bool:
-        """A `cast` event whose card may target a player ("any target", 115.4)."""
-        card = self.registry.spell(ev.card) if ev.card is not None else None
-        return card is not None and card.target.kind == "any"
-
-
-def token_creature(
-    card: Card, token: str, caster: str, registry: Registry, path: str = ""
-) -> CreatureSpec:
-    """The creature token a card creates (`Card.creates`) with the id `token`: under the
-    caster's control, summoning sick (302.6), not in combat, with the plugins' default state.
-    ValueError if its keywords are not loaded."""
-    made = card.creates
-    if made is None:
-        raise ValueError(f"{card.name} creates no creature token")
-    found = [parse_instance(text, registry) for text in made.keywords]
-    state: dict[str, Any] = {}
-    for key, f in registry.state_fields("creature").items():
-        state[key] = state[f.default_from] if f.default_from is not None else f.default
-    return CreatureSpec(
-        id=token,
-        name=made.name,
-        controller=caster,
-        power=made.power,
-        toughness=made.toughness,
-        keywords=tuple(i.name for i in found),
-        parameters=tuple(i.parameter for i in found),
-        colors=made.colors,
-        state=state,
-        summoning_sick=True,
-        path=path,
-    )
-
 
 def parse_scenario(doc: Any, registry: Registry, file: str = "<scenario>") -> Scenario:
     """Validate a raw scenario document (a dict as read from TOML or JSON)."""
@@ -679,17 +367,9 @@ def parse_scenario(doc: Any, registry: Registry, file: str = "<scenario>") -> Sc
 
 
 __all__ = [
-    "DECLARE_BLOCKERS",
-    "EVENT_ACTIONS",
-    "REGULAR_STEP",
-    "CreatureSpec",
-    "Division",
-    "Event",
-    "PlayerSpec",
-    "Scenario",
     "iter_scenarios",
     "load_scenario",
     "load_scenarios",
     "parse_scenario",
-    "token_creature",
+    "read_documents",
 ]

@@ -16,7 +16,7 @@ from typing import Any
 from ecs_combat.plugin.definitions import COLORS, Card
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
-from ecs_combat.scenario.loader import DECLARE_BLOCKERS, EVENT_ACTIONS
+from ecs_combat.scenario.events import DECLARE_BLOCKERS, EVENT_ACTIONS
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -23,7 +23,9 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.turn_schedule import schedule
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import type_name
-from ecs_combat.scenario.loader import CreatureSpec, Scenario, _Parser, token_creature
+from ecs_combat.scenario.events import token_creature
+from ecs_combat.scenario.loader import _Parser
+from ecs_combat.scenario.model import CreatureSpec, Scenario
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.suggest import did_you_mean
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase
-from ecs_combat.scenario.loader import CreatureSpec, PlayerSpec, Scenario
+from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
 
 
 @dataclass

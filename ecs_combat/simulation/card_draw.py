@@ -18,16 +18,9 @@ import numpy as np
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
 from ecs_combat.plugin.definitions import COLORS
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.generate import (
-    Array,
-    Drawn,
-    Draws,
-    RowFacts,
-    SpecGenerator,
-    _Casts,
-    assemble,
-    state_columns,
-)
+from ecs_combat.simulation.assemble import Array, _Casts, assemble, state_columns
+from ecs_combat.simulation.generate import Drawn, Draws, SpecGenerator
+from ecs_combat.simulation.keyword_bits import RowFacts
 from ecs_combat.simulation.pool import CardPool
 from ecs_combat.simulation.spec import BattleSpec
 

@@ -1,4 +1,5 @@
-"""Drawing random battles as arrays and building a :class:`CombatBatch` from them.
+"""Drawing random battles as arrays, seeded per block of battles, and handing them to
+:func:`~ecs_combat.simulation.assemble.assemble` to become a :class:`CombatBatch`.
 
 Battles are drawn in seeded **blocks** of :data:`BLOCK` battles: block ``b`` of a run with
 seed ``s`` draws from ``SeedSequence(s, spawn_key=(b,))``, which is the ``b``-th child of
@@ -8,34 +9,22 @@ it is resolved in, and no battle is ever drawn with a Python loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from ecs_combat.batched.arrays import (
-    ACTION_CODE,
-    BatchOutcome,
-    BoolArray,
-    CombatBatch,
-    IntArray,
-    MaskArray,
-)
+from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
 from ecs_combat.batched.turn import TurnBatch
-from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.plugin.restrictions import Restriction
+from ecs_combat.simulation.assemble import Array, _Casts, assemble, state_columns
+from ecs_combat.simulation.keyword_bits import KeywordBits
 from ecs_combat.simulation.spec import BattleSpec, Range, Spec, TournamentSpec
 from ecs_combat.simulation.turns import TurnPlan, turn_keywords
 
 #: Battles per seeded block.
 BLOCK = 1024
-#: A CombatBatch keyword mask has 64 bits.
-MAX_KEYWORDS = 64
-
-Array = npt.NDArray[Any]
 
 
 def block_rng(seed: int, block: int) -> np.random.Generator:
@@ -89,302 +78,6 @@ class Drawn:
     two_rows_a_battle: bool = False
     #: A SPEC with `[turn]`: every battle's turn (its first combat phase is `batch`).
     turn: TurnBatch | None = None
-
-
-def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
-    """The keywords a simulation's battles can hold, in registry order: those it draws, those
-    its cards give, and what their static abilities need. A batch's masks need bits for these
-    only, however many keywords are installed."""
-    if isinstance(spec, TournamentSpec):
-        used = set(spec.keywords)
-    else:
-        used = set(spec.attacker.keywords) | set(spec.blocker.keywords) | set(spec.matchup)
-        if spec.pool is not None:
-            used |= spec.pool.keywords
-        for cast in spec.casts:
-            card = registry.card(cast.card)
-            if card is not None:
-                used |= card.keywords
-        if spec.turn is not None:
-            used |= turn_keywords(spec.turn, registry)
-    todo = list(used)
-    while todo:
-        kw = registry.keyword(todo.pop())
-        for needed in kw.requires if kw is not None else ():
-            if needed not in used:
-                used.add(needed)
-                todo.append(needed)
-    return tuple(k for k in registry.keywords if k in used)
-
-
-class KeywordBits:
-    """The registry's keywords as mask bits, with the block-legality rules they carry."""
-
-    def __init__(self, registry: Registry, spec: Spec) -> None:
-        self.names = drawn_keywords(registry, spec)
-        if len(self.names) > MAX_KEYWORDS:
-            raise InputError(
-                None,
-                "",
-                f"the simulation uses {len(self.names)} keywords (with those its cards give); "
-                f"bulk simulations handle at most {MAX_KEYWORDS}",
-            )
-        self.bit = {name: np.uint64(1) << np.uint64(i) for i, name in enumerate(self.names)}
-        self.registry = registry
-
-    def mask(self, names: Sequence[str]) -> np.uint64:
-        """The mask of some keywords (unknown names are left out)."""
-        out = np.uint64(0)
-        for name in names:
-            out |= self.bit.get(name, np.uint64(0))
-        return out
-
-    def restrictions(self, kind: str, possible: np.uint64) -> list[Restriction]:
-        """The registry's restrictions of a kind whose keyword is in `possible`."""
-        return [
-            r
-            for r in self.registry.restrictions_of(kind)
-            if self.bit.get(r.keyword, np.uint64(0)) & possible
-        ]
-
-    def restricts_blocks(self, possible: np.uint64) -> bool:
-        """Whether any keyword in `possible` forbids some blocks."""
-        return bool(
-            self.restrictions("block", possible) or self.restrictions("block-pair", possible)
-        )
-
-    def legal_blocks(
-        self,
-        attacker_masks: MaskArray,
-        blocker_masks: MaskArray,
-        possible: np.uint64,
-        attacker_power: IntArray | None = None,
-        blocker_power: IntArray | None = None,
-        attacker_cards: RowFacts | None = None,
-        blocker_cards: RowFacts | None = None,
-    ) -> BoolArray:
-        """Which (attacker, blocker) pairs the rules allow, ignoring minimum numbers of blockers (509.1b).
-
-        Only keywords in `possible` are checked (the others appear on no creature). Creatures
-        are colorless with keywords without parameters unless `attacker_cards` and
-        `blocker_cards` give their colors and parameters.
-        """
-        ok = np.ones(attacker_masks.shape, dtype=np.bool_)
-        attacker = _MaskSide(self, attacker_masks, attacker_power, attacker_cards)
-        blocker = _MaskSide(self, blocker_masks, blocker_power, blocker_cards)
-        for r in self.restrictions("block", possible):
-            ok &= np.asarray(r.test(blocker), np.bool_)
-        for r in self.restrictions("block-pair", possible):
-            ok &= np.asarray(r.test(attacker, blocker), np.bool_)
-        return ok
-
-    def may_attack(self, masks: MaskArray, possible: np.uint64) -> BoolArray | None:
-        """Which creatures the rules let attack (508.1a); None when no keyword in `possible`
-        forbids it."""
-        rules = self.restrictions("attack", possible)
-        if not rules:
-            return None
-        side = _MaskSide(self, masks)
-        ok = np.ones(masks.shape, dtype=np.bool_)
-        for r in rules:
-            ok &= np.asarray(r.test(side), np.bool_)
-        return ok
-
-    def blockers_needed(self, masks: MaskArray, possible: np.uint64) -> IntArray | None:
-        """How many blockers each attacker needs at least (509.1b); None when no
-        keyword in `possible` asks for more than one."""
-        rules = self.restrictions("blockers", possible)
-        if not rules:
-            return None
-        side = _MaskSide(self, masks)
-        need = np.ones(masks.shape, dtype=np.int64)
-        for r in rules:
-            need = np.maximum(need, np.asarray(r.test(side), np.int64))
-        return need
-
-
-@dataclass
-class RowFacts:
-    """Colors and keyword parameters of some creature rows (real cards have them)."""
-
-    #: [rows] colors as bit masks.
-    colors: IntArray
-    #: A keyword's parameters per row as a restriction reads them (``Side.values``).
-    values: Callable[[str], IntArray]
-
-    def take(self, rows: IntArray) -> RowFacts:
-        """The facts of some of the rows."""
-        values = self.values
-        return RowFacts(self.colors[rows], lambda keyword: values(keyword)[rows])
-
-
-class _MaskSide:
-    """Creatures as keyword masks, as a restriction sees them. Drawn creatures are colorless
-    and their keywords have no parameters (``values`` is 0), unless `facts` says otherwise."""
-
-    def __init__(
-        self,
-        bits: KeywordBits,
-        masks: MaskArray,
-        power: IntArray | None = None,
-        facts: RowFacts | None = None,
-    ) -> None:
-        self.bits = bits
-        self.masks = masks
-        self.facts = facts
-        self.opponent = np.zeros(masks.shape, np.bool_)
-        self.colors = np.zeros(masks.shape, np.int64) if facts is None else facts.colors
-        self.power = np.zeros(masks.shape, np.int64) if power is None else power
-
-    def values(self, keyword: str) -> IntArray:
-        if self.facts is None:
-            return np.zeros(self.masks.shape, np.int64)
-        return self.facts.values(keyword)
-
-    def has(self, keyword: str) -> BoolArray:
-        bit = self.bits.bit.get(keyword)
-        if bit is None:
-            return np.zeros(self.masks.shape, np.bool_)
-        out: BoolArray = (self.masks & bit) != np.uint64(0)
-        return out
-
-
-@dataclass
-class _Casts:
-    """Which card is cast on which creature rows."""
-
-    card_names: tuple[str, ...] = ()
-    #: Per `[[casts]]` entry: index into card_names, target kind, and per-row draws.
-    entries: list[tuple[int, str, BoolArray]] = field(default_factory=list)
-
-
-def assemble(
-    bits: KeywordBits,
-    counts: IntArray,
-    role: IntArray,
-    assigned: IntArray,
-    power: IntArray,
-    toughness: IntArray,
-    keywords: MaskArray,
-    life: int,
-    possible: np.uint64,
-    casts: _Casts | None = None,
-    names: list[str] | None = None,
-    per_battle: int | None = None,
-    creature_state: dict[str, Array] | None = None,
-    player_state: dict[str, Array] | None = None,
-    home: BoolArray | None = None,
-    facts: RowFacts | None = None,
-) -> tuple[CombatBatch, BoolArray]:
-    """Build the batch of two-player battles from per-creature arrays, battle-major.
-
-    `counts` holds each battle's creature count (all `per_battle`, if given); `role` is 0 for the attacking player's
-    creatures and 1 for the defending player's; `assigned` is, for a defending creature, the
-    row (within its battle) of the attacker it is drawn to block. Forbidden blocks are dropped;
-    an attacker left with fewer blockers than it needs (702.111b) is unblocked. Returns the batch
-    and the attacking-side mask. The plugins' state not given takes its default. Creatures
-    in `home` neither attack nor block. `facts` gives the creatures' colors and keyword
-    parameters (else colorless, no parameters).
-    """
-    n = int(counts.shape[0])
-    if per_battle is not None:
-        battle = np.repeat(np.arange(n, dtype=np.int64), per_battle)
-        starts = np.arange(0, per_battle * n, per_battle, dtype=np.int64)
-    else:
-        battle = np.repeat(np.arange(n, dtype=np.int64), counts)
-        starts = np.zeros(n, dtype=np.int64)
-        np.cumsum(counts[:-1], out=starts[1:])
-    rows = battle.shape[0]
-    controller = 2 * battle + role
-    attacks = role == 0
-    blocks = role == 1
-    if home is not None:
-        attacks &= ~home
-        blocks &= ~home
-    may_attack = bits.may_attack(keywords, possible)
-    if may_attack is not None:
-        attacks &= may_attack
-    attacking = np.where(attacks, controller + 1, -1)
-
-    blocker_rows = np.flatnonzero(blocks)
-    attacker_rows = starts[battle[blocker_rows]] + assigned[blocker_rows]
-    legal = attacks[attacker_rows]
-    if bits.restricts_blocks(possible):
-        legal &= bits.legal_blocks(
-            keywords[attacker_rows],
-            keywords[blocker_rows],
-            possible,
-            power[attacker_rows],
-            power[blocker_rows],
-            None if facts is None else facts.take(attacker_rows),
-            None if facts is None else facts.take(blocker_rows),
-        )
-    need = bits.blockers_needed(keywords[attacker_rows], possible)
-    if need is not None:
-        have = np.bincount(attacker_rows[legal], minlength=rows)[attacker_rows]
-        legal &= have >= need
-    block_blocker = blocker_rows[legal]
-    block_attacker = attacker_rows[legal]
-
-    batch = CombatBatch(
-        n_battles=n,
-        keyword_names=bits.names,
-        counter_names=(*bits.names, *bits.registry.counter_kinds),
-        player_battle=np.repeat(np.arange(n, dtype=np.int64), 2),
-        life=np.full(2 * n, life, dtype=np.int64),
-        player_state=state_columns(bits.registry, "player", 2 * n, player_state),
-        battle=battle,
-        controller=controller,
-        power=power,
-        toughness=toughness,
-        damage=np.zeros(rows, dtype=np.int64),
-        keywords=keywords,
-        colors=np.zeros(rows, dtype=np.int64) if facts is None else facts.colors,
-        creature_state=state_columns(bits.registry, "creature", rows, creature_state),
-        attacking=attacking,
-        present=np.ones(rows, dtype=np.bool_),
-        block_blocker=block_blocker,
-        block_attacker=block_attacker,
-        block_rank=np.zeros(block_blocker.shape[0], dtype=np.int64),
-        creature_names=names,
-    )
-    if casts is not None and casts.entries:
-        blocked = np.zeros(rows, dtype=np.bool_)
-        blocked[block_attacker] = True
-        blocks = np.zeros(rows, dtype=np.bool_)
-        blocks[block_blocker] = True
-        _add_casts(batch, casts, attacks, blocked, blocks)
-    return batch, role == 0
-
-
-def _add_casts(
-    batch: CombatBatch, casts: _Casts, attacks: BoolArray, blocked: BoolArray, blocks: BoolArray
-) -> None:
-    """Cast events at declare-blockers, by row and then in `[[casts]]` order."""
-    wanted = {"blocked attacker": attacks & blocked, "attacker": attacks, "blocker": blocks}
-    targets: list[IntArray] = []
-    order: list[IntArray] = []
-    cards: list[IntArray] = []
-    for i, (card, kind, drawn) in enumerate(casts.entries):
-        rows = np.flatnonzero(drawn & wanted[kind])
-        targets.append(rows)
-        order.append(np.full(rows.shape, i, dtype=np.int64))
-        cards.append(np.full(rows.shape, card, dtype=np.int64))
-    target = np.concatenate(targets)
-    sort = np.lexsort((np.concatenate(order), target))
-    target = target[sort]
-    e = int(target.shape[0])
-    batch.event_battle = batch.battle[target]
-    batch.event_point = np.zeros(e, dtype=np.int64)
-    batch.event_action = np.full(e, ACTION_CODE["cast"], dtype=np.int64)
-    batch.event_target = target
-    batch.event_keywords = np.zeros(e, dtype=np.uint64)
-    batch.event_power = np.zeros(e, dtype=np.int64)
-    batch.event_toughness = np.zeros(e, dtype=np.int64)
-    batch.event_amount = np.zeros(e, dtype=np.int64)
-    batch.event_player = batch.controller[target]
-    batch.event_card = np.concatenate(cards)[sort]
-    batch.card_names = casts.card_names
 
 
 class TournamentGenerator:
@@ -707,22 +400,6 @@ class SpecGenerator:
 
 
 Generator = TournamentGenerator | SpecGenerator
-
-
-def state_columns(
-    registry: Registry, owner: str, rows: int, given: dict[str, Array] | None = None
-) -> dict[str, Array]:
-    """Every state plugins add to creatures or players, for `rows` rows: as `given`, else the
-    default (a creature reference: -1)."""
-    out: dict[str, Array] = {}
-    for key, f in registry.state_fields(owner).items():
-        if given and key in given:
-            out[key] = given[key]
-        elif f.kind == "bool":
-            out[key] = np.full(rows, bool(f.default), dtype=np.bool_)
-        else:
-            out[key] = np.full(rows, -1 if f.default is None else int(f.default), dtype=np.int64)
-    return out
 
 
 def make_generator(spec: Spec, registry: Registry) -> Generator:

@@ -24,7 +24,7 @@ from ecs_combat.plugin.definitions import Card
 from ecs_combat.plugin.phases import COMBAT, CastInMain, Phase
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.turn_schedule import schedule
-from ecs_combat.scenario.loader import CreatureSpec
+from ecs_combat.scenario.model import CreatureSpec
 from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:

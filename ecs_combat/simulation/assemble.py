@@ -1,0 +1,169 @@
+"""Building the :class:`CombatBatch` of drawn two-player battles from per-creature arrays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import ACTION_CODE, BoolArray, CombatBatch, IntArray, MaskArray
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.keyword_bits import KeywordBits, RowFacts
+
+Array = npt.NDArray[Any]
+
+
+def state_columns(
+    registry: Registry, owner: str, rows: int, given: dict[str, Array] | None = None
+) -> dict[str, Array]:
+    """Every state plugins add to creatures or players, for `rows` rows: as `given`, else the
+    default (a creature reference: -1)."""
+    out: dict[str, Array] = {}
+    for key, f in registry.state_fields(owner).items():
+        if given and key in given:
+            out[key] = given[key]
+        elif f.kind == "bool":
+            out[key] = np.full(rows, bool(f.default), dtype=np.bool_)
+        else:
+            out[key] = np.full(rows, -1 if f.default is None else int(f.default), dtype=np.int64)
+    return out
+
+
+@dataclass
+class _Casts:
+    """Which card is cast on which creature rows."""
+
+    card_names: tuple[str, ...] = ()
+    #: Per `[[casts]]` entry: index into card_names, target kind, and per-row draws.
+    entries: list[tuple[int, str, BoolArray]] = field(default_factory=list)
+
+
+def assemble(
+    bits: KeywordBits,
+    counts: IntArray,
+    role: IntArray,
+    assigned: IntArray,
+    power: IntArray,
+    toughness: IntArray,
+    keywords: MaskArray,
+    life: int,
+    possible: np.uint64,
+    casts: _Casts | None = None,
+    names: list[str] | None = None,
+    per_battle: int | None = None,
+    creature_state: dict[str, Array] | None = None,
+    player_state: dict[str, Array] | None = None,
+    home: BoolArray | None = None,
+    facts: RowFacts | None = None,
+) -> tuple[CombatBatch, BoolArray]:
+    """Build the batch of two-player battles from per-creature arrays, battle-major.
+
+    `counts` holds each battle's creature count (all `per_battle`, if given); `role` is 0 for the attacking player's
+    creatures and 1 for the defending player's; `assigned` is, for a defending creature, the
+    row (within its battle) of the attacker it is drawn to block. Forbidden blocks are dropped;
+    an attacker left with fewer blockers than it needs (702.111b) is unblocked. Returns the batch
+    and the attacking-side mask. The plugins' state not given takes its default. Creatures
+    in `home` neither attack nor block. `facts` gives the creatures' colors and keyword
+    parameters (else colorless, no parameters).
+    """
+    n = int(counts.shape[0])
+    if per_battle is not None:
+        battle = np.repeat(np.arange(n, dtype=np.int64), per_battle)
+        starts = np.arange(0, per_battle * n, per_battle, dtype=np.int64)
+    else:
+        battle = np.repeat(np.arange(n, dtype=np.int64), counts)
+        starts = np.zeros(n, dtype=np.int64)
+        np.cumsum(counts[:-1], out=starts[1:])
+    rows = battle.shape[0]
+    controller = 2 * battle + role
+    attacks = role == 0
+    blocks = role == 1
+    if home is not None:
+        attacks &= ~home
+        blocks &= ~home
+    may_attack = bits.may_attack(keywords, possible)
+    if may_attack is not None:
+        attacks &= may_attack
+    attacking = np.where(attacks, controller + 1, -1)
+
+    blocker_rows = np.flatnonzero(blocks)
+    attacker_rows = starts[battle[blocker_rows]] + assigned[blocker_rows]
+    legal = attacks[attacker_rows]
+    if bits.restricts_blocks(possible):
+        legal &= bits.legal_blocks(
+            keywords[attacker_rows],
+            keywords[blocker_rows],
+            possible,
+            power[attacker_rows],
+            power[blocker_rows],
+            None if facts is None else facts.take(attacker_rows),
+            None if facts is None else facts.take(blocker_rows),
+        )
+    need = bits.blockers_needed(keywords[attacker_rows], possible)
+    if need is not None:
+        have = np.bincount(attacker_rows[legal], minlength=rows)[attacker_rows]
+        legal &= have >= need
+    block_blocker = blocker_rows[legal]
+    block_attacker = attacker_rows[legal]
+
+    batch = CombatBatch(
+        n_battles=n,
+        keyword_names=bits.names,
+        counter_names=(*bits.names, *bits.registry.counter_kinds),
+        player_battle=np.repeat(np.arange(n, dtype=np.int64), 2),
+        life=np.full(2 * n, life, dtype=np.int64),
+        player_state=state_columns(bits.registry, "player", 2 * n, player_state),
+        battle=battle,
+        controller=controller,
+        power=power,
+        toughness=toughness,
+        damage=np.zeros(rows, dtype=np.int64),
+        keywords=keywords,
+        colors=np.zeros(rows, dtype=np.int64) if facts is None else facts.colors,
+        creature_state=state_columns(bits.registry, "creature", rows, creature_state),
+        attacking=attacking,
+        present=np.ones(rows, dtype=np.bool_),
+        block_blocker=block_blocker,
+        block_attacker=block_attacker,
+        block_rank=np.zeros(block_blocker.shape[0], dtype=np.int64),
+        creature_names=names,
+    )
+    if casts is not None and casts.entries:
+        blocked = np.zeros(rows, dtype=np.bool_)
+        blocked[block_attacker] = True
+        blocks = np.zeros(rows, dtype=np.bool_)
+        blocks[block_blocker] = True
+        _add_casts(batch, casts, attacks, blocked, blocks)
+    return batch, role == 0
+
+
+def _add_casts(
+    batch: CombatBatch, casts: _Casts, attacks: BoolArray, blocked: BoolArray, blocks: BoolArray
+) -> None:
+    """Cast events at declare-blockers, by row and then in `[[casts]]` order."""
+    wanted = {"blocked attacker": attacks & blocked, "attacker": attacks, "blocker": blocks}
+    targets: list[IntArray] = []
+    order: list[IntArray] = []
+    cards: list[IntArray] = []
+    for i, (card, kind, drawn) in enumerate(casts.entries):
+        rows = np.flatnonzero(drawn & wanted[kind])
+        targets.append(rows)
+        order.append(np.full(rows.shape, i, dtype=np.int64))
+        cards.append(np.full(rows.shape, card, dtype=np.int64))
+    target = np.concatenate(targets)
+    sort = np.lexsort((np.concatenate(order), target))
+    target = target[sort]
+    e = int(target.shape[0])
+    batch.event_battle = batch.battle[target]
+    batch.event_point = np.zeros(e, dtype=np.int64)
+    batch.event_action = np.full(e, ACTION_CODE["cast"], dtype=np.int64)
+    batch.event_target = target
+    batch.event_keywords = np.zeros(e, dtype=np.uint64)
+    batch.event_power = np.zeros(e, dtype=np.int64)
+    batch.event_toughness = np.zeros(e, dtype=np.int64)
+    batch.event_amount = np.zeros(e, dtype=np.int64)
+    batch.event_player = batch.controller[target]
+    batch.event_card = np.concatenate(cards)[sort]
+    batch.card_names = casts.card_names

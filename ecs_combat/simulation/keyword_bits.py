@@ -1,0 +1,176 @@
+"""The keywords a simulation uses as mask bits, and the attack and block legality they carry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ecs_combat.batched.arrays import BoolArray, IntArray, MaskArray
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.plugin.restrictions import Restriction
+from ecs_combat.simulation.spec import Spec, TournamentSpec
+from ecs_combat.simulation.turns import turn_keywords
+
+#: A CombatBatch keyword mask has 64 bits.
+MAX_KEYWORDS = 64
+
+
+def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
+    """The keywords a simulation's battles can hold, in registry order: those it draws, those
+    its cards give, and what their static abilities need. A batch's masks need bits for these
+    only, however many keywords are installed."""
+    if isinstance(spec, TournamentSpec):
+        used = set(spec.keywords)
+    else:
+        used = set(spec.attacker.keywords) | set(spec.blocker.keywords) | set(spec.matchup)
+        if spec.pool is not None:
+            used |= spec.pool.keywords
+        for cast in spec.casts:
+            card = registry.card(cast.card)
+            if card is not None:
+                used |= card.keywords
+        if spec.turn is not None:
+            used |= turn_keywords(spec.turn, registry)
+    todo = list(used)
+    while todo:
+        kw = registry.keyword(todo.pop())
+        for needed in kw.requires if kw is not None else ():
+            if needed not in used:
+                used.add(needed)
+                todo.append(needed)
+    return tuple(k for k in registry.keywords if k in used)
+
+
+class KeywordBits:
+    """The registry's keywords as mask bits, with the block-legality rules they carry."""
+
+    def __init__(self, registry: Registry, spec: Spec) -> None:
+        self.names = drawn_keywords(registry, spec)
+        if len(self.names) > MAX_KEYWORDS:
+            raise InputError(
+                None,
+                "",
+                f"the simulation uses {len(self.names)} keywords (with those its cards give); "
+                f"bulk simulations handle at most {MAX_KEYWORDS}",
+            )
+        self.bit = {name: np.uint64(1) << np.uint64(i) for i, name in enumerate(self.names)}
+        self.registry = registry
+
+    def mask(self, names: Sequence[str]) -> np.uint64:
+        """The mask of some keywords (unknown names are left out)."""
+        out = np.uint64(0)
+        for name in names:
+            out |= self.bit.get(name, np.uint64(0))
+        return out
+
+    def restrictions(self, kind: str, possible: np.uint64) -> list[Restriction]:
+        """The registry's restrictions of a kind whose keyword is in `possible`."""
+        return [
+            r
+            for r in self.registry.restrictions_of(kind)
+            if self.bit.get(r.keyword, np.uint64(0)) & possible
+        ]
+
+    def restricts_blocks(self, possible: np.uint64) -> bool:
+        """Whether any keyword in `possible` forbids some blocks."""
+        return bool(
+            self.restrictions("block", possible) or self.restrictions("block-pair", possible)
+        )
+
+    def legal_blocks(
+        self,
+        attacker_masks: MaskArray,
+        blocker_masks: MaskArray,
+        possible: np.uint64,
+        attacker_power: IntArray | None = None,
+        blocker_power: IntArray | None = None,
+        attacker_cards: RowFacts | None = None,
+        blocker_cards: RowFacts | None = None,
+    ) -> BoolArray:
+        """Which (attacker, blocker) pairs the rules allow, ignoring minimum numbers of blockers (509.1b).
+
+        Only keywords in `possible` are checked (the others appear on no creature). Creatures
+        are colorless with keywords without parameters unless `attacker_cards` and
+        `blocker_cards` give their colors and parameters.
+        """
+        ok = np.ones(attacker_masks.shape, dtype=np.bool_)
+        attacker = _MaskSide(self, attacker_masks, attacker_power, attacker_cards)
+        blocker = _MaskSide(self, blocker_masks, blocker_power, blocker_cards)
+        for r in self.restrictions("block", possible):
+            ok &= np.asarray(r.test(blocker), np.bool_)
+        for r in self.restrictions("block-pair", possible):
+            ok &= np.asarray(r.test(attacker, blocker), np.bool_)
+        return ok
+
+    def may_attack(self, masks: MaskArray, possible: np.uint64) -> BoolArray | None:
+        """Which creatures the rules let attack (508.1a); None when no keyword in `possible`
+        forbids it."""
+        rules = self.restrictions("attack", possible)
+        if not rules:
+            return None
+        side = _MaskSide(self, masks)
+        ok = np.ones(masks.shape, dtype=np.bool_)
+        for r in rules:
+            ok &= np.asarray(r.test(side), np.bool_)
+        return ok
+
+    def blockers_needed(self, masks: MaskArray, possible: np.uint64) -> IntArray | None:
+        """How many blockers each attacker needs at least (509.1b); None when no
+        keyword in `possible` asks for more than one."""
+        rules = self.restrictions("blockers", possible)
+        if not rules:
+            return None
+        side = _MaskSide(self, masks)
+        need = np.ones(masks.shape, dtype=np.int64)
+        for r in rules:
+            need = np.maximum(need, np.asarray(r.test(side), np.int64))
+        return need
+
+
+@dataclass
+class RowFacts:
+    """Colors and keyword parameters of some creature rows (real cards have them)."""
+
+    #: [rows] colors as bit masks.
+    colors: IntArray
+    #: A keyword's parameters per row as a restriction reads them (``Side.values``).
+    values: Callable[[str], IntArray]
+
+    def take(self, rows: IntArray) -> RowFacts:
+        """The facts of some of the rows."""
+        values = self.values
+        return RowFacts(self.colors[rows], lambda keyword: values(keyword)[rows])
+
+
+class _MaskSide:
+    """Creatures as keyword masks, as a restriction sees them. Drawn creatures are colorless
+    and their keywords have no parameters (``values`` is 0), unless `facts` says otherwise."""
+
+    def __init__(
+        self,
+        bits: KeywordBits,
+        masks: MaskArray,
+        power: IntArray | None = None,
+        facts: RowFacts | None = None,
+    ) -> None:
+        self.bits = bits
+        self.masks = masks
+        self.facts = facts
+        self.opponent = np.zeros(masks.shape, np.bool_)
+        self.colors = np.zeros(masks.shape, np.int64) if facts is None else facts.colors
+        self.power = np.zeros(masks.shape, np.int64) if power is None else power
+
+    def values(self, keyword: str) -> IntArray:
+        if self.facts is None:
+            return np.zeros(self.masks.shape, np.int64)
+        return self.facts.values(keyword)
+
+    def has(self, keyword: str) -> BoolArray:
+        bit = self.bits.bit.get(keyword)
+        if bit is None:
+            return np.zeros(self.masks.shape, np.bool_)
+        out: BoolArray = (self.masks & bit) != np.uint64(0)
+        return out
