@@ -197,3 +197,21 @@ def test_batched_engine_on_a_turn_file(tmp_path: Path) -> None:
     p = run("resolve", path, "--json", "--engine", "batched")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == json.loads(run("resolve", path, "--json").stdout)
+
+
+def test_phases_reads_a_turn_whose_combats_are_wrong(tmp_path: Path) -> None:
+    """`phases` prints the schedule whatever the `[[combats]]` entries say, so the message for
+    too many entries (which points at `phases`) can be followed: A's combat, then B's Wolf's."""
+    text = (
+        '[players.A]\n[players.B]\n[creatures.wolf]\ncard = "Throat Wolf"\ncontroller = "B"\n'
+        "[turn]\n[[combats]]\n[[combats]]\n[[combats]]\n"
+    )
+    path = write(tmp_path, "turn.toml", text)
+    resolved = run("resolve", path)
+    assert resolved.returncode == 2
+    assert "3 combats listed, but the turn has 2 combat phases" in resolved.stderr
+    listed = run("phases", path, "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [(p["phase"], p["player"]) for p in json.loads(listed.stdout)] == [
+        ("main", "A"), ("combat", "A"), ("combat", "B"), ("main", "A"),
+    ]  # fmt: skip

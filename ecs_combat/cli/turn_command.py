@@ -84,9 +84,10 @@ def print_phases(registry: Registry, file: str, as_json: bool, console: Console)
 
 def _schedules(registry: Registry, file: str) -> Iterator[tuple[str, list[str], str, list[Phase]]]:
     """(where, turn order, active player, phases) for each document of a file; a combat
-    scenario is the turn of its first player, with no spells cast in main phases."""
+    scenario is the turn of its first player, with no spells cast in main phases. A turn's
+    ``[[combats]]`` entries are not read: they don't change the phases."""
     if is_turn_file(file):
-        for turn in iter_turns(file, registry):
+        for turn in iter_turns(file, registry, combats=False):
             yield turn.file, list(turn.players), turn.active, turn.phases
         return
     for scenario in iter_scenarios(file, registry):

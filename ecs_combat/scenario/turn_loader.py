@@ -50,8 +50,11 @@ def is_turn_file(path: str | Path) -> bool:
     return False
 
 
-def iter_turns(path: str | Path, registry: Registry) -> Iterator[TurnScenario]:
-    """Read and validate the turns of a file one at a time (a .jsonl file line by line)."""
+def iter_turns(
+    path: str | Path, registry: Registry, combats: bool = True
+) -> Iterator[TurnScenario]:
+    """Read and validate the turns of a file one at a time (a .jsonl file line by line).
+    With `combats` False, the ``[[combats]]`` entries are left unread (the phases alone)."""
     found = False
     for where, doc in documents.read_documents(path, "scenario"):
         found = True
@@ -62,6 +65,8 @@ def iter_turns(path: str | Path, registry: Registry) -> Iterator[TurnScenario]:
                 "this is one combat, not a turn (no `turn` or `combats`): a file holds either "
                 "turns or combats",
             )
+        if not combats and isinstance(doc, Mapping):
+            doc = {k: v for k, v in doc.items() if k != "combats"} | {"turn": doc.get("turn", {})}
         yield parse_turn(doc, registry, where)
     if not found:
         raise InputError(str(path), "", "the file holds no turn")
