@@ -265,18 +265,25 @@ class _Run:
             if counters is not None and counters.size:
                 some = np.any(counters[:, : len(self.m.names)] > 0, axis=0, keepdims=True)
                 used |= int(_bits_of(some)[0])
-        cast = b.event_action == ACTION_CODE["cast"]
-        for ci in np.unique(b.event_card[cast]).tolist():
-            card = self.reg.card(b.card_names[ci])
+        used |= self._card_bits(b.event_card[b.event_action == ACTION_CODE["cast"]])
+        for name, why in self.m.refused.items():
+            if used & self.m.bit[name]:
+                raise RefusedError(why)
+        return used
+
+    def _card_bits(self, card_indices: IntArray) -> int:
+        """The bits of the keywords some cards (indices into `card_names`) may grant; a card
+        or keyword the batch can't hold is refused."""
+        used = 0
+        names = self.batch.card_names
+        for ci in np.unique(card_indices).tolist():
+            card = self.reg.card(names[ci])
             if card is None:
-                raise RefusedError(f"no card {b.card_names[ci]!r} in the card library")
+                raise RefusedError(f"no card {names[ci]!r} in the card library")
             for kw in card.keywords:
                 if kw not in self.m.bit:
                     raise RefusedError(f"{card.name} gives {kw!r}, which has no bit in the batch")
                 used |= self.m.bit[kw]
-        for name, why in self.m.refused.items():
-            if used & self.m.bit[name]:
-                raise RefusedError(why)
         return used
 
     def _static_hook(self, used: int) -> Any:

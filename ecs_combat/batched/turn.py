@@ -237,15 +237,7 @@ class _TurnRun(_Run):
                 used |= super()._keywords_used()
         self.batch = first
         cards = np.concatenate([c.card for c in self.turns.casts] or [np.zeros(0, I64)])
-        for ci in np.unique(cards).tolist():
-            card = self.reg.card(first.card_names[ci])
-            if card is None:
-                raise RefusedError(f"no card {first.card_names[ci]!r} in the card library")
-            for kw in card.keywords:
-                if kw not in self.m.bit:
-                    raise RefusedError(f"{card.name} gives {kw!r}, which has no bit in the batch")
-                used |= self.m.bit[kw]
-        return used
+        return used | self._card_bits(cards)
 
     def _check_marked_damage(self) -> None:
         """Lethal damage in the input is checked as the turn begins only."""

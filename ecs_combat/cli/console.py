@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 #: User text longer than this many characters is shown with its middle elided (JSON is exact).
@@ -82,3 +84,19 @@ def print_plain_table(
         print_line(console, title)
     for line in plain_lines(headers, rows, right):
         print_line(console, line)
+
+
+def summary_table(title: str, caption: Text | None = None) -> Table:
+    """An empty Rich table in the layout of the summaries: title on the left, a rule under
+    the headings, no outer edge, one space between columns."""
+    return Table(
+        title=Text(title),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1),
+        collapse_padding=True,
+        caption=caption,
+        caption_justify="left",
+    )

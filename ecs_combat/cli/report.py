@@ -49,6 +49,16 @@ def render(scenario: Scenario, result: CombatResult, console: Console) -> None:
     print_end_of_combat(console, result, label)
 
 
+def labeller(names: dict[str, str]) -> _Label:
+    """How the account names creatures: ``Name (id)``, or the id alone when it is the name."""
+
+    def label(cid: str) -> str:
+        name = names.get(cid)
+        return f"{shown(name)} ({shown(cid)})" if name and name != cid else shown(cid)
+
+    return label
+
+
 def render_steps(scenario: Scenario, result: CombatResult, console: Console) -> _Label:
     """Print the declarations, notes, damage steps and skipped events of one combat; return
     how creatures are labelled."""
@@ -56,10 +66,7 @@ def render_steps(scenario: Scenario, result: CombatResult, console: Console) -> 
     for ev in scenario.events:
         if ev.creature is not None:
             names[ev.creature.id] = ev.creature.name
-
-    def label(cid: str) -> str:
-        name = names.get(cid)
-        return f"{shown(name)} ({shown(cid)})" if name and name != cid else shown(cid)
+    label = labeller(names)
 
     def note(text: str) -> str:
         return shown(text, NOTE_LENGTH)

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
-from ecs_combat.cli.report import NOTE_LENGTH, print_end_of_combat, render_steps
+from ecs_combat.cli.report import NOTE_LENGTH, labeller, print_end_of_combat, render_steps
 from ecs_combat.plugin.phases import COMBAT, MAIN, TURN, Phase
 from ecs_combat.reference.turn import main_phase_prefix
 from ecs_combat.rules.result import CombatResult, TurnResult
@@ -68,10 +68,7 @@ def render_turn(turn: TurnScenario, result: TurnResult, console: Console) -> Non
         for ev in scenario.events:
             if ev.creature is not None:
                 names[ev.creature.id] = ev.creature.name
-
-    def label(cid: str) -> str:
-        name = names.get(cid)
-        return f"{shown(name)} ({shown(cid)})" if name and name != cid else shown(cid)
+    label = labeller(names)
 
     render_phases(turn.players, turn.active, result.phases, console)
     mains = combats = 0

@@ -13,12 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from rich import box
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
+from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown, summary_table
 from ecs_combat.simulation.card_draw import CARD_COLUMNS, ROLES, CardGenerator
 from ecs_combat.simulation.outfiles import atomic_path
 from ecs_combat.simulation.simulate import COLUMNS, Run
@@ -145,20 +143,13 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
             rows = [[row[i] for i in keep] for row in rows]
         widths = _text_widths(headers, rows, console.width)
         roles = "attacking" in headers
-        table = Table(
-            title=Text(title),
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            show_edge=False,
-            pad_edge=False,
-            padding=(0, 1),
-            collapse_padding=True,
-            caption=Text(
+        table = summary_table(
+            title,
+            Text(
                 "win rate: battles where only the other side lost creatures"
                 + ("; attacking, blocking: the win rate in each role" if roles else ""),
                 style="dim",
             ),
-            caption_justify="left",
         )
         for i, (heading, r) in enumerate(zip(headers, right, strict=True)):
             table.add_column(

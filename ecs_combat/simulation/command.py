@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich import box
 from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
@@ -27,7 +26,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
+from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown, summary_table
 from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.card_draw import CardGenerator
@@ -122,15 +121,7 @@ def _summary_table(
     title: str, headings: list[str], rows: list[list[str]], doc: dict[str, Any]
 ) -> Table:
     """The summary as a Rich table: a section per attacker, the totals in bold."""
-    table = Table(
-        title=Text(title),
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        pad_edge=False,
-        padding=(0, 1),
-        collapse_padding=True,
-    )
+    table = summary_table(title)
     short = max(len(label) for row in rows for label in row[:2]) <= ONE_LINE_LABEL
     table.add_column("attacker", no_wrap=short, overflow="fold")
     table.add_column("blocker", no_wrap=short, overflow="fold")
