@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat import BatchStateCheck, StateCheck, StateField, System, hookimpl
+from ecs_combat import BatchStateCheck, ScoreTerm, StateCheck, StateField, System, hookimpl
 
 POISON = "poison"
 #: Poison counters a player loses the game at (704.5c).
@@ -42,3 +42,14 @@ def register_state() -> list[StateField]:
 @hookimpl
 def register_systems() -> list[System]:
     return [System("state-based-actions", "poison (704.5c)", poisoned, poisoned_batched)]
+
+
+@hookimpl
+def register_score_terms() -> list[ScoreTerm]:
+    return [
+        ScoreTerm(
+            POISON,
+            POISON,
+            "poison counters the defending player got minus those the attacking player got",
+        )
+    ]

@@ -166,3 +166,30 @@ class BatchOutcome:
     entered: BoolArray | None = None
     #: [S, n_battles] whether each damage step (registry order) took place; None if not said.
     steps_taken: BoolArray | None = None
+    #: Plugins' player state at the end, by key ([P] each); None if the engine doesn't say.
+    player_state: dict[str, npt.NDArray[Any]] | None = None
+
+
+@dataclass(frozen=True)
+class StepDivisions:
+    """How the creatures dealing damage in one step could divide it (510.1c-d), recorded on
+    request (:meth:`BatchedEngine.resolve_batch` with ``divisions=True``) for decision search.
+
+    Arrays are [N] per creature row as the step's damage is assigned, after the
+    ``assign-damage`` systems; blocks are those still in effect (the blocker still blocking,
+    the attacker still attacking), grouped by attacker in declaration order.
+    """
+
+    step: int  #: index in the registry's ordered steps
+    deals: BoolArray  #: assigns combat damage in this step
+    power: IntArray
+    #: Toughness minus damage already marked, never below 0 (lethal damage, 702.19b).
+    remaining: IntArray
+    #: 1 damage from this source is lethal (702.2c).
+    one_is_lethal: BoolArray
+    #: This attacker may assign damage beyond lethal to the player it attacks (702.19b).
+    player_gets_excess: BoolArray
+    block_blocker: IntArray
+    block_attacker: IntArray
+    #: Position of the attacker in its blocker's declared list.
+    block_rank: IntArray

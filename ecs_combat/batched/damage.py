@@ -14,6 +14,7 @@ from ecs_combat.batched.arrays import (
     NO_RECIPIENT,
     BoolArray,
     IntArray,
+    StepDivisions,
 )
 from ecs_combat.batched.numeric import (
     RowGroups,
@@ -109,6 +110,8 @@ def assign_and_deal(run: _Run, s: int, deals: BoolArray) -> None:
     excess = plan.player_gets_excess if plan.player_gets_excess.any() else None
     destroys = plan.one_is_lethal if plan.one_is_lethal.any() else None
     run._excess_by = plan.excess_by
+    if run.divisions is not None:
+        _record_divisions(run, s, deals, plan)
     deals_a, deals_b = deals & run.att, deals & run.blocking
     unblocked = np.flatnonzero(deals_a & ~run.blocked)
     to_player = [_Flow(unblocked, -1 - run.attacking[unblocked], run.power[unblocked], 0)]
@@ -162,6 +165,31 @@ def assign_and_deal(run: _Run, s: int, deals: BoolArray) -> None:
             np.add.at(incoming, f.recipient, f.amount)
         _check_excess(run, s, explicit, incoming, hot, destroys, excess)
     deal(run, s, [*to_creature, *to_player])
+
+
+def _record_divisions(run: _Run, s: int, deals: BoolArray, plan: BatchDamageAssignment) -> None:
+    """What each dealer of step `s` could divide (decision search)."""
+    assert run.divisions is not None
+    remaining = run.toughness - run.marked
+    np.maximum(remaining, 0, out=remaining)
+    if run.nblocks:
+        live = np.flatnonzero(run.blocking[run.bb] & run.att[run.ba])
+        bb, ba, rank = run.bb[live], run.ba[live], run.rank[live]
+    else:
+        bb = ba = rank = np.zeros(0, I64)
+    run.divisions.append(
+        StepDivisions(
+            s,
+            deals.copy(),
+            run.power.copy(),
+            remaining,
+            plan.one_is_lethal.copy(),
+            plan.player_gets_excess.copy(),
+            bb,
+            ba,
+            rank,
+        )
+    )
 
 
 def deal(run: _Run, s: int, flows: list[_Flow]) -> None:

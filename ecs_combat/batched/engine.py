@@ -29,6 +29,7 @@ from ecs_combat.batched.arrays import (
     CombatBatch,
     IntArray,
     MaskArray,
+    StepDivisions,
 )
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.masks import KeywordMasks
@@ -98,6 +99,17 @@ class BatchedEngine:
         run.play()
         run.raise_error()
         return run.outcome()
+
+    def resolve_batch_with_divisions(
+        self, batch: CombatBatch
+    ) -> tuple[BatchOutcome, list[StepDivisions]]:
+        """:meth:`resolve_batch`, and for each damage step that took place how its dealers
+        could have divided their damage (in the order the steps happened)."""
+        run = _Run(self, batch, record=False)
+        run.divisions = []
+        run.play()
+        run.raise_error()
+        return run.outcome(), run.divisions
 
     def resolve(self, scenario: Scenario) -> CombatResult:
         """Resolve one combat."""
@@ -169,6 +181,8 @@ class _Run:
         #: Plugins' per-creature columns (:meth:`column`).
         self.columns: dict[str, AnyArray] = {}
         self.log = _Log() if record else None
+        #: What each step's dealers could divide, when asked for (decision search).
+        self.divisions: list[StepDivisions] | None = None
         self.error: tuple[int, InputError] | None = None
 
         # creatures
@@ -809,6 +823,7 @@ class _Run:
             damage_to_players=self.to_players,
             entered=self.entered,
             steps_taken=self.steps_taken,
+            player_state=self.player_states,
         )
 
     def results(self) -> list[CombatResult]:

@@ -139,6 +139,21 @@ class StateField:
     check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
 
 
+@dataclass(frozen=True)
+class ScoreTerm:
+    """A term a plugin adds to the score of decisions (``ecs-combat blocks`` / ``attacks``).
+
+    Its value, from the attacking player's point of view, is how much the defending player's
+    `player_key` (an ``int`` state of players, such as ``poison``) grew over the combat minus
+    how much the attacking player's did. The default objective has the core's terms (game,
+    material, life), then the plugins' terms in plugin order.
+    """
+
+    name: str
+    player_key: str
+    summary: str = ""
+
+
 class CardEffect(Protocol):
     """How a card resolves; called by both engines with an :class:`EffectTarget`."""
 

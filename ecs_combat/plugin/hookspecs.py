@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         CounterKind,
         DamageStep,
         Keyword,
+        ScoreTerm,
         SplitCard,
         StateField,
     )
@@ -96,6 +97,17 @@ def register_restrictions() -> Sequence[Restriction]:
 
     Called once when the registry is built. Both engines and the bulk-simulation generator
     check declarations with them; see :mod:`ecs_combat.plugin.restrictions`.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_score_terms() -> Sequence[ScoreTerm]:
+    """Return terms for the score of combat decisions (:class:`ScoreTerm`): what a player
+    getting more of some state of this plugin's is worth (poison counters).
+
+    Called once when the registry is built; the default objective lists them after the
+    core's terms, in plugin order.
     """
     raise NotImplementedError
 

@@ -21,6 +21,7 @@ from ecs_combat.plugin.definitions import (
     CounterKind,
     DamageStep,
     Keyword,
+    ScoreTerm,
     SplitCard,
     StateField,
     normalize_keyword,
@@ -90,6 +91,8 @@ class Registry:
     counter_kinds: dict[str, CounterKind] = field(default_factory=dict)
     #: Plugins' state by owner (``creature``, ``player``), then scenario key.
     state: dict[str, dict[str, StateField]] = field(default_factory=dict)
+    #: Terms plugins add to the score of decisions, by name, in plugin order.
+    score_terms: dict[str, ScoreTerm] = field(default_factory=dict)
 
     def state_fields(self, owner: str) -> dict[str, StateField]:
         """The state plugins add to creatures or players, by scenario key."""
@@ -417,11 +420,13 @@ CORE_KEYS = {
     "creature": frozenset(
         {
             "id", "name", "controller", "power", "toughness", "keywords", "counters", "damage",
-            "summoning_sick", "colors", "card",
+            "summoning_sick", "colors", "card", "value",
         }
     ),
     "player": frozenset({"life"}),
 }  # fmt: skip
+#: The score terms of decisions that the core computes itself (RULES section 9).
+CORE_SCORE_TERMS = ("game", "material", "life")
 STATE_KINDS = {"bool": bool, "int": int, "creature": type(None)}
 
 
@@ -552,6 +557,17 @@ def _build(
                 "callable"
             )
         reg.phase_rules.append(phase_rule)
+
+    for plugin, term in _collect(pm, "register_score_terms", ScoreTerm):
+        player = reg.state.get("player", {}).get(term.player_key)
+        if player is None or player.kind != "int":
+            raise PluginError(
+                f"plugin {plugin!r}: score term {term.name!r} reads player state "
+                f"{term.player_key!r}, which no plugin declares as an int"
+            )
+        if term.name in CORE_SCORE_TERMS or term.name in reg.score_terms:
+            raise PluginError(f"plugin {plugin!r} defines score term {term.name!r} a second time")
+        reg.score_terms[term.name] = term
 
     for name, dist, version, module in infos:
         c = contributed.get(name, {})

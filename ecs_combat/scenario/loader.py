@@ -180,7 +180,7 @@ class _Parser:
         t = self.c.table(raw, path)
         allowed = {
             "name", "controller", "power", "toughness", "keywords", "counters", "damage", "id",
-            "summoning_sick", "colors", "card", *self.registry.state_fields("creature"),
+            "summoning_sick", "colors", "card", "value", *self.registry.state_fields("creature"),
         }  # fmt: skip
         self.c.keys(t, path, allowed)
         card = self.creature_card(t["card"], f"{path}.card") if "card" in t else None
@@ -206,6 +206,7 @@ class _Parser:
             path=path,
             card=None if card is None else card.name,
             ignored_text=() if card is None else card.ignored,
+            value=self.c.integer(t["value"], f"{path}.value") if "value" in t else None,
         )
         if spec.toughness <= 0:
             raise self.c.fail(

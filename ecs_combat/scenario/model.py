@@ -45,6 +45,8 @@ class CreatureSpec:
     card: str | None = None
     #: The card's rules text that no loaded plugin models (an approximate card).
     ignored_text: tuple[str, ...] = ()
+    #: Its value for decisions (RULES section 9), or None for power plus toughness.
+    value: int | None = None
 
 
 @dataclass

@@ -100,6 +100,10 @@ CREATURE_TABLE: dict[str, Key] = {
     "summoning_sick": Key(
         BOOLEAN, "It came under its controller's control this turn.", default=False
     ),
+    "value": Key(
+        INTEGER,
+        "Its value for decisions (ecs-combat blocks / attacks); default: power plus toughness.",
+    ),
     "id": Key(TEXT, "Its id: required in an enter event; in [creatures] the table key is the id."),
 }
 

@@ -1,0 +1,206 @@
+"""Copies of battles as new batches: the boards of candidate combats (decisions).
+
+A *board* is a battle's players, creatures, keyword instances, plugins' state and events: all of
+a :class:`CombatBatch` but the declarations. :func:`take_boards` copies chosen battles' boards
+into a new batch (one battle may be copied many times), with every row reference moved to the
+copy's rows; :func:`with_declarations` then gives each copy its own attacks, blocks and
+explicit divisions. Everything is array work: no Python loop over battles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
+
+I64 = np.int64
+
+
+@dataclass(frozen=True)
+class Segments:
+    """Rows of some kind (players, creatures, events) grouped by battle."""
+
+    start: IntArray  #: [n_battles] first row of each battle
+    count: IntArray  #: [n_battles] rows of each battle
+
+    @staticmethod
+    def of(battle_of_row: IntArray, n_battles: int) -> Segments:
+        """The segments of rows whose battles are `battle_of_row` (ascending)."""
+        count = np.bincount(battle_of_row, minlength=n_battles).astype(I64)
+        start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(I64)
+        return Segments(start, count)
+
+    def gather(self, battles: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+        """For copies of `battles`: the source rows in order, each row's copy, and each
+        copy's first new row."""
+        count = self.count[battles]
+        new_start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(I64)
+        copy = np.repeat(np.arange(len(battles), dtype=I64), count)
+        within = np.arange(int(count.sum()), dtype=I64) - new_start[copy]
+        return self.start[battles][copy] + within, copy, new_start
+
+
+def _move(refs: IntArray, old_start: IntArray, new_start: IntArray, copy: IntArray) -> IntArray:
+    """Row references (-1 for none) of some rows moved from their battle's rows to their
+    copy's; `old_start`/`new_start` are the first rows of each copy's source and of the copy."""
+    out = refs.copy()
+    some = refs >= 0
+    out[some] = refs[some] - old_start[copy[some]] + new_start[copy[some]]
+    return out
+
+
+def take_boards(
+    batch: CombatBatch, battles: IntArray, creature_refs: tuple[str, ...]
+) -> CombatBatch:
+    """A batch whose battle ``i`` is a copy of ``batch``'s battle ``battles[i]``: players,
+    creatures (attacking as in the source), instances, plugins' state and events; no blocks and
+    no divisions. `creature_refs` are the creature state keys that hold creature rows.
+    """
+    battles = np.asarray(battles, I64)
+    nb = len(battles)
+    players = Segments.of(batch.player_battle, batch.n_battles)
+    creatures = Segments.of(batch.battle, batch.n_battles)
+    prow, pcopy, pstart = players.gather(battles)
+    crow, ccopy, cstart = creatures.gather(battles)
+    p_old = players.start[battles]
+    c_old = creatures.start[battles]
+
+    def players_of(refs: IntArray, copy: IntArray) -> IntArray:
+        return _move(refs, p_old, pstart, copy)
+
+    def creatures_of(refs: IntArray, copy: IntArray) -> IntArray:
+        return _move(refs, c_old, cstart, copy)
+
+    # instances follow their creature rows
+    inst = _rows_of(batch.instance_row, crow, batch.n_creatures)
+    inst_copy = ccopy[inst[1]]
+    state = {
+        k: (creatures_of(v[crow], ccopy) if k in creature_refs else v[crow])
+        for k, v in batch.creature_state.items()
+    }
+    out = replace(
+        batch,
+        n_battles=nb,
+        player_battle=pcopy,
+        life=batch.life[prow],
+        battle=ccopy,
+        controller=players_of(batch.controller[crow], ccopy),
+        power=batch.power[crow],
+        toughness=batch.toughness[crow],
+        damage=batch.damage[crow],
+        keywords=batch.keywords[crow],
+        colors=batch.colors[crow],
+        attacking=players_of(batch.attacking[crow], ccopy),
+        present=batch.present[crow],
+        block_blocker=np.zeros(0, I64),
+        block_attacker=np.zeros(0, I64),
+        block_rank=np.zeros(0, I64),
+        counters=None if batch.counters is None else batch.counters[crow],
+        creature_state=state,
+        player_state={k: v[prow] for k, v in batch.player_state.items()},
+        instance_row=creatures_of(batch.instance_row[inst[0]], inst_copy),
+        instance_keyword=batch.instance_keyword[inst[0]],
+        instance_parameter=batch.instance_parameter[inst[0]],
+        division_step=np.zeros(0, I64),
+        division_source=np.zeros(0, I64),
+        division_recipient=np.zeros(0, I64),
+        division_amount=np.zeros(0, I64),
+        creature_ids=None,
+        creature_names=None,
+        player_ids=None,
+        division_index=None,
+        battle_files=None,
+    )
+    if len(batch.event_battle) == 0:
+        return out
+    events = Segments.of(batch.event_battle, batch.n_battles)
+    erow, ecopy, estart = events.gather(battles)
+    target = batch.event_target[erow]
+    on_player = target < 0
+    moved_target = creatures_of(target, ecopy)
+    moved_target[on_player] = -1 - players_of(-1 - target[on_player], ecopy[on_player])
+    ev_inst = _rows_of(batch.event_instance_event, erow, len(batch.event_battle))
+    ev_inst_copy = ecopy[ev_inst[1]]
+    return replace(
+        out,
+        event_battle=ecopy,
+        event_point=batch.event_point[erow],
+        event_action=batch.event_action[erow],
+        event_target=moved_target,
+        event_keywords=batch.event_keywords[erow],
+        event_counters=None if batch.event_counters is None else batch.event_counters[erow],
+        event_instance_event=_move(
+            batch.event_instance_event[ev_inst[0]], events.start[battles], estart, ev_inst_copy
+        ),
+        event_instance_keyword=batch.event_instance_keyword[ev_inst[0]],
+        event_instance_parameter=batch.event_instance_parameter[ev_inst[0]],
+        event_power=batch.event_power[erow],
+        event_toughness=batch.event_toughness[erow],
+        event_amount=batch.event_amount[erow],
+        event_player=players_of(batch.event_player[erow], ecopy),
+        event_card=batch.event_card[erow],
+        event_token=None
+        if batch.event_token is None
+        else creatures_of(batch.event_token[erow], ecopy),
+        event_index=None if batch.event_index is None else batch.event_index[erow],
+    )
+
+
+def _rows_of(owner: IntArray, taken: IntArray, n_owners: int) -> tuple[IntArray, IntArray]:
+    """Rows of a child table (instances of creatures, of events) whose owner rows are copied
+    as `taken`: the child rows in the copies' order, and the place in `taken` of each one's
+    owner. Child rows of one owner are contiguous and ordered by owner."""
+    counts = np.bincount(owner, minlength=n_owners).astype(I64)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(I64)
+    per = counts[taken]
+    place = np.repeat(np.arange(len(taken), dtype=I64), per)
+    first = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(I64)
+    within = np.arange(int(per.sum()), dtype=I64) - first[place]
+    order = np.argsort(owner, kind="stable")
+    return order[starts[taken][place] + within], place
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """Attacks, blocks and explicit divisions for the battles of a batch, by creature rows.
+
+    Blocks are grouped by attacker with each attacker's blockers in declaration order;
+    divisions' rows of one (step, source) are contiguous.
+    """
+
+    attacking: IntArray  #: [N] player row each creature attacks, or -1
+    block_blocker: IntArray
+    block_attacker: IntArray
+    block_rank: IntArray
+    division_step: IntArray
+    division_source: IntArray
+    division_recipient: IntArray  #: creature row, or ``-1 - player_row``
+    division_amount: IntArray
+
+
+def with_declarations(batch: CombatBatch, d: Declarations) -> CombatBatch:
+    """The batch with these attacks, blocks and divisions instead of its own."""
+    return replace(
+        batch,
+        attacking=d.attacking,
+        block_blocker=d.block_blocker,
+        block_attacker=d.block_attacker,
+        block_rank=d.block_rank,
+        division_step=d.division_step,
+        division_source=d.division_source,
+        division_recipient=d.division_recipient,
+        division_amount=d.division_amount,
+        division_index=None,
+    )
+
+
+def first_rows(battle_of_row: IntArray, n_battles: int) -> IntArray:
+    """Each battle's first row of some table grouped by battle."""
+    return Segments.of(battle_of_row, n_battles).start
+
+
+def nonzero_rows(mask: BoolArray) -> IntArray:
+    """Rows where `mask` is true."""
+    return np.flatnonzero(mask).astype(I64)

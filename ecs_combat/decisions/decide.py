@@ -1,0 +1,382 @@
+"""The best blocks and the best attacks of a scenario (RULES section 9): the public entry
+points of decisions, and what they answer."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ecs_combat.batched.arrays import CombatBatch, IntArray
+from ecs_combat.batched.boards import Segments, take_boards
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.cards.notes import result_json
+from ecs_combat.decisions.declarations import (
+    AttackDeclarations,
+    BlockDeclarations,
+    attack_declarations,
+    attackers_able,
+    block_declarations,
+    block_options,
+)
+from ecs_combat.decisions.divisions import Divider
+from ecs_combat.decisions.objective import Objective, Sides
+from ecs_combat.decisions.search import BoardResults, search_blocks
+from ecs_combat.decisions.tree import Clock, Expansion
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.rules.division import default_division
+from ecs_combat.rules.legality import check_declarations
+from ecs_combat.scenario.model import Division, Scenario
+
+I64 = np.int64
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One declaration with the best replies to it, its score and its outcome."""
+
+    #: ``combat.attackers`` (attacks decisions), else None.
+    attackers: dict[str, str] | None
+    #: ``combat.blockers``: blocker id -> attacker id (a list when it blocks several).
+    blockers: dict[str, str | list[str]]
+    #: ``combat.divide`` entries of the best line that differ from the default division.
+    divide: list[dict[str, Any]]
+    score: dict[str, int]
+    #: The outcome as ``ecs-combat resolve --json`` prints it.
+    outcome: dict[str, Any]
+    #: The scenario with the declaration and divisions written in.
+    scenario: Scenario = field(compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {} if self.attackers is None else {"attackers": self.attackers}
+        out.update(blockers=self.blockers, divide=self.divide, score=self.score)
+        out["outcome"] = self.outcome
+        return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The answer of :func:`best_blocks` or :func:`best_attacks` (CONTRACT section 8)."""
+
+    decision: str  #: "blocks" or "attacks"
+    attacking_player: str
+    defending_player: str
+    objective: tuple[str, ...]
+    #: Proven optimal; False only when the time budget ran out.
+    optimal: bool
+    #: Legal declarations compared.
+    declarations: int
+    #: How many share the best score.
+    optimal_count: int
+    best: list[Choice]
+    #: What was left unsearched, when not optimal.
+    reason: str | None
+    seconds: float
+    #: Candidate combats resolved.
+    combats_resolved: int
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "decision": self.decision,
+            "attacking_player": self.attacking_player,
+            "defending_player": self.defending_player,
+            "objective": list(self.objective),
+            "optimal": self.optimal,
+            "declarations": self.declarations,
+            "optimal_count": self.optimal_count,
+            "best": [c.to_json() for c in self.best],
+        }
+        if self.reason is not None:
+            out["reason"] = self.reason
+        out["run"] = {"seconds": round(self.seconds, 6), "combats_resolved": self.combats_resolved}
+        return out
+
+
+def players_of(scenario: Scenario) -> tuple[str, str]:
+    """The attacking (first listed) and the defending player; other than two is an error."""
+    players = list(scenario.players)
+    if len(players) != 2:
+        raise InputError(
+            scenario.file,
+            "players",
+            f"a decision is between two players (one attacking, one defending), not {len(players)}",
+        )
+    return players[0], players[1]
+
+
+def best_blocks(
+    scenario: Scenario,
+    registry: Registry,
+    *,
+    top: int = 3,
+    objective: Objective | None = None,
+    budget: float | None = None,
+) -> Decision:
+    """The defending player's best block declarations against the scenario's attackers, each
+    with the attacking player's best divisions (RULES section 9)."""
+    clock = Clock(budget)
+    attacker, defender = players_of(scenario)
+    objective = objective or Objective.default(registry)
+    engine = BatchedEngine(registry)
+    template = _template(scenario, registry)
+    decls = block_declarations(block_options(scenario, registry, defender), scenario.file)
+    sides = _sides(scenario, template, template, attacker, defender)
+    results = search_blocks(engine, objective, template, sides, [decls], top, clock)
+    ranked = _ranked(results, 0, decls.tie_order)
+    best_value = results.values[ranked[0]] if len(ranked) else None
+    choices = [
+        _choice(scenario, registry, objective, results, int(d), decls, None) for d in ranked[:top]
+    ]
+    optimal = results.complete(0)
+    return Decision(
+        "blocks",
+        attacker,
+        defender,
+        objective.terms,
+        optimal,
+        decls.count,
+        _tied(results, ranked, best_value),
+        choices,
+        None if optimal else _reason(results, clock, "block declarations"),
+        clock.elapsed,
+        results.tree.evaluated,
+    )
+
+
+def best_attacks(
+    scenario: Scenario,
+    registry: Registry,
+    *,
+    top: int = 3,
+    objective: Objective | None = None,
+    budget: float | None = None,
+) -> Decision:
+    """The attacking player's best attack declarations, each answered by the defending
+    player's best blocks and both players' best divisions (RULES section 9)."""
+    clock = Clock(budget)
+    attacker, defender = players_of(scenario)
+    objective = objective or Objective.default(registry)
+    engine = BatchedEngine(registry)
+    ids = list(scenario.creatures)
+    able = np.array([ids.index(c) for c in attackers_able(scenario, registry, attacker)], I64)
+    attacks = attack_declarations(able, len(ids) + 1, scenario.file)
+    template = _template(scenario, registry)
+    boards = _attack_boards(template, attacks, defender_row=1)
+    block_decls: list[BlockDeclarations] = []
+    for mask in attacks.masks.tolist():
+        declared = _with_attackers(scenario, _attackers_of(ids, able, mask, defender))
+        block_decls.append(
+            block_declarations(block_options(declared, registry, defender), scenario.file)
+        )
+    sides = _sides(scenario, template, boards, attacker, defender)
+    results = search_blocks(engine, objective, boards, sides, block_decls, 1, clock, attack_top=top)
+    # each attack's value: its best blocks
+    answer = []
+    for b in range(attacks.count):
+        ranked = _ranked(results, b, block_decls[b].tie_order)
+        answer.append(int(ranked[0]) if len(ranked) else -1)
+    known = [b for b in range(attacks.count) if answer[b] >= 0 and results.solved[answer[b]]]
+    values = np.array([results.values[answer[b]] for b in known], I64).reshape(
+        len(known), len(objective.terms)
+    )
+    order = sorted(
+        range(len(known)),
+        key=lambda i: (tuple(-values[i]), int(attacks.tie_order[known[i]])),
+    )
+    ranked_attacks = [known[i] for i in order]
+    best_value = values[order[0]] if order else None
+    optimal = all(results.complete(b) for b in range(attacks.count))
+    choices = [
+        _choice(
+            _with_attackers(scenario, _attackers_of(ids, able, int(attacks.masks[b]), defender)),
+            registry,
+            objective,
+            results,
+            answer[b],
+            block_decls[b],
+            _attackers_of(ids, able, int(attacks.masks[b]), defender),
+        )
+        for b in ranked_attacks[:top]
+    ]
+    tied = (
+        int(sum(1 for i in order if (values[i] == best_value).all()))
+        if best_value is not None
+        else 0
+    )
+    return Decision(
+        "attacks",
+        attacker,
+        defender,
+        objective.terms,
+        optimal,
+        attacks.count,
+        tied,
+        choices,
+        None if optimal else _reason(results, clock, "block declarations"),
+        clock.elapsed,
+        results.tree.evaluated,
+    )
+
+
+# -- boards ------------------------------------------------------------------------------------
+
+
+def _template(scenario: Scenario, registry: Registry) -> CombatBatch:
+    """The scenario as a one-battle batch, without blocks or divisions."""
+    bare = dataclasses.replace(scenario, blockers={}, divisions=[])
+    return scenarios_to_batch([bare], registry)
+
+
+def _attack_boards(
+    template: CombatBatch, attacks: AttackDeclarations, defender_row: int
+) -> CombatBatch:
+    """One board per attack declaration: the template with those creatures attacking."""
+    boards = take_boards(template, np.zeros(attacks.count, I64), ())
+    cs = Segments.of(boards.battle, boards.n_battles).start
+    ps = Segments.of(boards.player_battle, boards.n_battles).start
+    attacking = np.full(boards.n_creatures, -1, I64)
+    for i, place in enumerate(attacks.able.tolist()):
+        on = np.flatnonzero((attacks.masks >> np.uint64(i)) & np.uint64(1))
+        attacking[cs[on] + place] = ps[on] + defender_row
+    return dataclasses.replace(boards, attacking=attacking)
+
+
+def _attackers_of(ids: list[str], able: IntArray, mask: int, defender: str) -> dict[str, str]:
+    return {ids[int(p)]: defender for i, p in enumerate(able) if mask >> i & 1}
+
+
+def _with_attackers(scenario: Scenario, attackers: dict[str, str]) -> Scenario:
+    return dataclasses.replace(scenario, attackers=attackers, blockers={}, divisions=[])
+
+
+def _sides(
+    scenario: Scenario, template: CombatBatch, boards: CombatBatch, attacker: str, defender: str
+) -> Sides:
+    """Players and creature values of boards copied from the one-battle `template` (RULES
+    section 9: `value`, else power plus toughness as given, before counters; for a creature
+    that enters during combat, as it enters)."""
+    ps = Segments.of(boards.player_battle, boards.n_battles).start
+    players = list(scenario.players)
+    specs = {**scenario.creatures}
+    for ev in scenario.events:
+        if ev.creature is not None:
+            specs[ev.creature.id] = ev.creature
+    ids = template.creature_ids or []
+    given = [specs[c].value if c in specs else None for c in ids]
+    value = template.power + template.toughness
+    value = np.array(
+        [v if v is not None else int(d) for v, d in zip(given, value, strict=True)], I64
+    )
+    return Sides(
+        ps + players.index(attacker),
+        ps + players.index(defender),
+        np.tile(value, boards.n_battles),
+    )
+
+
+def _row_ids(scenario: Scenario, registry: Registry) -> list[str]:
+    """The creature ids of a board's rows (the scenario's, then those that enter)."""
+    return list(_template(scenario, registry).creature_ids or [])
+
+
+# -- answers -----------------------------------------------------------------------------------
+
+
+def _ranked(results: BoardResults, board: int, tie_order: IntArray) -> IntArray:
+    """The board's solved declarations, best (lowest value) first, ties in the order shown."""
+    lo, hi = int(results.offset[board]), int(results.offset[board + 1])
+    solved = lo + np.flatnonzero(results.solved[lo:hi])
+    values = results.values[solved]
+    keys = [tie_order[solved - lo], *(values[:, t] for t in range(values.shape[1] - 1, -1, -1))]
+    return solved[np.lexsort(keys)]
+
+
+def _tied(results: BoardResults, ranked: IntArray, best: IntArray | None) -> int:
+    if best is None:
+        return 0
+    return int((results.values[ranked] == best).all(axis=1).sum())
+
+
+def _reason(results: BoardResults, clock: Clock, what: str) -> str:
+    left = int((~(results.solved | results.cut)).sum())
+    return (
+        f"the budget of {clock.seconds:g} s ran out: {left:,} of {len(results.solved):,} "
+        f"{what} were not searched to the end; the best shown are the best solved"
+    )
+
+
+def _choice(
+    scenario: Scenario,
+    registry: Registry,
+    objective: Objective,
+    results: BoardResults,
+    d: int,
+    decls: BlockDeclarations,
+    attackers: dict[str, str] | None,
+) -> Choice:
+    """Declaration `d` (a root node) with its best line, written into the scenario and
+    resolved by the reference engine."""
+    ids = _row_ids(scenario, registry)
+    players = list(scenario.players)
+    b = results.tree.blocks
+    lo, hi = int(b.start[d]), int(b.start[d + 1])
+    declared: dict[str, list[str]] = {}
+    for blocker, attacker in sorted(
+        zip(b.blocker[lo:hi].tolist(), b.attacker[lo:hi].tolist(), strict=True)
+    ):
+        declared.setdefault(ids[blocker], []).append(ids[attacker])
+    divide: list[Division] = []
+    for e, a, reply in results.tree.line(d):
+        divide += _divisions(e, e.choices.attacking, e.attacking[a], ids, players, registry)
+        divide += _divisions(e, e.choices.defending, e.defending[reply], ids, players, registry)
+    for i, div in enumerate(divide):
+        div.path = f"combat.divide[{i}]"
+    written = dataclasses.replace(
+        scenario,
+        blockers={k: tuple(v) for k, v in declared.items()},
+        divisions=divide,
+    )
+    check_declarations(written, registry)
+    outcome = result_json(written, ReferenceEngine(registry).resolve(written))
+    return Choice(
+        attackers,
+        {k: v[0] if len(v) == 1 else v for k, v in declared.items()},
+        [{"step": x.step, "source": x.source, "amounts": x.amounts} for x in divide],
+        {t: int(v) for t, v in zip(objective.terms, results.values[d], strict=True)},
+        outcome,
+        written,
+    )
+
+
+def _divisions(
+    e: Expansion,
+    dividers: tuple[Divider, ...],
+    amounts: IntArray,
+    ids: list[str],
+    players: list[str],
+    registry: Registry,
+) -> list[Division]:
+    """The divisions chosen for some dividers that differ from the default division."""
+    out = []
+    start = 0
+    step = registry.step_names[e.choices.step]
+    for dv in dividers:
+        names = [ids[r - e.creature_start] for r in dv.recipients]
+        player = None if dv.player is None else players[dv.player - e.player_start]
+        width = len(names) + (player is not None)
+        chosen = amounts[start : start + width].tolist()
+        start += width
+        given = {
+            n: int(x)
+            for n, x in zip([*names, *([player] if player else [])], chosen, strict=True)
+            if x > 0
+        }
+        default = default_division(dv.power, list(zip(names, dv.lethal, strict=True)), player)
+        if given != default:
+            out.append(Division(step, ids[dv.source - e.creature_start], given, ""))
+    return out

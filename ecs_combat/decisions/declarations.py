@@ -1,0 +1,191 @@
+"""The legal attack and block declarations of a board (508.1, 509.1), as arrays.
+
+Legality is the loader's own (:mod:`ecs_combat.rules.legality`, from the plugins'
+restrictions), so a keyword a third party adds takes part with no change. The order in which
+ties are shown (RULES section 9): fewest creatures declared, then the declaration read as its
+list of (creature, what it blocks or attacks) pairs by place in the file, compared
+lexicographically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.legality import least_blockers, spec_side, why_cannot_attack
+from ecs_combat.scenario.model import Scenario
+
+I64 = np.int64
+U64 = np.uint64
+MaskArray = npt.NDArray[np.uint64]
+
+#: More candidate declarations than this are refused rather than searched.
+MOST_DECLARATIONS = 4_000_000
+
+
+@dataclass(frozen=True)
+class BlockOptions:
+    """Who may block whom on one board, as blockers are declared."""
+
+    #: The attacking creatures' places in the file's creatures (attacker bit i).
+    attackers: IntArray
+    #: The defending player's creatures able to block, by place in the file.
+    blockers: IntArray
+    #: [n_blockers, n_attackers] whether the blocker may block that attacker.
+    legal: BoolArray
+    #: [n_blockers] how many attackers each blocker may block (509.1a).
+    capacity: IntArray
+    #: [n_attackers] how many blockers at least an attacker must have if blocked (509.1b).
+    least: IntArray
+
+
+@dataclass(frozen=True)
+class BlockDeclarations:
+    """Every legal block declaration of one board."""
+
+    options: BlockOptions
+    #: [n_declarations, n_blockers] the attackers each blocker blocks, as bits.
+    masks: MaskArray
+    #: [n_declarations] place of each in the order ties are shown (0 first).
+    tie_order: IntArray
+
+    @property
+    def count(self) -> int:
+        return int(self.masks.shape[0])
+
+
+def attackers_able(scenario: Scenario, registry: Registry, player: str) -> list[str]:
+    """`player`'s creatures that can attack (508.1a), in file order."""
+    return [
+        cid
+        for cid, spec in scenario.creatures.items()
+        if spec.controller == player
+        and why_cannot_attack(spec_side(spec, registry), spec.summoning_sick, registry) is None
+    ]
+
+
+def block_options(scenario: Scenario, registry: Registry, defender: str) -> BlockOptions:
+    """Who among `defender`'s creatures may block which of the scenario's attackers."""
+    ids = list(scenario.creatures)
+    attackers = list(scenario.attackers)
+    blocking = [r for r in registry.restrictions_of("block")]
+    pairs = registry.restrictions_of("block-pair")
+    sides = {cid: spec_side(spec, registry) for cid, spec in scenario.creatures.items()}
+    blockers = [
+        cid
+        for cid, spec in scenario.creatures.items()
+        if spec.controller == defender and all(r.test(sides[cid]) for r in blocking)
+    ]
+    legal = np.array(
+        [[all(r.test(sides[a], sides[b]) for r in pairs) for a in attackers] for b in blockers],
+        np.bool_,
+    ).reshape(len(blockers), len(attackers))
+    least = np.array([least_blockers(sides[a], registry)[0] for a in attackers], I64)
+    return BlockOptions(
+        np.array([ids.index(a) for a in attackers], I64),
+        np.array([ids.index(b) for b in blockers], I64),
+        legal,
+        np.ones(len(blockers), I64),
+        least,
+    )
+
+
+def _subsets(allowed: int, capacity: int) -> list[int]:
+    """The nonempty subsets of the bits of `allowed` with at most `capacity` bits."""
+    bits = [1 << i for i in range(allowed.bit_length()) if allowed >> i & 1]
+    out = [0]
+    for bit in bits:
+        out += [s | bit for s in out if bin(s).count("1") < capacity]
+    return sorted(s for s in out if s)
+
+
+def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:
+    """Every legal declaration: each blocker blocks nothing or attackers it may block, up to
+    its capacity, and every blocked attacker has at least its least number of blockers."""
+    per_blocker = []
+    for j in range(len(options.blockers)):
+        allowed = sum(1 << int(i) for i in np.flatnonzero(options.legal[j]))
+        per_blocker.append([0, *_subsets(allowed, int(options.capacity[j]))])
+    total = 1
+    for opts in per_blocker:
+        total *= len(opts)
+    if total > MOST_DECLARATIONS:
+        raise InputError(
+            where,
+            "combat",
+            f"{total:,} block declarations are possible; decisions search at most "
+            f"{MOST_DECLARATIONS:,}",
+        )
+    shape = tuple(len(o) for o in per_blocker)
+    idx = np.indices(shape, dtype=I64).reshape(len(shape), -1).T if shape else np.zeros((1, 0), I64)
+    masks = np.zeros(idx.shape, U64)
+    for j, opts in enumerate(per_blocker):
+        masks[:, j] = np.asarray(opts, U64)[idx[:, j]]
+    keep = np.ones(len(masks), np.bool_)
+    for i, need in enumerate(options.least):
+        if need > 1:
+            count = ((masks >> U64(i)) & U64(1)).sum(axis=1)
+            keep &= (count == 0) | (count >= need)
+    masks = masks[keep]
+    return BlockDeclarations(options, masks, _tie_order(masks, options.blockers, options.attackers))
+
+
+def _tie_order(masks: MaskArray, creature_place: IntArray, target_place: IntArray) -> IntArray:
+    """The place of each declaration in the order ties are shown (RULES section 9)."""
+    n = masks.shape[0]
+    if n == 0:
+        return np.zeros(0, I64)
+    width = int(max(creature_place.max(initial=0), target_place.max(initial=0))) + 2
+    # the pair list: each declaring creature in file order with its targets in file order
+    targets = np.argsort(target_place)
+    columns: list[IntArray] = []
+    for j in np.argsort(creature_place):
+        for i in targets:
+            on = ((masks[:, j] >> U64(i)) & U64(1)).astype(np.bool_)
+            columns.append(np.where(on, creature_place[j] * width + target_place[i], -1))
+    declared = (masks != 0).sum(axis=1).astype(I64)
+    if columns:
+        pairs = np.stack(columns, axis=1)
+        # compacted: the pairs of each declaration first, -1 after them (a shorter list first)
+        order = np.argsort(pairs < 0, axis=1, kind="stable")
+        pairs = np.take_along_axis(pairs, order, axis=1)
+        keys = [pairs[:, c] for c in range(pairs.shape[1] - 1, -1, -1)]
+    else:
+        keys = []
+    rank = np.empty(n, I64)
+    rank[np.lexsort((*keys, declared))] = np.arange(n, dtype=I64)
+    return rank
+
+
+@dataclass(frozen=True)
+class AttackDeclarations:
+    """Every legal attack declaration of one board: each a set of attackers."""
+
+    #: Places in the file of the creatures able to attack (attacker bit i).
+    able: IntArray
+    #: [n_declarations] the attackers as bits.
+    masks: MaskArray
+    tie_order: IntArray
+
+    @property
+    def count(self) -> int:
+        return int(self.masks.shape[0])
+
+
+def attack_declarations(able: IntArray, defender_place: int, where: str) -> AttackDeclarations:
+    """Every subset of the creatures able to attack, each attacking the defending player."""
+    if len(able) > 20:
+        raise InputError(
+            where, "creatures", f"{len(able)} creatures can attack: decisions search at most 20"
+        )
+    masks = np.arange(1 << len(able), dtype=U64).reshape(-1, 1)
+    bits = (masks >> np.arange(len(able), dtype=U64)) & U64(1)
+    # one column per attacker, each either attacking the defending player or not
+    per_attacker = bits.astype(U64)
+    order = _tie_order(per_attacker, able, np.array([defender_place], I64))
+    return AttackDeclarations(able, masks.reshape(-1), order)

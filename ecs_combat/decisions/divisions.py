@@ -1,0 +1,202 @@
+"""The players' damage division choices in one damage step (510.1c-d, 702.19b).
+
+From what the batched engine recorded of a step (:class:`StepDivisions`): which creatures must
+divide (an attacker with two or more blockers left, or one that may send excess to the player
+and has a blocker left; a blocker blocking two or more attackers left), and every legal way
+each player can divide: all amounts totalling the creature's power over its recipients, the
+attacking player's obeying the excess rule (702.19b) together.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ecs_combat.batched.arrays import BoolArray, IntArray, StepDivisions
+
+I64 = np.int64
+
+
+@lru_cache(maxsize=4096)
+def compositions(total: int, parts: int) -> IntArray:
+    """[C, parts] every way to write `total` as `parts` amounts of 0 or more, in
+    lexicographic order of the amounts read from the last part (the first part's largest
+    amounts first)."""
+    if parts == 1:
+        return np.array([[total]], I64)
+    rows = []
+    for bars in itertools.combinations(range(total + parts - 1), parts - 1):
+        edges = (-1, *bars, total + parts - 1)
+        rows.append([edges[i + 1] - edges[i] - 1 for i in range(parts)])
+    out = np.array(rows, I64)
+    out.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True)
+class Divider:
+    """A creature that must divide its damage in a step, by creature rows."""
+
+    source: int
+    power: int
+    #: Creature rows it may assign damage to, in the order the default division uses.
+    recipients: tuple[int, ...]
+    #: For an attacker that may send excess on: the player row it attacks; else None.
+    player: int | None
+    #: Lethal damage to each creature recipient from this source (702.19b, 702.2c).
+    lethal: tuple[int, ...]
+    one_is_lethal: bool
+
+
+@dataclass(frozen=True)
+class StepChoices:
+    """The dividers of one battle in one step: the attacking player's, then the defending's."""
+
+    step: int
+    attacking: tuple[Divider, ...]
+    defending: tuple[Divider, ...]
+    #: Damage other attackers assign each blocker without choosing (rows -> amount), and
+    #: whether any of it destroys (702.2c): for the excess rule.
+    fixed: dict[int, tuple[int, bool]]
+
+
+class StepRecord:
+    """One recorded step, indexed for finding each battle's dividers."""
+
+    def __init__(self, rec: StepDivisions, battle_of_row: IntArray, n_battles: int) -> None:
+        self.rec = rec
+        n = len(rec.deals)
+        bb, ba = rec.block_blocker, rec.block_attacker
+        per_attacker = np.bincount(ba, minlength=n)
+        per_blocker = np.bincount(bb, minlength=n)
+        excess = rec.player_gets_excess
+        self.attacker_divides = rec.deals & ((per_attacker >= 2) | ((per_attacker >= 1) & excess))
+        self.blocker_divides = rec.deals & (per_blocker >= 2)
+        self.battle_of_row = battle_of_row
+        divides = self.attacker_divides | self.blocker_divides
+        self.attacking_battles = _battles(self.attacker_divides, battle_of_row, n_battles)
+        self.defending_battles = _battles(self.blocker_divides, battle_of_row, n_battles)
+        self.battles = _battles(divides, battle_of_row, n_battles)
+        # the blocks of each attacker in declared order, of each blocker by its own order
+        self.by_attacker = np.argsort(ba, kind="stable")
+        self.by_blocker = np.lexsort((rec.block_rank, bb))
+        self.attacker_start = np.concatenate([[0], np.cumsum(per_attacker)])
+        self.blocker_start = np.concatenate([[0], np.cumsum(per_blocker)])
+        self.divider_rows = np.flatnonzero(divides)
+        self.divider_battle = battle_of_row[self.divider_rows]
+        fixed_blocks = ~self.attacker_divides[ba] & rec.deals[ba] & (rec.power[ba] > 0)
+        fixed_rows = np.flatnonzero(fixed_blocks)
+        fixed_battle = battle_of_row[bb[fixed_rows]]
+        order = np.argsort(fixed_battle, kind="stable")
+        self.fixed_rows, self.fixed_battle = fixed_rows[order], fixed_battle[order]
+
+    def choices(self, battle: int, attacked: IntArray) -> StepChoices:
+        """The dividers of one battle; `attacked` is each creature row's attacked player row."""
+        r = self.rec
+        lo, hi = np.searchsorted(self.divider_battle, [battle, battle + 1])
+        attacking: list[Divider] = []
+        defending: list[Divider] = []
+        blockers_of_dividers: set[int] = set()
+        for row in self.divider_rows[lo:hi].tolist():
+            power = int(r.power[row])
+            if self.attacker_divides[row]:
+                blocks = self.by_attacker[self.attacker_start[row] : self.attacker_start[row + 1]]
+                rec = tuple(int(x) for x in r.block_blocker[blocks])
+                destroys = bool(r.one_is_lethal[row])
+                lethal = tuple(
+                    min(int(r.remaining[b]), 1) if destroys else int(r.remaining[b]) for b in rec
+                )
+                excess = bool(r.player_gets_excess[row])
+                player = int(attacked[row]) if excess else None
+                attacking.append(Divider(row, power, rec, player, lethal, destroys))
+                blockers_of_dividers.update(rec)
+            else:
+                blocks = self.by_blocker[self.blocker_start[row] : self.blocker_start[row + 1]]
+                rec = tuple(int(x) for x in r.block_attacker[blocks])
+                destroys = bool(r.one_is_lethal[row])
+                lethal = tuple(
+                    min(int(r.remaining[a]), 1) if destroys else int(r.remaining[a]) for a in rec
+                )
+                defending.append(Divider(row, power, rec, None, lethal, destroys))
+        fixed: dict[int, tuple[int, bool]] = {}
+        if any(d.player is not None for d in attacking):
+            lo, hi = np.searchsorted(self.fixed_battle, [battle, battle + 1])
+            for k in self.fixed_rows[lo:hi].tolist():
+                b, a = int(r.block_blocker[k]), int(r.block_attacker[k])
+                if b in blockers_of_dividers:
+                    amount, hot = fixed.get(b, (0, False))
+                    fixed[b] = (amount + int(r.power[a]), hot or bool(r.one_is_lethal[a]))
+        return StepChoices(r.step, tuple(attacking), tuple(defending), fixed)
+
+
+def _battles(rows: BoolArray, battle_of_row: IntArray, n_battles: int) -> BoolArray:
+    out = np.zeros(n_battles, np.bool_)
+    out[battle_of_row[rows]] = True
+    return out
+
+
+@dataclass(frozen=True)
+class Combos:
+    """Every joint division of some dividers: one row per choice, one column per slot (a
+    divider's recipient, the player last for one that may send excess on)."""
+
+    amounts: IntArray  #: [n_choices, n_slots]
+    source: IntArray  #: [n_slots] creature row dividing
+    recipient: IntArray  #: [n_slots] creature row, or ``-1 - player_row``
+
+
+def joint_divisions(dividers: tuple[Divider, ...]) -> Combos:
+    """Every combination of each divider's divisions (no rule between them)."""
+    tables = []
+    source: list[int] = []
+    recipient: list[int] = []
+    for d in dividers:
+        slots = [*d.recipients, *(() if d.player is None else (-1 - d.player,))]
+        tables.append(compositions(d.power, len(slots)))
+        source += [d.source] * len(slots)
+        recipient += slots
+    if not tables:
+        return Combos(np.zeros((1, 0), I64), np.zeros(0, I64), np.zeros(0, I64))
+    shape = tuple(len(t) for t in tables)
+    idx = np.indices(shape, dtype=I64).reshape(len(shape), -1).T
+    amounts = np.hstack([t[idx[:, i]] for i, t in enumerate(tables)])
+    return Combos(amounts, np.array(source, I64), np.array(recipient, I64))
+
+
+def attacking_divisions(choices: StepChoices) -> Combos:
+    """The attacking player's legal joint divisions: damage goes to the player only if each
+    of that attacker's blockers is assigned lethal damage, counting what every attacker
+    assigns it this step; any damage from a source that destroys is lethal (702.19b, 702.2c)."""
+    combos = joint_divisions(choices.attacking)
+    if not any(d.player is not None for d in choices.attacking):
+        return combos
+    x = combos.amounts
+    legal = np.ones(len(x), np.bool_)
+    blockers = {b for d in choices.attacking for b in d.recipients}
+    incoming: dict[int, IntArray] = {}
+    hot: dict[int, BoolArray] = {}
+    destroys = np.array(
+        [
+            d.one_is_lethal
+            for d in choices.attacking
+            for _ in (*d.recipients, *(() if d.player is None else (0,)))
+        ],
+        np.bool_,
+    )
+    for b in blockers:
+        cols = combos.recipient == b
+        fixed, fixed_hot = choices.fixed.get(b, (0, False))
+        incoming[b] = x[:, cols].sum(axis=1) + fixed
+        hot[b] = np.asarray((x[:, cols & destroys] > 0).any(axis=1) | fixed_hot, np.bool_)
+    start = 0
+    for d in choices.attacking:
+        width = len(d.recipients) + (d.player is not None)
+        if d.player is not None:
+            to_player = x[:, start + width - 1] > 0
+            for b, lethal in zip(d.recipients, d.lethal, strict=True):
+                legal &= ~to_player | (incoming[b] >= lethal) | hot[b]
+        start += width
+    return Combos(x[legal], combos.source, combos.recipient)

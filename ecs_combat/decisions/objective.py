@@ -1,0 +1,135 @@
+"""The score of a combat's outcome for decisions (RULES section 9): terms compared in order.
+
+Every term is seen from the attacking player's side: the attacking player maximises the score,
+the defending player minimises it. The core's terms are ``game``, ``material`` and ``life``;
+plugins add terms (:class:`ecs_combat.plugin.definitions.ScoreTerm`, e.g. ``poison``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.registry import CORE_SCORE_TERMS, Registry
+from ecs_combat.suggest import did_you_mean
+
+I64 = np.int64
+
+#: What each core term measures, for people (docs, --help, the readable output).
+CORE_TERM_SUMMARIES = {
+    "game": "+1 if the defending player lost the game, -1 if the attacking player lost, else 0",
+    "material": "value of the defending player's creatures that died minus the attacking player's",
+    "life": "life the defending player lost minus life the attacking player lost",
+}
+
+
+@dataclass(frozen=True)
+class Objective:
+    """The score's terms, in the order they are compared."""
+
+    terms: tuple[str, ...]
+    #: For plugin terms: the player state key whose growth the term counts.
+    player_keys: dict[str, str]
+
+    @staticmethod
+    def default(registry: Registry) -> Objective:
+        """The core's terms, then the plugins' in plugin order."""
+        return Objective.of((*CORE_SCORE_TERMS, *registry.score_terms), registry, "--objective")
+
+    @staticmethod
+    def of(names: Sequence[str], registry: Registry, where: str) -> Objective:
+        """The terms `names`; an unknown or repeated one is an :class:`InputError` at `where`."""
+        known = [*CORE_SCORE_TERMS, *registry.score_terms]
+        seen: list[str] = []
+        for name in names:
+            if name not in known:
+                raise InputError(
+                    where,
+                    "",
+                    f"unknown score term {name!r}{did_you_mean(name, known)} "
+                    f"(the terms: {', '.join(known)})",
+                )
+            if name in seen:
+                raise InputError(where, "", f"score term {name!r} is named twice")
+            seen.append(name)
+        if not seen:
+            raise InputError(
+                where, "", f"name at least one score term (the terms: {', '.join(known)})"
+            )
+        keys = {n: registry.score_terms[n].player_key for n in seen if n in registry.score_terms}
+        return Objective(tuple(seen), keys)
+
+    @staticmethod
+    def parse(text: str, registry: Registry) -> Objective:
+        """Terms written as ``life,game,material``."""
+        return Objective.of(
+            [t.strip() for t in text.split(",") if t.strip()], registry, "--objective"
+        )
+
+    def summaries(self, registry: Registry) -> dict[str, str]:
+        """What each term measures."""
+        return {
+            t: CORE_TERM_SUMMARIES[t]
+            if t in CORE_TERM_SUMMARIES
+            else registry.score_terms[t].summary
+            for t in self.terms
+        }
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Each battle's attacking and defending player rows, and each creature row's value."""
+
+    attacking_player: IntArray  #: [n_battles]
+    defending_player: IntArray  #: [n_battles]
+    value: IntArray  #: [N] per creature row
+
+
+def score(
+    objective: Objective, batch: CombatBatch, outcome: BatchOutcome, sides: Sides
+) -> IntArray:
+    """[n_battles, len(terms)] the score of each battle's outcome."""
+    nb = batch.n_battles
+    out = np.zeros((nb, len(objective.terms)), I64)
+    a, d = sides.attacking_player, sides.defending_player
+    for i, term in enumerate(objective.terms):
+        if term == "game":
+            lost = outcome.lost.astype(I64)
+            out[:, i] = lost[d] - lost[a]
+        elif term == "material":
+            entered = batch.present if outcome.entered is None else outcome.entered
+            gone = entered & ~outcome.alive
+            sign = np.where(batch.controller == d[batch.battle], 1, -1)
+            out[:, i] = np.bincount(
+                batch.battle, weights=np.where(gone, sign * sides.value, 0), minlength=nb
+            ).astype(I64)
+        elif term == "life":
+            lost_life = batch.life - outcome.life
+            out[:, i] = lost_life[d] - lost_life[a]
+        else:
+            key = objective.player_keys[term]
+            assert outcome.player_state is not None
+            grew = outcome.player_state[key].astype(I64) - batch.player_state[key].astype(I64)
+            out[:, i] = grew[d] - grew[a]
+    return out
+
+
+def lexicographic_ranks(scores: IntArray) -> IntArray:
+    """A number per row of `scores` ordered as the rows compared term by term: equal rows get
+    equal numbers, a lower row a lower one."""
+    if len(scores) == 0:
+        return np.zeros(0, I64)
+    low = scores.min(axis=0)
+    span = scores.max(axis=0) - low + 1
+    if float(np.prod(span.astype(np.float64))) < 2.0**62:
+        weights = np.ones(len(span), I64)
+        for t in range(len(span) - 2, -1, -1):
+            weights[t] = weights[t + 1] * span[t + 1]
+        out: IntArray = (scores - low) @ weights
+        return out
+    _, inverse = np.unique(scores, axis=0, return_inverse=True)
+    return inverse.reshape(-1).astype(I64)

@@ -1,0 +1,212 @@
+"""Exact search for the best blocks on many boards at once, and the best attacks over them.
+
+Every declaration is first resolved with the default divisions (one batch). A declaration
+where nobody had to divide is solved by that. Otherwise the default divisions are one line of
+play of the attacking player: where the defending player had no division to choose on that
+line, its score is a lower bound of the declaration's value (the attacking player can always
+play it). The defending player wants the lowest value, so a declaration whose lower bound is
+above the `top`-th best solved value of its board can neither be shown nor tie the best: it
+is not searched further. The rest are searched to the end (:mod:`.tree`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.decisions.declarations import U64, BlockDeclarations
+from ecs_combat.decisions.divisions import StepRecord
+from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
+from ecs_combat.decisions.tree import Blocks, Clock, Level, Tree
+
+I64 = np.int64
+
+
+@dataclass
+class BoardResults:
+    """The searched declarations of many boards (global declaration index ``d``)."""
+
+    tree: Tree
+    board: IntArray  #: [D] board of each declaration
+    offset: IntArray  #: [n_boards + 1] first declaration of each board
+    values: IntArray  #: [D, T]
+    solved: BoolArray  #: [D] value exact
+    #: [D] shown to be worse than the board's `top` best without being solved.
+    cut: BoolArray
+
+    def complete(self, board: int) -> bool:
+        """Whether every declaration of the board is solved or cut."""
+        lo, hi = self.offset[board], self.offset[board + 1]
+        return bool((self.solved[lo:hi] | self.cut[lo:hi]).all())
+
+
+def blocks_of(declarations: list[BlockDeclarations]) -> Blocks:
+    """The pairs of every declaration of every board, as :class:`Blocks`."""
+    boards, starts, blockers, attackers, ranks = [], [], [], [], []
+    total = 0
+    for b, decls in enumerate(declarations):
+        o = decls.options
+        masks = decls.masks
+        n = len(masks)
+        boards.append(np.full(n, b, I64))
+        # one column per (attacker, blocker) pair, attackers outer so that rows group by
+        # attacker with its blockers in file order
+        cols = [(i, j) for i in range(len(o.attackers)) for j in range(len(o.blockers))]
+        on = np.zeros((n, len(cols)), np.bool_)
+        for k, (i, j) in enumerate(cols):
+            on[:, k] = ((masks[:, j] >> U64(i)) & U64(1)).astype(np.bool_)
+        counts = on.sum(axis=1)
+        starts.append(total + np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(I64))
+        total += int(counts.sum())
+        _, col = np.nonzero(on)
+        ai = np.array([p[0] for p in cols], I64)[col] if len(cols) else np.zeros(0, I64)
+        bj = np.array([p[1] for p in cols], I64)[col] if len(cols) else np.zeros(0, I64)
+        blockers.append(o.blockers[bj])
+        attackers.append(o.attackers[ai])
+        # the attacker's place among those its blocker blocks (in file order)
+        below = (
+            (masks[np.nonzero(on)[0], bj] & ((U64(1) << ai.astype(U64)) - U64(1)))
+            if len(cols)
+            else np.zeros(0, U64)
+        )
+        ranks.append(np.bitwise_count(below).astype(I64))
+    return Blocks(
+        board=np.concatenate(boards) if boards else np.zeros(0, I64),
+        start=np.concatenate([*starts, [total]]).astype(I64),
+        blocker=np.concatenate(blockers) if blockers else np.zeros(0, I64),
+        attacker=np.concatenate(attackers) if attackers else np.zeros(0, I64),
+        rank=np.concatenate(ranks) if ranks else np.zeros(0, I64),
+    )
+
+
+def search_blocks(
+    engine: BatchedEngine,
+    objective: Objective,
+    boards: CombatBatch,
+    sides: Sides,
+    declarations: list[BlockDeclarations],
+    top: int,
+    clock: Clock,
+    attack_top: int | None = None,
+) -> BoardResults:
+    """Solve the `top` best block declarations of every board (and those tied with the best).
+
+    With `attack_top`, the boards are one attack declaration each and only the `attack_top`
+    boards of highest value matter: a board whose value is shown to be below theirs is not
+    searched further.
+    """
+    blocks = blocks_of(declarations)
+    tree = Tree(engine, objective, boards, sides, blocks)
+    n_decl = len(blocks.board)
+    offset = np.concatenate([[0], np.cumsum([d.count for d in declarations])]).astype(I64)
+    root = Level(
+        first=0,
+        decl=np.arange(n_decl, dtype=I64),
+        start_step=np.zeros(n_decl, I64),
+        div_start=np.zeros(n_decl + 1, I64),
+        div=np.zeros((0, 4), I64),
+    )
+    tree.add_level(root)
+    batch, values, records, first = tree.resolve(root)
+    tree.values[0][:] = values
+    leaf = first < 0
+    tree.solved[0][:] = leaf
+    bounded = np.ones(n_decl, np.bool_)  # the default line is a lower bound
+    for rec in records:
+        bounded &= ~rec.defending_battles
+    board_of = blocks.board
+    cut = np.zeros(n_decl, np.bool_)
+    chunk = FIRST_CHUNK
+    while not clock.out():
+        solved = tree.solved[0]
+        ranks = lexicographic_ranks(tree.values[0])
+        lower = np.where(solved | bounded, ranks, -1)
+        threshold = _thresholds(offset, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top)
+        pending = ~solved & ~cut
+        cut |= pending & (lower > threshold[board_of])
+        if attack_top is not None:
+            skip = _boards_below(offset, solved, ranks, lower, attack_top)
+            cut |= pending & skip[board_of]
+        pending &= ~cut
+        if not pending.any():
+            break
+        # the most promising first: the lowest lower bounds of each board
+        places = _lowest(np.flatnonzero(pending), lower, board_of, chunk)
+        chunk *= 4
+        _solve(tree, root, batch, records, first, places, clock)
+    return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut)
+
+
+#: Declarations solved per board in the first round; each later round takes four times more.
+FIRST_CHUNK = 16
+
+
+def _thresholds(offset: IntArray, solved_rank: IntArray, top: int) -> IntArray:
+    """The `top`-th best solved rank of each board (above every rank while fewer are solved)."""
+    n = len(offset) - 1
+    out = np.full(n, int(solved_rank.max(initial=0)) + 1, I64)
+    for b in range(n):
+        r = np.sort(solved_rank[offset[b] : offset[b + 1]])
+        if len(r) >= top:
+            out[b] = r[top - 1]
+    return out
+
+
+def _lowest(places: IntArray, lower: IntArray, board_of: IntArray, chunk: int) -> IntArray:
+    """Up to `chunk` of `places` per board, those with the lowest lower bounds."""
+    order = np.lexsort((lower[places], board_of[places]))
+    places = places[order]
+    boards = board_of[places]
+    first = np.searchsorted(boards, boards, side="left")
+    return np.sort(places[np.arange(len(places)) - first < chunk])
+
+
+def _solve(
+    tree: Tree,
+    root: Level,
+    batch: CombatBatch,
+    records: list[StepRecord],
+    first: IntArray,
+    places: IntArray,
+    clock: Clock,
+) -> None:
+    """Search root nodes `places` to the end (unless the clock runs out), and back up."""
+    level, level_batch, level_records, level_first = root, batch, records, first
+    while len(places) and not clock.out():
+        nxt = tree.children_of(level, level_batch, level_records, level_first, places)
+        if nxt is None:
+            break
+        tree.add_level(nxt)
+        level_batch, values, level_records, level_first = tree.resolve(nxt)
+        li = len(tree.levels) - 1
+        tree.values[li][:] = values
+        tree.solved[li][:] = level_first < 0
+        level, places = nxt, np.flatnonzero(level_first >= 0)
+    tree.back_up()
+
+
+def _boards_below(
+    offset: IntArray, leaf: BoolArray, ranks: IntArray, lower: IntArray, attack_top: int
+) -> BoolArray:
+    """Boards whose value is surely below the `attack_top`-th best board's: at most their
+    lowest solved value, while that many boards are at least their lowest lower bound."""
+    n = len(offset) - 1
+    upper = np.full(n, np.iinfo(I64).max, I64)
+    low = np.full(n, -1, I64)
+    for b in range(n):
+        lo, hi = offset[b], offset[b + 1]
+        if hi == lo:
+            continue
+        solved = ranks[lo:hi][leaf[lo:hi]]
+        if len(solved):
+            upper[b] = solved.min()
+        bounds = np.where(leaf[lo:hi], ranks[lo:hi], lower[lo:hi])
+        low[b] = bounds.min()
+    if n < attack_top:
+        return np.zeros(n, np.bool_)
+    kth = np.sort(low)[::-1][attack_top - 1]
+    out: BoolArray = upper < kth
+    return out
