@@ -100,3 +100,16 @@ def summary_table(title: str, caption: Text | None = None) -> Table:
         caption=caption,
         caption_justify="left",
     )
+
+
+def print_table(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """A table: Rich on a terminal (long cells folded, never cut), the plain layout in a pipe."""
+    if is_plain(console):
+        print_plain_table(console, headers, rows)
+        return
+    table = Table()
+    for heading in headers:
+        table.add_column(heading, overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    console.print(table)

@@ -10,13 +10,12 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.cards import cards
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
+from ecs_combat.cli.console import is_plain, print_line, print_table, shown
 from ecs_combat.cli.report import render
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
 from ecs_combat.cli.turn_command import print_phases, resolve_turn_file
@@ -191,6 +190,81 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         render(*first, console)
 
 
+DECISION_OPTIONS = [
+    click.option("--json", "as_json", is_flag=True,
+                 help="Print the decision as JSON (one line per scenario for .jsonl)."),  # fmt: skip
+    click.option("--top", type=click.IntRange(min=1), default=3, show_default=True,
+                 help="How many of the best declarations to show."),  # fmt: skip
+    click.option("--objective", metavar="TERMS",
+                 help="The score's terms in the order they count, comma-separated "
+                 "(default: game,material,life, then the plugins' terms such as poison)."),  # fmt: skip
+    click.option("--budget", type=float, metavar="SECONDS",
+                 help="Stop searching after this many seconds and show the best found "
+                 "(then marked not optimal)."),  # fmt: skip
+]
+
+
+def _decision_options(f: F) -> F:
+    for option in reversed(DECISION_OPTIONS):
+        f = option(f)
+    return f
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@_decision_options
+@click.pass_obj
+def blocks(
+    state: State, file: str, as_json: bool, top: int, objective: str | None, budget: float | None
+) -> None:
+    """The defending player's best blocks against the attackers declared in FILE, each with
+    the attacking player's best damage divisions, searched exactly (every legal declaration
+    and division).
+
+    FILE is a scenario (.toml, .json, or .jsonl: one answer per line) with combat.attackers
+    and without combat.blockers or combat.divide. The score compares, in order: the game,
+    the value of creatures that die, life, then the plugins' terms; see `ecs-combat blocks`
+    in the README and docs/decisions.md.
+    """
+    _decide(state, file, "blocks", top, objective, budget, as_json)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@_decision_options
+@click.pass_obj
+def attacks(
+    state: State, file: str, as_json: bool, top: int, objective: str | None, budget: float | None
+) -> None:
+    """The attacking player's best attacks with the creatures of FILE, each answered by the
+    defending player's best blocks and both players' best divisions, searched exactly.
+
+    FILE is a scenario (.toml, .json, or .jsonl) without [combat]; the first player listed
+    attacks the other.
+    """
+    _decide(state, file, "attacks", top, objective, budget, as_json)
+
+
+def _decide(
+    state: State,
+    file: str,
+    decision: str,
+    top: int,
+    objective: str | None,
+    budget: float | None,
+    as_json: bool,
+) -> None:
+    from ecs_combat.cli.decide_command import run_decisions
+
+    registry = state.registry
+    try:
+        run_decisions(registry, file, decision, top, objective, budget, as_json)
+    except InputError as exc:
+        fail(str(exc), 2)
+    except RefusedError as exc:
+        fail(f"{file}: the batched engine, which the search runs on, refuses this scenario: {exc}", 2)
+
+
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the phases as a JSON list.")
@@ -205,19 +279,6 @@ def phases(state: State, file: str, as_json: bool) -> None:
         print_phases(state.registry, file, as_json, Console(highlight=False))
     except InputError as exc:
         fail(str(exc), 2)
-
-
-def _table(console: Console, headers: tuple[str, ...], rows: list[list[str]]) -> None:
-    """A table: Rich on a terminal, the plain layout in a pipe."""
-    if is_plain(console):
-        print_plain_table(console, headers, rows)
-        return
-    table = Table()
-    for heading in headers:  # fold long names on a narrow terminal rather than cut them
-        table.add_column(heading, overflow="fold")
-    for row in rows:
-        table.add_row(*(Text(cell) for cell in row))
-    console.print(table)
 
 
 def _separator(console: Console, file: str) -> None:
@@ -266,7 +327,7 @@ def plugins(state: State, as_json: bool) -> None:
         for p in registry.plugins
     ]
     console = Console(highlight=False)
-    _table(console, headers, rows)
+    print_table(console, headers, rows)
     schedule: list[list[str]] = []
     for point in POINT_NAMES:
         at = registry.systems_at(point)
@@ -274,7 +335,7 @@ def plugins(state: State, as_json: bool) -> None:
             [shown(point), shown(s.plugin), shown(s.system.name), str(s.system.order)] for s in at
         ] or [[shown(point), "-", "-", "-"]]
     print_line(console, "Schedule: the points of a combat in order, and their systems")
-    _table(console, ("point", "plugin", "system", "order"), schedule)
+    print_table(console, ("point", "plugin", "system", "order"), schedule)
     print_line(console, f"Damage steps: {' → '.join(map(shown, registry.step_names))}")
     if registry.blocked:
         blocked = sorted({plugin_name_for(n) for n in registry.blocked})
