@@ -30,7 +30,11 @@ def decision_scenarios(file: str, registry: Registry, decision: str) -> Iterator
             given = [k for k in ("attackers", "blockers", "divide") if combat.get(k)]
             refused = [k for k in given if decision == "attacks" or k != "attackers"]
             if refused:
-                chooses = "attacks, blocks and divisions" if decision == "attacks" else "blocks and divisions"
+                chooses = (
+                    "attacks, blocks and divisions"
+                    if decision == "attacks"
+                    else "blocks and divisions"
+                )
                 raise InputError(
                     where,
                     f"combat.{refused[0]}",
@@ -124,7 +128,11 @@ def why_worse(d: Decision, best: Choice, runner_up: Choice, registry: Registry) 
         # a positive gap is better for the attacking player
         worse_for = chooser
         if term == "game":
-            result = {1: f"{b} loses the game", -1: f"{a} loses the game", 0: "nobody loses the game"}
+            result = {
+                1: f"{b} loses the game",
+                -1: f"{a} loses the game",
+                0: "nobody loses the game",
+            }
             because = f"{result[runner_up.score[term]]} (with #1: {result[best.score[term]]})"
         elif term == "material":
             because = (

@@ -1,0 +1,131 @@
+"""A brute-force oracle for decisions (RULES section 9), independent of ecs_combat.decisions.
+
+Every assignment of the defending player's creatures to an attacker or to nothing is tried;
+the loader's own check keeps the legal ones. For each, every explicit division of every
+creature that may have to divide (an attacker with two or more blockers, or trample and a
+blocker) in every damage step of the combat is tried, one reference-engine resolution each; the
+engine refuses the divisions that are not legal then. The score is computed here from the JSON
+outcome, from the rules' words. It is slow: small boards only, with keywords whose creatures'
+power does not change between damage steps, and blockers that block one attacker each (so the
+defending player never divides: the attacking player's best is the maximum over every line).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from typing import Any
+
+from ecs_combat import InputError, Registry, Scenario
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.rules.legality import check_declarations
+from ecs_combat.scenario.model import Division
+
+
+def compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+    """Every tuple of `parts` amounts of 0 or more adding up to `total`."""
+    if parts == 1:
+        return [(total,)]
+    return [(i, *rest) for i in range(total + 1) for rest in compositions(total - i, parts - 1)]
+
+
+def score(scenario: Scenario, outcome: dict[str, Any], terms: tuple[str, ...]) -> tuple[int, ...]:
+    """RULES section 9, from the attacking player's side."""
+    a, d = list(scenario.players)
+    players = outcome["players"]
+    out = []
+    for term in terms:
+        if term == "game":
+            out.append(int(players[d]["lost"]) - int(players[a]["lost"]))
+        elif term == "material":
+            total = 0
+            for cid, result in outcome["creatures"].items():
+                spec = scenario.creatures[cid]
+                if not result["alive"]:
+                    worth = spec.value if spec.value is not None else spec.power + spec.toughness
+                    total += worth if spec.controller == d else -worth
+            out.append(total)
+        elif term == "life":
+            lost_d = scenario.players[d].life - players[d]["life"]
+            lost_a = scenario.players[a].life - players[a]["life"]
+            out.append(lost_d - lost_a)
+        elif term == "poison":
+            grew_d = players[d].get("poison", 0) - scenario.players[d].state.get("poison", 0)
+            grew_a = players[a].get("poison", 0) - scenario.players[a].state.get("poison", 0)
+            out.append(grew_d - grew_a)
+    return tuple(out)
+
+
+def legal_blocks(scenario: Scenario, registry: Registry) -> list[dict[str, tuple[str, ...]]]:
+    """Every legal block declaration, as the loader judges it."""
+    _, defender = list(scenario.players)
+    mine = [c for c, s in scenario.creatures.items() if s.controller == defender]
+    attackers = list(scenario.attackers)
+    out = []
+    for targets in itertools.product([None, *attackers], repeat=len(mine)):
+        blockers = {b: (t,) for b, t in zip(mine, targets, strict=True) if t is not None}
+        try:
+            check_declarations(dataclasses.replace(scenario, blockers=blockers), registry)
+        except InputError:
+            continue
+        out.append(blockers)
+    return out
+
+
+def best_line_value(
+    scenario: Scenario, registry: Registry, terms: tuple[str, ...]
+) -> tuple[int, ...]:
+    """The attacking player's best score over every legal line of divisions."""
+    engine = ReferenceEngine(registry)
+    default = engine.resolve(scenario).to_json()
+    steps = [s["name"] for s in default["steps"]]
+    final = default["creatures"]
+    options: list[list[Division | None]] = []
+    for attacker in scenario.attackers:
+        blockers = scenario.blockers_of(attacker)
+        trample = "trample" in scenario.creatures[attacker].keywords
+        if not (len(blockers) >= 2 or (trample and blockers)):
+            continue
+        recipients = [*blockers, *([scenario.attackers[attacker]] if trample else [])]
+        power = final[attacker]["power"]
+        for step in steps:
+            choices: list[Division | None] = [None]
+            for amounts in compositions(power, len(recipients)):
+                given = {r: n for r, n in zip(recipients, amounts, strict=True) if n > 0}
+                choices.append(Division(step, attacker, given, "combat.divide"))
+            options.append(choices)
+    best: tuple[int, ...] | None = None
+    for line in itertools.product(*options):
+        divisions = [d for d in line if d is not None]
+        try:
+            outcome = engine.resolve(dataclasses.replace(scenario, divisions=divisions)).to_json()
+        except InputError:
+            continue
+        value = score(scenario, outcome, terms)
+        if best is None or value > best:
+            best = value
+    assert best is not None
+    return best
+
+
+def tie_key(scenario: Scenario, blockers: dict[str, tuple[str, ...]]) -> tuple[Any, ...]:
+    """RULES section 9: fewest creatures declared, then the (creature, attacker) pairs by
+    their places in the file."""
+    place = {cid: i for i, cid in enumerate(scenario.creatures)}
+    pairs = sorted((place[b], place[a]) for b, targets in blockers.items() for a in targets)
+    return (len(blockers), pairs)
+
+
+def brute_blocks(
+    scenario: Scenario, registry: Registry, terms: tuple[str, ...]
+) -> tuple[tuple[int, ...], int, int, dict[str, tuple[str, ...]]]:
+    """(best score, declarations compared, how many share the best, the first best)."""
+    values = []
+    for blockers in legal_blocks(scenario, registry):
+        declared = dataclasses.replace(scenario, blockers=blockers)
+        values.append(
+            (best_line_value(declared, registry, terms), tie_key(scenario, blockers), blockers)
+        )
+    best = min(v for v, _, _ in values)
+    tied = sorted((v for v in values if v[0] == best), key=lambda v: v[1])
+    return best, len(values), len(tied), tied[0][2]

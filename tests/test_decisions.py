@@ -1,0 +1,324 @@
+"""Decisions (RULES section 9): the best blocks and attacks, with hand-derived answers; every
+declaration shown replays to its outcome on both engines; the search against brute force."""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+import pytest
+from decisions_brute import brute_blocks
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scenario_text import combat, creature
+
+from ecs_combat import InputError, Registry, Scenario, parse_scenario
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.cards.notes import result_json
+from ecs_combat.decisions import Decision, Objective, best_attacks, best_blocks
+from ecs_combat.reference.engine import ReferenceEngine
+
+PLAYERS = "[players.A]\n[players.B]\n"
+
+
+def board(*creatures: str, attackers: dict[str, str] | None = None, players: str = PLAYERS) -> str:
+    return players + "".join(creatures) + (combat(attackers) if attackers else "")
+
+
+def scenario(text: str, registry: Registry) -> Scenario:
+    return parse_scenario(tomllib.loads(text), registry, "test.toml")
+
+
+def replays(decision: Decision, registry: Registry) -> None:
+    """CONTRACT 8: every entry of `best`, written into the scenario, resolves to its outcome
+    on both engines."""
+    for choice in decision.best:
+        ref = ReferenceEngine(registry).resolve(choice.scenario)
+        bat = BatchedEngine(registry).resolve_many([choice.scenario])[0]
+        assert result_json(choice.scenario, ref) == choice.outcome
+        assert result_json(choice.scenario, bat) == choice.outcome
+
+
+def score(decision: Decision, i: int = 0) -> tuple[int, ...]:
+    return tuple(decision.best[i].score[t] for t in decision.objective)
+
+
+# -- blocks: hand-derived ------------------------------------------------------------------------
+
+
+def test_509_double_block_kills_the_attacker(registry: Registry) -> None:
+    """A 3/3 attacks; B has two 2/2s. No block: B loses 3 life (0, 0, 3, 0). One blocker: it
+    dies, value 4 (0, 4, 0, 0). Both: the 3/3 dies (6) and kills one (4): material 4 - 6 = -2.
+    B minimises (game, material, life, poison) lexicographically: both block."""
+    sc = scenario(
+        board(
+            creature("giant", "A", 3, 3),
+            creature("b1", "B", 2, 2),
+            creature("b2", "B", 2, 2),
+            attackers={"giant": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    assert d.optimal and d.declarations == 4 and d.optimal_count == 1
+    assert d.best[0].blockers == {"b1": "giant", "b2": "giant"}
+    assert score(d) == (0, -2, 0, 0)
+    assert [score(d, i) for i in (1, 2)] == [(0, 0, 3, 0), (0, 4, 0, 0)]
+    replays(d, registry)
+
+
+def test_chump_block_when_the_attack_is_lethal(registry: Registry) -> None:
+    """B at 3 life, a 5/5 attacks, B has a 1/1: no block loses the game (game +1, and 3 to -2
+    is 5 life lost: below 0 counts); the chump costs 2 of material (0, 2, 0, 0), which is
+    better for B."""
+    sc = scenario(
+        "[players.A]\n[players.B]\nlife = 3\n"
+        + creature("ogre", "A", 5, 5)
+        + creature("elf", "B", 1, 1)
+        + combat({"ogre": "B"}),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    assert d.best[0].blockers == {"elf": "ogre"} and score(d) == (0, 2, 0, 0)
+    assert score(d, 1) == (1, 0, 5, 0)
+    replays(d, registry)
+
+
+def test_ties_fewest_creatures_then_file_order(registry: Registry) -> None:
+    """A 2/2 attacks into two 3/3s. Either one blocking kills it for nothing (material -4);
+    both blocking too. Three tie; the one shown first declares fewest creatures, then the
+    first in the file: b1 alone, then b2 alone, then both."""
+    sc = scenario(
+        board(
+            creature("bear", "A", 2, 2),
+            creature("b1", "B", 3, 3),
+            creature("b2", "B", 3, 3),
+            attackers={"bear": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    assert d.optimal_count == 3
+    assert [c.blockers for c in d.best] == [
+        {"b1": "bear"},
+        {"b2": "bear"},
+        {"b1": "bear", "b2": "bear"},
+    ]
+    assert all(score(d, i) == (0, -4, 0, 0) for i in range(3))
+
+
+def test_702_19b_trample_deathtouch_division_is_chosen(registry: Registry) -> None:
+    """A 4/4 trample deathtouch attacks two 2/2s. Double block: with deathtouch 1 is lethal
+    to each (702.2c), so the attacking player's best is 1, 1 and 2 to B (the default division
+    already, so nothing is listed): both blockers die (8), the 4/4 takes 4 and dies (8):
+    (0, 0, 2, 0). No block: (0, 0, 4, 0); one blocker: it dies, 3 tramples over (0, 4, 3, 0).
+    B's best: the double block."""
+    sc = scenario(
+        board(
+            creature("wurm", "A", 4, 4, "trample", "deathtouch"),
+            creature("b1", "B", 2, 2),
+            creature("b2", "B", 2, 2),
+            attackers={"wurm": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    best = d.best[0]
+    assert best.blockers == {"b1": "wurm", "b2": "wurm"} and score(d) == (0, 0, 2, 0)
+    assert best.divide == []
+    dealt = {(x["source"], x["target"]): x["amount"] for x in best.outcome["steps"][0]["damage"]}
+    assert dealt == {
+        ("wurm", "b1"): 1,
+        ("wurm", "b2"): 1,
+        ("wurm", "B"): 2,
+        ("b1", "wurm"): 2,
+        ("b2", "wurm"): 2,
+    }
+    replays(d, registry)
+
+
+def test_702_4_divisions_in_the_first_strike_step(registry: Registry) -> None:
+    """A 3/3 double striker attacks; B has a 1/1 (first in the file) and a 3/3. Double block:
+    the default first-strike division (1 to the elf, 2 to the wall) lets the wall live to
+    trade in the regular step (4 + 6 - 6 = 4); 3 to the wall instead kills it first, then
+    the regular step's 3 kill the elf, which deals only 1: (0, 8, 0, 0), shown as a division.
+    No block: 6 damage (0, 0, 6, 0); the elf alone: (0, 2, 0, 0); the wall alone (first
+    strike kills it, then nothing is left to hit): (0, 6, 0, 0). B's best: no block."""
+    sc = scenario(
+        board(
+            creature("knight", "A", 3, 3, "double strike"),
+            creature("elf", "B", 1, 1),
+            creature("wall", "B", 3, 3),
+            attackers={"knight": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry, top=4)
+    scores = {tuple(c.blockers): score(d, i) for i, c in enumerate(d.best)}
+    assert scores == {
+        (): (0, 0, 6, 0),
+        ("elf",): (0, 2, 0, 0),
+        ("wall",): (0, 6, 0, 0),
+        ("elf", "wall"): (0, 8, 0, 0),
+    }
+    both = d.best[3]
+    assert both.divide == [{"step": "first-strike", "source": "knight", "amounts": {"wall": 3}}]
+    replays(d, registry)
+
+
+def test_objective_life_first(registry: Registry) -> None:
+    """With --objective life the 3/3 of the first test is simply blocked by one 2/2: no life
+    is lost (0); that it dies no longer counts. Fewest creatures first: b1 alone."""
+    sc = scenario(
+        board(
+            creature("giant", "A", 3, 3),
+            creature("b1", "B", 2, 2),
+            creature("b2", "B", 2, 2),
+            attackers={"giant": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry, objective=Objective.parse("life", registry))
+    assert d.objective == ("life",) and d.best[0].blockers == {"b1": "giant"}
+    assert d.best[0].score == {"life": 0} and d.optimal_count == 3
+
+
+def test_value_key_changes_the_trade(registry: Registry) -> None:
+    """RULES 9: `value` replaces power plus toughness. The 3/3 worth 1 only: trading both
+    blockers' one 2/2 (4) for it (1) is worse for B than taking 3: (0, 0, 3, 0)."""
+    sc = scenario(
+        board(
+            creature("giant", "A", 3, 3, value=1),
+            creature("b1", "B", 2, 2),
+            creature("b2", "B", 2, 2),
+            attackers={"giant": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    assert d.best[0].blockers == {} and score(d) == (0, 0, 3, 0)
+    assert score(d, 1) == (0, 3, 0, 0)  # both block: 4 - 1
+
+
+def test_poison_term_is_the_poison_plugins(registry: Registry) -> None:
+    """A 2/2 infect attacks; B's 1/1 may chump. No block: 2 poison counters (0, 0, 0, 2);
+    the chump: (0, 2, 0, 0). Ordered poison first, B takes the chump."""
+    sc = scenario(
+        board(
+            creature("rat", "A", 2, 2, "infect"), creature("elf", "B", 1, 1), attackers={"rat": "B"}
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    assert d.best[0].blockers == {} and score(d) == (0, 0, 0, 2)
+    d = best_blocks(sc, registry, objective=Objective.parse("poison,material", registry))
+    assert d.best[0].blockers == {"elf": "rat"} and d.best[0].score == {"poison": 0, "material": 2}
+
+
+def test_budget_cut_short_is_not_optimal(registry: Registry) -> None:
+    """A search stopped by its budget says so and why."""
+    creatures = [creature(f"a{i}", "A", 4, 4, "trample") for i in range(3)]
+    creatures += [creature(f"b{i}", "B", 2, 2) for i in range(4)]
+    sc = scenario(board(*creatures, attackers={f"a{i}": "B" for i in range(3)}), registry)
+    d = best_blocks(sc, registry, budget=1e-9)
+    assert not d.optimal and d.reason is not None and "budget" in d.reason
+    assert best_blocks(sc, registry).optimal
+
+
+def test_two_players_only(registry: Registry) -> None:
+    sc = scenario(
+        "[players.A]\n[players.B]\n[players.C]\n" + creature("x", "A", 1, 1) + combat({"x": "B"}),
+        registry,
+    )
+    with pytest.raises(InputError, match="two players"):
+        best_blocks(sc, registry)
+
+
+def test_unknown_objective_term_suggests(registry: Registry) -> None:
+    with pytest.raises(InputError, match="did you mean 'material'"):
+        Objective.parse("game,materail", registry)
+
+
+# -- attacks ----------------------------------------------------------------------------------
+
+
+def test_508_attacks_answered_by_the_best_blocks(registry: Registry) -> None:
+    """A has a 3/3 and a 2/2, B a 2/2. The 3/3 alone: B takes 3 (blocking loses the bear):
+    (0, 0, 3, 0). Both: B trades with the 2/2 and takes 3: (0, 0, 3, 0). The 2/2 alone: B
+    trades (0, 0, 0, 0). None: 0. Two tie; fewest creatures first: the 3/3 alone."""
+    sc = scenario(
+        board(creature("a1", "A", 3, 3), creature("a2", "A", 2, 2), creature("bear", "B", 2, 2)),
+        registry,
+    )
+    d = best_attacks(sc, registry)
+    assert d.declarations == 4 and d.optimal_count == 2 and d.optimal
+    assert d.best[0].attackers == {"a1": "B"} and d.best[0].blockers == {}
+    assert d.best[1].attackers == {"a1": "B", "a2": "B"} and d.best[1].blockers == {"bear": "a2"}
+    assert score(d) == score(d, 1) == (0, 0, 3, 0)
+    replays(d, registry)
+
+
+def test_defender_and_summoning_sick_creatures_do_not_attack(registry: Registry) -> None:
+    """302.6, 702.3: only the 1/1 can attack: two attack declarations."""
+    sc = scenario(
+        board(
+            creature("wall", "A", 0, 4, "defender"),
+            creature("kid", "A", 3, 3, summoning_sick=True),
+            creature("elf", "A", 1, 1),
+            creature("bear", "B", 2, 2),
+        ),
+        registry,
+    )
+    d = best_attacks(sc, registry)
+    assert d.declarations == 2
+    assert all(set(c.attackers or {}) <= {"elf"} for c in d.best)
+
+
+# -- against brute force ----------------------------------------------------------------------
+
+KEYWORDS = [
+    "first strike",
+    "double strike",
+    "deathtouch",
+    "trample",
+    "lifelink",
+    "flying",
+    "reach",
+    "menace",
+    "indestructible",
+]
+
+
+@st.composite
+def small_boards(draw: st.DrawFn) -> dict[str, Any]:
+    n_attackers = draw(st.integers(1, 2))
+    n_blockers = draw(st.integers(1, 3))
+    creatures: dict[str, Any] = {}
+    for side, n, player in (("a", n_attackers, "A"), ("b", n_blockers, "B")):
+        for i in range(n):
+            creatures[f"{side}{i}"] = {
+                "controller": player,
+                "power": draw(st.integers(1, 3)),
+                "toughness": draw(st.integers(1, 3)),
+                "keywords": draw(st.lists(st.sampled_from(KEYWORDS), max_size=2, unique=True)),
+            }
+    life = draw(st.integers(1, 6))
+    return {
+        "players": {"A": {"life": 20}, "B": {"life": life}},
+        "creatures": creatures,
+        "combat": {"attackers": {f"a{i}": "B" for i in range(n_attackers)}},
+    }
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_boards())
+def test_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) -> None:
+    """The search's best score, declaration count, ties and first best are brute force's."""
+    sc = parse_scenario(doc, registry, "random.json")
+    d = best_blocks(sc, registry)
+    best, count, tied, first = brute_blocks(sc, registry, d.objective)
+    assert d.optimal
+    assert score(d) == best
+    assert (d.declarations, d.optimal_count) == (count, tied)
+    assert {k: (v,) for k, v in d.best[0].blockers.items()} == first
+    replays(d, registry)
