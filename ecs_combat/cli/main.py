@@ -196,27 +196,27 @@ DECISION_OPTIONS = [
         "as_json",
         is_flag=True,
         help="Print the decision as JSON (one line per scenario for .jsonl).",
-    ),  # fmt: skip
+    ),
     click.option(
         "--top",
         type=click.IntRange(min=1),
         default=3,
         show_default=True,
         help="How many of the best declarations to show.",
-    ),  # fmt: skip
+    ),
     click.option(
         "--objective",
         metavar="TERMS",
         help="The score's terms in the order they count, comma-separated "
         "(default: game,material,life, then the plugins' terms such as poison).",
-    ),  # fmt: skip
+    ),
     click.option(
         "--budget",
         type=float,
         metavar="SECONDS",
         help="Stop searching after this many seconds and show the best found "
         "(then marked not optimal).",
-    ),  # fmt: skip
+    ),
 ]
 
 
