@@ -322,3 +322,6 @@ def test_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) 
     assert (d.declarations, d.optimal_count) == (count, tied)
     assert {k: (v,) for k, v in d.best[0].blockers.items()} == first
     replays(d, registry)
+    every = best_blocks(sc, registry, exhaustive=True)  # the bounds change nothing shown
+    assert [c.to_json() for c in every.best] == [c.to_json() for c in d.best]
+    assert every.optimal_count == tied

@@ -91,12 +91,14 @@ def search_blocks(
     top: int,
     clock: Clock,
     attack_top: int | None = None,
+    bounds: bool = True,
 ) -> BoardResults:
     """Solve the `top` best block declarations of every board (and those tied with the best).
 
     With `attack_top`, the boards are one attack declaration each and only the `attack_top`
     boards of highest value matter: a board whose value is shown to be below theirs is not
-    searched further.
+    searched further. Without `bounds`, every declaration is searched to the end (to measure
+    what the bounds save).
     """
     blocks = blocks_of(declarations)
     tree = Tree(engine, objective, boards, sides, blocks)
@@ -126,15 +128,16 @@ def search_blocks(
         lower = np.where(solved | bounded, ranks, -1)
         threshold = _thresholds(offset, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top)
         pending = ~solved & ~cut
-        cut |= pending & (lower > threshold[board_of])
-        if attack_top is not None:
+        if bounds:
+            cut |= pending & (lower > threshold[board_of])
+        if attack_top is not None and bounds:
             skip = _boards_below(offset, solved, ranks, lower, attack_top)
             cut |= pending & skip[board_of]
         pending &= ~cut
         if not pending.any():
             break
         # the most promising first: the lowest lower bounds of each board
-        places = _lowest(np.flatnonzero(pending), lower, board_of, chunk)
+        places = _lowest(np.flatnonzero(pending), lower, board_of, chunk if bounds else n_decl)
         chunk *= 4
         _solve(tree, root, batch, records, first, places, clock)
     return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut)
