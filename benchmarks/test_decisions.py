@@ -11,8 +11,8 @@ import time
 from typing import Any
 
 import pytest
-
 from decision_boards import boards
+
 from ecs_combat import Registry
 from ecs_combat.decisions import best_attacks, best_blocks
 

@@ -115,7 +115,9 @@ def render_decision(d: Decision, scenario: Scenario, registry: Registry, console
     worse = [i for i, c in enumerate(d.best) if c.score != d.best[0].score]
     if worse:
         i = worse[0]
-        same = "" if i == 1 else ("#2 scores" if i == 2 else f"#2 to #{i} score") + " the same as #1. "
+        same = (
+            "" if i == 1 else ("#2 scores" if i == 2 else f"#2 to #{i} score") + " the same as #1. "
+        )
         print_line(console, same + why_worse(d, d.best[0], d.best[i], registry, i + 1))
     elif len(d.best) > 1:
         print_line(
