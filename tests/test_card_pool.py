@@ -208,7 +208,7 @@ def test_per_card_tally_matches_hand_derived_outcomes(
     )
     assert len(pairs) == 9
     run = simulate(generator, engine, make_engine(engine, registry), 5, n, 128)
-    doc = card_summary(generator, spec, 5, run)
+    doc = card_summary(generator.pool, spec, 5, run)
     expected = expected_cards(pairs)
     for card in doc["cards"]:
         for role in ("as_attacker", "as_blocker"):
@@ -333,7 +333,7 @@ def test_documented_two_drops_ranking_is_what_the_run_gives(registry: Registry) 
         generator, "batched", make_engine("batched", registry), 1, battles,
         default_chunk_size(spec, "batched"),
     )  # fmt: skip
-    doc = card_summary(generator, spec, 1, run)
+    doc = card_summary(generator.pool, spec, 1, run)
     doc["run"]["spec_file"] = "docs/examples/specs/two-drops.toml"
     console = Console(file=io.StringIO(), width=300)
     render_card_summary(doc, console, "")
@@ -355,7 +355,7 @@ def test_approximate_cards_say_what_is_ignored(registry: Registry) -> None:
     generator = make_generator(spec, registry)
     assert isinstance(generator, CardGenerator)
     run = simulate(generator, "batched", make_engine("batched", registry), 1, 200, 200)
-    cards = {c["card"]: c for c in card_summary(generator, spec, 1, run)["cards"]}
+    cards = {c["card"]: c for c in card_summary(generator.pool, spec, 1, run)["cards"]}
     assert cards["Brindle Boar"]["status"] == "approximate"
     assert cards["Brindle Boar"]["ignored_text"] == ["Sacrifice Brindle Boar: You gain 4 life."]
     assert cards["Watchwolf"]["status"] == "exact" and "ignored_text" not in cards["Watchwolf"]
@@ -388,7 +388,7 @@ def test_terminal_table_fits_the_terminal(registry: Registry, width: int) -> Non
     generator = make_generator(spec, registry)
     assert isinstance(generator, CardGenerator)
     run = simulate(generator, "batched", make_engine("batched", registry), 1, 300, 300)
-    doc = card_summary(generator, spec, 1, run)
+    doc = card_summary(generator.pool, spec, 1, run)
     console = Console(file=io.StringIO(), width=width, force_terminal=True, color_system=None)
     render_card_summary(doc, console, "batched engine")
     lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
@@ -406,7 +406,7 @@ def test_both_engines_give_the_same_two_drop_summary(registry: Registry) -> None
     docs = []
     for engine in ("batched", "reference"):
         run = simulate(generator, engine, make_engine(engine, registry), 9, 600, 256)
-        doc = card_summary(generator, spec, 9, run)
+        doc = card_summary(generator.pool, spec, 9, run)
         doc.pop("run")
         docs.append(doc)
     assert docs[0] == docs[1]

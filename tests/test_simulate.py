@@ -371,7 +371,8 @@ def test_out_csv_holds_one_row_per_battle(tmp_path: Path) -> None:
         "neither dies": totals["neither_dies"],
     }
     assert all(r[4] == "1" and r[5] == "1" for r in body)  # one attacker, one blocker
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["battles.csv"]  # no temporary left
+    # the creatures beside the battles, and no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["battles.creatures.csv", "battles.csv"]
 
 
 def test_out_with_an_unknown_suffix_is_refused_before_running(tmp_path: Path) -> None:

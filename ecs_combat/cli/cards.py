@@ -21,7 +21,7 @@ from ecs_combat.cards.listing import (
     keyword_filter,
     library_entries,
 )
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.plugin.definitions import COLORS, normalize_keyword
 from ecs_combat.scenario.instances import Instance
 

@@ -16,10 +16,10 @@ from rich.text import Text
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.cards import cards
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.cli.report import render
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
 from ecs_combat.cli.turn_command import print_phases, resolve_turn_file
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.errors import InputError, PluginError, RefusedError
 from ecs_combat.plugin.definitions import plugin_name_for
 from ecs_combat.plugin.registry import (

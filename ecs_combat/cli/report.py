@@ -1,7 +1,7 @@
 """The readable account of a combat, for a person (``resolve`` without ``--json``).
 
 Both engines' results are drawn by the same code. On a terminal it is drawn with Rich panels and
-tables; elsewhere (a pipe, a file) in the plain layout of :mod:`ecs_combat.cli.console`. Names, ids
+tables; elsewhere (a pipe, a file) in the plain layout of :mod:`ecs_combat.console`. Names, ids
 and notes are user text: never read as markup, long ones elided in the middle (:func:`shown`).
 """
 
@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ecs_combat.cards.notes import ignored_text_lines, scenario_creatures
-from ecs_combat.cli.console import is_plain, plain_lines, print_line, shown
+from ecs_combat.console import is_plain, plain_lines, print_line, shown
 from ecs_combat.rules.result import CombatResult, StepResult
 from ecs_combat.scenario.model import Scenario
 

@@ -69,7 +69,7 @@ class CardGenerator(SpecGenerator):
         super().__init__(spec, registry)
         assert spec.pool is not None
         pool: CardPool = spec.pool
-        self.pool = pool
+        self.pool: CardPool = pool
         bits = self.bits
         self.card_masks: MaskArray = np.array(
             [int(bits.mask([i.name for i in card])) for card in pool.instances], dtype=np.uint64
@@ -137,6 +137,11 @@ class CardGenerator(SpecGenerator):
     def sort_key(self, code: int) -> tuple[int, ...]:
         """Cards in name order."""
         return (code,)
+
+    def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray:
+        """The per-card tally of :func:`card_counts`: `drawn` is what :meth:`build` made."""
+        assert isinstance(drawn, CardDrawn)
+        return card_counts(drawn, code, outcome, len(self.pool))
 
     def draw(self, rng: np.random.Generator, n: int) -> Draws:
         """Card indices: ``side`` [n, 2], each side's index into its pool's cards (attacker,

@@ -16,11 +16,12 @@ import numpy.typing as npt
 from rich.console import Console
 from rich.text import Text
 
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown, summary_table
-from ecs_combat.simulation.card_draw import CARD_COLUMNS, ROLES, CardGenerator
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown, summary_table
+from ecs_combat.simulation.card_draw import CARD_COLUMNS, ROLES
 from ecs_combat.simulation.outfiles import atomic_path
+from ecs_combat.simulation.pool import CardPool
 from ecs_combat.simulation.simulate import COLUMNS, Run
-from ecs_combat.simulation.spec import BattleSpec
+from ecs_combat.simulation.spec import Spec
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -44,11 +45,8 @@ def _rank_key(card: dict[str, Any]) -> tuple[Any, ...]:
     return (0, -card["wins"] / n, card["losses"] / n, card["card"].casefold())
 
 
-def card_rows(
-    generator: CardGenerator, cards: npt.NDArray[np.int64] | None
-) -> list[dict[str, Any]]:
+def card_rows(pool: CardPool, cards: npt.NDArray[np.int64] | None) -> list[dict[str, Any]]:
     """Per card of the pool: what it is and its figures (all roles, then per role), ranked."""
-    pool = generator.pool
     if cards is None:
         cards = np.zeros((len(pool), len(ROLES), len(CARD_COLUMNS)), dtype=np.int64)
     out = []
@@ -72,7 +70,7 @@ def card_rows(
     return [{"rank": row.pop("rank"), **row} for row in out]
 
 
-def card_summary(generator: CardGenerator, spec: BattleSpec, seed: int, run: Run) -> dict[str, Any]:
+def card_summary(pool: CardPool, spec: Spec, seed: int, run: Run) -> dict[str, Any]:
     """The machine-readable summary of a simulation of real cards; how the run was made is
     under ``run``."""
     tally = run.tally
@@ -86,7 +84,7 @@ def card_summary(generator: CardGenerator, spec: BattleSpec, seed: int, run: Run
         "creatures": tally.creatures,
         "spec": spec.describe(),
         "totals": {name: int(v) for name, v in zip(COLUMNS, total.tolist(), strict=True)},
-        "cards": card_rows(generator, tally.cards),
+        "cards": card_rows(pool, tally.cards),
         "run": run.describe(),
     }
 

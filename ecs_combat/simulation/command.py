@@ -26,10 +26,9 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown, summary_table
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown, summary_table
 from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.card_draw import CardGenerator
 from ecs_combat.simulation.card_summary import card_summary, plot_cards, render_card_summary
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected
 from ecs_combat.simulation.distribute import PluginOptions, Simulation, local_workers
@@ -56,7 +55,7 @@ def _percent(part: int, whole: int) -> str:
 def render_summary(doc: dict[str, Any], console: Console) -> None:
     """Print the summary for a person: one row per matchup, outcomes as shares of its battles.
 
-    A Rich table on a terminal; the plain layout of :mod:`ecs_combat.cli.console` elsewhere.
+    A Rich table on a terminal; the plain layout of :mod:`ecs_combat.console` elsewhere.
     """
     totals = doc["totals"]
     with_damage = totals["damage_to_players"] > 0
@@ -324,9 +323,9 @@ def run_command(
             "saved there (--resume runs the rest)"
         )
     generator = simulation.generator
-    cards = isinstance(generator, CardGenerator) and isinstance(spec, BattleSpec)
-    if isinstance(generator, CardGenerator) and isinstance(spec, BattleSpec):
-        doc = card_summary(generator, spec, seed, run)
+    cards = generator.pool is not None
+    if generator.pool is not None:
+        doc = card_summary(generator.pool, spec, seed, run)
     else:
         doc = summary(generator, spec, seed, run)
     doc["run"]["scheduler"] = scheduler
