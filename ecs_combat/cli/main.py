@@ -310,6 +310,9 @@ def plugins(state: State, as_json: bool) -> None:
               help="Run the battles on this many local processes.")  # fmt: skip
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run the battles on the Dask cluster with this scheduler (tcp://host:8786).")  # fmt: skip
+@click.option("--replay", type=click.IntRange(min=0), metavar="K",
+              help="Print battle K of the run (give its --seed) as a scenario file for "
+              "`ecs-combat resolve`, instead of running it.")  # fmt: skip
 @click.pass_obj
 def simulate(
     state: State,
@@ -324,6 +327,7 @@ def simulate(
     chunk_size: int | None,
     workers: int,
     scheduler: str | None,
+    replay: int | None,
 ) -> None:
     """Resolve many random battles in bulk and tally the outcomes per matchup.
 
@@ -338,6 +342,10 @@ def simulate(
 
     registry = state.registry
     plugins = PluginOptions.current(state.load, sorted(state.block))
+    if replay is not None:
+        _replay(registry, spec, battles, seed, replay, out=out, plot=plot, json=as_json,
+                resume=resume, workers=workers > 1, scheduler=scheduler)  # fmt: skip
+        return
     try:
         run_command(
             registry, spec, battles, seed, engine, as_json, out, plot, chunk_size,
@@ -351,6 +359,26 @@ def simulate(
         fail(str(exc), 1)
     except Interrupted as exc:
         fail(str(exc), 130)
+
+
+def _replay(
+    registry: Registry,
+    spec: str | None,
+    battles: int,
+    seed: int | None,
+    battle: int,
+    **others: object,
+) -> None:
+    """simulate --replay: one battle printed; options of a run are refused, by name."""
+    from ecs_combat.simulation.command import replay_command
+
+    given = [name for name, value in others.items() if value]
+    if given:
+        fail(f"--replay prints one battle and runs nothing: drop --{given[0]}", 2)
+    try:
+        replay_command(registry, spec, battles, seed, battle)
+    except InputError as exc:
+        fail(str(exc), 2)
 
 
 @cli.command()

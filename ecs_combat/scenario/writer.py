@@ -3,6 +3,7 @@ docs/scenarios.md), as ``resolve`` reads it: ``simulate --replay`` prints a draw
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ecs_combat.plugin.registry import Registry
@@ -54,8 +55,8 @@ def _keywords(names: tuple[str, ...], parameters: tuple[Any, ...]) -> list[str]:
 
 
 def _creature(creature: CreatureSpec, registry: Registry) -> dict[str, Any]:
-    table: dict[str, Any] = {
-        "name": creature.name,
+    table: dict[str, Any] = {"name": creature.name} if creature.name != creature.id else {}
+    table |= {
         "controller": creature.controller,
         "power": creature.power,
         "toughness": creature.toughness,
@@ -98,3 +99,45 @@ def _event(event: Event, registry: Registry) -> dict[str, Any]:
         out["card"] = event.card
         out["caster"] = event.caster
     return out
+
+
+def toml_text(doc: dict[str, Any], comments: tuple[str, ...] = ()) -> str:
+    """A scenario document as TOML, after `comments` (one ``#`` line each): players and
+    creatures as ``[players.ID]`` and ``[creatures.ID]`` tables, ``[combat]``, then
+    ``[[combat.divide]]`` and ``[[events]]`` entries; nested tables inline."""
+    lines = [f"# {line}" for line in comments]
+    for section in ("players", "creatures"):
+        for key, table in doc.get(section, {}).items():
+            lines += ["", f"[{section}.{_key(key)}]", *_assignments(table)]
+    combat = dict(doc.get("combat", {}))
+    divide = combat.pop("divide", [])
+    lines += ["", "[combat]", *_assignments(combat)]
+    for entry in divide:
+        lines += ["", "[[combat.divide]]", *_assignments(entry)]
+    for event in doc.get("events", []):
+        lines += ["", "[[events]]", *_assignments(event)]
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _key(key: str) -> str:
+    bare = key and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
+    return key if bare else _value(key)
+
+
+def _assignments(table: dict[str, Any]) -> list[str]:
+    return [f"{_key(k)} = {_value(v)}" for k, v in table.items()]
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    raise TypeError(f"no TOML for {type(value).__name__}")

@@ -33,8 +33,10 @@ from ecs_combat.simulation.card_summary import card_summary, plot_cards, render_
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected
 from ecs_combat.simulation.distribute import PluginOptions, Simulation, local_workers
 from ecs_combat.simulation.executors import WorkerPool, dask_executor
+from ecs_combat.simulation.generate import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
+from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
 from ecs_combat.simulation.spec import BattleSpec, Spec, load_spec, tournament
 
@@ -350,3 +352,28 @@ def run_command(
         render_summary(doc, Console(highlight=False))
     if errors:
         raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")
+
+
+def replay_command(
+    registry: Registry, spec_file: str | None, battles: int, seed: int | None, battle: int
+) -> None:
+    """`ecs-combat simulate [SPEC] --seed S --replay K`: print battle K of that run as a
+    scenario file (TOML) that `ecs-combat resolve` reads; nothing is resolved here."""
+    if seed is None:
+        raise InputError(
+            "--replay", str(battle), "needs the run's --seed (the seed its summary shows)"
+        )
+    if battle >= battles:
+        raise InputError(
+            "--replay", str(battle), f"the run has battles 0 to {battles - 1:,} (-n {battles:,})"
+        )
+    spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
+    run = f"ecs-combat simulate {spec_file + ' ' if spec_file else ''}--seed {seed}"
+    comments = (
+        f"Battle {battle} of `{run}` (the same battle whatever -n, --engine or --workers).",
+        "Players: A attacks B. Creatures: c0, c1, ... as in the per-battle file's creatures.",
+        "Read it with: ecs-combat resolve FILE.toml",
+    )
+    click.echo(
+        replay_text(make_generator(spec, registry), registry, seed, battle, comments), nl=False
+    )
