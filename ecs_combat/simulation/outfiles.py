@@ -80,7 +80,7 @@ def check_writable(path: str, option: str) -> None:
 # The per-battle file
 
 
-def _labels(codes: np.ndarray, label: Callable[[int], str]) -> list[str]:
+def code_labels(codes: np.ndarray, label: Callable[[int], str]) -> list[str]:
     """Codes as labels, computing each distinct label once."""
     distinct, inverse = np.unique(codes, return_inverse=True)
     names = np.array([label(int(c)) for c in distinct.tolist()], dtype=object)
@@ -231,9 +231,9 @@ class BattleWriter:
         table = result.table
         assert table is not None and result.creatures is not None, "run the chunk with_table"
         columns: dict[str, Any] = {name: table[name] for name in TABLE_COLUMNS}
-        columns["attacker"] = _labels(table["attacker"], self.label)
-        columns["blocker"] = _labels(table["blocker"], self.label)
-        columns["outcome"] = _labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
+        columns["attacker"] = code_labels(table["attacker"], self.label)
+        columns["blocker"] = code_labels(table["blocker"], self.label)
+        columns["outcome"] = code_labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
         try:
             self._files[0].write(columns)
             self._files[1].write(result.creatures)
