@@ -189,6 +189,8 @@ def expected_cards(pairs: Counter[tuple[str, str]]) -> dict[str, dict[str, dict[
             row[result] += count
             row["damage_to_players"] += damage * count
             row["died"] += count * (result in ("losses", "trades"))
+            if role == "as_attacker":  # one on one, only the attacker can damage a player
+                row["dealt_to_players"] += damage * count
     return out
 
 
@@ -215,9 +217,17 @@ def test_per_card_tally_matches_hand_derived_outcomes(
             got = {k: card[role][k] for k in CARD_COLUMNS}
             assert got == expected[card["card"]][role], (card["card"], role)
         assert card["battles"] == card["as_attacker"]["battles"] + card["as_blocker"]["battles"]
-    # Watchwolf wins only when it is the attacker against White Knight or blocks the others.
+
+    # Ranked by the documented score, worked out from the hand-derived tally:
+    # (wins - losses + (dealt_to_players + life_gained) / 20) / battles.
+    def score(card: str) -> float:
+        both = {k: sum(expected[card][r][k] for r in expected[card]) for k in CARD_COLUMNS}
+        swung = (both["dealt_to_players"] + both["life_gained"]) / 20
+        return (both["wins"] - both["losses"] + swung) / both["battles"]
+
     ranked = [c["card"] for c in doc["cards"]]
-    assert ranked[0] == "Watchwolf"
+    assert ranked == sorted(expected, key=lambda card: -score(card))
+    assert [c["score"] for c in doc["cards"]] == [round(score(card), 6) for card in ranked]
     assert doc["totals"]["battles"] == n
 
 
@@ -290,8 +300,11 @@ def test_command_json_table_csv_and_chart(tmp_path: Path) -> None:
     doc = json.loads(p.stdout)
     assert doc["simulation"] == "card pool"
     assert [c["rank"] for c in doc["cards"]] == [1, 2, 3]
-    rates = [c["win_rate"] for c in doc["cards"]]
-    assert rates == sorted(rates, reverse=True)
+    scores = [c["score"] for c in doc["cards"]]
+    assert scores == sorted(scores, reverse=True)
+    for c in doc["cards"]:
+        lo, hi = c["win_rate_ci95"]
+        assert lo <= c["win_rate"] <= hi
     with out.open() as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 400
@@ -341,6 +354,10 @@ def test_documented_two_drops_ranking_is_what_the_run_gives(registry: Registry) 
     assert printed[:7] == shown[:7]
     assert printed[-4:-1] == shown[-4:-1]
     assert shown[-1].startswith("batched engine: 1,000,000 battles in ")
+    # the JSON of the first card shown in the page is that run's
+    row = re.search(r"<!-- card-row: [^>]* -->\n```json\n(.*?)```", text, re.S)
+    assert row
+    assert json.loads(row.group(1)) == doc["cards"][0]
 
 
 def test_approximate_cards_say_what_is_ignored(registry: Registry) -> None:
@@ -396,7 +413,8 @@ def test_terminal_table_fits_the_terminal(registry: Registry, width: int) -> Non
     text = "\n".join(lines)
     for card in ("Hand of Cruelty", "Watchwolf", "White Knight", "rate"):
         assert card in text
-    assert ("attacking" in text) == (width >= 120)
+    # the role columns (win rates with their intervals) need about 170 columns
+    assert ("attacking" in text) == (width >= 200)
 
 
 def test_both_engines_give_the_same_two_drop_summary(registry: Registry) -> None:

@@ -35,6 +35,7 @@ from ecs_combat.simulation.distribute import PluginOptions, Simulation, local_wo
 from ecs_combat.simulation.executors import WorkerPool, dask_executor
 from ecs_combat.simulation.generate import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
+from ecs_combat.simulation.intervals import percent_with_interval
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
@@ -55,7 +56,8 @@ def _percent(part: int, whole: int) -> str:
 
 
 def render_summary(doc: dict[str, Any], console: Console) -> None:
-    """Print the summary for a person: one row per matchup, outcomes as shares of its battles.
+    """Print the summary for a person: one row per matchup, outcomes as shares of its battles,
+    win rates with their 95% intervals.
 
     A Rich table on a terminal; the plain layout of :mod:`ecs_combat.console` elsewhere.
     """
@@ -75,8 +77,8 @@ def render_summary(doc: dict[str, Any], console: Console) -> None:
             shown(row["attacker"]),
             shown(row["blocker"]),
             f"{n:,}",
-            _percent(row["attacker_wins"], n),
-            _percent(row["blocker_wins"], n),
+            percent_with_interval(row["attacker_win_rate"], row["attacker_win_rate_ci95"]),
+            percent_with_interval(row["blocker_win_rate"], row["blocker_win_rate_ci95"]),
             _percent(row["trades"], n),
             _percent(row["neither_dies"], n),
         ]

@@ -25,6 +25,7 @@ from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
+from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
 ENGINES = ("batched", "reference")
@@ -385,8 +386,14 @@ def simulate(
     )
 
 
-def _row(counts: npt.NDArray[np.int64]) -> dict[str, int]:
-    return {name: int(v) for name, v in zip(COLUMNS, counts.tolist(), strict=True)}
+def summary_row(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
+    """A summary row: the counts, then each side's win rate with its 95% Wilson interval."""
+    row: dict[str, Any] = {name: int(v) for name, v in zip(COLUMNS, counts.tolist(), strict=True)}
+    for side in ("attacker", "blocker"):
+        rate, interval = rate_and_interval(row[f"{side}_wins"], row["battles"])
+        row[f"{side}_win_rate"] = rate
+        row[f"{side}_win_rate_ci95"] = interval
+    return row
 
 
 def summary(generator: Generator, spec: Spec, seed: int, run: Run) -> dict[str, Any]:
@@ -403,12 +410,12 @@ def summary(generator: Generator, spec: Spec, seed: int, run: Run) -> dict[str, 
         "battles": battles,
         "creatures": tally.creatures,
         "spec": spec.describe(),
-        "totals": _row(total),
+        "totals": summary_row(total),
         "matchups": [
             {
                 "attacker": generator.label(a),
                 "blocker": generator.label(b),
-                **_row(tally.counts[(a, b)]),
+                **summary_row(tally.counts[(a, b)]),
             }
             for a, b in keys
         ],
