@@ -35,6 +35,7 @@ OUTCOMES: tuple[str, ...] = ("neither dies", "attacker wins", "blocker wins", "t
 #: The columns of :attr:`BattleResults.creatures`, one row per creature, in input order.
 CREATURE_RESULT_COLUMNS = (
     "battle", "side", "attacking", "blocking", "power", "toughness", "damage", "died",
+    "dealt_to_players", "life_gained",
 )  # fmt: skip
 #: The columns of :attr:`BattleResults.battles`, one row per battle.
 BATTLE_RESULT_COLUMNS = (
@@ -286,7 +287,9 @@ class BattleResults(Tables):
     creature of row i): ``battle``; ``side`` (0: player A's, 1: player B's); ``attacking``
     (it attacked); ``blocking`` (the row of the creature it blocked, -1 if none: a forbidden
     block was not declared); ``power``, ``toughness`` and ``damage`` (marked) as combat ends;
-    ``died`` (it left the battlefield: died or was sacrificed).
+    ``died`` (it left the battlefield: died or was sacrificed); ``dealt_to_players`` (combat
+    damage it dealt to players); ``life_gained`` (life its controller gained from its damage:
+    lifelink).
 
     ``battles``, one row per battle: ``battle``; ``outcome`` (a code into :data:`OUTCOMES`:
     0 neither dies, 1 attacker wins, 2 blocker wins, 3 trade, by which side lost creatures);
@@ -328,6 +331,8 @@ def resolve_battles(
         "toughness": np.asarray(outcome.toughness, np.int64).copy(),
         "damage": np.asarray(outcome.damage, np.int64).copy(),
         "died": ~outcome.alive,
+        "dealt_to_players": _per_creature(outcome.dealt_to_players, batch.n_creatures),
+        "life_gained": _per_creature(outcome.life_gained, batch.n_creatures),
     }
     life = outcome.life.reshape(-1, 2)
     lost = outcome.lost.reshape(-1, 2)
@@ -343,6 +348,10 @@ def resolve_battles(
         "lost_b": lost[:, 1].copy(),
     }
     return BattleResults(creatures, table)
+
+
+def _per_creature(values: Array | None, n: int) -> Array:
+    return np.zeros(n, np.int64) if values is None else np.asarray(values, np.int64).copy()
 
 
 # ---------------------------------------------------------------------------------------------

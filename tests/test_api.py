@@ -126,3 +126,24 @@ def test_simulate_of_a_card_pool_gives_the_card_summary(registry: Registry) -> N
     assert sim.battles == {} and sim.creatures == {}
     with pytest.raises(KeyError, match="no table 'cards'"):
         sim.table("cards")
+
+
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_damage_to_players_and_life_gained_are_credited_per_creature(
+    registry: Registry, engine: str
+) -> None:
+    """A 3/3 with lifelink and trample (row 0) blocked by a 1/1 (row 1): lethal damage 1 to the
+    blocker, 2 trample over to B (702.19b); lifelink gains all 3 it dealt (702.15b). B's 2/2
+    (row 3) doesn't block A's 2/2 (row 2): 2 to B. B: 20 - 2 - 2 = 16; A: 20 + 3 = 23."""
+    b = battles(
+        battle=[0, 0, 0, 0], side=[0, 1, 0, 1], power=[3, 1, 2, 2], toughness=[3, 1, 2, 2],
+        blocks=[-1, 0, -1, -1],
+        keywords={"lifelink": np.array([True, False, False, False]),
+                  "trample": np.array([True, False, False, False])},
+        registry=registry,
+    )  # fmt: skip
+    r = resolve_battles(b, engine=engine, registry=registry)
+    assert r.creatures["dealt_to_players"].tolist() == [2, 0, 2, 0]
+    assert r.creatures["life_gained"].tolist() == [3, 0, 0, 0]
+    assert (r.battles["life_a"].tolist(), r.battles["life_b"].tolist()) == ([23], [16])
+    assert r.battles["damage_to_players"].tolist() == [4]
