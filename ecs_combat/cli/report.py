@@ -163,10 +163,17 @@ def print_end_of_combat(
     # Tapped state and whether it could attack again matter once a turn has several combats.
     turn_state = any(c.tapped is not None for c in result.creatures.values())
     extra = ["tapped", "may attack again"] if turn_state else []
-    creature_headers = ["creature", "alive", "damage", "power/toughness", *extra]
+    # Counters (keyword counters, +1/+1, -1/-1) in a column of their own when any has some.
+    counters = any(c.counters for c in result.creatures.values())
+    creature_headers = [
+        "creature", "alive", "damage", "power/toughness", *(["counters"] if counters else []),
+        *extra,
+    ]  # fmt: skip
     creature_rows = []
     for cid, c in result.creatures.items():
         row = [label(cid), _yes(c.alive), str(c.damage), f"{c.power}/{c.toughness}"]
+        if counters:
+            row.append(", ".join(f"{shown(k)}: {n}" for k, n in c.counters.items()) or "-")
         if turn_state:
             row += [_yes(c.tapped), _yes(c.may_attack)]
         creature_rows.append(row)
