@@ -243,6 +243,8 @@ def plugins(state: State, as_json: bool) -> None:
                 "version": p.version,
                 "module": p.module,
                 "keywords": list(p.keywords),
+                # what each keyword takes: "number" (bushido 2), "color" (protection from red)
+                "parameters": {k: registry.keywords[k].parameter or None for k in p.keywords},
                 "steps": list(p.steps),
                 "cards": list(p.cards),
                 "systems": [{"point": point, "name": name} for point, name in p.systems],
@@ -258,7 +260,7 @@ def plugins(state: State, as_json: bool) -> None:
             shown(p.name),
             shown(p.distribution or "-"),
             shown(p.version or "-"),
-            ", ".join(map(shown, p.keywords)),
+            ", ".join(shown(_written(registry, k)) for k in p.keywords),
             ", ".join(map(shown, p.steps)),
             ", ".join(map(shown, p.cards)),
             ", ".join(shown(point) for point, _ in p.systems),
@@ -281,6 +283,16 @@ def plugins(state: State, as_json: bool) -> None:
         print_line(console, f"Blocked: {', '.join(map(shown, blocked))}")
     for reason in registry.unavailable.values():
         print_line(console, f"Unavailable: {shown(reason, 1000)}")
+
+
+#: How `plugins` writes a keyword that takes a parameter, by the parameter's kind.
+PARAMETER_FORMS = {"number": "{} N", "color": "{} from COLOR"}
+
+
+def _written(registry: Registry, keyword: str) -> str:
+    """A keyword as scenarios write it: ``bushido N``, ``protection from COLOR``, ``flying``."""
+    kind = registry.keywords[keyword].parameter
+    return PARAMETER_FORMS.get(kind, "{}").format(keyword)
 
 
 @cli.command()
