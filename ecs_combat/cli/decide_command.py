@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from ecs_combat.cli.console import print_line, print_table, shown
+from ecs_combat.console import print_line, print_table, shown
 from ecs_combat.decisions import Decision, Objective, best_attacks, best_blocks
 from ecs_combat.decisions.decide import Choice
 from ecs_combat.errors import InputError
