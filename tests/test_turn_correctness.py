@@ -7,9 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
-from ecs_combat import Registry
+from ecs_combat import (
+    BatchBlockDeclaration,
+    BatchTriggers,
+    BlockDeclaration,
+    Keyword,
+    Registry,
+    System,
+    Trigger,
+    hookimpl,
+)
+from tests.conftest import Resolve, bundled_registry, text_resolver
 from tests.test_turns import ResolveTurn, players, turn_resolver
 
 
@@ -72,8 +83,7 @@ def test_500_8_the_second_resurgence_of_a_main_phase_comes_first(
     most recently created come first: B's combat and main, then A's, then the turn's combat
     and main."""
     text = (
-        players("A", "B")
-        + '[turn]\ncasts = [{ card = "Resurgence", caster = "A", main = 1 }, '
+        players("A", "B") + '[turn]\ncasts = [{ card = "Resurgence", caster = "A", main = 1 }, '
         '{ card = "Resurgence", caster = "B", main = 1 }]\n'
     )
     out = resolve_turn(text)
@@ -86,3 +96,146 @@ def test_500_8_the_second_resurgence_of_a_main_phase_comes_first(
         ("combat", "A", "turn"),
         ("main", "A", "turn"),
     ]
+
+
+# -- defect 1: one creature's triggers in the order its keywords are listed (RULES 7) ---------
+
+RAMPAGE_FLANKING = """
+[players.A]
+[players.B]
+
+[creatures.knight]
+controller = "A"
+power = 2
+toughness = 2
+keywords = [{keywords}]
+
+[creatures.elf1]
+controller = "B"
+power = 1
+toughness = 1
+
+[creatures.elf2]
+controller = "B"
+power = 1
+toughness = 1
+
+[combat]
+attackers = {{ knight = "B" }}
+blockers = {{ elf1 = "knight", elf2 = "knight" }}
+"""
+
+
+def test_7_rampage_listed_first_counts_both_blockers(resolve: Resolve) -> None:
+    """RULES 7 (603.3b, decision): `keywords = ["rampage 2", "flanking"]` resolves rampage
+    first: 2 blockers, 1 beyond the first -> +2/+2, a 4/4. Then flanking once per blocker:
+    each elf 1/1 -> 0/0 and dies (704.5f). The knight, blocked by no one left, deals nothing
+    (509.1h, 510.1c) and takes nothing: 4/4, alive."""
+    out = resolve(RAMPAGE_FLANKING.format(keywords='"rampage 2", "flanking"'))
+    knight = out["creatures"]["knight"]
+    assert (knight["power"], knight["toughness"], knight["alive"]) == (4, 4, True)
+    assert not out["creatures"]["elf1"]["alive"] and not out["creatures"]["elf2"]["alive"]
+
+
+def test_7_flanking_listed_first_leaves_rampage_no_blocker_to_count(resolve: Resolve) -> None:
+    """RULES 7: the same creature with `["flanking", "rampage 2"]`: both flanking triggers
+    first, the elves die, then rampage counts 0 blockers beyond the first: +0/+0, a 2/2."""
+    out = resolve(RAMPAGE_FLANKING.format(keywords='"flanking", "rampage 2"'))
+    knight = out["creatures"]["knight"]
+    assert (knight["power"], knight["toughness"]) == (2, 2)
+    assert not out["creatures"]["elf1"]["alive"] and not out["creatures"]["elf2"]["alive"]
+
+
+# -- a trigger resolves even if its source has left (RULES 7, 113.7a) --------------------------
+
+EXILE = "exiling blocker"
+
+
+def _exile_resolve(combat: Any, trigger: Trigger) -> None:
+    combat.leave_battlefield(trigger.data["attacker"])
+
+
+def _exile_resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
+    batch.leave(triggers.data["attacker"])
+
+
+def _exile_triggers(combat: Any, declaration: BlockDeclaration) -> None:
+    for blocker, attacker in declaration.blocks:
+        if combat.has(blocker, EXILE):
+            declaration.triggers.append(Trigger(blocker, _exile_resolve, 0, {"attacker": attacker}))
+
+
+def _exile_triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
+    has = batch.has(EXILE)[declaration.blockers]
+    if has.any():
+        found = declaration.blockers[has]
+        declaration.triggers.append(
+            BatchTriggers(
+                _exile_resolve_batched,
+                found,
+                np.zeros(len(found), np.int64),
+                {"attacker": declaration.attackers[has]},
+            )
+        )
+
+
+class ExilingBlocker:
+    """A test keyword: whenever this creature blocks, the attacker it blocks leaves the
+    battlefield (a block trigger of the defending player, so it resolves first)."""
+
+    @hookimpl
+    def register_keywords(self) -> list[Keyword]:
+        return [Keyword(EXILE, rule="test")]
+
+    @hookimpl
+    def register_systems(self) -> list[System]:
+        return [
+            System(
+                "declare-blockers",
+                "block trigger",
+                _exile_triggers,
+                _exile_triggers_batched,
+                {EXILE},
+            )
+        ]
+
+
+@pytest.fixture(scope="module")
+def exile_registry() -> Registry:
+    return bundled_registry(extra=(ExilingBlocker(),))
+
+
+def test_113_7a_triggers_of_a_source_that_left_still_resolve(
+    engine: str, exile_registry: Registry
+) -> None:
+    """RULES 7 (113.7a): the knight (2/2: afflict 3, flanking, bushido 1) attacks B and the
+    ogre (2/2, exiling blocker) blocks it. B's trigger resolves first (APNAP): the knight
+    leaves. Then the knight's, in list order: afflict still happens, B 20 - 3 = 17; flanking
+    still happens, the ogre 2/2 - 1/1 = 1/1; bushido's +1/+1 to the knight, gone, does
+    nothing: it stays 2/2. No damage: the knight is gone and the ogre blocks no one left."""
+    text = """
+[players.A]
+[players.B]
+
+[creatures.knight]
+controller = "A"
+power = 2
+toughness = 2
+keywords = ["afflict 3", "flanking", "bushido 1"]
+
+[creatures.ogre]
+controller = "B"
+power = 2
+toughness = 2
+keywords = ["exiling blocker"]
+
+[combat]
+attackers = { knight = "B" }
+blockers = { ogre = "knight" }
+"""
+    out = text_resolver(engine, exile_registry)(text)
+    knight, ogre = out["creatures"]["knight"], out["creatures"]["ogre"]
+    assert (knight["alive"], knight["power"], knight["toughness"]) == (False, 2, 2)
+    assert (ogre["alive"], ogre["power"], ogre["toughness"], ogre["damage"]) == (True, 1, 1, 0)
+    assert out["players"]["B"]["life"] == 17
+    assert out["players"]["A"]["life"] == 20
