@@ -53,6 +53,7 @@ from ecs_combat.plugin.schedule import (
     BatchStateCheck,
     BatchTriggers,
 )
+from ecs_combat.rules.legality import lethal_damage_message
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.result import (
     CombatResult,
@@ -730,18 +731,15 @@ class _Run:
         """A creature can't start the combat with lethal damage marked unless nothing
         destroys it (704.5g): an input error, as the reference engine says it."""
         printed = np.asarray(self.batch.toughness, I64)  # as the scenario gives it
-        lethal = self.entered & (self.marked >= printed)
+        lethal = self.entered & (self.marked >= self.toughness)  # counters included
         if not lethal.any():
             return
         b = self.batch
         for row in np.flatnonzero(self.destroy(lethal)).tolist():
             battle = int(self.battle[row])
             file = b.battle_files[battle] if b.battle_files is not None else f"battle {battle}"
-            damage, toughness = int(self.marked[row]), int(printed[row])
-            message = (
-                f"{damage} damage on a creature with toughness {toughness} "
-                "would already have destroyed it (704.5g)"
-            )
+            damage, toughness = int(self.marked[row]), int(self.toughness[row])
+            message = lethal_damage_message(damage, toughness, int(printed[row]))
             self.fail(battle, InputError(file, f"creatures.{self.cid(row)}.damage", message))
 
     def state_based_actions(self, battles: BoolArray | None) -> IntArray:

@@ -240,14 +240,14 @@ class _TurnRun(_Run):
         return used | self._card_bits(cards)
 
     def _check_marked_damage(self) -> None:
-        """Lethal damage in the input is checked as the turn begins only."""
-        if self.k == 0:
-            super()._check_marked_damage()
+        """Lethal damage in the input is checked as the turn begins only (before the
+        precombat main phase's spells): :meth:`play_turns` does."""
 
     # -- the phases -------------------------------------------------------------------------------
 
     def play_turns(self, on_phase: Callable[[int], None] | None = None) -> None:
         """Play every combat phase of every turn, in order; `on_phase(k)` after each."""
+        super()._check_marked_damage()
         for k in range(self.turns.n_phases):
             self.begin_phase(k)
             self.play()

@@ -43,7 +43,7 @@ from ecs_combat.reference.components import (
     keyword_component,
 )
 from ecs_combat.reference.views import EntitySide
-from ecs_combat.rules.legality import why_cannot_attack
+from ecs_combat.rules.legality import lethal_damage_message, why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan, plan_steps
 from ecs_combat.rules.result import (
     CombatResult,
@@ -411,18 +411,21 @@ class Combat:
     def _check_marked_damage(self) -> None:
         """A creature can't start the combat with lethal damage marked unless nothing
         destroys it (704.5g): that is an input error."""
+        toughness = {
+            spec.id: esper.component_for_entity(self.creatures[spec.id], Stats).toughness
+            for spec in self.sc.creatures.values()
+        }
         lethal = {
             self.creatures[spec.id]: spec
             for spec in self.sc.creatures.values()
-            if spec.damage >= spec.toughness
+            if spec.damage >= toughness[spec.id]
         }
         for e in sorted(self.destroy(set(lethal)), key=self.order):
             spec = lethal[e]
             raise InputError(
                 self.sc.file,
                 f"{spec.path}.damage",
-                f"{spec.damage} damage on a creature with toughness {spec.toughness} "
-                "would already have destroyed it (704.5g)",
+                lethal_damage_message(spec.damage, toughness[spec.id], spec.toughness),
             )
 
     def why_cannot_attack(self, entity: int) -> str | None:

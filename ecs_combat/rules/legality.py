@@ -77,6 +77,15 @@ def spec_side(spec: CreatureSpec, registry: Registry | None = None) -> KeywordSi
     return KeywordSide(instances, color_mask(spec.colors), power=power)
 
 
+def lethal_damage_message(damage: int, toughness: int, printed: int) -> str:
+    """Why marked damage in the input is wrong (704.5g): the same words in both engines."""
+    counted = f" ({printed} and its counters)" if toughness != printed else ""
+    return (
+        f"{damage} damage on a creature with toughness {toughness}{counted} "
+        "would already have destroyed it (704.5g)"
+    )
+
+
 def check_declarations(scenario: Scenario, registry: Registry) -> None:
     """Raise :class:`InputError` for the first illegal attack or block of the scenario."""
     _Declarations(scenario, registry).check()
