@@ -20,7 +20,8 @@ from ecs_combat import (
     Trigger,
     hookimpl,
 )
-from tests.conftest import Resolve, bundled_registry, text_resolver
+from ecs_combat.errors import InputError
+from tests.conftest import Resolve, bundled_registry, dealt, text_resolver
 from tests.test_turns import ResolveTurn, players, turn_resolver
 
 
@@ -239,3 +240,141 @@ blockers = { ogre = "knight" }
     assert (ogre["alive"], ogre["power"], ogre["toughness"], ogre["damage"]) == (True, 1, 1, 0)
     assert out["players"]["B"]["life"] == 17
     assert out["players"]["A"]["life"] == 20
+
+
+# -- defects 2 and 3: legality with the characteristics as attackers and blockers are declared
+# (RULES 4) --------------------------------------------------------------------------------
+
+SKULK_EXALTED = """
+[players.A]
+[players.B]
+
+[creatures.sneak]
+controller = "A"
+power = 1
+toughness = 1
+keywords = ["skulk", "exalted"]
+
+[creatures.{blocker}]
+controller = "B"
+power = {power}
+toughness = {power}
+
+[combat]
+attackers = {{ sneak = "B" }}
+blockers = {{ {blocker} = "sneak" }}
+"""
+
+
+def test_702_118_skulk_with_exalted_is_a_2_2_as_blockers_are_declared(resolve: Resolve) -> None:
+    """RULES 4, 702.83, 702.118: the 1/1 with skulk and exalted attacks alone: exalted's
+    trigger makes it 2/2 in the declare-attackers step, so as blockers are declared a 2/2 may
+    block it (2 is not greater than 2). Regular step: 2 each way, both die."""
+    out = resolve(SKULK_EXALTED.format(blocker="bear", power=2))
+    assert dealt(out, "regular") == {("sneak", "bear", 2), ("bear", "sneak", 2)}
+    assert not out["creatures"]["sneak"]["alive"] and not out["creatures"]["bear"]["alive"]
+
+
+def test_702_118_skulk_with_exalted_still_refuses_a_greater_power(engine: str) -> None:
+    """RULES 4, 702.118: a 3/3 can't block the 2/2 (3 > 2): an input error naming the block."""
+    registry = bundled_registry()
+    text = SKULK_EXALTED.format(blocker="ogre", power=3)
+    with pytest.raises(InputError) as caught:
+        text_resolver(engine, registry)(text)
+    assert str(caught.value).startswith("test.toml: combat.blockers.ogre: 'ogre' can't block")
+    assert "(702.118)" in str(caught.value)
+
+
+WOLF_TURN = """
+[players.A]
+[players.B]
+
+[creatures.knight]
+controller = "A"
+power = 2
+toughness = 4
+keywords = ["vigilance"]
+
+[creatures.wolf]
+card = "Throat Wolf"
+controller = "B"
+{wolf}
+
+[[combats]]
+attackers = {{ knight = "B" }}
+events = [{{ at = "declare-blockers", action = "grant", target = "{target}", keywords = ["{keyword}"] }}]
+
+[[combats]]
+attackers = {{ wolf = "A" }}
+blockers = {{ knight = "wolf" }}
+"""
+
+
+def test_rules_4_reach_gained_earlier_in_the_turn_lets_it_block_later(
+    resolve_turn: ResolveTurn,
+) -> None:
+    """RULES 4, 8: the knight gains reach until end of turn in A's combat; in B's Throat Wolf
+    combat the Wolf (3/1, firstest strike, here also flying) attacks and the knight blocks it:
+    legal (702.17). Firstest-strike step: the Wolf deals 3 to the knight (2/4), which lives;
+    regular step: the knight deals 2 to the Wolf (toughness 1), which dies."""
+    text = WOLF_TURN.format(
+        wolf='keywords = ["firstest strike", "flying"]', target="knight", keyword="reach"
+    )
+    out = resolve_turn(text)
+    second = out["combats"][1]
+    assert _dealt(second, "firstest-strike") == {("wolf", "knight", 3)}
+    assert _dealt(second, "regular") == {("knight", "wolf", 2)}
+    assert not out["creatures"]["wolf"]["alive"]
+    assert out["creatures"]["knight"]["damage"] == 3
+
+
+def test_rules_4_flying_gained_earlier_in_the_turn_makes_a_later_block_illegal(
+    engine: str, registry: Registry
+) -> None:
+    """RULES 4, 702.9: the Wolf gains flying in A's combat; in its own combat phase the
+    knight (no flying, no reach) can't block it: an input error naming combats[1]."""
+    text = WOLF_TURN.format(wolf="", target="wolf", keyword="flying")
+    with pytest.raises(InputError) as caught:
+        turn_resolver(engine, registry)(text)
+    assert str(caught.value).startswith(
+        "turn.toml: combats[1].blockers.knight: 'knight' can't block 'wolf'"
+    )
+    assert "(702.9)" in str(caught.value)
+
+
+def test_rules_4_a_precombat_pump_lets_a_bigger_creature_block_skulk(
+    resolve_turn: ResolveTurn,
+) -> None:
+    """RULES 4, 702.118: Joint Assault in the precombat main phase makes the 1/1 skulk a 3/3
+    until end of turn; as blockers are declared the 3/3 ogre may block it (3 is not greater
+    than 3). Regular step: 3 each way, both die."""
+    text = """
+[players.A]
+[players.B]
+
+[creatures.sneak]
+controller = "A"
+power = 1
+toughness = 1
+keywords = ["skulk"]
+
+[creatures.ogre]
+controller = "B"
+power = 3
+toughness = 3
+
+[turn]
+casts = [{ card = "Joint Assault", caster = "A", main = 1, target = "sneak" }]
+
+[[combats]]
+attackers = { sneak = "B" }
+blockers = { ogre = "sneak" }
+"""
+    out = resolve_turn(text)
+    assert _dealt(out["combats"][0], "regular") == {("sneak", "ogre", 3), ("ogre", "sneak", 3)}
+    assert not out["creatures"]["sneak"]["alive"] and not out["creatures"]["ogre"]["alive"]
+
+
+def _dealt(combat: dict[str, Any], step: str) -> set[tuple[str, str, int]]:
+    (found,) = [s for s in combat["steps"] if s["name"] == step]
+    return {(d["source"], d["target"], d["amount"]) for d in found["damage"]}

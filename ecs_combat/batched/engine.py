@@ -641,6 +641,7 @@ class _Run:
         declaration = BatchAttackDeclaration(att, att.copy())
         self.run_systems("declare-attackers", declaration)
         self.tapped = self.tapped | declaration.taps  # tapped earlier in the turn stay tapped
+        self.check_blocks()
         if self.nblocks:
             self.blocking[self.bb] = True
             self.in_combat[self.bb] = True
@@ -650,6 +651,10 @@ class _Run:
             blocking = BatchBlockDeclaration(self.bb, self.ba)
             self.run_systems("declare-blockers", blocking)
             self.resolve_triggers(blocking.triggers)
+
+    def check_blocks(self) -> None:
+        """Check the blocks as they are declared (a turn's combat phases do; one combat's
+        were checked as the scenario was loaded)."""
 
     def resolve_triggers(self, groups: list[BatchTriggers]) -> None:
         """Resolve triggered abilities as the reference engine does (APNAP order, 603.3b; one

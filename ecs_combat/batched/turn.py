@@ -35,9 +35,10 @@ from ecs_combat.batched.from_scenarios import _Builder, used_keywords
 from ecs_combat.batched.numeric import _run_starts
 from ecs_combat.batched.results import _Log, _Results
 from ecs_combat.batched.views import _RowSide
-from ecs_combat.errors import RefusedError
+from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.legality import why_cannot_attack
+from ecs_combat.plugin.restrictions import Side
+from ecs_combat.rules.legality import check_blocks, why_cannot_attack
 from ecs_combat.rules.result import CombatPhaseResult, CombatResult, TurnResult
 from ecs_combat.rules.turn_legality import (
     GONE,
@@ -46,6 +47,7 @@ from ecs_combat.rules.turn_legality import (
     cannot_attack,
     cannot_block,
     left_the_game,
+    not_allowed_to_attack,
 )
 
 if TYPE_CHECKING:
@@ -221,6 +223,8 @@ class _TurnRun(_Run):
     ) -> None:
         self.turns = turns
         self.strict = strict
+        #: The turns the batch was built from (battle order), for the words of errors.
+        self.scenarios: Sequence[TurnScenario] | None = None
         self.k = 0
         super().__init__(engine, turns.first, record)
         self.first_active = self.active
@@ -278,7 +282,7 @@ class _TurnRun(_Run):
         self._index_blocks()
         self._index_divisions()
         self._index_events()
-        if self.strict and k > 0:
+        if self.strict:  # as the phase begins, the creatures as they are now (RULES 4)
             self._check_declarations()
         self.phase_batches.append(self.batch)
 
@@ -319,16 +323,63 @@ class _TurnRun(_Run):
             for row in rows.tolist():
                 battle = int(self.battle[row])
                 why = TAPPED if self.on_bf[row] else GONE if self.entered[row] else NEVER_ENTERED
-                if able[row]:  # an attacker the rules keep from attacking, or one whose
-                    why = self._why_cannot_attack(row)  # defending player has lost
-                    if why == NO_REASON and self.lost[self.attacking[row]]:
-                        why = left_the_game(self.pid(int(self.attacking[row])))
+                if able[row] and self.lost[self.attacking[row]]:  # its defending player left
+                    why = left_the_game(self.pid(int(self.attacking[row])))
+                elif able[row]:  # an attacker a rule keeps from attacking, as it is now
+                    file = self._file(battle)
+                    rule = self._why_cannot_attack(row)
+                    self.fail(battle, not_allowed_to_attack(file, self.k, self.cid(row), rule))
+                    continue
                 self.fail(battle, error(self._file(battle), self.k, self.cid(row), why))
         self.att[bad_att] = False
         self.attacking[bad_att] = -1
         if bad_blk.size or bad_att.size:
             keep = able[self.bb] & self.att[self.ba]
             self._keep_blocks(keep)
+
+    def check_blocks(self) -> None:
+        """The phase's blocks must be legal as blockers are declared, with the creatures as
+        they are then (509.1a-c, RULES 4): after the declare-attackers step, with everything
+        earlier in the turn. A battle with an illegal block gets the input error the reference
+        engine gives (:func:`ecs_combat.rules.legality.check_blocks`), and its blocks are
+        left out."""
+        if not self.strict or not self.nblocks or self.scenarios is None:
+            return
+        bb, ba = self.bb, self.ba
+        opp, none = np.ones(bb.size, np.bool_), np.zeros(bb.size, I64)
+        blocker, attacker = _RowSide(self, bb, opp, none), _RowSide(self, ba, opp, none)
+        ok = np.ones(bb.size, np.bool_)
+        for r in self.reg.restrictions_of("block"):
+            ok &= np.asarray(r.test(blocker), np.bool_)
+        for r in self.reg.restrictions_of("block-pair"):
+            ok &= np.asarray(r.test(attacker, blocker), np.bool_)
+        need = np.ones(bb.size, I64)
+        for r in self.reg.restrictions_of("blockers"):
+            need = np.maximum(need, np.asarray(r.test(attacker), I64))
+        ok &= np.bincount(ba, minlength=self.n)[ba] >= need
+        if ok.all():
+            return
+        bad = np.unique(self.battle[bb[~ok]])
+        for battle in bad.tolist():
+            self._block_error(battle)
+        self._keep_blocks(~np.isin(self.battle[bb], bad))
+
+    def _block_error(self, battle: int) -> None:
+        """Record the input error of a battle's first illegal block, worded as the reference
+        engine words it."""
+        assert self.scenarios is not None
+        ids = self.batch.creature_ids or []
+        first, last = np.searchsorted(self.battle, [battle, battle + 1]).tolist()
+        row = {ids[r]: r for r in range(first, last)}
+
+        def side(cid: str) -> Side:
+            one = np.array([row[cid]], I64)
+            return _OneRowSide(_RowSide(self, one, np.ones(1, np.bool_), np.zeros(1, I64)))
+
+        try:
+            check_blocks(self.scenarios[battle].combats[self.k], self.reg, side, self.combat_path)
+        except InputError as exc:
+            self.fail(battle, exc)
 
     def may_attack(self, rows: IntArray) -> BoolArray:
         """Whether the rules let some creatures attack as they are now (508.1a), summoning
@@ -462,6 +513,36 @@ class _TurnRun(_Run):
         )
 
 
+class _OneRowSide:
+    """One row of a :class:`_RowSide` as a single creature's side (numpy scalars), for the
+    legality functions that word the errors."""
+
+    def __init__(self, side: _RowSide) -> None:
+        self.side = side
+
+    def has(self, keyword: str) -> np.bool_:
+        return np.bool_(self.side.has(keyword)[0])
+
+    def values(self, keyword: str) -> int:
+        return int(self.side.values(keyword)[0])
+
+    @property
+    def colors(self) -> int:
+        return int(self.side.colors[0])
+
+    @property
+    def power(self) -> int:
+        return int(self.side.power[0])
+
+    @property
+    def opponent(self) -> bool:
+        return bool(self.side.opponent[0])
+
+    @property
+    def spell_colors(self) -> int:
+        return int(self.side.spell_colors[0])
+
+
 def cast_in_main(run: _Run, casts: MainCasts) -> None:
     """Spells cast in main phases (``turn.casts``), outside combat: the j-th cast of every
     battle at once through :func:`ecs_combat.batched.events.cast_in_main` (the target checked
@@ -486,6 +567,7 @@ def resolve_turns(engine: BatchedEngine, turns: Sequence[TurnScenario]) -> list[
     with _collector_paused():
         batch = turns_to_batch(turns, engine.registry)
         run = _TurnRun(engine, batch, record=True)
+        run.scenarios = turns
         per_phase: list[list[CombatResult]] = []
         run.play_turns(lambda k: per_phase.append(_Results(run, run.log or _Log()).build()))
         run.raise_error()

@@ -43,7 +43,7 @@ from ecs_combat.reference.components import (
     keyword_component,
 )
 from ecs_combat.reference.views import EntitySide
-from ecs_combat.rules.legality import lethal_damage_message, why_cannot_attack
+from ecs_combat.rules.legality import check_blocks, lethal_damage_message, why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan, plan_steps
 from ecs_combat.rules.result import (
     CombatResult,
@@ -130,6 +130,9 @@ class Combat:
         self._components = {name: keyword_component(name) for name in registry.keywords}
         #: Why creatures were kept from destruction at the last `destroy`.
         self.kept: dict[int, str] = {}
+        #: Where block declarations are checked as they are declared (``combats[1]``), or
+        #: None: the scenario loader checked them (one combat).
+        self.check_blocks_at: str | None = None
 
     # -- queries --------------------------------------------------------------------------
 
@@ -382,7 +385,21 @@ class Combat:
         self._check_marked_damage()
 
     def declare_combat(self) -> None:
-        """Declare the scenario's attackers and blockers (508, 509), with their triggers."""
+        """Declare the scenario's attackers and blockers (508, 509), with their triggers. In
+        a turn (`check_blocks_at` set) the blocks are checked as they are declared, with the
+        creatures as they are then (RULES 4)."""
+        self.declare_attackers()
+        if self.check_blocks_at is not None:
+            check_blocks(
+                self.sc,
+                self.reg,
+                lambda cid: EntitySide(self, self.creatures[cid]),
+                self.check_blocks_at,
+            )
+        self.declare_blockers()
+
+    def declare_attackers(self) -> None:
+        """The declare-attackers step (508): attackers, the systems (attack triggers), taps."""
         for cid, defender in self.sc.attackers.items():
             e = self.creatures[cid]
             esper.add_component(e, Attacking(self.players[defender]))
@@ -393,6 +410,11 @@ class Combat:
         for e in attackers:  # 508.1f
             if e in declaration.taps:
                 esper.add_component(e, Tapped())
+        self.refresh_keywords()
+
+    def declare_blockers(self) -> None:
+        """The declare-blockers step (509): blockers, the systems (block triggers), which
+        resolve (603.3b)."""
         blocks: list[tuple[int, int]] = []
         for bid, attacked in self.sc.blockers.items():
             b = self.creatures[bid]

@@ -28,6 +28,7 @@ from ecs_combat.rules.turn_legality import (
     cannot_attack,
     cannot_block,
     left_the_game,
+    not_allowed_to_attack,
 )
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.turn_loader import seat_order
@@ -96,6 +97,7 @@ class TurnRun:
                 )
         else:
             self.check_declarations(k, scenario)
+            c.check_blocks_at = f"combats[{k}]"
             c.declare_combat()
             for e in c.in_combat():
                 marked = esper.component_for_entity(e, Damage).marked
@@ -112,13 +114,13 @@ class TurnRun:
         c = self.combat
         for cid, defender in scenario.attackers.items():
             why = self.why_not(cid)
-            e = c.creatures.get(cid)
-            if why is None and e is not None:
-                why = c.why_cannot_attack(e)
             if why is None and esper.component_for_entity(c.players[defender], Player).lost:
                 why = left_the_game(defender)
             if why is not None:
                 raise cannot_attack(self.turn.file, k, cid, why)
+            rule = c.why_cannot_attack(c.creatures[cid])  # as the creature is now (RULES 4)
+            if rule is not None:
+                raise not_allowed_to_attack(self.turn.file, k, cid, rule)
         for cid in scenario.blockers:
             why = self.why_not(cid)
             if why is not None:

@@ -28,6 +28,15 @@ def cannot_attack(file: str, combat: int, creature: str, why: str) -> InputError
     )
 
 
+def not_allowed_to_attack(file: str, combat: int, creature: str, why: str) -> InputError:
+    """The error for an attacker that a rule keeps from attacking (``why`` as
+    :func:`ecs_combat.rules.legality.why_cannot_attack` says it), worded as in a one-combat
+    scenario."""
+    return InputError(
+        file, f"combats[{combat}].attackers.{creature}", f"{creature!r}{why.removeprefix('it')}"
+    )
+
+
 def cannot_block(file: str, combat: int, creature: str, why: str) -> InputError:
     """The error for a blocker of combat phase `combat` (0-based) that can't block."""
     return InputError(

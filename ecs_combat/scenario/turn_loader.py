@@ -201,8 +201,10 @@ class _TurnParser(_Parser):
             "combat": {k: v for k, v in t.items() if k != "events"},
             "events": t.get("events", []),
         }
+        parser = _Parser(doc, self.registry, self.file)
+        parser.check_legality = False  # the engines check as the phase declares them
         try:
-            scenario = _Parser(doc, self.registry, self.file).parse()
+            scenario = parser.parse()
         except InputError as exc:
             raise InputError(exc.file, _in_combat(exc.path, where), exc.message) from None
         # Key paths as the turn file's (``combats[i].divide[0]``, ``combats[i].events[0]``).
