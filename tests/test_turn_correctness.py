@@ -5,6 +5,9 @@ the test's docstring; every rule test runs on both engines.
 
 from __future__ import annotations
 
+import json
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,6 +26,9 @@ from ecs_combat import (
 from ecs_combat.errors import InputError
 from tests.conftest import Resolve, bundled_registry, dealt, text_resolver
 from tests.test_turns import ResolveTurn, players, turn_resolver
+
+#: The audit's reproducers (issue 20), copied from its report.
+REPRO = Path(__file__).parent / "repro"
 
 
 @pytest.fixture(params=["reference", "batched"])
@@ -378,3 +384,211 @@ blockers = { ogre = "sneak" }
 def _dealt(combat: dict[str, Any], step: str) -> set[tuple[str, str, int]]:
     (found,) = [s for s in combat["steps"] if s["name"] == step]
     return {(d["source"], d["target"], d["amount"]) for d in found["damage"]}
+
+
+# -- phases that don't happen (RULES 2, 8; CONTRACT 8 `skipped_phases`) ------------------------
+
+
+def skipped(out: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [(p["phase"], p["player"], p["reason"]) for p in out["skipped_phases"]]
+
+
+def test_rules_2_nothing_happens_once_the_game_is_over(resolve_turn: ResolveTurn) -> None:
+    """RULES 2 (104.2a, decision): B at 2 life; the bear (2/2) attacks unblocked in A's combat:
+    B 2 - 2 = 0, B loses, one player remains. B's Throat Wolf combat and A's postcombat main
+    phase don't happen (skipped_phases); the bear, named as a blocker in the Wolf's combat,
+    is not checked (it is tapped) and nothing there is played."""
+    out = resolve_turn((REPRO / "turn-after-game-over.toml").read_text())
+    assert [(p["phase"], p["player"]) for p in out["phases"]] == [("main", "A"), ("combat", "A")]
+    assert len(out["combats"]) == 1
+    over = "the game is over: fewer than two players remain (104.2a)"
+    assert skipped(out) == [("combat", "B", over), ("main", "A", over)]
+    assert out["players"]["B"] == {"life": 0, "lost": True, "poison": 0}
+    assert out["creatures"]["wolf"]["alive"]
+
+
+def test_rules_2_a_spell_that_ends_the_game_ends_the_turn(resolve_turn: ResolveTurn) -> None:
+    """RULES 2: A's precombat Assault deals 2 to B at 2 life: B loses in the main phase, so the
+    combat phase and the postcombat main phase don't happen; the outcome is the state then:
+    B 0 and lost, the bear untouched."""
+    text = """
+[players.A]
+[players.B]
+life = 2
+
+[creatures.bear]
+controller = "A"
+power = 2
+toughness = 2
+
+[turn]
+casts = [{ card = "Assault", caster = "A", main = 1, target = "B" }]
+
+[[combats]]
+attackers = { bear = "B" }
+"""
+    out = resolve_turn(text)
+    assert out["combats"] == []
+    over = "the game is over: fewer than two players remain (104.2a)"
+    assert skipped(out) == [("combat", "A", over), ("main", "A", over)]
+    assert out["players"]["B"]["life"] == 0 and out["players"]["B"]["lost"]
+    assert out["creatures"]["bear"] == {
+        "alive": True,
+        "damage": 0,
+        "power": 2,
+        "toughness": 2,
+        "counters": {},
+    }
+
+
+WOLVES_BLOCK = """
+[players.A]
+[players.B]
+
+[creatures.giant]
+controller = "A"
+power = 5
+toughness = 5
+keywords = ["vigilance"]
+
+[creatures.wa]
+card = "Throat Wolf"
+controller = "A"
+
+[creatures.wb]
+card = "Throat Wolf"
+controller = "B"
+
+[[combats]]
+attackers = { giant = "B" }
+blockers = { wb = "giant" }
+
+[[combats]]
+attackers = { wb = "A" }
+
+[[combats]]
+attackers = { wa = "B" }
+"""
+
+
+def test_8_a_throat_wolf_that_is_gone_adds_nothing(resolve_turn: ResolveTurn) -> None:
+    """RULES 8 (113.6): [A, B], Wolves for both, A's turn: the schedule is A, B (B's Wolf), A
+    (A's Wolf, after B's first combat). B's Wolf blocks the giant (5/5) in A's combat:
+    firstest strike 3 to the giant, then the giant's 5 kills it. As A's combat ends B's Wolf
+    is gone: B's combat doesn't happen; A's Wolf combat would follow it, so it doesn't either.
+    Their entries (attackers wb, wa) are not played."""
+    out = resolve_turn(WOLVES_BLOCK)
+    assert [c["player"] for c in out["combats"]] == ["A"]
+    assert skipped(out) == [
+        (
+            "combat",
+            "B",
+            "'wb' was not on the battlefield under 'B''s control as phase 2 ended (113.6)",
+        ),
+        ("combat", "A", "it would follow phase 3, which did not happen"),
+    ]
+    assert [p["created_by"] for p in out["phases"]] == ["turn", "turn", "turn"]
+    assert not out["creatures"]["wb"]["alive"]
+    assert out["creatures"]["giant"]["damage"] == 3
+    assert out["players"]["B"]["life"] == 20
+
+
+def test_8_a_wolf_whose_controller_left_adds_nothing(resolve_turn: ResolveTurn) -> None:
+    """RULES 8 (800.4a): [A, B, C], A's turn, a Wolf for C. The bear (2/2) attacks C at 2 life:
+    C loses and leaves with the Wolf; A and B remain, so the game goes on. C's Wolf combat,
+    added after A's first combat, doesn't happen: C has left the game."""
+    text = (
+        players("A", "B")
+        + '[players.C]\nlife = 2\n\n[creatures.bear]\ncontroller = "A"\npower = 2\ntoughness = 2\n\n'
+        + wolf("wc", "C")
+        + '[[combats]]\nattackers = { bear = "C" }\n'
+    )
+    out = resolve_turn(text)
+    assert skipped(out) == [("combat", "C", "'C' has left the game (800.4a)")]
+    assert [(p["phase"], p["player"]) for p in out["phases"]] == [
+        ("main", "A"),
+        ("combat", "A"),
+        ("main", "A"),
+    ]
+    assert out["players"]["C"]["lost"] and not out["players"]["B"]["lost"]
+    assert not out["creatures"]["wc"]["alive"]
+
+
+# -- the audit's reproducers, through the installed command on both engines -------------------
+
+
+def cli(engine: str, path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["ecs-combat", "resolve", str(path), "--json", "--engine", engine],
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_repro_main_phase_casts_without_creature_rows(engine: str) -> None:
+    """Defect 6: two turn files in one JSON Lines file, with different main-phase casts and
+    no creature of B. Line 1: Resurgence adds a combat and a main phase (5 phases, 2 combat
+    phases, nobody attacks); line 2: Assault deals 2 to B: 20 - 2 = 18."""
+    p = cli(engine, REPRO / "turns-batch-crash.jsonl")
+    assert p.returncode == 0, p.stderr
+    first, second = (json.loads(line) for line in p.stdout.splitlines())
+    assert [q["created_by"] for q in first["phases"]] == [
+        "turn",
+        "Resurgence (A)",
+        "Resurgence (A)",
+        "turn",
+        "turn",
+    ]
+    assert len(first["combats"]) == 2 and first["players"]["B"]["life"] == 20
+    assert second["players"]["B"]["life"] == 18 and second["skipped_phases"] == []
+
+
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_repro_precombat_assault_kills_the_elf(engine: str) -> None:
+    """Assault (2 damage) in the precombat main phase kills the 2/1 elf (704.5g) before
+    combat; the bear attacks unblocked: B 20 - 2 = 18."""
+    p = cli(engine, REPRO / "turn-assault-precombat.toml")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert not out["creatures"]["elf"]["alive"]
+    assert out["players"]["B"]["life"] == 18
+
+
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_repro_lethal_damage_as_the_turn_begins(engine: str) -> None:
+    """704.5g: the ogre is 6/3 with two -1/-1 counters, a 4/1, with 2 damage: it would
+    already have died. The input error of a one-combat scenario, before any main phase."""
+    p = cli(engine, REPRO / "turn-dead-before-first-combat.toml")
+    assert p.returncode == 2
+    assert "creatures.ogre.damage: 2 damage on a creature with toughness 1" in p.stderr
+    assert "(704.5g)" in p.stderr
+
+
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_repro_a_turns_division_error_names_its_combat(engine: str) -> None:
+    """CONTRACT 6: the giant (4) divides 1: `combats[0].divide[0].amounts`."""
+    p = cli(engine, REPRO / "turn-divide-path.toml")
+    assert p.returncode == 2
+    assert "turn-divide-path.toml: combats[0].divide[0].amounts: amounts total 1" in p.stderr
+
+
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_repro_results_before_an_invalid_turn_are_printed(engine: str) -> None:
+    """README's streaming promise: line 1 (the bear deals 2: B 18) is printed, then line 2's
+    error (the bear, tapped by attacking, blocks in the Wolf's combat) says so."""
+    p = cli(engine, REPRO / "turns-error-line2.jsonl")
+    assert p.returncode == 2
+    (line,) = p.stdout.splitlines()
+    assert json.loads(line)["players"]["B"]["life"] == 18
+    assert "turns-error-line2.jsonl:2: combats[1].blockers.bear" in p.stderr
+    assert p.stderr.rstrip().endswith("(the 1 result before this one is printed)")
+
+
+def test_repro_after_game_over_both_engines_print_the_same() -> None:
+    """RULES 2: the game-over turn gives one document, identical on both engines."""
+    path = REPRO / "turn-after-game-over.toml"
+    ref, bat = cli("reference", path), cli("batched", path)
+    assert ref.returncode == bat.returncode == 0, ref.stderr + bat.stderr
+    assert json.loads(ref.stdout) == json.loads(bat.stdout)
+    assert len(json.loads(ref.stdout)["skipped_phases"]) == 2
