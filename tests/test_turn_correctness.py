@@ -24,7 +24,9 @@ from ecs_combat import (
     hookimpl,
 )
 from ecs_combat.errors import InputError
+from ecs_combat.simulation.generate import draw_battles
 from tests.conftest import Resolve, bundled_registry, dealt, text_resolver
+from tests.test_simulate_turns import TWO_WOLVES, played, spec_of
 from tests.test_turns import ResolveTurn, players, turn_resolver
 
 #: The audit's reproducers (issue 20), copied from its report.
@@ -592,3 +594,67 @@ def test_repro_after_game_over_both_engines_print_the_same() -> None:
     assert ref.returncode == bat.returncode == 0, ref.stderr + bat.stderr
     assert json.loads(ref.stdout) == json.loads(bat.stdout)
     assert len(json.loads(ref.stdout)["skipped_phases"]) == 2
+
+
+# -- the audit's surviving mutants -------------------------------------------------------------
+
+
+def test_8_strikers_are_per_combat_phase(resolve_turn: ResolveTurn) -> None:
+    """RULES 2, 8: strikers are kept per combat phase. A's knight (2/4, vigilance, first
+    strike) attacks; the bear (2/2) blocks: first-strike step, 2 to the bear, which dies.
+    After that step the knight loses first strike until end of turn (702.7c: no regular hit
+    now). In B's Throat Wolf combat the knight blocks the Wolf (3/1): firstest strike, 3 to
+    the knight (3 < 4); no first-strike step (nobody has it); regular step: the knight was no
+    striker of an earlier step of *this* combat, so it deals 2 and the Wolf dies."""
+    text = """
+[players.A]
+[players.B]
+
+[creatures.knight]
+controller = "A"
+power = 2
+toughness = 4
+keywords = ["vigilance", "first strike"]
+
+[creatures.bear]
+controller = "B"
+power = 2
+toughness = 2
+
+[creatures.wolf]
+card = "Throat Wolf"
+controller = "B"
+
+[[combats]]
+attackers = { knight = "B" }
+blockers = { bear = "knight" }
+events = [{ at = "after first-strike", action = "remove", target = "knight", keywords = ["first strike"] }]
+
+[[combats]]
+attackers = { wolf = "A" }
+blockers = { knight = "wolf" }
+"""
+    out = resolve_turn(text)
+    first, second = out["combats"]
+    assert [s["name"] for s in first["steps"]] == ["first-strike", "regular"]
+    assert _dealt(first, "regular") == set()
+    assert [s["name"] for s in second["steps"]] == ["firstest-strike", "regular"]
+    assert _dealt(second, "firstest-strike") == {("wolf", "knight", 3)}
+    assert _dealt(second, "regular") == {("knight", "wolf", 2)}
+    assert not out["creatures"]["wolf"]["alive"] and out["creatures"]["knight"]["alive"]
+
+
+def test_8_in_bulk_turns_only_the_wolf_attacks_in_its_combat(registry: Registry) -> None:
+    """RULES 8 (Throat Wolf: "Only Throat Wolf can attack during that combat phase"): in a
+    SPEC's drawn turns, the attackers of each Wolf combat phase are that phase's Wolf, though
+    the other creatures of its player want to attack (attack 0.8)."""
+    generator = spec_of(TWO_WOLVES, registry)
+    assert generator.turn is not None
+    run = played(registry, draw_battles(generator, 5, 0, 300))
+    _, second, third = run.phase_batches
+    ends = np.searchsorted(run.battle, np.arange(1, run.nb + 1))
+    # the Wolves are each battle's last two rows: A's (turn1), then B's (turn2)
+    for batch, wolf_from_end in ((second, 1), (third, 2)):
+        rows = np.flatnonzero(batch.attacking >= 0)
+        assert rows.size  # some Wolves attack
+        assert (rows == ends[run.battle[rows]] - wolf_from_end).all()
