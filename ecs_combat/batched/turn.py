@@ -420,8 +420,11 @@ class _TurnRun(_Run):
         bad_blk = np.unique(self.bb[~able[self.bb]]) if self.nblocks else np.zeros(0, I64)
         if not (bad_att.size or bad_blk.size):
             return
-        for error, rows in ((cannot_attack, bad_att), (cannot_block, bad_blk)):
-            for row in rows.tolist():
+        for error, rows, table in (
+            (cannot_attack, bad_att, "attackers"),
+            (cannot_block, bad_blk, "blockers"),
+        ):
+            for row in self._file_order(rows, table):
                 battle = int(self.battle[row])
                 why = TAPPED if self.on_bf[row] else GONE if self.entered[row] else NEVER_ENTERED
                 if able[row] and self.lost[self.attacking[row]]:  # its defending player left
@@ -437,6 +440,22 @@ class _TurnRun(_Run):
         if bad_blk.size or bad_att.size:
             keep = able[self.bb] & self.att[self.ba]
             self._keep_blocks(keep)
+
+    def _file_order(self, rows: IntArray, table: str) -> list[int]:
+        """Rows of declared attackers or blockers in the order the turn file lists them in
+        the phase's entry (``attackers`` or ``blockers``), so that a battle's first error is
+        the reference engine's."""
+        turns = self.scenarios
+        if turns is None or rows.size < 2:
+            return [int(r) for r in rows]
+        ids = self.batch.creature_ids or []
+
+        def place(row: int) -> tuple[int, int]:
+            battle = int(self.battle[row])
+            listed = list(getattr(turns[battle].combats[self.k], table))
+            return battle, listed.index(ids[row]) if ids[row] in listed else len(listed)
+
+        return sorted((int(r) for r in rows), key=place)
 
     def check_blocks(self) -> None:
         """The phase's blocks must be legal as blockers are declared, with the creatures as
