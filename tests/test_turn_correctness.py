@@ -485,7 +485,7 @@ def test_8_a_throat_wolf_that_is_gone_adds_nothing(resolve_turn: ResolveTurn) ->
         (
             "combat",
             "B",
-            "'wb' was not on the battlefield under 'B''s control as phase 2 ended (113.6)",
+            "'wb' was not on the battlefield under the control of 'B' as phase 2 ended (113.6)",
         ),
         ("combat", "A", "it would follow phase 3, which did not happen"),
     ]

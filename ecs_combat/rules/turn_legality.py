@@ -64,8 +64,8 @@ def source_gone(source: str, player: str, n: int) -> str:
     """Why a phase a creature's ability adds doesn't happen: the creature was not on the
     battlefield under its controller's control as phase `n` (1-based) ended (113.6)."""
     return (
-        f"{source!r} was not on the battlefield under {player!r}'s control as phase {n} "
-        "ended (113.6)"
+        f"{source!r} was not on the battlefield under the control of {player!r} as phase "
+        f"{n} ended (113.6)"
     )
 
 
