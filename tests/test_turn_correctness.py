@@ -658,3 +658,115 @@ def test_8_in_bulk_turns_only_the_wolf_attacks_in_its_combat(registry: Registry)
         rows = np.flatnonzero(batch.attacking >= 0)
         assert rows.size  # some Wolves attack
         assert (rows == ends[run.battle[rows]] - wolf_from_end).all()
+
+
+# -- adversarial: what a judge would ask --------------------------------------------------------
+
+
+def test_judge_exalted_needs_the_creature_to_attack_alone(engine: str) -> None:
+    """702.83: with a second attacker nothing attacks alone, so the skulk 1/1 stays 1/1 and a
+    2/2 can't block it (702.118): the same input error on both engines."""
+    text = (
+        SKULK_EXALTED.format(blocker="bear", power=2).replace(
+            'attackers = { sneak = "B" }', 'attackers = { sneak = "B", pal = "B" }'
+        )
+        + '\n[creatures.pal]\ncontroller = "A"\npower = 1\ntoughness = 1\n'
+    )
+    with pytest.raises(InputError) as caught:
+        text_resolver(engine, bundled_registry())(text)
+    assert "combat.blockers.bear: 'bear' can't block 'sneak'" in str(caught.value)
+
+
+def test_judge_two_wolves_of_one_player_add_two_combats(resolve_turn: ResolveTurn) -> None:
+    """RULES 8: two Wolves of B each add a combat phase after A's first combat, created
+    together: in the file's order, each with only its own Wolf: A, B (w1), B (w2)."""
+    out = resolve_turn(players("A", "B") + wolf("w1", "B") + wolf("w2", "B"))
+    assert combat_players(out) == [
+        ("A", "turn"),
+        ("B", "Throat Wolf (w1)"),
+        ("B", "Throat Wolf (w2)"),
+    ]
+
+
+def test_judge_a_wolf_killed_in_the_combat_it_answers_adds_nothing(
+    resolve_turn: ResolveTurn,
+) -> None:
+    """RULES 8: [A, B], Wolves for both: A, B, A. In B's Wolf combat A's Wolf blocks B's: both
+    3/1 with firstest strike deal 3 at once, both die. A's Wolf would add its combat as B's
+    first combat ends; it is gone then, so that phase doesn't happen."""
+    text = (
+        players("A", "B")
+        + wolf("wa", "A")
+        + wolf("wb", "B")
+        + '[[combats]]\n\n[[combats]]\nattackers = { wb = "A" }\nblockers = { wa = "wb" }\n'
+    )
+    out = resolve_turn(text)
+    assert [c["player"] for c in out["combats"]] == ["A", "B"]
+    assert _dealt(out["combats"][1], "firstest-strike") == {("wb", "wa", 3), ("wa", "wb", 3)}
+    assert skipped(out) == [
+        (
+            "combat",
+            "A",
+            "'wa' was not on the battlefield under the control of 'A' as phase 3 ended (113.6)",
+        )
+    ]
+
+
+def test_judge_exalted_pumps_a_skulk_wolf_before_blocks_in_its_combat(
+    resolve_turn: ResolveTurn,
+) -> None:
+    """RULES 4, 8: in B's Throat Wolf combat the Wolf (3/1, here with skulk) attacks alone and
+    B's exalted elf gives it +1/+1: 4/2 as blockers are declared, so A's 4/4 may block it
+    (4 is not greater than 4). Firstest strike: 4 to the giant (4/4), which dies first."""
+    text = (
+        players("A", "B")
+        + '[creatures.giant]\ncontroller = "A"\npower = 4\ntoughness = 4\n'
+        + 'keywords = ["vigilance"]\n\n'
+        + '[creatures.elf]\ncontroller = "B"\npower = 1\ntoughness = 1\nkeywords = ["exalted"]\n\n'
+        + wolf("wb", "B").rstrip()
+        + '\nkeywords = ["firstest strike", "skulk"]\n\n'
+        + '[[combats]]\n\n[[combats]]\nattackers = { wb = "A" }\nblockers = { giant = "wb" }\n'
+    )
+    out = resolve_turn(text)
+    assert _dealt(out["combats"][1], "firstest-strike") == {("wb", "giant", 4)}
+    assert not out["creatures"]["giant"]["alive"]
+    assert (out["creatures"]["wb"]["power"], out["creatures"]["wb"]["toughness"]) == (4, 2)
+
+
+def test_judge_a_token_that_gains_haste_attacks_in_a_later_combat(
+    resolve_turn: ResolveTurn,
+) -> None:
+    """RULES 4, 302.6, 702.10: A casts Battery (a 3/3 Elephant, summoning sick) then
+    Resurgence (A's creatures gain first strike and vigilance) in the precombat main phase.
+    In Resurgence's combat the bear attacks and the Elephant gains haste; in the turn's own
+    combat the Elephant may attack. B: 20 - 2 (bear) - 2 (bear, untapped by vigilance) - 3
+    (Elephant) = 13."""
+    text = """
+[players.A]
+[players.B]
+
+[creatures.bear]
+controller = "A"
+power = 2
+toughness = 2
+
+[turn]
+casts = [
+  { card = "Battery", caster = "A", main = 1, token = "elephant" },
+  { card = "Resurgence", caster = "A", main = 1 },
+]
+
+[[combats]]
+attackers = { bear = "B" }
+events = [{ at = "declare-blockers", action = "grant", target = "elephant", keywords = ["haste"] }]
+
+[[combats]]
+attackers = { bear = "B", elephant = "B" }
+"""
+    out = resolve_turn(text)
+    assert [p["created_by"] for p in out["phases"] if p["phase"] == "combat"] == [
+        "Resurgence (A)",
+        "turn",
+    ]
+    assert _dealt(out["combats"][1], "first-strike") == {("bear", "B", 2), ("elephant", "B", 3)}
+    assert out["players"]["B"]["life"] == 13
