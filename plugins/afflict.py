@@ -23,7 +23,7 @@ AFFLICT = "afflict"
 
 
 def resolve(combat: Any, trigger: Trigger) -> None:
-    player = combat.defending_player(trigger.source)
+    player = trigger.data["player"]
     if player is None:
         return
     n = trigger.data["n"]
@@ -34,18 +34,25 @@ def resolve(combat: Any, trigger: Trigger) -> None:
 
 
 def resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
-    attacking = batch.att[triggers.source]  # still attacking: its defending player
-    batch.lose_life(batch.attacking[triggers.source[attacking]], triggers.data["n"][attacking])
+    batch.lose_life(triggers.data["player"], triggers.data["n"])
 
 
 def triggers(combat: Any, declaration: BlockDeclaration) -> None:
+    """The defending player is the one it attacks as it becomes blocked: the trigger resolves
+    even if it has left combat since (113.7a)."""
+    before = len(declaration.triggers)
     declaration.trigger_each_instance(combat, declaration.blocked_attackers(), AFFLICT, resolve)
+    for t in declaration.triggers[before:]:
+        t.data["player"] = combat.defending_player(t.source)
 
 
 def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
+    before = len(declaration.triggers)
     declaration.trigger_each_instance(
         batch, declaration.blocked_attackers(batch.n), AFFLICT, resolve_batched
     )
+    for group in declaration.triggers[before:]:
+        group.data["player"] = batch.attacking[group.source]
 
 
 @hookimpl

@@ -65,14 +65,18 @@ RESPONSE_RESURGENCE = SplitCard((RESPONSE, RESURGENCE))
 
 def resurgence_phases(turn: TurnView) -> list[Phase]:
     """After a main phase in which Resurgence was cast: a combat phase of the active player,
-    then a main phase, for each Resurgence cast in it."""
+    then a main phase, for each Resurgence cast in it (numbered in cast order: the schedule
+    puts the most recent one's first, 500.8)."""
     if turn.ended.kind != MAIN:
         return []
     added: list[Phase] = []
-    for cast in turn.casts:
-        if cast.card.casefold() == RESURGENCE.name.casefold():
-            created_by = f"{RESURGENCE.name} ({cast.caster})"
-            added += [Phase(COMBAT, turn.active, created_by), Phase(MAIN, turn.active, created_by)]
+    cast = [c for c in turn.casts if c.card.casefold() == RESURGENCE.name.casefold()]
+    for n, c in enumerate(cast):
+        created_by = f"{RESURGENCE.name} ({c.caster})"
+        added += [
+            Phase(COMBAT, turn.active, created_by, created=n),
+            Phase(MAIN, turn.active, created_by, created=n),
+        ]
     return added
 
 

@@ -36,7 +36,13 @@ def wolf_combats(turn: TurnView) -> list[Phase]:
     if ended.kind != COMBAT or not turn.first_combat_of(ended.player):
         return []
     return [
-        Phase(COMBAT, wolf.controller, f"{THROAT_WOLF.name} ({wolf.id})", frozenset({wolf.id}))
+        Phase(
+            COMBAT,
+            wolf.controller,
+            f"{THROAT_WOLF.name} ({wolf.id})",
+            frozenset({wolf.id}),
+            source=wolf.id,
+        )
         for wolf in turn.creatures_of_card(THROAT_WOLF.name)
         if wolf.controller != ended.player
     ]

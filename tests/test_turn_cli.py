@@ -60,7 +60,8 @@ def test_resolve_json_is_the_contract_document(tmp_path: Path) -> None:
     p = run("resolve", write(tmp_path, "turn.toml", TURN), "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    assert set(out) == {"phases", "combats", "creatures", "players"}
+    assert set(out) == {"phases", "combats", "creatures", "players", "skipped_phases"}
+    assert out["skipped_phases"] == []  # CONTRACT 8: always present
     assert out["phases"] == [
         {"phase": "main", "player": "A", "created_by": "turn"},
         {"phase": "combat", "player": "A", "created_by": "turn"},

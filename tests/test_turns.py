@@ -525,8 +525,11 @@ def test_a_spell_for_combat_cast_in_a_main_phase_does_nothing(registry: Registry
             ("[[combats]]\nattackers = { zombie", "[[combats]]\nattakers = { zombie"),
             "combats[0].attakers: unknown key",
         ),
-        (
-            ("attackers = { wb = 'A' }", "attackers = { wb = 'A' }\nblockers = { zombie = 'wb' }"),
+        (  # the zombie stays home in A's combat (attacking would sacrifice it, 702.147)
+            (
+                "[[combats]]\nattackers = { zombie = 'B' }\n\n[[combats]]\nattackers = { wb = 'A' }",
+                "[[combats]]\n\n[[combats]]\nattackers = { wb = 'A' }\nblockers = { zombie = 'wb' }",
+            ),
             "combats[1].blockers.zombie: 'zombie' has decayed and can't block",
         ),
         (("[players.A]", "[turn]\nactive = 'D'\n[players.A]"), "turn.active: unknown player 'D'"),
@@ -535,7 +538,9 @@ def test_a_spell_for_combat_cast_in_a_main_phase_does_nothing(registry: Registry
     ],
 )
 def test_turn_file_errors(registry: Registry, change: tuple[str, str], message: str) -> None:
-    """CONTRACT 6: each problem names its place; typos get a suggestion."""
+    """CONTRACT 6: each problem names its place; typos get a suggestion. Whether a creature
+    may attack or block is found as its combat phase declares it (RULES 4), the same on both
+    engines; the rest as the file is loaded."""
     text = (
         players("A", "B")
         + wolves("B")
@@ -545,10 +550,11 @@ def test_turn_file_errors(registry: Registry, change: tuple[str, str], message: 
     )
     changed = text.replace(*change, 1)
     assert changed != text
-    with pytest.raises(InputError) as caught:
-        turn_of(changed, registry)
-    assert message in str(caught.value)
-    assert str(caught.value).startswith("turn.toml: ")
+    for engine in ENGINES:
+        with pytest.raises(InputError) as caught:
+            turn_resolver(engine, registry)(changed)
+        assert message in str(caught.value)
+        assert str(caught.value).startswith("turn.toml: ")
 
 
 def test_an_event_error_names_its_combat(registry: Registry) -> None:

@@ -40,6 +40,8 @@ RULE_TESTS = (
     "tests/test_block_triggers.py",
     "tests/test_damage_counters.py",
     "tests/test_protection_skulk.py",
+    "tests/test_turn_correctness.py",
+    "tests/test_turns.py",
 )
 
 
@@ -55,6 +57,148 @@ class Mutant:
 
 
 MUTANTS = (
+    # -- turns and triggers (issue 20): the schedule, phases that don't happen, triggers ------
+    Mutant(
+        "schedule-groups-in-listing-order",
+        "ecs_combat/rules/turn_schedule.py",
+        "groups.sort(key=lambda g: (seat[g[0].player], -g[0].created))",
+        "groups.sort(key=lambda g: -g[0].created)",
+        "RULES 8: phases added after one phase by several players come in turn order from the "
+        "active player, not in the order the file lists creatures",
+    ),
+    Mutant(
+        "schedule-groups-in-reverse-turn-order",
+        "ecs_combat/rules/turn_schedule.py",
+        "groups.sort(key=lambda g: (seat[g[0].player], -g[0].created))",
+        "groups.sort(key=lambda g: (-seat[g[0].player], -g[0].created))",
+        "RULES 8: turn order starting from the active player",
+    ),
+    Mutant(
+        "schedule-oldest-spell-first",
+        "ecs_combat/rules/turn_schedule.py",
+        "groups.sort(key=lambda g: (seat[g[0].player], -g[0].created))",
+        "groups.sort(key=lambda g: (seat[g[0].player], g[0].created))",
+        "500.8: the phases of the most recently created effect come first",
+    ),
+    Mutant(
+        "schedule-no-parent",
+        "ecs_combat/rules/turn_schedule.py",
+        "follows = len(happened) - 1",
+        "follows = -1",
+        "RULES 8: a phase that would follow a phase that did not happen doesn't happen",
+    ),
+    Mutant(
+        "batched-turn-strikers-carried-over",
+        "ecs_combat/batched/turn.py",
+        "        self.struck = np.zeros(n, np.bool_)\n",
+        "",
+        "RULES 2, 8: the strikers are kept per combat phase and cleared at its end",
+    ),
+    Mutant(
+        "batched-bulk-anyone-attacks-in-a-wolf-combat",
+        "ecs_combat/batched/turn.py",
+        "            att &= phase.only",
+        "            att &= True",
+        "Throat Wolf: only Throat Wolf can attack during its combat phase (bulk turns)",
+    ),
+    Mutant(
+        "reference-triggers-in-plugin-order",
+        "ecs_combat/reference/engine.py",
+        "                self.listed_at(it[1].source, it[1].keyword, it[1].instance),",
+        "                it[1].instance,",
+        "RULES 7: one creature's triggers resolve in the order its keywords are listed",
+    ),
+    Mutant(
+        "batched-triggers-in-plugin-order",
+        "ecs_combat/batched/engine.py",
+        "order = np.lexsort((local, kind, listed, source, -rank, battle))",
+        "order = np.lexsort((local, kind, instance, source, -rank, battle))",
+        "RULES 7: one creature's triggers resolve in the order its keywords are listed",
+    ),
+    Mutant(
+        "batched-trigger-of-a-gone-source-does-nothing",
+        "ecs_combat/batched/engine.py",
+        "            go = now\n",
+        "            go = now[self.on_bf[source[now]]]\n",
+        "RULES 7 (113.7a): a trigger resolves even if its source has left",
+    ),
+    Mutant(
+        "reference-pump-of-a-gone-creature",
+        "ecs_combat/reference/engine.py",
+        '        battlefield (400.7: the effect can\'t find it)."""\n        if not self.on_battlefield(entity):',
+        '        battlefield (400.7: the effect can\'t find it)."""\n        if False:',
+        "113.7a, 400.7: what a trigger does to its source that left does nothing (bushido)",
+    ),
+    Mutant(
+        "batched-pump-of-a-gone-creature",
+        "ecs_combat/batched/engine.py",
+        "        here = self.on_bf[rows]\n        if not here.all():\n            rows = rows[here]\n            power",
+        "        here = np.ones(len(rows), np.bool_)\n        if not here.all():\n            rows = rows[here]\n            power",
+        "113.7a, 400.7: what a trigger does to its source that left does nothing (bushido)",
+    ),
+    Mutant(
+        "afflict-needs-its-source-attacking",
+        "plugins/afflict.py",
+        '    player = trigger.data["player"]',
+        "    player = combat.defending_player(trigger.source)",
+        "RULES 7 (113.7a): afflict's life loss happens even if the attacker left",
+    ),
+    Mutant(
+        "reference-wolf-gone-still-adds",
+        "ecs_combat/reference/turn.py",
+        "            if phase.follows != i or phase.source is None:",
+        "            if True:",
+        "RULES 8: a Throat Wolf that is gone adds no combat phase",
+    ),
+    Mutant(
+        "batched-wolf-gone-still-adds",
+        "ecs_combat/batched/turn.py",
+        "np.where(at & ~here, why, self.source_why[j])",
+        "np.where(at & ~here & False, why, self.source_why[j])",
+        "RULES 8: a Throat Wolf that is gone adds no combat phase",
+    ),
+    Mutant(
+        "reference-phases-after-game-over",
+        "ecs_combat/reference/turn.py",
+        "        if c.game_over():\n            return GAME_OVER",
+        "        if False:\n            return GAME_OVER",
+        "RULES 2: once fewer than two players remain, no further phases",
+    ),
+    Mutant(
+        "batched-phases-after-game-over",
+        "ecs_combat/batched/turn.py",
+        "        skip[has & self.game_over] = SKIP_GAME_OVER",
+        "        skip[has & self.game_over & False] = SKIP_GAME_OVER",
+        "RULES 2: once fewer than two players remain, no further phases",
+    ),
+    Mutant(
+        "reference-turn-blocks-unchecked",
+        "ecs_combat/reference/engine.py",
+        "        if self.check_blocks_at is not None:",
+        "        if False:",
+        "RULES 4: a later combat phase's blocks are checked with the creatures as they are then",
+    ),
+    Mutant(
+        "batched-turn-blocks-unchecked",
+        "ecs_combat/batched/turn.py",
+        "        if not self.strict or not self.nblocks or self.scenarios is None:",
+        "        if True:",
+        "RULES 4: a later combat phase's blocks are checked with the creatures as they are then",
+    ),
+    Mutant(
+        "loader-blocks-as-attackers-are-declared",
+        "ecs_combat/reference/characteristics.py",
+        "check_declarations(scenario, registry, blocking=blocking, attacking=attacking)",
+        "check_declarations(scenario, registry, blocking=attacking, attacking=attacking)",
+        "RULES 4: blocks are legal with exalted's +1/+1 from the declare-attackers step",
+    ),
+    Mutant(
+        "batched-lethal-damage-printed-toughness",
+        "ecs_combat/batched/engine.py",
+        "lethal = self.entered & (self.marked >= self.toughness)",
+        "lethal = self.entered & (self.marked >= printed)",
+        "704.5g: lethal damage in the input counts the counters' change to toughness",
+    ),
     # -- division (ecs_combat/rules/division.py: the reference engine's division) ------------------
     Mutant(
         "division-lethal-below-0",

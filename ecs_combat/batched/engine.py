@@ -54,6 +54,7 @@ from ecs_combat.plugin.schedule import (
     BatchStateCheck,
     BatchTriggers,
 )
+from ecs_combat.rules.legality import lethal_damage_message
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.result import (
     CombatResult,
@@ -67,6 +68,8 @@ if TYPE_CHECKING:
 
 I64 = np.int64
 U64 = np.uint64
+#: Where instances no keyword list names (counters', static abilities') sort among a row's.
+UNLISTED = 1 << 30
 SmallArray = npt.NDArray[np.int8]
 AnyArray = npt.NDArray[Any]
 
@@ -558,7 +561,12 @@ class _Run:
         return out
 
     def lose_life(self, players: IntArray, amount: IntArray | int) -> None:
-        """Players (rows, may repeat) lose life (not damage, 119.3)."""
+        """Players (rows, may repeat) lose life (not damage, 119.3); not those who have left
+        the game (800.4a)."""
+        here = ~self.lost[players]
+        if not here.all():
+            players = players[here]
+            amount = _kept(amount, here)
         np.subtract.at(self.life, players, amount)
 
     def creature_state(self, key: str) -> AnyArray:
@@ -574,7 +582,13 @@ class _Run:
         return name in self.columns
 
     def pump(self, rows: IntArray, power: IntArray | int, toughness: IntArray | int) -> None:
-        """+power/+toughness until end of turn for some rows."""
+        """+power/+toughness until end of turn for some rows; nothing for rows that have left
+        the battlefield (400.7: the effect can't find them)."""
+        here = self.on_bf[rows]
+        if not here.all():
+            rows = rows[here]
+            power = _kept(power, here)
+            toughness = _kept(toughness, here)
         self.writable("power")
         self.writable("toughness")
         self.power[rows] += power
@@ -590,8 +604,11 @@ class _Run:
             before = len(triggers) if triggers is not None else 0
             try:
                 result = batched(self, payload)
+                named = scheduled.system.keywords
                 for group in triggers[before:] if triggers is not None else ():
                     group.plugin = scheduled.plugin
+                    if not group.keyword and len(named) == 1:
+                        group.keyword = next(iter(named))
             except EcsCombatError:
                 raise
             except Exception as exc:  # a plugin's bug, reported by name
@@ -640,6 +657,7 @@ class _Run:
         declaration = BatchAttackDeclaration(att, att.copy())
         self.run_systems("declare-attackers", declaration)
         self.tapped = self.tapped | declaration.taps  # tapped earlier in the turn stay tapped
+        self.check_blocks()
         if self.nblocks:
             self.blocking[self.bb] = True
             self.in_combat[self.bb] = True
@@ -650,10 +668,15 @@ class _Run:
             self.run_systems("declare-blockers", blocking)
             self.resolve_triggers(blocking.triggers)
 
+    def check_blocks(self) -> None:
+        """Check the blocks as they are declared (a turn's combat phases do; one combat's
+        were checked as the scenario was loaded)."""
+
     def resolve_triggers(self, groups: list[BatchTriggers]) -> None:
-        """Resolve triggered abilities as the reference engine does (APNAP order, 603.3b;
-        state-based actions after each): round r resolves the r-th trigger of every battle, one
-        call per kind of trigger; a trigger whose source left the battlefield does nothing."""
+        """Resolve triggered abilities as the reference engine does (APNAP order, 603.3b; one
+        source's in the order its keyword instances are listed; state-based actions after
+        each): round r resolves the r-th trigger of every battle, one call per kind of
+        trigger; a trigger whose source left the battlefield still resolves (113.7a)."""
         groups = [g for g in groups if len(g.source)]
         if not groups:
             return
@@ -661,10 +684,14 @@ class _Run:
         instance = np.concatenate([np.asarray(g.instance, I64) for g in groups])
         kind = np.concatenate([np.full(len(g.source), i, I64) for i, g in enumerate(groups)])
         local = np.concatenate([np.arange(len(g.source), dtype=I64) for g in groups])
+        keyword = np.concatenate(
+            [np.full(len(g.source), self._keyword_index(g.keyword), I64) for g in groups]
+        )
+        listed = self.listed_at(source, keyword, instance)
         battle = self.battle[source]
         seats = np.bincount(self.player_battle, minlength=self.nb)[battle]
         rank = (self.controller[source] - self.active[battle]) % seats  # from the active player
-        order = np.lexsort((local, kind, instance, source, -rank, battle))
+        order = np.lexsort((local, kind, listed, source, -rank, battle))
         starts = _run_starts(battle[order])
         position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
         for r in range(int(position.max()) + 1):
@@ -672,7 +699,7 @@ class _Run:
             now = now[~self.game_over[battle[now]]]
             if not now.size:
                 continue
-            go = now[self.on_bf[source[now]]]
+            go = now
             for k in np.unique(kind[go]).tolist():
                 group = groups[k]
                 taken = group.take(local[go[kind[go] == k]])
@@ -689,6 +716,32 @@ class _Run:
             self.refresh(battles)
             self.state_based_actions(battles)
 
+    def _keyword_index(self, keyword: str) -> int:
+        """A keyword's index in the batch's keyword names, or -1."""
+        bit = self.m.bit.get(normalize_keyword(keyword)) if keyword else None
+        return -1 if bit is None else bit.bit_length() - 1
+
+    def listed_at(self, rows: IntArray, keywords: IntArray, instances: IntArray) -> IntArray:
+        """Where each row's `instances`-th instance of keyword index `keywords` is in its list
+        of keyword instances (printed, then granted), as the reference engine's ``listed_at``:
+        instances no list names come after every listed one."""
+        out = UNLISTED + instances
+        n_inst = len(self.inst_row)
+        if not n_inst:
+            return out
+        k = max(len(self.m.names), 1)
+        entry = np.arange(n_inst, dtype=I64)
+        in_row = entry - np.searchsorted(self.inst_row, self.inst_row)  # place in its row
+        key = self.inst_row * k + self.inst_kw
+        by_key = np.argsort(key, kind="stable")
+        keys = key[by_key]
+        want = rows * k + keywords
+        at = np.searchsorted(keys, want) + instances
+        found = (keywords >= 0) & (at < n_inst)
+        at = np.where(found, at, 0)
+        found &= keys[at] == want
+        return np.where(found, in_row[by_key[at]], out)
+
     def _battles_with_rows(self, battles_of: IntArray) -> BoolArray:
         """Battle mask of some battle numbers."""
         out = np.zeros(self.nb, np.bool_)
@@ -699,18 +752,15 @@ class _Run:
         """A creature can't start the combat with lethal damage marked unless nothing
         destroys it (704.5g): an input error, as the reference engine says it."""
         printed = np.asarray(self.batch.toughness, I64)  # as the scenario gives it
-        lethal = self.entered & (self.marked >= printed)
+        lethal = self.entered & (self.marked >= self.toughness)  # counters included
         if not lethal.any():
             return
         b = self.batch
         for row in np.flatnonzero(self.destroy(lethal)).tolist():
             battle = int(self.battle[row])
             file = b.battle_files[battle] if b.battle_files is not None else f"battle {battle}"
-            damage, toughness = int(self.marked[row]), int(printed[row])
-            message = (
-                f"{damage} damage on a creature with toughness {toughness} "
-                "would already have destroyed it (704.5g)"
-            )
+            damage, toughness = int(self.marked[row]), int(self.toughness[row])
+            message = lethal_damage_message(damage, toughness, int(printed[row]))
             self.fail(battle, InputError(file, f"creatures.{self.cid(row)}.damage", message))
 
     def state_based_actions(self, battles: BoolArray | None) -> IntArray:
@@ -834,3 +884,11 @@ class _Run:
         """One :class:`CombatResult` per battle, as the reference engine gives it."""
         assert self.log is not None
         return _Results(self, self.log).build()
+
+
+def _kept(values: IntArray | int, keep: BoolArray) -> IntArray | int:
+    """Per-row values (or one for all) for the rows a mask keeps."""
+    if isinstance(values, int) or np.ndim(values) == 0:
+        return values
+    out: IntArray = np.asarray(values)[keep]
+    return out

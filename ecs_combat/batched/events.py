@@ -177,20 +177,24 @@ def resolve_casts(
     battlefield under its caster's control, not in combat. Each card resolves once over all
     its casts; state-based actions are the caller's."""
     b = run.batch
-    to_player = targets < 0
-    t = np.where(to_player, 0, targets)
+    to_creature = (targets >= 0) & (targets < run.n)
+    to_player = (targets < 0) & (targets >= -len(run.lost))  # else: no target
     player = np.where(to_player, -1 - targets, 0)
-    legal = ~to_player & run.on_bf[t]
+    c = np.flatnonzero(to_creature)  # the casts that target a creature, and their rows
+    t = targets[c]
+    legal = np.zeros(len(targets), np.bool_)
+    legal[c] = run.on_bf[t]
     if run.static and legal.any():
         run.refresh(run._battles_with_rows(run.player_battle[casters[legal]]))
     all_cards = [run.reg.card(name) for name in b.card_names]
-    card_colors = [0 if c is None else color_mask(c.colors) for c in all_cards]
-    spell_colors = np.asarray(card_colors, I64)[cards]
-    sides = _RowSide(run, t, run.controller[t] != casters, spell_colors)
+    card_colors = [0 if card is None else color_mask(card.colors) for card in all_cards]
+    spell_colors = np.asarray(card_colors, I64)[cards[c]]
+    sides = _RowSide(run, t, run.controller[t] != casters[c], spell_colors)
     for restriction in run.reg.restrictions_of("target"):
-        legal &= np.asarray(restriction.test(sides), np.bool_)
-    attacking = run.att[t]
-    blocking = run.blocking[t]
+        legal[c] &= np.asarray(restriction.test(sides), np.bool_)
+    attacking = np.zeros(len(targets), np.bool_)
+    blocking = np.zeros(len(targets), np.bool_)
+    attacking[c], blocking[c] = run.att[t], run.blocking[t]
     for ci in np.unique(cards).tolist():
         card = all_cards[ci]
         assert card is not None  # checked when the run began
@@ -201,9 +205,11 @@ def resolve_casts(
         else:
             ok = legal & this
             if rule.caster_controls:
-                ok &= run.controller[t] == casters
+                ok[c] &= run.controller[t] == casters[c]
             if rule.blocking_or_blocked:
-                ok &= blocking | (attacking & run.blocked[t])
+                blocked = np.zeros(len(targets), np.bool_)
+                blocked[c] = run.blocked[t]
+                ok &= blocking | (attacking & blocked)
             elif rule.in_combat:
                 ok &= attacking | blocking
             if rule.kind == "any":  # a player is legal while in the game (115.4)

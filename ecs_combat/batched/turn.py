@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.batched import events
 from ecs_combat.batched.arrays import (
@@ -35,17 +36,24 @@ from ecs_combat.batched.from_scenarios import _Builder, used_keywords
 from ecs_combat.batched.numeric import _run_starts
 from ecs_combat.batched.results import _Log, _Results
 from ecs_combat.batched.views import _RowSide
-from ecs_combat.errors import RefusedError
+from ecs_combat.errors import InputError, RefusedError
+from ecs_combat.plugin.phases import COMBAT, Phase
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.legality import why_cannot_attack
-from ecs_combat.rules.result import CombatPhaseResult, CombatResult, TurnResult
+from ecs_combat.plugin.restrictions import Side
+from ecs_combat.rules.legality import check_blocks, why_cannot_attack
+from ecs_combat.rules.result import CombatPhaseResult, CombatResult, SkippedPhase, TurnResult
 from ecs_combat.rules.turn_legality import (
+    GAME_OVER,
     GONE,
     NEVER_ENTERED,
     TAPPED,
     cannot_attack,
     cannot_block,
+    follows_skipped,
     left_the_game,
+    not_allowed_to_attack,
+    player_left,
+    source_gone,
 )
 
 if TYPE_CHECKING:
@@ -55,6 +63,9 @@ if TYPE_CHECKING:
 from ecs_combat.batched.engine import _collector_paused, _Run
 
 I64 = np.int64
+SmallArray = npt.NDArray[np.int8]
+#: Whether a combat phase happens, or why not (:mod:`ecs_combat.rules.turn_legality`'s words).
+SKIP_NONE, SKIP_GAME_OVER, SKIP_FOLLOWS, SKIP_SOURCE_GONE, SKIP_PLAYER_LEFT = range(5)
 #: ``MainCasts.target`` of a spell with no target.
 NO_TARGET = np.iinfo(np.int64).min
 #: What `_why_cannot_attack` says when no rule keeps the creature from attacking.
@@ -116,6 +127,12 @@ class TurnBatch:
     #: [creature rows] summoning sick (302.6): it came under its controller's control this
     #: turn; None: none is.
     sick: BoolArray | None = None
+    #: [phases][battles] the combat phase (index) each combat phase was added directly after,
+    #: or -1 (after a main phase, or one of the turn's own); none: no such phases.
+    parent: list[IntArray] = field(default_factory=list)
+    #: [phases][battles] the creature row whose ability adds the combat phase (Throat Wolf),
+    #: or -1; none: no such phases.
+    source: list[IntArray] = field(default_factory=list)
 
     @property
     def n_phases(self) -> int:
@@ -169,19 +186,41 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
     n_phases = max(1, *(len(t.combats) for t in turns))
     phases: list[CombatBatch] = []
     players: list[IntArray] = []
+    parents: list[IntArray] = []
+    sources: list[IntArray] = []
+    combat_index = [_combat_indices(turn.phases) for turn in turns]
     for k in range(n_phases):
         builder = _Builder(registry, names)
         builder.attacking = [-1] * n_rows
         attacking = np.full(len(turns), -1, I64)
+        parent = np.full(len(turns), -1, I64)
+        source = np.full(len(turns), -1, I64)
         for b, turn in enumerate(turns):
             if k < len(turn.combats):
                 builder.add_combat(b, turn.combats[k], prows[b], crows[b])
-                attacking[b] = prows[b][turn.combat_phases()[k].player]
+                phase = turn.combat_phases()[k]
+                attacking[b] = prows[b][phase.player]
+                if phase.follows >= 0:
+                    parent[b] = combat_index[b][phase.follows]
+                if phase.source is not None:
+                    source[b] = crows[b].get(phase.source, -1)
         phases.append(dataclasses.replace(base, **builder.combat_arrays(n_rows)))
         players.append(attacking)
+        parents.append(parent)
+        sources.append(source)
     casts = [_main_casts(turns, k, layout, prows, crows) for k in range(n_phases)]
     later: list[CombatBatch | DrawnPhase] = list(phases[1:])
-    return TurnBatch(phases[0], later, players, casts, np.asarray(sick, np.bool_))
+    return TurnBatch(phases[0], later, players, casts, np.asarray(sick, np.bool_), parents, sources)
+
+
+def _combat_indices(phases: Sequence[Phase]) -> list[int]:
+    """For each phase of a schedule, its index among the combat phases (-1: a main phase)."""
+    out: list[int] = []
+    n = 0
+    for p in phases:
+        out.append(n if p.kind == COMBAT else -1)
+        n += p.kind == COMBAT
+    return out
 
 
 def _main_casts(
@@ -221,11 +260,24 @@ class _TurnRun(_Run):
     ) -> None:
         self.turns = turns
         self.strict = strict
+        #: The turns the batch was built from (battle order), for the words of errors.
+        self.scenarios: Sequence[TurnScenario] | None = None
         self.k = 0
         super().__init__(engine, turns.first, record)
         self.first_active = self.active
         #: The batch each phase was played from, declarations included, in order.
         self.phase_batches: list[CombatBatch] = []
+        #: [phases][battles] whether each combat phase happened, else why not (SKIP_*).
+        self.skip: list[SmallArray] = []
+        #: [phases][battles] whether the game was over as the main phases before each combat
+        #: phase began (for the main phases that did not happen).
+        self.over_before: list[BoolArray] = []
+        #: [phases][battles] for a phase a creature's ability adds: SKIP_NONE if, as the phase
+        #: it follows ended, its creature was on the battlefield under its player's control,
+        #: else why not (SKIP_SOURCE_GONE, SKIP_PLAYER_LEFT).
+        self.source_why: list[SmallArray] = [
+            np.zeros(self.nb, np.int8) for _ in range(turns.n_phases)
+        ]
 
     def _keywords_used(self) -> int:
         """The keywords of every phase's batch and of the main-phase casts' cards."""
@@ -240,25 +292,28 @@ class _TurnRun(_Run):
         return used | self._card_bits(cards)
 
     def _check_marked_damage(self) -> None:
-        """Lethal damage in the input is checked as the turn begins only."""
-        if self.k == 0:
-            super()._check_marked_damage()
+        """Lethal damage in the input is checked as the turn begins only (before the
+        precombat main phase's spells): :meth:`play_turns` does."""
 
     # -- the phases -------------------------------------------------------------------------------
 
     def play_turns(self, on_phase: Callable[[int], None] | None = None) -> None:
         """Play every combat phase of every turn, in order; `on_phase(k)` after each."""
+        super()._check_marked_damage()
         for k in range(self.turns.n_phases):
             self.begin_phase(k)
             self.play()
+            self._check_sources(k)
             if on_phase is not None:
                 on_phase(k)
+        self.over_before.append(self.game_over.copy())
 
     def begin_phase(self, k: int) -> None:
         """Leave the previous combat, cast the main phases' spells, declare phase k."""
         self.k = k
         self.combat_path = f"combats[{k}]"
         self._clear_combat()
+        self.over_before.append(self.game_over.copy())
         if k < len(self.turns.casts) and len(self.turns.casts[k].battle):
             cast_in_main(self, self.turns.casts[k])
         player = self.turns.players[k] if k < len(self.turns.players) else None
@@ -267,6 +322,8 @@ class _TurnRun(_Run):
             if player is None
             else np.where(player >= 0, player, self.first_active)
         )
+        skip = self._skipped(k, player)
+        self.skip.append(skip)
         phase = self.turns.first if k == 0 else self.turns.later[k - 1]
         if isinstance(phase, DrawnPhase):
             self.batch = self._declared(phase)
@@ -275,12 +332,60 @@ class _TurnRun(_Run):
         self.attacking = np.array(self.batch.attacking, I64)
         self._shared.discard("attacking")
         self.att = self.attacking >= 0
+        out = skip[self.battle] != SKIP_NONE  # a phase that does not happen: nothing declared
+        if out.any():
+            self.att &= ~out
+            self.attacking[out] = -1
+            self.batch = dataclasses.replace(self.batch, attacking=self.attacking)
+            keep = ~out[self.batch.block_blocker]
+            if not keep.all():
+                self.batch = dataclasses.replace(
+                    self.batch,
+                    block_blocker=self.batch.block_blocker[keep],
+                    block_attacker=self.batch.block_attacker[keep],
+                    block_rank=self.batch.block_rank[keep],
+                )
         self._index_blocks()
         self._index_divisions()
         self._index_events()
-        if self.strict and k > 0:
+        if self.strict:  # as the phase begins, the creatures as they are now (RULES 4)
             self._check_declarations()
         self.phase_batches.append(self.batch)
+
+    def _skipped(self, k: int, player: IntArray | None) -> SmallArray:
+        """Per battle, whether combat phase k happens (SKIP_NONE) or why not, in the reference
+        engine's order: the game is over; the phase it follows did not happen; the creature
+        whose ability adds it was gone as that phase ended; its player has left the game."""
+        skip = np.full(self.nb, SKIP_NONE, np.int8)
+        if player is None:
+            return skip
+        has = player >= 0
+        parent = self.turns.parent[k] if k < len(self.turns.parent) else None
+        followed = np.ones(self.nb, np.bool_)
+        if parent is not None:
+            for j in np.unique(parent[parent >= 0]).tolist():
+                at = parent == j
+                followed[at] = self.skip[j][at] == SKIP_NONE
+        skip[has & self.lost[np.maximum(player, 0)]] = SKIP_PLAYER_LEFT
+        gone = self.source_why[k] != SKIP_NONE
+        skip[has & gone] = self.source_why[k][has & gone]
+        skip[has & ~followed] = SKIP_FOLLOWS
+        skip[has & self.game_over] = SKIP_GAME_OVER  # the last that applies wins: the
+        return skip  # reference engine's first reason
+
+    def _check_sources(self, k: int) -> None:
+        """As combat phase k ends: for each later combat phase added after it by a creature's
+        ability, whether that creature is on the battlefield under its player's control."""
+        for j in range(k + 1, min(len(self.turns.parent), len(self.turns.source))):
+            src = self.turns.source[j]
+            at = (self.turns.parent[j] == k) & (src >= 0)
+            if not at.any():
+                continue
+            row = np.maximum(src, 0)
+            player = np.maximum(self.turns.players[j], 0)
+            here = self.on_bf[row] & (self.controller[row] == player)
+            why = np.where(self.lost[player], SKIP_PLAYER_LEFT, SKIP_SOURCE_GONE)
+            self.source_why[j] = np.where(at & ~here, why, self.source_why[j]).astype(np.int8)
 
     def _clear_combat(self) -> None:
         """Nothing is in combat between combat phases; the strikers and the log start over."""
@@ -315,20 +420,86 @@ class _TurnRun(_Run):
         bad_blk = np.unique(self.bb[~able[self.bb]]) if self.nblocks else np.zeros(0, I64)
         if not (bad_att.size or bad_blk.size):
             return
-        for error, rows in ((cannot_attack, bad_att), (cannot_block, bad_blk)):
-            for row in rows.tolist():
+        for error, rows, table in (
+            (cannot_attack, bad_att, "attackers"),
+            (cannot_block, bad_blk, "blockers"),
+        ):
+            for row in self._file_order(rows, table):
                 battle = int(self.battle[row])
                 why = TAPPED if self.on_bf[row] else GONE if self.entered[row] else NEVER_ENTERED
-                if able[row]:  # an attacker the rules keep from attacking, or one whose
-                    why = self._why_cannot_attack(row)  # defending player has lost
-                    if why == NO_REASON and self.lost[self.attacking[row]]:
-                        why = left_the_game(self.pid(int(self.attacking[row])))
+                if able[row] and self.lost[self.attacking[row]]:  # its defending player left
+                    why = left_the_game(self.pid(int(self.attacking[row])))
+                elif able[row]:  # an attacker a rule keeps from attacking, as it is now
+                    file = self._file(battle)
+                    rule = self._why_cannot_attack(row)
+                    self.fail(battle, not_allowed_to_attack(file, self.k, self.cid(row), rule))
+                    continue
                 self.fail(battle, error(self._file(battle), self.k, self.cid(row), why))
         self.att[bad_att] = False
         self.attacking[bad_att] = -1
         if bad_blk.size or bad_att.size:
             keep = able[self.bb] & self.att[self.ba]
             self._keep_blocks(keep)
+
+    def _file_order(self, rows: IntArray, table: str) -> list[int]:
+        """Rows of declared attackers or blockers in the order the turn file lists them in
+        the phase's entry (``attackers`` or ``blockers``), so that a battle's first error is
+        the reference engine's."""
+        turns = self.scenarios
+        if turns is None or rows.size < 2:
+            return [int(r) for r in rows]
+        ids = self.batch.creature_ids or []
+
+        def place(row: int) -> tuple[int, int]:
+            battle = int(self.battle[row])
+            listed = list(getattr(turns[battle].combats[self.k], table))
+            return battle, listed.index(ids[row]) if ids[row] in listed else len(listed)
+
+        return sorted((int(r) for r in rows), key=place)
+
+    def check_blocks(self) -> None:
+        """The phase's blocks must be legal as blockers are declared, with the creatures as
+        they are then (509.1a-c, RULES 4): after the declare-attackers step, with everything
+        earlier in the turn. A battle with an illegal block gets the input error the reference
+        engine gives (:func:`ecs_combat.rules.legality.check_blocks`), and its blocks are
+        left out."""
+        if not self.strict or not self.nblocks or self.scenarios is None:
+            return
+        bb, ba = self.bb, self.ba
+        opp, none = np.ones(bb.size, np.bool_), np.zeros(bb.size, I64)
+        blocker, attacker = _RowSide(self, bb, opp, none), _RowSide(self, ba, opp, none)
+        ok = np.ones(bb.size, np.bool_)
+        for r in self.reg.restrictions_of("block"):
+            ok &= np.asarray(r.test(blocker), np.bool_)
+        for r in self.reg.restrictions_of("block-pair"):
+            ok &= np.asarray(r.test(attacker, blocker), np.bool_)
+        need = np.ones(bb.size, I64)
+        for r in self.reg.restrictions_of("blockers"):
+            need = np.maximum(need, np.asarray(r.test(attacker), I64))
+        ok &= np.bincount(ba, minlength=self.n)[ba] >= need
+        if ok.all():
+            return
+        bad = np.unique(self.battle[bb[~ok]])
+        for battle in bad.tolist():
+            self._block_error(battle)
+        self._keep_blocks(~np.isin(self.battle[bb], bad))
+
+    def _block_error(self, battle: int) -> None:
+        """Record the input error of a battle's first illegal block, worded as the reference
+        engine words it."""
+        assert self.scenarios is not None
+        ids = self.batch.creature_ids or []
+        first, last = np.searchsorted(self.battle, [battle, battle + 1]).tolist()
+        row = {ids[r]: r for r in range(first, last)}
+
+        def side(cid: str) -> Side:
+            one = np.array([row[cid]], I64)
+            return _OneRowSide(_RowSide(self, one, np.ones(1, np.bool_), np.zeros(1, I64)))
+
+        try:
+            check_blocks(self.scenarios[battle].combats[self.k], self.reg, side, self.combat_path)
+        except InputError as exc:
+            self.fail(battle, exc)
 
     def may_attack(self, rows: IntArray) -> BoolArray:
         """Whether the rules let some creatures attack as they are now (508.1a), summoning
@@ -462,6 +633,36 @@ class _TurnRun(_Run):
         )
 
 
+class _OneRowSide:
+    """One row of a :class:`_RowSide` as a single creature's side (numpy scalars), for the
+    legality functions that word the errors."""
+
+    def __init__(self, side: _RowSide) -> None:
+        self.side = side
+
+    def has(self, keyword: str) -> np.bool_:
+        return np.bool_(self.side.has(keyword)[0])
+
+    def values(self, keyword: str) -> int:
+        return int(self.side.values(keyword)[0])
+
+    @property
+    def colors(self) -> int:
+        return int(self.side.colors[0])
+
+    @property
+    def power(self) -> int:
+        return int(self.side.power[0])
+
+    @property
+    def opponent(self) -> bool:
+        return bool(self.side.opponent[0])
+
+    @property
+    def spell_colors(self) -> int:
+        return int(self.side.spell_colors[0])
+
+
 def cast_in_main(run: _Run, casts: MainCasts) -> None:
     """Spells cast in main phases (``turn.casts``), outside combat: the j-th cast of every
     battle at once through :func:`ecs_combat.batched.events.cast_in_main` (the target checked
@@ -486,22 +687,59 @@ def resolve_turns(engine: BatchedEngine, turns: Sequence[TurnScenario]) -> list[
     with _collector_paused():
         batch = turns_to_batch(turns, engine.registry)
         run = _TurnRun(engine, batch, record=True)
+        run.scenarios = turns
         per_phase: list[list[CombatResult]] = []
         run.play_turns(lambda k: per_phase.append(_Results(run, run.log or _Log()).build()))
         run.raise_error()
     tapped, may_attack = _turn_state(run)
     out = []
     for b, turn in enumerate(turns):
-        combats = []
-        for k, phase in enumerate(turn.combat_phases()):
-            r = per_phase[k][b]
-            combats.append(CombatPhaseResult(phase.player, r.steps, r.skipped_events, r.notes))
-        creatures = {
+        result = TurnResult()
+        happened: list[bool] = []
+        k = last = -1  # the combat phase; the last one that happened
+        for i, phase in enumerate(turn.phases):
+            if phase.kind == COMBAT:
+                k += 1
+                why = _skip_reason(int(run.skip[k][b]), phase)
+            elif run.over_before[k + 1][b]:
+                why = GAME_OVER
+            elif phase.follows >= 0 and not happened[phase.follows]:
+                why = follows_skipped(phase.follows + 1)
+            else:
+                why = None
+            happened.append(why is None)
+            if why is not None:
+                result.skipped_phases.append(SkippedPhase(i, phase, why))
+                continue
+            result.phases.append(phase)
+            if phase.kind == COMBAT:
+                r = per_phase[k][b]
+                result.combats.append(
+                    CombatPhaseResult(phase.player, r.steps, r.skipped_events, r.notes)
+                )
+                last = k
+        end = per_phase[last][b]  # as the last combat phase that happened ends
+        result.creatures = {
             cid: dataclasses.replace(c, tapped=tapped[b][cid], may_attack=may_attack[b][cid])
-            for cid, c in per_phase[-1][b].creatures.items()
+            for cid, c in end.creatures.items()
         }
-        out.append(TurnResult(list(turn.phases), combats, creatures, per_phase[-1][b].players))
+        result.players = end.players
+        out.append(result)
     return out
+
+
+def _skip_reason(code: int, phase: Phase) -> str | None:
+    """The words for why a combat phase did not happen (as the reference engine says it)."""
+    if code == SKIP_GAME_OVER:
+        return GAME_OVER
+    if code == SKIP_FOLLOWS:
+        return follows_skipped(phase.follows + 1)
+    if code == SKIP_SOURCE_GONE:
+        assert phase.source is not None
+        return source_gone(phase.source, phase.player, phase.follows + 1)
+    if code == SKIP_PLAYER_LEFT:
+        return player_left(phase.player)
+    return None
 
 
 def _turn_state(run: _TurnRun) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:

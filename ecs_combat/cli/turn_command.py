@@ -47,7 +47,7 @@ def resolve_turn_file(
     try:
         for chunk in _chunks(turns, batch):
             resolve = resolve or turn_resolver(registry, engine)
-            for turn, result in zip(chunk, resolve(chunk), strict=True):
+            for turn, result in _resolved(chunk, resolve):
                 count += 1
                 _print_turn(turn, result, file, as_json, console)
     except InputError as exc:
@@ -56,6 +56,24 @@ def resolve_turn_file(
         results, are = ("result", "is") if count == 1 else ("results", "are")
         note = f" (the {count:,} {results} before this one {are} printed)"
         raise InputError(exc.file, exc.path, exc.message + note) from None
+
+
+def _resolved(
+    chunk: list[TurnScenario], resolve: Callable[[Sequence[TurnScenario]], list[TurnResult]]
+) -> Iterator[tuple[TurnScenario, TurnResult]]:
+    """Each turn of a chunk with its result. When a turn of the chunk is found invalid as it
+    is played, the turns are resolved one at a time, so those before it are printed first."""
+    try:
+        results = resolve(chunk)
+    except InputError:
+        if len(chunk) == 1:
+            raise
+    else:
+        yield from zip(chunk, results, strict=True)
+        return
+    for turn in chunk:
+        (result,) = resolve([turn])
+        yield turn, result
 
 
 def _print_turn(

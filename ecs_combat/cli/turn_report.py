@@ -70,12 +70,33 @@ def render_turn(turn: TurnScenario, result: TurnResult, console: Console) -> Non
                 names[ev.creature.id] = ev.creature.name
     label = labeller(names)
 
-    render_phases(turn.players, turn.active, result.phases, console)
-    mains = combats = 0
-    for i, phase in enumerate(result.phases, 1):
+    render_phases(turn.players, turn.active, turn.phases, console)
+    skipped = {p.index: p.reason for p in result.skipped_phases}
+    mains = combats = played = 0
+    for i, phase in enumerate(turn.phases, 1):
         if phase.kind == MAIN:
             mains += 1
-            _heading(console, f"Phase {i}: main phase {mains} of {shown(phase.player)}'s turn")
+            title = f"Phase {i}: main phase {mains} of {shown(phase.player)}'s turn"
+        else:
+            combats += 1
+            made = (
+                "the turn's own" if phase.created_by == TURN else f"created by {phase.created_by}"
+            )
+            allowed = (
+                ""
+                if phase.only_attackers is None
+                else f"; only {', '.join(label(c) for c in sorted(phase.only_attackers))} "
+                "may attack"
+            )
+            title = (
+                f"Phase {i}: combat phase {combats}, {shown(phase.player)} attacks "
+                f"({shown(made)}{allowed})"
+            )
+        _heading(console, title)
+        if i - 1 in skipped:
+            print_line(console, f"It does not happen: {shown(skipped[i - 1], NOTE_LENGTH)}", "dim")
+            continue
+        if phase.kind == MAIN:
             casts = [c for c in turn.casts if c.main == mains]
             if not casts:
                 print_line(console, "No spells are cast.")
@@ -84,7 +105,7 @@ def render_turn(turn: TurnScenario, result: TurnResult, console: Console) -> Non
                 if cast.target is not None:
                     what += f" targeting {label(cast.target)}"
                 print_line(console, what, "bold")
-            if casts and combats == len(result.combats):
+            if casts and played == len(result.combats):
                 print_line(console, AFTER_THE_OUTCOME, "dim")
             prefix = main_phase_prefix(mains)
             for text in result.notes:
@@ -93,24 +114,13 @@ def render_turn(turn: TurnScenario, result: TurnResult, console: Console) -> Non
                         console, f"· {shown(text.removeprefix(prefix), NOTE_LENGTH)}", "cyan"
                     )
             continue
-        made = "the turn's own" if phase.created_by == TURN else f"created by {phase.created_by}"
-        allowed = (
-            ""
-            if phase.only_attackers is None
-            else f"; only {', '.join(label(c) for c in sorted(phase.only_attackers))} may attack"
-        )
-        _heading(
-            console,
-            f"Phase {i}: combat phase {combats + 1}, {shown(phase.player)} attacks "
-            f"({shown(made)}{allowed})",
-        )
-        done = result.combats[combats]
+        done = result.combats[played]
         outcome = CombatResult(
             steps=done.steps, skipped_events=done.skipped_events, notes=done.notes
         )
-        render_steps(turn.combats[combats], outcome, console)
-        combats += 1
-        if combats == len(result.combats):
+        render_steps(turn.combats[combats - 1], outcome, console)
+        played += 1
+        if played == len(result.combats):
             end = CombatResult(creatures=result.creatures, players=result.players)
             print_end_of_combat(console, end, label, OUTCOME)
 

@@ -6,8 +6,11 @@ it adds after it. The core places them (:func:`ecs_combat.rules.turn_schedule.sc
 
 - phases one rule adds after one phase keep the rule's order (a combat phase, then a main
   phase);
-- groups added after the same phase by different rules come in turn order, starting from the
-  active player (the player of each group's first phase decides);
+- the phases added after one phase form groups, one per effect: a run of phases a rule adds
+  with the same player and the same `created` number. Groups come in turn order starting from
+  the active player (the group's player decides, whatever order the file lists players,
+  creatures or casts in); one player's groups come most recently created first (500.8: a
+  larger `created` first), groups created together keep the rules' order;
 - a phase added after phase P comes right after P, before phases added after earlier phases
   (additions nest: depth first).
 """
@@ -41,6 +44,17 @@ class Phase:
     #: The only creatures that may attack in this combat phase, or None: any creature of
     #: the attacking player.
     only_attackers: frozenset[str] | None = None
+    #: The creature whose ability creates this phase, or None. Such a phase happens only if,
+    #: as the phase it follows ends, that creature is on the battlefield under the phase's
+    #: player's control and that player is in the game (113.6, 800.4a).
+    source: str | None = None
+    #: Creation order among the phases one rule adds after one phase (successive spells:
+    #: 0, 1, ... in the order they were cast); one player's later-created ones come first.
+    created: int = 0
+    #: Set by the schedule: the index in the turn's phases of the phase this one was added
+    #: directly after, or -1 for the turn's own phases. A phase that would follow a phase that
+    #: did not happen does not happen either.
+    follows: int = -1
 
     def to_json(self) -> dict[str, str]:
         """The `phases` entry of CONTRACT section 6."""

@@ -121,7 +121,8 @@ class BatchAttackDeclaration:
 @dataclass
 class Trigger:
     """A triggered ability waiting to resolve (reference engine): `resolve(combat, trigger)`
-    is called once it resolves, if its `source` is still on the battlefield (603.3)."""
+    is called once it resolves, even if its `source` has left the battlefield (113.7a): what
+    it would do to a creature that left does nothing (the engine's ``pump`` skips it)."""
 
     source: int
     resolve: Callable[[Any, Trigger], None]
@@ -131,6 +132,10 @@ class Trigger:
     data: dict[str, Any] = field(default_factory=dict)
     #: The plugin whose system put it there (set by the engine, for error messages).
     plugin: str = ""
+    #: The keyword whose instance triggered; one creature's triggers resolve in the order
+    #: of its keyword instances as listed (RULES 7). Set by ``trigger_each_instance``, else by
+    #: the engine from the system's keyword when it names one.
+    keyword: str = ""
 
 
 @dataclass
@@ -162,15 +167,15 @@ class BlockDeclaration:
         number as ``data["n"]`` (0 without one)."""
         for e in creatures:
             for i, n in enumerate(combat.instances(e, keyword)):
-                self.triggers.append(Trigger(e, resolve, i, {"n": n or 0}))
+                self.triggers.append(Trigger(e, resolve, i, {"n": n or 0}, keyword=keyword))
 
 
 @dataclass
 class BatchTriggers:
     """Triggered abilities of one kind waiting to resolve (batched engine), one element per
     trigger: its source row, instance and data columns. `resolve(batch, triggers)` is called
-    with the ones resolving together (at most one per battle), whose sources are still on
-    the battlefield."""
+    with the ones resolving together (at most one per battle), also those whose sources have
+    left the battlefield (113.7a; the engine's ``pump`` skips rows off the battlefield)."""
 
     resolve: Callable[[Any, BatchTriggers], None]
     source: Any
@@ -178,6 +183,8 @@ class BatchTriggers:
     data: dict[str, Any] = field(default_factory=dict)
     #: The plugin whose system put them there (set by the engine, for error messages).
     plugin: str = ""
+    #: The keyword whose instances triggered (see :attr:`Trigger.keyword`).
+    keyword: str = ""
 
     def take(self, index: Any) -> BatchTriggers:
         """The triggers at some positions."""
@@ -187,6 +194,7 @@ class BatchTriggers:
             self.instance[index],
             {k: v[index] for k, v in self.data.items()},
             self.plugin,
+            self.keyword,
         )
 
 
@@ -221,7 +229,7 @@ class BatchBlockDeclaration:
         found, params = found[keep], np.maximum(params[keep], 0)
         if found.size:
             nth = np.arange(len(found)) - np.searchsorted(found, found)  # 0, 1, ... per row
-            self.triggers.append(BatchTriggers(resolve, found, nth, {"n": params}))
+            self.triggers.append(BatchTriggers(resolve, found, nth, {"n": params}, keyword=keyword))
 
 
 @dataclass

@@ -43,7 +43,7 @@ from ecs_combat.reference.components import (
     keyword_component,
 )
 from ecs_combat.reference.views import EntitySide
-from ecs_combat.rules.legality import why_cannot_attack
+from ecs_combat.rules.legality import check_blocks, lethal_damage_message, why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan, plan_steps
 from ecs_combat.rules.result import (
     CombatResult,
@@ -58,6 +58,8 @@ from ecs_combat.scenario.model import CreatureSpec, Division, Event, Scenario
 from ecs_combat.scenario.turns import TurnScenario
 
 _world_ids = itertools.count()
+#: Where instances no keyword list names (counters', static abilities') sort among a creature's.
+UNLISTED = 1 << 30
 #: Held while a body runs in an esper world: esper's current world is one per process, so a
 #: combat in another thread would switch it away mid-combat.
 _world_lock = threading.RLock()
@@ -128,6 +130,9 @@ class Combat:
         self._components = {name: keyword_component(name) for name in registry.keywords}
         #: Why creatures were kept from destruction at the last `destroy`.
         self.kept: dict[int, str] = {}
+        #: Where block declarations are checked as they are declared (``combats[1]``), or
+        #: None: the scenario loader checked them (one combat).
+        self.check_blocks_at: str | None = None
 
     # -- queries --------------------------------------------------------------------------
 
@@ -154,7 +159,10 @@ class Combat:
         return esper.component_for_entity(entity, Controller).player
 
     def pump(self, entity: int, power: int, toughness: int) -> None:
-        """+power/+toughness until end of turn."""
+        """+power/+toughness until end of turn; nothing for a creature that has left the
+        battlefield (400.7: the effect can't find it)."""
+        if not self.on_battlefield(entity):
+            return
         stats = esper.component_for_entity(entity, Stats)
         stats.power_bonus += power
         stats.toughness_bonus += toughness
@@ -165,8 +173,10 @@ class Combat:
         return None if att is None or not self.on_battlefield(entity) else att.defender
 
     def lose_life(self, player: int, amount: int) -> None:
-        """A player loses life (not damage, 119.3)."""
-        esper.component_for_entity(player, Player).life -= amount
+        """A player loses life (not damage, 119.3); not one who has left the game (800.4a)."""
+        p = esper.component_for_entity(player, Player)
+        if not p.lost:
+            p.life -= amount
 
     def instances(self, entity: int, keyword: str) -> list[Any]:
         """The parameters of a creature's instances of a keyword it has now (one None for a
@@ -235,21 +245,26 @@ class Combat:
                 self,
                 payload,
             )
+            named = scheduled.system.keywords
             for t in triggers[before:] if triggers is not None else ():
                 t.plugin = scheduled.plugin
+                if not t.keyword and len(named) == 1:
+                    t.keyword = next(iter(named))
 
     def resolve_triggers(self, triggers: list[Trigger]) -> None:
         """Resolve triggered abilities in APNAP order (603.3b): the active player's go on the
         stack first, so the other players' resolve first, the last in turn order first; one
-        player's in the order of their sources, then of the sources' instances. State-based
-        actions are checked after each (704.3); none resolves once the game is over."""
+        player's in the order of their sources, one source's in the order its keyword
+        instances are listed (RULES 7), whichever plugins they come from. State-based actions
+        are checked after each (704.3); none resolves once the game is over. A trigger whose
+        source has left still resolves (113.7a)."""
         rank = {e: i for i, e in enumerate(self.players.values())}
         ordered = sorted(
             enumerate(triggers),
             key=lambda it: (
                 -rank[self.controller(it[1].source)],
                 self.order(it[1].source),
-                it[1].instance,
+                self.listed_at(it[1].source, it[1].keyword, it[1].instance),
                 it[0],
             ),
         )
@@ -258,14 +273,23 @@ class Combat:
                 return
             if not self.on_battlefield(t.source):
                 self.note(
-                    f"a trigger of {self.cid(t.source)} does nothing: it left the battlefield"
+                    f"a trigger of {self.cid(t.source)} resolves though its source left the "
+                    "battlefield (113.7a): what it does to its source does nothing"
                 )
-                continue
             _call(t.plugin, "a triggered ability", t.resolve, self, t)
             self.refresh_keywords()
             died = self.state_based_actions()
             if died:
                 self.note(f"after the trigger: {', '.join(died)} died")
+
+    def listed_at(self, entity: int, keyword: str, instance: int) -> int:
+        """Where a creature's `instance`-th instance of `keyword` is in its list of keyword
+        instances (printed in file order, then granted in the order granted); instances only
+        counters or static abilities give come after every listed one."""
+        src = esper.component_for_entity(entity, KeywordSources)
+        listed = [n for n, _ in src.printed] + [n for n, _ in src.granted]
+        places = [i for i, n in enumerate(listed) if n == keyword]
+        return places[instance] if instance < len(places) else UNLISTED + instance
 
     def in_combat(self) -> list[int]:
         """Attacking and blocking creatures on the battlefield, in scenario order."""
@@ -361,7 +385,21 @@ class Combat:
         self._check_marked_damage()
 
     def declare_combat(self) -> None:
-        """Declare the scenario's attackers and blockers (508, 509), with their triggers."""
+        """Declare the scenario's attackers and blockers (508, 509), with their triggers. In
+        a turn (`check_blocks_at` set) the blocks are checked as they are declared, with the
+        creatures as they are then (RULES 4)."""
+        self.declare_attackers()
+        if self.check_blocks_at is not None:
+            check_blocks(
+                self.sc,
+                self.reg,
+                lambda cid: EntitySide(self, self.creatures[cid]),
+                self.check_blocks_at,
+            )
+        self.declare_blockers()
+
+    def declare_attackers(self) -> None:
+        """The declare-attackers step (508): attackers, the systems (attack triggers), taps."""
         for cid, defender in self.sc.attackers.items():
             e = self.creatures[cid]
             esper.add_component(e, Attacking(self.players[defender]))
@@ -372,6 +410,11 @@ class Combat:
         for e in attackers:  # 508.1f
             if e in declaration.taps:
                 esper.add_component(e, Tapped())
+        self.refresh_keywords()
+
+    def declare_blockers(self) -> None:
+        """The declare-blockers step (509): blockers, the systems (block triggers), which
+        resolve (603.3b)."""
         blocks: list[tuple[int, int]] = []
         for bid, attacked in self.sc.blockers.items():
             b = self.creatures[bid]
@@ -390,18 +433,21 @@ class Combat:
     def _check_marked_damage(self) -> None:
         """A creature can't start the combat with lethal damage marked unless nothing
         destroys it (704.5g): that is an input error."""
+        toughness = {
+            spec.id: esper.component_for_entity(self.creatures[spec.id], Stats).toughness
+            for spec in self.sc.creatures.values()
+        }
         lethal = {
             self.creatures[spec.id]: spec
             for spec in self.sc.creatures.values()
-            if spec.damage >= spec.toughness
+            if spec.damage >= toughness[spec.id]
         }
         for e in sorted(self.destroy(set(lethal)), key=self.order):
             spec = lethal[e]
             raise InputError(
                 self.sc.file,
                 f"{spec.path}.damage",
-                f"{spec.damage} damage on a creature with toughness {spec.toughness} "
-                "would already have destroyed it (704.5g)",
+                lethal_damage_message(spec.damage, toughness[spec.id], spec.toughness),
             )
 
     def why_cannot_attack(self, entity: int) -> str | None:

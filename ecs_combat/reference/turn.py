@@ -14,20 +14,25 @@ from dataclasses import replace
 
 import esper
 
-from ecs_combat.plugin.phases import MAIN, Phase
+from ecs_combat.plugin.phases import COMBAT, MAIN, Phase
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.components import Damage, Player, Tapped
 from ecs_combat.reference.engine import Combat
 from ecs_combat.reference.events import cast_in_main
 from ecs_combat.rules.pipeline import StepPlan
-from ecs_combat.rules.result import CombatPhaseResult, CombatResult, SkippedEvent, TurnResult
+from ecs_combat.rules.result import CombatPhaseResult, CombatResult, SkippedPhase, TurnResult
 from ecs_combat.rules.turn_legality import (
+    GAME_OVER,
     GONE,
     NEVER_ENTERED,
     TAPPED,
     cannot_attack,
     cannot_block,
+    follows_skipped,
     left_the_game,
+    not_allowed_to_attack,
+    player_left,
+    source_gone,
 )
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.turn_loader import seat_order
@@ -48,26 +53,78 @@ class TurnRun:
         self.combat = Combat(registry, plans, base)
 
     def run(self) -> TurnResult:
-        """Play every phase of the turn in order and return what happened. The creatures and
-        players are taken as the last combat phase ends (CONTRACT: the turn's outcome); the
-        spells of the main phases after it still resolve, for the account's notes."""
+        """Play every phase of the turn's schedule in order and return what happened. A phase
+        doesn't happen once the game is over, when the phase it would follow did not happen,
+        when the creature whose ability adds it was gone as that phase ended, or when its
+        player has left the game (RULES 2, 8). The creatures and players are taken as the last
+        combat phase that happened ends (CONTRACT: the turn's outcome); the spells of the main
+        phases after it still resolve, for the account's notes."""
         c = self.combat
         c.set_up()
-        result = TurnResult(phases=list(self.turn.phases))
-        combats = len(self.turn.combats)
-        mains = 0
-        for phase in self.turn.phases:
+        schedule = self.turn.phases
+        result = TurnResult()
+        happened = [False] * len(schedule)
+        gone: dict[int, str] = {}  # phase index -> why its source's ability adds nothing
+        mains = combats = 0
+        for i, phase in enumerate(schedule):
+            k = combats
             if phase.kind == MAIN:
                 mains += 1
-                result.notes += self.main_phase(mains)
+            else:
+                combats += 1
+            why = self.why_skipped(phase, happened, gone.get(i))
+            if why is not None:
+                result.skipped_phases.append(SkippedPhase(i, phase, why))
                 continue
-            result.combats.append(self.combat_phase(len(result.combats), phase))
-            if len(result.combats) == combats:
+            happened[i] = True
+            result.phases.append(phase)
+            if phase.kind == MAIN:
+                result.notes += self.main_phase(mains)
+            else:
+                result.combats.append(self.combat_phase(k, phase))
                 c.players = {pid: c.players[pid] for pid in self.turn.players}  # turn order
                 c.result = CombatResult()
                 end = c.finish()
                 result.creatures, result.players = end.creatures, end.players
+            gone.update(self.sources_gone(i))
+        if not result.combats:  # the game ended before any combat phase
+            c.result = CombatResult()
+            end = c.finish()
+            result.creatures, result.players = end.creatures, end.players
         return result
+
+    def why_skipped(self, phase: Phase, happened: list[bool], gone: str | None) -> str | None:
+        """Why a phase of the schedule doesn't happen, or None."""
+        c = self.combat
+        if c.game_over():
+            return GAME_OVER
+        if phase.follows >= 0 and not happened[phase.follows]:
+            return follows_skipped(phase.follows + 1)
+        if gone is not None:
+            return gone
+        if phase.kind == COMBAT and self.lost(phase.player):
+            return player_left(phase.player)
+        return None
+
+    def sources_gone(self, i: int) -> dict[int, str]:
+        """As phase `i` ends: the phases added after it by a creature's ability whose creature
+        is not on the battlefield under that phase's player's control, or whose player has
+        left the game (113.6, 800.4a), with why."""
+        c = self.combat
+        out: dict[int, str] = {}
+        for j, phase in enumerate(self.turn.phases):
+            if phase.follows != i or phase.source is None:
+                continue
+            e = c.creatures.get(phase.source)
+            if self.lost(phase.player):
+                out[j] = player_left(phase.player)
+            elif e is None or not c.on_battlefield(e) or c.controller(e) != c.players[phase.player]:
+                out[j] = source_gone(phase.source, phase.player, i + 1)
+        return out
+
+    def lost(self, player: str) -> bool:
+        """Whether a player has left the game."""
+        return esper.component_for_entity(self.combat.players[player], Player).lost
 
     def main_phase(self, n: int) -> list[str]:
         """The spells cast in the n-th main phase resolve, in file order; the notes on them."""
@@ -88,20 +145,14 @@ class TurnRun:
             self.turn.combats[k], players={pid: self.turn.players[pid] for pid in seats}
         )
         c.next_combat(scenario)
-        if c.game_over():
-            c.note("the game is over: nothing happens in this combat phase")
-            for ev in scenario.events:
-                c.result.skipped_events.append(
-                    SkippedEvent(ev.index, ev.at, ev.action, "the game ended before it")
-                )
-        else:
-            self.check_declarations(k, scenario)
-            c.declare_combat()
-            for e in c.in_combat():
-                marked = esper.component_for_entity(e, Damage).marked
-                if marked:
-                    c.note(f"{c.cid(e)} has {marked} damage marked from earlier this turn (120.6)")
-            c.play()
+        self.check_declarations(k, scenario)
+        c.check_blocks_at = f"combats[{k}]"
+        c.declare_combat()
+        for e in c.in_combat():
+            marked = esper.component_for_entity(e, Damage).marked
+            if marked:
+                c.note(f"{c.cid(e)} has {marked} damage marked from earlier this turn (120.6)")
+        c.play()
         return CombatPhaseResult(
             phase.player, c.result.steps, c.result.skipped_events, c.result.notes
         )
@@ -112,13 +163,13 @@ class TurnRun:
         c = self.combat
         for cid, defender in scenario.attackers.items():
             why = self.why_not(cid)
-            e = c.creatures.get(cid)
-            if why is None and e is not None:
-                why = c.why_cannot_attack(e)
             if why is None and esper.component_for_entity(c.players[defender], Player).lost:
                 why = left_the_game(defender)
             if why is not None:
                 raise cannot_attack(self.turn.file, k, cid, why)
+            rule = c.why_cannot_attack(c.creatures[cid])  # as the creature is now (RULES 4)
+            if rule is not None:
+                raise not_allowed_to_attack(self.turn.file, k, cid, rule)
         for cid in scenario.blockers:
             why = self.why_not(cid)
             if why is not None:

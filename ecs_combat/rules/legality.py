@@ -2,15 +2,22 @@
 restrictions (:mod:`ecs_combat.plugin.restrictions`).
 
 A scenario that declares an illegal attack or block is an input error naming the creatures and
-the rule. Legality is checked once, as attackers and blockers are declared, with the keywords
-the creatures have then (printed and keyword counters): keywords gained or lost later don't
-undo a declaration (509.1b). Keywords that plugins' static abilities give during combat are
-not seen here.
+the rule. Legality is checked as attackers and blockers are declared, with the creatures'
+characteristics **at that moment** (RULES 4): what the declare-attackers step changed
+(exalted's +1/+1) counts for blocks, and in a later combat phase of a turn everything earlier
+in the turn. Keywords gained or lost later don't undo a declaration (509.1b).
+
+The functions here take the creatures as :class:`~ecs_combat.plugin.restrictions.Side`
+objects; the characteristics themselves come from the engines, the one source of them:
+:func:`ecs_combat.reference.characteristics.sides_at_declare_blockers` for a scenario (what
+the scenario loader and the decision search use), each engine's own view of its creatures in
+a turn's combat phases. Without sides, :func:`check_declarations` reads the creatures as the
+scenario declares them (:func:`spec_side`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -77,9 +84,41 @@ def spec_side(spec: CreatureSpec, registry: Registry | None = None) -> KeywordSi
     return KeywordSide(instances, color_mask(spec.colors), power=power)
 
 
-def check_declarations(scenario: Scenario, registry: Registry) -> None:
-    """Raise :class:`InputError` for the first illegal attack or block of the scenario."""
-    _Declarations(scenario, registry).check()
+def lethal_damage_message(damage: int, toughness: int, printed: int) -> str:
+    """Why marked damage in the input is wrong (704.5g): the same words in both engines."""
+    counted = f" ({printed} and its counters)" if toughness != printed else ""
+    return (
+        f"{damage} damage on a creature with toughness {toughness}{counted} "
+        "would already have destroyed it (704.5g)"
+    )
+
+
+def check_declarations(
+    scenario: Scenario,
+    registry: Registry,
+    blocking: Mapping[str, Side] | None = None,
+    attacking: Mapping[str, Side] | None = None,
+) -> None:
+    """Raise :class:`InputError` for the first illegal attack or block of the scenario.
+
+    `attacking` holds the creatures as attackers are declared, `blocking` as blockers are
+    declared (both by id, as :mod:`ecs_combat.reference.characteristics` gives them); a
+    creature missing from them is read as the scenario declares it (:func:`spec_side`)."""
+    sides = _Sides(scenario, registry)
+    _Declarations(scenario.file, "combat", registry, sides.reader(attacking)).attacks(scenario)
+    check_blocks(scenario, registry, sides.reader(blocking))
+
+
+def check_blocks(
+    scenario: Scenario,
+    registry: Registry,
+    side: Callable[[str], Side],
+    where: str = "combat",
+) -> None:
+    """Raise :class:`InputError` for the first illegal block of the scenario (509.1a-c), the
+    creatures read through `side` (id -> its characteristics as blockers are declared); the
+    key paths begin with `where` (``combat``, or ``combats[1]`` in a turn)."""
+    _Declarations(scenario.file, where, registry, side).blocks(scenario)
 
 
 def why_cannot_attack(side: Side, summoning_sick: bool, registry: Registry) -> str | None:
@@ -118,31 +157,48 @@ def _either(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-class _Declarations:
+class _Sides:
+    """The creatures of a scenario as given sides, else as the scenario declares them."""
+
     def __init__(self, scenario: Scenario, registry: Registry) -> None:
         self.sc = scenario
         self.reg = registry
 
-    def side(self, cid: str) -> KeywordSide:
-        """A creature as it is declared (printed keywords and keyword counters)."""
-        return spec_side(self.sc.creatures[cid], self.reg)
+    def reader(self, given: Mapping[str, Side] | None) -> Callable[[str], Side]:
+        def side(cid: str) -> Side:
+            found = None if given is None else given.get(cid)
+            return found if found is not None else spec_side(self.sc.creatures[cid], self.reg)
+
+        return side
+
+
+class _Declarations:
+    def __init__(
+        self, file: str, where: str, registry: Registry, side: Callable[[str], Side]
+    ) -> None:
+        self.file = file
+        self.where = where
+        self.reg = registry
+        self.side = side
 
     def fail(self, path: str, message: str) -> InputError:
-        return InputError(self.sc.file, path, message)
+        return InputError(self.file, f"{self.where}.{path}", message)
 
-    def check(self) -> None:
-        for cid in self.sc.attackers:
-            why = why_cannot_attack(self.side(cid), self.sc.creatures[cid].summoning_sick, self.reg)
+    def attacks(self, sc: Scenario) -> None:
+        for cid in sc.attackers:
+            why = why_cannot_attack(self.side(cid), sc.creatures[cid].summoning_sick, self.reg)
             if why is not None:
-                raise self.fail(f"combat.attackers.{cid}", f"{cid!r}{why.removeprefix('it')}")
-        for cid, attacked in self.sc.blockers.items():
+                raise self.fail(f"attackers.{cid}", f"{cid!r}{why.removeprefix('it')}")
+
+    def blocks(self, sc: Scenario) -> None:
+        for cid, attacked in sc.blockers.items():
             self.blocker(cid, attacked)
-        for cid in self.sc.attackers:
-            self.enough_blockers(cid)
+        for cid in sc.attackers:
+            self.enough_blockers(cid, sc.blockers_of(cid))
 
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
         """509.1a-b: it can block, and it can block each attacker it blocks."""
-        path = f"combat.blockers.{cid}"
+        path = f"blockers.{cid}"
         mine = self.side(cid)
         for r in self.reg.restrictions_of("block"):
             if not r.test(mine):
@@ -154,16 +210,15 @@ class _Declarations:
                     says = r.says.format(attacker=repr(aid), blocker=repr(cid))
                     raise self.fail(path, f"{cid!r} can't block {aid!r}: {says} ({r.rule})")
 
-    def enough_blockers(self, cid: str) -> None:
+    def enough_blockers(self, cid: str, blockers: Sequence[str]) -> None:
         """509.1b: an attacker that can't be blocked except by N or more creatures."""
-        blockers = self.sc.blockers_of(cid)
         if not blockers:
             return
         need, rule = least_blockers(self.side(cid), self.reg)
         if rule is not None and len(blockers) < need:
             who = ", ".join(repr(b) for b in blockers)
             raise self.fail(
-                f"combat.blockers.{blockers[0]}",
+                f"blockers.{blockers[0]}",
                 f"{cid!r} has {rule.keyword} and can't be blocked except by {need} or "
                 f"more creatures, but only {who} {'blocks' if len(blockers) == 1 else 'block'}"
                 f" it ({rule.rule})",

@@ -141,16 +141,35 @@ class CombatPhaseResult:
 
 
 @dataclass
-class TurnResult:
-    """Everything `resolve --json` prints for a turn file (CONTRACT section 6)."""
+class SkippedPhase:
+    """A phase of the turn's schedule that did not happen (RULES 2 and 8)."""
 
+    #: Its place in the schedule computed as the turn began (0-based).
+    index: int
+    phase: Phase
+    #: Why, for people.
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        """A `skipped_phases` entry (CONTRACT section 8)."""
+        return {**self.phase.to_json(), "reason": self.reason}
+
+
+@dataclass
+class TurnResult:
+    """Everything `resolve --json` prints for a turn file (CONTRACT sections 6 and 8)."""
+
+    #: The phases that happened, in order.
     phases: list[Phase] = field(default_factory=list)
+    #: One entry per combat phase that happened.
     combats: list[CombatPhaseResult] = field(default_factory=list)
     #: As at the end of the turn's last combat phase.
     creatures: dict[str, CreatureOutcome] = field(default_factory=dict)
     players: dict[str, PlayerOutcome] = field(default_factory=dict)
     #: Notes on the main phases (spells cast in them), in order (readable account only).
     notes: list[str] = field(default_factory=list)
+    #: The phases of the schedule that did not happen, in order.
+    skipped_phases: list[SkippedPhase] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The contract's JSON document for a turn."""
@@ -160,4 +179,5 @@ class TurnResult:
             "combats": [c.to_json() for c in self.combats],
             "creatures": last["creatures"],
             "players": last["players"],
+            "skipped_phases": [p.to_json() for p in self.skipped_phases],
         }

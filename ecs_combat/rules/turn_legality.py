@@ -1,4 +1,4 @@
-"""Whether the attackers and blockers a turn file names for a combat phase can still attack
+"""Whether the phases of a turn happen (RULES 2, 8) and whether the attackers and blockers a turn file names for a combat phase can still attack
 and block as that phase begins (508.1a, 509.1a; RULES.md section 8).
 
 A creature that attacked without a keyword that keeps it untapped is tapped for the rest of
@@ -28,6 +28,15 @@ def cannot_attack(file: str, combat: int, creature: str, why: str) -> InputError
     )
 
 
+def not_allowed_to_attack(file: str, combat: int, creature: str, why: str) -> InputError:
+    """The error for an attacker that a rule keeps from attacking (``why`` as
+    :func:`ecs_combat.rules.legality.why_cannot_attack` says it), worded as in a one-combat
+    scenario."""
+    return InputError(
+        file, f"combats[{combat}].attackers.{creature}", f"{creature!r}{why.removeprefix('it')}"
+    )
+
+
 def cannot_block(file: str, combat: int, creature: str, why: str) -> InputError:
     """The error for a blocker of combat phase `combat` (0-based) that can't block."""
     return InputError(
@@ -40,3 +49,26 @@ def cannot_block(file: str, combat: int, creature: str, why: str) -> InputError:
 def left_the_game(player: str) -> str:
     """Why a creature can't attack a player who has lost (800.4a)."""
     return f"{player!r} has left the game"
+
+
+#: Why a phase doesn't happen once the game is over (RULES 2).
+GAME_OVER = "the game is over: fewer than two players remain (104.2a)"
+
+
+def follows_skipped(n: int) -> str:
+    """Why a phase added after phase `n` (1-based), which did not happen, doesn't either."""
+    return f"it would follow phase {n}, which did not happen"
+
+
+def source_gone(source: str, player: str, n: int) -> str:
+    """Why a phase a creature's ability adds doesn't happen: the creature was not on the
+    battlefield under its controller's control as phase `n` (1-based) ended (113.6)."""
+    return (
+        f"{source!r} was not on the battlefield under the control of {player!r} as phase "
+        f"{n} ended (113.6)"
+    )
+
+
+def player_left(player: str) -> str:
+    """Why a player's phase doesn't happen once they have left the game (800.4a)."""
+    return f"{player!r} has left the game (800.4a)"

@@ -8,6 +8,7 @@ it adds directly after it; they are placed as :mod:`ecs_combat.plugin.phases` de
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ecs_combat.errors import PluginError
@@ -60,11 +61,26 @@ def schedule(
                         f"phase rule {rule.name!r} added {p!r}: a Phase of a player in the game "
                         "is expected"
                     )
-            if added:
-                groups.append(added)
-        groups.sort(key=lambda g: seat[g[0].player])  # stable: one rule's order is kept
-        pending[:0] = [p for g in groups for p in g]
+            groups += effects(added)
+        # turn order from the active player; one player's most recently created first (500.8);
+        # stable: what was created together keeps the rules' order
+        groups.sort(key=lambda g: (seat[g[0].player], -g[0].created))
+        follows = len(happened) - 1
+        pending[:0] = [replace(p, follows=follows) for g in groups for p in g]
     return happened
+
+
+def effects(added: Sequence[Phase]) -> list[list[Phase]]:
+    """The phases one rule adds after one phase, split into the effects that add them: runs
+    of phases with the same player and the same creation number, in the rule's order."""
+    groups: list[list[Phase]] = []
+    for p in added:
+        last = groups[-1][-1] if groups else None
+        if last is not None and (last.player, last.created) == (p.player, p.created):
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups
 
 
 def main_phase_count(phases: Sequence[Phase]) -> int:

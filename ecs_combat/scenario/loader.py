@@ -15,7 +15,7 @@ from ecs_combat.cards.library import CreatureCard, card_keys, creature_card, no_
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import COLORS, StateField, normalize_keyword
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.legality import check_declarations
+from ecs_combat.reference.characteristics import check_declarations_now
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
@@ -69,6 +69,9 @@ class _Parser:
         check_document(self.doc, file)
         self.players: dict[str, PlayerSpec] = {}
         self.creatures: dict[str, CreatureSpec] = {}
+        #: Whether attacks and blocks are checked here (a turn's engines check them as each
+        #: combat phase declares them).
+        self.check_legality = True
 
     # -- pieces ---------------------------------------------------------------------------
 
@@ -234,10 +237,12 @@ class _Parser:
         attackers = self._attackers(combat.get("attackers", {}))
         blockers = self._blockers(combat.get("blockers", {}), attackers)
         scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
-        check_declarations(scenario, self.registry)
         scenario.events = parse_events(self, scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
         self.check_state(scenario)
+        if self.check_legality:
+            # with the creatures as attackers and as blockers are declared (RULES 4)
+            check_declarations_now(scenario, self.registry)
         return scenario
 
     def parse_sides(self) -> None:

@@ -12,6 +12,7 @@ played: the engines check it then.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -200,10 +201,19 @@ class _TurnParser(_Parser):
             "combat": {k: v for k, v in t.items() if k != "events"},
             "events": t.get("events", []),
         }
+        parser = _Parser(doc, self.registry, self.file)
+        parser.check_legality = False  # the engines check as the phase declares them
         try:
-            scenario = _Parser(doc, self.registry, self.file).parse()
+            scenario = parser.parse()
         except InputError as exc:
             raise InputError(exc.file, _in_combat(exc.path, where), exc.message) from None
+        # Key paths as the turn file's (``combats[i].divide[0]``, ``combats[i].events[0]``).
+        scenario.divisions = [
+            dataclasses.replace(d, path=_in_combat(d.path, where)) for d in scenario.divisions
+        ]
+        scenario.events = [
+            dataclasses.replace(ev, path=_in_combat(ev.path, where)) for ev in scenario.events
+        ]
         # The turn's own players and creatures (one object each), in this phase's seat order.
         scenario.players = {pid: self.players[pid] for pid in scenario.players}
         scenario.creatures = {**self.creatures, **extra}

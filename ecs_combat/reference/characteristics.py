@@ -1,0 +1,82 @@
+"""A creature's characteristics at a moment of the combat, read from the reference world: the
+one source every legality check reads (RULES 4).
+
+The scenario loader and the decision search (which enumerates block declarations) call
+:func:`sides_at_declare_blockers` so that a block is legal exactly when the engines accept it:
+the creatures as blockers are declared, after the declare-attackers step (exalted's +1/+1,
+static abilities). Each side is a :class:`~ecs_combat.rules.legality.KeywordSide`, which the
+functions of :mod:`ecs_combat.rules.legality` take.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from ecs_combat.plugin.definitions import color_mask
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.components import Stats
+from ecs_combat.reference.engine import Combat, isolated_world
+from ecs_combat.rules.legality import KeywordSide, check_declarations, spec_side
+from ecs_combat.scenario.model import Scenario
+
+
+def side_now(combat: Combat, entity: int) -> KeywordSide:
+    """A creature of the reference world as it is now: its keywords (printed, granted,
+    counters and static abilities), their instances, its colors and power."""
+    instances = [
+        (keyword, parameter)
+        for keyword in sorted(combat.keywords(entity))
+        for parameter in combat.instances(entity, keyword)
+    ]
+    power = esper.component_for_entity(entity, Stats).power
+    return KeywordSide(instances, color_mask(combat.colors(entity)), power=power)
+
+
+def sides_at_declare_blockers(scenario: Scenario, registry: Registry) -> dict[str, KeywordSide]:
+    """Every creature of the scenario, by id, as blockers are declared: after the scenario's
+    attackers (``scenario.attackers``) are declared and the declare-attackers step's systems
+    (attack triggers such as exalted) have run. Call it once per attack declaration; its
+    blockers are not read. Raises :class:`~ecs_combat.errors.InputError` for a creature with
+    lethal damage as the combat begins (704.5g)."""
+    return _declaration_sides(scenario, registry)[1]
+
+
+def check_declarations_now(scenario: Scenario, registry: Registry) -> None:
+    """Raise :class:`~ecs_combat.errors.InputError` for the first illegal attack or block of
+    a one-combat scenario, with the creatures as attackers are declared (the combat begins:
+    counters and static abilities count) and as blockers are declared."""
+    attacking, blocking = _declaration_sides(scenario, registry)
+    check_declarations(scenario, registry, blocking=blocking, attacking=attacking)
+
+
+def _declaration_sides(
+    scenario: Scenario, registry: Registry
+) -> tuple[dict[str, KeywordSide], dict[str, KeywordSide]]:
+    """The creatures as attackers are declared and as blockers are declared, in one world.
+    When nothing can change them before the declarations (no static abilities, no
+    declare-attackers system for these creatures) they are as the scenario declares them, and
+    the world is not built: :func:`spec_side` reads the same characteristics."""
+    if not _may_change(scenario, registry):
+        sides = {cid: spec_side(spec, registry) for cid, spec in scenario.creatures.items()}
+        return sides, sides
+    with isolated_world():
+        combat = Combat(registry, [], scenario)
+        combat.set_up()
+        attacking = {cid: side_now(combat, e) for cid, e in combat.creatures.items()}
+        combat.declare_attackers()
+        blocking = {cid: side_now(combat, e) for cid, e in combat.creatures.items()}
+    return attacking, blocking
+
+
+def _may_change(scenario: Scenario, registry: Registry) -> bool:
+    """Whether static abilities or the declare-attackers step's systems may make a creature
+    differ from how the scenario declares it."""
+    if registry.wants("static_keywords"):
+        return True
+    if not scenario.attackers:
+        return False
+    present = {k for spec in scenario.creatures.values() for k in (*spec.keywords, *spec.counters)}
+    return any(
+        not s.system.keywords or not present.isdisjoint(s.system.keywords)
+        for s in registry.systems_at("declare-attackers")
+    )
