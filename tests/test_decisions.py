@@ -338,3 +338,24 @@ def test_attacks_agree_with_brute_force(registry: Registry, doc: dict[str, Any])
     assert d.optimal and score(d) == best
     assert (d.declarations, d.optimal_count) == (count, tied)
     assert d.best[0].attackers == first
+
+
+def test_702_118_skulk_legality_after_exalted(registry: Registry) -> None:
+    """RULES 4: blocks are legal or not with the creatures as blockers are declared. A 1/1
+    with skulk and exalted attacking alone is a 2/2 then, so a 2/2 may block it (702.118: not
+    a creature with greater power): two declarations. The block trades, but values are
+    power plus toughness as given, before combat effects: the bear's 4 against the sneak's 2,
+    (0, 2, 0, 0); no block loses 2 life, (0, 0, 2, 0), which is B's best."""
+    sc = scenario(
+        board(
+            creature("sneak", "A", 1, 1, "skulk", "exalted"),
+            creature("bear", "B", 2, 2),
+            attackers={"sneak": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    assert d.declarations == 2
+    assert d.best[0].blockers == {} and score(d) == (0, 0, 2, 0)
+    assert d.best[1].blockers == {"bear": "sneak"} and score(d, 1) == (0, 2, 0, 0)
+    replays(d, registry)

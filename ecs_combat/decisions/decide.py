@@ -30,7 +30,6 @@ from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.division import default_division
-from ecs_combat.rules.legality import check_declarations
 from ecs_combat.scenario.model import Division, Scenario
 
 I64 = np.int64
@@ -361,7 +360,6 @@ def _choice(
         blockers={k: tuple(v) for k, v in declared.items()},
         divisions=divide,
     )
-    check_declarations(written, registry)
     return Choice(
         attackers,
         {k: v[0] if len(v) == 1 else v for k, v in declared.items()},

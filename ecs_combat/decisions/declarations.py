@@ -9,6 +9,7 @@ lexicographically.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +18,8 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.legality import least_blockers, spec_side, why_cannot_attack
+from ecs_combat.reference.characteristics import check_declarations_now, sides_at_declare_blockers
+from ecs_combat.rules.legality import least_blockers
 from ecs_combat.scenario.model import Scenario
 
 I64 = np.int64
@@ -60,22 +62,36 @@ class BlockDeclarations:
 
 
 def attackers_able(scenario: Scenario, registry: Registry, player: str) -> list[str]:
-    """`player`'s creatures that can attack (508.1a), in file order."""
-    return [
-        cid
-        for cid, spec in scenario.creatures.items()
-        if spec.controller == player
-        and why_cannot_attack(spec_side(spec, registry), spec.summoning_sick, registry) is None
-    ]
+    """`player`'s creatures that can attack (508.1a), in file order: each alone is an attack
+    the loader accepts."""
+    able = []
+    for cid, spec in scenario.creatures.items():
+        if spec.controller != player:
+            continue
+        alone = dataclasses.replace(
+            scenario, attackers={cid: _other(scenario, player)}, blockers={}
+        )
+        try:
+            check_declarations_now(alone, registry)
+        except InputError:
+            continue
+        able.append(cid)
+    return able
+
+
+def _other(scenario: Scenario, player: str) -> str:
+    return next(p for p in scenario.players if p != player)
 
 
 def block_options(scenario: Scenario, registry: Registry, defender: str) -> BlockOptions:
-    """Who among `defender`'s creatures may block which of the scenario's attackers."""
+    """Who among `defender`'s creatures may block which of the scenario's attackers, with the
+    creatures as blockers are declared (after the declare-attackers step: RULES 4), as the
+    loader judges them."""
     ids = list(scenario.creatures)
     attackers = list(scenario.attackers)
     blocking = [r for r in registry.restrictions_of("block")]
     pairs = registry.restrictions_of("block-pair")
-    sides = {cid: spec_side(spec, registry) for cid, spec in scenario.creatures.items()}
+    sides = sides_at_declare_blockers(dataclasses.replace(scenario, blockers={}), registry)
     blockers = [
         cid
         for cid, spec in scenario.creatures.items()
