@@ -108,7 +108,10 @@ def take_boards(
         division_recipient=np.zeros(0, I64),
         division_amount=np.zeros(0, I64),
         creature_ids=None,
-        creature_names=None,
+        # names decide some keywords (alpha strike), so each copy keeps its creatures'
+        creature_names=None
+        if batch.creature_names is None
+        else np.asarray(batch.creature_names, dtype=object)[crow].tolist(),
         player_ids=None,
         division_index=None,
         battle_files=None,

@@ -277,6 +277,50 @@ class Tree:
             node = e.first_child + a * e.n_defending + d
         return out
 
+    def best_leaves(self, nodes: IntArray) -> IntArray:
+        """The leaf at the end of each node's best line (a node that was not expanded, or
+        whose children are not all solved, is its own)."""
+        chosen = [e for e in self.expansions if e.node in self.best_line]
+        if not chosen:
+            return nodes.copy()
+        expanded = np.array([e.node for e in chosen], I64)
+        step = np.array(
+            [
+                e.first_child + a * e.n_defending + d
+                for e in chosen
+                for a, d in [self.best_line[e.node]]
+            ],
+            I64,
+        )
+        order = np.argsort(expanded)
+        expanded, step = expanded[order], step[order]
+        out = nodes.copy()
+        while True:
+            at = np.minimum(np.searchsorted(expanded, out), len(expanded) - 1)
+            on = expanded[at] == out
+            if not on.any():
+                return out
+            out = np.where(on, step[at], out)
+
+    def divisions_of(self, nodes: IntArray) -> tuple[IntArray, IntArray]:
+        """The division rows of some nodes ([R, 4], by places on the board as in
+        :class:`Level`), grouped by node in the order given, and each row's place in `nodes`."""
+        firsts = np.array([lv.first for lv in self.levels], I64)
+        li = np.searchsorted(firsts, nodes, side="right") - 1
+        rows: list[IntArray] = []
+        owners: list[IntArray] = []
+        for i in np.unique(li).tolist():
+            mine = np.flatnonzero(li == i)
+            level = self.levels[i]
+            taken, place = _gather(level.div_start, nodes[mine] - level.first)
+            rows.append(level.div[taken])
+            owners.append(mine[place])
+        if not rows:
+            return np.zeros((0, 4), I64), np.zeros(0, I64)
+        div, owner = np.concatenate(rows), np.concatenate(owners)
+        order = np.argsort(owner, kind="stable")
+        return div[order], owner[order]
+
 
 def _default_row(dividers: tuple[Divider, ...]) -> IntArray:
     """The amounts of the default division (RULES section 3) of some dividers, slot by slot."""

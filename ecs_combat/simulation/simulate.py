@@ -24,6 +24,7 @@ from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.card_draw import CardDrawn, CardGenerator, card_counts, totals_of
+from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
@@ -217,7 +218,7 @@ def run_chunk(
     with_table: bool = False,
 ) -> ChunkResult:
     """Draw battles ``start`` to ``stop - 1`` of the run with `seed`, resolve and tally them."""
-    drawn = draw_battles(generator, seed, start, stop)
+    drawn = decided(generator, draw_battles(generator, seed, start, stop))
     began = time.perf_counter()
     if drawn.turn is not None:
         resolve_turns = getattr(engine, "resolve_turn_batch", None)
