@@ -389,6 +389,9 @@ def plugins(state: State, as_json: bool) -> None:
               help="Run the battles on this many local processes.")  # fmt: skip
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run the battles on the Dask cluster with this scheduler (tcp://host:8786).")  # fmt: skip
+@click.option("--decisions", type=click.Choice(("drawn", "optimal")),
+              help="Blocks as drawn, or the defending player's best (RULES 9); default: the "
+              "SPEC's decisions key, else drawn.")  # fmt: skip
 @click.pass_obj
 def simulate(
     state: State,
@@ -403,6 +406,7 @@ def simulate(
     chunk_size: int | None,
     workers: int,
     scheduler: str | None,
+    decisions: str | None,
 ) -> None:
     """Resolve many random battles in bulk and tally the outcomes per matchup.
 
@@ -410,7 +414,8 @@ def simulate(
     keyword drawn from none and every installed strike keyword. SPEC is a TOML file describing
     other battles (docs/simulate.md). --workers and --scheduler spread the battles over local
     processes or a Dask cluster, with the same results; --out DIR keeps finished tasks and
-    --resume finishes an interrupted run (docs/distributed.md).
+    --resume finishes an interrupted run (docs/distributed.md). --decisions optimal chooses
+    each battle's blocks as the defending player's best (docs/simulate.md).
     """
     from ecs_combat.simulation.command import Interrupted, OutputFailed, run_command
     from ecs_combat.simulation.distribute import PluginOptions, TaskFailed, WorkerDied
@@ -421,6 +426,7 @@ def simulate(
         run_command(
             registry, spec, battles, seed, engine, as_json, out, plot, chunk_size,
             workers=workers, scheduler=scheduler, resume=resume, plugins=plugins,
+            decisions=decisions,
         )  # fmt: skip
     except InputError as exc:
         fail(str(exc), 2)

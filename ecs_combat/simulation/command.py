@@ -6,6 +6,7 @@ the command that runs it all.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import secrets
 import time
@@ -37,7 +38,7 @@ from ecs_combat.simulation.executors import WorkerPool, dask_executor
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
 from ecs_combat.simulation.simulate import summary
-from ecs_combat.simulation.spec import BattleSpec, Spec, load_spec, tournament
+from ecs_combat.simulation.spec import BattleSpec, Spec, decisions_refused, load_spec, tournament
 
 #: Matchup labels up to this long stay on one line in the table; longer ones fold.
 ONE_LINE_LABEL = 16
@@ -230,6 +231,7 @@ def run_command(
     scheduler: str | None = None,
     resume: bool = False,
     plugins: PluginOptions | None = None,
+    decisions: str | None = None,
 ) -> None:
     """`ecs-combat simulate`: draw, resolve and tally, in this process, on `workers` local
     processes (no more than there are tasks to run) or on the Dask cluster at `scheduler`;
@@ -242,6 +244,11 @@ def run_command(
     be written after all.
     """
     spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
+    if decisions is not None and decisions != spec.decisions:
+        spec = dataclasses.replace(spec, decisions=decisions)
+        why = decisions_refused(spec)
+        if why is not None:
+            raise InputError("--decisions", decisions, f"refused for this SPEC: {why}")
     if isinstance(spec, BattleSpec) and spec.turn is not None and engine_name != "batched":
         raise InputError(
             "--engine", engine_name, "a SPEC with [turn] resolves on the batched engine only"

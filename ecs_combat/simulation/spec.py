@@ -454,8 +454,8 @@ class _SpecReader(Checker):
         if value not in DECISIONS:
             raise self.fail(
                 "decisions",
-                f"unknown decisions {value!r}{did_you_mean(value, list(DECISIONS))} (one of "
-                f"{', '.join(map(repr, DECISIONS))})",
+                f"must be one of {', '.join(map(repr, DECISIONS))}, not {value!r}"
+                f"{did_you_mean(value, list(DECISIONS))}",
             )
         return value
 
