@@ -77,7 +77,7 @@ def test_each_battle_gets_the_blocks_best_blocks_gives_its_scenario(registry: Re
     spec = parse_spec(MIXED, registry)
     generator = make_generator(spec, registry)
     drawn = draw_battles(generator, 7, 0, 40)
-    chosen = Decider(generator).decide(drawn)
+    chosen, _ = Decider(generator).decide(drawn)
     bare = batch_to_scenarios(drawn.batch, registry)
     mine = batch_to_scenarios(chosen.batch, registry)
     some_blocked = some_divided = 0
@@ -222,7 +222,7 @@ def test_two_player_boards_keep_their_sides(registry: Registry) -> None:
     spec = parse_spec(MIXED, registry)
     generator = make_generator(spec, registry)
     drawn = draw_battles(generator, 1, 0, 200)
-    chosen = Decider(generator).decide(drawn).batch
+    chosen = Decider(generator).decide(drawn)[0].batch
     assert np.array_equal(chosen.attacking, drawn.batch.attacking)
     assert not drawn.attacking_side[chosen.block_blocker].any()
     assert np.array_equal(chosen.battle[chosen.block_blocker], chosen.battle[chosen.block_attacker])

@@ -113,10 +113,12 @@ def search(
     top: int,
     clock: Clock,
     attack_top: int | None = None,
+    keep_outcomes: bool = False,
 ) -> BoardResults:
     """:func:`search_blocks` over declarations given as :class:`Blocks`, those of board ``b``
-    being ``offset[b]:offset[b + 1]`` (every board has at least the empty declaration)."""
-    tree = Tree(engine, objective, boards, sides, blocks)
+    being ``offset[b]:offset[b + 1]``; with `keep_outcomes` the tree keeps every candidate
+    combat's outcome (:meth:`Tree.outcomes_of`)."""
+    tree = Tree(engine, objective, boards, sides, blocks, keep_outcomes=keep_outcomes)
     n_decl = len(blocks.board)
     root = Level(
         first=0,
@@ -175,17 +177,42 @@ def ranked_declarations(results: BoardResults, board: int, tie_order: IntArray) 
 
 def best_declarations(results: BoardResults, tie_key: IntArray) -> IntArray:
     """Every board's best solved declaration, as :func:`ranked_declarations` ranks them
-    first, or -1; `tie_key` orders each board's declarations as ties are shown ([D])."""
+    first, or -1; `tie_key` orders each board's declarations as ties are shown ([D], distinct
+    within a board)."""
     n = len(results.offset) - 1
-    solved = np.flatnonzero(results.solved)
-    keys = _ranking_keys(results, solved, tie_key[solved])
-    order = solved[np.lexsort([*keys, results.board[solved]])]
+    solved = results.solved
+    ranks = lexicographic_ranks(results.values)
+    ties = int(tie_key.max(initial=0)) + 1
+    if float(ranks.max(initial=0) + 1) * ties >= 2.0**62:  # one key would overflow: sort
+        rows = np.flatnonzero(solved)
+        keys = _ranking_keys(results, rows, tie_key[rows])
+        order = rows[np.lexsort([*keys, results.board[rows]])]
+        boards = results.board[order]
+        first = np.ones(len(order), np.bool_)
+        first[1:] = boards[1:] != boards[:-1]
+        out = np.full(n, -1, I64)
+        out[boards[first]] = order[first]
+        return out
+    key = np.where(solved, ranks * ties + tie_key, np.iinfo(I64).max)
+    return _first_lowest(results.offset, key, solved)
+
+
+def _first_lowest(offset: IntArray, key: IntArray, among: BoolArray) -> IntArray:
+    """Per board (declarations ``offset[b]:offset[b + 1]``), the declaration of lowest `key`
+    among `among` (the first of equal ones), or -1."""
+    n = len(offset) - 1
     out = np.full(n, -1, I64)
-    # the first of each board in that order
-    boards = results.board[order]
-    first = np.ones(len(order), np.bool_)
-    first[1:] = boards[1:] != boards[:-1]
-    out[boards[first]] = order[first]
+    some = offset[1:] > offset[:-1]
+    if not some.any():
+        return out
+    low = np.minimum.reduceat(key, offset[:-1][some])
+    lowest = np.zeros(n, I64)
+    lowest[some] = low
+    board = np.repeat(np.arange(n, dtype=I64), offset[1:] - offset[:-1])
+    hit = np.flatnonzero(among & (key == lowest[board]))
+    first = np.ones(len(hit), np.bool_)
+    first[1:] = board[hit][1:] != board[hit][:-1]
+    out[board[hit][first]] = hit[first]
     return out
 
 
@@ -196,6 +223,11 @@ FIRST_CHUNK = 16
 def _thresholds(board_of: IntArray, n_boards: int, solved_rank: IntArray, top: int) -> IntArray:
     """The `top`-th best solved rank of each board (above every rank while fewer are solved)."""
     out = np.full(n_boards, int(solved_rank.max(initial=0)) + 1, I64)
+    if top == 1 and len(board_of):
+        offset = np.searchsorted(board_of, np.arange(n_boards + 1))
+        some = offset[1:] > offset[:-1]
+        out[some] = np.minimum.reduceat(solved_rank, offset[:-1][some])
+        return out
     order = np.lexsort((solved_rank, board_of))
     boards = board_of[order]
     first = np.searchsorted(boards, boards, side="left")

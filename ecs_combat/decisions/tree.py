@@ -17,8 +17,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ecs_combat.batched.arrays import CombatBatch, IntArray
-from ecs_combat.batched.boards import Declarations, Segments, take_boards, with_declarations
+from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.batched.boards import (
+    Declarations,
+    Outcomes,
+    Segments,
+    join_outcomes,
+    take_boards,
+    take_outcomes,
+    with_declarations,
+)
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.divisions import (
     Divider,
@@ -97,6 +105,9 @@ class Tree:
     best_line: dict[int, tuple[int, int]] = field(default_factory=dict)
     evaluated: int = 0  #: battles resolved
     backed_up: int = 0  #: expansions whose values are backed up already
+    #: Keep each level's batch and outcome (:meth:`outcomes_of`).
+    keep_outcomes: bool = False
+    kept: list[tuple[CombatBatch, BatchOutcome]] = field(default_factory=list)
 
     @property
     def n_nodes(self) -> int:
@@ -139,6 +150,8 @@ class Tree:
         batch = self.battles(level)
         outcome, records = self.engine.resolve_batch_with_divisions(batch)
         self.evaluated += batch.n_battles
+        if self.keep_outcomes:
+            self.kept.append((batch, outcome))
         sides = self._sides(batch, self.blocks.board[level.decl])
         values = score(self.objective, batch, outcome, sides)
         indexed = [StepRecord(r, batch.battle, batch.n_battles) for r in records]
@@ -301,6 +314,25 @@ class Tree:
             if not on.any():
                 return out
             out = np.where(on, step[at], out)
+
+    def outcomes_of(self, nodes: IntArray) -> Outcomes:
+        """The outcomes of some nodes, as battles in the order given (the tree must keep
+        outcomes)."""
+        firsts = np.array([lv.first for lv in self.levels], I64)
+        li = np.searchsorted(firsts, nodes, side="right") - 1
+        parts: list[Outcomes] = []
+        owners: list[IntArray] = []
+        for i in np.unique(li).tolist():
+            mine = np.flatnonzero(li == i)
+            batch, outcome = self.kept[i]
+            taken = nodes[mine] - self.levels[i].first
+            parts.append(take_outcomes(outcome, batch.battle, batch.player_battle, taken))
+            owners.append(mine)
+        joined = join_outcomes(parts)
+        if len(parts) == 1:
+            return joined
+        order = np.argsort(np.concatenate(owners), kind="stable")
+        return take_outcomes(joined[0], joined[1], joined[2], order)
 
     def divisions_of(self, nodes: IntArray) -> tuple[IntArray, IntArray]:
         """The division rows of some nodes ([R, 4], by places on the board as in

@@ -20,8 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.boards import Declarations, Segments, with_declarations
+from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.boards import (
+    Declarations,
+    Outcomes,
+    Segments,
+    join_outcomes,
+    with_declarations,
+)
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.declarations import U64, tie_order
 from ecs_combat.decisions.objective import Objective, Sides
@@ -94,9 +100,10 @@ class Decider:
             self._shapes[key] = Shape.of(attackers, blockers)
         return self._shapes[key]
 
-    def decide(self, drawn: Drawn) -> Drawn:
+    def decide(self, drawn: Drawn, outcomes: bool = False) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the defending player's best blocks and the best line's
-        divisions instead of the drawn blocks."""
+        divisions instead of the drawn blocks; with `outcomes`, also their outcomes as the
+        search resolved them (the batched engine's)."""
         batch = drawn.batch
         nb = batch.n_battles
         cs = Segments.of(batch.battle, nb)
@@ -109,12 +116,16 @@ class Decider:
         group = (cost // SEARCH_ROWS).astype(I64)
         sides = self._sides(batch)
         facts = self._facts(batch)
-        parts: list[tuple[IntArray, IntArray, IntArray, IntArray, IntArray]] = []
+        parts: list[Chosen] = []
         for g in np.unique(group).tolist():
             battles = np.flatnonzero(group == g)
-            parts.append(self._search(batch, sides, facts, battles, n_att, n_blk, attacks, defends))
+            parts.append(
+                self._search(batch, sides, facts, battles, n_att, n_blk, attacks, defends, outcomes)
+            )
         d = _declarations(batch, parts)
-        return dataclasses.replace(drawn, batch=with_declarations(batch, d))
+        decided = dataclasses.replace(drawn, batch=with_declarations(batch, d))
+        known = [p.outcome for p in parts if p.outcome is not None]
+        return decided, join_outcomes(known)[0] if outcomes else None
 
     def _search(
         self,
@@ -126,14 +137,17 @@ class Decider:
         n_blk: IntArray,
         attacks: BoolArray,
         defends: BoolArray,
-    ) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
-        """Search some battles; their chosen blocks (board, blocker place, attacker place)
-        and divisions (board, [R, 4] rows by places, as the search's levels hold them)."""
+        outcomes: bool,
+    ) -> Chosen:
+        """Search some battles (ascending) and choose their declarations."""
         blocks, tie = self._declarations(batch, facts, battles, n_att, n_blk, attacks, defends)
         offset = np.concatenate(
             [[0], np.cumsum(np.bincount(blocks.board, minlength=batch.n_battles))]
         ).astype(I64)
-        results = search(self.engine, self.objective, batch, sides, blocks, offset, 1, Clock(None))
+        results = search(
+            self.engine, self.objective, batch, sides, blocks, offset, 1, Clock(None),
+            keep_outcomes=outcomes,
+        )  # fmt: skip
         self.combats_resolved += results.tree.evaluated
         best = best_declarations(results, tie)[battles]
         tree = results.tree
@@ -141,12 +155,13 @@ class Decider:
         block_board = battles[rows_of[1]]
         leaves = tree.best_leaves(best)
         div, owner = tree.divisions_of(leaves)
-        return (
+        return Chosen(
             block_board,
             blocks.blocker[rows_of[0]],
             blocks.attacker[rows_of[0]],
             battles[owner],
             div,
+            tree.outcomes_of(leaves) if outcomes else None,
         )
 
     def _declarations(
@@ -190,11 +205,11 @@ class Decider:
             shapes.append(np.full(len(r), len(tables), I64))
             starts.append(np.stack([att_first[mine][b], blk_first[mine][b]], axis=1))
             tables.append(shape)
-        board = np.concatenate(boards)
-        order = np.argsort(board, kind="stable")
-        board, raw, tie = board[order], np.concatenate(raws)[order], np.concatenate(ties)[order]
-        which = np.concatenate(shapes)[order]
-        first = np.concatenate(starts)[order]
+        board, raw, tie = np.concatenate(boards), np.concatenate(raws), np.concatenate(ties)
+        which, first = np.concatenate(shapes), np.concatenate(starts)
+        if len(tables) > 1:  # by battle
+            order = np.argsort(board, kind="stable")
+            board, raw, tie, which, first = (x[order] for x in (board, raw, tie, which, first))
         # one table of every shape's pairs; declaration (shape s, raw r) is row base[s] + r
         base = np.concatenate([[0], np.cumsum([len(t.tie) for t in tables])]).astype(I64)
         pair_base = np.concatenate([[0], np.cumsum([len(t.pair_attacker) for t in tables])])
@@ -283,17 +298,29 @@ def _csr_rows(start: IntArray, groups: IntArray) -> tuple[IntArray, IntArray]:
     return start[groups][owner] + within, owner
 
 
-def _declarations(
-    batch: CombatBatch, parts: list[tuple[IntArray, IntArray, IntArray, IntArray, IntArray]]
-) -> Declarations:
+@dataclass(frozen=True)
+class Chosen:
+    """The declarations chosen for some battles: blocks by places on their boards, and the
+    best line's divisions as the search's levels hold them ([R, 4] rows)."""
+
+    block_board: IntArray
+    blocker: IntArray
+    attacker: IntArray
+    division_board: IntArray
+    division: IntArray
+    #: Their outcomes with each creature and player row's battle (among those searched).
+    outcome: Outcomes | None = None
+
+
+def _declarations(batch: CombatBatch, parts: list[Chosen]) -> Declarations:
     """The chosen blocks and divisions of every battle, by rows of the batch."""
     cs = Segments.of(batch.battle, batch.n_battles).start
     ps = Segments.of(batch.player_battle, batch.n_battles).start
-    block_board = np.concatenate([p[0] for p in parts])
-    blocker = np.concatenate([p[1] for p in parts])
-    attacker = np.concatenate([p[2] for p in parts])
-    div_board = np.concatenate([p[3] for p in parts])
-    div = np.concatenate([p[4] for p in parts]).reshape(-1, 4)
+    block_board = np.concatenate([p.block_board for p in parts])
+    blocker = np.concatenate([p.blocker for p in parts])
+    attacker = np.concatenate([p.attacker for p in parts])
+    div_board = np.concatenate([p.division_board for p in parts])
+    div = np.concatenate([p.division for p in parts]).reshape(-1, 4)
     rec = div[:, 2]
     on_player = rec < 0
     return Declarations(
@@ -313,12 +340,16 @@ def _declarations(
 _deciders: weakref.WeakKeyDictionary[Generator, Decider] = weakref.WeakKeyDictionary()
 
 
-def decided(generator: Generator, drawn: Drawn) -> Drawn:
+def decided(
+    generator: Generator, drawn: Drawn, engine: object
+) -> tuple[Drawn, BatchOutcome | None]:
     """The drawn battles as the generator's spec says: blocks as drawn, or with
-    ``decisions = "optimal"`` the best blocks (:class:`Decider`)."""
+    ``decisions = "optimal"`` the best blocks (:class:`Decider`). When `engine` is the
+    batched engine, also their outcomes (the search resolved them with it); else None: the
+    engine is to resolve them."""
     if generator.spec.decisions != "optimal":
-        return drawn
+        return drawn, None
     decider = _deciders.get(generator)
     if decider is None:
         decider = _deciders[generator] = Decider(generator)
-    return decider.decide(drawn)
+    return decider.decide(drawn, outcomes=isinstance(engine, BatchedEngine))

@@ -218,13 +218,16 @@ def run_chunk(
     with_table: bool = False,
 ) -> ChunkResult:
     """Draw battles ``start`` to ``stop - 1`` of the run with `seed`, resolve and tally them."""
-    drawn = decided(generator, draw_battles(generator, seed, start, stop))
+    drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
-    if drawn.turn is not None:
+    drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine
+    if known is not None:
+        outcome: BatchOutcome = known
+    elif drawn.turn is not None:
         resolve_turns = getattr(engine, "resolve_turn_batch", None)
         if resolve_turns is None:
             raise RefusedError("a SPEC with [turn] resolves on the batched engine only")
-        outcome: BatchOutcome = resolve_turns(drawn.turn)
+        outcome = resolve_turns(drawn.turn)
     else:
         outcome = engine.resolve_batch(drawn.batch)
     engine_seconds = time.perf_counter() - began
