@@ -6,28 +6,35 @@ and the SPEC key and option validated."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
+import re
 import subprocess
 import textwrap
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from rich.console import Console
 
 from ecs_combat import Registry
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions import best_blocks
 from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.simulation.card_draw import CardGenerator
+from ecs_combat.simulation.card_summary import card_summary, render_card_summary
 from ecs_combat.simulation.decided import Decider
 from ecs_combat.simulation.generate import draw_battles, make_generator
-from ecs_combat.simulation.simulate import make_engine, simulate, summary
+from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate, summary
 from ecs_combat.simulation.spec import TournamentSpec, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "specs" / "optimal-blocks.toml"
+TWO_DROPS = ROOT / "docs" / "examples" / "specs" / "two-drops.toml"
 #: Several attackers and blockers, with keywords that restrict blocks (flying, reach, menace)
 #: and make attackers divide damage (trample, two blockers), and first-strike steps.
 MIXED = {
@@ -226,3 +233,28 @@ def test_two_player_boards_keep_their_sides(registry: Registry) -> None:
     assert np.array_equal(chosen.attacking, drawn.batch.attacking)
     assert not drawn.attacking_side[chosen.block_blocker].any()
     assert np.array_equal(chosen.battle[chosen.block_blocker], chosen.battle[chosen.block_attacker])
+
+
+def test_documented_optimal_two_drops_ranking_is_what_the_run_gives(registry: Registry) -> None:
+    """docs/simulate.md shows an excerpt of the 2-drop ranking with optimal blocks (100,000
+    battles, seed 1)."""
+    text = (ROOT / "docs" / "simulate.md").read_text()
+    block = re.search(r"<!-- two-drops-optimal -->\n```\n(.*?)```", text, re.S)
+    assert block
+    shown = block.group(1).splitlines()
+    doc = {**tomllib.loads(TWO_DROPS.read_text()), "decisions": "optimal"}
+    spec = parse_spec(doc, registry, str(TWO_DROPS))
+    generator = make_generator(spec, registry)
+    assert isinstance(generator, CardGenerator)
+    resolver = make_engine("batched", registry)
+    run = simulate(generator, "batched", resolver, 1, 100_000, default_chunk_size(spec, "batched"))
+    summary_doc = card_summary(generator, spec, 1, run)
+    summary_doc["run"]["spec_file"] = "docs/examples/specs/two-drops.toml"
+    console = Console(file=io.StringIO(), width=300)
+    render_card_summary(summary_doc, console, "")
+    printed = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert printed[:7] == shown[:7]
+    assert printed[-4:-1] == shown[-4:-1]
+    totals = summary_doc["totals"]
+    assert totals["attacker_wins"] == 0 and totals["neither_dies"] == 61_163
+    assert totals["damage_to_players"] == 75_505

@@ -390,7 +390,7 @@ def plugins(state: State, as_json: bool) -> None:
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run the battles on the Dask cluster with this scheduler (tcp://host:8786).")  # fmt: skip
 @click.option("--decisions", type=click.Choice(("drawn", "optimal")),
-              help="Blocks as drawn, or the defending player's best (RULES 9); default: the "
+              help="Blocks as drawn, or the defending player's best, as `blocks` chooses; default: the "
               "SPEC's decisions key, else drawn.")  # fmt: skip
 @click.pass_obj
 def simulate(
