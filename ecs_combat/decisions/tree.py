@@ -104,6 +104,8 @@ class Tree:
     #: Per expanded node: (attacking choice, defending reply) of the best line.
     best_line: dict[int, tuple[int, int]] = field(default_factory=dict)
     evaluated: int = 0  #: battles resolved
+    #: The children of nodes by what they look like from their board (:func:`_signature`).
+    _children: dict[tuple[object, bytes], Children] = field(default_factory=dict)
     backed_up: int = 0  #: expansions whose values are backed up already
     #: Keep each level's batch and outcome (:meth:`outcomes_of`).
     keep_outcomes: bool = False
@@ -207,9 +209,18 @@ class Tree:
         for k in expand.tolist():
             rec = records[int(first[k])]
             choices = rec.choices(k, batch.attacking)
-            att = attacking_divisions(choices)
-            dfd = joint_divisions(choices.defending)
-            na, nd = len(att.amounts), len(dfd.amounts)
+            own = level.div[level.div_start[k] : level.div_start[k + 1]]
+            c0, p0 = int(cs[k]), int(ps[k])
+            # nodes whose dividers look the same from their board have the same children
+            key = (_signature(choices, c0, p0), own.tobytes())
+            known = self._children.get(key)
+            if known is None:
+                known = _children(choices, own, c0, p0)
+                if len(self._children) >= CHILDREN_KEPT:
+                    self._children.clear()
+                self._children[key] = known
+            att, dfd, rows, n_rows, default_att, default_dfd = known
+            na, nd = len(att), len(dfd)
             self.expansions.append(
                 Expansion(
                     level.first + k,
@@ -217,25 +228,15 @@ class Tree:
                     na,
                     nd,
                     choices,
-                    att.amounts,
-                    dfd.amounts,
-                    int(cs[k]),
-                    int(ps[k]),
-                    _row_of(att.amounts, _default_row(choices.attacking)),
-                    _row_of(dfd.amounts, _default_row(choices.defending)),
+                    att,
+                    dfd,
+                    c0,
+                    p0,
+                    default_att,
+                    default_dfd,
                 )
             )
             next_id += na * nd
-            own = level.div[level.div_start[k] : level.div_start[k + 1]]
-            rows, n_rows = _children_rows(
-                own,
-                _division_rows(
-                    choices.step, _local_slots(att.source, att.recipient, cs[k], ps[k]), att.amounts
-                ),
-                _division_rows(
-                    choices.step, _local_slots(dfd.source, dfd.recipient, cs[k], ps[k]), dfd.amounts
-                ),
-            )
             divs.append(rows)
             counts.append(n_rows)
             decls.append(np.full(na * nd, level.decl[k], I64))
@@ -352,6 +353,55 @@ class Tree:
         div, owner = np.concatenate(rows), np.concatenate(owners)
         order = np.argsort(owner, kind="stable")
         return div[order], owner[order]
+
+
+#: At most this many kinds of expanded nodes are remembered (then forgotten, all at once).
+CHILDREN_KEPT = 100_000
+#: A node's children: the attacking player's and the defending player's joint divisions
+#: (amounts), every child's division rows and their counts, and the default choices.
+Children = tuple[IntArray, IntArray, IntArray, IntArray, int, int]
+
+
+def _signature(choices: StepChoices, cstart: int, pstart: int) -> object:
+    """What decides a node's children, by places on its board: its step's dividers and the
+    damage fixed on their recipients."""
+
+    def local(d: Divider) -> tuple[object, ...]:
+        player = None if d.player is None else d.player - pstart
+        recipients = tuple(r - cstart for r in d.recipients)
+        return (d.source - cstart, d.power, recipients, player, d.lethal, d.one_is_lethal)
+
+    fixed = tuple(sorted((r - cstart, v) for r, v in choices.fixed.items()))
+    return (
+        choices.step,
+        tuple(local(d) for d in choices.attacking),
+        tuple(local(d) for d in choices.defending),
+        fixed,
+    )
+
+
+def _children(choices: StepChoices, own: IntArray, cstart: int, pstart: int) -> Children:
+    """The children of a node whose step's dividers are `choices` and whose own division
+    rows are `own`."""
+    att = attacking_divisions(choices)
+    dfd = joint_divisions(choices.defending)
+    rows, n_rows = _children_rows(
+        own,
+        _division_rows(
+            choices.step, _local_slots(att.source, att.recipient, cstart, pstart), att.amounts
+        ),
+        _division_rows(
+            choices.step, _local_slots(dfd.source, dfd.recipient, cstart, pstart), dfd.amounts
+        ),
+    )
+    return (
+        att.amounts,
+        dfd.amounts,
+        rows,
+        n_rows,
+        _row_of(att.amounts, _default_row(choices.attacking)),
+        _row_of(dfd.amounts, _default_row(choices.defending)),
+    )
 
 
 def _default_row(dividers: tuple[Divider, ...]) -> IntArray:
