@@ -1,60 +1,69 @@
-"""Bulk simulation with decisions = "optimal" (docs/simulate.md, "Optimal blocks"): the keyword
-tournament and the 2-drop card pool, blocks as drawn against the defending player's best.
-
-Ratio to read off the table (target in docs/performance.md): the optimal tournament's
-battles/s over the drawn one's (>= 0.2).
-"""
+"""Decisions on random boards (docs/performance.md#decisions): the exact search for the best
+blocks of N attackers against N blockers and the best attacks, against the same search with
+its bounds off (every declaration searched to the end), side by side in one run:
+`python -m pytest benchmarks/test_decisions.py --benchmark-enable`. Each round solves every
+board once; `extra_info` has the median time per board."""
 
 from __future__ import annotations
 
-import dataclasses
-import tomllib
-from pathlib import Path
+import statistics
+import time
 from typing import Any
 
 import pytest
+from decision_boards import boards
 
-from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.generate import make_generator
-from ecs_combat.simulation.simulate import Run, default_chunk_size, make_engine, simulate
-from ecs_combat.simulation.spec import Spec, parse_spec, tournament
+from ecs_combat import Registry
+from ecs_combat.decisions import best_attacks, best_blocks
 
-TOURNAMENT_BATTLES = 200_000
-POOL_BATTLES = 50_000
-SEED = 1
-TWO_DROPS = (
-    Path(__file__).resolve().parent.parent / "docs" / "examples" / "specs" / "two-drops.toml"
-)
+BOARDS = 9
 
 
-def run_spec(registry: Registry, spec: Spec, battles: int) -> Run:
-    """Draw, decide, resolve and tally, as `ecs-combat simulate` does (batched engine)."""
-    generator = make_generator(spec, registry)
-    resolver = make_engine("batched", registry)
-    return simulate(
-        generator, "batched", resolver, SEED, battles, default_chunk_size(spec, "batched")
+def solve_all(
+    scenarios: list[Any], registry: Registry, decide: Any, exhaustive: bool
+) -> list[float]:
+    """Each board's time."""
+    times = []
+    for sc in scenarios:
+        began = time.perf_counter()
+        answer = decide(sc, registry, exhaustive=exhaustive)
+        times.append(time.perf_counter() - began)
+        assert answer.optimal
+    return times
+
+
+def run(
+    benchmark: Any, registry: Registry, size: int, decide: Any, exhaustive: bool, attacks: bool
+) -> None:
+    scenarios = boards(registry, size, BOARDS, attacks=attacks)
+    decide(scenarios[0], registry)  # warm: imports, caches
+    per_board: list[float] = []
+
+    def once() -> None:
+        per_board.extend(solve_all(scenarios, registry, decide, exhaustive))
+
+    benchmark.pedantic(once, rounds=1 if exhaustive and size >= 5 else 3, iterations=1)
+    benchmark.extra_info.update(
+        boards=BOARDS,
+        size=f"{size}x{size}",
+        median_ms_per_board=round(statistics.median(per_board) * 1000, 1),
+        max_ms_per_board=round(max(per_board) * 1000, 1),
     )
 
 
-def record(benchmark: Any, battles: int) -> None:
-    best = benchmark.stats.stats.min
-    benchmark.extra_info.update(battles=battles, battles_per_second=round(battles / best))
+@pytest.mark.benchmark(group="decisions-blocks")
+@pytest.mark.parametrize("size", [3, 4, 5, 6])
+def test_blocks(benchmark: Any, registry: Registry, size: int) -> None:
+    run(benchmark, registry, size, best_blocks, False, False)
 
 
-@pytest.mark.benchmark(group="decisions-tournament")
-@pytest.mark.parametrize("decisions", ["drawn", "optimal"])
-def test_tournament(benchmark: Any, registry: Registry, decisions: str) -> None:
-    spec = dataclasses.replace(tournament(registry), decisions=decisions)
-    benchmark.pedantic(run_spec, (registry, spec, TOURNAMENT_BATTLES), rounds=5, warmup_rounds=1)
-    if benchmark.stats:
-        record(benchmark, TOURNAMENT_BATTLES)
+@pytest.mark.benchmark(group="decisions-blocks")
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_blocks_exhaustive(benchmark: Any, registry: Registry, size: int) -> None:
+    run(benchmark, registry, size, best_blocks, True, False)
 
 
-@pytest.mark.benchmark(group="decisions-two-drops")
-@pytest.mark.parametrize("decisions", ["drawn", "optimal"])
-def test_two_drops(benchmark: Any, registry: Registry, decisions: str) -> None:
-    doc = {**tomllib.loads(TWO_DROPS.read_text()), "decisions": decisions}
-    spec = parse_spec(doc, registry, str(TWO_DROPS))
-    benchmark.pedantic(run_spec, (registry, spec, POOL_BATTLES), rounds=3, warmup_rounds=1)
-    if benchmark.stats:
-        record(benchmark, POOL_BATTLES)
+@pytest.mark.benchmark(group="decisions-attacks")
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_attacks(benchmark: Any, registry: Registry, size: int) -> None:
+    run(benchmark, registry, size, best_attacks, False, True)

@@ -1,8 +1,26 @@
 """ecs-combat: Magic: The Gathering combat, rules-faithful and fast.
 
-The public API for plugins and scripts.
+The public API for plugins and scripts: scripts load, resolve and simulate through
+:mod:`ecs_combat.api` (docs/python.md), plugins through the plugin surface (docs/plugins.md).
 """
 
+from ecs_combat.api import (
+    BATTLE_RESULT_COLUMNS,
+    CREATURE_RESULT_COLUMNS,
+    OUTCOMES,
+    BattleResults,
+    Battles,
+    Engine,
+    SimulationResult,
+    Tables,
+    battles,
+    load,
+    resolve,
+    resolve_battles,
+    simulate,
+)
+from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
+from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
 from ecs_combat.plugin.definitions import (
     COLORS,
@@ -46,14 +64,18 @@ from ecs_combat.plugin.schedule import (
 )
 from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget
 from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.rules.result import CombatResult
+from ecs_combat.rules.result import CombatResult, TurnResult
 from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
 from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
+from ecs_combat.scenario.turns import TurnScenario
 
 __all__ = [
+    "BATTLE_RESULT_COLUMNS",
     "COLORS",
     "COMBAT",
+    "CREATURE_RESULT_COLUMNS",
     "MAIN",
+    "OUTCOMES",
     "POINTS",
     "POINT_NAMES",
     "REGULAR_STEP",
@@ -65,12 +87,17 @@ __all__ = [
     "BatchDamageEvent",
     "BatchDestruction",
     "BatchEndOfCombat",
+    "BatchOutcome",
     "BatchStateCheck",
     "BatchTriggers",
     "BatchView",
+    "BatchedEngine",
+    "BattleResults",
+    "Battles",
     "BlockDeclaration",
     "Card",
     "CastInMain",
+    "CombatBatch",
     "CombatResult",
     "CombatView",
     "CounterKind",
@@ -83,6 +110,7 @@ __all__ = [
     "Destruction",
     "EcsCombatError",
     "EffectTarget",
+    "Engine",
     "InputError",
     "Keyword",
     "Phase",
@@ -95,17 +123,26 @@ __all__ = [
     "Restriction",
     "Scenario",
     "ScoreTerm",
+    "SimulationResult",
     "SplitCard",
     "StateCheck",
     "StateField",
     "System",
+    "Tables",
     "TargetRule",
     "Trigger",
+    "TurnResult",
+    "TurnScenario",
     "TurnView",
+    "battles",
     "hookimpl",
+    "load",
     "load_registry",
     "load_scenario",
     "load_scenarios",
     "normalize_keyword",
     "parse_scenario",
+    "resolve",
+    "resolve_battles",
+    "simulate",
 ]

@@ -129,3 +129,27 @@ def brute_blocks(
     best = min(v for v, _, _ in values)
     tied = sorted((v for v in values if v[0] == best), key=lambda v: v[1])
     return best, len(values), len(tied), tied[0][2]
+
+
+def brute_attacks(
+    scenario: Scenario, registry: Registry, terms: tuple[str, ...]
+) -> tuple[tuple[int, ...], int, int, dict[str, str]]:
+    """(best score, attack declarations compared, how many share the best, the first best):
+    every set of the attacking player's creatures that the loader lets attack, each answered
+    by brute force's best blocks."""
+    attacker, defender = list(scenario.players)
+    mine = [c for c, s in scenario.creatures.items() if s.controller == attacker]
+    values = []
+    for chosen in itertools.product([False, True], repeat=len(mine)):
+        attackers = {c: defender for c, on in zip(mine, chosen, strict=True) if on}
+        declared = dataclasses.replace(scenario, attackers=attackers, blockers={})
+        try:
+            check_declarations(declared, registry)
+        except InputError:
+            continue
+        value = brute_blocks(declared, registry, terms)[0]
+        place = {cid: i for i, cid in enumerate(scenario.creatures)}
+        values.append((value, (len(attackers), sorted(place[c] for c in attackers)), attackers))
+    best = max(v for v, _, _ in values)
+    tied = sorted((v for v in values if v[0] == best), key=lambda v: v[1])
+    return best, len(values), len(tied), tied[0][2]

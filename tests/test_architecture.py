@@ -51,3 +51,48 @@ def test_every_hook_is_documented_and_typed() -> None:
         doc = inspect.getdoc(hook) or ""
         assert "called" in doc.lower(), hook.__name__
         assert inspect.signature(hook).return_annotation is not inspect.Signature.empty
+
+
+def _subpackage_imports() -> dict[str, set[str]]:
+    """For each subpackage (or top-level module) of ecs_combat: the others it imports, lazy
+    imports inside functions included."""
+    edges: dict[str, set[str]] = {}
+    for path in CORE.rglob("*.py"):
+        parts = path.relative_to(CORE).parts
+        here = parts[0].removesuffix(".py")
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                dotted = name.split(".")
+                if dotted[0] == "ecs_combat" and len(dotted) > 1 and dotted[1] != here:
+                    edges.setdefault(here, set()).add(dotted[1])
+    return edges
+
+
+def test_simulation_bench_and_cli_form_no_circle() -> None:
+    """The command line uses bench and simulation; bench uses simulation; simulation uses
+    neither (its tables are drawn with ecs_combat.console, shared with the CLI)."""
+    edges = _subpackage_imports()
+    assert "cli" not in edges["simulation"] and "bench" not in edges["simulation"]
+    assert "cli" not in edges["bench"]
+    assert {"simulation", "bench"} <= edges["cli"]
+
+
+def test_the_chunk_runner_never_asks_which_generator_it_has() -> None:
+    """One generator protocol (simulation/generate.py): no isinstance check of a generator."""
+    offenders = []
+    for path in sorted((CORE / "simulation").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "isinstance"
+                and "Generator" in ast.unparse(node.args[1])
+            ):
+                offenders.append(f"{path.name}: {ast.unparse(node)}")
+    assert offenders == []

@@ -189,6 +189,8 @@ def expected_cards(pairs: Counter[tuple[str, str]]) -> dict[str, dict[str, dict[
             row[result] += count
             row["damage_to_players"] += damage * count
             row["died"] += count * (result in ("losses", "trades"))
+            if role == "as_attacker":  # one on one, only the attacker can damage a player
+                row["dealt_to_players"] += damage * count
     return out
 
 
@@ -208,16 +210,24 @@ def test_per_card_tally_matches_hand_derived_outcomes(
     )
     assert len(pairs) == 9
     run = simulate(generator, engine, make_engine(engine, registry), 5, n, 128)
-    doc = card_summary(generator, spec, 5, run)
+    doc = card_summary(generator.pool, spec, 5, run)
     expected = expected_cards(pairs)
     for card in doc["cards"]:
         for role in ("as_attacker", "as_blocker"):
             got = {k: card[role][k] for k in CARD_COLUMNS}
             assert got == expected[card["card"]][role], (card["card"], role)
         assert card["battles"] == card["as_attacker"]["battles"] + card["as_blocker"]["battles"]
-    # Watchwolf wins only when it is the attacker against White Knight or blocks the others.
+
+    # Ranked by the documented score, worked out from the hand-derived tally:
+    # (wins - losses + (dealt_to_players + life_gained) / 20) / battles.
+    def score(card: str) -> float:
+        both = {k: sum(expected[card][r][k] for r in expected[card]) for k in CARD_COLUMNS}
+        swung = (both["dealt_to_players"] + both["life_gained"]) / 20
+        return (both["wins"] - both["losses"] + swung) / both["battles"]
+
     ranked = [c["card"] for c in doc["cards"]]
-    assert ranked[0] == "Watchwolf"
+    assert ranked == sorted(expected, key=lambda card: -score(card))
+    assert [c["score"] for c in doc["cards"]] == [round(score(card), 6) for card in ranked]
     assert doc["totals"]["battles"] == n
 
 
@@ -290,8 +300,11 @@ def test_command_json_table_csv_and_chart(tmp_path: Path) -> None:
     doc = json.loads(p.stdout)
     assert doc["simulation"] == "card pool"
     assert [c["rank"] for c in doc["cards"]] == [1, 2, 3]
-    rates = [c["win_rate"] for c in doc["cards"]]
-    assert rates == sorted(rates, reverse=True)
+    scores = [c["score"] for c in doc["cards"]]
+    assert scores == sorted(scores, reverse=True)
+    for c in doc["cards"]:
+        lo, hi = c["win_rate_ci95"]
+        assert lo <= c["win_rate"] <= hi
     with out.open() as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 400
@@ -333,7 +346,7 @@ def test_documented_two_drops_ranking_is_what_the_run_gives(registry: Registry) 
         generator, "batched", make_engine("batched", registry), 1, battles,
         default_chunk_size(spec, "batched"),
     )  # fmt: skip
-    doc = card_summary(generator, spec, 1, run)
+    doc = card_summary(generator.pool, spec, 1, run)
     doc["run"]["spec_file"] = "docs/examples/specs/two-drops.toml"
     console = Console(file=io.StringIO(), width=300)
     render_card_summary(doc, console, "")
@@ -341,6 +354,10 @@ def test_documented_two_drops_ranking_is_what_the_run_gives(registry: Registry) 
     assert printed[:7] == shown[:7]
     assert printed[-4:-1] == shown[-4:-1]
     assert shown[-1].startswith("batched engine: 1,000,000 battles in ")
+    # the JSON of the first card shown in the page is that run's
+    row = re.search(r"<!-- card-row: [^>]* -->\n```json\n(.*?)```", text, re.S)
+    assert row
+    assert json.loads(row.group(1)) == doc["cards"][0]
 
 
 def test_approximate_cards_say_what_is_ignored(registry: Registry) -> None:
@@ -355,7 +372,7 @@ def test_approximate_cards_say_what_is_ignored(registry: Registry) -> None:
     generator = make_generator(spec, registry)
     assert isinstance(generator, CardGenerator)
     run = simulate(generator, "batched", make_engine("batched", registry), 1, 200, 200)
-    cards = {c["card"]: c for c in card_summary(generator, spec, 1, run)["cards"]}
+    cards = {c["card"]: c for c in card_summary(generator.pool, spec, 1, run)["cards"]}
     assert cards["Brindle Boar"]["status"] == "approximate"
     assert cards["Brindle Boar"]["ignored_text"] == ["Sacrifice Brindle Boar: You gain 4 life."]
     assert cards["Watchwolf"]["status"] == "exact" and "ignored_text" not in cards["Watchwolf"]
@@ -388,7 +405,7 @@ def test_terminal_table_fits_the_terminal(registry: Registry, width: int) -> Non
     generator = make_generator(spec, registry)
     assert isinstance(generator, CardGenerator)
     run = simulate(generator, "batched", make_engine("batched", registry), 1, 300, 300)
-    doc = card_summary(generator, spec, 1, run)
+    doc = card_summary(generator.pool, spec, 1, run)
     console = Console(file=io.StringIO(), width=width, force_terminal=True, color_system=None)
     render_card_summary(doc, console, "batched engine")
     lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
@@ -396,7 +413,8 @@ def test_terminal_table_fits_the_terminal(registry: Registry, width: int) -> Non
     text = "\n".join(lines)
     for card in ("Hand of Cruelty", "Watchwolf", "White Knight", "rate"):
         assert card in text
-    assert ("attacking" in text) == (width >= 120)
+    # the role columns (win rates with their intervals) need about 170 columns
+    assert ("attacking" in text) == (width >= 200)
 
 
 def test_both_engines_give_the_same_two_drop_summary(registry: Registry) -> None:
@@ -406,7 +424,7 @@ def test_both_engines_give_the_same_two_drop_summary(registry: Registry) -> None
     docs = []
     for engine in ("batched", "reference"):
         run = simulate(generator, engine, make_engine(engine, registry), 9, 600, 256)
-        doc = card_summary(generator, spec, 9, run)
+        doc = card_summary(generator.pool, spec, 9, run)
         doc.pop("run")
         docs.append(doc)
     assert docs[0] == docs[1]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ecs_combat import InputError, parse_scenario
-from ecs_combat.cli.console import ELISION, SHOWN_LENGTH, plain_lines, shown
+from ecs_combat.console import ELISION, SHOWN_LENGTH, plain_lines, shown
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.spec import parse_spec
 from ecs_combat.suggest import closest
@@ -396,6 +396,12 @@ def test_the_docs_give_one_test_command() -> None:
     assert len(readme) == 1
     assert commands(ROOT / "docs" / "plugins.md") == readme
     assert commands(ROOT / ".ci" / "run") == readme
+    # in parallel, with pytest-xdist from the test extra
+    assert next(iter(readme)).endswith("python -m pytest -n auto")
+    test_extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]["test"]
+    assert any(r.startswith("pytest-xdist") for r in test_extra)
 
 
 def test_a_command_invoked_without_the_group_takes_plugin_options() -> None:

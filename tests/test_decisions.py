@@ -7,7 +7,7 @@ import tomllib
 from typing import Any
 
 import pytest
-from decisions_brute import brute_blocks
+from decisions_brute import brute_attacks, brute_blocks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scenario_text import combat, creature
@@ -322,3 +322,19 @@ def test_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) 
     assert (d.declarations, d.optimal_count) == (count, tied)
     assert {k: (v,) for k, v in d.best[0].blockers.items()} == first
     replays(d, registry)
+    every = best_blocks(sc, registry, exhaustive=True)  # the bounds change nothing shown
+    assert [c.to_json() for c in every.best] == [c.to_json() for c in d.best]
+    assert every.optimal_count == tied
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_boards())
+def test_attacks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) -> None:
+    """The attacks search against every attack declaration answered by brute-force blocks."""
+    del doc["combat"]
+    sc = parse_scenario(doc, registry, "random.json")
+    d = best_attacks(sc, registry)
+    best, count, tied, first = brute_attacks(sc, registry, d.objective)
+    assert d.optimal and score(d) == best
+    assert (d.declarations, d.optimal_count) == (count, tied)
+    assert d.best[0].attackers == first

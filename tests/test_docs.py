@@ -20,6 +20,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -286,3 +287,21 @@ def test_every_spec_key_is_documented() -> None:
     side = rows["| `attacker`, `blocker`"]
     for key in _SpecReader.SIDE:
         assert f"`{key}`" in side, key
+
+
+PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+
+
+def test_the_python_api_examples_run(tmp_path: Path) -> None:
+    """docs/python.md: its Python blocks, in order, as one script from the repository's root
+    (each block's asserts pin what the page says)."""
+    blocks = PYTHON_BLOCK.findall((DOCS / "python.md").read_text())
+    assert len(blocks) >= 6
+    script = tmp_path / "python_md.py"
+    script.write_text("\n".join(blocks))
+    env = {**os.environ}
+    env.pop("ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD", None)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, env=env
+    )
+    assert done.returncode == 0, done.stderr

@@ -246,3 +246,18 @@ def test_schema_follows_blocked_plugins() -> None:
     keywords = schema["$defs"]["creature"]["properties"]["keywords"]["items"]["examples"]
     assert "trample" not in keywords
     assert "deathtouch" in keywords
+
+
+def test_colors_in_any_case_as_the_loader_reads_them(
+    validator: jsonschema.Draft202012Validator, registry: Registry
+) -> None:
+    """`colors = ["Red"]` loads (colors are read in any case, a color twice counts once): the
+    schema accepts what the loader accepts, and refuses what it refuses."""
+    doc = base()
+    doc["creatures"]["x"]["colors"] = ["Red", " GREEN ", "red"]
+    assert validator.is_valid(doc)
+    assert parse_scenario(doc, registry, "s.json").creatures["x"].colors == ("red", "green")
+    doc["creatures"]["x"]["colors"] = ["purple"]
+    assert not validator.is_valid(doc)
+    with pytest.raises(InputError, match="unknown color 'purple'"):
+        parse_scenario(doc, registry, "s.json")

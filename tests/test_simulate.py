@@ -7,6 +7,7 @@ import csv
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -76,9 +77,14 @@ def test_json_summary_shape(registry: Registry) -> None:
     labels = ["none", *strike_keywords(registry)]
     pairs = [(m["attacker"], m["blocker"]) for m in doc["matchups"]]
     assert pairs == [(a, b) for a in labels for b in labels]  # every matchup, in order
+    rates = {f"{side}_win_rate{ci}" for side in ("attacker", "blocker") for ci in ("", "_ci95")}
     for m in doc["matchups"]:
-        assert set(m) == {"attacker", "blocker", *COLUMNS}
+        assert set(m) == {"attacker", "blocker", *COLUMNS, *rates}
         assert sum(m[o] for o in OUTCOMES) == m["battles"]
+        for side in ("attacker", "blocker"):
+            rate, (lo, hi) = m[f"{side}_win_rate"], m[f"{side}_win_rate_ci95"]
+            assert rate == round(m[f"{side}_wins"] / m["battles"], 6)
+            assert 0 <= lo <= rate <= hi <= 1
     assert sum(m["battles"] for m in doc["matchups"]) == 3000
     for column in COLUMNS:
         assert doc["totals"][column] == sum(m[column] for m in doc["matchups"])
@@ -371,7 +377,8 @@ def test_out_csv_holds_one_row_per_battle(tmp_path: Path) -> None:
         "neither dies": totals["neither_dies"],
     }
     assert all(r[4] == "1" and r[5] == "1" for r in body)  # one attacker, one blocker
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["battles.csv"]  # no temporary left
+    # the creatures beside the battles, and no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["battles.creatures.csv", "battles.csv"]
 
 
 def test_out_with_an_unknown_suffix_is_refused_before_running(tmp_path: Path) -> None:
@@ -454,3 +461,18 @@ def test_a_spec_with_damage_as_counters_gives_the_same_tallies_on_both_engines(
     args = (str(spec), "-n", "200", "--seed", "3")
     batched = summary(*args, "--engine", "batched")
     assert without_run(batched) == without_run(summary(*args, "--engine", "reference"))
+
+
+def test_the_documented_summary_is_a_real_run() -> None:
+    """docs/simulate.md's sample `--json` summary is what the command prints for its options
+    (its first matchup shown, the others elided; `run` says how it was made: only its keys)."""
+    text = (ROOT / "docs" / "simulate.md").read_text()
+    found = re.search(r"<!-- summary: simulate ([^>]*) -->\n```json\n(.*?)```", text, re.S)
+    assert found
+    documented = json.loads(found.group(2))
+    doc = summary(*found.group(1).split())
+    assert documented["matchups"][-1] == "..."
+    assert documented["matchups"][:-1] == doc["matchups"][: len(documented["matchups"]) - 1]
+    assert set(documented["run"]) == set(doc["run"])
+    for key in set(doc) - {"matchups", "run"}:
+        assert documented[key] == doc[key], key

@@ -161,6 +161,11 @@ class BatchOutcome:
     died_in_step: BoolArray
     #: Per battle: total combat damage dealt to players.
     damage_to_players: IntArray
+    #: [N] combat damage each creature dealt to players; None if the engine doesn't say.
+    dealt_to_players: IntArray | None = None
+    #: [N] life its controller gained from each creature's combat damage (lifelink); None if
+    #: the engine doesn't say.
+    life_gained: IntArray | None = None
     #: [N] whether each creature was on the battlefield at some point (False for a creature
     #: whose `enter` event never happened); None if the engine doesn't say.
     entered: BoolArray | None = None

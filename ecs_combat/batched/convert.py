@@ -287,6 +287,8 @@ def outcome_from_results(batch: CombatBatch, results: Sequence[CombatResult]) ->
     lost = np.zeros(batch.n_players, dtype=np.bool_)
     died = np.zeros(batch.n_creatures, dtype=np.bool_)
     to_players = np.zeros(n, dtype=np.int64)
+    dealt = np.zeros(batch.n_creatures, dtype=np.int64)
+    gained = np.zeros(batch.n_creatures, dtype=np.int64)
     for b, result in enumerate(results):
         names = _Names(batch, range(p_seg[b], p_seg[b + 1]), range(c_seg[b], c_seg[b + 1]))
         crow = {names.creature(r): r for r in range(c_seg[b], c_seg[b + 1])}
@@ -299,7 +301,12 @@ def outcome_from_results(batch: CombatBatch, results: Sequence[CombatResult]) ->
         for step in result.steps:
             for cid in step.died:
                 died[crow[cid]] = True
-            to_players[b] += sum(amount for _, target, amount in step.damage if target in prow)
+            for source, target, amount in step.damage:
+                if target in prow:
+                    to_players[b] += amount
+                    dealt[crow[source]] += amount
+            for _, source, amount in step.life_gained:
+                gained[crow[source]] += amount
     return BatchOutcome(
         alive=alive,
         damage=damage,
@@ -309,6 +316,8 @@ def outcome_from_results(batch: CombatBatch, results: Sequence[CombatResult]) ->
         lost=lost,
         died_in_step=died,
         damage_to_players=to_players,
+        dealt_to_players=dealt,
+        life_gained=gained,
     )
 
 

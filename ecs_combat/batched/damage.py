@@ -213,10 +213,12 @@ def deal(run: _Run, s: int, flows: list[_Flow]) -> None:
     np.add.at(run.marked, recipient[marks], amount[marks])
     player = np.flatnonzero(~creature & some)
     np.add.at(run.to_players, run.battle[event.source[player]], amount[player])
+    np.add.at(run.dealt_to_players, event.source[player], amount[player])
     loses = player[event.loses_life[player]]
     np.add.at(run.life, -1 - recipient[loses], -amount[loses])
     for players, sources, gained in event.gains:
         np.add.at(run.life, players, gained)
+        np.add.at(run.life_gained, sources, gained)
         if run.log is not None:
             run.log.gains.append((s, players, sources, gained))
     if run.log is not None:

@@ -258,6 +258,8 @@ class _Run:
         self.game_over = np.zeros(nb, np.bool_)
         self.has_attack = np.zeros(nb, np.bool_)
         self.to_players = np.zeros(nb, I64)
+        self.dealt_to_players = np.zeros(batch.n_creatures, I64)
+        self.life_gained = np.zeros(batch.n_creatures, I64)
         self.steps_taken = np.zeros((self.n_steps, nb), np.bool_)
         self.blocks_declared = False
         self._names: list[str] | None = None
@@ -821,6 +823,8 @@ class _Run:
             lost=self.lost,
             died_in_step=self.died,
             damage_to_players=self.to_players,
+            dealt_to_players=self.dealt_to_players,
+            life_gained=self.life_gained,
             entered=self.entered,
             steps_taken=self.steps_taken,
             player_state=self.player_states,

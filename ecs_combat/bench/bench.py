@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ecs_combat.bench import floor
-from ecs_combat.cli.console import is_plain, print_plain_table
+from ecs_combat.console import is_plain, print_plain_table
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.generate import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate
@@ -220,7 +220,7 @@ def _ratio_to_reference(rows: list[dict[str, Any]], row: dict[str, Any]) -> str:
 
 def render_bench(report: dict[str, Any], console: Console) -> None:
     """Print the side-by-side table and the targets (a Rich table on a terminal, the plain
-    layout of :mod:`ecs_combat.cli.console` elsewhere)."""
+    layout of :mod:`ecs_combat.console` elsewhere)."""
     title = "ecs-combat bench (best of each; seconds = draw, resolve and tally)"
     left = ("workload", "engine")
     right = ("battles", "seconds", "engine s", "battles/s", "creatures/s", "vs ref.")

@@ -21,9 +21,10 @@ from ecs_combat.cards.listing import (
     keyword_filter,
     library_entries,
 )
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.plugin.definitions import COLORS, normalize_keyword
 from ecs_combat.scenario.instances import Instance
+from ecs_combat.suggest import closest, did_you_mean
 
 #: Rows the readable form shows unless --limit says otherwise.
 SHOWN_ROWS = 50
@@ -85,6 +86,16 @@ def cards(
         plugin_only=plugin_only,
     )
     everything = library_entries(registry)
+    if set_code is not None:
+        known_sets = {e.set.casefold(): e.set for e in everything if e.set}
+        if set_code.casefold() not in known_sets:
+            hint = did_you_mean(set_code.upper(), sorted(known_sets.values()))
+            click.echo(
+                f"ecs-combat: --set {set_code}: no card of the library was first printed in a "
+                f"set with this code{hint}",
+                err=True,
+            )
+            sys.exit(2)
     found = find_entries(q, everything)
     if as_json:
         shown_entries = found if not limit else found[:limit]
@@ -95,7 +106,10 @@ def cards(
     if rows_shown:
         _print_table(console, [_row(e) for e in rows_shown])
     else:
-        print_line(console, "No card matches.")
+        match = closest(query, {e.name for e in everything}) if query else None
+        print_line(
+            console, f"No card matches; did you mean {match!r}?" if match else "No card matches."
+        )
     exact, approximate = counts(found)
     all_exact, all_approximate = counts(everything)
     print_line(

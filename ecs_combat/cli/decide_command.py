@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from ecs_combat.cli.console import print_line, print_table, shown
+from ecs_combat.console import print_line, print_table, shown
 from ecs_combat.decisions import Decision, Objective, best_attacks, best_blocks
 from ecs_combat.decisions.decide import Choice
 from ecs_combat.errors import InputError
@@ -112,11 +112,23 @@ def render_decision(d: Decision, scenario: Scenario, registry: Registry, console
     for player in scenario.players:
         rows.append([f"{player}'s life", *(_life(c, player) for c in d.best)])
     print_table(console, headers, rows)
-    if len(d.best) > 1:
-        print_line(console, why_worse(d, d.best[0], d.best[1], registry))
+    worse = [i for i, c in enumerate(d.best) if c.score != d.best[0].score]
+    if worse:
+        i = worse[0]
+        same = (
+            "" if i == 1 else ("#2 scores" if i == 2 else f"#2 to #{i} score") + " the same as #1. "
+        )
+        print_line(console, same + why_worse(d, d.best[0], d.best[i], registry, i + 1))
+    elif len(d.best) > 1:
+        print_line(
+            console,
+            f"All shown score the same ({', '.join(d.objective)}); #1 comes first by the tie rule (fewest creatures, then file order).",
+        )
 
 
-def why_worse(d: Decision, best: Choice, runner_up: Choice, registry: Registry) -> str:
+def why_worse(
+    d: Decision, best: Choice, runner_up: Choice, registry: Registry, place: int = 2
+) -> str:
     """Why the runner-up is worse than the best, in the game's words: the first term of the
     objective where they differ."""
     a, b = d.attacking_player, d.defending_player
@@ -147,8 +159,8 @@ def why_worse(d: Decision, best: Choice, runner_up: Choice, registry: Registry) 
         else:
             summary = registry.score_terms[term].summary if term in registry.score_terms else term
             because = f"{term} ({summary}) is {runner_up.score[term]} against {best.score[term]}"
-        return f"Why #2 is worse for {worse_for}: {because}."
-    return f"#2 scores the same as #1 ({', '.join(d.objective)}); #1 comes first by the tie rule."
+        return f"Why #{place} is worse for {worse_for}: {because}."
+    return f"#{place} scores the same as #1 ({', '.join(d.objective)})."
 
 
 def _pairs(mapping: dict[str, Any]) -> str:

@@ -15,10 +15,10 @@ from rich.text import Text
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.cards import cards
-from ecs_combat.cli.console import is_plain, print_line, print_table, shown
 from ecs_combat.cli.report import render
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
 from ecs_combat.cli.turn_command import print_phases, resolve_turn_file
+from ecs_combat.console import is_plain, print_line, print_table, shown
 from ecs_combat.errors import InputError, PluginError, RefusedError
 from ecs_combat.plugin.definitions import plugin_name_for
 from ecs_combat.plugin.registry import (
@@ -322,6 +322,8 @@ def plugins(state: State, as_json: bool) -> None:
                 "version": p.version,
                 "module": p.module,
                 "keywords": list(p.keywords),
+                # what each keyword takes: "number" (bushido 2), "color" (protection from red)
+                "parameters": {k: registry.keywords[k].parameter or None for k in p.keywords},
                 "steps": list(p.steps),
                 "cards": list(p.cards),
                 "systems": [{"point": point, "name": name} for point, name in p.systems],
@@ -337,7 +339,7 @@ def plugins(state: State, as_json: bool) -> None:
             shown(p.name),
             shown(p.distribution or "-"),
             shown(p.version or "-"),
-            ", ".join(map(shown, p.keywords)),
+            ", ".join(shown(_written(registry, k)) for k in p.keywords),
             ", ".join(map(shown, p.steps)),
             ", ".join(map(shown, p.cards)),
             ", ".join(shown(point) for point, _ in p.systems),
@@ -360,6 +362,16 @@ def plugins(state: State, as_json: bool) -> None:
         print_line(console, f"Blocked: {', '.join(map(shown, blocked))}")
     for reason in registry.unavailable.values():
         print_line(console, f"Unavailable: {shown(reason, 1000)}")
+
+
+#: How `plugins` writes a keyword that takes a parameter, by the parameter's kind.
+PARAMETER_FORMS = {"number": "{} N", "color": "{} from COLOR"}
+
+
+def _written(registry: Registry, keyword: str) -> str:
+    """A keyword as scenarios write it: ``bushido N``, ``protection from COLOR``, ``flying``."""
+    kind = registry.keywords[keyword].parameter
+    return PARAMETER_FORMS.get(kind, "{}").format(keyword)
 
 
 @cli.command()
@@ -390,8 +402,11 @@ def plugins(state: State, as_json: bool) -> None:
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run the battles on the Dask cluster with this scheduler (tcp://host:8786).")  # fmt: skip
 @click.option("--decisions", type=click.Choice(("drawn", "optimal")),
-              help="Blocks as drawn, or the defending player's best, as `blocks` chooses; default: the "
-              "SPEC's decisions key, else drawn.")  # fmt: skip
+              help="Blocks as drawn, or the defending player's best, as `blocks` chooses; "
+              "default: the SPEC's decisions key, else drawn.")  # fmt: skip
+@click.option("--replay", type=click.IntRange(min=0), metavar="K",
+              help="Print battle K of the run (give its --seed) as a scenario file for "
+              "`ecs-combat resolve`, instead of running it.")  # fmt: skip
 @click.pass_obj
 def simulate(
     state: State,
@@ -407,6 +422,7 @@ def simulate(
     workers: int,
     scheduler: str | None,
     decisions: str | None,
+    replay: int | None,
 ) -> None:
     """Resolve many random battles in bulk and tally the outcomes per matchup.
 
@@ -422,6 +438,10 @@ def simulate(
 
     registry = state.registry
     plugins = PluginOptions.current(state.load, sorted(state.block))
+    if replay is not None:
+        _replay(registry, spec, battles, seed, replay, decisions, out=out, plot=plot,
+                json=as_json, resume=resume, workers=workers > 1, scheduler=scheduler)  # fmt: skip
+        return
     try:
         run_command(
             registry, spec, battles, seed, engine, as_json, out, plot, chunk_size,
@@ -436,6 +456,27 @@ def simulate(
         fail(str(exc), 1)
     except Interrupted as exc:
         fail(str(exc), 130)
+
+
+def _replay(
+    registry: Registry,
+    spec: str | None,
+    battles: int,
+    seed: int | None,
+    battle: int,
+    decisions: str | None,
+    **others: object,
+) -> None:
+    """simulate --replay: one battle printed; options of a run are refused, by name."""
+    from ecs_combat.simulation.command import replay_command
+
+    given = [name for name, value in others.items() if value]
+    if given:
+        fail(f"--replay prints one battle and runs nothing: drop --{given[0]}", 2)
+    try:
+        replay_command(registry, spec, battles, seed, battle, decisions)
+    except InputError as exc:
+        fail(str(exc), 2)
 
 
 @cli.command()

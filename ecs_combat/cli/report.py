@@ -1,7 +1,7 @@
 """The readable account of a combat, for a person (``resolve`` without ``--json``).
 
 Both engines' results are drawn by the same code. On a terminal it is drawn with Rich panels and
-tables; elsewhere (a pipe, a file) in the plain layout of :mod:`ecs_combat.cli.console`. Names, ids
+tables; elsewhere (a pipe, a file) in the plain layout of :mod:`ecs_combat.console`. Names, ids
 and notes are user text: never read as markup, long ones elided in the middle (:func:`shown`).
 """
 
@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ecs_combat.cards.notes import ignored_text_lines, scenario_creatures
-from ecs_combat.cli.console import is_plain, plain_lines, print_line, shown
+from ecs_combat.console import is_plain, plain_lines, print_line, shown
 from ecs_combat.rules.result import CombatResult, StepResult
 from ecs_combat.scenario.model import Scenario
 
@@ -163,10 +163,17 @@ def print_end_of_combat(
     # Tapped state and whether it could attack again matter once a turn has several combats.
     turn_state = any(c.tapped is not None for c in result.creatures.values())
     extra = ["tapped", "may attack again"] if turn_state else []
-    creature_headers = ["creature", "alive", "damage", "power/toughness", *extra]
+    # Counters (keyword counters, +1/+1, -1/-1) in a column of their own when any has some.
+    counters = any(c.counters for c in result.creatures.values())
+    creature_headers = [
+        "creature", "alive", "damage", "power/toughness", *(["counters"] if counters else []),
+        *extra,
+    ]  # fmt: skip
     creature_rows = []
     for cid, c in result.creatures.items():
         row = [label(cid), _yes(c.alive), str(c.damage), f"{c.power}/{c.toughness}"]
+        if counters:
+            row.append(", ".join(f"{shown(k)}: {n}" for k, n in c.counters.items()) or "-")
         if turn_state:
             row += [_yes(c.tapped), _yes(c.may_attack)]
         creature_rows.append(row)

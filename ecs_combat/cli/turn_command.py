@@ -10,8 +10,8 @@ import click
 from rich.console import Console
 
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.cli.console import is_plain, print_line, shown
 from ecs_combat.cli.turn_report import render_phases, render_turn
+from ecs_combat.console import is_plain, print_line, shown
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.phases import Phase
 from ecs_combat.plugin.registry import Registry

@@ -15,8 +15,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.cli.report import NOTE_LENGTH, labeller, print_end_of_combat, render_steps
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown
 from ecs_combat.plugin.phases import COMBAT, MAIN, TURN, Phase
 from ecs_combat.reference.turn import main_phase_prefix
 from ecs_combat.rules.result import CombatResult, TurnResult

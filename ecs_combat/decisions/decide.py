@@ -26,7 +26,7 @@ from ecs_combat.decisions.divisions import Divider
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import BoardResults, ranked_declarations, search_blocks
 from ecs_combat.decisions.tree import Clock, Expansion
-from ecs_combat.errors import InputError
+from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.division import default_division
@@ -97,6 +97,19 @@ class Decision:
         return out
 
 
+_ENGINES: dict[int, tuple[Registry, BatchedEngine]] = {}
+
+
+def engine_for(registry: Registry) -> BatchedEngine:
+    """The batched engine of a registry, made once (its step plans and masks are reused)."""
+    held = _ENGINES.get(id(registry))
+    if held is None or held[0] is not registry:
+        if len(_ENGINES) >= 8:
+            _ENGINES.clear()
+        held = _ENGINES[id(registry)] = (registry, BatchedEngine(registry))
+    return held[1]
+
+
 def players_of(scenario: Scenario) -> tuple[str, str]:
     """The attacking (first listed) and the defending player; other than two is an error."""
     players = list(scenario.players)
@@ -116,22 +129,29 @@ def best_blocks(
     top: int = 3,
     objective: Objective | None = None,
     budget: float | None = None,
+    exhaustive: bool = False,
 ) -> Decision:
     """The defending player's best block declarations against the scenario's attackers, each
-    with the attacking player's best divisions (RULES section 9)."""
+    with the attacking player's best divisions (RULES section 9). `exhaustive` searches every
+    declaration to the end, without the bounds that skip those that can't be best (the same
+    answer, slower: for measuring)."""
     clock = Clock(budget)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
-    engine = BatchedEngine(registry)
+    engine = engine_for(registry)
     template = _template(scenario, registry)
     decls = block_declarations(block_options(scenario, registry, defender), scenario.file)
     sides = _sides(scenario, template, template, attacker, defender)
-    results = search_blocks(engine, objective, template, sides, [decls], top, clock)
+    results = search_blocks(
+        engine, objective, template, sides, [decls], top, clock, bounds=not exhaustive
+    )
     ranked = ranked_declarations(results, 0, decls.tie_order)
     best_value = results.values[ranked[0]] if len(ranked) else None
-    choices = [
-        _choice(scenario, registry, objective, results, int(d), decls, None) for d in ranked[:top]
-    ]
+    ids = list(template.creature_ids or [])
+    choices = _with_outcomes(
+        [_choice(scenario, ids, objective, results, int(d), None) for d in ranked[:top]],
+        registry,
+    )
     optimal = results.complete(0)
     return Decision(
         "blocks",
@@ -155,13 +175,14 @@ def best_attacks(
     top: int = 3,
     objective: Objective | None = None,
     budget: float | None = None,
+    exhaustive: bool = False,
 ) -> Decision:
     """The attacking player's best attack declarations, each answered by the defending
     player's best blocks and both players' best divisions (RULES section 9)."""
     clock = Clock(budget)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
-    engine = BatchedEngine(registry)
+    engine = engine_for(registry)
     ids = list(scenario.creatures)
     able = np.array([ids.index(c) for c in attackers_able(scenario, registry, attacker)], I64)
     attacks = attack_declarations(able, len(ids) + 1, scenario.file)
@@ -191,18 +212,23 @@ def best_attacks(
     ranked_attacks = [known[i] for i in order]
     best_value = values[order[0]] if order else None
     optimal = all(results.complete(b) for b in range(attacks.count))
-    choices = [
-        _choice(
-            _with_attackers(scenario, _attackers_of(ids, able, int(attacks.masks[b]), defender)),
-            registry,
-            objective,
-            results,
-            answer[b],
-            block_decls[b],
-            _attackers_of(ids, able, int(attacks.masks[b]), defender),
-        )
-        for b in ranked_attacks[:top]
-    ]
+    rows = list(template.creature_ids or [])
+    choices = _with_outcomes(
+        [
+            _choice(
+                _with_attackers(
+                    scenario, _attackers_of(ids, able, int(attacks.masks[b]), defender)
+                ),
+                rows,
+                objective,
+                results,
+                answer[b],
+                _attackers_of(ids, able, int(attacks.masks[b]), defender),
+            )
+            for b in ranked_attacks[:top]
+        ],
+        registry,
+    )
     tied = (
         int(sum(1 for i in order if (values[i] == best_value).all()))
         if best_value is not None
@@ -279,11 +305,6 @@ def _sides(
     )
 
 
-def _row_ids(scenario: Scenario, registry: Registry) -> list[str]:
-    """The creature ids of a board's rows (the scenario's, then those that enter)."""
-    return list(_template(scenario, registry).creature_ids or [])
-
-
 # -- answers -----------------------------------------------------------------------------------
 
 
@@ -303,16 +324,15 @@ def _reason(results: BoardResults, clock: Clock, what: str) -> str:
 
 def _choice(
     scenario: Scenario,
-    registry: Registry,
+    ids: list[str],
     objective: Objective,
     results: BoardResults,
     d: int,
-    decls: BlockDeclarations,
     attackers: dict[str, str] | None,
 ) -> Choice:
-    """Declaration `d` (a root node) with its best line, written into the scenario and
-    resolved by the reference engine."""
-    ids = _row_ids(scenario, registry)
+    """Declaration `d` (a root node) with its best line, written into the scenario (its
+    outcome still to be resolved: :func:`_with_outcomes`); `ids` are the board's row ids."""
+    registry = results.tree.engine.registry
     players = list(scenario.players)
     b = results.tree.blocks
     lo, hi = int(b.start[d]), int(b.start[d + 1])
@@ -333,15 +353,29 @@ def _choice(
         divisions=divide,
     )
     check_declarations(written, registry)
-    outcome = result_json(written, ReferenceEngine(registry).resolve(written))
     return Choice(
         attackers,
         {k: v[0] if len(v) == 1 else v for k, v in declared.items()},
         [{"step": x.step, "source": x.source, "amounts": x.amounts} for x in divide],
         {t: int(v) for t, v in zip(objective.terms, results.values[d], strict=True)},
-        outcome,
+        {},
         written,
     )
+
+
+def _with_outcomes(choices: list[Choice], registry: Registry) -> list[Choice]:
+    """The choices with their outcomes, as ``resolve --json`` prints them: resolved together
+    by the batched engine (identical to the reference engine's, which resolves what the
+    batched engine refuses)."""
+    scenarios = [c.scenario for c in choices]
+    try:
+        results = engine_for(registry).resolve_many(scenarios)
+    except RefusedError:
+        results = [ReferenceEngine(registry).resolve(sc) for sc in scenarios]
+    return [
+        dataclasses.replace(c, outcome=result_json(c.scenario, r))
+        for c, r in zip(choices, results, strict=True)
+    ]
 
 
 def _divisions(

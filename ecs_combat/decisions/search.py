@@ -91,16 +91,18 @@ def search_blocks(
     top: int,
     clock: Clock,
     attack_top: int | None = None,
+    bounds: bool = True,
 ) -> BoardResults:
     """Solve the `top` best block declarations of every board (and those tied with the best).
 
     With `attack_top`, the boards are one attack declaration each and only the `attack_top`
     boards of highest value matter: a board whose value is shown to be below theirs is not
-    searched further.
+    searched further. Without `bounds`, every declaration is searched to the end (to measure
+    what the bounds save).
     """
     offset = np.concatenate([[0], np.cumsum([d.count for d in declarations])]).astype(I64)
     blocks = blocks_of(declarations)
-    return search(engine, objective, boards, sides, blocks, offset, top, clock, attack_top)
+    return search(engine, objective, boards, sides, blocks, offset, top, clock, attack_top, bounds)
 
 
 def search(
@@ -113,6 +115,7 @@ def search(
     top: int,
     clock: Clock,
     attack_top: int | None = None,
+    bounds: bool = True,
     keep_outcomes: bool = False,
 ) -> BoardResults:
     """:func:`search_blocks` over declarations given as :class:`Blocks`, those of board ``b``
@@ -146,15 +149,16 @@ def search(
             board_of, len(offset) - 1, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top
         )
         pending = ~solved & ~cut
-        cut |= pending & (lower > threshold[board_of])
-        if attack_top is not None:
+        if bounds:
+            cut |= pending & (lower > threshold[board_of])
+        if attack_top is not None and bounds:
             skip = _boards_below(offset, solved, ranks, lower, attack_top)
             cut |= pending & skip[board_of]
         pending &= ~cut
         if not pending.any():
             break
         # the most promising first: the lowest lower bounds of each board
-        places = _lowest(np.flatnonzero(pending), lower, board_of, chunk)
+        places = _lowest(np.flatnonzero(pending), lower, board_of, chunk if bounds else n_decl)
         chunk *= 4
         _solve(tree, root, batch, records, first, places, clock)
     return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut)

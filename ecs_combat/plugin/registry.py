@@ -265,6 +265,8 @@ def load_registry(
     for name in blocked:
         pm.set_blocked(name)
     infos: list[tuple[str, str | None, str | None, str]] = []
+    #: Top-level package -> distributions, read once: it lists every installed file.
+    packages: dict[str, list[str]] = {}
 
     if autoload:
         for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
@@ -297,7 +299,8 @@ def load_registry(
         if pm.is_registered(module):  # already loaded through its entry point
             continue
         _register(pm, module, modname)
-        infos.append((modname, *_distribution_of(module), modname))
+        packages = packages or dict(metadata.packages_distributions())
+        infos.append((modname, *_distribution_of(module, packages), modname))
 
     for obj in extra:
         name = getattr(obj, "__name__", None) or type(obj).__name__
@@ -335,9 +338,11 @@ def _module_name(plugin: object) -> str:
     return type(plugin).__module__
 
 
-def _distribution_of(module: ModuleType) -> tuple[str | None, str | None]:
+def _distribution_of(
+    module: ModuleType, packages: dict[str, list[str]]
+) -> tuple[str | None, str | None]:
     top = module.__name__.split(".")[0]
-    dists = metadata.packages_distributions().get(top, [])
+    dists = packages.get(top, [])
     if not dists:
         return None, None
     return dists[0], metadata.version(dists[0])

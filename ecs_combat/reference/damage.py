@@ -61,8 +61,8 @@ def damage_step(combat: Combat, plan: StepPlan) -> StepResult:
         if name == plan.name and source not in used:
             step.notes.append(f"{division.path} is not used: {source} assigns no damage here")
     deal(combat, assigned, step)
+    combat.result.steps.append(step)  # before its state-based actions: their notes follow it
     step.died = combat.state_based_actions()
-    combat.result.steps.append(step)
     return step
 
 
@@ -218,12 +218,19 @@ def deal(combat: Combat, assigned: dict[int, dict[str, int]], step: StepResult) 
         for rid, n in amounts.items()
     ]
     event = DamageEvent(step.name, dealt)
+    assigned_amounts = {id(d): d.amount for d in dealt}
     combat.run_systems("deal-damage", event)
     life_change = event.life
     for d in event.dealt:
+        rid = combat.pid(d.recipient) if d.to_player else combat.cid(d.recipient)
+        was = assigned_amounts.get(id(d), d.amount)
+        if d.amount < was:  # a system prevented some of it (615)
+            step.notes.append(
+                f"{was - max(d.amount, 0)} of the {was} damage {combat.cid(d.source)} assigns to "
+                f"{rid} is prevented"
+            )
         if d.amount <= 0:
             continue
-        rid = combat.pid(d.recipient) if d.to_player else combat.cid(d.recipient)
         step.damage.append((combat.cid(d.source), rid, d.amount))
         if d.to_player:
             if d.loses_life:

@@ -564,13 +564,26 @@ class Combat:
         return destruction.creatures
 
     def _players_leave(self, losers: list[int]) -> None:
-        """A player who loses leaves the game, with their creatures (800.4a)."""
+        """A player who loses leaves the game, with their creatures (800.4a); the account says
+        so, and which attackers it leaves attacking nobody."""
+        gone: dict[int, list[str]] = {e: [] for e in losers}
         for e, (ctrl, _) in list(esper.get_components(Controller, OnBattlefield)):
             if ctrl.player in losers:
+                gone[ctrl.player].append(self.cid(e))
                 self.leave_battlefield(e)
+        stopped: dict[int, list[str]] = {e: [] for e in losers}
         for e, att in list(esper.get_component(Attacking)):
             if att.defender in losers:
+                stopped[att.defender].append(self.cid(e))
                 esper.remove_component(e, Attacking)
+        for e in losers:
+            creatures = ", ".join(gone[e])
+            text = f"player {self.pid(e)} leaves the game (800.4a)"
+            text += f" with its creatures: {creatures}" if creatures else ""
+            if stopped[e]:
+                verb = "attacks" if len(stopped[e]) == 1 else "attack"
+                text += f"; {', '.join(stopped[e])} no longer {verb} (506.4)"
+            self.note(text)
 
     def leave_battlefield(self, entity: int) -> None:
         """The creature leaves the battlefield and so leaves combat (506.4)."""

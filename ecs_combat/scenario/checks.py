@@ -127,13 +127,47 @@ def decode_toml(text: str, file: str) -> Any:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(file, "", f"not valid TOML: {exc}") from None
+        raise duplicate_toml_key(text, file, str(exc)) or InputError(
+            file, "", f"not valid TOML: {exc}"
+        ) from None
     except RecursionError:
         raise too_deep(text, file) from None
     except ValueError as exc:  # an integer too long to convert
         raise too_long_integer(text, file) or InputError(
             file, "", f"not valid TOML: {exc}"
         ) from None
+
+
+_OVERWRITE = re.compile(r"Cannot overwrite a value \(at line (\d+), column \d+\)")
+_ASSIGNED = re.compile(
+    r"\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*="
+)
+_HEADER = re.compile(r"\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+
+
+def duplicate_toml_key(text: str, file: str, message: str) -> InputError | None:
+    """For TOML's "Cannot overwrite a value" error: one naming the duplicate key with its
+    table (``creatures.boar.power: duplicate key 'power' (line 6)``); None for another error
+    or a line this can't read."""
+    found = _OVERWRITE.search(message)
+    if found is None:
+        return None
+    n = int(found.group(1))
+    lines = text.splitlines()
+    if not 0 < n <= len(lines):
+        return None
+    assigned = _ASSIGNED.match(lines[n - 1])
+    if assigned is None:
+        return None
+    key = ".".join(part.strip().strip("\"'") for part in assigned.group(1).split("."))
+    table = ""
+    for line in reversed(lines[: n - 1]):
+        header = _HEADER.match(line)
+        if header is not None:
+            table = ".".join(p.strip().strip("\"'") for p in header.group(1).split("."))
+            break
+    where = f"{table}.{key}" if table else key
+    return InputError(file, where, f"duplicate key {key.rsplit('.', 1)[-1]!r} (line {n})")
 
 
 def describe_integer(value: int) -> str:

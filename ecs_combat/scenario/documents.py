@@ -53,17 +53,43 @@ _WHAT: dict[Kind, str] = {"scenario": "a scenario", "spec": "a SPEC file"}
 _COMMAND: dict[Kind, str] = {"scenario": "ecs-combat resolve", "spec": "ecs-combat simulate"}
 
 
+class _Duplicated(dict[str, Any]):
+    """A JSON object that had a key twice (:class:`_DuplicateKeyDecoder`)."""
+
+    duplicate: str = ""
+
+
 class _DuplicateKeyDecoder:
+    """Decodes JSON objects, marking one that has a key twice; :meth:`check` then names it
+    with the path of its table (the hook alone doesn't know where an object is)."""
+
     def __init__(self, file: str) -> None:
         self.file = file
+        #: Whether some object had a key twice.
+        self.found = False
 
     def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in pairs:
             if key in out:
-                raise InputError(self.file, key, f"duplicate key {key!r}")
+                self.found = True
+                marked = _Duplicated(out)
+                marked.duplicate = key
+                return marked
             out[key] = value
         return out
+
+    def check(self, doc: Any, path: str = "") -> None:
+        """Raise the :class:`InputError` of the first duplicate key, in document order."""
+        if isinstance(doc, _Duplicated):
+            key = doc.duplicate
+            raise InputError(self.file, f"{path}.{key}" if path else key, f"duplicate key {key!r}")
+        if isinstance(doc, dict):
+            for key, value in doc.items():
+                self.check(value, f"{path}.{key}" if path else key)
+        elif isinstance(doc, list):
+            for i, value in enumerate(doc):
+                self.check(value, f"{path}[{i}]")
 
 
 def read_documents(path: str | Path, kind: Kind) -> Iterator[tuple[str, Any]]:
@@ -132,8 +158,9 @@ def _json_lines(p: Path, file: str, kind: Kind) -> Iterator[tuple[str, Any]]:
 
 def decode_json(text: str, file: str, lines: bool = True) -> Any:
     """A JSON document; `lines` tells whether the text may have several lines to name."""
+    decoder = _DuplicateKeyDecoder(file)
     try:
-        return json.loads(text, object_pairs_hook=_DuplicateKeyDecoder(file))
+        doc = json.loads(text, object_pairs_hook=decoder)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}" if lines else ""
         raise InputError(file, where, f"not valid JSON: {exc.msg}") from None
@@ -142,6 +169,12 @@ def decode_json(text: str, file: str, lines: bool = True) -> Any:
     except ValueError as exc:  # an integer too long to convert
         found = too_long_integer(text, file, lines)
         raise found or InputError(file, "", f"not valid JSON: {exc}") from None
+    if decoder.found:
+        try:
+            decoder.check(doc)
+        except RecursionError:
+            raise too_deep(text, file, lines) from None
+    return doc
 
 
 def checked(doc: Any, where: str, kind: Kind, file: str, surrogates: bool = True) -> Any:
@@ -151,13 +184,15 @@ def checked(doc: Any, where: str, kind: Kind, file: str, surrogates: bool = True
     if surrogates:
         _check_text(doc, where, "")
     other: Kind = "spec" if kind == "scenario" else "scenario"
-    if isinstance(doc, Mapping) and not doc.keys() & MARKS[kind]:
-        found = sorted(doc.keys() & MARKS[other])
+    shared = MARKS[kind] & MARKS[other]  # `turn`: a turn file's and a SPEC's
+    if isinstance(doc, Mapping) and not doc.keys() & (MARKS[kind] - shared):
+        found = sorted(doc.keys() & (MARKS[other] - shared))
         if found:
+            what = "a turn file" if other == "scenario" and "turn" in doc else _WHAT[other]
             raise InputError(
                 where,
                 "",
-                f"this looks like {_WHAT[other]} (it has {_some(found)}), "
+                f"this looks like {what} (it has {_some(found)}), "
                 f"not {_WHAT[kind]}: use `{_COMMAND[other]} {file}`",
             )
     return doc

@@ -11,6 +11,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import type_name
 from ecs_combat.scenario.instances import parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Event, Scenario
+from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.loader import _Parser
@@ -168,7 +169,8 @@ def _event_refs(p: _Parser, ev: Event, scenario: Scenario, present: set[str]) ->
         if ev.target in p.players:
             raise p.c.fail(f"{path}.target", f"{ev.target!r} is a player, not a creature")
         later = " (it enters only later)" if ev.target in entered_ids(p.doc) else ""
-        raise p.c.fail(f"{path}.target", f"unknown creature {ev.target!r}{later}")
+        hint = "" if later else did_you_mean(ev.target, sorted(present))
+        raise p.c.fail(f"{path}.target", f"unknown creature {ev.target!r}{later}{hint}")
 
 
 def _any_target(registry: Registry, ev: Event) -> bool:

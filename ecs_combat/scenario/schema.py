@@ -286,7 +286,9 @@ class _Builder:
                 "additionalProperties": self.integer(key.minimum),
             }
         if kind == COLOR_LIST:
-            return {"type": "array", "items": {"enum": list(COLORS)}, "uniqueItems": True}
+            # as the loader reads them: any case and spacing, a color listed twice counts once
+            colors = {"type": "string", "pattern": _words(list(COLORS), any_case=True)}
+            return {"type": "array", "items": {**colors, "examples": list(COLORS)}}
         if kind == STEP:
             return {"enum": self.steps}
         if kind == POINT:

@@ -26,7 +26,9 @@ from ecs_combat.simulation.spec import BattleSpec
 
 #: Per-card tally columns, from the card's side of each battle it was in: its side won (only
 #: the other side lost creatures), lost (only its side did), traded (both did), neither side
-#: lost one; combat damage dealt to players in those battles; how often the card died.
+#: lost one; combat damage dealt to players in those battles (by either side); how often the
+#: card died; combat damage the card itself dealt to players, and life its controller gained
+#: from it (lifelink).
 CARD_COLUMNS = (
     "battles",
     "wins",
@@ -35,6 +37,8 @@ CARD_COLUMNS = (
     "neither_dies",
     "damage_to_players",
     "died",
+    "dealt_to_players",
+    "life_gained",
 )
 #: Roles, the second axis of a per-card tally.
 ROLES = ("attacker", "blocker")
@@ -69,7 +73,7 @@ class CardGenerator(SpecGenerator):
         super().__init__(spec, registry)
         assert spec.pool is not None
         pool: CardPool = spec.pool
-        self.pool = pool
+        self.pool: CardPool = pool
         bits = self.bits
         self.card_masks: MaskArray = np.array(
             [int(bits.mask([i.name for i in card])) for card in pool.instances], dtype=np.uint64
@@ -137,6 +141,11 @@ class CardGenerator(SpecGenerator):
     def sort_key(self, code: int) -> tuple[int, ...]:
         """Cards in name order."""
         return (code,)
+
+    def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray:
+        """The per-card tally of :func:`card_counts`: `drawn` is what :meth:`build` made."""
+        assert isinstance(drawn, CardDrawn)
+        return card_counts(drawn, code, outcome, len(self.pool))
 
     def draw(self, rng: np.random.Generator, n: int) -> Draws:
         """Card indices: ``side`` [n, 2], each side's index into its pool's cards (attacker,
@@ -344,7 +353,17 @@ def card_counts(drawn: CardDrawn, code: IntArray, outcome: BatchOutcome, n_cards
     damage = outcome.damage_to_players.astype(np.float64)[battle]
     out[..., 5] = np.rint(np.bincount(key, weights=damage, minlength=size)).reshape(n_cards, 2)
     out[..., 6] = np.bincount(key[~outcome.alive], minlength=size).reshape(n_cards, 2)
+    _credited(out, key, outcome, n_cards)
     return out
+
+
+def _credited(out: IntArray, key: IntArray, outcome: BatchOutcome, n_cards: int) -> None:
+    """The columns credited to the creature that did it (dealt to players, life gained),
+    summed per ``card * 2 + role`` of each creature row."""
+    for column, values in ((7, outcome.dealt_to_players), (8, outcome.life_gained)):
+        if values is not None and values.any():
+            summed = np.bincount(key, weights=values.astype(np.float64), minlength=n_cards * 2)
+            out[..., column] = np.rint(summed).reshape(n_cards, 2)
 
 
 def _outcome_counts(keys: IntArray, n_cards: int) -> IntArray:
@@ -373,6 +392,7 @@ def _one_on_one_counts(
         summed = np.bincount(at, weights=np.concatenate([weights, weights]), minlength=2 * n_cards)
         out[..., 5] = np.rint(summed).reshape(n_cards, 2)
     out[..., 6] = out[..., 2] + out[..., 3]
+    _credited(out, np.stack([a * 2, b * 2 + 1], axis=1).reshape(-1), outcome, n_cards)
     return out
 
 

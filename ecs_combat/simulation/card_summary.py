@@ -3,7 +3,8 @@
 Each card's figures count the battles it was in, from its side: a **win** when only the other
 side lost creatures, a **loss** when only its side did, a **trade** when both did, and
 **neither dies** otherwise (no block, or nobody died); the win rate is wins per battle. Cards
-are ranked by win rate, then by fewer losses per battle, then by name.
+are ranked by their :func:`score` (wins minus losses per battle, plus the life they swung),
+then by win rate, then by name. Each win rate has its 95% Wilson interval.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ import numpy.typing as npt
 from rich.console import Console
 from rich.text import Text
 
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown, summary_table
-from ecs_combat.simulation.card_draw import CARD_COLUMNS, ROLES, CardGenerator
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown, summary_table
+from ecs_combat.simulation.card_draw import CARD_COLUMNS, ROLES
+from ecs_combat.simulation.intervals import percent_with_interval, rate_and_interval
 from ecs_combat.simulation.outfiles import atomic_path
-from ecs_combat.simulation.simulate import COLUMNS, Run
-from ecs_combat.simulation.spec import BattleSpec
+from ecs_combat.simulation.pool import CardPool
+from ecs_combat.simulation.simulate import COLUMNS, Run, summary_row
+from ecs_combat.simulation.spec import Spec
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -29,26 +32,39 @@ if TYPE_CHECKING:
 CHART_CARDS = 15
 
 
-def _figures(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
+def _figures(counts: npt.NDArray[np.int64], life: int) -> dict[str, Any]:
     row: dict[str, Any] = {
         name: int(v) for name, v in zip(CARD_COLUMNS, counts.tolist(), strict=True)
     }
-    row["win_rate"] = round(row["wins"] / row["battles"], 6) if row["battles"] else None
+    row["win_rate"], row["win_rate_ci95"] = rate_and_interval(row["wins"], row["battles"])
+    row["score"] = score(row, life)
     return row
+
+
+def score(figures: dict[str, Any], life: int) -> float | None:
+    """What cards are ranked by: per battle, wins minus losses, plus the life the card swung
+    (combat damage it dealt to players and life its controller gained from it) counted in
+    starting lives: ``(wins - losses + (dealt_to_players + life_gained) / life) / battles``.
+    None for a card in no battle."""
+    n: int = figures["battles"]
+    if not n:
+        return None
+    swung: float = (figures["dealt_to_players"] + figures["life_gained"]) / life
+    net: int = figures["wins"] - figures["losses"]
+    return round((net + swung) / n, 6)
 
 
 def _rank_key(card: dict[str, Any]) -> tuple[Any, ...]:
     n = card["battles"]
     if not n:
         return (1, 0.0, 0.0, card["card"].casefold())
-    return (0, -card["wins"] / n, card["losses"] / n, card["card"].casefold())
+    return (0, -card["score"], -card["wins"] / n, card["card"].casefold())
 
 
 def card_rows(
-    generator: CardGenerator, cards: npt.NDArray[np.int64] | None
+    pool: CardPool, cards: npt.NDArray[np.int64] | None, life: int
 ) -> list[dict[str, Any]]:
     """Per card of the pool: what it is and its figures (all roles, then per role), ranked."""
-    pool = generator.pool
     if cards is None:
         cards = np.zeros((len(pool), len(ROLES), len(CARD_COLUMNS)), dtype=np.int64)
     out = []
@@ -62,9 +78,9 @@ def card_rows(
         }
         if pool.ignored[i]:
             row["ignored_text"] = list(pool.ignored[i])
-        row.update(_figures(cards[i].sum(axis=0)))
+        row.update(_figures(cards[i].sum(axis=0), life))
         for r, role in enumerate(ROLES):
-            row[f"as_{role}"] = _figures(cards[i, r])
+            row[f"as_{role}"] = _figures(cards[i, r], life)
         out.append(row)
     out.sort(key=_rank_key)
     for rank, row in enumerate(out, start=1):
@@ -72,7 +88,7 @@ def card_rows(
     return [{"rank": row.pop("rank"), **row} for row in out]
 
 
-def card_summary(generator: CardGenerator, spec: BattleSpec, seed: int, run: Run) -> dict[str, Any]:
+def card_summary(pool: CardPool, spec: Spec, seed: int, run: Run) -> dict[str, Any]:
     """The machine-readable summary of a simulation of real cards; how the run was made is
     under ``run``."""
     tally = run.tally
@@ -85,18 +101,14 @@ def card_summary(generator: CardGenerator, spec: BattleSpec, seed: int, run: Run
         "battles": int(total[0]),
         "creatures": tally.creatures,
         "spec": spec.describe(),
-        "totals": {name: int(v) for name, v in zip(COLUMNS, total.tolist(), strict=True)},
-        "cards": card_rows(generator, tally.cards),
+        "totals": summary_row(total),
+        "cards": card_rows(pool, tally.cards, spec.life),
         "run": run.describe(),
     }
 
 
 # ---------------------------------------------------------------------------------------------
 # The ranked table
-
-
-def _percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
 def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) -> None:
@@ -108,7 +120,7 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
         f"seed {doc['seed']}"
     )
     headers = [
-        "rank", "card", "p/t", "keywords", "battles", "win rate", "wins", "losses", "trades",
+        "rank", "card", "p/t", "keywords", "battles", "win rate (95%)", "score", "wins", "losses", "trades",
         "neither dies", "attacking", "blocking",
     ]  # fmt: skip
     rows = []
@@ -122,16 +134,21 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
                 f"{c['power']}/{c['toughness']}",
                 shown(", ".join(c["keywords"])) or "-",
                 f"{n:,}",
-                _percent(c["wins"], n),
+                percent_with_interval(c["win_rate"], c["win_rate_ci95"]),
+                f"{c['score']:.3f}" if c["score"] is not None else "-",
                 f"{c['wins']:,}",
                 f"{c['losses']:,}",
                 f"{c['trades']:,}",
                 f"{c['neither_dies']:,}",
-                _percent(c["as_attacker"]["wins"], c["as_attacker"]["battles"]),
-                _percent(c["as_blocker"]["wins"], c["as_blocker"]["battles"]),
+                percent_with_interval(
+                    c["as_attacker"]["win_rate"], c["as_attacker"]["win_rate_ci95"]
+                ),
+                percent_with_interval(
+                    c["as_blocker"]["win_rate"], c["as_blocker"]["win_rate_ci95"]
+                ),
             ]
         )
-    right = [True, False, True, False] + [True] * 8
+    right = [True, False, True, False] + [True] * 9
     if is_plain(console):
         print_plain_table(console, headers, rows, right, title=title)
     else:
@@ -146,7 +163,8 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
         table = summary_table(
             title,
             Text(
-                "win rate: battles where only the other side lost creatures"
+                "win rate: battles where only the other side lost creatures, with its 95% "
+                "interval; score: (wins - losses + life swung / starting life) per battle"
                 + ("; attacking, blocking: the win rate in each role" if roles else ""),
                 style="dim",
             ),
@@ -239,15 +257,23 @@ def cards_figure(doc: dict[str, Any], n: int = CHART_CARDS) -> Figure:
             left += share
         for yi, c in zip(y, cards, strict=True):
             inside = c["win_rate"] >= 0.08  # on the green bar, else on the next one
+            lo, hi = c["win_rate_ci95"]
+            rate = 100 * c["win_rate"]
+            ax.errorbar(
+                rate, yi, xerr=[[rate - 100 * lo], [100 * hi - rate]], fmt="none",
+                ecolor="black", elinewidth=1, capsize=3,
+            )  # fmt: skip
             ax.text(
-                1, yi, f"{100 * c['win_rate']:.1f}%", va="center", ha="left", fontsize=8,
-                color="white" if inside else "black", fontweight="bold",
+                1, yi, f"{rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})", va="center", ha="left",
+                fontsize=8, color="white" if inside else "black", fontweight="bold",
             )  # fmt: skip
         ax.set_yticks(y, labels, fontsize=9)
         ax.set_xlim(0, 100)
         ax.xaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=0))
         shown_what = f"{which} {len(cards)}" if worst else f"all {len(cards)} cards"
-        ax.set_title(f"{shown_what} by win rate", fontsize=10, loc="left")
+        ax.set_title(
+            f"{shown_what} by score (win rate with its 95% interval)", fontsize=10, loc="left"
+        )
     axes[0].legend(ncols=4, loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
     axes[-1].set_xlabel("share of the card's battles")
     spec_file = doc["run"].get("spec_file")

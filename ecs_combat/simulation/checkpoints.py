@@ -35,7 +35,7 @@ from ecs_combat.simulation.simulate import COLUMNS, Tally
 from ecs_combat.simulation.spec import Spec
 
 MANIFEST = "manifest.json"
-CHECKPOINT_FORMAT = "ecs-combat checkpoints 2"
+CHECKPOINT_FORMAT = "ecs-combat checkpoints 3"  # 3: per-card tallies credit damage and life
 #: The columns of a task file's ``counts`` rows.
 TASK_COLUMNS = ("attacker_code", "blocker_code", *COLUMNS)
 #: Counts in a task file are below this (they are summed as 64-bit integers).
@@ -53,7 +53,7 @@ MANIFEST_KEYS = (
     "plugins",
 )
 #: Columns of a per-card tally (battles of real cards; card_draw.CARD_COLUMNS).
-CARD_COLUMNS = 7
+CARD_COLUMNS = 9
 TASK_KEYS = ("format", "run", "task", "start", "stop", "creatures", "columns", "counts", "sha256")
 
 

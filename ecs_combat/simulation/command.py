@@ -27,16 +27,18 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ecs_combat.cli.console import is_plain, print_line, print_plain_table, shown, summary_table
+from ecs_combat.console import is_plain, print_line, print_plain_table, shown, summary_table
 from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.card_draw import CardGenerator
 from ecs_combat.simulation.card_summary import card_summary, plot_cards, render_card_summary
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected
 from ecs_combat.simulation.distribute import PluginOptions, Simulation, local_workers
 from ecs_combat.simulation.executors import WorkerPool, dask_executor
+from ecs_combat.simulation.generate import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
+from ecs_combat.simulation.intervals import percent_with_interval
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
+from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
 from ecs_combat.simulation.spec import BattleSpec, Spec, decisions_refused, load_spec, tournament
 
@@ -55,9 +57,10 @@ def _percent(part: int, whole: int) -> str:
 
 
 def render_summary(doc: dict[str, Any], console: Console) -> None:
-    """Print the summary for a person: one row per matchup, outcomes as shares of its battles.
+    """Print the summary for a person: one row per matchup, outcomes as shares of its battles,
+    win rates with their 95% intervals.
 
-    A Rich table on a terminal; the plain layout of :mod:`ecs_combat.cli.console` elsewhere.
+    A Rich table on a terminal; the plain layout of :mod:`ecs_combat.console` elsewhere.
     """
     totals = doc["totals"]
     with_damage = totals["damage_to_players"] > 0
@@ -75,8 +78,8 @@ def render_summary(doc: dict[str, Any], console: Console) -> None:
             shown(row["attacker"]),
             shown(row["blocker"]),
             f"{n:,}",
-            _percent(row["attacker_wins"], n),
-            _percent(row["blocker_wins"], n),
+            percent_with_interval(row["attacker_win_rate"], row["attacker_win_rate_ci95"]),
+            percent_with_interval(row["blocker_win_rate"], row["blocker_win_rate_ci95"]),
             _percent(row["trades"], n),
             _percent(row["neither_dies"], n),
         ]
@@ -243,12 +246,9 @@ def run_command(
     on Ctrl-C, and :class:`OutputFailed` (after printing the summary) when a file could not
     be written after all.
     """
-    spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
-    if decisions is not None and decisions != spec.decisions:
-        spec = dataclasses.replace(spec, decisions=decisions)
-        why = decisions_refused(spec)
-        if why is not None:
-            raise InputError("--decisions", decisions, f"refused for this SPEC: {why}")
+    spec = _with_decisions(
+        load_spec(spec_file, registry) if spec_file else tournament(registry), decisions
+    )
     if isinstance(spec, BattleSpec) and spec.turn is not None and engine_name != "batched":
         raise InputError(
             "--engine", engine_name, "a SPEC with [turn] resolves on the batched engine only"
@@ -331,9 +331,9 @@ def run_command(
             "saved there (--resume runs the rest)"
         )
     generator = simulation.generator
-    cards = isinstance(generator, CardGenerator) and isinstance(spec, BattleSpec)
-    if isinstance(generator, CardGenerator) and isinstance(spec, BattleSpec):
-        doc = card_summary(generator, spec, seed, run)
+    cards = generator.pool is not None
+    if generator.pool is not None:
+        doc = card_summary(generator.pool, spec, seed, run)
     else:
         doc = summary(generator, spec, seed, run)
     doc["run"]["scheduler"] = scheduler
@@ -358,3 +358,46 @@ def run_command(
         render_summary(doc, Console(highlight=False))
     if errors:
         raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")
+
+
+def _with_decisions(spec: Spec, decisions: str | None) -> Spec:
+    """The spec with `--decisions` (when given) instead of its own ``decisions``."""
+    if decisions is None or decisions == spec.decisions:
+        return spec
+    spec = dataclasses.replace(spec, decisions=decisions)
+    why = decisions_refused(spec)
+    if why is not None:
+        raise InputError("--decisions", decisions, f"refused for this SPEC: {why}")
+    return spec
+
+
+def replay_command(
+    registry: Registry,
+    spec_file: str | None,
+    battles: int,
+    seed: int | None,
+    battle: int,
+    decisions: str | None = None,
+) -> None:
+    """`ecs-combat simulate [SPEC] --seed S --replay K`: print battle K of that run as a
+    scenario file (TOML) that `ecs-combat resolve` reads; nothing is resolved here."""
+    if seed is None:
+        raise InputError(
+            "--replay", str(battle), "needs the run's --seed (the seed its summary shows)"
+        )
+    if battle >= battles:
+        raise InputError(
+            "--replay", str(battle), f"the run has battles 0 to {battles - 1:,} (-n {battles:,})"
+        )
+    spec = _with_decisions(
+        load_spec(spec_file, registry) if spec_file else tournament(registry), decisions
+    )
+    run = f"ecs-combat simulate {spec_file + ' ' if spec_file else ''}--seed {seed}"
+    comments = (
+        f"Battle {battle} of `{run}` (the same battle whatever -n, --engine or --workers).",
+        "Players: A attacks B. Creatures: c0, c1, ... as in the per-battle file's creatures.",
+        "Read it with: ecs-combat resolve FILE.toml",
+    )
+    click.echo(
+        replay_text(make_generator(spec, registry), registry, seed, battle, comments), nl=False
+    )

@@ -149,11 +149,18 @@ class TaskResult:
     chunks: int
     engine_seconds: float
     table: dict[str, Any] | None = None
+    creatures: dict[str, Any] | None = None
 
     def as_chunk(self) -> ChunkResult:
         """The task as one chunk (what the per-battle file writer takes)."""
         return ChunkResult(
-            self.index, self.start, self.stop, self.tally, self.engine_seconds, self.table
+            self.index,
+            self.start,
+            self.stop,
+            self.tally,
+            self.engine_seconds,
+            self.table,
+            self.creatures,
         )
 
 
@@ -262,6 +269,7 @@ def run_task(
         tally = Tally()
         engine_seconds = 0.0
         tables: list[dict[str, Any]] = []
+        creatures: list[dict[str, Any]] = []
         n = 0
         for lo, hi in chunks(stop - start, job.chunk_size):
             n += 1
@@ -272,16 +280,20 @@ def run_task(
             engine_seconds += result.engine_seconds
             if on_chunk is not None:
                 on_chunk(result)
-            elif result.table is not None:
+            elif result.table is not None and result.creatures is not None:
                 tables.append(result.table)
+                creatures.append(result.creatures)
     except EcsCombatError as exc:
         raise RemoteError(type(exc).__name__, str(exc)) from None
     finally:
         mark_running(None)
-    table = None
+    table = creature_table = None
     if job.with_table and tables:
         table = {name: np.concatenate([t[name] for t in tables]) for name in tables[0]}
-    return TaskResult(index, start, stop, tally, n, engine_seconds, table)
+        creature_table = {
+            name: np.concatenate([t[name] for t in creatures]) for name in creatures[0]
+        }
+    return TaskResult(index, start, stop, tally, n, engine_seconds, table, creature_table)
 
 
 # ---------------------------------------------------------------------------------------------

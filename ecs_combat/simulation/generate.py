@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from ecs_combat.simulation.assemble import Array, _Casts, assemble, state_column
 from ecs_combat.simulation.keyword_bits import KeywordBits
 from ecs_combat.simulation.spec import BattleSpec, Range, Spec, TournamentSpec
 from ecs_combat.simulation.turns import TurnPlan, turn_keywords
+
+if TYPE_CHECKING:
+    from ecs_combat.simulation.pool import CardPool
 
 #: Battles per seeded block.
 BLOCK = 1024
@@ -78,6 +81,60 @@ class Drawn:
     two_rows_a_battle: bool = False
     #: A SPEC with `[turn]`: every battle's turn (its first combat phase is `batch`).
     turn: TurnBatch | None = None
+    #: [N] each creature row's card, an index into the generator's pool; None when the
+    #: creatures are made up.
+    card: IntArray | None = None
+
+
+class Generator(Protocol):
+    """What running, tallying and summing up a simulation ask of its battles' generator (the
+    keyword tournament, a SPEC, a SPEC with a card pool), so none of them asks which it is."""
+
+    @property
+    def pool(self) -> CardPool | None:
+        """The card pool the creatures are drawn from; None when they are made up."""
+        ...
+
+    @property
+    def spec(self) -> Spec:
+        """What the battles are drawn from (its ``decisions`` say who chooses the blocks)."""
+        ...
+
+    @property
+    def bits(self) -> KeywordBits:
+        """The keywords the battles can hold, as mask bits."""
+        ...
+
+    @property
+    def possible(self) -> np.uint64:
+        """The mask of every keyword a drawn creature can have."""
+        ...
+
+    @property
+    def n_codes(self) -> int:
+        """Number of matchup codes per side."""
+        ...
+
+    def draw(self, rng: np.random.Generator, n: int) -> Draws:
+        """The raw draws of `n` battles."""
+        ...
+
+    def build(self, draws: Draws) -> Drawn:
+        """The drawn battles as a batch ready to resolve."""
+        ...
+
+    def label(self, code: int) -> str:
+        """A side's label (a matchup label, or a card's name)."""
+        ...
+
+    def sort_key(self, code: int) -> tuple[int, ...]:
+        """The order of labels in tables."""
+        ...
+
+    def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray | None:
+        """The per-card tally of resolved battles (`code`: outcome code per battle), or None
+        when they are not drawn from a card pool."""
+        ...
 
 
 class TournamentGenerator:
@@ -85,6 +142,8 @@ class TournamentGenerator:
 
     Matchup codes: 0 for no keyword, ``i + 1`` for ``spec.keywords[i]``.
     """
+
+    pool: CardPool | None = None
 
     def __init__(self, spec: TournamentSpec, registry: Registry) -> None:
         self.spec = spec
@@ -229,6 +288,10 @@ class TournamentGenerator:
         """Number of matchup codes per side."""
         return len(self.labels)
 
+    def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray | None:
+        """None: the tournament's creatures are made up."""
+        return None
+
 
 class SpecGenerator:
     """Draws the battles of a SPEC file.
@@ -237,6 +300,8 @@ class SpecGenerator:
     its second, and so on. Matchup codes are bit sets over ``spec.matchup``: bit ``i`` is set
     when a creature of that side has ``spec.matchup[i]``.
     """
+
+    pool: CardPool | None = None
 
     def __init__(self, spec: BattleSpec, registry: Registry) -> None:
         self.spec = spec
@@ -265,6 +330,10 @@ class SpecGenerator:
     def n_codes(self) -> int:
         """Number of matchup codes per side."""
         return 1 << len(self.spec.matchup)
+
+    def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray | None:
+        """None: a SPEC without a pool makes its creatures up."""
+        return None
 
     def label(self, code: int) -> str:
         """A side's matchup label: its matchup keywords joined by " + ", or none."""
@@ -397,9 +466,6 @@ class SpecGenerator:
             has = rows & ((batch.keywords & bit) != np.uint64(0))
             code |= (np.bincount(batch.battle[has], minlength=n) > 0).astype(np.int64) << i
         return code
-
-
-Generator = TournamentGenerator | SpecGenerator
 
 
 def make_generator(spec: Spec, registry: Registry) -> Generator:

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
 
 
 def heatmap_figure(doc: dict[str, Any]) -> Figure:
-    """The attacker win rate of every matchup (attacker label x blocker label), in percent;
-    the colours span the rates found, from the lowest (red) to the highest (green)."""
+    """The attacker win rate of every matchup (attacker label x blocker label), in percent,
+    with its 95% interval under it; the colours span the rates found, from the lowest (red)
+    to the highest (green)."""
     from matplotlib.figure import Figure
     from matplotlib.ticker import PercentFormatter
 
@@ -38,13 +39,15 @@ def heatmap_figure(doc: dict[str, Any]) -> Figure:
     ax.set_xlabel("blocker")
     ax.set_ylabel("attacker")
     digits = 0 if high - low >= 10 else 1
+    interval = {(m["attacker"], m["blocker"]): m["attacker_win_rate_ci95"] for m in doc["matchups"]}
     for i, j in np.ndindex(rate.shape):
         if not np.isnan(rate[i, j]):
             shade = (rate[i, j] - low) / (high - low)
             color = "white" if shade < 0.2 or shade > 0.85 else "black"
+            lo, hi = interval[(attackers[i], blockers[j])]
             ax.text(
-                j, i, f"{rate[i, j]:.{digits}f}%", ha="center", va="center", fontsize=9,
-                color=color,
+                j, i, f"{rate[i, j]:.{digits}f}%\n({100 * lo:.{digits}f}-{100 * hi:.{digits}f})",
+                ha="center", va="center", fontsize=8, color=color,
             )  # fmt: skip
     spec_file = doc["run"].get("spec_file")
     what = doc["simulation"] + (f" {Path(spec_file).name}" if spec_file else "")

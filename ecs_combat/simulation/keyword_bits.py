@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +34,12 @@ def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
                 used |= card.keywords
         if spec.turn is not None:
             used |= turn_keywords(spec.turn, registry)
+    return with_required(registry, used)
+
+
+def with_required(registry: Registry, keywords: Iterable[str]) -> tuple[str, ...]:
+    """The keywords and those their definitions require, in registry order."""
+    used = set(keywords)
     todo = list(used)
     while todo:
         kw = registry.keyword(todo.pop())
@@ -47,8 +53,16 @@ def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
 class KeywordBits:
     """The registry's keywords as mask bits, with the block-legality rules they carry."""
 
-    def __init__(self, registry: Registry, spec: Spec) -> None:
-        self.names = drawn_keywords(registry, spec)
+    def __init__(
+        self, registry: Registry, spec: Spec | None = None, keywords: Iterable[str] = ()
+    ) -> None:
+        """Bits for the keywords a simulation's battles can hold (`spec`), else for
+        `keywords` and those they require."""
+        self.names = (
+            drawn_keywords(registry, spec)
+            if spec is not None
+            else with_required(registry, keywords)
+        )
         if len(self.names) > MAX_KEYWORDS:
             raise InputError(
                 None,

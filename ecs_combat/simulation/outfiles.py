@@ -20,7 +20,12 @@ from typing import IO, Any
 import numpy as np
 
 from ecs_combat.errors import InputError
-from ecs_combat.simulation.simulate import OUTCOME_NAMES, TABLE_COLUMNS, ChunkResult
+from ecs_combat.simulation.simulate import (
+    CREATURE_COLUMNS,
+    OUTCOME_NAMES,
+    TABLE_COLUMNS,
+    ChunkResult,
+)
 
 #: Suffixes of the per-battle file, by format.
 CSV_SUFFIXES = (".csv",)
@@ -75,7 +80,7 @@ def check_writable(path: str, option: str) -> None:
 # The per-battle file
 
 
-def _labels(codes: np.ndarray, label: Callable[[int], str]) -> list[str]:
+def code_labels(codes: np.ndarray, label: Callable[[int], str]) -> list[str]:
     """Codes as labels, computing each distinct label once."""
     distinct, inverse = np.unique(codes, return_inverse=True)
     names = np.array([label(int(c)) for c in distinct.tolist()], dtype=object)
@@ -119,12 +124,78 @@ def check_out_path(path: str) -> str:
     return "checkpoints"
 
 
-class BattleWriter:
-    """Writes the per-battle table chunk by chunk, in chunk order, to a CSV or Parquet file.
+def creatures_path(path: str) -> str:
+    """Where the per-creature table of a per-battle file goes: beside it, ``.creatures``
+    before its suffix (``battles.csv``: ``battles.creatures.csv``)."""
+    target = Path(path)
+    return str(target.with_name(f"{target.stem}.creatures{target.suffix}"))
 
-    Columns: :data:`ecs_combat.simulation.simulate.TABLE_COLUMNS`, with matchup labels and outcome names
-    as text. The file is written under a temporary name and renamed when complete. If writing
-    fails part-way (a full disk), the run goes on: the temporary file is removed and
+
+#: Text columns of the two tables (the others are integers; ``died`` is a boolean).
+TEXT_COLUMNS = frozenset({"attacker", "blocker", "outcome", "side", "id", "card", "keywords"})
+
+
+class _TableFile:
+    """One table written chunk by chunk to a CSV or Parquet file under a temporary name."""
+
+    def __init__(self, path: str, kind: str, columns: tuple[str, ...]) -> None:
+        self.path = path
+        self.columns = columns
+        self.tmp = temporary_beside(path, "--out")
+        self._file: IO[str] | None = None
+        self._csv: Any = None
+        self._parquet: Any = None
+        if kind == "csv":
+            self._file = open(self.tmp, "w", newline="", encoding="utf-8")  # noqa: SIM115
+            self._csv = csv.writer(self._file)
+            self._csv.writerow(columns)
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            def kind_of(name: str) -> Any:
+                if name in TEXT_COLUMNS:
+                    return pa.string()
+                return pa.bool_() if name == "died" else pa.int64()
+
+            schema = pa.schema([pa.field(name, kind_of(name)) for name in columns])
+            self._parquet = pq.ParquetWriter(self.tmp, schema)
+
+    def write(self, columns: dict[str, Any]) -> None:
+        """Append rows given column by column."""
+        if self._csv is not None:
+            lists = [columns[c] if isinstance(columns[c], list) else columns[c].tolist()
+                     for c in self.columns]  # fmt: skip
+            self._csv.writerows(zip(*lists, strict=True))
+        else:
+            import pyarrow as pa
+
+            table = {c: columns[c] for c in self.columns}
+            self._parquet.write_table(pa.table(table, schema=self._parquet.schema))
+
+    def close(self) -> None:
+        """Close the file, keeping it under its temporary name."""
+        for closing in (self._file, self._parquet):
+            if closing is not None:
+                closing.close()
+        self._file = self._parquet = self._csv = None
+
+    def abandon(self) -> None:
+        """Close and remove the temporary file."""
+        with contextlib.suppress(Exception):
+            self.close()
+        with contextlib.suppress(OSError):
+            self.tmp.unlink()
+
+
+class BattleWriter:
+    """Writes the per-battle table chunk by chunk, in chunk order, to a CSV or Parquet file,
+    and the per-creature table beside it (:func:`creatures_path`).
+
+    Columns: :data:`ecs_combat.simulation.simulate.TABLE_COLUMNS` with matchup labels and
+    outcome names as text, and :data:`~ecs_combat.simulation.simulate.CREATURE_COLUMNS`. The
+    files are written under temporary names and renamed when complete. If writing fails
+    part-way (a full disk), the run goes on: the temporary files are removed and
     :attr:`error` says what happened.
     """
 
@@ -132,57 +203,40 @@ class BattleWriter:
         self.path = path
         self.format = check_out_path(path)
         self.label = label
-        #: Why the file could not be written, once it could not.
+        #: Why the files could not be written, once they could not.
         self.error: str | None = None
-        self._tmp: Path | None = None
-        self._file: IO[str] | None = None
-        self._csv: Any = None
-        self._parquet: Any = None
+        self._files: list[_TableFile] = []
 
     def __enter__(self) -> BattleWriter:
         if Path(self.path).is_dir():
             raise InputError("--out", self.path, "is a directory")
-        self._tmp = temporary_beside(self.path, "--out")
         try:
-            if self.format == "csv":
-                self._file = open(self._tmp, "w", newline="", encoding="utf-8")
-                self._csv = csv.writer(self._file)
-                self._csv.writerow(TABLE_COLUMNS)
-            else:
-                import pyarrow as pa
-                import pyarrow.parquet as pq
-
-                fields = [
-                    pa.field(
-                        name,
-                        pa.string() if name in ("attacker", "blocker", "outcome") else pa.int64(),
-                    )
-                    for name in TABLE_COLUMNS
-                ]
-                self._parquet = pq.ParquetWriter(self._tmp, pa.schema(fields))
+            for path, columns in (
+                (self.path, TABLE_COLUMNS),
+                (creatures_path(self.path), CREATURE_COLUMNS),
+            ):
+                self._files.append(_TableFile(path, self.format, columns))
         except OSError as exc:
             self._abandon()
             raise InputError("--out", self.path, f"cannot write: {exc.strerror or exc}") from None
+        except InputError:
+            self._abandon()
+            raise
         return self
 
     def write(self, result: ChunkResult) -> None:
-        """Append one chunk's battles (nothing once writing has failed)."""
+        """Append one chunk's battles and creatures (nothing once writing has failed)."""
         if self.error is not None:
             return
         table = result.table
-        assert table is not None, "run the chunk with_table"
+        assert table is not None and result.creatures is not None, "run the chunk with_table"
         columns: dict[str, Any] = {name: table[name] for name in TABLE_COLUMNS}
-        columns["attacker"] = _labels(table["attacker"], self.label)
-        columns["blocker"] = _labels(table["blocker"], self.label)
-        columns["outcome"] = _labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
+        columns["attacker"] = code_labels(table["attacker"], self.label)
+        columns["blocker"] = code_labels(table["blocker"], self.label)
+        columns["outcome"] = code_labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
         try:
-            if self._csv is not None:
-                lists = [c if isinstance(c, list) else c.tolist() for c in columns.values()]
-                self._csv.writerows(zip(*lists, strict=True))
-            else:
-                import pyarrow as pa
-
-                self._parquet.write_table(pa.table(columns, schema=self._parquet.schema))
+            self._files[0].write(columns)
+            self._files[1].write(result.creatures)
         except OSError as exc:
             self._failed(exc)
 
@@ -191,15 +245,10 @@ class BattleWriter:
         self._abandon()
 
     def _abandon(self) -> None:
-        """Close and remove the temporary file."""
-        for closing in (self._file, self._parquet):
-            if closing is not None:
-                with contextlib.suppress(Exception):
-                    closing.close()
-        self._file = self._parquet = self._csv = None
-        if self._tmp is not None:
-            with contextlib.suppress(OSError):
-                self._tmp.unlink()
+        """Close and remove the temporary files."""
+        for file in self._files:
+            file.abandon()
+        self._files = []
 
     def __exit__(
         self,
@@ -210,12 +259,10 @@ class BattleWriter:
         if kind is not None or self.error is not None:
             self._abandon()
             return
-        assert self._tmp is not None
         try:
-            if self._file is not None:
-                self._file.close()
-            if self._parquet is not None:
-                self._parquet.close()
-            os.replace(self._tmp, self.path)
+            for file in self._files:
+                file.close()
+            for file in self._files:
+                os.replace(file.tmp, file.path)
         except OSError as exc:
             self._failed(exc)

@@ -23,9 +23,10 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.card_draw import CardDrawn, CardGenerator, card_counts, totals_of
+from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
+from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
 ENGINES = ("batched", "reference")
@@ -185,6 +186,8 @@ class ChunkResult:
     engine_seconds: float
     #: Per-battle columns (see :data:`TABLE_COLUMNS`), or None.
     table: dict[str, IntArray] | None = None
+    #: Per-creature columns (see :data:`CREATURE_COLUMNS`), with the per-battle table.
+    creatures: dict[str, npt.NDArray[Any]] | None = None
 
 
 #: Columns of the per-battle table, codes as integers (labels are added when it is written).
@@ -199,6 +202,58 @@ TABLE_COLUMNS = (
     "blockers_died",
     "damage_to_players",
 )
+
+
+#: Columns of the per-creature table, one row per creature of each battle, in battle order:
+#: the battle, the side (``A`` attacks, ``B`` defends), the creature's id in the battle's
+#: scenario (``simulate --replay``), its card (empty for a made-up creature), its keywords,
+#: its power and toughness as the battle began, and whether it died.
+CREATURE_COLUMNS = ("battle", "side", "id", "card", "keywords", "power", "toughness", "died")
+#: The sides of the per-creature table: the attacking player's creatures, the defending one's.
+SIDES = ("A", "B")
+
+
+def creature_table(
+    generator: Generator, drawn: Drawn, outcome: BatchOutcome, start: int
+) -> dict[str, npt.NDArray[Any]]:
+    """The per-creature table of drawn battles (:data:`CREATURE_COLUMNS`); text columns are
+    object arrays, each distinct text made once."""
+    batch = drawn.batch
+    n = batch.n_creatures
+    first = np.zeros(batch.n_battles, dtype=np.int64)
+    np.cumsum(np.bincount(batch.battle, minlength=batch.n_battles)[:-1], out=first[1:])
+    local = np.arange(n, dtype=np.int64) - first[batch.battle]
+    ids = _texts(local, lambda i: f"c{i}")
+    pool = generator.pool
+    if pool is not None and drawn.card is not None:
+        cards = _texts(drawn.card, lambda c: pool.names[c])
+        keywords = _texts(drawn.card, lambda c: ", ".join(str(k) for k in pool.instances[c]))
+    else:
+        names = batch.keyword_names
+        cards = np.full(n, "", dtype=object)
+        keywords = _texts(
+            batch.keywords.astype(np.int64),
+            lambda m: ", ".join(k for i, k in enumerate(names) if m >> i & 1),
+        )
+    gone = ~outcome.alive if outcome.entered is None else outcome.entered & ~outcome.alive
+    return {
+        "battle": batch.battle + start,
+        "side": np.array(SIDES, dtype=object)[(~drawn.attacking_side).astype(np.int64)],
+        "id": ids,
+        "card": cards,
+        "keywords": keywords,
+        "power": batch.power.astype(np.int64),
+        "toughness": batch.toughness.astype(np.int64),
+        "died": gone,
+    }
+
+
+def _texts(codes: IntArray, text: Callable[[int], str]) -> npt.NDArray[Any]:
+    """Codes as texts (an object array), each distinct text made once."""
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    made = np.array([text(int(c)) for c in distinct.tolist()] + [""], dtype=object)[:-1]
+    out: npt.NDArray[Any] = made[inverse.reshape(-1)]
+    return out
 
 
 def outcome_codes(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArray, IntArray]:
@@ -233,8 +288,8 @@ def run_chunk(
     engine_seconds = time.perf_counter() - began
     code, att_died, blk_died = outcome_codes(drawn, outcome)
     batch = drawn.batch
-    if isinstance(drawn, CardDrawn) and isinstance(generator, CardGenerator):
-        cards = card_counts(drawn, code, outcome, len(generator.pool))
+    cards = generator.card_counts(drawn, code, outcome)
+    if cards is not None:
         if drawn.two_rows_a_battle:  # one matchup, its figures from the cards'
             tally = Tally({(0, 0): totals_of(cards)}, batch.n_creatures, cards)
         else:
@@ -253,8 +308,9 @@ def run_chunk(
             generator.n_codes,
             batch.n_creatures,
         )
-    table = None
+    table = creatures = None
     if with_table:
+        creatures = creature_table(generator, drawn, outcome, start)
         n = batch.n_battles
         attackers = np.bincount(batch.battle[drawn.attacking_side], minlength=n)
         table = {
@@ -268,7 +324,7 @@ def run_chunk(
             "blockers_died": blk_died,
             "damage_to_players": outcome.damage_to_players.astype(np.int64),
         }
-    return ChunkResult(index, start, stop, tally, engine_seconds, table)
+    return ChunkResult(index, start, stop, tally, engine_seconds, table, creatures)
 
 
 @dataclass
@@ -334,8 +390,14 @@ def simulate(
     )
 
 
-def _row(counts: npt.NDArray[np.int64]) -> dict[str, int]:
-    return {name: int(v) for name, v in zip(COLUMNS, counts.tolist(), strict=True)}
+def summary_row(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
+    """A summary row: the counts, then each side's win rate with its 95% Wilson interval."""
+    row: dict[str, Any] = {name: int(v) for name, v in zip(COLUMNS, counts.tolist(), strict=True)}
+    for side in ("attacker", "blocker"):
+        rate, interval = rate_and_interval(row[f"{side}_wins"], row["battles"])
+        row[f"{side}_win_rate"] = rate
+        row[f"{side}_win_rate_ci95"] = interval
+    return row
 
 
 def summary(generator: Generator, spec: Spec, seed: int, run: Run) -> dict[str, Any]:
@@ -352,12 +414,12 @@ def summary(generator: Generator, spec: Spec, seed: int, run: Run) -> dict[str, 
         "battles": battles,
         "creatures": tally.creatures,
         "spec": spec.describe(),
-        "totals": _row(total),
+        "totals": summary_row(total),
         "matchups": [
             {
                 "attacker": generator.label(a),
                 "blocker": generator.label(b),
-                **_row(tally.counts[(a, b)]),
+                **summary_row(tally.counts[(a, b)]),
             }
             for a, b in keys
         ],
