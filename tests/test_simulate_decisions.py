@@ -248,7 +248,8 @@ def test_documented_optimal_two_drops_ranking_is_what_the_run_gives(registry: Re
     assert isinstance(generator, CardGenerator)
     resolver = make_engine("batched", registry)
     run = simulate(generator, "batched", resolver, 1, 100_000, default_chunk_size(spec, "batched"))
-    summary_doc = card_summary(generator, spec, 1, run)
+    assert generator.pool is not None
+    summary_doc = card_summary(generator.pool, spec, 1, run)
     summary_doc["run"]["spec_file"] = "docs/examples/specs/two-drops.toml"
     console = Console(file=io.StringIO(), width=300)
     render_card_summary(summary_doc, console, "")
