@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from ecs_combat import Registry
+from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions import best_blocks
@@ -259,3 +259,19 @@ def test_documented_optimal_two_drops_ranking_is_what_the_run_gives(registry: Re
     totals = summary_doc["totals"]
     assert totals["attacker_wins"] == 0 and totals["neither_dies"] == 61_163
     assert totals["damage_to_players"] == 75_505
+
+
+def test_replay_prints_the_chosen_blocks(registry: Registry) -> None:
+    """--replay K of a run with decisions = "optimal" prints battle K with the blocks the run
+    resolved: the best blocks of that battle (`best_blocks` on the printed scenario)."""
+    for k in range(4):
+        p = run("simulate", str(EXAMPLE), "--seed", "5", "--replay", str(k))
+        assert p.returncode == 0, p.stderr
+        printed = parse_scenario(tomllib.loads(p.stdout), registry, f"battle {k}")
+        best = best_blocks(printed, registry, top=1).best[0]
+        assert {b: a[0] for b, a in printed.blockers.items()} == best.blockers
+    drawn = run("simulate", str(EXAMPLE), "--seed", "5", "--replay", "3", "--decisions", "drawn")
+    assert (
+        drawn.returncode == 0
+        and drawn.stdout != run("simulate", str(EXAMPLE), "--seed", "5", "--replay", "3").stdout
+    )
