@@ -10,10 +10,11 @@ explicit divisions. Everything is array work: no Python loop over battles.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
 
 I64 = np.int64
 
@@ -108,7 +109,10 @@ def take_boards(
         division_recipient=np.zeros(0, I64),
         division_amount=np.zeros(0, I64),
         creature_ids=None,
-        creature_names=None,
+        # names decide some keywords (alpha strike), so each copy keeps its creatures'
+        creature_names=None
+        if batch.creature_names is None
+        else np.asarray(batch.creature_names, dtype=object)[crow].tolist(),
         player_ids=None,
         division_index=None,
         battle_files=None,
@@ -204,3 +208,72 @@ def first_rows(battle_of_row: IntArray, n_battles: int) -> IntArray:
 def nonzero_rows(mask: BoolArray) -> IntArray:
     """Rows where `mask` is true."""
     return np.flatnonzero(mask).astype(I64)
+
+
+#: An outcome with each creature row's and each player row's battle.
+Outcomes = tuple[BatchOutcome, IntArray, IntArray]
+
+
+def take_outcomes(outcome: BatchOutcome, battle_of_row: IntArray, player_battle: IntArray,
+                  battles: IntArray) -> Outcomes:  # fmt: skip
+    """The outcome of some battles of a batch (creature rows `battle_of_row`, player rows
+    `player_battle`), as battles ``0 .. len(battles) - 1`` in that order."""
+    n = len(outcome.damage_to_players)
+    crow, ccopy, _ = Segments.of(battle_of_row, n).gather(battles)
+    prow, pcopy, _ = Segments.of(player_battle, n).gather(battles)
+    o = outcome
+    taken = BatchOutcome(
+        alive=o.alive[crow],
+        damage=o.damage[crow],
+        power=o.power[crow],
+        toughness=o.toughness[crow],
+        life=o.life[prow],
+        lost=o.lost[prow],
+        died_in_step=o.died_in_step[crow],
+        damage_to_players=o.damage_to_players[battles],
+        entered=None if o.entered is None else o.entered[crow],
+        steps_taken=None if o.steps_taken is None else o.steps_taken[:, battles],
+        player_state=None
+        if o.player_state is None
+        else {k: v[prow] for k, v in o.player_state.items()},
+    )
+    return taken, ccopy, pcopy
+
+
+def join_outcomes(parts: list[Outcomes]) -> Outcomes:
+    """The outcomes of several batches' battles as one, in order."""
+    if len(parts) == 1:
+        return parts[0]
+    outcomes = [p[0] for p in parts]
+    before = np.cumsum([0, *(len(o.damage_to_players) for o in outcomes)])
+    first = outcomes[0]
+
+    def joined(name: str) -> Any:
+        return np.concatenate([getattr(o, name) for o in outcomes])
+
+    return (
+        BatchOutcome(
+            alive=joined("alive"),
+            damage=joined("damage"),
+            power=joined("power"),
+            toughness=joined("toughness"),
+            life=joined("life"),
+            lost=joined("lost"),
+            died_in_step=joined("died_in_step"),
+            damage_to_players=joined("damage_to_players"),
+            entered=None if first.entered is None else joined("entered"),
+            steps_taken=None
+            if first.steps_taken is None
+            else np.concatenate(
+                [o.steps_taken for o in outcomes if o.steps_taken is not None], axis=1
+            ),
+            player_state=None
+            if first.player_state is None
+            else {
+                k: np.concatenate([o.player_state[k] for o in outcomes if o.player_state])
+                for k in first.player_state
+            },
+        ),
+        np.concatenate([p[1] + b for p, b in zip(parts, before, strict=False)]).astype(I64),
+        np.concatenate([p[2] + b for p, b in zip(parts, before, strict=False)]).astype(I64),
+    )

@@ -401,6 +401,9 @@ def _written(registry: Registry, keyword: str) -> str:
               help="Run the battles on this many local processes.")  # fmt: skip
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run the battles on the Dask cluster with this scheduler (tcp://host:8786).")  # fmt: skip
+@click.option("--decisions", type=click.Choice(("drawn", "optimal")),
+              help="Blocks as drawn, or the defending player's best, as `blocks` chooses; "
+              "default: the SPEC's decisions key, else drawn.")  # fmt: skip
 @click.option("--replay", type=click.IntRange(min=0), metavar="K",
               help="Print battle K of the run (give its --seed) as a scenario file for "
               "`ecs-combat resolve`, instead of running it.")  # fmt: skip
@@ -418,6 +421,7 @@ def simulate(
     chunk_size: int | None,
     workers: int,
     scheduler: str | None,
+    decisions: str | None,
     replay: int | None,
 ) -> None:
     """Resolve many random battles in bulk and tally the outcomes per matchup.
@@ -426,7 +430,8 @@ def simulate(
     keyword drawn from none and every installed strike keyword. SPEC is a TOML file describing
     other battles (docs/simulate.md). --workers and --scheduler spread the battles over local
     processes or a Dask cluster, with the same results; --out DIR keeps finished tasks and
-    --resume finishes an interrupted run (docs/distributed.md).
+    --resume finishes an interrupted run (docs/distributed.md). --decisions optimal chooses
+    each battle's blocks as the defending player's best (docs/simulate.md).
     """
     from ecs_combat.simulation.command import Interrupted, OutputFailed, run_command
     from ecs_combat.simulation.distribute import PluginOptions, TaskFailed, WorkerDied
@@ -434,13 +439,14 @@ def simulate(
     registry = state.registry
     plugins = PluginOptions.current(state.load, sorted(state.block))
     if replay is not None:
-        _replay(registry, spec, battles, seed, replay, out=out, plot=plot, json=as_json,
-                resume=resume, workers=workers > 1, scheduler=scheduler)  # fmt: skip
+        _replay(registry, spec, battles, seed, replay, decisions, out=out, plot=plot,
+                json=as_json, resume=resume, workers=workers > 1, scheduler=scheduler)  # fmt: skip
         return
     try:
         run_command(
             registry, spec, battles, seed, engine, as_json, out, plot, chunk_size,
             workers=workers, scheduler=scheduler, resume=resume, plugins=plugins,
+            decisions=decisions,
         )  # fmt: skip
     except InputError as exc:
         fail(str(exc), 2)
@@ -458,6 +464,7 @@ def _replay(
     battles: int,
     seed: int | None,
     battle: int,
+    decisions: str | None,
     **others: object,
 ) -> None:
     """simulate --replay: one battle printed; options of a run are refused, by name."""
@@ -467,7 +474,7 @@ def _replay(
     if given:
         fail(f"--replay prints one battle and runs nothing: drop --{given[0]}", 2)
     try:
-        replay_command(registry, spec, battles, seed, battle)
+        replay_command(registry, spec, battles, seed, battle, decisions)
     except InputError as exc:
         fail(str(exc), 2)
 

@@ -24,7 +24,7 @@ from ecs_combat.decisions.declarations import (
 )
 from ecs_combat.decisions.divisions import Divider
 from ecs_combat.decisions.objective import Objective, Sides
-from ecs_combat.decisions.search import BoardResults, search_blocks
+from ecs_combat.decisions.search import BoardResults, ranked_declarations, search_blocks
 from ecs_combat.decisions.tree import Clock, Expansion
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
@@ -144,7 +144,7 @@ def best_blocks(
     results = search_blocks(
         engine, objective, template, sides, [decls], top, clock, bounds=not exhaustive
     )
-    ranked = _ranked(results, 0, decls.tie_order)
+    ranked = ranked_declarations(results, 0, decls.tie_order)
     best_value = results.values[ranked[0]] if len(ranked) else None
     ids = list(template.creature_ids or [])
     choices = _with_outcomes(
@@ -198,7 +198,7 @@ def best_attacks(
     # each attack's value: its best blocks
     answer = []
     for b in range(attacks.count):
-        ranked = _ranked(results, b, block_decls[b].tie_order)
+        ranked = ranked_declarations(results, b, block_decls[b].tie_order)
         answer.append(int(ranked[0]) if len(ranked) else -1)
     known = [b for b in range(attacks.count) if answer[b] >= 0 and results.solved[answer[b]]]
     values = np.array([results.values[answer[b]] for b in known], I64).reshape(
@@ -305,15 +305,6 @@ def _sides(
 
 
 # -- answers -----------------------------------------------------------------------------------
-
-
-def _ranked(results: BoardResults, board: int, tie_order: IntArray) -> IntArray:
-    """The board's solved declarations, best (lowest value) first, ties in the order shown."""
-    lo, hi = int(results.offset[board]), int(results.offset[board + 1])
-    solved = lo + np.flatnonzero(results.solved[lo:hi])
-    values = results.values[solved]
-    keys = [tie_order[solved - lo], *(values[:, t] for t in range(values.shape[1] - 1, -1, -1))]
-    return solved[np.lexsort(keys)]
 
 
 def _tied(results: BoardResults, ranked: IntArray, best: IntArray | None) -> int:

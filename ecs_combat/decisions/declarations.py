@@ -148,10 +148,10 @@ def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:
             count = ((masks >> U64(i)) & U64(1)).sum(axis=1)
             keep &= (count == 0) | (count >= need)
     masks = masks[keep]
-    return BlockDeclarations(options, masks, _tie_order(masks, options.blockers, options.attackers))
+    return BlockDeclarations(options, masks, tie_order(masks, options.blockers, options.attackers))
 
 
-def _tie_order(masks: MaskArray, creature_place: IntArray, target_place: IntArray) -> IntArray:
+def tie_order(masks: MaskArray, creature_place: IntArray, target_place: IntArray) -> IntArray:
     """The place of each declaration in the order ties are shown (RULES section 9)."""
     n = masks.shape[0]
     if n == 0:
@@ -203,5 +203,5 @@ def attack_declarations(able: IntArray, defender_place: int, where: str) -> Atta
     bits = (masks >> np.arange(len(able), dtype=U64)) & U64(1)
     # one column per attacker, each either attacking the defending player or not
     per_attacker = bits.astype(U64)
-    order = _tie_order(per_attacker, able, np.array([defender_place], I64))
+    order = tie_order(per_attacker, able, np.array([defender_place], I64))
     return AttackDeclarations(able, masks.reshape(-1), order)

@@ -80,21 +80,34 @@ class StepRecord:
         self.attacking_battles = _battles(self.attacker_divides, battle_of_row, n_battles)
         self.defending_battles = _battles(self.blocker_divides, battle_of_row, n_battles)
         self.battles = _battles(divides, battle_of_row, n_battles)
+        self._per_attacker, self._per_blocker = per_attacker, per_blocker
+        self._divides = divides
+        self._indexed = False
+
+    def _index(self) -> None:
+        """Index the step's blocks and dividers by battle (once, when a battle's choices are
+        first asked for: most recorded steps of a search are never expanded)."""
+        if self._indexed:
+            return
+        rec, battle_of_row = self.rec, self.battle_of_row
+        bb, ba = rec.block_blocker, rec.block_attacker
         # the blocks of each attacker in declared order, of each blocker by its own order
         self.by_attacker = np.argsort(ba, kind="stable")
         self.by_blocker = np.lexsort((rec.block_rank, bb))
-        self.attacker_start = np.concatenate([[0], np.cumsum(per_attacker)])
-        self.blocker_start = np.concatenate([[0], np.cumsum(per_blocker)])
-        self.divider_rows = np.flatnonzero(divides)
+        self.attacker_start = np.concatenate([[0], np.cumsum(self._per_attacker)])
+        self.blocker_start = np.concatenate([[0], np.cumsum(self._per_blocker)])
+        self.divider_rows = np.flatnonzero(self._divides)
         self.divider_battle = battle_of_row[self.divider_rows]
         fixed_blocks = ~self.attacker_divides[ba] & rec.deals[ba] & (rec.power[ba] > 0)
         fixed_rows = np.flatnonzero(fixed_blocks)
         fixed_battle = battle_of_row[bb[fixed_rows]]
         order = np.argsort(fixed_battle, kind="stable")
         self.fixed_rows, self.fixed_battle = fixed_rows[order], fixed_battle[order]
+        self._indexed = True
 
     def choices(self, battle: int, attacked: IntArray) -> StepChoices:
         """The dividers of one battle; `attacked` is each creature row's attacked player row."""
+        self._index()
         r = self.rec
         lo, hi = np.searchsorted(self.divider_battle, [battle, battle + 1])
         attacking: list[Divider] = []

@@ -100,10 +100,29 @@ def search_blocks(
     searched further. Without `bounds`, every declaration is searched to the end (to measure
     what the bounds save).
     """
-    blocks = blocks_of(declarations)
-    tree = Tree(engine, objective, boards, sides, blocks)
-    n_decl = len(blocks.board)
     offset = np.concatenate([[0], np.cumsum([d.count for d in declarations])]).astype(I64)
+    blocks = blocks_of(declarations)
+    return search(engine, objective, boards, sides, blocks, offset, top, clock, attack_top, bounds)
+
+
+def search(
+    engine: BatchedEngine,
+    objective: Objective,
+    boards: CombatBatch,
+    sides: Sides,
+    blocks: Blocks,
+    offset: IntArray,
+    top: int,
+    clock: Clock,
+    attack_top: int | None = None,
+    bounds: bool = True,
+    keep_outcomes: bool = False,
+) -> BoardResults:
+    """:func:`search_blocks` over declarations given as :class:`Blocks`, those of board ``b``
+    being ``offset[b]:offset[b + 1]``; with `keep_outcomes` the tree keeps every candidate
+    combat's outcome (:meth:`Tree.outcomes_of`)."""
+    tree = Tree(engine, objective, boards, sides, blocks, keep_outcomes=keep_outcomes)
+    n_decl = len(blocks.board)
     root = Level(
         first=0,
         decl=np.arange(n_decl, dtype=I64),
@@ -126,7 +145,9 @@ def search_blocks(
         solved = tree.solved[0]
         ranks = lexicographic_ranks(tree.values[0])
         lower = np.where(solved | bounded, ranks, -1)
-        threshold = _thresholds(offset, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top)
+        threshold = _thresholds(
+            board_of, len(offset) - 1, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top
+        )
         pending = ~solved & ~cut
         if bounds:
             cut |= pending & (lower > threshold[board_of])
@@ -143,18 +164,79 @@ def search_blocks(
     return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut)
 
 
+def _ranking_keys(results: BoardResults, rows: IntArray, tie: IntArray) -> list[IntArray]:
+    """np.lexsort keys putting declarations `rows` best first: lowest value term by term,
+    then lowest `tie` (the order ties are shown, RULES section 9)."""
+    values = results.values[rows]
+    return [tie, *(values[:, t] for t in range(values.shape[1] - 1, -1, -1))]
+
+
+def ranked_declarations(results: BoardResults, board: int, tie_order: IntArray) -> IntArray:
+    """The board's solved declarations, best (lowest value) first, ties in the order shown
+    (`tie_order`: each of the board's declarations' place in that order)."""
+    lo, hi = int(results.offset[board]), int(results.offset[board + 1])
+    solved = lo + np.flatnonzero(results.solved[lo:hi])
+    return solved[np.lexsort(_ranking_keys(results, solved, tie_order[solved - lo]))]
+
+
+def best_declarations(results: BoardResults, tie_key: IntArray) -> IntArray:
+    """Every board's best solved declaration, as :func:`ranked_declarations` ranks them
+    first, or -1; `tie_key` orders each board's declarations as ties are shown ([D], distinct
+    within a board)."""
+    n = len(results.offset) - 1
+    solved = results.solved
+    ranks = lexicographic_ranks(results.values)
+    ties = int(tie_key.max(initial=0)) + 1
+    if float(ranks.max(initial=0) + 1) * ties >= 2.0**62:  # one key would overflow: sort
+        rows = np.flatnonzero(solved)
+        keys = _ranking_keys(results, rows, tie_key[rows])
+        order = rows[np.lexsort([*keys, results.board[rows]])]
+        boards = results.board[order]
+        first = np.ones(len(order), np.bool_)
+        first[1:] = boards[1:] != boards[:-1]
+        out = np.full(n, -1, I64)
+        out[boards[first]] = order[first]
+        return out
+    key = np.where(solved, ranks * ties + tie_key, np.iinfo(I64).max)
+    return _first_lowest(results.offset, key, solved)
+
+
+def _first_lowest(offset: IntArray, key: IntArray, among: BoolArray) -> IntArray:
+    """Per board (declarations ``offset[b]:offset[b + 1]``), the declaration of lowest `key`
+    among `among` (the first of equal ones), or -1."""
+    n = len(offset) - 1
+    out = np.full(n, -1, I64)
+    some = offset[1:] > offset[:-1]
+    if not some.any():
+        return out
+    low = np.minimum.reduceat(key, offset[:-1][some])
+    lowest = np.zeros(n, I64)
+    lowest[some] = low
+    board = np.repeat(np.arange(n, dtype=I64), offset[1:] - offset[:-1])
+    hit = np.flatnonzero(among & (key == lowest[board]))
+    first = np.ones(len(hit), np.bool_)
+    first[1:] = board[hit][1:] != board[hit][:-1]
+    out[board[hit][first]] = hit[first]
+    return out
+
+
 #: Declarations solved per board in the first round; each later round takes four times more.
 FIRST_CHUNK = 16
 
 
-def _thresholds(offset: IntArray, solved_rank: IntArray, top: int) -> IntArray:
+def _thresholds(board_of: IntArray, n_boards: int, solved_rank: IntArray, top: int) -> IntArray:
     """The `top`-th best solved rank of each board (above every rank while fewer are solved)."""
-    n = len(offset) - 1
-    out = np.full(n, int(solved_rank.max(initial=0)) + 1, I64)
-    for b in range(n):
-        r = np.sort(solved_rank[offset[b] : offset[b + 1]])
-        if len(r) >= top:
-            out[b] = r[top - 1]
+    out = np.full(n_boards, int(solved_rank.max(initial=0)) + 1, I64)
+    if top == 1 and len(board_of):
+        offset = np.searchsorted(board_of, np.arange(n_boards + 1))
+        some = offset[1:] > offset[:-1]
+        out[some] = np.minimum.reduceat(solved_rank, offset[:-1][some])
+        return out
+    order = np.lexsort((solved_rank, board_of))
+    boards = board_of[order]
+    first = np.searchsorted(boards, boards, side="left")
+    at = np.flatnonzero(np.arange(len(order)) - first == top - 1)
+    out[boards[at]] = solved_rank[order[at]]
     return out
 
 

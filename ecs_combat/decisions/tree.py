@@ -17,8 +17,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ecs_combat.batched.arrays import CombatBatch, IntArray
-from ecs_combat.batched.boards import Declarations, Segments, take_boards, with_declarations
+from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.batched.boards import (
+    Declarations,
+    Outcomes,
+    Segments,
+    join_outcomes,
+    take_boards,
+    take_outcomes,
+    with_declarations,
+)
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.divisions import (
     Divider,
@@ -96,7 +104,12 @@ class Tree:
     #: Per expanded node: (attacking choice, defending reply) of the best line.
     best_line: dict[int, tuple[int, int]] = field(default_factory=dict)
     evaluated: int = 0  #: battles resolved
+    #: The children of nodes by what they look like from their board (:func:`_signature`).
+    _children: dict[tuple[object, bytes], Children] = field(default_factory=dict)
     backed_up: int = 0  #: expansions whose values are backed up already
+    #: Keep each level's batch and outcome (:meth:`outcomes_of`).
+    keep_outcomes: bool = False
+    kept: list[tuple[CombatBatch, BatchOutcome]] = field(default_factory=list)
 
     @property
     def n_nodes(self) -> int:
@@ -139,6 +152,8 @@ class Tree:
         batch = self.battles(level)
         outcome, records = self.engine.resolve_batch_with_divisions(batch)
         self.evaluated += batch.n_battles
+        if self.keep_outcomes:
+            self.kept.append((batch, outcome))
         sides = self._sides(batch, self.blocks.board[level.decl])
         values = score(self.objective, batch, outcome, sides)
         indexed = [StepRecord(r, batch.battle, batch.n_battles) for r in records]
@@ -194,9 +209,18 @@ class Tree:
         for k in expand.tolist():
             rec = records[int(first[k])]
             choices = rec.choices(k, batch.attacking)
-            att = attacking_divisions(choices)
-            dfd = joint_divisions(choices.defending)
-            na, nd = len(att.amounts), len(dfd.amounts)
+            own = level.div[level.div_start[k] : level.div_start[k + 1]]
+            c0, p0 = int(cs[k]), int(ps[k])
+            # nodes whose dividers look the same from their board have the same children
+            key = (_signature(choices, c0, p0), own.tobytes())
+            known = self._children.get(key)
+            if known is None:
+                known = _children(choices, own, c0, p0)
+                if len(self._children) >= CHILDREN_KEPT:
+                    self._children.clear()
+                self._children[key] = known
+            att, dfd, rows, n_rows, default_att, default_dfd = known
+            na, nd = len(att), len(dfd)
             self.expansions.append(
                 Expansion(
                     level.first + k,
@@ -204,25 +228,15 @@ class Tree:
                     na,
                     nd,
                     choices,
-                    att.amounts,
-                    dfd.amounts,
-                    int(cs[k]),
-                    int(ps[k]),
-                    _row_of(att.amounts, _default_row(choices.attacking)),
-                    _row_of(dfd.amounts, _default_row(choices.defending)),
+                    att,
+                    dfd,
+                    c0,
+                    p0,
+                    default_att,
+                    default_dfd,
                 )
             )
             next_id += na * nd
-            own = level.div[level.div_start[k] : level.div_start[k + 1]]
-            rows, n_rows = _children_rows(
-                own,
-                _division_rows(
-                    choices.step, _local_slots(att.source, att.recipient, cs[k], ps[k]), att.amounts
-                ),
-                _division_rows(
-                    choices.step, _local_slots(dfd.source, dfd.recipient, cs[k], ps[k]), dfd.amounts
-                ),
-            )
             divs.append(rows)
             counts.append(n_rows)
             decls.append(np.full(na * nd, level.decl[k], I64))
@@ -276,6 +290,118 @@ class Tree:
             out.append((e, a, d))
             node = e.first_child + a * e.n_defending + d
         return out
+
+    def best_leaves(self, nodes: IntArray) -> IntArray:
+        """The leaf at the end of each node's best line (a node that was not expanded, or
+        whose children are not all solved, is its own)."""
+        chosen = [e for e in self.expansions if e.node in self.best_line]
+        if not chosen:
+            return nodes.copy()
+        expanded = np.array([e.node for e in chosen], I64)
+        step = np.array(
+            [
+                e.first_child + a * e.n_defending + d
+                for e in chosen
+                for a, d in [self.best_line[e.node]]
+            ],
+            I64,
+        )
+        order = np.argsort(expanded)
+        expanded, step = expanded[order], step[order]
+        out = nodes.copy()
+        while True:
+            at = np.minimum(np.searchsorted(expanded, out), len(expanded) - 1)
+            on = expanded[at] == out
+            if not on.any():
+                return out
+            out = np.where(on, step[at], out)
+
+    def outcomes_of(self, nodes: IntArray) -> Outcomes:
+        """The outcomes of some nodes, as battles in the order given (the tree must keep
+        outcomes)."""
+        firsts = np.array([lv.first for lv in self.levels], I64)
+        li = np.searchsorted(firsts, nodes, side="right") - 1
+        parts: list[Outcomes] = []
+        owners: list[IntArray] = []
+        for i in np.unique(li).tolist():
+            mine = np.flatnonzero(li == i)
+            batch, outcome = self.kept[i]
+            taken = nodes[mine] - self.levels[i].first
+            parts.append(take_outcomes(outcome, batch.battle, batch.player_battle, taken))
+            owners.append(mine)
+        joined = join_outcomes(parts)
+        if len(parts) == 1:
+            return joined
+        order = np.argsort(np.concatenate(owners), kind="stable")
+        return take_outcomes(joined[0], joined[1], joined[2], order)
+
+    def divisions_of(self, nodes: IntArray) -> tuple[IntArray, IntArray]:
+        """The division rows of some nodes ([R, 4], by places on the board as in
+        :class:`Level`), grouped by node in the order given, and each row's place in `nodes`."""
+        firsts = np.array([lv.first for lv in self.levels], I64)
+        li = np.searchsorted(firsts, nodes, side="right") - 1
+        rows: list[IntArray] = []
+        owners: list[IntArray] = []
+        for i in np.unique(li).tolist():
+            mine = np.flatnonzero(li == i)
+            level = self.levels[i]
+            taken, place = _gather(level.div_start, nodes[mine] - level.first)
+            rows.append(level.div[taken])
+            owners.append(mine[place])
+        if not rows:
+            return np.zeros((0, 4), I64), np.zeros(0, I64)
+        div, owner = np.concatenate(rows), np.concatenate(owners)
+        order = np.argsort(owner, kind="stable")
+        return div[order], owner[order]
+
+
+#: At most this many kinds of expanded nodes are remembered (then forgotten, all at once).
+CHILDREN_KEPT = 100_000
+#: A node's children: the attacking player's and the defending player's joint divisions
+#: (amounts), every child's division rows and their counts, and the default choices.
+Children = tuple[IntArray, IntArray, IntArray, IntArray, int, int]
+
+
+def _signature(choices: StepChoices, cstart: int, pstart: int) -> object:
+    """What decides a node's children, by places on its board: its step's dividers and the
+    damage fixed on their recipients."""
+
+    def local(d: Divider) -> tuple[object, ...]:
+        player = None if d.player is None else d.player - pstart
+        recipients = tuple(r - cstart for r in d.recipients)
+        return (d.source - cstart, d.power, recipients, player, d.lethal, d.one_is_lethal)
+
+    fixed = tuple(sorted((r - cstart, v) for r, v in choices.fixed.items()))
+    return (
+        choices.step,
+        tuple(local(d) for d in choices.attacking),
+        tuple(local(d) for d in choices.defending),
+        fixed,
+    )
+
+
+def _children(choices: StepChoices, own: IntArray, cstart: int, pstart: int) -> Children:
+    """The children of a node whose step's dividers are `choices` and whose own division
+    rows are `own`."""
+    att = attacking_divisions(choices)
+    dfd = joint_divisions(choices.defending)
+    rows, n_rows = _children_rows(
+        own,
+        _division_rows(
+            choices.step, _local_slots(att.source, att.recipient, cstart, pstart), att.amounts
+        ),
+        _division_rows(
+            choices.step, _local_slots(dfd.source, dfd.recipient, cstart, pstart), dfd.amounts
+        ),
+    )
+    return (
+        att.amounts,
+        dfd.amounts,
+        rows,
+        n_rows,
+        _row_of(att.amounts, _default_row(choices.attacking)),
+        _row_of(dfd.amounts, _default_row(choices.defending)),
+    )
 
 
 def _default_row(dividers: tuple[Divider, ...]) -> IntArray:

@@ -41,6 +41,7 @@ MARKS: dict[Kind, frozenset[str]] = {
             "attacker",
             "blocker",
             "casts",
+            "decisions",
             "matchup",
             "turn",
             "pool",

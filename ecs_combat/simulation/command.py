@@ -6,6 +6,7 @@ the command that runs it all.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import secrets
 import time
@@ -39,7 +40,7 @@ from ecs_combat.simulation.intervals import percent_with_interval
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
-from ecs_combat.simulation.spec import BattleSpec, Spec, load_spec, tournament
+from ecs_combat.simulation.spec import BattleSpec, Spec, decisions_refused, load_spec, tournament
 
 #: Matchup labels up to this long stay on one line in the table; longer ones fold.
 ONE_LINE_LABEL = 16
@@ -233,6 +234,7 @@ def run_command(
     scheduler: str | None = None,
     resume: bool = False,
     plugins: PluginOptions | None = None,
+    decisions: str | None = None,
 ) -> None:
     """`ecs-combat simulate`: draw, resolve and tally, in this process, on `workers` local
     processes (no more than there are tasks to run) or on the Dask cluster at `scheduler`;
@@ -244,7 +246,9 @@ def run_command(
     on Ctrl-C, and :class:`OutputFailed` (after printing the summary) when a file could not
     be written after all.
     """
-    spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
+    spec = _with_decisions(
+        load_spec(spec_file, registry) if spec_file else tournament(registry), decisions
+    )
     if isinstance(spec, BattleSpec) and spec.turn is not None and engine_name != "batched":
         raise InputError(
             "--engine", engine_name, "a SPEC with [turn] resolves on the batched engine only"
@@ -356,8 +360,24 @@ def run_command(
         raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")
 
 
+def _with_decisions(spec: Spec, decisions: str | None) -> Spec:
+    """The spec with `--decisions` (when given) instead of its own ``decisions``."""
+    if decisions is None or decisions == spec.decisions:
+        return spec
+    spec = dataclasses.replace(spec, decisions=decisions)
+    why = decisions_refused(spec)
+    if why is not None:
+        raise InputError("--decisions", decisions, f"refused for this SPEC: {why}")
+    return spec
+
+
 def replay_command(
-    registry: Registry, spec_file: str | None, battles: int, seed: int | None, battle: int
+    registry: Registry,
+    spec_file: str | None,
+    battles: int,
+    seed: int | None,
+    battle: int,
+    decisions: str | None = None,
 ) -> None:
     """`ecs-combat simulate [SPEC] --seed S --replay K`: print battle K of that run as a
     scenario file (TOML) that `ecs-combat resolve` reads; nothing is resolved here."""
@@ -369,7 +389,9 @@ def replay_command(
         raise InputError(
             "--replay", str(battle), f"the run has battles 0 to {battles - 1:,} (-n {battles:,})"
         )
-    spec: Spec = load_spec(spec_file, registry) if spec_file else tournament(registry)
+    spec = _with_decisions(
+        load_spec(spec_file, registry) if spec_file else tournament(registry), decisions
+    )
     run = f"ecs-combat simulate {spec_file + ' ' if spec_file else ''}--seed {seed}"
     comments = (
         f"Battle {battle} of `{run}` (the same battle whatever -n, --engine or --workers).",

@@ -96,6 +96,21 @@ class Generator(Protocol):
         ...
 
     @property
+    def spec(self) -> Spec:
+        """What the battles are drawn from (its ``decisions`` say who chooses the blocks)."""
+        ...
+
+    @property
+    def bits(self) -> KeywordBits:
+        """The keywords the battles can hold, as mask bits."""
+        ...
+
+    @property
+    def possible(self) -> np.uint64:
+        """The mask of every keyword a drawn creature can have."""
+        ...
+
+    @property
     def n_codes(self) -> int:
         """Number of matchup codes per side."""
         ...

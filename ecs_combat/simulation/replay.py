@@ -9,6 +9,7 @@ from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.writer import scenario_document, toml_text
+from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import Generator, draw_battles
 
 
@@ -16,7 +17,7 @@ def replay_scenario(generator: Generator, registry: Registry, seed: int, battle:
     """Battle number `battle` of the run with `seed`, as the scenario the reference engine
     resolves for it (players A and B, creatures c0, c1, ... as in the per-creature table;
     a card's creature is named after the card, with its power, toughness and keywords)."""
-    drawn = draw_battles(generator, seed, battle, battle + 1)
+    drawn, _ = decided(generator, draw_battles(generator, seed, battle, battle + 1), None)
     if drawn.turn is not None:
         raise InputError(
             "--replay",

@@ -24,6 +24,7 @@ from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.card_draw import totals_of
+from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
@@ -274,11 +275,14 @@ def run_chunk(
     """Draw battles ``start`` to ``stop - 1`` of the run with `seed`, resolve and tally them."""
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
-    if drawn.turn is not None:
+    drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine
+    if known is not None:
+        outcome: BatchOutcome = known
+    elif drawn.turn is not None:
         resolve_turns = getattr(engine, "resolve_turn_batch", None)
         if resolve_turns is None:
             raise RefusedError("a SPEC with [turn] resolves on the batched engine only")
-        outcome: BatchOutcome = resolve_turns(drawn.turn)
+        outcome = resolve_turns(drawn.turn)
     else:
         outcome = engine.resolve_batch(drawn.batch)
     engine_seconds = time.perf_counter() - began

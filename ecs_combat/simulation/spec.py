@@ -7,7 +7,7 @@ naming the file, the key path and what is wrong; unknown keys are errors.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,10 @@ CAST_TARGETS = ("blocked attacker", "attacker", "blocker")
 #: Power and toughness of the default tournament's creatures.
 TOURNAMENT_RANGE: Range = (1, 6)
 DEFAULT_LIFE = 20
+#: How the defending player's blocks are chosen: as drawn, or the best (RULES section 9).
+DECISIONS = ("drawn", "optimal")
+#: ``decisions = "optimal"`` searches battles of at most this many block declarations.
+MOST_DECIDED_DECLARATIONS = 100_000
 
 
 def strike_keywords(registry: Registry) -> tuple[str, ...]:
@@ -65,6 +69,7 @@ class TournamentSpec:
     power: Range = TOURNAMENT_RANGE
     toughness: Range = TOURNAMENT_RANGE
     life: int = DEFAULT_LIFE
+    decisions: str = "drawn"
 
     def describe(self) -> dict[str, Any]:
         """The spec as JSON data (part of a summary: it decides the battles)."""
@@ -74,6 +79,7 @@ class TournamentSpec:
             "power": list(self.power),
             "toughness": list(self.toughness),
             "life": self.life,
+            **_decisions(self.decisions),
         }
 
 
@@ -132,6 +138,8 @@ class BattleSpec:
     #: The real cards both sides draw from (``[pool]``), or None: power, toughness and keywords
     #: are then the cards'.
     pool: CardPool | None = None
+    #: "drawn", or "optimal": the defending player's best blocks (RULES section 9).
+    decisions: str = "drawn"
 
     def describe(self) -> dict[str, Any]:
         """The spec as JSON data (part of a summary: it decides the battles)."""
@@ -151,6 +159,7 @@ class BattleSpec:
             ],
             "matchup": list(self.matchup),
             **({"turn": self.turn.describe()} if self.turn is not None else {}),
+            **_decisions(self.decisions),
         }
 
     def _side(self, side: SideSpec) -> dict[str, Any]:
@@ -161,6 +170,49 @@ class BattleSpec:
 
 
 Spec = TournamentSpec | BattleSpec
+
+
+def _decisions(decisions: str) -> dict[str, str]:
+    """The ``decisions`` key of a described spec: only when they are not drawn, so that the
+    summaries of drawn runs stay as they were."""
+    return {} if decisions == "drawn" else {"decisions": decisions}
+
+
+def most_declarations(spec: Spec) -> int:
+    """How many block declarations the largest battle of the spec can have, at most: each
+    creature of the defending player blocks nothing or one attacker (509.1a)."""
+    if isinstance(spec, TournamentSpec):
+        return 2
+    attackers = spec.attackers[1]
+    blockers = attackers * spec.blockers_per_attacker[1]
+    return int((attackers + 1) ** blockers)
+
+
+def decisions_refused(spec: Spec) -> str | None:
+    """Why the spec's battles can't have ``decisions = "optimal"``, or None."""
+    if isinstance(spec, TournamentSpec):
+        return None
+    if spec.turn is not None:
+        return (
+            "a SPEC with [turn] declares its later combat phases from drawn intentions inside "
+            'the turn: decisions = "optimal" chooses the blocks of one combat phase; drop '
+            "[turn] or the decisions key"
+        )
+    for i, cast in enumerate(spec.casts):
+        if cast.target != "attacker":
+            return (
+                f"casts[{i}] is cast on a {cast.target}, which depends on the blocks: with "
+                'decisions = "optimal" a SPEC casts cards on attackers only (target = "attacker")'
+            )
+    most = most_declarations(spec)
+    if most > MOST_DECIDED_DECLARATIONS:
+        return (
+            f"its largest battle ({spec.attackers[1]} attackers, "
+            f"{spec.attackers[1] * spec.blockers_per_attacker[1]} creatures that may block) can "
+            f"have up to {most:,} block declarations; an exact search takes at most "
+            f"{MOST_DECIDED_DECLARATIONS:,}: draw fewer attackers or blockers_per_attacker"
+        )
+    return None
 
 
 def tournament(registry: Registry) -> TournamentSpec:
@@ -367,7 +419,7 @@ class _SpecReader(Checker):
                 "a SPEC draws either real cards from a pool or a turn with several combat "
                 "phases, not both (card pools play one combat phase)",
             )
-        return BattleSpec(
+        spec = BattleSpec(
             attackers=self.range(doc.get("attackers", 1), "attackers", 1, MAX_ATTACKERS),
             blockers_per_attacker=self.range(
                 doc.get("blockers_per_attacker", 1),
@@ -386,6 +438,26 @@ class _SpecReader(Checker):
             turn=parse_turn(self, doc["turn"]) if "turn" in doc else None,
             pool=pool,
         )
+        if "decisions" in doc:
+            spec = replace(spec, decisions=self.decisions(doc["decisions"]))
+            why = decisions_refused(spec)
+            if why is not None:
+                raise self.fail("decisions", f'"optimal" is refused for this SPEC: {why}')
+        return spec
+
+    def decisions(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise self.fail(
+                "decisions",
+                f"must be one of {', '.join(map(repr, DECISIONS))}, not {type_name(value)}",
+            )
+        if value not in DECISIONS:
+            raise self.fail(
+                "decisions",
+                f"must be one of {', '.join(map(repr, DECISIONS))}, not {value!r}"
+                f"{did_you_mean(value, list(DECISIONS))}",
+            )
+        return value
 
 
 def parse_spec(doc: Any, registry: Registry, file: str = "<spec>") -> BattleSpec:

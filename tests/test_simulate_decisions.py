@@ -1,0 +1,277 @@
+"""`simulate` with decisions = "optimal" (CONTRACT section 8; RULES section 9): each drawn
+battle's blocks are the defending player's best, searched in bulk; checked against the
+scenario search (`best_blocks`) battle by battle, by hand on the tournament, on both engines,
+and the SPEC key and option validated."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import re
+import subprocess
+import textwrap
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from rich.console import Console
+
+from ecs_combat import Registry, parse_scenario
+from ecs_combat.batched.convert import batch_to_scenarios
+from ecs_combat.cards.notes import result_json
+from ecs_combat.decisions import best_blocks
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.simulation.card_draw import CardGenerator
+from ecs_combat.simulation.card_summary import card_summary, render_card_summary
+from ecs_combat.simulation.decided import Decider
+from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate, summary
+from ecs_combat.simulation.spec import TournamentSpec, parse_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "specs" / "optimal-blocks.toml"
+TWO_DROPS = ROOT / "docs" / "examples" / "specs" / "two-drops.toml"
+#: Several attackers and blockers, with keywords that restrict blocks (flying, reach, menace)
+#: and make attackers divide damage (trample, two blockers), and first-strike steps.
+MIXED = {
+    "attackers": [1, 2],
+    "blockers_per_attacker": [0, 2],
+    "power": [1, 4],
+    "toughness": [1, 4],
+    "life": 6,
+    "keywords": {
+        "trample": 0.4,
+        "first strike": 0.3,
+        "deathtouch": 0.3,
+        "flying": 0.3,
+        "reach": 0.3,
+        "menace": 0.3,
+    },
+    "decisions": "optimal",
+}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    env.pop("ECS_COMBAT_PLUGINS", None)
+    return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def summary_of(*args: str) -> dict[str, Any]:
+    p = run("simulate", *args, "--json")
+    assert p.returncode == 0, p.stderr
+    doc: dict[str, Any] = json.loads(p.stdout)
+    return doc
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "spec.toml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+# -- the same blocks as the scenario search ------------------------------------------------------
+
+
+def test_each_battle_gets_the_blocks_best_blocks_gives_its_scenario(registry: Registry) -> None:
+    """RULES 9: for drawn battles written as scenarios, `best_blocks`' first declaration (ties
+    as shown first) is the one the bulk search chose, and resolving the chosen blocks and
+    divisions gives the best line's outcome."""
+    spec = parse_spec(MIXED, registry)
+    generator = make_generator(spec, registry)
+    drawn = draw_battles(generator, 7, 0, 40)
+    chosen, _ = Decider(generator).decide(drawn)
+    bare = batch_to_scenarios(drawn.batch, registry)
+    mine = batch_to_scenarios(chosen.batch, registry)
+    some_blocked = some_divided = 0
+    for plain, decided in zip(bare, mine, strict=True):
+        best = best_blocks(plain, registry, top=1).best[0]
+        assert {k: v[0] for k, v in decided.blockers.items()} == best.blockers, plain.file
+        outcome = result_json(decided, ReferenceEngine(registry).resolve(decided))
+        assert outcome["creatures"] == best.outcome["creatures"]
+        assert outcome["players"] == best.outcome["players"]
+        some_blocked += bool(best.blockers)
+        some_divided += bool(best.divide)
+    # the battles drawn exercise blocks and a chosen division (not only empty declarations)
+    assert some_blocked >= 10
+    assert some_divided >= 1
+
+
+# -- by hand, on the tournament ----------------------------------------------------------------
+
+
+def tally(spec: TournamentSpec, registry: Registry, engine: str, n: int = 400) -> dict[str, Any]:
+    generator = make_generator(spec, registry)
+    resolver = make_engine(engine, registry)
+    run = simulate(generator, engine, resolver, 3, n, 128)
+    doc = summary(generator, spec, 3, run)
+    return {(m["attacker"], m["blocker"]): m for m in doc["matchups"]}
+
+
+@pytest.mark.parametrize("engine", ["batched", "reference"])
+def test_a_first_striker_that_kills_any_blocker_is_not_blocked(
+    registry: Registry, engine: str
+) -> None:
+    """Every creature is 3/3; a side has first strike or nothing, life 20. RULES 9 scores
+    (game, material, life, poison), value = power + toughness = 6, the defender minimises:
+
+    - first strike attacks a plain 3/3: a block loses the blocker (material +6), no block
+      costs 3 life (0, 0, 3, 0): never blocked, neither dies, 3 damage a battle;
+    - plain attacks plain, or first strike attacks first strike: a block trades (6 - 6 = 0
+      material, no life) against 3 life: always a trade;
+    - plain attacks a first striker: the block kills it for free (material -6): blocker wins.
+    With drawn decisions every battle is blocked (the tournament always blocks).
+    """
+    spec = TournamentSpec(("first strike",), (3, 3), (3, 3), 20, decisions="optimal")
+    rows = tally(spec, registry, engine)
+    fs, none = "first strike", "none"
+    m = rows[(fs, none)]
+    assert m["neither_dies"] == m["battles"] > 0
+    assert m["damage_to_players"] == 3 * m["battles"]
+    for key in ((none, none), (fs, fs)):
+        assert rows[key]["trades"] == rows[key]["battles"] > 0
+    assert rows[(none, fs)]["blocker_wins"] == rows[(none, fs)]["battles"] > 0
+    drawn = tally(dataclasses.replace(spec, decisions="drawn"), registry, engine)
+    assert drawn[(fs, none)]["attacker_wins"] == drawn[(fs, none)]["battles"]
+
+
+@pytest.mark.parametrize("engine", ["batched", "reference"])
+def test_the_block_is_made_when_needed_to_survive(registry: Registry, engine: str) -> None:
+    """The same battles at 3 life: the unblocked first striker deals 3, the defending player
+    loses the game (game +1), so the chump block (material +6, game 0) is better for it:
+    every first strike attacker facing a plain 3/3 is blocked and wins."""
+    spec = TournamentSpec(("first strike",), (3, 3), (3, 3), 3, decisions="optimal")
+    m = tally(spec, registry, engine)[("first strike", "none")]
+    assert m["attacker_wins"] == m["battles"] > 0
+    assert m["damage_to_players"] == 0
+
+
+# -- the command -------------------------------------------------------------------------------
+
+
+def test_same_seed_same_results_whatever_the_chunks() -> None:
+    """CONTRACT 8: same SPEC, N and seed, same results; the summary's spec echoes the key."""
+    a = summary_of(str(EXAMPLE), "-n", "3000", "--seed", "5")
+    b = summary_of(str(EXAMPLE), "-n", "3000", "--seed", "5", "--chunk-size", "700")
+    assert a["spec"]["decisions"] == "optimal"
+    assert {k: v for k, v in a.items() if k != "run"} == {k: v for k, v in b.items() if k != "run"}
+    c = summary_of(str(EXAMPLE), "-n", "3000", "--seed", "6")
+    assert c["totals"] != a["totals"]
+
+
+def test_both_engines_give_the_same_summary() -> None:
+    """Decided with the batched search, the chosen combats resolved on either engine."""
+    a = summary_of(str(EXAMPLE), "-n", "300", "--seed", "2")
+    b = summary_of(str(EXAMPLE), "-n", "300", "--seed", "2", "--engine", "reference")
+    assert a["totals"] == b["totals"] and a["matchups"] == b["matchups"]
+
+
+def test_the_option_applies_to_the_tournament_and_changes_the_blocks() -> None:
+    """--decisions optimal on the tournament: no attacker ever wins alone (a defender never
+    blocks to lose its creature for nothing at 20 life); drawn, many do."""
+    optimal = summary_of("-n", "2000", "--seed", "1", "--decisions", "optimal")
+    drawn = summary_of("-n", "2000", "--seed", "1")
+    assert optimal["spec"]["decisions"] == "optimal" and "decisions" not in drawn["spec"]
+    assert optimal["totals"]["attacker_wins"] == 0 < drawn["totals"]["attacker_wins"]
+    assert optimal["totals"]["damage_to_players"] > 0 == drawn["totals"]["damage_to_players"]
+
+
+def test_the_option_overrides_the_spec_key(tmp_path: Path) -> None:
+    doc = summary_of(str(EXAMPLE), "-n", "500", "--seed", "1", "--decisions", "drawn")
+    assert "decisions" not in doc["spec"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            'decisions = "optimul"',
+            "decisions: must be one of 'drawn', 'optimal', not 'optimul'; did you mean 'optimal'?",
+        ),
+        ("decisions = 1", "decisions: must be one of 'drawn', 'optimal', not an integer"),
+        (
+            'decisions = "optimal"\nattackers = 5\nblockers_per_attacker = [0, 3]',
+            "up to 470,184,984,576 block declarations; an exact search takes at most 100,000",
+        ),
+        (
+            'decisions = "optimal"\n[turn]\ncreatures = [{ card = "Throat Wolf", controller = '
+            '"defending player" }]',
+            'decisions: "optimal" is refused for this SPEC: a SPEC with [turn]',
+        ),
+        (
+            'decisions = "optimal"\n[[casts]]\ncard = "Hat Trick"\nprobability = 0.5\n'
+            'target = "blocker"',
+            "casts[0] is cast on a blocker, which depends on the blocks",
+        ),
+    ],
+    ids=["typo", "type", "too-many", "turn", "casts"],
+)
+def test_the_spec_key_is_validated(tmp_path: Path, text: str, message: str) -> None:
+    spec = write(tmp_path, text + "\n")
+    p = run("simulate", str(spec), "-n", "10")
+    assert p.returncode == 2, p.stderr
+    assert message in p.stderr, p.stderr
+    assert str(spec) in p.stderr and "Traceback" not in p.stderr
+
+
+def test_the_option_is_refused_for_a_spec_too_large_to_search() -> None:
+    p = run("simulate", str(ROOT / "examples" / "specs" / "melee.toml"), "--decisions", "optimal")
+    assert p.returncode == 2 and "--decisions" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_two_player_boards_keep_their_sides(registry: Registry) -> None:
+    """The decided batch keeps the drawn creatures and attacks; only blocks and divisions
+    change, and every block is by a defending creature of the same battle."""
+    spec = parse_spec(MIXED, registry)
+    generator = make_generator(spec, registry)
+    drawn = draw_battles(generator, 1, 0, 200)
+    chosen = Decider(generator).decide(drawn)[0].batch
+    assert np.array_equal(chosen.attacking, drawn.batch.attacking)
+    assert not drawn.attacking_side[chosen.block_blocker].any()
+    assert np.array_equal(chosen.battle[chosen.block_blocker], chosen.battle[chosen.block_attacker])
+
+
+def test_documented_optimal_two_drops_ranking_is_what_the_run_gives(registry: Registry) -> None:
+    """docs/simulate.md shows an excerpt of the 2-drop ranking with optimal blocks (100,000
+    battles, seed 1)."""
+    text = (ROOT / "docs" / "simulate.md").read_text()
+    block = re.search(r"<!-- two-drops-optimal -->\n```\n(.*?)```", text, re.S)
+    assert block
+    shown = block.group(1).splitlines()
+    doc = {**tomllib.loads(TWO_DROPS.read_text()), "decisions": "optimal"}
+    spec = parse_spec(doc, registry, str(TWO_DROPS))
+    generator = make_generator(spec, registry)
+    assert isinstance(generator, CardGenerator)
+    resolver = make_engine("batched", registry)
+    run = simulate(generator, "batched", resolver, 1, 100_000, default_chunk_size(spec, "batched"))
+    assert generator.pool is not None
+    summary_doc = card_summary(generator.pool, spec, 1, run)
+    summary_doc["run"]["spec_file"] = "docs/examples/specs/two-drops.toml"
+    console = Console(file=io.StringIO(), width=300)
+    render_card_summary(summary_doc, console, "")
+    printed = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert printed[:7] == shown[:7]
+    assert printed[-4:-1] == shown[-4:-1]
+    totals = summary_doc["totals"]
+    assert totals["attacker_wins"] == 0 and totals["neither_dies"] == 61_163
+    assert totals["damage_to_players"] == 75_505
+
+
+def test_replay_prints_the_chosen_blocks(registry: Registry) -> None:
+    """--replay K of a run with decisions = "optimal" prints battle K with the blocks the run
+    resolved: the best blocks of that battle (`best_blocks` on the printed scenario)."""
+    for k in range(4):
+        p = run("simulate", str(EXAMPLE), "--seed", "5", "--replay", str(k))
+        assert p.returncode == 0, p.stderr
+        printed = parse_scenario(tomllib.loads(p.stdout), registry, f"battle {k}")
+        best = best_blocks(printed, registry, top=1).best[0]
+        assert {b: a[0] for b, a in printed.blockers.items()} == best.blockers
+    drawn = run("simulate", str(EXAMPLE), "--seed", "5", "--replay", "3", "--decisions", "drawn")
+    assert (
+        drawn.returncode == 0
+        and drawn.stdout != run("simulate", str(EXAMPLE), "--seed", "5", "--replay", "3").stdout
+    )
