@@ -4,23 +4,11 @@ The public API for plugins and scripts: scripts load, resolve and simulate throu
 :mod:`ecs_combat.api` (docs/python.md), plugins through the plugin surface (docs/plugins.md).
 """
 
-from ecs_combat.api import (
-    BATTLE_RESULT_COLUMNS,
-    CREATURE_RESULT_COLUMNS,
-    OUTCOMES,
-    BattleResults,
-    Battles,
-    Engine,
-    SimulationResult,
-    Tables,
-    battles,
-    load,
-    resolve,
-    resolve_battles,
-    simulate,
-)
-from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
-from ecs_combat.batched.engine import BatchedEngine
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
 from ecs_combat.plugin.definitions import (
     COLORS,
@@ -67,7 +55,54 @@ from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult, TurnResult
 from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
 from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
-from ecs_combat.scenario.turns import TurnScenario
+
+if TYPE_CHECKING:
+    from ecs_combat.api import (
+        BATTLE_RESULT_COLUMNS,
+        CREATURE_RESULT_COLUMNS,
+        OUTCOMES,
+        BattleResults,
+        Battles,
+        Engine,
+        SimulationResult,
+        Tables,
+        battles,
+        load,
+        resolve,
+        resolve_battles,
+        simulate,
+    )
+    from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
+    from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.scenario.turns import TurnScenario
+
+#: Names imported on first use (the Python API and the batched engine), so that plugins, which
+#: import the plugin surface from here, don't load them.
+_LAZY = {
+    **dict.fromkeys(
+        [
+            "BATTLE_RESULT_COLUMNS", "CREATURE_RESULT_COLUMNS", "OUTCOMES", "BattleResults",
+            "Battles", "Engine", "SimulationResult", "Tables", "battles", "load", "resolve",
+            "resolve_battles", "simulate",
+        ],
+        "ecs_combat.api",
+    ),
+    "BatchOutcome": "ecs_combat.batched.arrays",
+    "CombatBatch": "ecs_combat.batched.arrays",
+    "BatchedEngine": "ecs_combat.batched.engine",
+    "TurnScenario": "ecs_combat.scenario.turns",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """The lazily imported names of :data:`_LAZY`."""
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'ecs_combat' has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BATTLE_RESULT_COLUMNS",

@@ -25,7 +25,7 @@ from test_cards_command import run as run_cards
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGED = "ecs_combat/cards/data/creatures.json.gz"
 #: What a wheel or sdist is built from (the rest of the worktree is left out).
-SOURCES = ("pyproject.toml", "README.md", "ecs_combat", "plugins")
+SOURCES = ("pyproject.toml", "README.md", "ecs_combat", "plugins", "docs")
 
 
 def tool(name: str) -> ModuleType:
@@ -71,6 +71,9 @@ def test_the_wheel_of_pip_install_has_the_data(tmp_path: Path) -> None:
     (wheel,) = out.glob("*.whl")
     with zipfile.ZipFile(wheel) as z:
         assert z.read(PACKAGED) == (ROOT / PACKAGED).read_bytes()
+        # the pages help texts name, for `ecs-combat docs PAGE` after pip install
+        for page in ("scenarios.md", "output.md", "python.md"):
+            assert z.read(f"ecs_combat_docs/{page}") == (ROOT / "docs" / page).read_bytes()
 
 
 def test_the_sdist_has_the_data(tmp_path: Path) -> None:

@@ -95,3 +95,17 @@ def test_plugins_shows_what_keywords_take() -> None:
     parameters = {k: v for plugin in doc for k, v in plugin["parameters"].items()}
     assert parameters["bushido"] == "number" and parameters["protection"] == "color"
     assert parameters["flying"] is None
+
+
+def test_the_docs_pages_help_texts_name_are_installed() -> None:
+    """`resolve --help` names docs/scenarios.md; a pip user reads it with `ecs-combat docs`."""
+    assert "ecs-combat docs PAGE" in run("--help").stdout.replace("\n  ", " ")
+    page = run("docs", "scenarios")
+    assert page.returncode == 0, page.stderr
+    assert page.stdout == (ROOT / "docs" / "scenarios.md").read_text()
+    assert run("docs", "docs/output.md").stdout == (ROOT / "docs" / "output.md").read_text()
+    listing = run("docs").stdout.splitlines()
+    assert {line.split()[0] for line in listing} == {p.stem for p in (ROOT / "docs").glob("*.md")}
+    wrong = run("docs", "scenarois")
+    assert wrong.returncode == 2
+    assert wrong.stderr.strip().endswith("did you mean 'scenarios'?")

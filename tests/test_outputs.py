@@ -179,7 +179,11 @@ def test_the_heatmap_is_scaled_to_its_rates_in_percent_and_names_the_spec() -> N
     assert high < 50  # the melee's attacker rarely wins: the scale is not 0-100%
     ticks = [t.get_text() for t in bar.get_yticklabels() if t.get_text()]
     assert ticks and all(t.endswith("%") for t in ticks)
-    cells = [t.get_text() for t in heatmap.texts]
-    assert len(cells) == len(rates) and all(c.endswith("%") for c in cells)
+    # each cell: the rate in percent, its 95% interval under it
+    cells = [t.get_text().split("\n") for t in heatmap.texts]
+    assert len(cells) == len(rates) and all(rate.endswith("%") for rate, _ in cells)
     assert "melee.toml" in heatmap.get_title()
-    assert np.isclose(float(cells[0].rstrip("%")), rates[0], atol=0.05)
+    assert np.isclose(float(cells[0][0].rstrip("%")), rates[0], atol=0.05)
+    lo, hi = (float(x) for x in cells[0][1].strip("()").split("-"))
+    ci = doc["matchups"][0]["attacker_win_rate_ci95"]
+    assert np.allclose([lo, hi], [100 * ci[0], 100 * ci[1]], atol=0.05)

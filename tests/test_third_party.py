@@ -132,6 +132,7 @@ def test_plugins_json_lists_alpha_strike_with_distribution_and_version(tmp_path:
         "version": metadata.version(DISTRIBUTION),
         "module": "ecs_combat_alpha_strike",
         "keywords": ["alpha strike"],
+        "parameters": {"alpha strike": None},
         "steps": [],
         "cards": [],
         "systems": [],

@@ -566,7 +566,9 @@ def test_an_event_error_names_its_combat(registry: Registry) -> None:
     )
     with pytest.raises(InputError) as caught:
         turn_of(text, registry)
-    assert str(caught.value) == "turn.toml: combats[0].events[0].target: unknown creature 'beer'"
+    assert str(caught.value) == (
+        "turn.toml: combats[0].events[0].target: unknown creature 'beer'; did you mean 'bear'?"
+    )
 
 
 def test_each_combat_attacks_from_its_attacking_players_seat(registry: Registry) -> None:

@@ -108,7 +108,8 @@ def _more_plugin_options(ctx: click.Context, _: click.Parameter, value: tuple[st
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="On a terminal the output is drawn as tables; in a pipe or a file it is plain "
     "text: one row per line, columns separated by two spaces, nothing truncated, no colors. "
-    "--json output is the same everywhere.",
+    "--json output is the same everywhere. The pages docs/PAGE.md named in these help texts "
+    "are installed with ecs-combat: `ecs-combat docs PAGE` prints one.",
 )
 @click.option(
     "-p",
@@ -554,6 +555,19 @@ def main() -> None:
         fail(str(exc), 2 if isinstance(exc, InputError) else 1)
     except Exception as exc:  # an internal error: one line, exit 1
         fail(f"internal error: {type(exc).__name__}: {exc}", 1)
+
+
+@cli.command(name="docs")
+@click.argument("page", required=False)
+def docs_command(page: str | None) -> None:
+    """Print a documentation page: the docs/PAGE.md that help texts name, installed with
+    ecs-combat (PAGE: scenarios, output, simulate, python, ...). Without PAGE, list them."""
+    from ecs_combat.cli.docs_command import page_list, page_text
+
+    try:
+        click.echo(page_text(page) if page is not None else page_list(), nl=page is None)
+    except InputError as exc:
+        fail(str(exc), 2)
 
 
 @cli.command()
