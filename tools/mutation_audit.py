@@ -195,8 +195,8 @@ MUTANTS = (
     Mutant(
         "batched-lethal-damage-printed-toughness",
         "ecs_combat/batched/engine.py",
-        "lethal = self.entered & (self.marked >= self.toughness)",
-        "lethal = self.entered & (self.marked >= printed)",
+        "lethal = self.entered & (self.toughness > 0) & (self.marked >= self.toughness)",
+        "lethal = self.entered & (self.toughness > 0) & (self.marked >= printed)",
         "704.5g: lethal damage in the input counts the counters' change to toughness",
     ),
     # -- division (ecs_combat/rules/division.py: the reference engine's division) ------------------

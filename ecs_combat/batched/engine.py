@@ -752,7 +752,7 @@ class _Run:
         """A creature can't start the combat with lethal damage marked unless nothing
         destroys it (704.5g): an input error, as the reference engine says it."""
         printed = np.asarray(self.batch.toughness, I64)  # as the scenario gives it
-        lethal = self.entered & (self.marked >= self.toughness)  # counters included
+        lethal = self.entered & (self.toughness > 0) & (self.marked >= self.toughness)  # 704.5g
         if not lethal.any():
             return
         b = self.batch

@@ -440,7 +440,7 @@ class Combat:
         lethal = {
             self.creatures[spec.id]: spec
             for spec in self.sc.creatures.values()
-            if spec.damage >= toughness[spec.id]
+            if 0 < toughness[spec.id] <= spec.damage  # 704.5g (0 or less: 704.5f, it dies)
         }
         for e in sorted(self.destroy(set(lethal)), key=self.order):
             spec = lethal[e]
