@@ -4,6 +4,17 @@ The public API for plugins and scripts.
 """
 
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
+from ecs_combat.plugin.context import (
+    BatchContext,
+    BoolArray,
+    CombatContext,
+    Creature,
+    IntArray,
+    MarkValue,
+    Player,
+    StateArray,
+    StateValue,
+)
 from ecs_combat.plugin.definitions import (
     COLORS,
     REGULAR_STEP,
@@ -20,10 +31,11 @@ from ecs_combat.plugin.definitions import (
 from ecs_combat.plugin.hookspecs import hookimpl
 from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
 from ecs_combat.plugin.registry import Registry, load_registry
-from ecs_combat.plugin.restrictions import Restriction
+from ecs_combat.plugin.restrictions import Restriction, Side
 from ecs_combat.plugin.schedule import (
     POINT_NAMES,
     POINTS,
+    SET_ORDER,
     Assignment,
     AttackDeclaration,
     BatchAttackDeclaration,
@@ -39,6 +51,7 @@ from ecs_combat.plugin.schedule import (
     DamageEvent,
     Dealt,
     Destruction,
+    Point,
     StateCheck,
     System,
     Trigger,
@@ -56,10 +69,12 @@ __all__ = [
     "POINTS",
     "POINT_NAMES",
     "REGULAR_STEP",
+    "SET_ORDER",
     "Assignment",
     "AttackDeclaration",
     "BatchAttackDeclaration",
     "BatchBlockDeclaration",
+    "BatchContext",
     "BatchDamageAssignment",
     "BatchDamageEvent",
     "BatchDestruction",
@@ -68,11 +83,14 @@ __all__ = [
     "BatchTriggers",
     "BatchView",
     "BlockDeclaration",
+    "BoolArray",
     "Card",
     "CastInMain",
+    "CombatContext",
     "CombatResult",
     "CombatView",
     "CounterKind",
+    "Creature",
     "CreatureSpec",
     "CreatureToken",
     "DamageAssignment",
@@ -83,19 +101,26 @@ __all__ = [
     "EcsCombatError",
     "EffectTarget",
     "InputError",
+    "IntArray",
     "Keyword",
+    "MarkValue",
     "Phase",
     "PhaseRule",
+    "Player",
     "PlayerSpec",
     "PluginError",
+    "Point",
     "ReferenceEngine",
     "RefusedError",
     "Registry",
     "Restriction",
     "Scenario",
+    "Side",
     "SplitCard",
+    "StateArray",
     "StateCheck",
     "StateField",
+    "StateValue",
     "System",
     "TargetRule",
     "Trigger",

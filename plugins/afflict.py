@@ -7,12 +7,12 @@ player afflicted to 0 life loses before the next trigger resolves.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ecs_combat import (
     BatchBlockDeclaration,
+    BatchContext,
     BatchTriggers,
     BlockDeclaration,
+    CombatContext,
     Keyword,
     System,
     Trigger,
@@ -22,29 +22,31 @@ from ecs_combat import (
 AFFLICT = "afflict"
 
 
-def resolve(combat: Any, trigger: Trigger) -> None:
+def resolve(combat: CombatContext, trigger: Trigger) -> None:
     player = combat.defending_player(trigger.source)
     if player is None:
         return
     n = trigger.data["n"]
     combat.lose_life(player, n)
     combat.note(
-        f"{AFFLICT} {n} ({combat.cid(trigger.source)}): {combat.pid(player)} loses {n} life"
+        f"{AFFLICT} {n} ({combat.creature_id(trigger.source)}): {combat.player_id(player)} loses {n} life"
     )
 
 
-def resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
-    attacking = batch.att[triggers.source]  # still attacking: its defending player
-    batch.lose_life(batch.attacking[triggers.source[attacking]], triggers.data["n"][attacking])
+def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
+    attacking = batch.attacking()[triggers.source]  # still attacking: its defending player
+    batch.lose_life(
+        batch.defending_player()[triggers.source[attacking]], triggers.data["n"][attacking]
+    )
 
 
-def triggers(combat: Any, declaration: BlockDeclaration) -> None:
+def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
     declaration.trigger_each_instance(combat, declaration.blocked_attackers(), AFFLICT, resolve)
 
 
-def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
+def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
     declaration.trigger_each_instance(
-        batch, declaration.blocked_attackers(batch.n), AFFLICT, resolve_batched
+        batch, declaration.blocked_attackers(batch.rows), AFFLICT, resolve_batched
     )
 
 

@@ -30,6 +30,7 @@ from ecs_combat.batched.arrays import (
     IntArray,
     MaskArray,
 )
+from ecs_combat.batched.context import BatchedContext
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.masks import KeywordMasks
 from ecs_combat.batched.numeric import (
@@ -168,6 +169,8 @@ class _Run:
         }
         #: Plugins' per-creature columns (:meth:`column`).
         self.columns: dict[str, AnyArray] = {}
+        #: What the plugins' systems and triggered abilities see of this batch.
+        self.context = BatchedContext(self)
         self.log = _Log() if record else None
         self.error: tuple[int, InputError] | None = None
 
@@ -573,7 +576,7 @@ class _Run:
             assert batched is not None  # refused when the run began
             before = len(triggers) if triggers is not None else 0
             try:
-                result = batched(self, payload)
+                result = batched(self.context, payload)
                 for group in triggers[before:] if triggers is not None else ():
                     group.plugin = scheduled.plugin
             except EcsCombatError:
@@ -624,6 +627,7 @@ class _Run:
         declaration = BatchAttackDeclaration(att, att.copy())
         self.run_systems("declare-attackers", declaration)
         self.tapped = self.tapped | declaration.taps  # tapped earlier in the turn stay tapped
+        self.resolve_triggers(declaration.triggers)  # 508.2
         if self.nblocks:
             self.blocking[self.bb] = True
             self.in_combat[self.bb] = True
@@ -661,7 +665,7 @@ class _Run:
                 group = groups[k]
                 taken = group.take(local[go[kind[go] == k]])
                 try:
-                    group.resolve(self, taken)
+                    group.resolve(self.context, taken)
                 except EcsCombatError:
                     raise
                 except Exception as exc:  # a plugin's bug, reported by name

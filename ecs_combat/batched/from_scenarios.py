@@ -16,6 +16,7 @@ from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import COLORS, color_mask
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.instances import Parameter
 from ecs_combat.scenario.model import CreatureSpec, Event, PlayerSpec, Scenario
@@ -32,49 +33,6 @@ def keyword_bits(names: Sequence[str]) -> dict[str, int]:
             f"{MAX_KEYWORDS}: resolve fewer scenarios at once"
         )
     return {name: 1 << i for i, name in enumerate(names)}
-
-
-def used_keywords(
-    scenarios: Sequence[Scenario],
-    registry: Registry,
-    creatures: Iterable[CreatureSpec] = (),
-    cards: Iterable[str] = (),
-) -> tuple[str, ...]:
-    """The keywords some scenario uses (printed, counters, events, cards), and some other
-    creatures and cards, in registry order: a batch's masks need bits for these only, however
-    many keywords are installed."""
-    used: set[str] = set()
-    for name in cards:
-        found = registry.card(name)
-        if found is not None:
-            used.update(found.keywords)
-
-    def creature(spec: CreatureSpec) -> None:
-        used.update(spec.keywords)
-        used.update(k for k in spec.counters if k in registry.keywords)
-
-    for spec in creatures:
-        creature(spec)
-    for sc in scenarios:
-        for spec in sc.creatures.values():
-            creature(spec)
-        for ev in sc.events:
-            used.update(ev.keywords)
-            used.update(k for k in ev.counters if k in registry.keywords)
-            if ev.creature is not None:
-                creature(ev.creature)
-            if ev.card is not None:
-                card = registry.card(ev.card)
-                if card is not None:
-                    used.update(card.keywords)
-    todo = list(used)
-    while todo:  # what a used keyword's static ability may give
-        kw = registry.keyword(todo.pop())
-        for needed in kw.requires if kw is not None else ():
-            if needed not in used:
-                used.add(needed)
-                todo.append(needed)
-    return tuple(k for k in registry.keywords if k in used)
 
 
 def event_points(step_names: Sequence[str]) -> dict[str, int]:

@@ -31,7 +31,7 @@ from ecs_combat.batched.arrays import (
     CombatBatch,
     IntArray,
 )
-from ecs_combat.batched.from_scenarios import _Builder, used_keywords
+from ecs_combat.batched.from_scenarios import _Builder
 from ecs_combat.batched.numeric import _run_starts
 from ecs_combat.batched.results import _Log, _Results
 from ecs_combat.batched.views import _RowSide
@@ -47,6 +47,7 @@ from ecs_combat.rules.turn_legality import (
     cannot_block,
     left_the_game,
 )
+from ecs_combat.rules.usage import used_keywords
 
 if TYPE_CHECKING:
     from ecs_combat.batched.engine import BatchedEngine

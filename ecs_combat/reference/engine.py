@@ -16,8 +16,9 @@ from typing import Any
 import esper
 
 from ecs_combat.errors import EcsCombatError, InputError, PluginError
-from ecs_combat.plugin.registry import Registry
+from ecs_combat.plugin.registry import Registry, ScheduledSystem
 from ecs_combat.plugin.schedule import (
+    POINT_NAMES,
     AttackDeclaration,
     BlockDeclaration,
     Destruction,
@@ -42,6 +43,7 @@ from ecs_combat.reference.components import (
     Tapped,
     keyword_component,
 )
+from ecs_combat.reference.context import ReferenceContext
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan, plan_steps
@@ -53,6 +55,7 @@ from ecs_combat.rules.result import (
     StepResult,
     TurnResult,
 )
+from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.model import CreatureSpec, Division, Event, Scenario
 from ecs_combat.scenario.turns import TurnScenario
@@ -128,6 +131,25 @@ class Combat:
         self._components = {name: keyword_component(name) for name in registry.keywords}
         #: Why creatures were kept from destruction at the last `destroy`.
         self.kept: dict[int, str] = {}
+        #: What the plugins' systems and triggered abilities see of this combat.
+        self.context = ReferenceContext(self)
+        #: The plugins' systems that apply to this combat, per point (:meth:`use_keywords`).
+        self.systems: dict[str, list[ScheduledSystem]] = {}
+        self.used: frozenset[str] = frozenset()
+        self.use_keywords(used_keywords([scenario], registry))
+
+    def use_keywords(self, keywords: Iterable[str]) -> None:
+        """Let systems of these keywords run too (a turn's later combat phases, its cards):
+        a system runs only if the combat uses one of its keywords, or if it names none."""
+        self.used = self.used | frozenset(keywords)
+        self.systems = {
+            point: [
+                s
+                for s in self.reg.systems_at(point)
+                if not s.system.keywords or s.system.keywords & self.used
+            ]
+            for point in POINT_NAMES
+        }
 
     # -- queries --------------------------------------------------------------------------
 
@@ -226,13 +248,13 @@ class Combat:
     def run_systems(self, point: str, payload: Any) -> None:
         """Run the plugins' systems at a point of the combat, in schedule order."""
         triggers = getattr(payload, "triggers", None)
-        for scheduled in self.reg.systems_at(point):
+        for scheduled in self.systems[point]:
             before = len(triggers) if triggers is not None else 0
             _call(
                 scheduled.plugin,
                 f"system {scheduled.system.name!r} at {point}",
                 scheduled.system.reference,
-                self,
+                self.context,
                 payload,
             )
             for t in triggers[before:] if triggers is not None else ():
@@ -261,7 +283,7 @@ class Combat:
                     f"a trigger of {self.cid(t.source)} does nothing: it left the battlefield"
                 )
                 continue
-            _call(t.plugin, "a triggered ability", t.resolve, self, t)
+            _call(t.plugin, "a triggered ability", t.resolve, self.context, t)
             self.refresh_keywords()
             died = self.state_based_actions()
             if died:
@@ -372,6 +394,7 @@ class Combat:
         for e in attackers:  # 508.1f
             if e in declaration.taps:
                 esper.add_component(e, Tapped())
+        self.resolve_triggers(declaration.triggers)  # 508.2
         blocks: list[tuple[int, int]] = []
         for bid, attacked in self.sc.blockers.items():
             b = self.creatures[bid]
@@ -452,6 +475,7 @@ class Combat:
         for e in self.creatures.values():
             self.struck[e] = []
             self.remove_from_combat(e)
+        self.use_keywords(used_keywords([scenario], self.reg))
 
     def play(self) -> None:
         """The combat after its declarations: the damage steps with the events between them,

@@ -29,6 +29,7 @@ from ecs_combat.rules.turn_legality import (
     cannot_block,
     left_the_game,
 )
+from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.turn_loader import seat_order
 from ecs_combat.scenario.turns import TurnScenario
@@ -46,6 +47,14 @@ class TurnRun:
         self.turn = turn
         base = Scenario(turn.file, turn.players, turn.creatures, {}, {})
         self.combat = Combat(registry, plans, base)
+        self.combat.use_keywords(
+            used_keywords(
+                turn.combats,
+                registry,
+                creatures=turn.tokens.values(),
+                cards=[c.card for c in turn.casts],
+            )
+        )
 
     def run(self) -> TurnResult:
         """Play every phase of the turn in order and return what happened. The creatures and
