@@ -19,13 +19,14 @@ REGULAR_STEP = "regular"
 
 
 def normalize_keyword(name: str) -> str:
-    """Return a keyword name in canonical form: lower case, words separated by one space."""
-    return " ".join(name.lower().split())
+    """Return a keyword name in canonical form: lower case, words separated by one space, a
+    typographic apostrophe as a plain one (``can’t block`` -> ``can't block``)."""
+    return " ".join(name.lower().replace("\u2019", "'").split())
 
 
 def plugin_name_for(name: str) -> str:
     """Return the plugin name a keyword or plugin spelling refers to (`double strike` -> `double_strike`)."""
-    return re.sub(r"[\s\-]+", "_", name.strip().lower())
+    return re.sub(r"[\s\-]+", "_", re.sub("['\u2019]", "", name.strip().lower()))
 
 
 @dataclass(frozen=True)
