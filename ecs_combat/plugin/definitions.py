@@ -20,7 +20,7 @@ REGULAR_STEP = "regular"
 
 def normalize_keyword(name: str) -> str:
     """Return a keyword name in canonical form: lower case, words separated by one space, a
-    typographic apostrophe as a plain one (``can’t block`` -> ``can't block``)."""
+    typographic apostrophe (U+2019) as a plain one (``can't block``)."""
     return " ".join(name.lower().replace("\u2019", "'").split())
 
 

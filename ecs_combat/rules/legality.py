@@ -15,11 +15,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction, Side
+from ecs_combat.rules.requirements import (
+    IntArray,
+    block_requirements,
+    check_requirements,
+    requirements_obeyed,
+)
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import CreatureSpec, Scenario
@@ -139,6 +146,7 @@ class _Declarations:
             self.blocker(cid, attacked)
         for cid in self.sc.attackers:
             self.enough_blockers(cid)
+        check_requirements(self.sc, self.reg)  # 509.1c
 
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
         """509.1a-b: it can block, and it can block each attacker it blocks."""
@@ -168,3 +176,20 @@ class _Declarations:
                 f"more creatures, but only {who} {'blocks' if len(blockers) == 1 else 'block'}"
                 f" it ({rule.rule})",
             )
+
+
+def score_block_requirements(
+    scenario: Scenario, registry: Registry, candidates: npt.ArrayLike
+) -> tuple[IntArray, int]:
+    """For a decision search: how many block requirements (509.1c: lure, ...) each candidate
+    declaration of a scenario's blocks obeys, and the most any declaration can obey.
+
+    `candidates` is ``[K, B]``: for each candidate and each potential blocker of
+    ``block_requirements(scenario, registry).blockers`` (the creatures of the players other
+    than the attacking player, in scenario order) the index of the attacker it blocks in
+    ``.attackers`` (the scenario's attackers, in order) or -1; or ``[K, B, M]`` for blockers
+    that block several attackers, padded with -1. Keep the candidates whose count equals the
+    maximum: the others are illegal declarations.
+    """
+    reqs = block_requirements(scenario, registry)
+    return requirements_obeyed(reqs, candidates), reqs.most_obeyable()

@@ -229,6 +229,12 @@ class _SpecReader(Checker):
                 "without parameters only: leave it out, or resolve scenario files that write "
                 "its instances",
             )
+        if any(r.keyword == kw.name for r in self.registry.restrictions_of("block-requirement")):
+            raise self.fail(
+                path,
+                f"{kw.name!r} sets a block requirement (509.1c), and a SPEC's drawn blocks obey "
+                "restrictions only: leave it out",
+            )
         return kw.name
 
     def keyword_probabilities(self, value: Any, path: str) -> dict[str, float]:
