@@ -16,7 +16,9 @@ from ecs_combat.plugin.context import (
     StateValue,
 )
 from ecs_combat.plugin.definitions import (
+    CARD_TYPES,
     COLORS,
+    LAND_TYPES,
     REGULAR_STEP,
     Card,
     CounterKind,
@@ -26,7 +28,10 @@ from ecs_combat.plugin.definitions import (
     SplitCard,
     StateField,
     TargetRule,
+    color_mask,
+    land_mask,
     normalize_keyword,
+    type_mask,
 )
 from ecs_combat.plugin.hookspecs import hookimpl
 from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
@@ -63,8 +68,10 @@ from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scen
 from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
 
 __all__ = [
+    "CARD_TYPES",
     "COLORS",
     "COMBAT",
+    "LAND_TYPES",
     "MAIN",
     "POINTS",
     "POINT_NAMES",
@@ -125,10 +132,13 @@ __all__ = [
     "TargetRule",
     "Trigger",
     "TurnView",
+    "color_mask",
     "hookimpl",
+    "land_mask",
     "load_registry",
     "load_scenario",
     "load_scenarios",
     "normalize_keyword",
     "parse_scenario",
+    "type_mask",
 ]

@@ -94,6 +94,12 @@ class BatchedContext:
     def colors(self) -> IntArray:
         return read_only(np.asarray(self._run.colors, np.int64))
 
+    def types(self) -> IntArray:
+        return read_only(self._run.types())
+
+    def lands(self) -> IntArray:
+        return read_only(self._run.lands())
+
     def tapped(self) -> BoolArray:
         return read_only(self._run.tapped)
 

@@ -483,6 +483,20 @@ class _Run:
         view.flags.writeable = False
         return view
 
+    def types(self) -> IntArray:
+        """Each row's card types besides creature, as bit masks (0 without them)."""
+        types = self.batch.types
+        if types is None or len(types) != self.n:
+            return np.zeros(self.n, I64)
+        return types
+
+    def lands(self) -> IntArray:
+        """Each player row's land types, as bit masks (0 without them)."""
+        lands = self.batch.player_lands
+        if lands is None or len(lands) != len(self.life):
+            return np.zeros(len(self.life), I64)
+        return lands
+
     def column(self, name: str, dtype: Any) -> AnyArray:
         """A plugin's per-creature column, zeros until first written; kept for the batch."""
         col = self.columns.get(name)

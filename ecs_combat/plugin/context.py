@@ -126,6 +126,14 @@ class CombatContext(Protocol):
         """Its colors (105.1), names from ``COLORS``; () for a colorless one."""
         ...
 
+    def types(self, creature: Creature) -> tuple[str, ...]:
+        """Its card types besides creature (``CARD_TYPES``: ``artifact``)."""
+        ...
+
+    def lands(self, player: Player) -> tuple[str, ...]:
+        """The land types of the lands the player controls (``LAND_TYPES``)."""
+        ...
+
     def tapped(self, creature: Creature) -> bool:
         """Whether it is tapped."""
         ...
@@ -299,6 +307,14 @@ class BatchContext(Protocol):
 
     def colors(self) -> IntArray:
         """Per row: colors as a bit mask, bit i for ``COLORS[i]``."""
+        ...
+
+    def types(self) -> IntArray:
+        """Per row: card types besides creature as a bit mask, bit i for ``CARD_TYPES[i]``."""
+        ...
+
+    def lands(self) -> IntArray:
+        """Per player row: land types as a bit mask, bit i for ``LAND_TYPES[i]``."""
         ...
 
     def tapped(self) -> BoolArray:

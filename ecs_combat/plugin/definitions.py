@@ -96,6 +96,22 @@ PARAMETERS = ("", "number", "color")
 COLOR_SYMBOLS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
 
+#: Card types a creature may have besides creature (205.2a), for ``types``.
+CARD_TYPES = ("artifact", "enchantment", "land")
+#: What a player's ``lands`` may list: the basic land types (205.3i), and ``nonbasic``.
+LAND_TYPES = ("plains", "island", "swamp", "mountain", "forest", "nonbasic")
+
+
+def type_mask(types: Iterable[str]) -> int:
+    """Card types as a bit mask: bit i for ``CARD_TYPES[i]``."""
+    return sum(1 << CARD_TYPES.index(t) for t in set(types))
+
+
+def land_mask(lands: Iterable[str]) -> int:
+    """Land types as a bit mask: bit i for ``LAND_TYPES[i]``."""
+    return sum(1 << LAND_TYPES.index(t) for t in set(lands))
+
+
 def color_mask(colors: Iterable[str]) -> int:
     """Colors as a bit mask: bit i for ``COLORS[i]``."""
     return sum(1 << COLORS.index(c) for c in set(colors))

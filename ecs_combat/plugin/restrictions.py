@@ -67,6 +67,17 @@ class Side(Protocol):
         ...
 
     @property
+    def types(self) -> Any:
+        """Its card types besides creature as a bit mask (bit i for ``CARD_TYPES[i]``)."""
+        ...
+
+    @property
+    def lands(self) -> Any:
+        """The land types its controller's lands have, as a bit mask (bit i for
+        ``LAND_TYPES[i]``): for ``block-pair``, the defending player's."""
+        ...
+
+    @property
     def opponent(self) -> Any:
         """For ``target``: whether the spell's caster is an opponent of its controller."""
         ...

@@ -13,6 +13,7 @@ from ecs_combat.reference.components import (
     Attacking,
     Blocking,
     Card,
+    Colors,
     Damage,
     KeywordSources,
     Stats,
@@ -83,6 +84,12 @@ class ReferenceContext:
 
     def colors(self, creature: Creature) -> tuple[str, ...]:
         return self._combat.colors(creature)
+
+    def types(self, creature: Creature) -> tuple[str, ...]:
+        return esper.component_for_entity(creature, Colors).types
+
+    def lands(self, player: Player) -> tuple[str, ...]:
+        return esper.component_for_entity(player, PlayerComponent).lands
 
     def tapped(self, creature: Creature) -> bool:
         return esper.has_component(creature, Tapped)

@@ -349,7 +349,7 @@ class Combat:
             Stats(spec.power, spec.toughness),
             Damage(spec.damage),
             sources,
-            Colors(spec.colors),
+            Colors(spec.colors, spec.types),
             State(dict(spec.state)),
             OnBattlefield(),
         ]
@@ -370,7 +370,9 @@ class Combat:
     def set_up(self) -> None:
         """Create the scenario's players and creatures."""
         for p in self.sc.players.values():
-            self.players[p.id] = esper.create_entity(Player(p.id, p.life, state=dict(p.state)))
+            self.players[p.id] = esper.create_entity(
+                Player(p.id, p.life, state=dict(p.state), lands=p.lands)
+            )
         for spec in self.sc.creatures.values():
             self.add_creature(spec)
         refs = [k for k, f in self.reg.state_fields("creature").items() if f.kind == "creature"]

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.definitions import color_mask
+from ecs_combat.plugin.definitions import color_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction, Side
 from ecs_combat.rules.requirements import (
@@ -43,6 +43,8 @@ class KeywordSide:
     opponent: bool = False
     spell_color_bits: int = 0
     power: int = 0
+    type_bits: int = 0
+    land_bits: int = 0
 
     def has(self, keyword: str) -> np.bool_:
         """Whether it has the keyword."""
@@ -62,6 +64,16 @@ class KeywordSide:
         """For ``target``: the spell's colors as a bit mask."""
         return self.spell_color_bits
 
+    @property
+    def types(self) -> int:
+        """Its card types besides creature as a bit mask."""
+        return self.type_bits
+
+    @property
+    def lands(self) -> int:
+        """Its controller's land types as a bit mask."""
+        return self.land_bits
+
 
 def instance_values(parameters: Iterable[Parameter]) -> int:
     """Parameters of a keyword's instances as one number: a color bit mask, or their sum."""
@@ -74,14 +86,22 @@ def instance_values(parameters: Iterable[Parameter]) -> int:
     return out
 
 
-def spec_side(spec: CreatureSpec, registry: Registry | None = None) -> KeywordSide:
+def spec_side(
+    spec: CreatureSpec, registry: Registry | None = None, lands: Iterable[str] = ()
+) -> KeywordSide:
     """A creature as the scenario declares it: printed keywords and keyword counters; its
-    power with the registry's counter kinds' changes (``+1/+1``)."""
+    power with the registry's counter kinds' changes (``+1/+1``); `lands`, its controller's."""
     instances = list(zip(spec.keywords, spec.parameters, strict=True))
     instances += [(k, None) for k, n in spec.counters.items() if n > 0]
     kinds = {} if registry is None else registry.counter_kinds
     power = spec.power + sum(kinds[k].power * n for k, n in spec.counters.items() if k in kinds)
-    return KeywordSide(instances, color_mask(spec.colors), power=power)
+    return KeywordSide(
+        instances,
+        color_mask(spec.colors),
+        power=power,
+        type_bits=type_mask(spec.types),
+        land_bits=land_mask(lands),
+    )
 
 
 def check_declarations(scenario: Scenario, registry: Registry) -> None:
@@ -132,7 +152,8 @@ class _Declarations:
 
     def side(self, cid: str) -> KeywordSide:
         """A creature as it is declared (printed keywords and keyword counters)."""
-        return spec_side(self.sc.creatures[cid], self.reg)
+        spec = self.sc.creatures[cid]
+        return spec_side(spec, self.reg, self.sc.players[spec.controller].lands)
 
     def fail(self, path: str, message: str) -> InputError:
         return InputError(self.sc.file, path, message)

@@ -63,7 +63,11 @@ def block_requirements(scenario: Scenario, registry: Registry) -> BlockRequireme
     required = np.zeros((len(blockers), len(attackers)), np.bool_)
     sources: dict[tuple[int, int], Restriction] = {}
     if rules and attackers:
-        sides = {cid: spec_side(scenario.creatures[cid], registry) for cid in blockers + attackers}
+        specs = scenario.creatures
+        sides = {
+            cid: spec_side(specs[cid], registry, scenario.players[specs[cid].controller].lands)
+            for cid in blockers + attackers
+        }
         for i, b in enumerate(blockers):
             side = sides[b]
             if not all(r.test(side) for r in registry.restrictions_of("block")):
