@@ -52,7 +52,7 @@ class BlockRequirements:
 
 def block_requirements(scenario: Scenario, registry: Registry) -> BlockRequirements:
     """The requirements of a scenario's attack, as its creatures are declared."""
-    from ecs_combat.rules.legality import spec_side
+    from ecs_combat.rules.legality import KeywordSide, spec_side
 
     rules = registry.restrictions_of("block-requirement")
     attackers = tuple(scenario.attackers)
@@ -62,23 +62,30 @@ def block_requirements(scenario: Scenario, registry: Registry) -> BlockRequireme
     )
     required = np.zeros((len(blockers), len(attackers)), np.bool_)
     sources: dict[tuple[int, int], Restriction] = {}
-    if rules and attackers:
-        specs = scenario.creatures
-        sides = {
-            cid: spec_side(specs[cid], registry, scenario.players[specs[cid].controller].lands)
-            for cid in blockers + attackers
-        }
+    specs = scenario.creatures
+
+    def side(cid: str) -> KeywordSide:
+        return spec_side(specs[cid], registry, scenario.players[specs[cid].controller].lands)
+
+    # a requirement is checked only where its keyword is (as restrictions are): the attackers
+    # that have one, so the work is blockers x those attackers, not blockers x attackers
+    keywords = {r.keyword for r in rules}
+    sought = [
+        (j, a, side(a))
+        for j, a in enumerate(attackers)
+        if keywords & {*specs[a].keywords, *(k for k, n in specs[a].counters.items() if n > 0)}
+    ]
+    if sought:
         for i, b in enumerate(blockers):
-            side = sides[b]
-            if not all(r.test(side) for r in registry.restrictions_of("block")):
+            mine = side(b)
+            if not all(r.test(mine) for r in registry.restrictions_of("block")):
                 continue
-            for j, a in enumerate(attackers):
-                if scenario.attackers[a] != scenario.creatures[b].controller:
+            for j, a, theirs in sought:
+                if scenario.attackers[a] != specs[b].controller:
                     continue
-                theirs = sides[a]
-                if not all(r.test(theirs, side) for r in registry.restrictions_of("block-pair")):
+                if not all(r.test(theirs, mine) for r in registry.restrictions_of("block-pair")):
                     continue
-                found = next((r for r in rules if r.test(theirs, side)), None)
+                found = next((r for r in rules if r.test(theirs, mine)), None)
                 if found is not None:
                     required[i, j] = True
                     sources[i, j] = found
