@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, hookimpl
 
 DEFENDER = "defender"
 
 
-def may_attack(creature: Side) -> Any:
+def may_attack(creature: Any) -> Any:
     return ~creature.has(DEFENDER)
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, hookimpl
 
 SKULK = "skulk"
 
 
-def may_block(attacker: Side, blocker: Side) -> Any:
+def may_block(attacker: Any, blocker: Any) -> Any:
     return ~attacker.has(SKULK) | (blocker.power <= attacker.power)
 
 
