@@ -209,7 +209,7 @@ DECISION_OPTIONS = [
         "--objective",
         metavar="TERMS",
         help="The score's terms in the order they count, comma-separated "
-        "(default: game,material,life, then the plugins' terms such as poison).",
+        "(default: game,material,life, then the plugins' terms).",
     ),
     click.option(
         "--budget",
