@@ -96,3 +96,20 @@ def test_the_chunk_runner_never_asks_which_generator_it_has() -> None:
             ):
                 offenders.append(f"{path.name}: {ast.unparse(node)}")
     assert offenders == []
+
+
+def test_every_core_package_is_installed() -> None:
+    """pyproject.toml lists each package of ecs_combat/ (a non-editable install holds only
+    those: a missing one works in the checkout and fails for users)."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(
+        tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {
+        ".".join(p.parent.relative_to(root).parts)
+        for p in (root / "ecs_combat").rglob("__init__.py")
+    }
+    assert found <= listed, sorted(found - listed)
