@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 
 I64 = np.int64
 
@@ -200,16 +200,6 @@ def with_declarations(batch: CombatBatch, d: Declarations) -> CombatBatch:
     )
 
 
-def first_rows(battle_of_row: IntArray, n_battles: int) -> IntArray:
-    """Each battle's first row of some table grouped by battle."""
-    return Segments.of(battle_of_row, n_battles).start
-
-
-def nonzero_rows(mask: BoolArray) -> IntArray:
-    """Rows where `mask` is true."""
-    return np.flatnonzero(mask).astype(I64)
-
-
 #: An outcome with each creature row's and each player row's battle.
 Outcomes = tuple[BatchOutcome, IntArray, IntArray]
 
@@ -277,3 +267,13 @@ def join_outcomes(parts: list[Outcomes]) -> Outcomes:
         np.concatenate([p[1] + b for p, b in zip(parts, before, strict=False)]).astype(I64),
         np.concatenate([p[2] + b for p, b in zip(parts, before, strict=False)]).astype(I64),
     )
+
+
+def csr_rows(start: IntArray, groups: IntArray) -> tuple[IntArray, IntArray]:
+    """Rows of CSR groups `groups` (group g is rows ``start[g]:start[g + 1]``), in order, and
+    each row's place in `groups`."""
+    count = start[groups + 1] - start[groups]
+    owner = np.repeat(np.arange(len(groups), dtype=I64), count)
+    first = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(I64)
+    within = np.arange(int(count.sum()), dtype=I64) - first[owner]
+    return start[groups][owner] + within, owner

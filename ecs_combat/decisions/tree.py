@@ -22,6 +22,7 @@ from ecs_combat.batched.boards import (
     Declarations,
     Outcomes,
     Segments,
+    csr_rows,
     join_outcomes,
     take_boards,
     take_outcomes,
@@ -124,8 +125,8 @@ class Tree:
         cs = Segments.of(batch.battle, batch.n_battles).start
         ps = Segments.of(batch.player_battle, batch.n_battles).start
         b = self.blocks
-        rows, owner = _gather(b.start, level.decl)
-        div_rows, div_owner = _gather(level.div_start, np.arange(len(level.decl), dtype=I64))
+        rows, owner = csr_rows(b.start, level.decl)
+        div_rows, div_owner = csr_rows(level.div_start, np.arange(len(level.decl), dtype=I64))
         div = level.div[div_rows]
         rec = div[:, 2]
         on_player = rec < 0
@@ -345,7 +346,7 @@ class Tree:
         for i in np.unique(li).tolist():
             mine = np.flatnonzero(li == i)
             level = self.levels[i]
-            taken, place = _gather(level.div_start, nodes[mine] - level.first)
+            taken, place = csr_rows(level.div_start, nodes[mine] - level.first)
             rows.append(level.div[taken])
             owners.append(mine[place])
         if not rows:
@@ -425,15 +426,6 @@ def _row_of(table: IntArray, row: IntArray) -> int:
     return int(hits[0]) if len(hits) else -1
 
 
-def _gather(start: IntArray, owners: IntArray) -> tuple[IntArray, IntArray]:
-    """Rows of CSR groups `owners`, in order, and each row's place in `owners`."""
-    count = start[owners + 1] - start[owners]
-    place = np.repeat(np.arange(len(owners), dtype=I64), count)
-    first = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(I64)
-    within = np.arange(int(count.sum()), dtype=I64) - first[place]
-    return start[owners][place] + within, place
-
-
 def _local_slots(source: IntArray, recipient: IntArray, cstart: int, pstart: int) -> IntArray:
     """[slots, 2] source and recipient of each slot by places on the board."""
     rec = np.where(recipient < 0, -1 - ((-1 - recipient) - pstart), recipient - cstart)
@@ -463,8 +455,8 @@ def _children_rows(
     start_d = np.concatenate([[0], np.cumsum(count_d)]).astype(I64)
     child_a = np.repeat(np.arange(na, dtype=I64), nd)
     child_d = np.tile(np.arange(nd, dtype=I64), na)
-    ra, oa = _gather(start_a, child_a)
-    rd, od = _gather(start_d, child_d)
+    ra, oa = csr_rows(start_a, child_a)
+    rd, od = csr_rows(start_d, child_d)
     n_children = na * nd
     parts = [
         (np.tile(own, (n_children, 1)), np.repeat(np.arange(n_children, dtype=I64), len(own)), 0),

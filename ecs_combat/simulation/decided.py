@@ -25,6 +25,7 @@ from ecs_combat.batched.boards import (
     Declarations,
     Outcomes,
     Segments,
+    csr_rows,
     join_outcomes,
     with_declarations,
 )
@@ -151,7 +152,7 @@ class Decider:
         self.combats_resolved += results.tree.evaluated
         best = best_declarations(results, tie)[battles]
         tree = results.tree
-        rows_of = _csr_rows(blocks.start, best)
+        rows_of = csr_rows(blocks.start, best)
         block_board = battles[rows_of[1]]
         leaves = tree.best_leaves(best)
         div, owner = tree.divisions_of(leaves)
@@ -219,7 +220,7 @@ class Decider:
         start = np.concatenate([start, [pair_base[-1]]]).astype(I64)
         pair_att = np.concatenate([t.pair_attacker for t in tables])
         pair_blk = np.concatenate([t.pair_blocker for t in tables])
-        rows, owner = _csr_rows(start, base[which] + raw)
+        rows, owner = csr_rows(start, base[which] + raw)
         return (
             Blocks(
                 board=board,
@@ -287,15 +288,6 @@ class Decider:
             return out
 
         return RowFacts(batch.colors, values)
-
-
-def _csr_rows(start: IntArray, groups: IntArray) -> tuple[IntArray, IntArray]:
-    """Rows of CSR groups `groups`, in order, and each row's place in `groups`."""
-    count = start[groups + 1] - start[groups]
-    owner = np.repeat(np.arange(len(groups), dtype=I64), count)
-    first = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(I64)
-    within = np.arange(int(count.sum()), dtype=I64) - first[owner]
-    return start[groups][owner] + within, owner
 
 
 @dataclass(frozen=True)
