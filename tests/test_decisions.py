@@ -26,7 +26,7 @@ def board(*creatures: str, attackers: dict[str, str] | None = None, players: str
 
 
 def scenario(text: str, registry: Registry) -> Scenario:
-    return parse_scenario(tomllib.loads(text), registry, "test.toml")
+    return parse_scenario(tomllib.loads(text), registry, "test.toml", blocks_to_decide=True)
 
 
 def replays(decision: Decision, registry: Registry) -> None:
@@ -358,4 +358,24 @@ def test_702_118_skulk_legality_after_exalted(registry: Registry) -> None:
     assert d.declarations == 2
     assert d.best[0].blockers == {} and score(d) == (0, 0, 2, 0)
     assert d.best[1].blockers == {"bear": "sneak"} and score(d, 1) == (0, 2, 0, 0)
+    replays(d, registry)
+
+
+def test_509_1c_lure_requirement_leaves_one_declaration(registry: Registry) -> None:
+    """Lure: all creatures able to block it do so. A 1/1 lure and a 5/5 attack; B's 2/2 must
+    block the lure if able, and only declarations obeying as many requirements as possible
+    are legal: the bear blocking the lure is the one declaration (it kills it, takes 5 from
+    the giant: (0, -2, 5, 0))."""
+    sc = scenario(
+        board(
+            creature("bait", "A", 1, 1, "lure"),
+            creature("giant", "A", 5, 5),
+            creature("bear", "B", 2, 2),
+            attackers={"bait": "B", "giant": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    assert d.declarations == 1 and d.best[0].blockers == {"bear": "bait"}
+    assert score(d) == (0, -2, 5, 0)
     replays(d, registry)

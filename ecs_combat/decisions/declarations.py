@@ -20,6 +20,7 @@ from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import check_declarations_now, sides_at_declare_blockers
 from ecs_combat.rules.legality import least_blockers
+from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
 from ecs_combat.scenario.model import Scenario
 
 I64 = np.int64
@@ -44,6 +45,10 @@ class BlockOptions:
     capacity: IntArray
     #: [n_attackers] how many blockers at least an attacker must have if blocked (509.1b).
     least: IntArray
+    #: The attack's block requirements (509.1c: lure), or None when nothing requires a block.
+    requirements: BlockRequirements | None = None
+    #: The blockers' ids (as `blockers`).
+    blocker_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,7 @@ def attackers_able(scenario: Scenario, registry: Registry, player: str) -> list[
             scenario, attackers={cid: _other(scenario, player)}, blockers={}
         )
         try:
-            check_declarations_now(alone, registry)
+            check_declarations_now(alone, registry, blocks=False)
         except InputError:
             continue
         able.append(cid)
@@ -102,12 +107,18 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
         np.bool_,
     ).reshape(len(blockers), len(attackers))
     least = np.array([least_blockers(sides[a], registry)[0] for a in attackers], I64)
+    reqs = None
+    if registry.restrictions_of("block-requirement"):
+        found = block_requirements(dataclasses.replace(scenario, blockers={}), registry)
+        reqs = found if found.required.any() else None
     return BlockOptions(
         np.array([ids.index(a) for a in attackers], I64),
         np.array([ids.index(b) for b in blockers], I64),
         legal,
         np.ones(len(blockers), I64),
         least,
+        reqs,
+        tuple(blockers),
     )
 
 
@@ -148,7 +159,28 @@ def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:
             count = ((masks >> U64(i)) & U64(1)).sum(axis=1)
             keep &= (count == 0) | (count >= need)
     masks = masks[keep]
+    if options.requirements is not None:
+        masks = _most_obeying(options, masks)
     return BlockDeclarations(options, masks, tie_order(masks, options.blockers, options.attackers))
+
+
+def _most_obeying(options: BlockOptions, masks: MaskArray) -> MaskArray:
+    """The declarations obeying as many block requirements as any legal one does (509.1c)."""
+    reqs = options.requirements
+    assert reqs is not None
+    place = {cid: j for j, cid in enumerate(reqs.blockers)}
+    width = max(int(options.capacity.max(initial=1)), 1)
+    cand = np.full((len(masks), len(reqs.blockers), width), -1, I64)
+    for j, cid in enumerate(options.blocker_ids):
+        m = masks[:, j]
+        for k in range(width):  # the k-th attacker this blocker blocks, by bit
+            low = m & (~m + U64(1))  # lowest set bit
+            on = low != 0
+            cand[on, place[cid], k] = np.log2(low[on].astype(np.float64)).astype(I64)
+            m = m & ~low
+    obeyed = requirements_obeyed(reqs, cand)
+    kept: MaskArray = masks[obeyed == obeyed.max(initial=0)]
+    return kept
 
 
 def tie_order(masks: MaskArray, creature_place: IntArray, target_place: IntArray) -> IntArray:

@@ -41,12 +41,13 @@ def sides_at_declare_blockers(scenario: Scenario, registry: Registry) -> dict[st
     return _declaration_sides(scenario, registry)[1]
 
 
-def check_declarations_now(scenario: Scenario, registry: Registry) -> None:
+def check_declarations_now(scenario: Scenario, registry: Registry, blocks: bool = True) -> None:
     """Raise :class:`~ecs_combat.errors.InputError` for the first illegal attack or block of
     a one-combat scenario, with the creatures as attackers are declared (the combat begins:
-    counters and static abilities count) and as blockers are declared."""
+    counters and static abilities count) and as blockers are declared; without `blocks`, of
+    the attacks only."""
     attacking, blocking = _declaration_sides(scenario, registry)
-    check_declarations(scenario, registry, blocking=blocking, attacking=attacking)
+    check_declarations(scenario, registry, blocking=blocking, attacking=attacking, blocks=blocks)
 
 
 def _declaration_sides(

@@ -98,15 +98,18 @@ def check_declarations(
     registry: Registry,
     blocking: Mapping[str, Side] | None = None,
     attacking: Mapping[str, Side] | None = None,
+    blocks: bool = True,
 ) -> None:
-    """Raise :class:`InputError` for the first illegal attack or block of the scenario.
+    """Raise :class:`InputError` for the first illegal attack or block of the scenario (only
+    the attacks without `blocks`).
 
     `attacking` holds the creatures as attackers are declared, `blocking` as blockers are
     declared (both by id, as :mod:`ecs_combat.reference.characteristics` gives them); a
     creature missing from them is read as the scenario declares it (:func:`spec_side`)."""
     sides = _Sides(scenario, registry)
     _Declarations(scenario.file, "combat", registry, sides.reader(attacking)).attacks(scenario)
-    check_blocks(scenario, registry, sides.reader(blocking))
+    if blocks:
+        check_blocks(scenario, registry, sides.reader(blocking))
 
 
 def check_blocks(

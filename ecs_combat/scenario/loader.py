@@ -72,6 +72,9 @@ class _Parser:
         #: Whether attacks and blocks are checked here (a turn's engines check them as each
         #: combat phase declares them).
         self.check_legality = True
+        #: Whether the blocks are left for a decision to choose (``ecs-combat blocks``): the
+        #: attacks are checked, the blocks (none given) are not held to requirements.
+        self.blocks_to_decide = False
 
     # -- pieces ---------------------------------------------------------------------------
 
@@ -242,7 +245,7 @@ class _Parser:
         self.check_state(scenario)
         if self.check_legality:
             # with the creatures as attackers and as blockers are declared (RULES 4)
-            check_declarations_now(scenario, self.registry)
+            check_declarations_now(scenario, self.registry, blocks=not self.blocks_to_decide)
         return scenario
 
     def parse_sides(self) -> None:
@@ -367,9 +370,15 @@ class _Parser:
         return out
 
 
-def parse_scenario(doc: Any, registry: Registry, file: str = "<scenario>") -> Scenario:
-    """Validate a raw scenario document (a dict as read from TOML or JSON)."""
-    return _Parser(doc, registry, file).parse()
+def parse_scenario(
+    doc: Any, registry: Registry, file: str = "<scenario>", *, blocks_to_decide: bool = False
+) -> Scenario:
+    """Validate a raw scenario document (a dict as read from TOML or JSON). With
+    `blocks_to_decide`, its blocks are left for a decision to choose (docs/decisions.md): the
+    blocks it lacks are not held to requirements such as lure's (509.1c)."""
+    parser = _Parser(doc, registry, file)
+    parser.blocks_to_decide = blocks_to_decide
+    return parser.parse()
 
 
 __all__ = [
