@@ -192,7 +192,7 @@ def test_unknown_keyword_suggests_the_closest(registry: Registry) -> None:
 
 def test_an_unrelated_unknown_keyword_gets_no_suggestion(registry: Registry) -> None:
     doc = scenario()
-    doc["creatures"]["cerberus"]["keywords"] = ["horsemanship"]  # type: ignore[index]
+    doc["creatures"]["cerberus"]["keywords"] = ["phasing"]  # type: ignore[index]
     with pytest.raises(InputError) as info:
         parse_scenario(doc, registry, "s.json")
     assert "did you mean" not in info.value.message

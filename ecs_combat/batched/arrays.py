@@ -125,6 +125,10 @@ class CombatBatch:
 
     # -- names, for output and for plugins that read them (None in bulk simulations) -----------
     creature_ids: list[str] | None = None
+    #: [N] card types besides creature as bit masks (``definitions.CARD_TYPES``), [P] the land
+    #: types players control (``definitions.LAND_TYPES``); None: none (bulk simulations).
+    types: IntArray | None = None
+    player_lands: IntArray | None = None
     creature_names: list[str] | None = None
     player_ids: list[str] | None = None
 

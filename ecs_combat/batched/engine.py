@@ -31,6 +31,7 @@ from ecs_combat.batched.arrays import (
     MaskArray,
     StepDivisions,
 )
+from ecs_combat.batched.context import BatchedContext
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.masks import KeywordMasks
 from ecs_combat.batched.numeric import (
@@ -183,6 +184,8 @@ class _Run:
         }
         #: Plugins' per-creature columns (:meth:`column`).
         self.columns: dict[str, AnyArray] = {}
+        #: What the plugins' systems and triggered abilities see of this batch.
+        self.context = BatchedContext(self)
         self.log = _Log() if record else None
         #: What each step's dealers could divide, when asked for (decision search).
         self.divisions: list[StepDivisions] | None = None
@@ -499,6 +502,20 @@ class _Run:
         view.flags.writeable = False
         return view
 
+    def types(self) -> IntArray:
+        """Each row's card types besides creature, as bit masks (0 without them)."""
+        types = self.batch.types
+        if types is None or len(types) != self.n:
+            return np.zeros(self.n, I64)
+        return types
+
+    def lands(self) -> IntArray:
+        """Each player row's land types, as bit masks (0 without them)."""
+        lands = self.batch.player_lands
+        if lands is None or len(lands) != len(self.life):
+            return np.zeros(len(self.life), I64)
+        return lands
+
     def column(self, name: str, dtype: Any) -> AnyArray:
         """A plugin's per-creature column, zeros until first written; kept for the batch."""
         col = self.columns.get(name)
@@ -603,7 +620,7 @@ class _Run:
             assert batched is not None  # refused when the run began
             before = len(triggers) if triggers is not None else 0
             try:
-                result = batched(self, payload)
+                result = batched(self.context, payload)
                 named = scheduled.system.keywords
                 for group in triggers[before:] if triggers is not None else ():
                     group.plugin = scheduled.plugin
@@ -657,6 +674,7 @@ class _Run:
         declaration = BatchAttackDeclaration(att, att.copy())
         self.run_systems("declare-attackers", declaration)
         self.tapped = self.tapped | declaration.taps  # tapped earlier in the turn stay tapped
+        self.resolve_triggers(declaration.triggers)  # 508.2
         self.check_blocks()
         if self.nblocks:
             self.blocking[self.bb] = True
@@ -704,7 +722,7 @@ class _Run:
                 group = groups[k]
                 taken = group.take(local[go[kind[go] == k]])
                 try:
-                    group.resolve(self, taken)
+                    group.resolve(self.context, taken)
                 except EcsCombatError:
                     raise
                 except Exception as exc:  # a plugin's bug, reported by name

@@ -14,8 +14,9 @@ import numpy as np
 
 from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
 from ecs_combat.errors import RefusedError
-from ecs_combat.plugin.definitions import COLORS, color_mask
+from ecs_combat.plugin.definitions import COLORS, color_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.instances import Parameter
 from ecs_combat.scenario.model import CreatureSpec, Event, PlayerSpec, Scenario
@@ -32,49 +33,6 @@ def keyword_bits(names: Sequence[str]) -> dict[str, int]:
             f"{MAX_KEYWORDS}: resolve fewer scenarios at once"
         )
     return {name: 1 << i for i, name in enumerate(names)}
-
-
-def used_keywords(
-    scenarios: Sequence[Scenario],
-    registry: Registry,
-    creatures: Iterable[CreatureSpec] = (),
-    cards: Iterable[str] = (),
-) -> tuple[str, ...]:
-    """The keywords some scenario uses (printed, counters, events, cards), and some other
-    creatures and cards, in registry order: a batch's masks need bits for these only, however
-    many keywords are installed."""
-    used: set[str] = set()
-    for name in cards:
-        found = registry.card(name)
-        if found is not None:
-            used.update(found.keywords)
-
-    def creature(spec: CreatureSpec) -> None:
-        used.update(spec.keywords)
-        used.update(k for k in spec.counters if k in registry.keywords)
-
-    for spec in creatures:
-        creature(spec)
-    for sc in scenarios:
-        for spec in sc.creatures.values():
-            creature(spec)
-        for ev in sc.events:
-            used.update(ev.keywords)
-            used.update(k for k in ev.counters if k in registry.keywords)
-            if ev.creature is not None:
-                creature(ev.creature)
-            if ev.card is not None:
-                card = registry.card(ev.card)
-                if card is not None:
-                    used.update(card.keywords)
-    todo = list(used)
-    while todo:  # what a used keyword's static ability may give
-        kw = registry.keyword(todo.pop())
-        for needed in kw.requires if kw is not None else ():
-            if needed not in used:
-                used.add(needed)
-                todo.append(needed)
-    return tuple(k for k in registry.keywords if k in used)
 
 
 def event_points(step_names: Sequence[str]) -> dict[str, int]:
@@ -96,6 +54,8 @@ class _Builder:
         self.creature_state: dict[str, list[Any]] = {k: [] for k in self.creature_fields}
         self.player_state: dict[str, list[Any]] = {k: [] for k in self.player_fields}
         self.colors: list[int] = []
+        self.types: list[int] = []
+        self.lands: list[int] = []
         self.instances: list[tuple[int, int, int]] = []  # (row, bit index, parameter)
         self.ev_instances: list[tuple[int, int, int]] = []  # (event row, bit index, parameter)
         self.steps = {s: i for i, s in enumerate(registry.step_names)}
@@ -157,6 +117,7 @@ class _Builder:
         self.damage.append(spec.damage)
         self.keywords.append(self.mask(spec.keywords))  # below 2**64: at most 64 bits
         self.colors.append(color_mask(spec.colors))
+        self.types.append(type_mask(spec.types))
         self.present.append(present)
         for key, value in spec.state.items():
             self.creature_state[key].append(value)  # creature ids: rows, once all are known
@@ -185,6 +146,7 @@ class _Builder:
             prow[p.id] = len(self.player_battle)
             self.player_battle.append(b)
             self.life.append(p.life)
+            self.lands.append(land_mask(p.lands))
             for key, value in p.state.items():
                 self.player_state[key].append(value)
             self.player_ids.append(p.id)
@@ -280,6 +242,8 @@ class _Builder:
             damage=np.asarray(self.damage, i64),
             keywords=np.asarray(self.keywords, np.uint64),
             colors=np.asarray(self.colors, i64),
+            types=np.asarray(self.types, i64),
+            player_lands=np.asarray(self.lands, i64),
             present=np.asarray(self.present, np.bool_),
             counters=counters,
             counter_names=self.counter_names,

@@ -32,7 +32,7 @@ from ecs_combat.batched.arrays import (
     CombatBatch,
     IntArray,
 )
-from ecs_combat.batched.from_scenarios import _Builder, used_keywords
+from ecs_combat.batched.from_scenarios import _Builder
 from ecs_combat.batched.numeric import _run_starts
 from ecs_combat.batched.results import _Log, _Results
 from ecs_combat.batched.views import _RowSide
@@ -55,6 +55,7 @@ from ecs_combat.rules.turn_legality import (
     player_left,
     source_gone,
 )
+from ecs_combat.rules.usage import used_keywords
 
 if TYPE_CHECKING:
     from ecs_combat.batched.engine import BatchedEngine
@@ -661,6 +662,14 @@ class _OneRowSide:
     @property
     def spell_colors(self) -> int:
         return int(self.side.spell_colors[0])
+
+    @property
+    def types(self) -> int:
+        return int(self.side.types[0])
+
+    @property
+    def lands(self) -> int:
+        return int(self.side.lands[0])
 
 
 def cast_in_main(run: _Run, casts: MainCasts) -> None:

@@ -96,6 +96,16 @@ class _RowSide:
         out: IntArray = self.run.power[self.rows]
         return out
 
+    @property
+    def types(self) -> IntArray:
+        out: IntArray = self.run.types()[self.rows]
+        return out
+
+    @property
+    def lands(self) -> IntArray:
+        out: IntArray = self.run.lands()[self.run.controller[self.rows]]
+        return out
+
 
 class _CardTargets:
     """:class:`ecs_combat.plugin.views.EffectTarget` for the batched engine: one element per cast.

@@ -21,8 +21,18 @@ from ecs_combat.plugin.definitions import normalize_keyword
 #: ``blockers`` — how many creatures at least must block an attacker, if any do (509.1b);
 #: ``summoning-sickness`` — whether a creature may attack although it came under its
 #: controller's control this turn (302.6); ``target`` — whether a spell may target a creature
-#: (115.4, 608.2b).
-Kind = Literal["attack", "block", "block-pair", "blockers", "summoning-sickness", "target"]
+#: (115.4, 608.2b); ``block-requirement`` — a requirement, not a restriction: ``(attacker,
+#: blocker)``, whether the blocker must block the attacker if it is able to (509.1c,
+#: :mod:`ecs_combat.rules.requirements`).
+Kind = Literal[
+    "attack",
+    "block",
+    "block-pair",
+    "blockers",
+    "summoning-sickness",
+    "target",
+    "block-requirement",
+]
 KINDS: tuple[str, ...] = (
     "attack",
     "block",
@@ -30,6 +40,7 @@ KINDS: tuple[str, ...] = (
     "blockers",
     "summoning-sickness",
     "target",
+    "block-requirement",
 )
 
 
@@ -53,6 +64,17 @@ class Side(Protocol):
     @property
     def power(self) -> Any:
         """Its power as the declaration is checked (printed, counters and pumps)."""
+        ...
+
+    @property
+    def types(self) -> Any:
+        """Its card types besides creature as a bit mask (bit i for ``CARD_TYPES[i]``)."""
+        ...
+
+    @property
+    def lands(self) -> Any:
+        """The land types its controller's lands have, as a bit mask (bit i for
+        ``LAND_TYPES[i]``): for ``block-pair``, the defending player's."""
         ...
 
     @property

@@ -16,6 +16,7 @@ from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.components import Stats
 from ecs_combat.reference.engine import Combat, isolated_world
+from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import KeywordSide, check_declarations, spec_side
 from ecs_combat.scenario.model import Scenario
 
@@ -29,7 +30,14 @@ def side_now(combat: Combat, entity: int) -> KeywordSide:
         for parameter in combat.instances(entity, keyword)
     ]
     power = esper.component_for_entity(entity, Stats).power
-    return KeywordSide(instances, color_mask(combat.colors(entity)), power=power)
+    seen = EntitySide(combat, entity)
+    return KeywordSide(
+        instances,
+        color_mask(combat.colors(entity)),
+        power=power,
+        type_bits=seen.types,
+        land_bits=seen.lands,
+    )
 
 
 def sides_at_declare_blockers(scenario: Scenario, registry: Registry) -> dict[str, KeywordSide]:
@@ -58,7 +66,10 @@ def _declaration_sides(
     declare-attackers system for these creatures) they are as the scenario declares them, and
     the world is not built: :func:`spec_side` reads the same characteristics."""
     if not _may_change(scenario, registry):
-        sides = {cid: spec_side(spec, registry) for cid, spec in scenario.creatures.items()}
+        sides = {
+            cid: spec_side(spec, registry, scenario.players[spec.controller].lands)
+            for cid, spec in scenario.creatures.items()
+        }
         return sides, sides
     with isolated_world():
         combat = Combat(registry, [], scenario)

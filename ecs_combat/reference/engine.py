@@ -16,8 +16,9 @@ from typing import Any
 import esper
 
 from ecs_combat.errors import EcsCombatError, InputError, PluginError
-from ecs_combat.plugin.registry import Registry
+from ecs_combat.plugin.registry import Registry, ScheduledSystem
 from ecs_combat.plugin.schedule import (
+    POINT_NAMES,
     AttackDeclaration,
     BlockDeclaration,
     Destruction,
@@ -42,6 +43,7 @@ from ecs_combat.reference.components import (
     Tapped,
     keyword_component,
 )
+from ecs_combat.reference.context import ReferenceContext
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import check_blocks, lethal_damage_message, why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan, plan_steps
@@ -53,6 +55,7 @@ from ecs_combat.rules.result import (
     StepResult,
     TurnResult,
 )
+from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.model import CreatureSpec, Division, Event, Scenario
 from ecs_combat.scenario.turns import TurnScenario
@@ -133,6 +136,25 @@ class Combat:
         #: Where block declarations are checked as they are declared (``combats[1]``), or
         #: None: the scenario loader checked them (one combat).
         self.check_blocks_at: str | None = None
+        #: What the plugins' systems and triggered abilities see of this combat.
+        self.context = ReferenceContext(self)
+        #: The plugins' systems that apply to this combat, per point (:meth:`use_keywords`).
+        self.systems: dict[str, list[ScheduledSystem]] = {}
+        self.used: frozenset[str] = frozenset()
+        self.use_keywords(used_keywords([scenario], registry))
+
+    def use_keywords(self, keywords: Iterable[str]) -> None:
+        """Let systems of these keywords run too (a turn's later combat phases, its cards):
+        a system runs only if the combat uses one of its keywords, or if it names none."""
+        self.used = self.used | frozenset(keywords)
+        self.systems = {
+            point: [
+                s
+                for s in self.reg.systems_at(point)
+                if not s.system.keywords or s.system.keywords & self.used
+            ]
+            for point in POINT_NAMES
+        }
 
     # -- queries --------------------------------------------------------------------------
 
@@ -236,13 +258,13 @@ class Combat:
     def run_systems(self, point: str, payload: Any) -> None:
         """Run the plugins' systems at a point of the combat, in schedule order."""
         triggers = getattr(payload, "triggers", None)
-        for scheduled in self.reg.systems_at(point):
+        for scheduled in self.systems[point]:
             before = len(triggers) if triggers is not None else 0
             _call(
                 scheduled.plugin,
                 f"system {scheduled.system.name!r} at {point}",
                 scheduled.system.reference,
-                self,
+                self.context,
                 payload,
             )
             named = scheduled.system.keywords
@@ -276,7 +298,7 @@ class Combat:
                     f"a trigger of {self.cid(t.source)} resolves though its source left the "
                     "battlefield (113.7a): what it does to its source does nothing"
                 )
-            _call(t.plugin, "a triggered ability", t.resolve, self, t)
+            _call(t.plugin, "a triggered ability", t.resolve, self.context, t)
             self.refresh_keywords()
             died = self.state_based_actions()
             if died:
@@ -351,7 +373,7 @@ class Combat:
             Stats(spec.power, spec.toughness),
             Damage(spec.damage),
             sources,
-            Colors(spec.colors),
+            Colors(spec.colors, spec.types),
             State(dict(spec.state)),
             OnBattlefield(),
         ]
@@ -372,7 +394,9 @@ class Combat:
     def set_up(self) -> None:
         """Create the scenario's players and creatures."""
         for p in self.sc.players.values():
-            self.players[p.id] = esper.create_entity(Player(p.id, p.life, state=dict(p.state)))
+            self.players[p.id] = esper.create_entity(
+                Player(p.id, p.life, state=dict(p.state), lands=p.lands)
+            )
         for spec in self.sc.creatures.values():
             self.add_creature(spec)
         refs = [k for k, f in self.reg.state_fields("creature").items() if f.kind == "creature"]
@@ -410,6 +434,7 @@ class Combat:
         for e in attackers:  # 508.1f
             if e in declaration.taps:
                 esper.add_component(e, Tapped())
+        self.resolve_triggers(declaration.triggers)  # 508.2
         self.refresh_keywords()
 
     def declare_blockers(self) -> None:
@@ -498,6 +523,7 @@ class Combat:
         for e in self.creatures.values():
             self.struck[e] = []
             self.remove_from_combat(e)
+        self.use_keywords(used_keywords([scenario], self.reg))
 
     def play(self) -> None:
         """The combat after its declarations: the damage steps with the events between them,

@@ -34,6 +34,7 @@ from ecs_combat.rules.turn_legality import (
     player_left,
     source_gone,
 )
+from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.turn_loader import seat_order
 from ecs_combat.scenario.turns import TurnScenario
@@ -51,6 +52,14 @@ class TurnRun:
         self.turn = turn
         base = Scenario(turn.file, turn.players, turn.creatures, {}, {})
         self.combat = Combat(registry, plans, base)
+        self.combat.use_keywords(
+            used_keywords(
+                turn.combats,
+                registry,
+                creatures=turn.tokens.values(),
+                cards=[c.card for c in turn.casts],
+            )
+        )
 
     def run(self) -> TurnResult:
         """Play every phase of the turn's schedule in order and return what happened. A phase

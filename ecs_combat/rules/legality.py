@@ -22,11 +22,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.definitions import color_mask
+from ecs_combat.plugin.definitions import color_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction, Side
+from ecs_combat.rules.requirements import (
+    IntArray,
+    block_requirements,
+    check_requirements,
+    requirements_obeyed,
+)
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import CreatureSpec, Scenario
@@ -43,6 +50,8 @@ class KeywordSide:
     opponent: bool = False
     spell_color_bits: int = 0
     power: int = 0
+    type_bits: int = 0
+    land_bits: int = 0
 
     def has(self, keyword: str) -> np.bool_:
         """Whether it has the keyword."""
@@ -62,6 +71,16 @@ class KeywordSide:
         """For ``target``: the spell's colors as a bit mask."""
         return self.spell_color_bits
 
+    @property
+    def types(self) -> int:
+        """Its card types besides creature as a bit mask."""
+        return self.type_bits
+
+    @property
+    def lands(self) -> int:
+        """Its controller's land types as a bit mask."""
+        return self.land_bits
+
 
 def instance_values(parameters: Iterable[Parameter]) -> int:
     """Parameters of a keyword's instances as one number: a color bit mask, or their sum."""
@@ -74,14 +93,22 @@ def instance_values(parameters: Iterable[Parameter]) -> int:
     return out
 
 
-def spec_side(spec: CreatureSpec, registry: Registry | None = None) -> KeywordSide:
+def spec_side(
+    spec: CreatureSpec, registry: Registry | None = None, lands: Iterable[str] = ()
+) -> KeywordSide:
     """A creature as the scenario declares it: printed keywords and keyword counters; its
-    power with the registry's counter kinds' changes (``+1/+1``)."""
+    power with the registry's counter kinds' changes (``+1/+1``); `lands`, its controller's."""
     instances = list(zip(spec.keywords, spec.parameters, strict=True))
     instances += [(k, None) for k, n in spec.counters.items() if n > 0]
     kinds = {} if registry is None else registry.counter_kinds
     power = spec.power + sum(kinds[k].power * n for k, n in spec.counters.items() if k in kinds)
-    return KeywordSide(instances, color_mask(spec.colors), power=power)
+    return KeywordSide(
+        instances,
+        color_mask(spec.colors),
+        power=power,
+        type_bits=type_mask(spec.types),
+        land_bits=land_mask(lands),
+    )
 
 
 def lethal_damage_message(damage: int, toughness: int, printed: int) -> str:
@@ -170,7 +197,10 @@ class _Sides:
     def reader(self, given: Mapping[str, Side] | None) -> Callable[[str], Side]:
         def side(cid: str) -> Side:
             found = None if given is None else given.get(cid)
-            return found if found is not None else spec_side(self.sc.creatures[cid], self.reg)
+            if found is not None:
+                return found
+            spec = self.sc.creatures[cid]
+            return spec_side(spec, self.reg, self.sc.players[spec.controller].lands)
 
         return side
 
@@ -198,6 +228,7 @@ class _Declarations:
             self.blocker(cid, attacked)
         for cid in sc.attackers:
             self.enough_blockers(cid, sc.blockers_of(cid))
+        check_requirements(sc, self.reg)  # 509.1c
 
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
         """509.1a-b: it can block, and it can block each attacker it blocks."""
@@ -226,3 +257,20 @@ class _Declarations:
                 f"more creatures, but only {who} {'blocks' if len(blockers) == 1 else 'block'}"
                 f" it ({rule.rule})",
             )
+
+
+def score_block_requirements(
+    scenario: Scenario, registry: Registry, candidates: npt.ArrayLike
+) -> tuple[IntArray, int]:
+    """For a decision search: how many block requirements (509.1c: lure, ...) each candidate
+    declaration of a scenario's blocks obeys, and the most any declaration can obey.
+
+    `candidates` is ``[K, B]``: for each candidate and each potential blocker of
+    ``block_requirements(scenario, registry).blockers`` (the creatures of the players other
+    than the attacking player, in scenario order) the index of the attacker it blocks in
+    ``.attackers`` (the scenario's attackers, in order) or -1; or ``[K, B, M]`` for blockers
+    that block several attackers, padded with -1. Keep the candidates whose count equals the
+    maximum: the others are illegal declarations.
+    """
+    reqs = block_requirements(scenario, registry)
+    return requirements_obeyed(reqs, candidates), reqs.most_obeyable()

@@ -13,7 +13,13 @@ from typing import Any
 
 from ecs_combat.cards.library import CreatureCard, card_keys, creature_card, no_creature_card
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.definitions import COLORS, StateField, normalize_keyword
+from ecs_combat.plugin.definitions import (
+    CARD_TYPES,
+    COLORS,
+    LAND_TYPES,
+    StateField,
+    normalize_keyword,
+)
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import check_declarations_now
 from ecs_combat.scenario import documents
@@ -21,6 +27,7 @@ from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
+from ecs_combat.suggest import did_you_mean
 
 # ---------------------------------------------------------------------------------------------
 # Reading files
@@ -116,6 +123,20 @@ class _Parser:
             out[name] = out.get(name, 0) + self.c.integer(count, f"{path}.{key}", minimum)
         return out
 
+    def names(self, value: Any, path: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+        """A list of names from `allowed`, any case, each once, in `allowed` order."""
+        given: set[str] = set()
+        for i, item in enumerate(self.c.string_list(value, path)):
+            name = normalize_keyword(item)
+            if name not in allowed:
+                raise self.c.fail(
+                    f"{path}[{i}]",
+                    f"unknown {what} {item!r} (the {what}s: {', '.join(allowed)})"
+                    f"{did_you_mean(name, allowed)}",
+                )
+            given.add(name)
+        return tuple(n for n in allowed if n in given)
+
     def colors(self, value: Any, path: str) -> tuple[str, ...]:
         out: list[str] = []
         for i, color in enumerate(self.c.string_list(value, path)):
@@ -186,7 +207,8 @@ class _Parser:
         t = self.c.table(raw, path)
         allowed = {
             "name", "controller", "power", "toughness", "keywords", "counters", "damage", "id",
-            "summoning_sick", "colors", "card", "value", *self.registry.state_fields("creature"),
+            "summoning_sick", "colors", "types", "card", "value",
+            *self.registry.state_fields("creature"),
         }  # fmt: skip
         self.c.keys(t, path, allowed)
         card = self.creature_card(t["card"], f"{path}.card") if "card" in t else None
@@ -207,6 +229,7 @@ class _Parser:
             counters=self.counters(t.get("counters", {}), f"{path}.counters", 0),
             damage=self.c.integer(t.get("damage", 0), f"{path}.damage", 0),
             colors=self.colors(t.get("colors", []), f"{path}.colors"),
+            types=self.names(t.get("types", []), f"{path}.types", CARD_TYPES, "card type"),
             state=self.state("creature", t, path),
             summoning_sick=self.c.boolean(t.get("summoning_sick", False), f"{path}.summoning_sick"),
             path=path,
@@ -256,11 +279,12 @@ class _Parser:
         for pid, raw in players.items():
             path = f"players.{pid}"
             t = self.c.table(raw, path)
-            self.c.keys(t, path, {"life", *self.registry.state_fields("player")})
+            self.c.keys(t, path, {"life", "lands", *self.registry.state_fields("player")})
             self.players[pid] = PlayerSpec(
                 pid,
                 self.c.integer(t.get("life", 20), f"{path}.life"),
                 self.state("player", t, path),
+                self.names(t.get("lands", []), f"{path}.lands", LAND_TYPES, "land type"),
             )
             if self.players[pid].life <= 0:
                 raise self.c.fail(f"{path}.life", "a player at 0 or less life has lost (704.5a)")

@@ -15,6 +15,8 @@ class PlayerSpec:
     id: str
     life: int = 20
     state: dict[str, Any] = field(default_factory=dict)
+    #: The land types (and ``nonbasic``) of the lands they control, for landwalk.
+    lands: tuple[str, ...] = ()
 
 
 @dataclass
@@ -35,6 +37,8 @@ class CreatureSpec:
     damage: int = 0
     #: Its colors (105.1); none for a colorless creature.
     colors: tuple[str, ...] = ()
+    #: Its card types besides creature (``artifact``), from ``types`` or its card.
+    types: tuple[str, ...] = ()
     #: The state plugins add (``hat``, ``paired_with``, ...), by scenario key.
     state: dict[str, Any] = field(default_factory=dict)
     #: It came under its controller's control this turn: it can't attack without a keyword

@@ -176,6 +176,9 @@ class _MaskSide:
         self.opponent = np.zeros(masks.shape, np.bool_)
         self.colors = np.zeros(masks.shape, np.int64) if facts is None else facts.colors
         self.power = np.zeros(masks.shape, np.int64) if power is None else power
+        #: Drawn creatures are creatures only; their players control no lands.
+        self.types = np.zeros(masks.shape, np.int64)
+        self.lands = np.zeros(masks.shape, np.int64)
 
     def values(self, keyword: str) -> IntArray:
         if self.facts is None:
