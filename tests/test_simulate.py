@@ -280,11 +280,15 @@ def test_any_range_of_battles_is_drawn_the_same_whatever_the_chunks(registry: Re
 def test_generated_attacks_and_blocks_are_legal(registry: Registry) -> None:
     """509.1b: the generator declares no block that the registry's restrictions forbid (flying,
     reach, shadow, menace, defender, decayed, skulk, ...); such a creature stays back instead.
-    Checked by the scenario loader's rules."""
+    Checked by the scenario loader's rules. A SPEC draws keywords without parameters and
+    without block requirements (lure) only: it refuses the others."""
+    required = {r.keyword for r in registry.restrictions_of("block-requirement")}
+    drawable = [k for k, kw in registry.keywords.items() if not kw.parameter and k not in required]
+    assert {"flying", "reach", "shadow", "menace", "defender", "decayed", "skulk"} <= set(drawable)
     doc = {
         "attackers": [1, 4],
         "blockers_per_attacker": [0, 3],
-        "keywords": {k: 0.2 for k in registry.keywords},
+        "keywords": {k: 0.2 for k in drawable},
     }
     gen = make_generator(parse_spec(doc, registry), registry)
     batch = draw_battles(gen, 2, 0, 1500).batch

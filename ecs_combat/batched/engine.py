@@ -676,13 +676,16 @@ class _Run:
         self.tapped = self.tapped | declaration.taps  # tapped earlier in the turn stay tapped
         self.resolve_triggers(declaration.triggers)  # 508.2
         self.check_blocks()
+        # A block of or by a creature that left the battlefield or combat before blocks (the
+        # attack triggers, a player leaving the game) is not declared (509.1a).
+        declared = self.on_bf[self.bb] & self.att[self.ba]
         if self.nblocks:
-            self.blocking[self.bb] = True
-            self.in_combat[self.bb] = True
+            self.blocking[self.bb[declared]] = True
+            self.in_combat[self.bb[declared]] = True
         self.blocks_declared = True
         self.refresh(None)
         if self.has_attack.any():
-            blocking = BatchBlockDeclaration(self.bb, self.ba)
+            blocking = BatchBlockDeclaration(self.bb[declared], self.ba[declared])
             self.run_systems("declare-blockers", blocking)
             self.resolve_triggers(blocking.triggers)
 

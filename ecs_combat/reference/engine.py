@@ -443,12 +443,22 @@ class Combat:
         blocks: list[tuple[int, int]] = []
         for bid, attacked in self.sc.blockers.items():
             b = self.creatures[bid]
-            esper.add_component(b, Blocking([self.creatures[a] for a in attacked]))
-            for a in attacked:
-                att = esper.component_for_entity(self.creatures[a], Attacking)
+            # An attacker or blocker that left the battlefield or combat before blocks (toughness
+            # 0 after the attack triggers, 704.5f; its player left the game, 800.4a) can't be
+            # blocked or block: that block is not declared (509.1a).
+            still = [
+                self.creatures[a]
+                for a in attacked
+                if esper.has_component(self.creatures[a], Attacking)
+            ]
+            if not still or not self.on_battlefield(b):
+                continue
+            esper.add_component(b, Blocking(still))
+            for a in still:
+                att = esper.component_for_entity(a, Attacking)
                 att.blocked = True
                 att.blockers.append(b)
-                blocks.append((b, self.creatures[a]))
+                blocks.append((b, a))
         self.refresh_keywords()
         if self.sc.attackers:
             blocking = BlockDeclaration(blocks)
