@@ -129,6 +129,8 @@ class CombatBatch:
     #: types players control (``definitions.LAND_TYPES``); None: none (bulk simulations).
     types: IntArray | None = None
     player_lands: IntArray | None = None
+    #: [N] tapped as the combat begins (``tapped = true``); None: none is.
+    tapped: BoolArray | None = None
     creature_names: list[str] | None = None
     player_ids: list[str] | None = None
 

@@ -246,7 +246,9 @@ class _Run:
         self.in_combat = np.zeros(n, np.bool_)
         self.struck = np.zeros(n, np.bool_)
         self.struck_steps = np.zeros(n, U64) if record else None
-        self.tapped = np.zeros(n, np.bool_)
+        self.tapped = (
+            np.zeros(n, np.bool_) if batch.tapped is None else batch.tapped.astype(np.bool_)
+        )
         #: The keywords that let attackers assign excess to the player this step, for errors.
         self._excess_by: list[tuple[str, Any]] = []
         self.died = np.zeros(n, np.bool_)

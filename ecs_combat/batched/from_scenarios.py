@@ -76,6 +76,7 @@ class _Builder:
         self.keywords: list[int] = []
         self.attacking: list[int] = []
         self.present: list[bool] = []
+        self.tapped: list[bool] = []
         self.counters: list[tuple[int, int, int]] = []  # (row, column, count)
         self.creature_ids: list[str] = []
         self.creature_names: list[str] = []
@@ -119,6 +120,7 @@ class _Builder:
         self.colors.append(color_mask(spec.colors))
         self.types.append(type_mask(spec.types))
         self.present.append(present)
+        self.tapped.append(spec.tapped)
         for key, value in spec.state.items():
             self.creature_state[key].append(value)  # creature ids: rows, once all are known
         self.instances.extend(self.instance_rows(row, spec.keywords, spec.parameters))
@@ -245,6 +247,7 @@ class _Builder:
             types=np.asarray(self.types, i64),
             player_lands=np.asarray(self.lands, i64),
             present=np.asarray(self.present, np.bool_),
+            tapped=np.asarray(self.tapped, np.bool_) if any(self.tapped) else None,
             counters=counters,
             counter_names=self.counter_names,
             creature_state={

@@ -47,6 +47,7 @@ from ecs_combat.rules.turn_legality import (
     GONE,
     NEVER_ENTERED,
     TAPPED,
+    TAPPED_AT_START,
     cannot_attack,
     cannot_block,
     follows_skipped,
@@ -427,7 +428,13 @@ class _TurnRun(_Run):
         ):
             for row in self._file_order(rows, table):
                 battle = int(self.battle[row])
-                why = TAPPED if self.on_bf[row] else GONE if self.entered[row] else NEVER_ENTERED
+                why = (
+                    (TAPPED_AT_START if self.tapped_at_start(row) else TAPPED)
+                    if self.on_bf[row]
+                    else GONE
+                    if self.entered[row]
+                    else NEVER_ENTERED
+                )
                 if able[row] and self.lost[self.attacking[row]]:  # its defending player left
                     why = left_the_game(self.pid(int(self.attacking[row])))
                 elif able[row]:  # an attacker a rule keeps from attacking, as it is now
@@ -501,6 +508,11 @@ class _TurnRun(_Run):
             check_blocks(self.scenarios[battle].combats[self.k], self.reg, side, self.combat_path)
         except InputError as exc:
             self.fail(battle, exc)
+
+    def tapped_at_start(self, row: int) -> bool:
+        """Whether the turn's file gives the creature ``tapped = true``."""
+        tapped = self.turns.first.tapped
+        return tapped is not None and bool(tapped[row])
 
     def may_attack(self, rows: IntArray) -> BoolArray:
         """Whether the rules let some creatures attack as they are now (508.1a), summoning
@@ -646,6 +658,9 @@ class _OneRowSide:
 
     def values(self, keyword: str) -> int:
         return int(self.side.values(keyword)[0])
+
+    def count(self, keyword: str) -> int:
+        return int(self.side.count(keyword)[0])
 
     @property
     def colors(self) -> int:

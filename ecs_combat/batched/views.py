@@ -86,6 +86,12 @@ class _RowSide:
         result: IntArray = out[self.rows]
         return result
 
+    def count(self, keyword: str) -> IntArray:
+        """How many instances of the keyword each row has."""
+        rows, _ = self.run.instances(keyword)
+        result: IntArray = np.bincount(rows, minlength=self.run.n)[self.rows].astype(I64)
+        return result
+
     @property
     def colors(self) -> IntArray:
         out: IntArray = np.asarray(self.run.colors, I64)[self.rows]

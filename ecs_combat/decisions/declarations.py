@@ -18,8 +18,12 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.characteristics import check_declarations_now, sides_at_declare_blockers
-from ecs_combat.rules.legality import least_blockers
+from ecs_combat.reference.characteristics import (
+    check_declarations_now,
+    sides_at_declare_blockers,
+    tapped_at_declare_blockers,
+)
+from ecs_combat.rules.legality import block_capacity, least_blockers
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
 from ecs_combat.scenario.model import Scenario
 
@@ -96,11 +100,19 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     attackers = list(scenario.attackers)
     blocking = [r for r in registry.restrictions_of("block")]
     pairs = registry.restrictions_of("block-pair")
-    sides = sides_at_declare_blockers(dataclasses.replace(scenario, blockers={}), registry)
+    unblocked = dataclasses.replace(scenario, blockers={})
+    sides = sides_at_declare_blockers(unblocked, registry)
+    tapped = (  # 509.1a: a tapped creature can't block
+        tapped_at_declare_blockers(unblocked, registry)
+        if any(spec.tapped for spec in scenario.creatures.values())
+        else set()
+    )
     blockers = [
         cid
         for cid, spec in scenario.creatures.items()
-        if spec.controller == defender and all(r.test(sides[cid]) for r in blocking)
+        if spec.controller == defender
+        and cid not in tapped
+        and all(r.test(sides[cid]) for r in blocking)
     ]
     legal = np.array(
         [[all(r.test(sides[a], sides[b]) for r in pairs) for a in attackers] for b in blockers],
@@ -115,7 +127,7 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
         np.array([ids.index(a) for a in attackers], I64),
         np.array([ids.index(b) for b in blockers], I64),
         legal,
-        np.ones(len(blockers), I64),
+        np.array([block_capacity(sides[b], registry) for b in blockers], I64),
         least,
         reqs,
         tuple(blockers),

@@ -431,10 +431,10 @@ CORE_KEYS = {
     "creature": frozenset(
         {
             "id", "name", "controller", "power", "toughness", "keywords", "counters", "damage",
-            "summoning_sick", "colors", "card", "value",
+            "summoning_sick", "tapped", "colors", "types", "card", "value",
         }
     ),
-    "player": frozenset({"life"}),
+    "player": frozenset({"life", "lands"}),
 }  # fmt: skip
 #: The score terms of decisions that the core computes itself (RULES section 9).
 CORE_SCORE_TERMS = ("game", "material", "life")

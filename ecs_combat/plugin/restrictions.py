@@ -23,7 +23,10 @@ from ecs_combat.plugin.definitions import normalize_keyword
 #: controller's control this turn (302.6); ``target`` — whether a spell may target a creature
 #: (115.4, 608.2b); ``block-requirement`` — a requirement, not a restriction: ``(attacker,
 #: blocker)``, whether the blocker must block the attacker if it is able to (509.1c,
-#: :mod:`ecs_combat.rules.requirements`).
+#: :mod:`ecs_combat.rules.requirements`); ``blocks`` — how many attackers at most a creature
+#: may block (509.1a: one, unless an effect says more); the most any restriction allows counts.
+#: The decision search reads ``blocks``; a scenario's declared blocks may give any blocker a
+#: list, as before.
 Kind = Literal[
     "attack",
     "block",
@@ -32,6 +35,7 @@ Kind = Literal[
     "summoning-sickness",
     "target",
     "block-requirement",
+    "blocks",
 ]
 KINDS: tuple[str, ...] = (
     "attack",
@@ -41,6 +45,7 @@ KINDS: tuple[str, ...] = (
     "summoning-sickness",
     "target",
     "block-requirement",
+    "blocks",
 )
 
 
@@ -54,6 +59,11 @@ class Side(Protocol):
     def values(self, keyword: str) -> Any:
         """Its instances' parameters as one integer (or integer row array): colors as a bit
         mask (bit i for ``definitions.COLORS[i]``), numbers added up."""
+        ...
+
+    def count(self, keyword: str) -> Any:
+        """How many instances of a keyword it has (an integer, or integer row array): a
+        keyword listed twice counts twice (instances that add up, 509.1a)."""
         ...
 
     @property

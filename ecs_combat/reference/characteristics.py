@@ -14,7 +14,7 @@ import esper
 
 from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.components import Stats
+from ecs_combat.reference.components import Stats, Tapped
 from ecs_combat.reference.engine import Combat, isolated_world
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import KeywordSide, check_declarations, spec_side
@@ -49,35 +49,51 @@ def sides_at_declare_blockers(scenario: Scenario, registry: Registry) -> dict[st
     return _declaration_sides(scenario, registry)[1]
 
 
+def tapped_at_declare_blockers(scenario: Scenario, registry: Registry) -> set[str]:
+    """The ids of the creatures tapped as blockers are declared: those tapped as the combat
+    begins, and the attackers attacking tapped (508.1f), less any an attack trigger untapped."""
+    return _declaration_sides(scenario, registry)[2]
+
+
 def check_declarations_now(scenario: Scenario, registry: Registry, blocks: bool = True) -> None:
     """Raise :class:`~ecs_combat.errors.InputError` for the first illegal attack or block of
     a one-combat scenario, with the creatures as attackers are declared (the combat begins:
     counters and static abilities count) and as blockers are declared; without `blocks`, of
     the attacks only."""
-    attacking, blocking = _declaration_sides(scenario, registry)
-    check_declarations(scenario, registry, blocking=blocking, attacking=attacking, blocks=blocks)
+    attacking, blocking, tapped = _declaration_sides(scenario, registry)
+    check_declarations(
+        scenario,
+        registry,
+        blocking=blocking,
+        attacking=attacking,
+        blocks=blocks,
+        tapped_at_blocks=tapped,
+    )
 
 
 def _declaration_sides(
     scenario: Scenario, registry: Registry
-) -> tuple[dict[str, KeywordSide], dict[str, KeywordSide]]:
-    """The creatures as attackers are declared and as blockers are declared, in one world.
-    When nothing can change them before the declarations (no static abilities, no
-    declare-attackers system for these creatures) they are as the scenario declares them, and
-    the world is not built: :func:`spec_side` reads the same characteristics."""
+) -> tuple[dict[str, KeywordSide], dict[str, KeywordSide], set[str]]:
+    """The creatures as attackers are declared and as blockers are declared, in one world,
+    and the ids of those tapped as blockers are declared. When nothing can change them before
+    the declarations (no static abilities, no declare-attackers system for these creatures)
+    they are as the scenario declares them, and the world is not built: :func:`spec_side`
+    reads the same characteristics."""
     if not _may_change(scenario, registry):
         sides = {
             cid: spec_side(spec, registry, scenario.players[spec.controller].lands)
             for cid, spec in scenario.creatures.items()
         }
-        return sides, sides
+        tapped = {cid for cid, spec in scenario.creatures.items() if spec.tapped}
+        return sides, sides, tapped
     with isolated_world():
         combat = Combat(registry, [], scenario)
         combat.set_up()
         attacking = {cid: side_now(combat, e) for cid, e in combat.creatures.items()}
         combat.declare_attackers()
         blocking = {cid: side_now(combat, e) for cid, e in combat.creatures.items()}
-    return attacking, blocking
+        tapped = {cid for cid, e in combat.creatures.items() if esper.has_component(e, Tapped)}
+    return attacking, blocking, tapped
 
 
 def _may_change(scenario: Scenario, registry: Registry) -> bool:

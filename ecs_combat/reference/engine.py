@@ -379,6 +379,8 @@ class Combat:
         ]
         if spec.summoning_sick:
             comps.append(SummoningSick())
+        if spec.tapped:
+            comps.append(Tapped())
         entity = esper.create_entity(*comps)
         self.creatures[spec.id] = entity
         self.struck[entity] = []

@@ -26,6 +26,7 @@ from ecs_combat.rules.turn_legality import (
     GONE,
     NEVER_ENTERED,
     TAPPED,
+    TAPPED_AT_START,
     cannot_attack,
     cannot_block,
     follows_skipped,
@@ -193,5 +194,6 @@ class TurnRun:
         if not c.on_battlefield(e):
             return GONE
         if esper.has_component(e, Tapped):
-            return TAPPED
+            spec = self.turn.creatures.get(cid)
+            return TAPPED_AT_START if spec is not None and spec.tapped else TAPPED
         return None

@@ -42,6 +42,9 @@ class EntitySide:
     def values(self, keyword: str) -> int:
         return instance_values(self.combat.instances(self.entity, keyword))
 
+    def count(self, keyword: str) -> int:
+        return len(self.combat.instances(self.entity, keyword))
+
     @property
     def colors(self) -> int:
         return color_mask(self.combat.colors(self.entity))

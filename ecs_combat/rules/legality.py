@@ -17,7 +17,7 @@ scenario declares them (:func:`spec_side`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,6 +34,7 @@ from ecs_combat.rules.requirements import (
     check_requirements,
     requirements_obeyed,
 )
+from ecs_combat.rules.turn_legality import TAPPED_AT_START
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import CreatureSpec, Scenario
@@ -60,6 +61,10 @@ class KeywordSide:
     def values(self, keyword: str) -> int:
         """Its instances' parameters: colors as a bit mask, numbers added up."""
         return instance_values(p for name, p in self.instances if name == keyword)
+
+    def count(self, keyword: str) -> int:
+        """How many instances of the keyword it has."""
+        return sum(name == keyword for name, _ in self.instances)
 
     @property
     def colors(self) -> int:
@@ -126,17 +131,34 @@ def check_declarations(
     blocking: Mapping[str, Side] | None = None,
     attacking: Mapping[str, Side] | None = None,
     blocks: bool = True,
+    tapped_at_blocks: Collection[str] | None = None,
 ) -> None:
     """Raise :class:`InputError` for the first illegal attack or block of the scenario (only
     the attacks without `blocks`).
 
     `attacking` holds the creatures as attackers are declared, `blocking` as blockers are
     declared (both by id, as :mod:`ecs_combat.reference.characteristics` gives them); a
-    creature missing from them is read as the scenario declares it (:func:`spec_side`)."""
+    creature missing from them is read as the scenario declares it (:func:`spec_side`).
+    `tapped_at_blocks` are the creatures tapped as blockers are declared (default: those the
+    scenario gives ``tapped = true``)."""
     sides = _Sides(scenario, registry)
     _Declarations(scenario.file, "combat", registry, sides.reader(attacking)).attacks(scenario)
     if blocks:
+        if tapped_at_blocks is None:
+            tapped_at_blocks = [cid for cid, c in scenario.creatures.items() if c.tapped]
+        check_untapped_blockers(scenario, tapped_at_blocks)
         check_blocks(scenario, registry, sides.reader(blocking))
+
+
+def check_untapped_blockers(scenario: Scenario, tapped: Collection[str]) -> None:
+    """509.1a: a tapped creature can't be declared as a blocker."""
+    for cid in scenario.blockers:
+        if cid in tapped:
+            raise InputError(
+                scenario.file,
+                f"combat.blockers.{cid}",
+                f"{cid!r} can't block: {TAPPED_AT_START} (509.1a)",
+            )
 
 
 def check_blocks(
@@ -183,6 +205,12 @@ def least_blockers(side: Side, registry: Registry) -> tuple[int, Restriction | N
     return need, why
 
 
+def block_capacity(side: Side, registry: Registry) -> int:
+    """How many attackers at most a creature may block (509.1a): one, or the most any
+    ``blocks`` restriction allows it."""
+    return max([1, *(int(r.test(side)) for r in registry.restrictions_of("blocks"))])
+
+
 def _either(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
@@ -219,6 +247,10 @@ class _Declarations:
 
     def attacks(self, sc: Scenario) -> None:
         for cid in sc.attackers:
+            if sc.creatures[cid].tapped:  # 508.1a; nothing untaps it before attackers
+                raise self.fail(
+                    f"attackers.{cid}", f"{cid!r} can't attack: {TAPPED_AT_START} (508.1a)"
+                )
             why = why_cannot_attack(self.side(cid), sc.creatures[cid].summoning_sick, self.reg)
             if why is not None:
                 raise self.fail(f"attackers.{cid}", f"{cid!r}{why.removeprefix('it')}")

@@ -207,7 +207,7 @@ class _Parser:
         t = self.c.table(raw, path)
         allowed = {
             "name", "controller", "power", "toughness", "keywords", "counters", "damage", "id",
-            "summoning_sick", "colors", "types", "card", "value",
+            "summoning_sick", "tapped", "colors", "types", "card", "value",
             *self.registry.state_fields("creature"),
         }  # fmt: skip
         self.c.keys(t, path, allowed)
@@ -232,6 +232,7 @@ class _Parser:
             types=self.names(t.get("types", []), f"{path}.types", CARD_TYPES, "card type"),
             state=self.state("creature", t, path),
             summoning_sick=self.c.boolean(t.get("summoning_sick", False), f"{path}.summoning_sick"),
+            tapped=self.c.boolean(t.get("tapped", False), f"{path}.tapped"),
             path=path,
             card=None if card is None else card.name,
             ignored_text=() if card is None else card.ignored,

@@ -44,6 +44,9 @@ class CreatureSpec:
     #: It came under its controller's control this turn: it can't attack without a keyword
     #: that lets it (302.6). Creatures that enter through events always did.
     summoning_sick: bool = False
+    #: It is tapped as the combat (or the turn's first combat phase) begins: it can't attack
+    #: or block unless something untaps it first (508.1a, 509.1a).
+    tapped: bool = False
     path: str = ""
     #: The card it was made from (``card = "Serra Angel"``), or None.
     card: str | None = None

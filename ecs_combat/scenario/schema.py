@@ -111,6 +111,11 @@ CREATURE_TABLE: dict[str, Key] = {
     "summoning_sick": Key(
         BOOLEAN, "It came under its controller's control this turn.", default=False
     ),
+    "tapped": Key(
+        BOOLEAN,
+        "It is tapped as combat begins: it can't attack or block unless something untaps it.",
+        default=False,
+    ),
     "value": Key(
         INTEGER,
         "Its value for decisions (ecs-combat blocks / attacks); default: power plus toughness.",

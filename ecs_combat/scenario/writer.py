@@ -18,6 +18,8 @@ def scenario_document(scenario: Scenario, registry: Registry) -> dict[str, Any]:
     players: dict[str, Any] = {}
     for pid, player in scenario.players.items():
         table: dict[str, Any] = {"life": player.life}
+        if player.lands:
+            table["lands"] = list(player.lands)
         table.update(_state(player.state, registry, "player"))
         players[pid] = table
     combat: dict[str, Any] = {"attackers": dict(scenario.attackers)}
@@ -69,8 +71,14 @@ def _creature(creature: CreatureSpec, registry: Registry) -> dict[str, Any]:
         table["counters"] = dict(creature.counters)
     if creature.damage:
         table["damage"] = creature.damage
+    if creature.types:
+        table["types"] = list(creature.types)
     if creature.summoning_sick:
         table["summoning_sick"] = True
+    if creature.tapped:
+        table["tapped"] = True
+    if creature.value is not None:
+        table["value"] = creature.value
     table.update(_state(creature.state, registry, "creature"))
     return table
 

@@ -185,6 +185,10 @@ class _MaskSide:
             return np.zeros(self.masks.shape, np.int64)
         return self.facts.values(keyword)
 
+    def count(self, keyword: str) -> IntArray:
+        """A drawn creature has each of its keywords once."""
+        return self.has(keyword).astype(np.int64)
+
     def has(self, keyword: str) -> BoolArray:
         bit = self.bits.bit.get(keyword)
         if bit is None:
