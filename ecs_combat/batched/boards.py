@@ -224,6 +224,8 @@ def take_outcomes(outcome: BatchOutcome, battle_of_row: IntArray, player_battle:
         lost=o.lost[prow],
         died_in_step=o.died_in_step[crow],
         damage_to_players=o.damage_to_players[battles],
+        dealt_to_players=None if o.dealt_to_players is None else o.dealt_to_players[crow],
+        life_gained=None if o.life_gained is None else o.life_gained[crow],
         entered=None if o.entered is None else o.entered[crow],
         steps_taken=None if o.steps_taken is None else o.steps_taken[:, battles],
         player_state=None
@@ -254,6 +256,8 @@ def join_outcomes(parts: list[Outcomes]) -> Outcomes:
             lost=joined("lost"),
             died_in_step=joined("died_in_step"),
             damage_to_players=joined("damage_to_players"),
+            dealt_to_players=None if first.dealt_to_players is None else joined("dealt_to_players"),
+            life_gained=None if first.life_gained is None else joined("life_gained"),
             entered=None if first.entered is None else joined("entered"),
             steps_taken=None
             if first.steps_taken is None
