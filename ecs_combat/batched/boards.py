@@ -77,6 +77,8 @@ def take_boards(
     # instances follow their creature rows
     inst = _rows_of(batch.instance_row, crow, batch.n_creatures)
     inst_copy = ccopy[inst[1]]
+    aims = _rows_of(batch.target_source, crow, batch.n_creatures)
+    aims_copy = ccopy[aims[1]]
     state = {
         k: (creatures_of(v[crow], ccopy) if k in creature_refs else v[crow])
         for k, v in batch.creature_state.items()
@@ -107,6 +109,10 @@ def take_boards(
         instance_row=creatures_of(batch.instance_row[inst[0]], inst_copy),
         instance_keyword=batch.instance_keyword[inst[0]],
         instance_parameter=batch.instance_parameter[inst[0]],
+        target_source=creatures_of(batch.target_source[aims[0]], aims_copy),
+        target_keyword=batch.target_keyword[aims[0]],
+        target_instance=batch.target_instance[aims[0]],
+        target_row=creatures_of(batch.target_row[aims[0]], aims_copy),
         division_step=np.zeros(0, I64),
         division_source=np.zeros(0, I64),
         division_recipient=np.zeros(0, I64),

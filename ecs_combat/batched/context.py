@@ -133,6 +133,12 @@ class BatchedContext:
     def untap(self, rows: IntArray) -> None:
         self._run.tapped[rows] = False
 
+    def targets(self, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
+        return self._run.targets(keyword)
+
+    def require_block(self, blockers: IntArray, attackers: IntArray, keyword: str) -> None:
+        self._run.required_blocks.append((np.asarray(blockers), np.asarray(attackers), keyword))
+
     def leave_battlefield(self, rows: IntArray) -> None:
         self._run.leave(rows)
 

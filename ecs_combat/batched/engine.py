@@ -225,6 +225,8 @@ class _Run:
                 self.power = self.power + gives[:, 0]
                 self.toughness = self.toughness + gives[:, 1]
                 self._shared -= {"power", "toughness"}
+        #: Requirements triggers made (509.1c): (blocker rows, attacker rows, keyword).
+        self.required_blocks: list[tuple[IntArray, IntArray, str]] = []
         #: Keyword instances with their parameters (printed, then granted), by row.
         self.inst_row = batch.instance_row
         self.inst_kw = batch.instance_keyword
@@ -524,6 +526,15 @@ class _Run:
         if col is None:
             col = self.columns[name] = np.zeros(self.n, dtype)
         return col
+
+    def targets(self, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
+        """(source rows, instance, target rows) of the targets the batch gives a keyword."""
+        b = self.batch
+        name = normalize_keyword(keyword)
+        if name not in b.keyword_names:
+            return np.zeros(0, I64), np.zeros(0, I64), np.zeros(0, I64)
+        sel = b.target_keyword == b.keyword_names.index(name)
+        return b.target_source[sel], b.target_instance[sel], b.target_row[sel]
 
     def instances(self, keyword: str) -> tuple[IntArray, IntArray]:
         """(rows, parameters) of the instances of a keyword creatures have now, in row order

@@ -57,6 +57,7 @@ class _Builder:
         self.types: list[int] = []
         self.lands: list[int] = []
         self.instances: list[tuple[int, int, int]] = []  # (row, bit index, parameter)
+        self.aims: list[tuple[int, int, int, int]] = []  # (source, bit index, instance, target)
         self.ev_instances: list[tuple[int, int, int]] = []  # (event row, bit index, parameter)
         self.steps = {s: i for i, s in enumerate(registry.step_names)}
         self.points = event_points(registry.step_names)
@@ -139,6 +140,11 @@ class _Builder:
         for spec in self.entering(sc):
             crow[spec.id] = self.creature(b, spec, prow, False)
         self.resolve_references(crow)
+        for spec in sc.creatures.values():  # targets: rows, once all are known
+            for keyword, ids in spec.targets.items():
+                bit = self.bits[keyword].bit_length() - 1
+                for i, tid in enumerate(ids):
+                    self.aims.append((crow[spec.id], bit, i, crow[tid]))
         self.add_combat(b, sc, prow, crow)
 
     def add_players(self, b: int, players: Iterable[PlayerSpec]) -> dict[str, int]:
@@ -232,6 +238,7 @@ class _Builder:
             for row, col, n in self.counters:
                 counters[row, col] = n
         inst = np.asarray(self.instances, i64).reshape(-1, 3)
+        aims = np.asarray(self.aims, i64).reshape(-1, 4)
         return CombatBatch(
             n_battles=n_battles,
             keyword_names=self.names,
@@ -261,6 +268,10 @@ class _Builder:
             instance_row=inst[:, 0].copy(),
             instance_keyword=inst[:, 1].copy(),
             instance_parameter=inst[:, 2].copy(),
+            target_source=aims[:, 0].copy(),
+            target_keyword=aims[:, 1].copy(),
+            target_instance=aims[:, 2].copy(),
+            target_row=aims[:, 3].copy(),
             creature_ids=self.creature_ids,
             creature_names=self.creature_names,
             player_ids=self.player_ids,

@@ -19,9 +19,8 @@ from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import (
+    at_declare_blockers,
     check_declarations_now,
-    sides_at_declare_blockers,
-    tapped_at_declare_blockers,
 )
 from ecs_combat.rules.legality import block_capacity, least_blockers
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
@@ -101,12 +100,8 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     blocking = [r for r in registry.restrictions_of("block")]
     pairs = registry.restrictions_of("block-pair")
     unblocked = dataclasses.replace(scenario, blockers={})
-    sides = sides_at_declare_blockers(unblocked, registry)
-    tapped = (  # 509.1a: a tapped creature can't block
-        tapped_at_declare_blockers(unblocked, registry)
-        if any(spec.tapped for spec in scenario.creatures.values())
-        else set()
-    )
+    at = at_declare_blockers(unblocked, registry)
+    sides, tapped = at.blocking, at.tapped  # 509.1a: a tapped creature can't block
     blockers = [
         cid
         for cid, spec in scenario.creatures.items()
@@ -120,8 +115,8 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     ).reshape(len(blockers), len(attackers))
     least = np.array([least_blockers(sides[a], registry)[0] for a in attackers], I64)
     reqs = None
-    if registry.restrictions_of("block-requirement"):
-        found = block_requirements(dataclasses.replace(scenario, blockers={}), registry)
+    if registry.restrictions_of("block-requirement") or at.made:
+        found = block_requirements(unblocked, registry, at.made, tapped)
         reqs = found if found.required.any() else None
     return BlockOptions(
         np.array([ids.index(a) for a in attackers], I64),

@@ -189,6 +189,17 @@ class CombatContext(Protocol):
         """Untap the creature."""
         ...
 
+    def targets(self, creature: Creature, keyword: str) -> list[Creature | None]:
+        """The targets the scenario gives a creature's instances of a keyword (its ``targets``
+        key), one per instance in order; None for an instance without one."""
+        ...
+
+    def require_block(self, blocker: Creature, attacker: Creature, keyword: str) -> None:
+        """A requirement (509.1c) a trigger makes (provoke): the blocker must block the
+        attacker if it is able to. The blocks are checked against it as they are declared;
+        `keyword` names it in messages."""
+        ...
+
     def leave_battlefield(self, creature: Creature) -> None:
         """The creature leaves the battlefield (sacrificed, exiled) and so combat (506.4)."""
         ...
@@ -364,6 +375,18 @@ class BatchContext(Protocol):
 
     def untap(self, rows: IntArray) -> None:
         """Untap some rows."""
+        ...
+
+    def targets(self, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
+        """(source rows, instance, target rows) of the targets scenarios give instances of a
+        keyword (``targets``), in source row then instance order; instances without a target
+        have no element."""
+        ...
+
+    def require_block(self, blockers: IntArray, attackers: IntArray, keyword: str) -> None:
+        """Requirements (509.1c) triggers make: each blocker row must block the attacker row
+        beside it if able. Blocks are checked as the scenario is loaded (the reference world),
+        so the batched engine records them and resolves the declared blocks."""
         ...
 
     def leave_battlefield(self, rows: IntArray) -> None:

@@ -70,8 +70,14 @@ class Keyword:
     #: What follows the name in a scenario: ``""`` nothing, ``"number"`` a whole number
     #: (``bushido 2``), ``"color"`` the word "from" and a color (``protection from red``).
     parameter: str = ""
+    #: What its trigger targets, given by the creature's ``targets`` key (one of
+    #: :data:`TRIGGER_TARGETS`; ``""``: it targets nothing). The loader refuses a target
+    #: that could never be legal; the plugin checks it again as the trigger resolves (608.2b).
+    target: str = ""
 
     def __post_init__(self) -> None:
+        if self.target not in TRIGGER_TARGETS:
+            raise TypeError(f"Keyword.target must be one of {TRIGGER_TARGETS}, not {self.target!r}")
         for attr, kind in (("name", str), ("rule", str), ("summary", str), ("parameter", str)):
             if not isinstance(getattr(self, attr), kind):
                 raise TypeError(
@@ -92,6 +98,9 @@ class Keyword:
 #: The five colors (105.1), as scenarios spell them.
 COLORS = ("white", "blue", "black", "red", "green")
 PARAMETERS = ("", "number", "color")
+#: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
+#: (the player the source attacks) controls (provoke); an attacking creature (mentor).
+TRIGGER_TARGETS = ("", "creature the defending player controls", "attacking creature")
 #: Mana symbols of the colors (105.1a), for a card's colors from its mana cost (202.2).
 COLOR_SYMBOLS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 

@@ -431,7 +431,7 @@ CORE_KEYS = {
     "creature": frozenset(
         {
             "id", "name", "controller", "power", "toughness", "keywords", "counters", "damage",
-            "summoning_sick", "tapped", "colors", "types", "card", "value",
+            "summoning_sick", "tapped", "colors", "types", "card", "value", "targets",
         }
     ),
     "player": frozenset({"life", "lands"}),

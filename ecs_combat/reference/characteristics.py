@@ -10,6 +10,8 @@ functions of :mod:`ecs_combat.rules.legality` take.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import esper
 
 from ecs_combat.plugin.definitions import color_mask
@@ -18,6 +20,7 @@ from ecs_combat.reference.components import Stats, Tapped
 from ecs_combat.reference.engine import Combat, isolated_world
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import KeywordSide, check_declarations, spec_side
+from ecs_combat.rules.requirements import MadeRequirement
 from ecs_combat.scenario.model import Scenario
 
 
@@ -46,13 +49,13 @@ def sides_at_declare_blockers(scenario: Scenario, registry: Registry) -> dict[st
     (attack triggers such as exalted) have run. Call it once per attack declaration; its
     blockers are not read. Raises :class:`~ecs_combat.errors.InputError` for a creature with
     lethal damage as the combat begins (704.5g)."""
-    return _declaration_sides(scenario, registry)[1]
+    return _declaration_sides(scenario, registry).blocking
 
 
-def tapped_at_declare_blockers(scenario: Scenario, registry: Registry) -> set[str]:
-    """The ids of the creatures tapped as blockers are declared: those tapped as the combat
-    begins, and the attackers attacking tapped (508.1f), less any an attack trigger untapped."""
-    return _declaration_sides(scenario, registry)[2]
+def at_declare_blockers(scenario: Scenario, registry: Registry) -> Declared:
+    """The creatures as blockers are declared (:func:`sides_at_declare_blockers`), which are
+    tapped then, and the block requirements the attack triggers made."""
+    return _declaration_sides(scenario, registry)
 
 
 def check_declarations_now(scenario: Scenario, registry: Registry, blocks: bool = True) -> None:
@@ -60,20 +63,32 @@ def check_declarations_now(scenario: Scenario, registry: Registry, blocks: bool 
     a one-combat scenario, with the creatures as attackers are declared (the combat begins:
     counters and static abilities count) and as blockers are declared; without `blocks`, of
     the attacks only."""
-    attacking, blocking, tapped = _declaration_sides(scenario, registry)
+    at = _declaration_sides(scenario, registry)
     check_declarations(
         scenario,
         registry,
-        blocking=blocking,
-        attacking=attacking,
+        blocking=at.blocking,
+        attacking=at.attacking,
         blocks=blocks,
-        tapped_at_blocks=tapped,
+        tapped_at_blocks=at.tapped,
+        made=at.made,
     )
 
 
-def _declaration_sides(
-    scenario: Scenario, registry: Registry
-) -> tuple[dict[str, KeywordSide], dict[str, KeywordSide], set[str]]:
+@dataclass(frozen=True)
+class Declared:
+    """The creatures of a scenario as attackers and as blockers are declared."""
+
+    attacking: dict[str, KeywordSide]
+    blocking: dict[str, KeywordSide]
+    #: The ids of the creatures tapped as blockers are declared: those tapped as the combat
+    #: begins and the attackers that tapped (508.1f), less any an attack trigger untapped.
+    tapped: set[str]
+    #: Requirements the attack triggers made (provoke): (blocker, attacker, keyword) ids.
+    made: list[MadeRequirement] = field(default_factory=list)
+
+
+def _declaration_sides(scenario: Scenario, registry: Registry) -> Declared:
     """The creatures as attackers are declared and as blockers are declared, in one world,
     and the ids of those tapped as blockers are declared. When nothing can change them before
     the declarations (no static abilities, no declare-attackers system for these creatures)
@@ -85,7 +100,7 @@ def _declaration_sides(
             for cid, spec in scenario.creatures.items()
         }
         tapped = {cid for cid, spec in scenario.creatures.items() if spec.tapped}
-        return sides, sides, tapped
+        return Declared(sides, sides, tapped)
     with isolated_world():
         combat = Combat(registry, [], scenario)
         combat.set_up()
@@ -93,7 +108,8 @@ def _declaration_sides(
         combat.declare_attackers()
         blocking = {cid: side_now(combat, e) for cid, e in combat.creatures.items()}
         tapped = {cid for cid, e in combat.creatures.items() if esper.has_component(e, Tapped)}
-    return attacking, blocking, tapped
+        made = [(combat.cid(b), combat.cid(a), k) for b, a, k in combat.required_blocks]
+    return Declared(attacking, blocking, tapped, made)
 
 
 def _may_change(scenario: Scenario, registry: Registry) -> bool:

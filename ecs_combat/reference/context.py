@@ -130,6 +130,12 @@ class ReferenceContext:
     def untap(self, creature: Creature) -> None:
         esper.try_remove_component(creature, Tapped)
 
+    def targets(self, creature: Creature, keyword: str) -> list[Creature | None]:
+        return self._combat.targets(creature, keyword)
+
+    def require_block(self, blocker: Creature, attacker: Creature, keyword: str) -> None:
+        self._combat.required_blocks.append((blocker, attacker, keyword))
+
     def leave_battlefield(self, creature: Creature) -> None:
         self._combat.leave_battlefield(creature)
 

@@ -133,6 +133,8 @@ class Combat:
         self._components = {name: keyword_component(name) for name in registry.keywords}
         #: Why creatures were kept from destruction at the last `destroy`.
         self.kept: dict[int, str] = {}
+        #: Requirements triggers made (509.1c): (blocker, attacker, keyword) entities.
+        self.required_blocks: list[tuple[int, int, str]] = []
         #: Where block declarations are checked as they are declared (``combats[1]``), or
         #: None: the scenario loader checked them (one combat).
         self.check_blocks_at: str | None = None
@@ -486,6 +488,14 @@ class Combat:
                 f"{spec.path}.damage",
                 lethal_damage_message(spec.damage, toughness[spec.id], spec.toughness),
             )
+
+    def targets(self, entity: int, keyword: str) -> list[int | None]:
+        """The targets the scenario gives a creature's instances of a keyword, by entity."""
+        spec = self.sc.creatures.get(self.cid(entity))  # an entering creature has none
+        count = len(self.instances(entity, keyword))
+        ids = [] if spec is None else list(spec.targets.get(keyword, ()))
+        found = [self.creatures.get(t) for t in ids[:count]]
+        return found + [None] * (count - len(found))
 
     def why_cannot_attack(self, entity: int) -> str | None:
         """Why a creature could not be declared as an attacker now (508.1a, 302.6), or None."""

@@ -17,6 +17,7 @@ scenario declares them (:func:`spec_side`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -30,11 +31,13 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction, Side
 from ecs_combat.rules.requirements import (
     IntArray,
+    MadeRequirement,
     block_requirements,
     check_requirements,
     requirements_obeyed,
 )
 from ecs_combat.rules.turn_legality import TAPPED_AT_START
+from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import CreatureSpec, Scenario
@@ -132,6 +135,7 @@ def check_declarations(
     attacking: Mapping[str, Side] | None = None,
     blocks: bool = True,
     tapped_at_blocks: Collection[str] | None = None,
+    made: Sequence[MadeRequirement] = (),
 ) -> None:
     """Raise :class:`InputError` for the first illegal attack or block of the scenario (only
     the attacks without `blocks`).
@@ -140,14 +144,14 @@ def check_declarations(
     declared (both by id, as :mod:`ecs_combat.reference.characteristics` gives them); a
     creature missing from them is read as the scenario declares it (:func:`spec_side`).
     `tapped_at_blocks` are the creatures tapped as blockers are declared (default: those the
-    scenario gives ``tapped = true``)."""
+    scenario gives ``tapped = true``); `made` the requirements triggers made (provoke)."""
     sides = _Sides(scenario, registry)
     _Declarations(scenario.file, "combat", registry, sides.reader(attacking)).attacks(scenario)
     if blocks:
         if tapped_at_blocks is None:
             tapped_at_blocks = [cid for cid, c in scenario.creatures.items() if c.tapped]
         check_untapped_blockers(scenario, tapped_at_blocks)
-        check_blocks(scenario, registry, sides.reader(blocking))
+        check_blocks(scenario, registry, sides.reader(blocking), made=made, tapped=tapped_at_blocks)
 
 
 def check_untapped_blockers(scenario: Scenario, tapped: Collection[str]) -> None:
@@ -166,11 +170,13 @@ def check_blocks(
     registry: Registry,
     side: Callable[[str], Side],
     where: str = "combat",
+    made: Sequence[MadeRequirement] = (),
+    tapped: Collection[str] = (),
 ) -> None:
     """Raise :class:`InputError` for the first illegal block of the scenario (509.1a-c), the
     creatures read through `side` (id -> its characteristics as blockers are declared); the
     key paths begin with `where` (``combat``, or ``combats[1]`` in a turn)."""
-    _Declarations(scenario.file, where, registry, side).blocks(scenario)
+    _Declarations(scenario.file, where, registry, side).blocks(scenario, made, tapped)
 
 
 def why_cannot_attack(side: Side, summoning_sick: bool, registry: Registry) -> str | None:
@@ -203,6 +209,58 @@ def least_blockers(side: Side, registry: Registry) -> tuple[int, Restriction | N
         if n > need:
             need, why = n, r
     return need, why
+
+
+def check_targets(scenario: Scenario, registry: Registry) -> None:
+    """Raise :class:`InputError` for a ``targets`` entry naming a creature that could never be
+    a legal target of that keyword's trigger (RULES 10): not a creature; for a target the
+    defending player controls, one its source's controller controls, or not controlled by the
+    player the source attacks; for an attacking creature, one not declared as an attacker; or
+    one a ``target`` restriction forbids to a source of its colors (hexproof, protection)."""
+    for cid, spec in scenario.creatures.items():
+        for keyword, ids in spec.targets.items():
+            kw = registry.keyword(keyword)
+            assert kw is not None
+            for i, tid in enumerate(ids):
+                path = f"{spec.path}.targets.{keyword}" + (f"[{i}]" if len(ids) > 1 else "")
+                why = _why_not_a_target(scenario, registry, cid, tid, kw.target)
+                if why is not None:
+                    raise InputError(
+                        scenario.file,
+                        path,
+                        f"{tid!r} can't be the target of "
+                        f"{keyword} ({cid}): {why} ({kw.rule or '115.1'})",
+                    )
+
+
+def _why_not_a_target(
+    scenario: Scenario, registry: Registry, source: str, target: str, kind: str
+) -> str | None:
+    creatures = scenario.creatures
+    if target not in creatures:
+        if target in scenario.players:
+            return "it is a player, and the target must be a creature"
+        return "no creature has that id" + did_you_mean(target, creatures)
+    mine, theirs = creatures[source], creatures[target]
+    if kind == "creature the defending player controls":
+        if theirs.controller == mine.controller:
+            return f"{mine.controller!r} controls both, and the target must be an opponent's"
+        attacked = scenario.attackers.get(source)
+        if attacked is not None and theirs.controller != attacked:
+            return f"{source!r} attacks {attacked!r}, and {target!r} is {theirs.controller!r}'s"
+    if kind == "attacking creature" and target not in scenario.attackers:
+        return "it is not declared as an attacker"
+    side = spec_side(theirs, registry, scenario.players[theirs.controller].lands)
+    side = dataclasses.replace(
+        side,
+        opponent=theirs.controller != mine.controller,
+        spell_color_bits=color_mask(mine.colors),
+    )
+    refused = why_not_a_legal_target(side, registry)
+    if refused is not None:
+        says = refused.says.format(creature=repr(target), caster=repr(mine.controller))
+        return says or f"it has {refused.keyword}"
+    return None
 
 
 def block_capacity(side: Side, registry: Registry) -> int:
@@ -255,12 +313,14 @@ class _Declarations:
             if why is not None:
                 raise self.fail(f"attackers.{cid}", f"{cid!r}{why.removeprefix('it')}")
 
-    def blocks(self, sc: Scenario) -> None:
+    def blocks(
+        self, sc: Scenario, made: Sequence[MadeRequirement], tapped: Collection[str]
+    ) -> None:
         for cid, attacked in sc.blockers.items():
             self.blocker(cid, attacked)
         for cid in sc.attackers:
             self.enough_blockers(cid, sc.blockers_of(cid))
-        check_requirements(sc, self.reg)  # 509.1c
+        check_requirements(sc, self.reg, made, tapped)  # 509.1c
 
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
         """509.1a-b: it can block, and it can block each attacker it blocks."""

@@ -12,7 +12,7 @@ so a decision search scores many at once (:func:`requirements_obeyed`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,15 +50,29 @@ class BlockRequirements:
         return int(np.minimum(self.required.sum(axis=1), self.capacity).sum())
 
 
-def block_requirements(scenario: Scenario, registry: Registry) -> BlockRequirements:
-    """The requirements of a scenario's attack, as its creatures are declared."""
+#: A requirement a trigger made as attackers were declared (provoke): (blocker id, attacker
+#: id, keyword).
+MadeRequirement = tuple[str, str, str]
+
+
+def block_requirements(
+    scenario: Scenario,
+    registry: Registry,
+    made: Sequence[MadeRequirement] = (),
+    tapped: Collection[str] = (),
+) -> BlockRequirements:
+    """The requirements of a scenario's attack, as its creatures are declared: the plugins'
+    ``block-requirement`` restrictions and those triggers `made`; `tapped` creatures can't
+    block (509.1a), so they have none."""
     from ecs_combat.rules.legality import KeywordSide, spec_side
 
     rules = registry.restrictions_of("block-requirement")
     attackers = tuple(scenario.attackers)
     attacking_players = {scenario.creatures[a].controller for a in attackers}
     blockers = tuple(
-        cid for cid, spec in scenario.creatures.items() if spec.controller not in attacking_players
+        cid
+        for cid, spec in scenario.creatures.items()
+        if spec.controller not in attacking_players and cid not in tapped
     )
     required = np.zeros((len(blockers), len(attackers)), np.bool_)
     sources: dict[tuple[int, int], Restriction] = {}
@@ -89,8 +103,27 @@ def block_requirements(scenario: Scenario, registry: Registry) -> BlockRequireme
                 if found is not None:
                     required[i, j] = True
                     sources[i, j] = found
+    for b, a, keyword in made:
+        if b not in blockers or a not in attackers or scenario.attackers[a] != specs[b].controller:
+            continue
+        mine, theirs = side(b), side(a)
+        if not all(r.test(mine) for r in registry.restrictions_of("block")):
+            continue
+        if not all(r.test(theirs, mine) for r in registry.restrictions_of("block-pair")):
+            continue
+        i, j = blockers.index(b), attackers.index(a)
+        kw = registry.keyword(keyword)
+        required[i, j] = True
+        sources[i, j] = Restriction(
+            "block-requirement", keyword, kw.rule if kw is not None else "509.1c", _made
+        )
     capacity = np.ones(len(blockers), np.int64)
     return BlockRequirements(blockers, attackers, required, capacity, sources)
+
+
+def _made(*sides: object) -> bool:
+    """The test of a requirement a trigger made: it holds for its one pair."""
+    return True
 
 
 def requirements_obeyed(requirements: BlockRequirements, candidates: npt.ArrayLike) -> IntArray:
@@ -128,10 +161,15 @@ def declared(requirements: BlockRequirements, blocks: Mapping[str, Sequence[str]
     return out
 
 
-def check_requirements(scenario: Scenario, registry: Registry) -> None:
+def check_requirements(
+    scenario: Scenario,
+    registry: Registry,
+    made: Sequence[MadeRequirement] = (),
+    tapped: Collection[str] = (),
+) -> None:
     """The declared blocks obey as many requirements as possible (509.1c), else an input
     error naming ``combat.blockers`` and a requirement left unobeyed, with its source."""
-    reqs = block_requirements(scenario, registry)
+    reqs = block_requirements(scenario, registry, made, tapped)
     most = reqs.most_obeyable()
     if not most:
         return

@@ -22,6 +22,7 @@ from ecs_combat.plugin.definitions import (
 )
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import check_declarations_now
+from ecs_combat.rules.legality import check_targets
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
@@ -98,6 +99,30 @@ class _Parser:
             self.keyword(k, f"{path}[{i}]") for i, k in enumerate(self.c.string_list(value, path))
         ]
         return tuple(i.name for i in found), tuple(i.parameter for i in found)
+
+    def targets(
+        self, value: Any, keywords: tuple[str, ...], path: str
+    ) -> dict[str, tuple[str, ...]]:
+        """A ``targets`` table: keyword -> a creature id, or a list of them (one per instance);
+        the ids are checked once every creature is known (:func:`check_targets`)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for key, raw in self.c.table(value, path).items():
+            where = f"{path}.{key}"
+            kw = self.registry.keyword(key)
+            if kw is None:
+                raise self.c.fail(where, self.registry.unknown_keyword_reason(key))
+            if not kw.target:
+                raise self.c.fail(where, f"{kw.name!r} has no trigger that targets")
+            if kw.name not in keywords:
+                raise self.c.fail(where, f"the creature has no {kw.name!r} among its keywords")
+            ids = [raw] if isinstance(raw, str) else self.c.string_list(raw, where)
+            if len(ids) > keywords.count(kw.name):
+                raise self.c.fail(
+                    where,
+                    f"{len(ids)} targets for {keywords.count(kw.name)} instance(s) of {kw.name!r}",
+                )
+            out[kw.name] = tuple(ids)
+        return out
 
     def counter_kind(self, text: str, path: str) -> str:
         """The name of a kind of counter: a keyword counter (122.1b) or a plugin's kind."""
@@ -207,7 +232,7 @@ class _Parser:
         t = self.c.table(raw, path)
         allowed = {
             "name", "controller", "power", "toughness", "keywords", "counters", "damage", "id",
-            "summoning_sick", "tapped", "colors", "types", "card", "value",
+            "summoning_sick", "tapped", "colors", "types", "card", "value", "targets",
             *self.registry.state_fields("creature"),
         }  # fmt: skip
         self.c.keys(t, path, allowed)
@@ -237,6 +262,7 @@ class _Parser:
             card=None if card is None else card.name,
             ignored_text=() if card is None else card.ignored,
             value=self.c.integer(t["value"], f"{path}.value") if "value" in t else None,
+            targets=self.targets(t.get("targets", {}), names, f"{path}.targets"),
         )
         if spec.toughness <= 0:
             raise self.c.fail(
@@ -267,6 +293,7 @@ class _Parser:
         scenario.events = parse_events(self, scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
         self.check_state(scenario)
+        check_targets(scenario, self.registry)
         if self.check_legality:
             # with the creatures as attackers and as blockers are declared (RULES 4)
             check_declarations_now(scenario, self.registry, blocks=not self.blocks_to_decide)

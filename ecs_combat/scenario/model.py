@@ -54,6 +54,9 @@ class CreatureSpec:
     ignored_text: tuple[str, ...] = ()
     #: Its value for decisions (RULES section 9), or None for power plus toughness.
     value: int | None = None
+    #: The targets of its keywords' triggers (``targets = { provoke = "bear" }``): keyword ->
+    #: creature ids, one per instance in order (fewer: the later instances have none).
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass

@@ -31,6 +31,7 @@ COUNTERS = "counters"
 COLOR_LIST = "list of colors"
 TYPE_LIST = "list of card types"
 LAND_LIST = "list of land types"
+TARGETS = "targets table"
 STEP = "damage step"
 POINT = "point of the combat"
 ACTION = "event action"
@@ -110,6 +111,11 @@ CREATURE_TABLE: dict[str, Key] = {
     ),
     "summoning_sick": Key(
         BOOLEAN, "It came under its controller's control this turn.", default=False
+    ),
+    "targets": Key(
+        TARGETS,
+        "The targets of its keywords' triggers: keyword -> a creature id, or a list, one per "
+        "instance (provoke, mentor).",
     ),
     "tapped": Key(
         BOOLEAN,
@@ -335,6 +341,9 @@ class _Builder:
             return {"$ref": "#/$defs/combat"}
         if kind == ATTACKERS:
             return {"type": "object", "additionalProperties": text}
+        if kind == TARGETS:
+            several = {"type": "array", "items": text, "minItems": 1}
+            return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}
         if kind == BLOCKERS:
             several = {"type": "array", "items": text, "minItems": 1, "uniqueItems": True}
             return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}

@@ -79,6 +79,10 @@ def _creature(creature: CreatureSpec, registry: Registry) -> dict[str, Any]:
         table["tapped"] = True
     if creature.value is not None:
         table["value"] = creature.value
+    if creature.targets:
+        table["targets"] = {
+            k: ids[0] if len(ids) == 1 else list(ids) for k, ids in creature.targets.items()
+        }
     table.update(_state(creature.state, registry, "creature"))
     return table
 
