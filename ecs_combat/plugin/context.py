@@ -195,7 +195,7 @@ class CombatContext(Protocol):
         ...
 
     def require_block(self, blocker: Creature, attacker: Creature, keyword: str) -> None:
-        """A requirement (509.1c) a trigger makes (provoke): the blocker must block the
+        """A requirement (509.1c) a trigger makes: the blocker must block the
         attacker if it is able to. The blocks are checked against it as they are declared;
         `keyword` names it in messages."""
         ...

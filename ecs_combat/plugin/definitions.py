@@ -99,7 +99,7 @@ class Keyword:
 COLORS = ("white", "blue", "black", "red", "green")
 PARAMETERS = ("", "number", "color")
 #: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
-#: (the player the source attacks) controls (provoke); an attacking creature (mentor).
+#: (the player the source attacks) controls; an attacking creature.
 TRIGGER_TARGETS = ("", "creature the defending player controls", "attacking creature")
 #: Mana symbols of the colors (105.1a), for a card's colors from its mana cost (202.2).
 COLOR_SYMBOLS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}

@@ -84,7 +84,7 @@ class Declared:
     #: The ids of the creatures tapped as blockers are declared: those tapped as the combat
     #: begins and the attackers that tapped (508.1f), less any an attack trigger untapped.
     tapped: set[str]
-    #: Requirements the attack triggers made (provoke): (blocker, attacker, keyword) ids.
+    #: Requirements the attack triggers made: (blocker, attacker, keyword) ids.
     made: list[MadeRequirement] = field(default_factory=list)
 
 

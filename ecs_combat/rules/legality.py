@@ -144,7 +144,7 @@ def check_declarations(
     declared (both by id, as :mod:`ecs_combat.reference.characteristics` gives them); a
     creature missing from them is read as the scenario declares it (:func:`spec_side`).
     `tapped_at_blocks` are the creatures tapped as blockers are declared (default: those the
-    scenario gives ``tapped = true``); `made` the requirements triggers made (provoke)."""
+    scenario gives ``tapped = true``); `made` the requirements triggers made."""
     sides = _Sides(scenario, registry)
     _Declarations(scenario.file, "combat", registry, sides.reader(attacking)).attacks(scenario)
     if blocks:

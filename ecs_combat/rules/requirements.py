@@ -50,7 +50,7 @@ class BlockRequirements:
         return int(np.minimum(self.required.sum(axis=1), self.capacity).sum())
 
 
-#: A requirement a trigger made as attackers were declared (provoke): (blocker id, attacker
+#: A requirement a trigger made as attackers were declared: (blocker id, attacker
 #: id, keyword).
 MadeRequirement = tuple[str, str, str]
 

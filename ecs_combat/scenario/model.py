@@ -54,7 +54,7 @@ class CreatureSpec:
     ignored_text: tuple[str, ...] = ()
     #: Its value for decisions (RULES section 9), or None for power plus toughness.
     value: int | None = None
-    #: The targets of its keywords' triggers (``targets = { provoke = "bear" }``): keyword ->
+    #: The targets of its keywords' triggers (``targets = { <keyword> = "bear" }``): keyword ->
     #: creature ids, one per instance in order (fewer: the later instances have none).
     targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
 

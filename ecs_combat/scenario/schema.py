@@ -115,7 +115,7 @@ CREATURE_TABLE: dict[str, Key] = {
     "targets": Key(
         TARGETS,
         "The targets of its keywords' triggers: keyword -> a creature id, or a list, one per "
-        "instance (provoke, mentor).",
+        "instance.",
     ),
     "tapped": Key(
         BOOLEAN,
