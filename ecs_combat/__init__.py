@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         resolve_battles,
         simulate,
     )
+    from ecs_combat.api_decisions import Choice, Decision, Objective, best_attacks, best_blocks
     from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
     from ecs_combat.batched.engine import BatchedEngine
     from ecs_combat.scenario.turns import TurnScenario
@@ -86,6 +87,10 @@ _LAZY = {
             "resolve_battles", "simulate",
         ],
         "ecs_combat.api",
+    ),
+    **dict.fromkeys(
+        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
+        "ecs_combat.api_decisions",
     ),
     "BatchOutcome": "ecs_combat.batched.arrays",
     "CombatBatch": "ecs_combat.batched.arrays",
@@ -132,6 +137,7 @@ __all__ = [
     "BlockDeclaration",
     "Card",
     "CastInMain",
+    "Choice",
     "CombatBatch",
     "CombatResult",
     "CombatView",
@@ -142,12 +148,14 @@ __all__ = [
     "DamageEvent",
     "DamageStep",
     "Dealt",
+    "Decision",
     "Destruction",
     "EcsCombatError",
     "EffectTarget",
     "Engine",
     "InputError",
     "Keyword",
+    "Objective",
     "Phase",
     "PhaseRule",
     "PlayerSpec",
@@ -170,6 +178,8 @@ __all__ = [
     "TurnScenario",
     "TurnView",
     "battles",
+    "best_attacks",
+    "best_blocks",
     "hookimpl",
     "load",
     "load_registry",
