@@ -1,4 +1,5 @@
-"""The installed `ecs-combat blocks` and `ecs-combat attacks` (CONTRACT section 8)."""
+"""The installed `ecs-combat blocks` and `ecs-combat attacks` (CONTRACT section 8); the
+replays of their answers are resolved by the command in this process (tests/cli_run.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GIANT = ROOT / "examples" / "decisions" / "giant-vs-two-bears.toml"
@@ -59,7 +61,8 @@ def test_every_best_entry_replays_to_its_outcome(tmp_path: Path, engine: str, pa
             combat["divide"] = entry["divide"]
         written = tmp_path / f"{i}.json"
         written.write_text(json.dumps({**doc, "combat": combat}))
-        r = run("resolve", str(written), "--json", "--engine", engine)
+        r = run_cli(["resolve", str(written), "--json", "--engine", engine],
+                    env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})  # fmt: skip
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout) == entry["outcome"]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 
 from ecs_combat import ReferenceEngine, load_scenarios
 from ecs_combat.batched.arrays import CombatBatch
@@ -238,7 +239,8 @@ def test_bad_spec_is_an_input_error_naming_the_place(
     tmp_path: Path, text: str, message: str
 ) -> None:
     spec = write(tmp_path, "bad.toml", text + "\n")
-    p = run("simulate", str(spec), "--battles", "10")
+    p = run_cli(["simulate", str(spec), "--battles", "10"],
+                env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})  # in this process  # fmt: skip
     assert p.returncode == 2, p.stderr
     assert str(spec) in p.stderr
     assert message in p.stderr
