@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import Completed, run_cli
 
 from ecs_combat import load_registry
 from ecs_combat.errors import InputError
@@ -35,6 +36,11 @@ Doc = dict[str, Any]
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ECS_COMBAT_")}
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def in_process(*args: str) -> Completed:
+    """The same command in this process (tests/cli_run.py), without ECS_COMBAT_ variables."""
+    return run_cli(args, env=dict.fromkeys(k for k in os.environ if k.startswith("ECS_COMBAT_")))
 
 
 def without_run(doc: Doc) -> Doc:
@@ -189,7 +195,7 @@ def test_task_files_carry_their_run_range_and_checksum(registry: Registry, tmp_p
 )
 def test_a_manifest_that_is_not_one_is_refused(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "manifest.json").write_text(text)
-    p = run("simulate", "-n", "2000", "--seed", "1", "--out", str(tmp_path), "--resume")
+    p = in_process("simulate", "-n", "2000", "--seed", "1", "--out", str(tmp_path), "--resume")
     assert p.returncode == 2, p.stderr
     assert message in p.stderr and "manifest.json" in p.stderr
     assert "Traceback" not in p.stderr and "internal error" not in p.stderr

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_run import run_cli
+from cli_run import Completed, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GIANT = ROOT / "examples" / "decisions" / "giant-vs-two-bears.toml"
@@ -21,6 +21,11 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def in_process(*args: str) -> Completed:
+    """The same command in this process (tests/cli_run.py)."""
+    return run_cli(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
 
 
 def test_blocks_json_is_the_contracts() -> None:
@@ -124,7 +129,7 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_bad_input_is_exit_2_naming_the_place(
     tmp_path: Path, command: str, text: str, place: str, words: str
 ) -> None:
-    p = run(command, str(write(tmp_path, text)))
+    p = in_process(command, str(write(tmp_path, text)))
     assert p.returncode == 2, p.stderr
     assert place in p.stderr and words in p.stderr
     assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
@@ -141,6 +146,6 @@ def test_bad_input_is_exit_2_naming_the_place(
     ],
 )
 def test_bad_options_are_exit_2(options: list[str], words: str) -> None:
-    p = run("blocks", str(GIANT), *options)
+    p = in_process("blocks", str(GIANT), *options)
     assert p.returncode == 2
     assert words in p.stderr and "Traceback" not in p.stderr

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import Completed, run_cli
 
 from ecs_combat.cli.stream import StreamError, resolve_stream
 from ecs_combat.errors import InputError, RefusedError
@@ -26,6 +27,11 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def in_process(*args: str) -> Completed:
+    """The same command in this process (tests/cli_run.py)."""
+    return run_cli(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
 
 
 def one_line_error(p: subprocess.CompletedProcess[str], start: str) -> str:
@@ -73,7 +79,7 @@ def test_nesting_the_parser_cannot_descend_is_bad_input(
 ) -> None:
     f = tmp_path / name
     f.write_text(text)
-    message = one_line_error(run("resolve", str(f)), f"{f}: line 1: ")
+    message = one_line_error(in_process("resolve", str(f)), f"{f}: line 1: ")
     assert f"nest deeper than {MAX_DEPTH} levels" in message
 
 

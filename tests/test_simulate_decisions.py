@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cli_run import Completed, run_cli
 from rich.console import Console
 
 from ecs_combat import Registry, parse_scenario
@@ -59,6 +60,11 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def in_process(*args: str) -> Completed:
+    """The same command in this process (tests/cli_run.py)."""
+    return run_cli(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
 
 
 def summary_of(*args: str) -> dict[str, Any]:
@@ -212,7 +218,7 @@ def test_the_option_overrides_the_spec_key(tmp_path: Path) -> None:
 )
 def test_the_spec_key_is_validated(tmp_path: Path, text: str, message: str) -> None:
     spec = write(tmp_path, text + "\n")
-    p = run("simulate", str(spec), "-n", "10")
+    p = in_process("simulate", str(spec), "-n", "10")
     assert p.returncode == 2, p.stderr
     assert message in p.stderr, p.stderr
     assert str(spec) in p.stderr and "Traceback" not in p.stderr

@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from cli_run import Completed, run_cli
 
 TURN = """\
 [players.A]
@@ -48,6 +49,11 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def in_process(*args: str) -> Completed:
+    """The same command in this process (tests/cli_run.py)."""
+    return run_cli(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:
@@ -187,7 +193,7 @@ def test_errors_exit_2_with_one_line(
     """The same message from both engines, also for what only playing the turn tells."""
     assert change[0] in TURN
     path = write(tmp_path, "turn.toml", TURN.replace(*change))
-    p = run("resolve", path, "--json", "--engine", engine)
+    p = in_process("resolve", path, "--json", "--engine", engine)
     assert (p.returncode, p.stdout) == (2, "")
     assert p.stderr == f"ecs-combat: {path}: {where}\n"
 
