@@ -41,7 +41,9 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 
 
 def summary(*args: str) -> dict[str, Any]:
-    p = run("simulate", *args, "--json")
+    """`simulate ARGS --json`'s document, the command run in this process (tests/cli_run.py;
+    the tests of what it prints run the installed command)."""
+    p = run_cli(["simulate", *args, "--json"], env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
     assert p.returncode == 0, p.stderr
     doc: dict[str, Any] = json.loads(p.stdout)
     return doc
