@@ -33,12 +33,12 @@ TASK = "task-000002.json"
 Doc = dict[str, Any]
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def command(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ECS_COMBAT_")}
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
 
 
-def in_process(*args: str) -> Completed:
+def run(*args: str) -> Completed:
     """The same command in this process (tests/cli_run.py), without ECS_COMBAT_ variables."""
     return run_cli(args, env=dict.fromkeys(k for k in os.environ if k.startswith("ECS_COMBAT_")))
 
@@ -195,7 +195,7 @@ def test_task_files_carry_their_run_range_and_checksum(registry: Registry, tmp_p
 )
 def test_a_manifest_that_is_not_one_is_refused(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "manifest.json").write_text(text)
-    p = in_process("simulate", "-n", "2000", "--seed", "1", "--out", str(tmp_path), "--resume")
+    p = run("simulate", "-n", "2000", "--seed", "1", "--out", str(tmp_path), "--resume")
     assert p.returncode == 2, p.stderr
     assert message in p.stderr and "manifest.json" in p.stderr
     assert "Traceback" not in p.stderr and "internal error" not in p.stderr
@@ -240,13 +240,13 @@ def test_a_second_run_into_a_locked_directory_is_refused(
     out = tmp_path / "new"
     installed = load_registry()  # the plugins the command loads, so the runs are the same
     first = Simulation(tournament(installed), 1, 5000, registry=installed, checkpoint=out)
-    p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out))
+    p = command("simulate", "-n", "5000", "--seed", "1", "--out", str(out))
     assert p.returncode == 2
     assert "another ecs-combat run is using this directory" in p.stderr
-    p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume")
+    p = command("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume")
     assert p.returncode == 2 and "another ecs-combat run" in p.stderr
     first.run()  # the lock ends with the run
-    p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume", "--json")
+    p = command("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume", "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["run"]["tasks_resumed"] == 1
 

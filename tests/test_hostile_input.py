@@ -23,13 +23,13 @@ from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation.spec import load_spec, parse_spec
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
 
 
-def in_process(*args: str) -> Completed:
+def run(*args: str) -> Completed:
     """The same command in this process (tests/cli_run.py)."""
     return run_cli(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
 
@@ -79,14 +79,14 @@ def test_nesting_the_parser_cannot_descend_is_bad_input(
 ) -> None:
     f = tmp_path / name
     f.write_text(text)
-    message = one_line_error(in_process("resolve", str(f)), f"{f}: line 1: ")
+    message = one_line_error(run("resolve", str(f)), f"{f}: line 1: ")
     assert f"nest deeper than {MAX_DEPTH} levels" in message
 
 
 def test_deep_spec_files_are_bad_input(tmp_path: Path) -> None:
     f = tmp_path / "deep.toml"
     f.write_text("attackers = 1\n\nlife = " + "[" * 500 + "]" * 500 + "\n")
-    message = one_line_error(run("simulate", str(f), "-n", "10"), f"{f}: line 3: ")
+    message = one_line_error(installed("simulate", str(f), "-n", "10"), f"{f}: line 3: ")
     assert "nest deeper than" in message
 
 
@@ -346,7 +346,7 @@ def test_resolve_prints_results_before_a_bad_line(tmp_path: Path, engine: str) -
     f = tmp_path / "many.jsonl"
     good = [json.dumps(fight(power)) for power in (1, 2, 3)]
     f.write_text("\n".join([*good, '{"players": 1}', good[0]]) + "\n")
-    p = run("resolve", str(f), "--engine", engine, "--json")
+    p = installed("resolve", str(f), "--engine", engine, "--json")
     message = one_line_error(p, f"{f}:4: players: must be a table")
     assert message.endswith("(the 3 results before this line are printed)\n")
     alive = [json.loads(line)["creatures"]["y"]["alive"] for line in p.stdout.splitlines()]
