@@ -1,5 +1,6 @@
-"""The installed `ecs-combat blocks` and `ecs-combat attacks` (CONTRACT section 8); the
-replays of their answers are resolved by the command in this process (tests/cli_run.py)."""
+"""`ecs-combat blocks` and `ecs-combat attacks` (CONTRACT section 8): the contract's document
+and the replays' decisions through the installed command, the rest (and the replays' resolves)
+by the command in this process (tests/cli_run.py)."""
 
 from __future__ import annotations
 
@@ -17,19 +18,19 @@ RACE = ROOT / "examples" / "decisions" / "race.toml"
 KNIGHT = ROOT / "examples" / "decisions" / "knight-first-strike-division.toml"
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
 
 
-def in_process(*args: str) -> Completed:
+def run(*args: str) -> Completed:
     """The same command in this process (tests/cli_run.py)."""
     return run_cli(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
 
 
 def test_blocks_json_is_the_contracts() -> None:
-    p = run("blocks", str(GIANT), "--json")
+    p = installed("blocks", str(GIANT), "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert set(out) == {
@@ -52,7 +53,7 @@ def test_every_best_entry_replays_to_its_outcome(tmp_path: Path, engine: str, pa
     """Written into the scenario as combat.attackers / blockers / divide, each entry resolves
     with `ecs-combat resolve` to exactly its outcome, on both engines."""
     command = "attacks" if path == RACE else "blocks"
-    p = run(command, str(path), "--json", "--top", "4")
+    p = installed(command, str(path), "--json", "--top", "4")
     assert p.returncode == 0, p.stderr
     import tomllib
 
@@ -129,7 +130,7 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_bad_input_is_exit_2_naming_the_place(
     tmp_path: Path, command: str, text: str, place: str, words: str
 ) -> None:
-    p = in_process(command, str(write(tmp_path, text)))
+    p = run(command, str(write(tmp_path, text)))
     assert p.returncode == 2, p.stderr
     assert place in p.stderr and words in p.stderr
     assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
@@ -146,6 +147,6 @@ def test_bad_input_is_exit_2_naming_the_place(
     ],
 )
 def test_bad_options_are_exit_2(options: list[str], words: str) -> None:
-    p = in_process("blocks", str(GIANT), *options)
+    p = run("blocks", str(GIANT), *options)
     assert p.returncode == 2
     assert words in p.stderr and "Traceback" not in p.stderr
