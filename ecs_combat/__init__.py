@@ -90,6 +90,7 @@ if TYPE_CHECKING:
         resolve_battles,
         simulate,
     )
+    from ecs_combat.api_decisions import Choice, Decision, Objective, best_attacks, best_blocks
     from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
     from ecs_combat.batched.engine import BatchedEngine
     from ecs_combat.scenario.turns import TurnScenario
@@ -104,6 +105,10 @@ _LAZY = {
             "resolve_battles", "simulate",
         ],
         "ecs_combat.api",
+    ),
+    **dict.fromkeys(
+        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
+        "ecs_combat.api_decisions",
     ),
     "BatchOutcome": "ecs_combat.batched.arrays",
     "CombatBatch": "ecs_combat.batched.arrays",
@@ -155,6 +160,7 @@ __all__ = [
     "BoolArray",
     "Card",
     "CastInMain",
+    "Choice",
     "CombatBatch",
     "CombatContext",
     "CombatResult",
@@ -167,6 +173,7 @@ __all__ = [
     "DamageEvent",
     "DamageStep",
     "Dealt",
+    "Decision",
     "Destruction",
     "EcsCombatError",
     "EffectTarget",
@@ -175,6 +182,7 @@ __all__ = [
     "IntArray",
     "Keyword",
     "MarkValue",
+    "Objective",
     "Phase",
     "PhaseRule",
     "Player",
@@ -202,6 +210,8 @@ __all__ = [
     "TurnScenario",
     "TurnView",
     "battles",
+    "best_attacks",
+    "best_blocks",
     "color_mask",
     "hookimpl",
     "land_mask",

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 
 from ecs_combat import ReferenceEngine, load_scenarios
 from ecs_combat.batched.arrays import CombatBatch
@@ -40,7 +41,9 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 
 
 def summary(*args: str) -> dict[str, Any]:
-    p = run("simulate", *args, "--json")
+    """`simulate ARGS --json`'s document, the command run in this process (tests/cli_run.py;
+    the tests of what it prints run the installed command)."""
+    p = run_cli(["simulate", *args, "--json"], env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
     assert p.returncode == 0, p.stderr
     doc: dict[str, Any] = json.loads(p.stdout)
     return doc
@@ -238,7 +241,8 @@ def test_bad_spec_is_an_input_error_naming_the_place(
     tmp_path: Path, text: str, message: str
 ) -> None:
     spec = write(tmp_path, "bad.toml", text + "\n")
-    p = run("simulate", str(spec), "--battles", "10")
+    p = run_cli(["simulate", str(spec), "--battles", "10"],
+                env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})  # in this process  # fmt: skip
     assert p.returncode == 2, p.stderr
     assert str(spec) in p.stderr
     assert message in p.stderr

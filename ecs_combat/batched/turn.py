@@ -789,11 +789,22 @@ def resolve_turn_batch(engine: BatchedEngine, turns: TurnBatch) -> BatchOutcome:
     return run.outcome()
 
 
+def played_phases(engine: BatchedEngine, turns: TurnBatch) -> list[CombatBatch]:
+    """Play a :class:`TurnBatch` as :func:`resolve_turn_batch` does and give the batch each
+    combat phase was played from, in order: a :class:`DrawnPhase` with the declarations it
+    made (``simulate --replay`` writes a bulk turn as a turn file from them)."""
+    run = _TurnRun(engine, turns, record=False, strict=False)
+    run.play_turns()
+    run.raise_error()
+    return run.phase_batches
+
+
 __all__ = [
     "DrawnPhase",
     "MainCasts",
     "TurnBatch",
     "cast_in_main",
+    "played_phases",
     "resolve_turn_batch",
     "resolve_turns",
     "turns_to_batch",

@@ -415,7 +415,8 @@ def _written(registry: Registry, keyword: str) -> str:
               "default: the SPEC's decisions key, else drawn.")  # fmt: skip
 @click.option("--replay", type=click.IntRange(min=0), metavar="K",
               help="Print battle K of the run (give its --seed) as a scenario file for "
-              "`ecs-combat resolve`, instead of running it.")  # fmt: skip
+              "`ecs-combat resolve` (a turn file for a SPEC with [turn]), instead of running "
+              "it.")  # fmt: skip
 @click.pass_obj
 def simulate(
     state: State,

@@ -131,6 +131,28 @@ def toml_text(doc: dict[str, Any], comments: tuple[str, ...] = ()) -> str:
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
+def turn_toml_text(doc: dict[str, Any], comments: tuple[str, ...] = ()) -> str:
+    """A turn document (docs/turns.md) as TOML, after `comments`: players and creatures as
+    for :func:`toml_text`, ``[turn]``, then one ``[[combats]]`` entry per combat phase, each
+    followed by its ``[[combats.divide]]`` and ``[[combats.events]]`` entries."""
+    lines = [f"# {line}" for line in comments]
+    for section in ("players", "creatures"):
+        for key, table in doc.get(section, {}).items():
+            lines += ["", f"[{section}.{_key(key)}]", *_assignments(table)]
+    if "turn" in doc:
+        lines += ["", "[turn]", *_assignments(doc["turn"])]
+    for entry in doc.get("combats", []):
+        combat = dict(entry)
+        divide = combat.pop("divide", [])
+        events = combat.pop("events", [])
+        lines += ["", "[[combats]]", *_assignments(combat)]
+        for item in divide:
+            lines += ["", "[[combats.divide]]", *_assignments(item)]
+        for event in events:
+            lines += ["", "[[combats.events]]", *_assignments(event)]
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
 def _key(key: str) -> str:
     bare = key and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
     return key if bare else _value(key)
