@@ -4,7 +4,9 @@ creature of the defending player untaps and must block the provoker if able (a r
 
 from __future__ import annotations
 
+import subprocess
 import tomllib
+from pathlib import Path
 
 import pytest
 from scenario_text import combat, creature
@@ -162,3 +164,23 @@ def test_decisions_obey_provoke(registry: Registry) -> None:
     assert all(c.blockers.get("wall") == "goblin" for c in d.best)
     assert d.best[0].blockers == {"wall": "goblin"}
     assert tuple(d.best[0].score.values()) == (0, 0, 2, 0)
+
+
+def test_the_account_tells_attack_triggers_before_the_blocks(tmp_path: Path) -> None:
+    """The readable account follows the game: attackers, then what their triggers did (the
+    wall untaps), then the blocks it made."""
+    path = tmp_path / "provoke.toml"
+    path.write_text(
+        PLAYERS
+        + goblin()
+        + creature("wall", "B", 0, 2, tapped=True)
+        + combat({"goblin": "B"}, {"wall": "goblin"})
+    )
+    out = subprocess.run(
+        ["ecs-combat", "resolve", str(path)], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[:3] == [
+        "Attacking: goblin → B",
+        "· provoke (goblin): wall untaps and must block it if able",
+        "Blocking: wall blocks goblin",
+    ]

@@ -79,11 +79,14 @@ def render_steps(scenario: Scenario, result: CombatResult, console: Console) -> 
         for b, attacked in scenario.blockers.items()
     )
     print_line(console, f"Attacking: {attacks}", "bold")
+    before = result.notes_before_blocks or 0  # the attack triggers' notes come first
+    for text in result.notes[:before]:
+        print_line(console, f"· {note(text)}", "cyan")
     if blocks:
         print_line(console, f"Blocking: {blocks}")
     for text in ignored_text_lines(scenario_creatures(scenario)):
         print_line(console, f"· {note(text)}", "yellow")
-    for text in result.notes:
+    for text in result.notes[before:]:
         print_line(console, f"· {note(text)}", "cyan")
     if not result.steps:
         print_line(console, "No combat damage steps took place.")

@@ -444,6 +444,7 @@ class Combat:
     def declare_blockers(self) -> None:
         """The declare-blockers step (509): blockers, the systems (block triggers), which
         resolve (603.3b)."""
+        self.result.notes_before_blocks = len(self.result.notes)
         blocks: list[tuple[int, int]] = []
         for bid, attacked in self.sc.blockers.items():
             b = self.creatures[bid]

@@ -92,6 +92,9 @@ class CombatResult:
     skipped_events: list[SkippedEvent] = field(default_factory=list)
     #: Notes on what happened outside the damage steps, in order (readable account only).
     notes: list[str] = field(default_factory=list)
+    #: How many of `notes` came before the blockers were declared (the attack triggers');
+    #: None if the engine doesn't say.
+    notes_before_blocks: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The contract's JSON document."""
