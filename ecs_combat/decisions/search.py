@@ -18,9 +18,8 @@ import numpy as np
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.declarations import U64, BlockDeclarations
-from ecs_combat.decisions.divisions import StepRecord
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
-from ecs_combat.decisions.tree import Blocks, Clock, Level, Tree
+from ecs_combat.decisions.tree import Blocks, Clock, Level, Resolved, Tree
 
 I64 = np.int64
 
@@ -131,12 +130,11 @@ def search(
         div=np.zeros((0, 4), I64),
     )
     tree.add_level(root)
-    batch, values, records, first = tree.resolve(root)
-    tree.values[0][:] = values
-    leaf = first < 0
-    tree.solved[0][:] = leaf
+    resolved = tree.resolve(root)
+    tree.values[0][:] = resolved.values
+    tree.solved[0][:] = resolved.first < 0
     bounded = np.ones(n_decl, np.bool_)  # the default line is a lower bound
-    for rec in records:
+    for rec in resolved.records:
         bounded &= ~rec.defending_battles
     board_of = blocks.board
     cut = np.zeros(n_decl, np.bool_)
@@ -160,7 +158,7 @@ def search(
         # the most promising first: the lowest lower bounds of each board
         places = _lowest(np.flatnonzero(pending), lower, board_of, chunk if bounds else n_decl)
         chunk *= 4
-        _solve(tree, root, batch, records, first, places, clock)
+        _solve(tree, root, resolved, places, clock)
     return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut)
 
 
@@ -249,27 +247,19 @@ def _lowest(places: IntArray, lower: IntArray, board_of: IntArray, chunk: int) -
     return np.sort(places[np.arange(len(places)) - first < chunk])
 
 
-def _solve(
-    tree: Tree,
-    root: Level,
-    batch: CombatBatch,
-    records: list[StepRecord],
-    first: IntArray,
-    places: IntArray,
-    clock: Clock,
-) -> None:
+def _solve(tree: Tree, root: Level, resolved: Resolved, places: IntArray, clock: Clock) -> None:
     """Search root nodes `places` to the end (unless the clock runs out), and back up."""
-    level, level_batch, level_records, level_first = root, batch, records, first
+    level = root
     while len(places) and not clock.out():
-        nxt = tree.children_of(level, level_batch, level_records, level_first, places)
+        nxt = tree.children_of(level, resolved, places)
         if nxt is None:
             break
         tree.add_level(nxt)
-        level_batch, values, level_records, level_first = tree.resolve(nxt)
+        resolved = tree.resolve(nxt)
         li = len(tree.levels) - 1
-        tree.values[li][:] = values
-        tree.solved[li][:] = level_first < 0
-        level, places = nxt, np.flatnonzero(level_first >= 0)
+        tree.values[li][:] = resolved.values
+        tree.solved[li][:] = resolved.first < 0
+        level, places = nxt, np.flatnonzero(resolved.first >= 0)
     tree.back_up()
 
 

@@ -1,0 +1,138 @@
+"""The children of an expanded node of the decision tree (:mod:`.tree`): one per joint
+division of the attacking player times one per reply of the defending player (510.1c-d), as
+division rows by places on the node's board.
+
+Nodes whose dividers look the same from their board (:func:`signature`) have the same
+children, so a tree works them out once per kind (:func:`children`); the rows of a whole level
+are then put together with array work (:func:`level_rows`), with no loop over nodes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ecs_combat.batched.arrays import IntArray
+from ecs_combat.batched.boards import csr_rows
+from ecs_combat.decisions.divisions import (
+    Divider,
+    StepChoices,
+    attacking_divisions,
+    joint_divisions,
+)
+from ecs_combat.rules.division import default_division
+
+I64 = np.int64
+
+
+@dataclass(frozen=True)
+class Children:
+    """The children of one kind of node, child ``a * n_defending + d`` being the attacking
+    player's joint division ``a`` answered by the defending player's ``d``."""
+
+    attacking: IntArray  #: [n_attacking, slots] amounts of each joint division
+    defending: IntArray  #: [n_defending, slots]
+    #: Each child's division rows ([R, 4]: step, source, recipient, amount; by places on the
+    #: board, amounts above 0), grouped by child: the attacking player's, then the defending's.
+    rows: IntArray
+    count: IntArray  #: [n_children] rows of each child
+    #: The attacking choice and the defending reply that are the default division (RULES
+    #: section 3), or -1.
+    default_attacking: int
+    default_defending: int
+
+    @property
+    def n(self) -> int:
+        return len(self.count)
+
+
+def signature(choices: StepChoices, cstart: int, pstart: int) -> object:
+    """What decides a node's children, by places on its board: its step's dividers and the
+    damage fixed on their recipients."""
+
+    def local(d: Divider) -> tuple[object, ...]:
+        player = None if d.player is None else d.player - pstart
+        recipients = tuple(r - cstart for r in d.recipients)
+        return (d.source - cstart, d.power, recipients, player, d.lethal, d.one_is_lethal)
+
+    fixed = tuple(sorted((r - cstart, v) for r, v in choices.fixed.items()))
+    return (
+        choices.step,
+        tuple(local(d) for d in choices.attacking),
+        tuple(local(d) for d in choices.defending),
+        fixed,
+    )
+
+
+def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
+    """The children of a node whose step's dividers are `choices` (creature rows from
+    `cstart`, player rows from `pstart`)."""
+    att = attacking_divisions(choices)
+    dfd = joint_divisions(choices.defending)
+    na, nd = len(att.amounts), len(dfd.amounts)
+    # every child's amounts, slot by slot: the attacking player's, then the defending's
+    amounts = np.concatenate(
+        [np.repeat(att.amounts, nd, axis=0), np.tile(dfd.amounts, (na, 1))], axis=1
+    )
+    source = np.concatenate([att.source, dfd.source]) - cstart
+    recipient = np.concatenate([att.recipient, dfd.recipient])
+    recipient = np.where(recipient < 0, recipient + pstart, recipient - cstart)
+    child, slot = np.nonzero(amounts > 0)
+    rows = np.empty((len(child), 4), I64)
+    rows[:, 0] = choices.step
+    rows[:, 1] = source[slot]
+    rows[:, 2] = recipient[slot]
+    rows[:, 3] = amounts[child, slot]
+    return Children(
+        att.amounts,
+        dfd.amounts,
+        rows,
+        np.bincount(child, minlength=na * nd).astype(I64),
+        _row_of(att.amounts, default_row(choices.attacking)),
+        _row_of(dfd.amounts, default_row(choices.defending)),
+    )
+
+
+def default_row(dividers: tuple[Divider, ...]) -> IntArray:
+    """The amounts of the default division (RULES section 3) of some dividers, slot by slot."""
+    out: list[int] = []
+    for d in dividers:
+        names = [str(r) for r in d.recipients]
+        player = None if d.player is None else "player"
+        given = default_division(d.power, list(zip(names, d.lethal, strict=True)), player)
+        out += [given.get(n, 0) for n in names]
+        if player is not None:
+            out.append(given.get(player, 0))
+    return np.array(out, I64)
+
+
+def _row_of(table: IntArray, row: IntArray) -> int:
+    """Index of `row` in `table`, or -1."""
+    if table.shape[1] != len(row):
+        return -1
+    hits = np.flatnonzero((table == row).all(axis=1))
+    return int(hits[0]) if len(hits) else -1
+
+
+def level_rows(
+    div_start: IntArray, div: IntArray, parent: IntArray, count: IntArray, rows: IntArray
+) -> tuple[IntArray, IntArray]:
+    """The division rows of a new level's nodes (CSR start, [R, 4] rows): each child's
+    parent's rows (``parent[i]``'s, in the level whose rows are `div_start`, `div`), then its
+    own (`count[i]` of `rows`, grouped by child)."""
+    inherited, owner = csr_rows(div_start, parent)
+    n_inherited = div_start[parent + 1] - div_start[parent]
+    total = n_inherited + count
+    start = np.zeros(len(total) + 1, I64)
+    np.cumsum(total, out=start[1:])
+    out = np.empty((int(start[-1]), 4), I64)
+    if len(inherited):
+        first = np.cumsum(n_inherited) - n_inherited
+        at = start[:-1][owner] + np.arange(len(owner), dtype=I64) - first[owner]
+        out[at] = div[inherited]
+    own = np.repeat(np.arange(len(count), dtype=I64), count)
+    first = np.cumsum(count) - count
+    at = start[:-1][own] + n_inherited[own] + np.arange(len(own), dtype=I64) - first[own]
+    out[at] = rows.reshape(-1, 4)
+    return start, out
