@@ -74,6 +74,7 @@ class Copies:
     creature_start: IntArray  #: [n_battles] first creature row of each copy
     player_start: IntArray  #: [n_battles] first player row of each copy
     creature_row: IntArray  #: [N] the source row of each creature row
+    player_row: IntArray  #: [P] the source row of each player row
 
 
 def take_boards(
@@ -151,7 +152,7 @@ def copy_boards(
         battle_files=None,
     )
     if len(batch.event_battle) == 0:
-        return Copies(out, cstart, pstart, crow)
+        return Copies(out, cstart, pstart, crow, prow)
     events = Segments.of(batch.event_battle, batch.n_battles)
     erow, ecopy, estart = events.gather(battles)
     target = batch.event_target[erow]
@@ -181,7 +182,7 @@ def copy_boards(
         else _move(batch.event_token[erow], c_shift[ecopy]),
         event_index=None if batch.event_index is None else batch.event_index[erow],
     )
-    return Copies(out, cstart, pstart, crow)
+    return Copies(out, cstart, pstart, crow, prow)
 
 
 def _rows_of(owner: IntArray, taken: IntArray, n_owners: int) -> tuple[IntArray, IntArray]:

@@ -69,6 +69,7 @@ class _Results:
     def __init__(self, run: _Run, log: _Log) -> None:
         self.run = run
         self.log = log
+        self.n_built = run.nb  #: battles built (:meth:`build`)
         b = run.batch
         self.cids = b.creature_ids or [f"creature row {i}" for i in range(run.n)]
         self.pids = b.player_ids or [f"player row {i}" for i in range(len(run.life))]
@@ -87,11 +88,13 @@ class _Results:
     def _by_battle(
         self, battle: IntArray, keys: Sequence[IntArray], columns: Sequence[IntArray]
     ) -> list[list[tuple[int, ...]]]:
-        """Rows sorted by battle then `keys` (most significant first), grouped per battle."""
-        out: list[list[tuple[int, ...]]] = [[] for _ in range(self.run.nb)]
+        """Rows sorted by battle then `keys` (most significant first), grouped per battle
+        (`battle`: the place of each row's battle among those built, or -1: left out)."""
+        out: list[list[tuple[int, ...]]] = [[] for _ in range(self.n_built)]
         if battle.size == 0:
             return out
         order = np.lexsort([*reversed(keys), battle])
+        order = order[battle[order] >= 0]
         cols = [c[order].tolist() for c in columns]
         for b, *values in zip(battle[order].tolist(), *cols, strict=True):
             out[b].append(tuple(values))
@@ -100,9 +103,17 @@ class _Results:
     def _cat(self, parts: list[IntArray] | list[BoolArray] | list[MaskArray], dtype: Any) -> Any:
         return np.concatenate(parts) if parts else np.zeros(0, dtype)
 
-    def build(self) -> list[CombatResult]:
+    def build(self, battles: Sequence[int] | None = None) -> list[CombatResult]:
+        """The results of every battle, or of some distinct `battles` in that order."""
         run, log = self.run, self.log
-        battle = run.battle
+        chosen = list(range(run.nb)) if battles is None else list(battles)
+        self.n_built = len(chosen)
+        if battles is None:
+            battle = run.battle
+        else:  # each row's place among the chosen battles, or -1
+            place = np.full(run.nb, -1, I64)
+            place[np.asarray(chosen, I64)] = np.arange(len(chosen), dtype=I64)
+            battle = place[run.battle]
         # damage: (step, source, place, recipient, amount)
         d_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.damage], I64)
         d_src = self._cat([x[1] for x in log.damage], I64)
@@ -130,7 +141,7 @@ class _Results:
             battle[s_row], [s_step, s_row], [s_step, s_row, s_deals, s_kw, s_before, s_power]
         )
 
-        c_start = np.searchsorted(battle, np.arange(run.nb + 1)).tolist()
+        c_start = np.searchsorted(run.battle, np.arange(run.nb + 1)).tolist()
         p_start = np.searchsorted(run.player_battle, np.arange(run.nb + 1)).tolist()
         ev_start = np.searchsorted(run.batch.event_battle, np.arange(run.nb + 1)).tolist()
         alive, marked = run.on_bf.tolist(), run.marked.tolist()
@@ -152,21 +163,21 @@ class _Results:
         }
         taken = run.steps_taken.T.tolist()
         out: list[CombatResult] = []
-        for b in range(run.nb):
+        for i, b in enumerate(chosen):
             res = CombatResult()
             steps: dict[int, StepResult] = {}
             for s, name in enumerate(self.step_names):
                 if taken[b][s]:
                     steps[s] = StepResult(name)
                     res.steps.append(steps[s])
-            for s, src, rec, amt in damage[b]:
+            for s, src, rec, amt in damage[i]:
                 rid = self.pids[-1 - rec] if rec < 0 else self.cids[rec]
                 steps[s].damage.append((self.cids[src], rid, amt))
-            for s, player, src, amt in gains[b]:
+            for s, player, src, amt in gains[i]:
                 steps[s].life_gained.append((self.pids[player], self.cids[src], amt))
-            for s, row in died[b]:
+            for s, row in died[i]:
                 steps[s].died.append(self.cids[row])
-            for s, row, deals, kw, before, pw in strikes[b]:
+            for s, row, deals, kw, before, pw in strikes[i]:
                 steps[s].strikes.append(self._strike(s, row, bool(deals), kw, before, pw))
             for row in range(c_start[b], c_start[b + 1]):
                 if entered[row]:

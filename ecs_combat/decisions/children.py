@@ -71,18 +71,20 @@ def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
     att = attacking_divisions(choices)
     dfd = joint_divisions(choices.defending)
     na, nd = len(att.amounts), len(dfd.amounts)
-    # every child's amounts, slot by slot: the attacking player's, then the defending's
-    amounts = np.concatenate(
-        [np.repeat(att.amounts, nd, axis=0), np.tile(dfd.amounts, (na, 1))], axis=1
-    )
-    source = np.concatenate([att.source, dfd.source]) - cstart
-    recipient = np.concatenate([att.recipient, dfd.recipient])
-    recipient = np.where(recipient < 0, recipient + pstart, recipient - cstart)
-    child, slot = np.nonzero(amounts > 0)
+    if choices.defending:  # every child's amounts, the attacking player's slots first
+        amounts = np.concatenate(
+            [np.repeat(att.amounts, nd, axis=0), np.tile(dfd.amounts, (na, 1))], axis=1
+        )
+        source = np.concatenate([att.source, dfd.source])
+        recipient = np.concatenate([att.recipient, dfd.recipient])
+    else:
+        amounts, source, recipient = att.amounts, att.source, att.recipient
+    child, slot = np.nonzero(amounts)
     rows = np.empty((len(child), 4), I64)
     rows[:, 0] = choices.step
-    rows[:, 1] = source[slot]
-    rows[:, 2] = recipient[slot]
+    rows[:, 1] = source[slot] - cstart
+    recipient = recipient[slot]
+    rows[:, 2] = np.where(recipient < 0, recipient + pstart, recipient - cstart)
     rows[:, 3] = amounts[child, slot]
     return Children(
         att.amounts,
@@ -94,7 +96,7 @@ def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
     )
 
 
-def default_row(dividers: tuple[Divider, ...]) -> IntArray:
+def default_row(dividers: tuple[Divider, ...]) -> list[int]:
     """The amounts of the default division (RULES section 3) of some dividers, slot by slot."""
     out: list[int] = []
     for d in dividers:
@@ -104,15 +106,16 @@ def default_row(dividers: tuple[Divider, ...]) -> IntArray:
         out += [given.get(n, 0) for n in names]
         if player is not None:
             out.append(given.get(player, 0))
-    return np.array(out, I64)
+    return out
 
 
-def _row_of(table: IntArray, row: IntArray) -> int:
+def _row_of(table: IntArray, row: list[int]) -> int:
     """Index of `row` in `table`, or -1."""
-    if table.shape[1] != len(row):
+    rows: list[list[int]] = table.tolist()
+    try:
+        return rows.index(row)
+    except ValueError:
         return -1
-    hits = np.flatnonzero((table == row).all(axis=1))
-    return int(hits[0]) if len(hits) else -1
 
 
 def level_rows(

@@ -161,8 +161,14 @@ class Combos:
     recipient: IntArray  #: [n_slots] creature row, or ``-1 - player_row``
 
 
+#: The joint divisions of no dividers: one choice, of nothing.
+NO_DIVIDERS = Combos(np.zeros((1, 0), I64), np.zeros(0, I64), np.zeros(0, I64))
+
+
 def joint_divisions(dividers: tuple[Divider, ...]) -> Combos:
     """Every combination of each divider's divisions (no rule between them)."""
+    if not dividers:
+        return NO_DIVIDERS
     tables = []
     source: list[int] = []
     recipient: list[int] = []
@@ -171,11 +177,12 @@ def joint_divisions(dividers: tuple[Divider, ...]) -> Combos:
         tables.append(compositions(d.power, len(slots)))
         source += [d.source] * len(slots)
         recipient += slots
-    if not tables:
-        return Combos(np.zeros((1, 0), I64), np.zeros(0, I64), np.zeros(0, I64))
-    shape = tuple(len(t) for t in tables)
-    idx = np.indices(shape, dtype=I64).reshape(len(shape), -1).T
-    amounts = np.hstack([t[idx[:, i]] for i, t in enumerate(tables)])
+    if len(tables) == 1:
+        amounts = tables[0]
+    else:
+        shape = tuple(len(t) for t in tables)
+        idx = np.indices(shape, dtype=I64).reshape(len(shape), -1).T
+        amounts = np.hstack([t[idx[:, i]] for i, t in enumerate(tables)])
     return Combos(amounts, np.array(source, I64), np.array(recipient, I64))
 
 

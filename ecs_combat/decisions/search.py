@@ -91,36 +91,33 @@ def search_blocks(
     clock: Clock,
     attack_top: int | None = None,
     bounds: bool = True,
+    record: bool = False,
 ) -> BoardResults:
     """Solve the `top` best block declarations of every board (and those tied with the best).
 
     With `attack_top`, the boards are one attack declaration each and only the `attack_top`
     boards of highest value matter: a board whose value is shown to be below theirs is not
     searched further. Without `bounds`, every declaration is searched to the end (to measure
-    what the bounds save).
+    what the bounds save). With `record`, the tree records what it can for the results of
+    its nodes (:meth:`Tree.results_of`).
     """
     offset = np.concatenate([[0], np.cumsum([d.count for d in declarations])]).astype(I64)
     blocks = blocks_of(declarations)
-    return search(engine, objective, boards, sides, blocks, offset, top, clock, attack_top, bounds)
+    tree = Tree(engine, objective, boards, sides, blocks, record=record)
+    return search(tree, offset, top, clock, attack_top, bounds)
 
 
 def search(
-    engine: BatchedEngine,
-    objective: Objective,
-    boards: CombatBatch,
-    sides: Sides,
-    blocks: Blocks,
+    tree: Tree,
     offset: IntArray,
     top: int,
     clock: Clock,
     attack_top: int | None = None,
     bounds: bool = True,
-    keep_outcomes: bool = False,
 ) -> BoardResults:
-    """:func:`search_blocks` over declarations given as :class:`Blocks`, those of board ``b``
-    being ``offset[b]:offset[b + 1]``; with `keep_outcomes` the tree keeps every candidate
-    combat's outcome (:meth:`Tree.outcomes_of`)."""
-    tree = Tree(engine, objective, boards, sides, blocks, keep_outcomes=keep_outcomes)
+    """:func:`search_blocks` over the declarations of a new tree (``tree.blocks``), those
+    of board ``b`` being ``offset[b]:offset[b + 1]``."""
+    blocks = tree.blocks
     n_decl = len(blocks.board)
     root = Level(
         first=0,

@@ -30,10 +30,11 @@ from ecs_combat.batched.boards import (
     take_outcomes,
     with_declarations,
 )
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched.engine import BatchedEngine, Played
 from ecs_combat.decisions.children import Children, children, level_rows, signature
 from ecs_combat.decisions.divisions import StepChoices, StepRecord
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks, score
+from ecs_combat.rules.result import CombatResult
 
 I64 = np.int64
 
@@ -135,6 +136,11 @@ class Tree:
     #: Keep each level's batch and outcome (:meth:`outcomes_of`).
     keep_outcomes: bool = False
     kept: list[tuple[CombatBatch, BatchOutcome]] = field(default_factory=list)
+    #: Record the levels of at most :data:`RECORDED_ROWS` creature rows, for the results of
+    #: their nodes (:meth:`results_of`); the boards must name their creatures and players.
+    record: bool = False
+    #: Per level: its play, when recorded, else None.
+    played: list[Played | None] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._rows = Rows.of(self.boards)
@@ -168,13 +174,25 @@ class Tree:
             division_recipient=recipient,
             division_amount=div[:, 3].copy(),
         )
-        return dataclasses.replace(copies, batch=with_declarations(batch, d))
+        batch = with_declarations(batch, d)
+        return dataclasses.replace(copies, batch=batch)
 
     def resolve(self, level: Level) -> Resolved:
         """Resolve a level."""
         copies = self.battles(level)
         batch = copies.batch
-        outcome, records = self.engine.resolve_batch_with_divisions(batch)
+        record = self.record and batch.n_creatures <= RECORDED_ROWS
+        if record:  # named as the boards are, for the results
+            creatures = np.asarray(self.boards.creature_ids, dtype=object)
+            players = np.asarray(self.boards.player_ids, dtype=object)
+            batch = dataclasses.replace(
+                batch,
+                creature_ids=creatures[copies.creature_row].tolist(),
+                player_ids=players[copies.player_row].tolist(),
+            )
+        played = self.engine.play_batch(batch, record=record)
+        self.played.append(played if record else None)
+        outcome, records = played.outcome, played.divisions
         self.evaluated += batch.n_battles
         if self.keep_outcomes:
             self.kept.append((batch, outcome))
@@ -376,6 +394,22 @@ class Tree:
                 return out
             out = np.where(on, step[at], out)
 
+    def results_of(self, nodes: list[int]) -> list[CombatResult] | None:
+        """The results of some distinct nodes, as :meth:`BatchedEngine.resolve_many` gives
+        them; None if one's level was not recorded."""
+        firsts = [lv.first for lv in self.levels]
+        at = [int(np.searchsorted(firsts, n, side="right")) - 1 for n in nodes]
+        if any(self.played[li] is None for li in at):
+            return None
+        out: dict[int, CombatResult] = {}
+        for li in sorted(set(at)):
+            mine = [n for n, i in zip(nodes, at, strict=True) if i == li]
+            played = self.played[li]
+            assert played is not None
+            got = played.results([n - firsts[li] for n in mine])
+            out.update(zip(mine, got, strict=True))
+        return [out[n] for n in nodes]
+
     def outcomes_of(self, nodes: IntArray) -> Outcomes:
         """The outcomes of some nodes, as battles in the order given (the tree must keep
         outcomes)."""
@@ -415,6 +449,8 @@ class Tree:
         return div[order], owner[order]
 
 
+#: Levels of at most this many creature rows are recorded when the tree records.
+RECORDED_ROWS = 1 << 14
 #: At most this many kinds of expanded nodes are remembered (then forgotten, all at once).
 CHILDREN_KEPT = 100_000
 

@@ -33,7 +33,7 @@ from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.declarations import U64, tie_order
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import best_declarations, search
-from ecs_combat.decisions.tree import Blocks, Clock
+from ecs_combat.decisions.tree import Blocks, Clock, Tree
 from ecs_combat.simulation.generate import Drawn, Generator
 from ecs_combat.simulation.keyword_bits import KeywordBits, RowFacts
 
@@ -145,13 +145,10 @@ class Decider:
         offset = np.concatenate(
             [[0], np.cumsum(np.bincount(blocks.board, minlength=batch.n_battles))]
         ).astype(I64)
-        results = search(
-            self.engine, self.objective, batch, sides, blocks, offset, 1, Clock(None),
-            keep_outcomes=outcomes,
-        )  # fmt: skip
+        tree = Tree(self.engine, self.objective, batch, sides, blocks, keep_outcomes=outcomes)
+        results = search(tree, offset, 1, Clock(None))
         self.combats_resolved += results.tree.evaluated
         best = best_declarations(results, tie)[battles]
-        tree = results.tree
         rows_of = csr_rows(blocks.start, best)
         block_board = battles[rows_of[1]]
         leaves = tree.best_leaves(best)
