@@ -141,33 +141,37 @@ class _Results:
             battle[s_row], [s_step, s_row], [s_step, s_row, s_deals, s_kw, s_before, s_power]
         )
 
-        c_start = np.searchsorted(run.battle, np.arange(run.nb + 1)).tolist()
-        p_start = np.searchsorted(run.player_battle, np.arange(run.nb + 1)).tolist()
+        # the creature and player rows of the chosen battles, in order (`*_at[i]`: the first
+        # of battle i's among them)
+        ids = np.asarray(chosen, I64)
+        crow, c_at = _rows_of(np.searchsorted(run.battle, np.arange(run.nb + 1)), ids)
+        prow, p_at = _rows_of(np.searchsorted(run.player_battle, np.arange(run.nb + 1)), ids)
         ev_start = np.searchsorted(run.batch.event_battle, np.arange(run.nb + 1)).tolist()
-        alive, marked = run.on_bf.tolist(), run.marked.tolist()
-        power, toughness = run.power.tolist(), run.toughness.tolist()
-        entered = run.entered.tolist()
-        life, lost = run.life.tolist(), run.lost.tolist()
+        c_rows, p_rows = crow.tolist(), prow.tolist()
+        alive, marked = run.on_bf[crow].tolist(), run.marked[crow].tolist()
+        power, toughness = run.power[crow].tolist(), run.toughness[crow].tolist()
+        entered = run.entered[crow].tolist()
+        life, lost = run.life[prow].tolist(), run.lost[prow].tolist()
         counter_names = run.batch.counter_names
-        counts = None if run.counts is None else run.counts.tolist()
+        counts = None if run.counts is None else run.counts[crow].tolist()
         reg = run.reg
         c_shown = {
-            k: run.creature_states[k].tolist()
+            k: run.creature_states[k][crow].tolist()
             for k, f in reg.state_fields("creature").items()
             if f.output
         }
         p_shown = {
-            k: run.player_states[k].tolist()
+            k: run.player_states[k][prow].tolist()
             for k, f in reg.state_fields("player").items()
             if f.output
         }
-        taken = run.steps_taken.T.tolist()
+        taken = run.steps_taken.T[ids].tolist()
         out: list[CombatResult] = []
         for i, b in enumerate(chosen):
             res = CombatResult()
             steps: dict[int, StepResult] = {}
             for s, name in enumerate(self.step_names):
-                if taken[b][s]:
+                if taken[i][s]:
                     steps[s] = StepResult(name)
                     res.steps.append(steps[s])
             for s, src, rec, amt in damage[i]:
@@ -179,23 +183,21 @@ class _Results:
                 steps[s].died.append(self.cids[row])
             for s, row, deals, kw, before, pw in strikes[i]:
                 steps[s].strikes.append(self._strike(s, row, bool(deals), kw, before, pw))
-            for row in range(c_start[b], c_start[b + 1]):
-                if entered[row]:
-                    res.creatures[self.cids[row]] = CreatureOutcome(
-                        alive=alive[row],
-                        damage=marked[row],
-                        power=power[row],
-                        toughness=toughness[row],
+            for j in range(c_at[i], c_at[i + 1]):
+                if entered[j]:
+                    res.creatures[self.cids[c_rows[j]]] = CreatureOutcome(
+                        alive=alive[j],
+                        damage=marked[j],
+                        power=power[j],
+                        toughness=toughness[j],
                         counters={}
                         if counts is None
-                        else {
-                            k: n for k, n in zip(counter_names, counts[row], strict=True) if n > 0
-                        },
-                        state={k: v[row] for k, v in c_shown.items()},
+                        else {k: n for k, n in zip(counter_names, counts[j], strict=True) if n > 0},
+                        state={k: v[j] for k, v in c_shown.items()},
                     )
-            for p in range(p_start[b], p_start[b + 1]):
-                res.players[self.pids[p]] = PlayerOutcome(
-                    life=life[p], lost=lost[p], state={k: v[p] for k, v in p_shown.items()}
+            for j in range(p_at[i], p_at[i + 1]):
+                res.players[self.pids[p_rows[j]]] = PlayerOutcome(
+                    life=life[j], lost=lost[j], state={k: v[j] for k, v in p_shown.items()}
                 )
             res.skipped_events = self._skipped(ev_start[b], ev_start[b + 1])
             out.append(res)
@@ -235,3 +237,13 @@ class _Results:
                 SkippedEvent(index[e], self.points[point], EVENT_ACTIONS[self.ev_action[e]], reason)
             )
         return out
+
+
+def _rows_of(start: IntArray, battles: IntArray) -> tuple[IntArray, list[int]]:
+    """The rows of some battles (battle b's are ``start[b]:start[b + 1]``), in order, and
+    where each battle's begin among them (one more place: the end)."""
+    count = start[battles + 1] - start[battles]
+    at = np.zeros(len(battles) + 1, I64)
+    np.cumsum(count, out=at[1:])
+    rows = np.arange(int(at[-1]), dtype=I64) + np.repeat(start[battles] - at[:-1], count)
+    return rows, at.tolist()

@@ -21,14 +21,12 @@ import numpy as np
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.batched.boards import (
     Copies,
-    Declarations,
     Outcomes,
     Rows,
     copy_boards,
     csr_rows,
     join_outcomes,
     take_outcomes,
-    with_declarations,
 )
 from ecs_combat.batched.engine import BatchedEngine, Played
 from ecs_combat.decisions.children import Children, children, level_rows, signature
@@ -153,8 +151,9 @@ class Tree:
 
     # -- resolving a level -----------------------------------------------------------------
 
-    def battles(self, level: Level) -> Copies:
-        """The level's nodes as one batch."""
+    def battles(self, level: Level, named: bool = False) -> Copies:
+        """The level's nodes as one batch; `named`: with the boards' creature and player ids
+        (for results)."""
         board = self.blocks.board[level.decl]
         copies = copy_boards(self.boards, board, self._refs, self._rows)
         batch, cs, ps = copies.batch, copies.creature_start, copies.player_start
@@ -163,33 +162,33 @@ class Tree:
         div_rows, div_owner = csr_rows(level.div_start, np.arange(len(level.decl), dtype=I64))
         div = level.div[div_rows]
         rec = div[:, 2]
-        recipient = np.where(rec < 0, rec - ps[div_owner], rec + cs[div_owner])
-        d = Declarations(
-            attacking=batch.attacking,
+        creature_ids = player_ids = None
+        if named:
+            creatures = np.asarray(self.boards.creature_ids, dtype=object)
+            players = np.asarray(self.boards.player_ids, dtype=object)
+            creature_ids = creatures[copies.creature_row].tolist()
+            player_ids = players[copies.player_row].tolist()
+        batch = dataclasses.replace(
+            batch,
             block_blocker=cs[owner] + b.blocker[rows],
             block_attacker=cs[owner] + b.attacker[rows],
             block_rank=b.rank[rows],
             division_step=div[:, 0].copy(),
             division_source=cs[div_owner] + div[:, 1],
-            division_recipient=recipient,
+            division_recipient=np.where(rec < 0, rec - ps[div_owner], rec + cs[div_owner]),
             division_amount=div[:, 3].copy(),
+            division_index=None,
+            creature_ids=creature_ids,
+            player_ids=player_ids,
         )
-        batch = with_declarations(batch, d)
         return dataclasses.replace(copies, batch=batch)
 
     def resolve(self, level: Level) -> Resolved:
         """Resolve a level."""
-        copies = self.battles(level)
+        board = self.blocks.board[level.decl]
+        record = self.record and int(self._rows.creatures.count[board].sum()) <= RECORDED_ROWS
+        copies = self.battles(level, named=record)
         batch = copies.batch
-        record = self.record and batch.n_creatures <= RECORDED_ROWS
-        if record:  # named as the boards are, for the results
-            creatures = np.asarray(self.boards.creature_ids, dtype=object)
-            players = np.asarray(self.boards.player_ids, dtype=object)
-            batch = dataclasses.replace(
-                batch,
-                creature_ids=creatures[copies.creature_row].tolist(),
-                player_ids=players[copies.player_row].tolist(),
-            )
         played = self.engine.play_batch(batch, record=record)
         self.played.append(played if record else None)
         outcome, records = played.outcome, played.divisions
