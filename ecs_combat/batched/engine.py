@@ -85,6 +85,7 @@ class BatchedEngine:
         self._masks: dict[tuple[str, ...], KeywordMasks] = {}
         #: The static-keyword hook caller and the systems per point of a run, by keyword
         #: bit layout and keywords used (:class:`_Run`).
+        self._reasons: dict[tuple[str, ...], dict[tuple[int, int, int, int], str]] = {}
         self._scheduled: dict[
             tuple[tuple[str, ...], int], tuple[Any, dict[str, list[ScheduledSystem]]]
         ] = {}
@@ -189,6 +190,9 @@ class _Run:
         self.static_hook = scheduled[0]
         #: The plugins' systems that apply to this batch, per point.
         self.systems = scheduled[1]
+        #: Why a combatant deals damage or not, by step, keywords, steps struck in before
+        #: and power (above 0, or as it is): computed once per keyword layout (results).
+        self.reasons = engine._reasons.setdefault(self.m.names, {})
         #: Plugins' per-creature columns (:meth:`column`).
         self.columns: dict[str, AnyArray] = {}
         self.log = _Log() if record else None

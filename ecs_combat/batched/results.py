@@ -75,7 +75,7 @@ class _Results:
         self.pids = b.player_ids or [f"player row {i}" for i in range(len(run.life))]
         self.step_names = [p.name for p in run.plans]
         self.points = [DECLARE_BLOCKERS, *(f"after {s}" for s in self.step_names)]
-        self._reasons: dict[tuple[int, int, int, int], str] = {}  # strike reasons, computed once
+        self._reasons = run.reasons  # strike reasons, computed once
         self.ev_skip: list[int] = run.ev_skip.tolist()
         self.ev_point: list[int] = b.event_point.tolist()
         self.ev_action: list[int] = b.event_action.tolist()

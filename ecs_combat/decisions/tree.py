@@ -239,9 +239,15 @@ class Tree:
         next_id = first_id = self.n_nodes
         first_expansion = len(self.expansions)
         steps = []
-        for k in expand.tolist():
-            rec = records[int(first[k])]
-            choices = rec.choices(k, attacked)
+        places = expand.tolist()
+        # each node's dividers, gathered record by record
+        found: dict[int, StepChoices] = {}
+        record_of = first[expand]
+        for i in np.unique(record_of).tolist():
+            mine = expand[record_of == i].tolist()
+            found.update(zip(mine, records[i].choices_of(mine, attacked), strict=True))
+        for k in places:
+            choices = found[k]
             c0, p0 = cs[k], ps[k]
             # nodes whose dividers look the same from their board have the same children
             key = signature(choices, c0, p0)
@@ -252,7 +258,7 @@ class Tree:
                     self._children.clear()
                 self._children[key] = kind
             kinds.append(kind)
-            steps.append(rec.rec.step + 1)
+            steps.append(choices.step + 1)
             self.expansions.append(
                 Expansion(
                     level.first + k,
