@@ -189,6 +189,8 @@ def _rows_of(owner: IntArray, taken: IntArray, n_owners: int) -> tuple[IntArray,
     """Rows of a child table (instances of creatures, of events) whose owner rows are copied
     as `taken`: the child rows in the copies' order, and the place in `taken` of each one's
     owner. Child rows of one owner are contiguous and ordered by owner."""
+    if len(owner) == 0:
+        return np.zeros(0, I64), np.zeros(0, I64)
     counts = np.bincount(owner, minlength=n_owners).astype(I64)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(I64)
     per = counts[taken]

@@ -77,7 +77,7 @@ class StepRecord:
         self.blocker_divides = rec.deals & (per_blocker >= 2)
         self.battle_of_row = battle_of_row
         divides = self.attacker_divides | self.blocker_divides
-        self.attacking_battles = _battles(self.attacker_divides, battle_of_row, n_battles)
+        #: Battles where the defending player, or anyone, has a division to choose.
         self.defending_battles = _battles(self.blocker_divides, battle_of_row, n_battles)
         self.battles = _battles(divides, battle_of_row, n_battles)
         self._per_attacker, self._per_blocker = per_attacker, per_blocker
@@ -184,7 +184,9 @@ def _ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
 
 def _battles(rows: BoolArray, battle_of_row: IntArray, n_battles: int) -> BoolArray:
     out = np.zeros(n_battles, np.bool_)
-    out[battle_of_row[rows]] = True
+    at = rows.nonzero()[0]
+    if len(at):
+        out[battle_of_row[at]] = True
     return out
 
 

@@ -102,11 +102,11 @@ def score(
             out[:, i] = lost[d] - lost[a]
         elif term == "material":
             entered = batch.present if outcome.entered is None else outcome.entered
-            gone = entered & ~outcome.alive
-            sign = np.where(batch.controller == d[batch.battle], 1, -1)
-            out[:, i] = np.bincount(
-                batch.battle, weights=np.where(gone, sign * sides.value, 0), minlength=nb
-            ).astype(I64)
+            gone = (entered & ~outcome.alive).nonzero()[0]
+            battle = batch.battle[gone]
+            worth = sides.value[gone]
+            worth = np.where(batch.controller[gone] == d[battle], worth, -worth)
+            np.add.at(out[:, i], battle, worth)
         elif term == "life":
             lost_life = batch.life - outcome.life
             out[:, i] = lost_life[d] - lost_life[a]

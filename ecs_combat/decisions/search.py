@@ -35,6 +35,8 @@ class BoardResults:
     solved: BoolArray  #: [D] value exact
     #: [D] shown to be worse than the board's `top` best without being solved.
     cut: BoolArray
+    #: :func:`lexicographic_ranks` of `values`, if known.
+    ranks: IntArray | None = None
 
     def complete(self, board: int) -> bool:
         """Whether every declaration of the board is solved or cut."""
@@ -136,6 +138,7 @@ def search(
     board_of = blocks.board
     cut = np.zeros(n_decl, np.bool_)
     chunk = FIRST_CHUNK
+    final: IntArray | None = None  # the ranks of the final values
     while not clock.out():
         solved = tree.solved[0]
         ranks = lexicographic_ranks(tree.values[0])
@@ -151,12 +154,13 @@ def search(
             cut |= pending & skip[board_of]
         pending &= ~cut
         if not pending.any():
+            final = ranks
             break
         # the most promising first: the lowest lower bounds of each board
         places = _lowest(np.flatnonzero(pending), lower, board_of, chunk if bounds else n_decl)
         chunk *= 4
         _solve(tree, root, resolved, places, clock)
-    return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut)
+    return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut, final)
 
 
 def _ranking_keys(results: BoardResults, rows: IntArray, tie: IntArray) -> list[IntArray]:
@@ -180,7 +184,7 @@ def best_declarations(results: BoardResults, tie_key: IntArray) -> IntArray:
     within a board)."""
     n = len(results.offset) - 1
     solved = results.solved
-    ranks = lexicographic_ranks(results.values)
+    ranks = lexicographic_ranks(results.values) if results.ranks is None else results.ranks
     ties = int(tie_key.max(initial=0)) + 1
     if float(ranks.max(initial=0) + 1) * ties >= 2.0**62:  # one key would overflow: sort
         rows = np.flatnonzero(solved)
