@@ -4,7 +4,8 @@ division rows by places on the node's board.
 
 Nodes whose dividers look the same from their board (:func:`signature`) have the same
 children, so a tree works them out once per kind (:func:`children`); the rows of a whole level
-are then put together with array work (:func:`level_rows`), with no loop over nodes.
+are then put together with array work (:func:`level_rows`), with no loop over nodes, and
+their values backed up the same way (:func:`best_children`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ecs_combat.decisions.divisions import (
     attacking_divisions,
     joint_divisions,
 )
+from ecs_combat.decisions.objective import lexicographic_ranks
 from ecs_combat.rules.division import default_division
 
 I64 = np.int64
@@ -45,6 +47,20 @@ class Children:
     @property
     def n(self) -> int:
         return len(self.count)
+
+
+@dataclass(frozen=True)
+class Expanded:
+    """Nodes expanded together (their children in one level, consecutive), as arrays."""
+
+    node: IntArray
+    first_child: IntArray
+    n_attacking: IntArray
+    n_defending: IntArray
+    default_attacking: IntArray
+    default_defending: IntArray
+    #: Index of the first of them in :attr:`Tree.expansions`.
+    first: int
 
 
 def signature(choices: StepChoices, cstart: int, pstart: int) -> object:
@@ -139,3 +155,50 @@ def level_rows(
     at = start[:-1][own] + n_inherited[own] + np.arange(len(own), dtype=I64) - first[own]
     out[at] = rows.reshape(-1, 4)
     return start, out
+
+
+def best_children(e: Expanded, values: IntArray, solved: np.ndarray) -> tuple[np.ndarray, IntArray]:
+    """Which of some expanded nodes have every child solved, and each one's child on the
+    best line (its place among the node's children): the attacking player's division whose
+    best reply is highest, against the defending player's lowest reply (scores compared
+    term by term), the default division preferred among equals, else the first. `values`
+    and `solved` are those of the nodes' children, consecutive."""
+    nd, na = e.n_defending, e.n_attacking
+    starts = _group_starts(na * nd)
+    done: np.ndarray = ~np.logical_or.reduceat(~solved, starts)
+    ranks = lexicographic_ranks(values)
+    # the defending player's best reply to each attacking choice
+    sizes = np.repeat(nd, na)
+    reply_start = _group_starts(sizes)
+    owner = np.repeat(np.arange(len(reply_start), dtype=I64), sizes)
+    low = np.minimum.reduceat(ranks, reply_start)
+    reply = _first_where(ranks == low[owner], reply_start, owner) - reply_start
+    dd = np.repeat(e.default_defending, na)
+    at_dd = ranks[reply_start + np.maximum(dd, 0)]
+    reply = np.where((dd >= 0) & (at_dd == low), dd, reply)
+    # the attacking player's best choice: the highest of those best replies
+    a_start = _group_starts(na)
+    a_owner = np.repeat(np.arange(len(na), dtype=I64), na)
+    high = np.maximum.reduceat(low, a_start)
+    best = _first_where(low == high[a_owner], a_start, a_owner) - a_start
+    da = e.default_attacking
+    at_da = low[a_start + np.maximum(da, 0)]
+    best = np.where((da >= 0) & (at_da == high), da, best)
+    return done, best * nd + reply[a_start + best]
+
+
+def _group_starts(sizes: IntArray) -> IntArray:
+    """First place of each group of consecutive places, groups of `sizes` (all above 0)."""
+    out: IntArray = np.cumsum(sizes) - sizes
+    return out
+
+
+def _first_where(hit: np.ndarray, start: IntArray, owner: IntArray) -> IntArray:
+    """Per group (places ``start[g]:`` owned by ``owner == g``), the first place where
+    `hit`, which some place of every group is."""
+    places = np.flatnonzero(hit)
+    first = np.ones(len(places), np.bool_)
+    first[1:] = owner[places[1:]] != owner[places[:-1]]
+    out = np.empty(len(start), I64)
+    out[owner[places[first]]] = places[first]
+    return out

@@ -29,9 +29,16 @@ from ecs_combat.batched.boards import (
     take_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine, Played
-from ecs_combat.decisions.children import Children, children, level_rows, signature
+from ecs_combat.decisions.children import (
+    Children,
+    Expanded,
+    best_children,
+    children,
+    level_rows,
+    signature,
+)
 from ecs_combat.decisions.divisions import StepChoices, StepRecord
-from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks, score
+from ecs_combat.decisions.objective import Objective, Sides, score
 from ecs_combat.rules.result import CombatResult
 
 I64 = np.int64
@@ -92,21 +99,6 @@ class Resolved:
     values: IntArray
     records: list[StepRecord]
     first: IntArray
-
-
-@dataclass(frozen=True)
-class Expanded:
-    """The expansions made by one :meth:`Tree.children_of` (children in one level), as
-    arrays for backing values up."""
-
-    node: IntArray
-    first_child: IntArray
-    n_attacking: IntArray
-    n_defending: IntArray
-    default_attacking: IntArray
-    default_defending: IntArray
-    #: Index of the first of them in :attr:`Tree.expansions`.
-    first: int
 
 
 @dataclass
@@ -322,38 +314,12 @@ class Tree:
             return
         ci = int(np.searchsorted(firsts, e.first_child[0], side="right")) - 1
         pi = int(np.searchsorted(firsts, e.node[0], side="right")) - 1
-        nd, na = e.n_defending, e.n_attacking
-        n = na * nd
-        base = e.first_child - firsts[ci]
-        lo = int(base[0])
-        hi = int(base[-1] + n[-1])
+        lo = int(e.first_child[0] - firsts[ci])
+        hi = lo + int((e.n_attacking * e.n_defending).sum())
         values = self.values[ci][lo:hi]
-        solved = self.solved[ci][lo:hi]
-        starts = base - lo
-        done = np.add.reduceat(~solved, starts) == 0
-        ranks = lexicographic_ranks(values)
-        # the defending player's best reply to each attacking choice: the lowest rank, the
-        # default reply among equals, else the first
-        reply_start = _group_starts(np.repeat(nd, na))
-        owner = np.repeat(np.arange(len(reply_start), dtype=I64), np.repeat(nd, na))
-        low = np.minimum.reduceat(ranks, reply_start)
-        reply = _first_where(ranks == low[owner], reply_start, owner) - reply_start
-        dd = np.repeat(e.default_defending, na)
-        has_dd = dd >= 0
-        at_dd = ranks[reply_start + np.maximum(dd, 0)]
-        reply = np.where(has_dd & (at_dd == low), dd, reply)
-        # the attacking player's best choice: the highest of those, the default among equals
-        a_start = _group_starts(na)
-        a_owner = np.repeat(np.arange(len(na), dtype=I64), na)
-        high = np.maximum.reduceat(low, a_start)
-        best_a = _first_where(low == high[a_owner], a_start, a_owner) - a_start
-        da = e.default_attacking
-        has_da = da >= 0
-        at_da = low[a_start + np.maximum(da, 0)]
-        best_a = np.where(has_da & (at_da == high), da, best_a)
-        child = best_a * nd + reply[a_start + best_a]
+        done, child = best_children(e, values, self.solved[ci][lo:hi])
         places = e.node[done] - firsts[pi]
-        self.values[pi][places] = values[(starts + child)[done]]
+        self.values[pi][places] = values[(e.first_child - e.first_child[0] + child)[done]]
         self.solved[pi][places] = True
         self.best_child[g][done] = (e.first_child + child)[done]
 
@@ -458,23 +424,6 @@ class Tree:
 RECORDED_ROWS = 1 << 14
 #: At most this many kinds of expanded nodes are remembered (then forgotten, all at once).
 CHILDREN_KEPT = 100_000
-
-
-def _group_starts(sizes: IntArray) -> IntArray:
-    """First place of each group of consecutive places, groups of `sizes` (all above 0)."""
-    out: IntArray = np.cumsum(sizes) - sizes
-    return out
-
-
-def _first_where(hit: np.ndarray, start: IntArray, owner: IntArray) -> IntArray:
-    """Per group (places ``start[g]:`` owned by ``owner == g``), the first place where
-    `hit`, which some place of every group is."""
-    places = np.flatnonzero(hit)
-    first = np.ones(len(places), np.bool_)
-    first[1:] = owner[places[1:]] != owner[places[:-1]]
-    out = np.empty(len(start), I64)
-    out[owner[places[first]]] = places[first]
-    return out
 
 
 class Clock:
