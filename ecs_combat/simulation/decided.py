@@ -38,8 +38,11 @@ from ecs_combat.simulation.generate import Drawn, Generator
 from ecs_combat.simulation.keyword_bits import KeywordBits, RowFacts
 
 I64 = np.int64
-#: Creature rows of candidate combats resolved together in one search (its first level).
-SEARCH_ROWS = 1 << 17
+#: Creature rows of candidate combats resolved together in one search (its first level):
+#: about as many as a chunk of drawn battles has (``CHUNK_CREATURES``), so that the arrays
+#: stay small enough for the C allocator to reuse their memory (docs/performance.md, "Chunk
+#: size matters").
+SEARCH_ROWS = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -113,8 +116,9 @@ class Decider:
         n_att = np.bincount(batch.battle[attacks], minlength=nb).astype(I64)
         n_blk = np.bincount(batch.battle[defends], minlength=nb).astype(I64)
         raw = (n_att + 1).astype(np.float64) ** n_blk
-        cost = np.cumsum(raw * np.maximum(cs.count, 1))
-        group = (cost // SEARCH_ROWS).astype(I64)
+        rows = raw * np.maximum(cs.count, 1)
+        # by the rows before each battle's own, so that a group ends once it has enough
+        group = ((np.cumsum(rows) - rows) // SEARCH_ROWS).astype(I64)
         sides = self._sides(batch)
         facts = self._facts(batch)
         parts: list[Chosen] = []
