@@ -131,9 +131,11 @@ class Tree:
     record: bool = False
     #: Per level: its play, when recorded, else None.
     played: list[Played | None] = field(default_factory=list)
+    #: ``Rows.of(boards)``, if known.
+    board_rows: Rows | None = None
 
     def __post_init__(self) -> None:
-        self._rows = Rows.of(self.boards)
+        self._rows = self.board_rows or Rows.of(self.boards)
         fields = self.engine.registry.state_fields("creature")
         self._refs = tuple(k for k, f in fields.items() if f.kind == "creature")
 

@@ -24,6 +24,7 @@ from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntA
 from ecs_combat.batched.boards import (
     Declarations,
     Outcomes,
+    Rows,
     Segments,
     csr_rows,
     join_outcomes,
@@ -121,12 +122,21 @@ class Decider:
         group = ((np.cumsum(rows) - rows) // SEARCH_ROWS).astype(I64)
         sides = self._sides(batch)
         facts = self._facts(batch)
+        # what every search of the chunk reads: rows by battle, each creature's place on its
+        # board, the attackers and the creatures that may block, each battle's first of them
+        att_rows, blk_rows = np.flatnonzero(attacks), np.flatnonzero(defends)
+        chunk = ChunkRows(
+            Rows(Segments.of(batch.player_battle, nb), cs),
+            np.arange(batch.n_creatures, dtype=I64) - cs.start[batch.battle],
+            att_rows,
+            blk_rows,
+            np.cumsum(n_att) - n_att,
+            np.cumsum(n_blk) - n_blk,
+        )
         parts: list[Chosen] = []
         for g in np.unique(group).tolist():
             battles = np.flatnonzero(group == g)
-            parts.append(
-                self._search(batch, sides, facts, battles, n_att, n_blk, attacks, defends, outcomes)
-            )
+            parts.append(self._search(batch, sides, facts, chunk, battles, n_att, n_blk, outcomes))
         d = _declarations(batch, parts)
         decided = dataclasses.replace(drawn, batch=with_declarations(batch, d))
         known = [p.outcome for p in parts if p.outcome is not None]
@@ -137,19 +147,21 @@ class Decider:
         batch: CombatBatch,
         sides: Sides,
         facts: RowFacts,
+        chunk: ChunkRows,
         battles: IntArray,
         n_att: IntArray,
         n_blk: IntArray,
-        attacks: BoolArray,
-        defends: BoolArray,
         outcomes: bool,
     ) -> Chosen:
         """Search some battles (ascending) and choose their declarations."""
-        blocks, tie = self._declarations(batch, facts, battles, n_att, n_blk, attacks, defends)
+        blocks, tie = self._declarations(batch, facts, chunk, battles, n_att, n_blk)
         offset = np.concatenate(
             [[0], np.cumsum(np.bincount(blocks.board, minlength=batch.n_battles))]
         ).astype(I64)
-        tree = Tree(self.engine, self.objective, batch, sides, blocks, keep_outcomes=outcomes)
+        tree = Tree(
+            self.engine, self.objective, batch, sides, blocks, keep_outcomes=outcomes,
+            board_rows=chunk.rows,
+        )  # fmt: skip
         results = search(tree, offset, 1, Clock(None))
         self.combats_resolved += results.tree.evaluated
         best = best_declarations(results, tie)[battles]
@@ -170,24 +182,17 @@ class Decider:
         self,
         batch: CombatBatch,
         facts: RowFacts,
+        chunk: ChunkRows,
         battles: IntArray,
         n_att: IntArray,
         n_blk: IntArray,
-        attacks: BoolArray,
-        defends: BoolArray,
     ) -> tuple[Blocks, IntArray]:
         """Every legal block declaration of some battles, as :class:`Blocks` by places on
         each battle's board (ordered by battle), and each one's tie place in its shape."""
-        cs = Segments.of(batch.battle, batch.n_battles)
-        n = batch.n_creatures
-        place = np.arange(n, dtype=I64) - cs.start[batch.battle]
-        chosen = np.zeros(batch.n_battles, np.bool_)
-        chosen[battles] = True
-        att_rows = np.flatnonzero(attacks & chosen[batch.battle])
-        blk_rows = np.flatnonzero(defends & chosen[batch.battle])
+        place, att_rows, blk_rows = chunk.place, chunk.attackers, chunk.blockers
         # each battle's first attacker and first blocker among those rows
-        att_first = np.concatenate([[0], np.cumsum(n_att[battles])[:-1]]).astype(I64)
-        blk_first = np.concatenate([[0], np.cumsum(n_blk[battles])[:-1]]).astype(I64)
+        att_first = chunk.first_attacker[battles]
+        blk_first = chunk.first_blocker[battles]
         shape_key = n_att[battles] * (int(n_blk.max(initial=0)) + 1) + n_blk[battles]
         boards, raws, ties, shapes, starts = [], [], [], [], []
         tables: list[Shape] = []
@@ -289,6 +294,18 @@ class Decider:
             return out
 
         return RowFacts(batch.colors, values)
+
+
+@dataclass(frozen=True)
+class ChunkRows:
+    """The rows of a chunk's battles that every search of the chunk reads."""
+
+    rows: Rows
+    place: IntArray  #: [N] each creature's place on its board
+    attackers: IntArray  #: the attacking creatures' rows, by battle
+    blockers: IntArray  #: the rows of the creatures that may block, by battle
+    first_attacker: IntArray  #: [n_battles] each battle's first among `attackers`
+    first_blocker: IntArray
 
 
 @dataclass(frozen=True)
