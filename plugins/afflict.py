@@ -7,12 +7,12 @@ player afflicted to 0 life loses before the next trigger resolves.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ecs_combat import (
     BatchBlockDeclaration,
+    BatchContext,
     BatchTriggers,
     BlockDeclaration,
+    CombatContext,
     Keyword,
     System,
     Trigger,
@@ -22,37 +22,39 @@ from ecs_combat import (
 AFFLICT = "afflict"
 
 
-def resolve(combat: Any, trigger: Trigger) -> None:
-    player = trigger.data["player"]
+def resolve(combat: CombatContext, trigger: Trigger) -> None:
+    player = trigger.data.get("player")
     if player is None:
         return
     n = trigger.data["n"]
     combat.lose_life(player, n)
     combat.note(
-        f"{AFFLICT} {n} ({combat.cid(trigger.source)}): {combat.pid(player)} loses {n} life"
+        f"{AFFLICT} {n} ({combat.creature_id(trigger.source)}): {combat.player_id(player)} loses {n} life"
     )
 
 
-def resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
+def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     batch.lose_life(triggers.data["player"], triggers.data["n"])
 
 
-def triggers(combat: Any, declaration: BlockDeclaration) -> None:
+def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
     """The defending player is the one it attacks as it becomes blocked: the trigger resolves
     even if it has left combat since (113.7a)."""
     before = len(declaration.triggers)
     declaration.trigger_each_instance(combat, declaration.blocked_attackers(), AFFLICT, resolve)
     for t in declaration.triggers[before:]:
-        t.data["player"] = combat.defending_player(t.source)
+        player = combat.defending_player(t.source)
+        if player is not None:
+            t.data["player"] = player
 
 
-def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
+def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
     before = len(declaration.triggers)
     declaration.trigger_each_instance(
-        batch, declaration.blocked_attackers(batch.n), AFFLICT, resolve_batched
+        batch, declaration.blocked_attackers(batch.rows), AFFLICT, resolve_batched
     )
     for group in declaration.triggers[before:]:
-        group.data["player"] = batch.attacking[group.source]
+        group.data["player"] = batch.defending_player()[group.source]
 
 
 @hookimpl

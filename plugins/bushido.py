@@ -8,12 +8,12 @@ each.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ecs_combat import (
     BatchBlockDeclaration,
+    BatchContext,
     BatchTriggers,
     BlockDeclaration,
+    CombatContext,
     Keyword,
     System,
     Trigger,
@@ -23,24 +23,24 @@ from ecs_combat import (
 BUSHIDO = "bushido"
 
 
-def resolve(combat: Any, trigger: Trigger) -> None:
+def resolve(combat: CombatContext, trigger: Trigger) -> None:
     n = trigger.data["n"]
     combat.pump(trigger.source, n, n)
-    combat.note(f"{BUSHIDO} {n} ({combat.cid(trigger.source)}): +{n}/+{n}")
+    combat.note(f"{BUSHIDO} {n} ({combat.creature_id(trigger.source)}): +{n}/+{n}")
 
 
-def resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
+def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     n = triggers.data["n"]
     batch.pump(triggers.source, n, n)
 
 
-def triggers(combat: Any, declaration: BlockDeclaration) -> None:
+def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
     declaration.trigger_each_instance(combat, declaration.in_blocks(), BUSHIDO, resolve)
 
 
-def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
+def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
     declaration.trigger_each_instance(
-        batch, declaration.in_blocks(batch.n), BUSHIDO, resolve_batched
+        batch, declaration.in_blocks(batch.rows), BUSHIDO, resolve_batched
     )
 
 

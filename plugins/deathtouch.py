@@ -8,15 +8,14 @@ indestructible stops.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-import esper
+import numpy as np
 
 from ecs_combat import (
+    BatchContext,
     BatchDamageAssignment,
     BatchDamageEvent,
     BatchStateCheck,
+    CombatContext,
     DamageAssignment,
     DamageEvent,
     Keyword,
@@ -26,52 +25,48 @@ from ecs_combat import (
 )
 
 DEATHTOUCH = "deathtouch"
-#: The batched engine's per-creature column: dealt deathtouch damage since the last check.
-COLUMN = "deathtouch: dealt damage"
+#: The creatures dealt damage by a source with deathtouch since state-based actions were last
+#: checked (704.5h), marked through the context.
+MARK = "deathtouch: dealt damage"
 
 
-@dataclass(slots=True)
-class DealtDeathtouchDamage:
-    """Component: dealt damage by a source with deathtouch since state-based actions were
-    last checked (704.5h)."""
-
-
-def one_is_lethal(combat: Any, assignment: DamageAssignment) -> None:
+def one_is_lethal(combat: CombatContext, assignment: DamageAssignment) -> None:
     for a in assignment.assignments:
         if combat.has(a.source, DEATHTOUCH):
             a.one_is_lethal = DEATHTOUCH
 
 
-def one_is_lethal_batched(batch: Any, assignment: BatchDamageAssignment) -> None:
+def one_is_lethal_batched(batch: BatchContext, assignment: BatchDamageAssignment) -> None:
     assignment.make_one_lethal(batch.has(DEATHTOUCH), DEATHTOUCH)
 
 
-def mark_dealt(combat: Any, event: DamageEvent) -> None:
+def mark_dealt(combat: CombatContext, event: DamageEvent) -> None:
     for d in event.dealt:
         if not d.to_player and d.amount > 0 and combat.has(d.source, DEATHTOUCH):
-            esper.add_component(d.recipient, DealtDeathtouchDamage())
+            combat.marks(MARK)[d.recipient] = True
 
 
-def mark_dealt_batched(batch: Any, event: BatchDamageEvent) -> None:
+def mark_dealt_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     hit = (event.recipient >= 0) & (event.amount > 0)
     hit[hit] = batch.has(DEATHTOUCH)[event.source[hit]]
     if hit.any():
-        batch.column(COLUMN, bool)[event.recipient[hit]] = True
+        batch.marks(MARK, np.bool_)[event.recipient[hit]] = True
 
 
-def destroy(combat: Any, check: StateCheck) -> None:
-    for e, _ in list(esper.get_component(DealtDeathtouchDamage)):
-        esper.remove_component(e, DealtDeathtouchDamage)
+def destroy(combat: CombatContext, check: StateCheck) -> None:
+    dealt = combat.marks(MARK)
+    for e in list(dealt):
+        del dealt[e]
         if combat.on_battlefield(e):
             check.destroy.add(e)
 
 
-def destroy_batched(batch: Any, check: BatchStateCheck) -> None:
-    if not batch.has_column(COLUMN):
+def destroy_batched(batch: BatchContext, check: BatchStateCheck) -> None:
+    if not batch.has_marks(MARK):
         return
-    dealt = batch.column(COLUMN, bool)
-    checked = dealt & check.battles[batch.battle]
-    check.destroy |= checked & batch.on_bf
+    dealt = batch.marks(MARK, np.bool_)
+    checked = dealt & check.battles[batch.battle()]
+    check.destroy |= checked & batch.on_battlefield()
     dealt &= ~checked
 
 
@@ -89,10 +84,23 @@ def register_systems() -> list[System]:
             one_is_lethal,
             one_is_lethal_batched,
             {DEATHTOUCH},
+            writes={"one_is_lethal"},
         ),
         System(
-            "deal-damage", "mark deathtouch damage", mark_dealt, mark_dealt_batched, {DEATHTOUCH}
+            "deal-damage",
+            "mark deathtouch damage",
+            mark_dealt,
+            mark_dealt_batched,
+            {DEATHTOUCH},
+            sets={"reaction"},
         ),
         # A creature dealt deathtouch damage may have lost deathtouch since: no keywords.
-        System("state-based-actions", "destroy (704.5h)", destroy, destroy_batched),
+        System(
+            "state-based-actions",
+            "destroy (704.5h)",
+            destroy,
+            destroy_batched,
+            sets={"conditions"},
+            writes={"destroy"},
+        ),
     ]

@@ -6,54 +6,54 @@ or losing decayed afterwards changes nothing; it happens at ``end-of-combat``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-import esper
 import numpy as np
 
 from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
+    BatchContext,
     BatchEndOfCombat,
+    CombatContext,
     Keyword,
     Restriction,
+    Side,
     System,
     hookimpl,
 )
 
 DECAYED = "decayed"
-#: The batched engine's per-creature column: sacrificed at end of combat.
-COLUMN = "decayed: sacrifice at end of combat"
+#: Creatures with a delayed trigger from attacking: sacrifice it at end of combat.
+MARK = "decayed: sacrifice at end of combat"
 
 
-@dataclass(slots=True)
-class SacrificeAtEndOfCombat:
-    """Component: a delayed trigger from attacking: sacrifice it at end of combat."""
-
-
-def set_up_sacrifice(combat: Any, declaration: AttackDeclaration) -> None:
+def set_up_sacrifice(combat: CombatContext, declaration: AttackDeclaration) -> None:
     for e in declaration.attackers:
         if combat.has(e, DECAYED):
-            esper.add_component(e, SacrificeAtEndOfCombat())
-            combat.note(f"{combat.cid(e)} attacks ({DECAYED}): it is sacrificed at end of combat")
+            combat.marks(MARK)[e] = True
+            combat.note(
+                f"{combat.creature_id(e)} attacks ({DECAYED}): it is sacrificed at end of combat"
+            )
 
 
-def set_up_sacrifice_batched(batch: Any, declaration: BatchAttackDeclaration) -> None:
-    batch.column(COLUMN, bool)[declaration.attackers & batch.has(DECAYED)] = True
+def set_up_sacrifice_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
+    batch.marks(MARK, np.bool_)[declaration.attackers & batch.has(DECAYED)] = True
 
 
-def sacrifice(combat: Any, _: None) -> None:
-    for e, _trigger in list(esper.get_component(SacrificeAtEndOfCombat)):
-        if combat.on_battlefield(e):
+def sacrifice(combat: CombatContext, _: None) -> None:
+    doomed = combat.marks(MARK)
+    for e in combat.creatures():
+        if e in doomed and combat.on_battlefield(e):
             combat.leave_battlefield(e)
-            combat.note(f"end of combat: {combat.cid(e)} is sacrificed ({DECAYED})")
+            combat.note(f"end of combat: {combat.creature_id(e)} is sacrificed ({DECAYED})")
 
 
-def sacrifice_batched(batch: Any, end: BatchEndOfCombat) -> None:
-    if batch.has_column(COLUMN):
-        doomed = batch.column(COLUMN, bool) & batch.on_bf & end.battles[batch.battle]
-        batch.leave(np.flatnonzero(doomed))
+def sacrifice_batched(batch: BatchContext, end: BatchEndOfCombat) -> None:
+    if batch.has_marks(MARK):
+        marked = batch.marks(MARK, np.bool_)
+        doomed = marked & batch.on_battlefield() & end.battles[batch.battle()]
+        batch.leave_battlefield(np.flatnonzero(doomed))
 
 
 @hookimpl
@@ -61,7 +61,7 @@ def register_keywords() -> list[Keyword]:
     return [Keyword(DECAYED, rule="702.147", counter=True)]
 
 
-def may_block(creature: Any) -> Any:
+def may_block(creature: Side) -> Any:
     return ~creature.has(DECAYED)
 
 

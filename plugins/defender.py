@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat import Keyword, Restriction, hookimpl
+from ecs_combat import Keyword, Restriction, Side, hookimpl
 
 DEFENDER = "defender"
 
 
-def may_attack(creature: Any) -> Any:
+def may_attack(creature: Side) -> Any:
     return ~creature.has(DEFENDER)
 
 

@@ -6,42 +6,48 @@ A trigger as attackers are declared: a system at ``declare-attackers`` in both e
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ecs_combat import AttackDeclaration, BatchAttackDeclaration, Keyword, System, hookimpl
+from ecs_combat import (
+    AttackDeclaration,
+    BatchAttackDeclaration,
+    BatchContext,
+    CombatContext,
+    Keyword,
+    System,
+    hookimpl,
+)
 
 EXALTED = "exalted"
 
 
-def attacks_alone(combat: Any, declaration: AttackDeclaration) -> None:
+def attacks_alone(combat: CombatContext, declaration: AttackDeclaration) -> None:
     if len(declaration.attackers) != 1:
         return
     (attacker,) = declaration.attackers
     controller = combat.controller(attacker)
     bonus = 0
-    for e in combat.creature_entities():
+    for e in combat.creatures():
         if combat.controller(e) == controller and combat.on_battlefield(e):
             for _ in combat.instances(e, EXALTED):  # each instance triggers (702.83b)
                 bonus += 1
                 combat.note(
-                    f"{EXALTED} ({combat.cid(e)}): {combat.cid(attacker)} attacks alone, +1/+1"
+                    f"{EXALTED} ({combat.creature_id(e)}): {combat.creature_id(attacker)} attacks alone, +1/+1"
                 )
     if bonus:
         combat.pump(attacker, bonus, bonus)
 
 
-def attacks_alone_batched(batch: Any, declaration: BatchAttackDeclaration) -> None:
+def attacks_alone_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
     attackers = declaration.attackers
-    alone = np.bincount(batch.battle[attackers], minlength=batch.nb) == 1
+    alone = np.bincount(batch.battle()[attackers], minlength=batch.battles) == 1
     rows, _ = batch.instances(EXALTED)  # each instance triggers (702.83b)
-    rows = rows[batch.on_bf[rows] & alone[batch.battle[rows]]]
+    rows = rows[batch.on_battlefield()[rows] & alone[batch.battle()[rows]]]
     if not rows.size:
         return
-    per_player = np.bincount(batch.controller[rows], minlength=len(batch.life))
-    alone_attackers = np.flatnonzero(attackers & alone[batch.battle])
-    gain = per_player[batch.controller[alone_attackers]]
+    per_player = np.bincount(batch.controller()[rows], minlength=len(batch.life()))
+    alone_attackers = np.flatnonzero(attackers & alone[batch.battle()])
+    gain = per_player[batch.controller()[alone_attackers]]
     batch.pump(alone_attackers, gain, gain)
 
 

@@ -8,14 +8,14 @@ flanked to toughness 0 dies before the next trigger resolves.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ecs_combat import (
     BatchBlockDeclaration,
+    BatchContext,
     BatchTriggers,
     BlockDeclaration,
+    CombatContext,
     Keyword,
     System,
     Trigger,
@@ -25,20 +25,22 @@ from ecs_combat import (
 FLANKING = "flanking"
 
 
-def resolve(combat: Any, trigger: Trigger) -> None:
+def resolve(combat: CombatContext, trigger: Trigger) -> None:
     blocker = trigger.data["blocker"]
     if not combat.on_battlefield(blocker):
         return
     combat.pump(blocker, -1, -1)
-    combat.note(f"{FLANKING} ({combat.cid(trigger.source)}): {combat.cid(blocker)} gets -1/-1")
+    combat.note(
+        f"{FLANKING} ({combat.creature_id(trigger.source)}): {combat.creature_id(blocker)} gets -1/-1"
+    )
 
 
-def resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
+def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     blocker = triggers.data["blocker"]
-    batch.pump(blocker[batch.on_bf[blocker]], -1, -1)
+    batch.pump(blocker[batch.on_battlefield()[blocker]], -1, -1)
 
 
-def triggers(combat: Any, declaration: BlockDeclaration) -> None:
+def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
     for blocker, attacker in declaration.blocks:
         if combat.has(blocker, FLANKING):
             continue
@@ -46,14 +48,14 @@ def triggers(combat: Any, declaration: BlockDeclaration) -> None:
             declaration.triggers.append(Trigger(attacker, resolve, i, {"blocker": blocker}))
 
 
-def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
+def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
     has = batch.has(FLANKING)
     blockers, attackers = declaration.blockers, declaration.attackers
     flanked = has[attackers] & ~has[blockers]
     if not flanked.any():
         return
     rows, _ = batch.instances(FLANKING)  # the attackers' instances, in row order
-    count = np.bincount(rows, minlength=batch.n)
+    count = np.bincount(rows, minlength=batch.rows)
     b, a = blockers[flanked], attackers[flanked]
     times = count[a]
     source = np.repeat(a, times)

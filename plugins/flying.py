@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat import Keyword, Restriction, hookimpl
+from ecs_combat import Keyword, Restriction, Side, hookimpl
 
 FLYING = "flying"
 
 
-def may_block(attacker: Any, blocker: Any) -> Any:
+def may_block(attacker: Side, blocker: Side) -> Any:
     return ~attacker.has(FLYING) | blocker.has(FLYING) | blocker.has("reach")
 
 

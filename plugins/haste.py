@@ -11,8 +11,11 @@ from typing import Any
 from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
+    BatchContext,
+    CombatContext,
     Keyword,
     Restriction,
+    Side,
     System,
     hookimpl,
 )
@@ -20,15 +23,15 @@ from ecs_combat import (
 HASTE = "haste"
 
 
-def say_why(combat: Any, declaration: AttackDeclaration) -> None:
+def say_why(combat: CombatContext, declaration: AttackDeclaration) -> None:
     for e in declaration.attackers:
         if combat.has(e, HASTE) and combat.summoning_sick(e):
             combat.note(
-                f"{combat.cid(e)} attacks the turn it came under its controller's control ({HASTE})"
+                f"{combat.creature_id(e)} attacks the turn it came under its controller's control ({HASTE})"
             )
 
 
-def say_why_batched(batch: Any, declaration: BatchAttackDeclaration) -> None:
+def say_why_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
     """Nothing changes: the system only explains, and the batched engine keeps no notes."""
 
 
@@ -37,7 +40,7 @@ def register_keywords() -> list[Keyword]:
     return [Keyword(HASTE, rule="702.10", counter=True)]
 
 
-def attacks_anyway(creature: Any) -> Any:
+def attacks_anyway(creature: Side) -> Any:
     return creature.has(HASTE)
 
 

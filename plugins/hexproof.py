@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat import Keyword, Restriction, hookimpl
+from ecs_combat import Keyword, Restriction, Side, hookimpl
 
 HEXPROOF = "hexproof"
 
 
-def may_target(creature: Any) -> Any:
+def may_target(creature: Side) -> Any:
     return ~(creature.has(HEXPROOF) & creature.opponent)
 
 

@@ -6,21 +6,27 @@ not destruction.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import BatchDestruction, Destruction, Keyword, System, hookimpl
+from ecs_combat import (
+    BatchContext,
+    BatchDestruction,
+    CombatContext,
+    Destruction,
+    Keyword,
+    System,
+    hookimpl,
+)
 
 INDESTRUCTIBLE = "indestructible"
 
 
-def exempt(combat: Any, destruction: Destruction) -> None:
+def exempt(combat: CombatContext, destruction: Destruction) -> None:
     for e in list(destruction.creatures):
         if combat.has(e, INDESTRUCTIBLE):
             destruction.creatures.discard(e)
             destruction.kept[e] = INDESTRUCTIBLE
 
 
-def exempt_batched(batch: Any, destruction: BatchDestruction) -> None:
+def exempt_batched(batch: BatchContext, destruction: BatchDestruction) -> None:
     destruction.creatures &= ~batch.has(INDESTRUCTIBLE)
 
 
@@ -31,4 +37,13 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("destroy", "not destroyed", exempt, exempt_batched, {INDESTRUCTIBLE})]
+    return [
+        System(
+            "destroy",
+            "not destroyed",
+            exempt,
+            exempt_batched,
+            {INDESTRUCTIBLE},
+            writes={"creatures"},
+        )
+    ]

@@ -9,31 +9,38 @@ damage dealt (listed in the step's ``damage``; lifelink and deathtouch apply). N
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ecs_combat import BatchDamageEvent, DamageEvent, Keyword, System, hookimpl
+from ecs_combat import (
+    BatchContext,
+    BatchDamageEvent,
+    CombatContext,
+    DamageEvent,
+    Keyword,
+    System,
+    hookimpl,
+)
 
 INFECT = "infect"
 MINUS = "-1/-1"
 POISON = "poison"
 
 
-def as_counters(combat: Any, event: DamageEvent) -> None:
+def as_counters(combat: CombatContext, event: DamageEvent) -> None:
     """Damage from infect sources: -1/-1 counters on creatures, poison counters on players."""
     for d in event.dealt:
         if d.amount <= 0 or not combat.has(d.source, INFECT):
             continue
         if d.to_player and d.loses_life:
             d.loses_life = False
-            combat.set_state(d.recipient, POISON, combat.state(d.recipient, POISON) + d.amount)
+            poison = int(combat.player_state(d.recipient, POISON) or 0)
+            combat.set_player_state(d.recipient, POISON, poison + d.amount)
         elif not d.to_player and d.marked:
             d.marked = False
             combat.add_counters(d.recipient, MINUS, d.amount)
 
 
-def as_counters_batched(batch: Any, event: BatchDamageEvent) -> None:
+def as_counters_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: counters added once per creature, summed over sources."""
     infect = (event.amount > 0) & batch.has(INFECT)[event.source]
     to_creature = event.recipient >= 0
@@ -71,5 +78,8 @@ def register_systems() -> list[System]:
             as_counters,
             as_counters_batched,
             {INFECT},
+            sets={"replacement"},
+            writes={"marked", "loses_life"},
+            ambiguous_with={"wither"},  # whichever runs first replaces the marked damage
         )
     ]

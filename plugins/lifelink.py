@@ -6,16 +6,22 @@ a system at ``deal-damage`` after prevention, in both engines.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ecs_combat import BatchDamageEvent, DamageEvent, Keyword, System, hookimpl
+from ecs_combat import (
+    BatchContext,
+    BatchDamageEvent,
+    CombatContext,
+    DamageEvent,
+    Keyword,
+    System,
+    hookimpl,
+)
 
 LIFELINK = "lifelink"
 
 
-def gain_life(combat: Any, event: DamageEvent) -> None:
+def gain_life(combat: CombatContext, event: DamageEvent) -> None:
     """Each lifelink source's controller gains the damage it dealt, once per source."""
     dealt: dict[int, int] = {}
     for d in event.dealt:
@@ -27,7 +33,7 @@ def gain_life(combat: Any, event: DamageEvent) -> None:
         event.life_gained.append((player, source, total))
 
 
-def gain_life_batched(batch: Any, event: BatchDamageEvent) -> None:
+def gain_life_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: one gain per lifelink source that dealt damage."""
     has = batch.has(LIFELINK)
     gaining = has[event.source] & (event.amount > 0)
@@ -36,7 +42,7 @@ def gain_life_batched(batch: Any, event: BatchDamageEvent) -> None:
     sources, where = np.unique(event.source[gaining], return_inverse=True)
     totals = np.zeros(len(sources), np.int64)
     np.add.at(totals, where, event.amount[gaining])
-    event.gains.append((batch.controller[sources], sources, totals))
+    event.gains.append((batch.controller()[sources], sources, totals))
 
 
 @hookimpl
@@ -46,4 +52,14 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("deal-damage", "lifelink gains life", gain_life, gain_life_batched, {LIFELINK})]
+    return [
+        System(
+            "deal-damage",
+            "lifelink gains life",
+            gain_life,
+            gain_life_batched,
+            {LIFELINK},
+            sets={"reaction"},
+            writes={"life", "gains"},
+        )
+    ]

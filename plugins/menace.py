@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat import Keyword, Restriction, hookimpl
+from ecs_combat import Keyword, Restriction, Side, hookimpl
 
 MENACE = "menace"
 
 
-def least_blockers(attacker: Any) -> Any:
+def least_blockers(attacker: Side) -> Any:
     return np.where(attacker.has(MENACE), 2, 1)
 
 

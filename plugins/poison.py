@@ -7,9 +7,16 @@ action: a system at ``state-based-actions``, checked with the others, in both en
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import BatchStateCheck, ScoreTerm, StateCheck, StateField, System, hookimpl
+from ecs_combat import (
+    BatchContext,
+    BatchStateCheck,
+    CombatContext,
+    ScoreTerm,
+    StateCheck,
+    StateField,
+    System,
+    hookimpl,
+)
 
 POISON = "poison"
 #: Poison counters a player loses the game at (704.5c).
@@ -17,17 +24,20 @@ LOSING_COUNT = 10
 WHY = f"has {LOSING_COUNT} or more poison counters and loses (704.5c)"
 
 
-def poisoned(combat: Any, check: StateCheck) -> None:
+def poisoned(combat: CombatContext, check: StateCheck) -> None:
     """704.5c: every player with ten or more poison counters loses."""
-    for player in combat.players.values():
-        if combat.state(player, POISON) >= LOSING_COUNT and player not in check.loses:
+    for player in combat.players():
+        poison = int(combat.player_state(player, POISON) or 0)
+        if poison >= LOSING_COUNT and player not in check.loses:
             check.loses.add(player)
             check.why[player] = WHY
 
 
-def poisoned_batched(batch: Any, check: BatchStateCheck) -> None:
+def poisoned_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     """The same over a batch's player rows, in the battles being checked."""
-    check.loses |= (batch.player_state(POISON) >= LOSING_COUNT) & check.battles[batch.player_battle]
+    check.loses |= (batch.player_state(POISON) >= LOSING_COUNT) & check.battles[
+        batch.player_battle()
+    ]
 
 
 @hookimpl
@@ -41,7 +51,16 @@ def register_state() -> list[StateField]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("state-based-actions", "poison (704.5c)", poisoned, poisoned_batched)]
+    return [
+        System(
+            "state-based-actions",
+            "poison (704.5c)",
+            poisoned,
+            poisoned_batched,
+            sets={"conditions"},
+            writes={"loses"},
+        )
+    ]
 
 
 @hookimpl

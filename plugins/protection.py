@@ -2,9 +2,9 @@
 
 A creature with protection from a color can't be blocked by creatures of that color
 (702.16e), can't be the target of spells of that color (702.16c), and all damage sources of
-that color would deal to it is prevented (702.16f): a ``deal-damage`` system that runs before
-lifelink and deathtouch (order 50) sets those amounts to 0, so that damage gives no life,
-destroys nothing and is not listed. Damage is still *assigned* to it as usual (702.19b:
+that color would deal to it is prevented (702.16f): a ``deal-damage`` system in the standard
+``prevention`` set, so before lifelink and deathtouch, sets those amounts to 0, so that damage
+gives no life, destroys nothing and is not listed. Damage is still *assigned* to it as usual (702.19b:
 trample must assign it lethal damage first); only its dealing is prevented.
 """
 
@@ -14,24 +14,32 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat import BatchDamageEvent, DamageEvent, Keyword, Restriction, System, hookimpl
+from ecs_combat import (
+    BatchContext,
+    BatchDamageEvent,
+    CombatContext,
+    DamageEvent,
+    Keyword,
+    Restriction,
+    Side,
+    System,
+    hookimpl,
+)
 
 PROTECTION = "protection"
-#: Prevention runs before what reacts to damage dealt (lifelink, deathtouch: order 50).
-ORDER = 20
 
 
-def may_block(attacker: Any, blocker: Any) -> Any:
+def may_block(attacker: Side, blocker: Side) -> Any:
     """702.16e: it can't be blocked by creatures of a color it has protection from."""
     return (attacker.values(PROTECTION) & blocker.colors) == 0
 
 
-def may_target(creature: Any) -> Any:
+def may_target(creature: Side) -> Any:
     """702.16c: it can't be the target of spells of a color it has protection from."""
     return (creature.values(PROTECTION) & creature.spell_colors) == 0
 
 
-def prevent(combat: Any, event: DamageEvent) -> None:
+def prevent(combat: CombatContext, event: DamageEvent) -> None:
     """702.16f: prevent the damage sources of a color it has protection from would deal."""
     for d in event.dealt:
         if d.to_player or d.amount == 0 or not combat.has(d.recipient, PROTECTION):
@@ -41,17 +49,17 @@ def prevent(combat: Any, event: DamageEvent) -> None:
             d.amount = 0
 
 
-def prevent_batched(batch: Any, event: BatchDamageEvent) -> None:
+def prevent_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: each row's protection colors as a bit mask."""
     rows, colors = batch.instances(PROTECTION)
     named = colors >= 0
     if not named.any():
         return
-    protected = np.zeros(batch.n, np.int64)
+    protected = np.zeros(batch.rows, np.int64)
     np.bitwise_or.at(protected, rows[named], np.left_shift(1, colors[named]))
     to_creature = event.recipient >= 0
     recipient = np.where(to_creature, event.recipient, 0)
-    source_colors = np.asarray(batch.colors, np.int64)[event.source]
+    source_colors = np.asarray(batch.colors(), np.int64)[event.source]
     prevented = to_creature & ((protected[recipient] & source_colors) != 0)
     event.amount[prevented] = 0
 
@@ -70,7 +78,8 @@ def register_systems() -> list[System]:
             prevent,
             prevent_batched,
             {PROTECTION},
-            order=ORDER,
+            sets={"prevention"},  # before replacements and what reacts to damage (616.1)
+            writes={"amount"},
         )
     ]
 

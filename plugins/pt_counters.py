@@ -7,30 +7,35 @@ state-based action, N the smaller count: a system at ``state-based-actions``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ecs_combat import BatchStateCheck, CounterKind, StateCheck, System, hookimpl
+from ecs_combat import (
+    BatchContext,
+    BatchStateCheck,
+    CombatContext,
+    CounterKind,
+    StateCheck,
+    System,
+    hookimpl,
+)
 
 PLUS = "+1/+1"
 MINUS = "-1/-1"
 
 
-def annihilate(combat: Any, check: StateCheck) -> None:
+def annihilate(combat: CombatContext, check: StateCheck) -> None:
     """704.5q: remove N +1/+1 and N -1/-1 counters, N the smaller count."""
-    for e in combat.creature_entities():
-        counters = combat.counters(e)
-        n = min(counters.get(PLUS, 0), counters.get(MINUS, 0))
+    for e in combat.creatures():
+        n = min(combat.counters(e, PLUS), combat.counters(e, MINUS))
         if n > 0 and combat.on_battlefield(e):
             combat.add_counters(e, PLUS, -n)
             combat.add_counters(e, MINUS, -n)
 
 
-def annihilate_batched(batch: Any, check: BatchStateCheck) -> None:
+def annihilate_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     """The same over a batch, in the battles being checked."""
-    n = np.minimum(batch.counter(PLUS), batch.counter(MINUS))
-    rows = np.flatnonzero((n > 0) & batch.on_bf & check.battles[batch.battle])
+    n = np.minimum(batch.counters(PLUS), batch.counters(MINUS))
+    rows = np.flatnonzero((n > 0) & batch.on_battlefield() & check.battles[batch.battle()])
     if rows.size:
         remove = -n[rows]
         batch.add_counters(rows, PLUS, remove)
@@ -50,5 +55,6 @@ def register_systems() -> list[System]:
             "+1/+1 and -1/-1 counters cancel (704.5q)",
             annihilate,
             annihilate_batched,
+            sets={"conditions"},
         )
     ]

@@ -6,14 +6,14 @@ A block trigger, once per instance (702.23c).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ecs_combat import (
     BatchBlockDeclaration,
+    BatchContext,
     BatchTriggers,
     BlockDeclaration,
+    CombatContext,
     Keyword,
     System,
     Trigger,
@@ -23,30 +23,30 @@ from ecs_combat import (
 RAMPAGE = "rampage"
 
 
-def resolve(combat: Any, trigger: Trigger) -> None:
-    beyond = max(len(combat.blocked_by(combat.cid(trigger.source))) - 1, 0)
+def resolve(combat: CombatContext, trigger: Trigger) -> None:
+    beyond = max(combat.blocker_count(trigger.source) - 1, 0)
     gain = trigger.data["n"] * beyond
     if gain:
         combat.pump(trigger.source, gain, gain)
     combat.note(
-        f"{RAMPAGE} {trigger.data['n']} ({combat.cid(trigger.source)}): {beyond} blocker(s) "
+        f"{RAMPAGE} {trigger.data['n']} ({combat.creature_id(trigger.source)}): {beyond} blocker(s) "
         f"beyond the first, +{gain}/+{gain}"
     )
 
 
-def resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
-    blockers = batch.blockers_of(triggers.source)
+def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
+    blockers = batch.blocker_count()[triggers.source]
     gain = triggers.data["n"] * np.maximum(blockers - 1, 0)
     batch.pump(triggers.source, gain, gain)
 
 
-def triggers(combat: Any, declaration: BlockDeclaration) -> None:
+def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
     declaration.trigger_each_instance(combat, declaration.blocked_attackers(), RAMPAGE, resolve)
 
 
-def triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> None:
+def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
     declaration.trigger_each_instance(
-        batch, declaration.blocked_attackers(batch.n), RAMPAGE, resolve_batched
+        batch, declaration.blocked_attackers(batch.rows), RAMPAGE, resolve_batched
     )
 
 

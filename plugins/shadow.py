@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat import Keyword, Restriction, hookimpl
+from ecs_combat import Keyword, Restriction, Side, hookimpl
 
 SHADOW = "shadow"
 
 
-def blocked_only_by_shadow(attacker: Any, blocker: Any) -> Any:
+def blocked_only_by_shadow(attacker: Side, blocker: Side) -> Any:
     return ~attacker.has(SHADOW) | blocker.has(SHADOW)
 
 
-def blocks_only_shadow(attacker: Any, blocker: Any) -> Any:
+def blocks_only_shadow(attacker: Side, blocker: Side) -> Any:
     return ~blocker.has(SHADOW) | attacker.has(SHADOW)
 
 

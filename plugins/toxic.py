@@ -8,32 +8,39 @@ prevention (prevented damage is not dealt). Needs players' poison counters (plug
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ecs_combat import BatchDamageEvent, DamageEvent, Keyword, System, hookimpl
+from ecs_combat import (
+    BatchContext,
+    BatchDamageEvent,
+    CombatContext,
+    DamageEvent,
+    Keyword,
+    System,
+    hookimpl,
+)
 
 TOXIC = "toxic"
 POISON = "poison"
 
 
-def poison_players(combat: Any, event: DamageEvent) -> None:
+def poison_players(combat: CombatContext, event: DamageEvent) -> None:
     """Each player dealt damage by a toxic source gets the total of its toxic values."""
     for d in event.dealt:
         if d.to_player and d.amount > 0 and combat.has(d.source, TOXIC):
-            total = sum(n for n in combat.instances(d.source, TOXIC) if n)
-            combat.set_state(d.recipient, POISON, combat.state(d.recipient, POISON) + total)
+            total = sum(n for n in combat.instances(d.source, TOXIC) if isinstance(n, int))
+            poison = int(combat.player_state(d.recipient, POISON) or 0)
+            combat.set_player_state(d.recipient, POISON, poison + total)
 
 
-def poison_players_batched(batch: Any, event: BatchDamageEvent) -> None:
+def poison_players_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: each source's toxic values summed with one bincount."""
     hit = (event.recipient < 0) & (event.amount > 0)
     hit[hit] = batch.has(TOXIC)[event.source[hit]]
     if not hit.any():
         return
     rows, values = batch.instances(TOXIC)
-    toxic = np.bincount(rows, weights=np.maximum(values, 0), minlength=batch.n).astype(np.int64)
+    toxic = np.bincount(rows, weights=np.maximum(values, 0), minlength=batch.rows).astype(np.int64)
     np.add.at(batch.player_state(POISON), -1 - event.recipient[hit], toxic[event.source[hit]])
 
 
@@ -59,5 +66,6 @@ def register_systems() -> list[System]:
             poison_players,
             poison_players_batched,
             {TOXIC},
+            sets={"reaction"},
         )
     ]

@@ -8,21 +8,27 @@ assigned lethal damage (702.19b). It does nothing for a blocker.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import BatchDamageAssignment, DamageAssignment, Keyword, System, hookimpl
+from ecs_combat import (
+    BatchContext,
+    BatchDamageAssignment,
+    CombatContext,
+    DamageAssignment,
+    Keyword,
+    System,
+    hookimpl,
+)
 
 TRAMPLE = "trample"
 
 
-def player_gets_excess(combat: Any, assignment: DamageAssignment) -> None:
+def player_gets_excess(combat: CombatContext, assignment: DamageAssignment) -> None:
     for a in assignment.assignments:
         if a.defender is not None and combat.has(a.source, TRAMPLE):
             a.player_gets_excess = TRAMPLE
 
 
-def excess_batched(batch: Any, assignment: BatchDamageAssignment) -> None:
-    assignment.allow_excess(batch.has(TRAMPLE) & batch.att, TRAMPLE)
+def excess_batched(batch: BatchContext, assignment: BatchDamageAssignment) -> None:
+    assignment.allow_excess(batch.has(TRAMPLE) & batch.attacking(), TRAMPLE)
 
 
 @hookimpl
@@ -39,5 +45,6 @@ def register_systems() -> list[System]:
             player_gets_excess,
             excess_batched,
             {TRAMPLE},
+            writes={"player_gets_excess"},
         )
     ]

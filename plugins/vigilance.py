@@ -6,21 +6,27 @@ has several combat phases: a tapped creature can't attack again.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import AttackDeclaration, BatchAttackDeclaration, Keyword, System, hookimpl
+from ecs_combat import (
+    AttackDeclaration,
+    BatchAttackDeclaration,
+    BatchContext,
+    CombatContext,
+    Keyword,
+    System,
+    hookimpl,
+)
 
 VIGILANCE = "vigilance"
 
 
-def stay_untapped(combat: Any, declaration: AttackDeclaration) -> None:
+def stay_untapped(combat: CombatContext, declaration: AttackDeclaration) -> None:
     for e in declaration.attackers:
         if combat.has(e, VIGILANCE):
             declaration.taps.discard(e)
-            combat.note(f"{combat.cid(e)} attacks without tapping ({VIGILANCE})")
+            combat.note(f"{combat.creature_id(e)} attacks without tapping ({VIGILANCE})")
 
 
-def stay_untapped_batched(batch: Any, declaration: BatchAttackDeclaration) -> None:
+def stay_untapped_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
     declaration.taps &= ~batch.has(VIGILANCE)
 
 
@@ -38,5 +44,6 @@ def register_systems() -> list[System]:
             stay_untapped,
             stay_untapped_batched,
             {VIGILANCE},
+            writes={"taps"},
         )
     ]

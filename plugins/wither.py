@@ -8,17 +8,23 @@ kind (plugin ``pt_counters``).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ecs_combat import BatchDamageEvent, DamageEvent, Keyword, System, hookimpl
+from ecs_combat import (
+    BatchContext,
+    BatchDamageEvent,
+    CombatContext,
+    DamageEvent,
+    Keyword,
+    System,
+    hookimpl,
+)
 
 WITHER = "wither"
 MINUS = "-1/-1"
 
 
-def as_counters(combat: Any, event: DamageEvent) -> None:
+def as_counters(combat: CombatContext, event: DamageEvent) -> None:
     """Damage from wither sources to creatures: -1/-1 counters instead of marked damage."""
     for d in event.dealt:
         if not d.to_player and d.marked and d.amount > 0 and combat.has(d.source, WITHER):
@@ -26,7 +32,7 @@ def as_counters(combat: Any, event: DamageEvent) -> None:
             combat.add_counters(d.recipient, MINUS, d.amount)
 
 
-def as_counters_batched(batch: Any, event: BatchDamageEvent) -> None:
+def as_counters_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: counters added once per creature, summed over sources."""
     hit = (event.recipient >= 0) & event.marked & (event.amount > 0)
     hit[hit] = batch.has(WITHER)[event.source[hit]]
@@ -55,6 +61,13 @@ def register_keywords() -> list[Keyword]:
 def register_systems() -> list[System]:
     return [
         System(
-            "deal-damage", "damage as -1/-1 counters", as_counters, as_counters_batched, {WITHER}
+            "deal-damage",
+            "damage as -1/-1 counters",
+            as_counters,
+            as_counters_batched,
+            {WITHER},
+            sets={"replacement"},
+            writes={"marked"},
+            ambiguous_with={"infect"},  # whichever runs first replaces the marked damage
         )
     ]

@@ -1,13 +1,15 @@
 """A brute-force oracle for decisions (RULES section 9), independent of ecs_combat.decisions.
 
-Every assignment of the defending player's creatures to an attacker or to nothing is tried;
-the loader's own check keeps the legal ones. For each, every explicit division of every
-creature that may have to divide (an attacker with two or more blockers, or trample and a
-blocker) in every damage step of the combat is tried, one reference-engine resolution each; the
-engine refuses the divisions that are not legal then. The score is computed here from the JSON
-outcome, from the rules' words. It is slow: small boards only, with keywords whose creatures'
-power does not change between damage steps, and blockers that block one attacker each (so the
-defending player never divides: the attacking player's best is the maximum over every line).
+Every assignment of the defending player's creatures to nothing or to a set of attackers (one;
+one more per "can block an additional creature", any number with "can block any number of
+creatures", 509.1a) is tried; the loader's own check keeps the legal ones. For each, every
+explicit division of every creature that may have to divide (an attacker with two or more
+blockers, or trample and a blocker; a blocker of two or more attackers) in every damage step is
+tried, one reference-engine resolution per line: in each step the attacking player chooses
+first, then the defending player (510.1c-d), so the value is max-min over the steps in order.
+The engine refuses the divisions that are not legal then. The score is computed here from the
+JSON outcome, from the rules' words. It is slow: small boards only, with keywords whose
+creatures' power does not change between damage steps.
 """
 
 from __future__ import annotations
@@ -56,14 +58,35 @@ def score(scenario: Scenario, outcome: dict[str, Any], terms: tuple[str, ...]) -
     return tuple(out)
 
 
+#: 509.1a, as RULES section 10 words it: how many attackers one blocker may block.
+ADDITIONAL = "can block an additional creature"
+ANY_NUMBER = "can block any number of creatures"
+
+
+def capacity(scenario: Scenario, blocker: str) -> int:
+    keywords = scenario.creatures[blocker].keywords
+    if ANY_NUMBER in keywords:
+        return len(scenario.attackers)
+    return 1 + keywords.count(ADDITIONAL)
+
+
 def legal_blocks(scenario: Scenario, registry: Registry) -> list[dict[str, tuple[str, ...]]]:
-    """Every legal block declaration, as the loader judges it."""
+    """Every legal block declaration, as the loader judges it; a blocker's attackers in file
+    order."""
     _, defender = list(scenario.players)
     mine = [c for c, s in scenario.creatures.items() if s.controller == defender]
     attackers = list(scenario.attackers)
+    choices = [
+        [
+            group
+            for n in range(capacity(scenario, b) + 1)
+            for group in itertools.combinations(attackers, n)
+        ]
+        for b in mine
+    ]
     out = []
-    for targets in itertools.product([None, *attackers], repeat=len(mine)):
-        blockers = {b: (t,) for b, t in zip(mine, targets, strict=True) if t is not None}
+    for groups in itertools.product(*choices):
+        blockers = {b: g for b, g in zip(mine, groups, strict=True) if g}
         try:
             check_declarations(dataclasses.replace(scenario, blockers=blockers), registry)
         except InputError:
@@ -72,38 +95,59 @@ def legal_blocks(scenario: Scenario, registry: Registry) -> list[dict[str, tuple
     return out
 
 
+def _divisions(source: str, recipients: list[str], power: int, step: str) -> list[Division | None]:
+    """The default (None) and every explicit division of `power` among `recipients`."""
+    choices: list[Division | None] = [None]
+    for amounts in compositions(power, len(recipients)):
+        given = {r: n for r, n in zip(recipients, amounts, strict=True) if n > 0}
+        choices.append(Division(step, source, given, "combat.divide"))
+    return choices
+
+
 def best_line_value(
     scenario: Scenario, registry: Registry, terms: tuple[str, ...]
 ) -> tuple[int, ...]:
-    """The attacking player's best score over every legal line of divisions."""
+    """The minimax score over every legal line of divisions: in each step the attacking
+    player's choice (maximising), then the defending player's (minimising)."""
     engine = ReferenceEngine(registry)
     default = engine.resolve(scenario).to_json()
     steps = [s["name"] for s in default["steps"]]
     final = default["creatures"]
-    options: list[list[Division | None]] = []
-    for attacker in scenario.attackers:
-        blockers = scenario.blockers_of(attacker)
-        trample = "trample" in scenario.creatures[attacker].keywords
-        if not (len(blockers) >= 2 or (trample and blockers)):
-            continue
-        recipients = [*blockers, *([scenario.attackers[attacker]] if trample else [])]
-        power = final[attacker]["power"]
-        for step in steps:
-            choices: list[Division | None] = [None]
-            for amounts in compositions(power, len(recipients)):
-                given = {r: n for r, n in zip(recipients, amounts, strict=True) if n > 0}
-                choices.append(Division(step, attacker, given, "combat.divide"))
-            options.append(choices)
-    best: tuple[int, ...] | None = None
-    for line in itertools.product(*options):
-        divisions = [d for d in line if d is not None]
-        try:
-            outcome = engine.resolve(dataclasses.replace(scenario, divisions=divisions)).to_json()
-        except InputError:
-            continue
-        value = score(scenario, outcome, terms)
-        if best is None or value > best:
-            best = value
+    per_step: list[tuple[list[list[Division | None]], list[list[Division | None]]]] = []
+    for step in steps:
+        mine: list[list[Division | None]] = []
+        for attacker in scenario.attackers:
+            blockers = scenario.blockers_of(attacker)
+            trample = "trample" in scenario.creatures[attacker].keywords
+            if len(blockers) >= 2 or (trample and blockers):
+                recipients = [*blockers, *([scenario.attackers[attacker]] if trample else [])]
+                mine.append(_divisions(attacker, recipients, final[attacker]["power"], step))
+        theirs: list[list[Division | None]] = []
+        for blocker, attacked in scenario.blockers.items():
+            if len(attacked) >= 2:
+                theirs.append(_divisions(blocker, list(attacked), final[blocker]["power"], step))
+        per_step.append((mine, theirs))
+
+    def value(k: int, chosen: list[Division]) -> tuple[int, ...] | None:
+        if k == len(per_step):
+            try:
+                out = engine.resolve(dataclasses.replace(scenario, divisions=chosen)).to_json()
+            except InputError:
+                return None
+            return score(scenario, out, terms)
+        mine, theirs = per_step[k]
+        best: tuple[int, ...] | None = None
+        for line in itertools.product(*mine):
+            worst: tuple[int, ...] | None = None
+            for reply in itertools.product(*theirs):
+                got = value(k + 1, [*chosen, *(d for d in (*line, *reply) if d is not None)])
+                if got is not None and (worst is None or got < worst):
+                    worst = got
+            if worst is not None and (best is None or worst > best):
+                best = worst
+        return best
+
+    best = value(0, [])
     assert best is not None
     return best
 

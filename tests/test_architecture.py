@@ -12,14 +12,22 @@ from ecs_combat.plugin.registry import Registry
 CORE = Path(__file__).resolve().parent.parent / "ecs_combat"
 
 
+#: String constants that equal a keyword's name by coincidence, with why they are not one:
+#: the bench's "melee" workload is a melee of many creatures (`bench.melee_spec`), not the
+#: melee keyword.
+COINCIDENCES = {("bench.py", "melee")}
+
+
 def _string_constants(tree: ast.AST) -> list[str]:
-    """String constants in code, docstrings left out."""
+    """String constants in code, docstrings and the text of f-strings (messages) left out."""
     docstrings = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 docstrings.add(id(body[0].value))
+        if isinstance(node, ast.JoinedStr):
+            docstrings.update(id(v) for v in node.values if isinstance(v, ast.Constant))
     return [
         node.value
         for node in ast.walk(tree)
@@ -30,13 +38,17 @@ def _string_constants(tree: ast.AST) -> list[str]:
 
 
 def test_the_core_never_names_a_keyword(registry: Registry) -> None:
-    """A keyword's behaviour lives in its plugin: no core code compares against a keyword name."""
+    """A keyword's behaviour lives in its plugin: no module of the core (every file under
+    ecs_combat/, subpackages included) compares against a keyword name."""
     names = set(registry.keywords)
     offenders = []
-    for path in sorted(CORE.glob("*.py")):
+    files = sorted(CORE.rglob("*.py"))
+    for path in files:
         for text in _string_constants(ast.parse(path.read_text())):
-            if text.strip().lower() in names:
-                offenders.append(f"{path.name}: {text!r}")
+            word = text.strip().lower()
+            if word in names and (path.name, word) not in COINCIDENCES:
+                offenders.append(f"{path.relative_to(CORE)}: {text!r}")
+    assert len(files) > 80
     assert offenders == []
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -100,7 +101,10 @@ BATCHED = BatchedEngine(REGISTRY)
 #: Keywords that keep creatures out of combat or damage from being dealt (prevention, life
 #: lost before any damage step) come last.
 LATE = {"defender", "decayed", "afflict", "protection", "flanking"}
-KEYWORDS = sorted(REGISTRY.keywords, key=lambda k: (k in LATE, k))
+#: Keywords with block requirements (509.1c, lure) are left out: the generator's blocks follow
+#: the restrictions only (tests/test_requirements.py covers requirements on both engines).
+REQUIRED = {r.keyword for r in REGISTRY.restrictions_of("block-requirement")}
+KEYWORDS = sorted(set(REGISTRY.keywords) - REQUIRED, key=lambda k: (k in LATE, k))
 
 
 #: 122.1b: the keywords that may be keyword counters (RULES.md section 4).
@@ -116,11 +120,23 @@ COUNTER_KEYWORDS = sorted(
 COUNTER_KINDS = COUNTER_KEYWORDS + sorted(REGISTRY.counter_kinds)
 #: Block legality, from the rules (RULES.md section 4), for the bundled keywords: an attacker
 #: with the key can be blocked only by creatures with one of the values (702.9b, 702.28b).
-BLOCKABLE_ONLY_BY = {"flying": {"flying", "reach"}, "shadow": {"shadow"}}
+#: 702.31b horsemanship; "can't be blocked" (509.1b): no creature may block it.
+BLOCKABLE_ONLY_BY = {
+    "flying": {"flying", "reach"},
+    "shadow": {"shadow"},
+    "horsemanship": {"horsemanship"},
+    "can't be blocked": set(),
+}
 BLOCKS_ONLY = {"shadow": {"shadow"}}  # 702.28b: shadow blocks only shadow
 MIN_BLOCKERS = {"menace": 2}  # 702.111b
+#: 702.14: each landwalk and the land it walks (player `lands`).
+WALKS = {
+    "plainswalk": "plains", "islandwalk": "island", "swampwalk": "swamp",
+    "mountainwalk": "mountain", "forestwalk": "forest", "nonbasic landwalk": "nonbasic",
+}  # fmt: skip
+LANDS = sorted(WALKS.values())
 CANT_ATTACK = {"defender"}  # 702.3b
-CANT_BLOCK = {"decayed"}  # 702.147a
+CANT_BLOCK = {"decayed", "can't block"}  # 702.147a, 509.1b
 SURVIVES_LETHAL = {"indestructible"}  # 702.12b
 #: Strike keywords, drawn more often so most combats have more than one damage step.
 STRIKES = sorted(
@@ -189,7 +205,9 @@ def _creature(
             st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(0, 2), max_size=2)
         )
     survives = not SURVIVES_LETHAL.isdisjoint(_keywords_of(table))
-    table["damage"] = draw(st.integers(0, table["toughness"] + (1 if survives else -1)))
+    counters = table.get("counters", {})
+    toughness = table["toughness"] + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+    table["damage"] = draw(st.integers(0, max(0, toughness + (1 if survives else -1))))
     if draw(st.booleans()):
         table["hat"] = True
     name = draw(st.sampled_from([None, *NAMES]))
@@ -197,6 +215,8 @@ def _creature(
         table["name"] = name
     if draw(st.integers(0, 3)) == 3:  # colors, for protection (702.16)
         table["colors"] = draw(st.lists(st.sampled_from(COLORS), min_size=1, max_size=2))
+    if draw(st.integers(0, 7)) == 7:  # an artifact creature, for fear and intimidate
+        table["types"] = ["artifact"]
     return table
 
 
@@ -205,10 +225,14 @@ def _may_attack(table: dict[str, Any]) -> bool:
     return CANT_ATTACK.isdisjoint(_keywords_of(table))
 
 
-def _may_block(blocker: dict[str, Any], attacker: dict[str, Any]) -> bool:
-    """509.1a-b (702.9b, 702.28b, 702.147a, 702.16e, 702.118): whether `blocker` may block
-    `attacker`."""
+def _may_block(
+    blocker: dict[str, Any], attacker: dict[str, Any], lands: Sequence[str] = ()
+) -> bool:
+    """509.1a-b (702.9b, 702.28b, 702.147a, 702.16e, 702.118, 702.14, 702.13, 702.36):
+    whether `blocker`, whose controller has `lands`, may block `attacker`."""
     mine, theirs = _keywords_of(blocker), _keywords_of(attacker)
+    if any(WALKS.get(k) in lands for k in theirs):  # 702.14c
+        return False
     if not CANT_BLOCK.isdisjoint(mine):
         return False
     if any(k in theirs and mine.isdisjoint(v) for k, v in BLOCKABLE_ONLY_BY.items()):
@@ -218,6 +242,12 @@ def _may_block(blocker: dict[str, Any], attacker: dict[str, Any]) -> bool:
         return False
     if "skulk" in theirs and _power(blocker) > _power(attacker):  # 702.118
         return False
+    colors = set(blocker.get("colors", []))
+    artifact = "artifact" in blocker.get("types", [])
+    if "fear" in theirs and not (artifact or "black" in colors):  # 702.36b
+        return False
+    if "intimidate" in theirs and not (artifact or colors & set(attacker.get("colors", []))):
+        return False  # 702.13b
     return not any(k in mine and theirs.isdisjoint(v) for k, v in BLOCKS_ONLY.items())
 
 
@@ -225,6 +255,27 @@ def _power(table: dict[str, Any]) -> int:
     """Power as declared: printed, with +1/+1 and -1/-1 counters (122.1a)."""
     counters = table.get("counters", {})
     return int(table["power"]) + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+
+
+def _attack_bonus(
+    cid: str,
+    attackers: dict[str, str],
+    creatures: dict[str, dict[str, Any]],
+    players: dict[str, Any],
+) -> int:
+    """The power a creature's attack triggers give it by the damage steps (RULES 10), as far
+    as the scenario shows: battle cry (702.91), melee (702.121), dethrone (702.105), training
+    (702.149). Blocks, events and other triggers aren't counted (divisions are "mostly legal")."""
+    if cid not in attackers:
+        return 0
+    count = Counter(k for k, _ in _instances(creatures[cid]))
+    others = [a for a in attackers if a != cid]
+    bonus = sum(Counter(k for k, _ in _instances(creatures[a]))["battle cry"] for a in others)
+    bonus += count["melee"] * len(set(attackers.values()))
+    most = max(int(p["life"]) for p in players.values())
+    bonus += count["dethrone"] * (int(players[attackers[cid]]["life"]) == most)
+    stronger = any(_power(creatures[a]) > _power(creatures[cid]) for a in others)
+    return bonus + count["training"] * stronger
 
 
 def _split(draw: Draw, total: int, parts: int) -> list[int]:
@@ -248,6 +299,8 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
         players[p] = {"life": draw(st.integers(1, 12))}
         if draw(st.booleans()):
             players[p]["hat"] = True
+        if draw(st.integers(0, 3)) == 3:  # lands, for landwalk (702.14)
+            players[p]["lands"] = draw(st.lists(st.sampled_from(LANDS), max_size=2, unique=True))
         if "poison" in REGISTRY.state_fields("player") and draw(st.integers(0, 3)) == 3:
             players[p]["poison"] = draw(st.integers(0, 10))
     creatures: dict[str, dict[str, Any]] = {}
@@ -291,7 +344,8 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
         options = [
             a
             for a, p in attackers.items()
-            if p == table["controller"] and _may_block(table, creatures[a])
+            if p == table["controller"]
+            and _may_block(table, creatures[a], players[p].get("lands", []))
         ]
         if options and draw(st.integers(0, 7)) < 7:
             size = draw(st.sampled_from([1, 1, 1, 2, 3]))
@@ -327,9 +381,16 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
             allowed.append(attackers[source])
         else:
             allowed = list(blockers[source])
-        chosen = draw(st.lists(st.sampled_from(allowed), max_size=len(allowed), unique=True))
-        power = max(_power(creatures[source]), 0)
-        if chosen and draw(st.integers(0, 7)) < 7:  # mostly legal
+        legal = draw(st.integers(0, 7)) < 7  # mostly legal: some recipient, the right total
+        chosen = draw(
+            st.lists(
+                st.sampled_from(allowed), min_size=int(legal), max_size=len(allowed), unique=True
+            )
+        )
+        power = max(
+            _power(creatures[source]) + _attack_bonus(source, attackers, creatures, players), 0
+        )
+        if legal:
             amounts = dict(zip(chosen, _split(draw, power, len(chosen)), strict=True))
         else:
             amounts = {r: draw(st.integers(0, 4)) for r in chosen}

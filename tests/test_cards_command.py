@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import Completed, run_cli
 from conftest import BUNDLED_PLUGINS, bundled_registry
 
 from ecs_combat.cards.database import database
@@ -20,7 +21,15 @@ from ecs_combat.cards.listing import CardQuery, counts, find_entries, library_en
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(*args: str, env: dict[str, str] | None = None) -> Completed:
+    """`ecs-combat cards ARGS` in this process (tests/cli_run.py), bundled plugins only."""
+    overrides: dict[str, str | None] = {"COLUMNS": "200", **(env or {})}
+    overrides |= {"ECS_COMBAT_PLUGINS": None, "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD": None}
+    return run_cli(["cards", *args, *bundled_only()], env=overrides, cwd=ROOT)
+
+
+def installed(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The installed command (a real pipe, a real terminal's environment)."""
     full_env = {**os.environ, "COLUMNS": "200", **(env or {})}
     full_env.pop("ECS_COMBAT_PLUGINS", None)
     full_env.pop("ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD", None)
@@ -128,7 +137,7 @@ def test_unknown_keyword_exits_2() -> None:
 
 
 def test_pipe_output_is_plain_lines_with_counts() -> None:
-    proc = run("serra")
+    proc = installed("serra")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].split() == [
@@ -157,7 +166,7 @@ def test_no_match() -> None:
 
 
 def test_terminal_output_is_a_rich_table() -> None:
-    proc = run("serra angel", env={"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "0"})
+    proc = installed("serra angel", env={"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "0"})
     assert proc.returncode == 0, proc.stderr
     assert "┃" in proc.stdout or "│" in proc.stdout
     assert "Serra Angel" in proc.stdout

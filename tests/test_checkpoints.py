@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import Completed, run_cli
 
 from ecs_combat import load_registry
 from ecs_combat.errors import InputError
@@ -32,9 +33,14 @@ TASK = "task-000002.json"
 Doc = dict[str, Any]
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def command(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ECS_COMBAT_")}
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def run(*args: str) -> Completed:
+    """The same command in this process (tests/cli_run.py), without ECS_COMBAT_ variables."""
+    return run_cli(args, env=dict.fromkeys(k for k in os.environ if k.startswith("ECS_COMBAT_")))
 
 
 def without_run(doc: Doc) -> Doc:
@@ -234,13 +240,13 @@ def test_a_second_run_into_a_locked_directory_is_refused(
     out = tmp_path / "new"
     installed = load_registry()  # the plugins the command loads, so the runs are the same
     first = Simulation(tournament(installed), 1, 5000, registry=installed, checkpoint=out)
-    p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out))
+    p = command("simulate", "-n", "5000", "--seed", "1", "--out", str(out))
     assert p.returncode == 2
     assert "another ecs-combat run is using this directory" in p.stderr
-    p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume")
+    p = command("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume")
     assert p.returncode == 2 and "another ecs-combat run" in p.stderr
     first.run()  # the lock ends with the run
-    p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume", "--json")
+    p = command("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume", "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["run"]["tasks_resumed"] == 1
 

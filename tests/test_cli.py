@@ -1,4 +1,6 @@
-"""The installed ``ecs-combat`` command: resolve, plugins, exit statuses (CONTRACT.md 2 and 4)."""
+"""The `ecs-combat` command: resolve, plugins, exit statuses (CONTRACT.md 2 and 4); through the
+installed command, but for bad inputs, blocked plugins and one account, which run the command
+in this process (tests/cli_run.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cli_run import Completed, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "examples" / "scenarios" / "cerberus-vs-boar.toml"
@@ -18,6 +21,11 @@ STRIKE_KEYWORDS = {
     "last strike",
     "triple strike",
 }
+
+
+def in_process(*args: str) -> Completed:
+    """The command in this process (tests/cli_run.py), with the environment of :func:`run`."""
+    return run_cli(args, env={"ECS_COMBAT_PLUGINS": None, "COLUMNS": "200"})
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -67,7 +75,7 @@ def test_resolve_readable_account_explains_earlier_strikers(tmp_path: Path) -> N
         '[players.A]\n[players.B]\n[creatures.k]\ncontroller = "A"\npower = 2\ntoughness = 2\n'
         'keywords = ["first strike"]\n[combat]\nattackers = { k = "B" }\n',
     )
-    text = " ".join(run("resolve", str(f)).stdout.split())
+    text = " ".join(in_process("resolve", str(f)).stdout.split())
     assert "a striker of an earlier step (first-strike), without" in text
 
 
@@ -93,7 +101,7 @@ def test_resolve_jsonl_prints_one_line_per_scenario(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_bad_input_exits_2_with_one_message(tmp_path: Path, text: str, place: str) -> None:
     f = write(tmp_path, "bad.toml", text)
-    p = run("resolve", str(f), "--json")
+    p = in_process("resolve", str(f), "--json")
     assert p.returncode == 2
     assert p.stdout == ""
     assert "Traceback" not in p.stderr
@@ -166,10 +174,10 @@ def test_explicit_plugin_loading_with_autoload_disabled() -> None:
 
 @pytest.mark.parametrize("spelling", ["no:double_strike", "no:double strike"])
 def test_blocking_a_plugin_by_name(spelling: str) -> None:
-    p = run("-p", spelling, "resolve", str(SEED), "--json")
+    p = in_process("-p", spelling, "resolve", str(SEED), "--json")
     assert p.returncode == 2
     assert "double strike" in p.stderr and "blocked" in p.stderr
-    listed = json.loads(run("-p", spelling, "plugins", "--json").stdout)
+    listed = json.loads(in_process("-p", spelling, "plugins", "--json").stdout)
     assert all(pl["name"] != "double_strike" for pl in listed)
 
 

@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from cli_run import Completed, run_cli
 
 from ecs_combat import InputError, parse_scenario
 from ecs_combat.console import ELISION, SHOWN_LENGTH, plain_lines, shown
@@ -24,10 +25,23 @@ BOX = re.compile("[─-╿]")  # box-drawing characters
 ANSI = "\x1b["
 
 
-def run(
+def run(*args: str, terminal: bool = False) -> Completed:
+    """The command in this process (tests/cli_run.py), its standard output not a terminal, as
+    a pipe (or, with `terminal`, drawn as for one)."""
+    env: dict[str, str | None] = dict.fromkeys(
+        ("ECS_COMBAT_PLUGINS", "FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR")
+    )
+    env["COLUMNS"] = "300" if terminal else "60"
+    if terminal:
+        env["TTY_COMPATIBLE"] = "1"
+    return run_cli(args, env=env)
+
+
+def installed(
     *args: str, env: dict[str, str] | None = None, terminal: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """Run the command with standard output a pipe (or, with `terminal`, drawn as for one)."""
+    """Run the installed command with standard output a pipe (or, with `terminal`, drawn as
+    for one)."""
     full_env = {**os.environ, **(env or {})}
     for name in ("ECS_COMBAT_PLUGINS", "FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR"):
         full_env.pop(name, None)
@@ -74,7 +88,7 @@ def test_plugins_in_a_pipe_is_one_plain_row_per_plugin() -> None:
 
 
 def test_resolve_in_a_pipe_keeps_every_line_whole() -> None:
-    p = run("resolve", str(SEED))
+    p = installed("resolve", str(SEED))
     assert p.returncode == 0, p.stderr
     assert_plain(p.stdout)
     lines = p.stdout.splitlines()
@@ -87,13 +101,13 @@ def test_resolve_in_a_pipe_keeps_every_line_whole() -> None:
 
 
 def test_resolve_on_a_terminal_still_draws_tables() -> None:
-    p = run("resolve", str(SEED), terminal=True)
+    p = installed("resolve", str(SEED), terminal=True)
     assert p.returncode == 0, p.stderr
     assert BOX.search(p.stdout) is not None and ANSI in p.stdout
 
 
 def test_simulate_in_a_pipe_has_one_line_headers_and_no_rules(tmp_path: Path) -> None:
-    p = run("simulate", str(MELEE), "-n", "300", "--seed", "3")
+    p = installed("simulate", str(MELEE), "-n", "300", "--seed", "3")
     assert p.returncode == 0, p.stderr
     assert_plain(p.stdout)
     lines = p.stdout.splitlines()
@@ -192,7 +206,7 @@ def test_unknown_keyword_suggests_the_closest(registry: Registry) -> None:
 
 def test_an_unrelated_unknown_keyword_gets_no_suggestion(registry: Registry) -> None:
     doc = scenario()
-    doc["creatures"]["cerberus"]["keywords"] = ["horsemanship"]  # type: ignore[index]
+    doc["creatures"]["cerberus"]["keywords"] = ["phasing"]  # type: ignore[index]
     with pytest.raises(InputError) as info:
         parse_scenario(doc, registry, "s.json")
     assert "did you mean" not in info.value.message
@@ -251,7 +265,9 @@ def test_plugin_keywords_are_never_markup(tmp_path: Path, terminal: bool) -> Non
         "@hookimpl\ndef register_keywords():\n"
         "    return [Keyword('[/]'), Keyword('[bold red]evil')]\n"
     )
-    p = run("-p", "markup_kw", "plugins", env={"PYTHONPATH": str(tmp_path)}, terminal=terminal)
+    p = installed(
+        "-p", "markup_kw", "plugins", env={"PYTHONPATH": str(tmp_path)}, terminal=terminal
+    )
     assert p.returncode == 0, p.stderr
     assert "[/], [bold red]evil" in p.stdout
 
@@ -263,7 +279,7 @@ def test_plugin_keywords_are_never_markup(tmp_path: Path, terminal: bool) -> Non
 def test_a_lone_surrogate_is_refused_as_the_file_is_read(tmp_path: Path, as_json: bool) -> None:
     f = tmp_path / "s.json"
     f.write_text(json.dumps(scenario(name="\ud800")))  # json.dumps writes it as \ud800
-    p = run("resolve", str(f), *(["--json"] if as_json else []))
+    p = installed("resolve", str(f), *(["--json"] if as_json else []))
     assert p.returncode == 2 and p.stdout == ""
     assert "creatures.cerberus.name: not valid Unicode text" in p.stderr
     assert "Traceback" not in p.stderr
@@ -272,7 +288,7 @@ def test_a_lone_surrogate_is_refused_as_the_file_is_read(tmp_path: Path, as_json
 def test_a_lone_surrogate_in_a_key_is_refused(tmp_path: Path) -> None:
     f = tmp_path / "s.jsonl"
     f.write_text(json.dumps(scenario(cid="x\udfff")) + "\n")
-    p = run("resolve", str(f))
+    p = installed("resolve", str(f))
     assert p.returncode == 2 and p.stdout == ""
     assert f"{f}:1: creatures.x\\udfff: not valid Unicode text" in p.stderr
 
@@ -280,16 +296,16 @@ def test_a_lone_surrogate_in_a_key_is_refused(tmp_path: Path) -> None:
 def test_a_surrogate_pair_is_a_character_and_a_spec_is_checked_too(tmp_path: Path) -> None:
     f = write_json(tmp_path / "s.json", scenario(name="Grinning \U0001f600"))
     assert "\\ud83d\\ude00" in f.read_text()  # written as a pair of escapes
-    p = run("resolve", str(f))
+    p = installed("resolve", str(f))
     assert p.returncode == 0, p.stderr
     assert "Grinning \U0001f600 (cerberus)" in p.stdout
     f = write_json(tmp_path / "spec.json", {"matchup": ["first strike\udc00"]})
-    p = run("simulate", str(f))
+    p = installed("simulate", str(f))
     assert p.returncode == 2 and "spec.json: matchup[0]: not valid Unicode text" in p.stderr
 
 
 def test_an_output_encoding_without_the_characters_escapes_them() -> None:
-    p = run("resolve", str(SEED), env={"PYTHONIOENCODING": "ascii"})
+    p = installed("resolve", str(SEED), env={"PYTHONIOENCODING": "ascii"})
     assert p.returncode == 0, p.stderr
     assert "Attacking: Two-Headed Cerberus (cerberus) \\u2192 nadine" in p.stdout
 

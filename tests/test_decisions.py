@@ -7,7 +7,7 @@ import tomllib
 from typing import Any
 
 import pytest
-from decisions_brute import brute_attacks, brute_blocks
+from decisions_brute import ADDITIONAL, ANY_NUMBER, brute_attacks, brute_blocks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scenario_text import combat, creature
@@ -26,7 +26,7 @@ def board(*creatures: str, attackers: dict[str, str] | None = None, players: str
 
 
 def scenario(text: str, registry: Registry) -> Scenario:
-    return parse_scenario(tomllib.loads(text), registry, "test.toml")
+    return parse_scenario(tomllib.loads(text), registry, "test.toml", blocks_to_decide=True)
 
 
 def replays(decision: Decision, registry: Registry) -> None:
@@ -320,11 +320,57 @@ def test_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) 
     assert d.optimal
     assert score(d) == best
     assert (d.declarations, d.optimal_count) == (count, tied)
-    assert {k: (v,) for k, v in d.best[0].blockers.items()} == first
+    assert {
+        k: (v,) if isinstance(v, str) else tuple(v) for k, v in d.best[0].blockers.items()
+    } == first
     replays(d, registry)
     every = best_blocks(sc, registry, exhaustive=True)  # the bounds change nothing shown
     assert [c.to_json() for c in every.best] == [c.to_json() for c in d.best]
     assert every.optimal_count == tied
+
+
+@st.composite
+def multi_block_boards(draw: st.DrawFn) -> dict[str, Any]:
+    """Two attackers against one or two blockers that may block both (509.1a), so the
+    defending player divides too (510.1d)."""
+    creatures: dict[str, Any] = {}
+    for i in range(2):
+        creatures[f"a{i}"] = {
+            "controller": "A",
+            "power": draw(st.integers(1, 3)),
+            "toughness": draw(st.integers(1, 3)),
+            "keywords": draw(st.lists(st.sampled_from(KEYWORDS), max_size=1)),
+        }
+    for i in range(draw(st.integers(1, 2))):
+        extra = draw(st.sampled_from([ADDITIONAL, ANY_NUMBER, None]))
+        creatures[f"b{i}"] = {
+            "controller": "B",
+            "power": draw(st.integers(1, 3)),
+            "toughness": draw(st.integers(1, 4)),
+            "keywords": [k for k in (extra, draw(st.sampled_from([None, *KEYWORDS]))) if k],
+        }
+    return {
+        "players": {"A": {"life": 20}, "B": {"life": draw(st.integers(1, 6))}},
+        "creatures": creatures,
+        "combat": {"attackers": {"a0": "B", "a1": "B"}},
+    }
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(multi_block_boards())
+def test_multi_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) -> None:
+    """509.1a, 510.1d: with blockers that may block both attackers, the search (the defending
+    player's divisions included) gives brute force's best score, count, ties and first best."""
+    sc = parse_scenario(doc, registry, "random.json")
+    d = best_blocks(sc, registry)
+    best, count, tied, first = brute_blocks(sc, registry, d.objective)
+    assert d.optimal
+    assert score(d) == best
+    assert (d.declarations, d.optimal_count) == (count, tied)
+    assert {
+        k: (v,) if isinstance(v, str) else tuple(v) for k, v in d.best[0].blockers.items()
+    } == first
+    replays(d, registry)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -359,3 +405,73 @@ def test_702_118_skulk_legality_after_exalted(registry: Registry) -> None:
     assert d.best[0].blockers == {} and score(d) == (0, 0, 2, 0)
     assert d.best[1].blockers == {"bear": "sneak"} and score(d, 1) == (0, 2, 0, 0)
     replays(d, registry)
+
+
+def test_509_1c_lure_requirement_leaves_one_declaration(registry: Registry) -> None:
+    """Lure: all creatures able to block it do so. A 1/1 lure and a 5/5 attack; B's 2/2 must
+    block the lure if able, and only declarations obeying as many requirements as possible
+    are legal: the bear blocking the lure is the one declaration (it kills it, takes 5 from
+    the giant: (0, -2, 5, 0))."""
+    sc = scenario(
+        board(
+            creature("bait", "A", 1, 1, "lure"),
+            creature("giant", "A", 5, 5),
+            creature("bear", "B", 2, 2),
+            attackers={"bait": "B", "giant": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    assert d.declarations == 1 and d.best[0].blockers == {"bear": "bait"}
+    assert score(d) == (0, -2, 5, 0)
+    replays(d, registry)
+
+
+def test_510_1d_the_defending_player_divides_a_multi_blocker(registry: Registry) -> None:
+    """509.1a, 510.1d: the 2/6 wall may block both bears (2/3 and 2/2). Blocking both, B
+    divides the wall's 2: all of it to the 2/2 kills it, while the default (all to the first,
+    the 2/3) kills nothing. Best: block both, 2 to bear2: material -4 (bear2's 2+2), life 0.
+    Blocking bear2 alone kills it too but lets bear1's 2 through: life 2. Four declarations:
+    none, either bear, both."""
+    sc = scenario(
+        board(
+            creature("bear1", "A", 2, 3),
+            creature("bear2", "A", 2, 2),
+            creature("wall", "B", 2, 6, ADDITIONAL),
+            attackers={"bear1": "B", "bear2": "B"},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry, top=2)
+    assert d.declarations == 4 and d.optimal
+    first = d.best[0]
+    assert first.blockers == {"wall": ["bear1", "bear2"]}
+    assert first.divide == [{"step": "regular", "source": "wall", "amounts": {"bear2": 2}}]
+    assert score(d) == (0, -4, 0, 0)
+    assert d.best[1].blockers == {"wall": "bear2"} and score(d, 1) == (0, -4, 2, 0)
+    replays(d, registry)
+
+
+@pytest.mark.parametrize(
+    ("keywords", "declarations"),
+    [
+        ((), 4),  # 509.1a: one attacker each: none or one of the three
+        ((ADDITIONAL,), 7),  # up to two: 1 + 3 + 3
+        ((ADDITIONAL, ADDITIONAL), 8),  # instances add up: up to three, every subset
+        ((ANY_NUMBER,), 8),
+    ],
+)
+def test_509_1a_how_many_attackers_a_blocker_may_block(
+    registry: Registry, keywords: tuple[str, ...], declarations: int
+) -> None:
+    """Three 1/1 attackers, one 0/9 wall: the number of block declarations searched."""
+    sc = scenario(
+        board(
+            *(creature(f"elf{i}", "A", 1, 1) for i in range(3)),
+            creature("wall", "B", 0, 9, *keywords),
+            attackers={f"elf{i}": "B" for i in range(3)},
+        ),
+        registry,
+    )
+    d = best_blocks(sc, registry)
+    assert d.declarations == declarations

@@ -1,4 +1,6 @@
-"""The installed `ecs-combat blocks` and `ecs-combat attacks` (CONTRACT section 8)."""
+"""`ecs-combat blocks` and `ecs-combat attacks` (CONTRACT section 8): the contract's document
+and the replays' decisions through the installed command, the rest (and the replays' resolves)
+by the command in this process (tests/cli_run.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cli_run import Completed, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GIANT = ROOT / "examples" / "decisions" / "giant-vs-two-bears.toml"
@@ -15,14 +18,19 @@ RACE = ROOT / "examples" / "decisions" / "race.toml"
 KNIGHT = ROOT / "examples" / "decisions" / "knight-first-strike-division.toml"
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
 
 
+def run(*args: str) -> Completed:
+    """The same command in this process (tests/cli_run.py)."""
+    return run_cli(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
+
+
 def test_blocks_json_is_the_contracts() -> None:
-    p = run("blocks", str(GIANT), "--json")
+    p = installed("blocks", str(GIANT), "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert set(out) == {
@@ -45,7 +53,7 @@ def test_every_best_entry_replays_to_its_outcome(tmp_path: Path, engine: str, pa
     """Written into the scenario as combat.attackers / blockers / divide, each entry resolves
     with `ecs-combat resolve` to exactly its outcome, on both engines."""
     command = "attacks" if path == RACE else "blocks"
-    p = run(command, str(path), "--json", "--top", "4")
+    p = installed(command, str(path), "--json", "--top", "4")
     assert p.returncode == 0, p.stderr
     import tomllib
 
@@ -59,7 +67,8 @@ def test_every_best_entry_replays_to_its_outcome(tmp_path: Path, engine: str, pa
             combat["divide"] = entry["divide"]
         written = tmp_path / f"{i}.json"
         written.write_text(json.dumps({**doc, "combat": combat}))
-        r = run("resolve", str(written), "--json", "--engine", engine)
+        r = run_cli(["resolve", str(written), "--json", "--engine", engine],
+                    env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})  # fmt: skip
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout) == entry["outcome"]
 

@@ -8,6 +8,7 @@ import contextlib
 import itertools
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -302,9 +303,23 @@ def test_without_checkpoints_a_dying_worker_says_how_to_keep_them() -> None:
     assert "task 1 (battles 131,072-262,143)" in p.stderr and "--out DIR" in p.stderr
 
 
-def test_a_damaged_task_file_is_run_again(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    doc = simulate("--battles", BATTLES, "--seed", "8", "--out", str(out))
+@pytest.fixture(scope="module")
+def seed_8_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """`simulate --battles BATTLES --seed 8 --out DIR`, run once: its summary and DIR (tests
+    copy DIR before changing it)."""
+    out = tmp_path_factory.mktemp("seed-8") / "run"
+    return simulate("--battles", BATTLES, "--seed", "8", "--out", str(out)), out
+
+
+def copy_of(run: tuple[dict[str, Any], Path], tmp_path: Path) -> tuple[dict[str, Any], Path]:
+    doc, out = run
+    return doc, Path(shutil.copytree(out, tmp_path / "run"))
+
+
+def test_a_damaged_task_file_is_run_again(
+    tmp_path: Path, seed_8_run: tuple[dict[str, Any], Path]
+) -> None:
+    doc, out = copy_of(seed_8_run, tmp_path)
     (out / "task-000002.json").write_text('{"task": 2, "sta')
     again = simulate("--battles", BATTLES, "--seed", "8", "--out", str(out), "--resume")
     assert again["run"]["tasks_resumed"] == 3
@@ -321,10 +336,9 @@ def test_a_damaged_task_file_is_run_again(tmp_path: Path) -> None:
     ids=["seed", "battles", "spec"],
 )
 def test_resume_refuses_a_directory_of_another_run(
-    tmp_path: Path, change: tuple[str, ...], message: str
+    tmp_path: Path, change: tuple[str, ...], message: str, seed_8_run: tuple[dict[str, Any], Path]
 ) -> None:
-    out = tmp_path / "run"
-    simulate("--battles", BATTLES, "--seed", "8", "--out", str(out))
+    _, out = copy_of(seed_8_run, tmp_path)
     args = ["--battles", BATTLES, "--seed", "8", "--out", str(out), "--resume"]
     if len(change) == 2:
         args[args.index(change[0]) + 1] = change[1]

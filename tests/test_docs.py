@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import Completed, run_cli
 
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
@@ -58,7 +59,8 @@ FILES = sorted(
 )
 
 
-def run(path: str, engine: str, *extra: str) -> subprocess.CompletedProcess[str]:
+def installed(path: str, engine: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    """`ecs-combat resolve PATH --engine ENGINE ...`: the installed command."""
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD", None)
     return subprocess.run(
@@ -68,6 +70,12 @@ def run(path: str, engine: str, *extra: str) -> subprocess.CompletedProcess[str]
         cwd=ROOT,
         env=env,
     )
+
+
+def run(path: str, engine: str, *extra: str) -> Completed:
+    """The same command, in this process (tests/cli_run.py)."""
+    env = {"COLUMNS": "200", "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD": None}
+    return run_cli(["resolve", path, "--engine", engine, *extra], env=env, cwd=ROOT)
 
 
 def differences(want: Any, got: Any, where: str, full: bool) -> list[str]:
@@ -134,6 +142,18 @@ def test_documented_outcome(kind: str, path: str, text: str, engine: str) -> Non
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_the_installed_command_prints_the_documented_outcome(engine: str) -> None:
+    """The first documented outcome and error, through the installed command."""
+    kind, path, text, _ = next(b for b in BLOCKS if b[0].startswith("outcome"))
+    proc = installed(path, engine, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert differences(json.loads(text), json.loads(proc.stdout), "", kind == "outcome-full") == []
+    _, path, text, _ = next(b for b in BLOCKS if b[0] == "error")
+    proc = installed(path, engine)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", text)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
     ("path", "text"),
     [(p, t) for k, p, t, _ in BLOCKS if k == "error"],
@@ -150,9 +170,7 @@ def test_documented_error(path: str, text: str, engine: str) -> None:
     ids=[f"{d}:{p}" for k, p, _, d in BLOCKS if k == "phases"],
 )
 def test_documented_phases(path: str, text: str) -> None:
-    proc = subprocess.run(
-        ["ecs-combat", "phases", path, "--json"], capture_output=True, text=True, cwd=ROOT
-    )
+    proc = run_cli(["phases", path, "--json"], cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     if path.endswith(".jsonl"):
         got: Any = [json.loads(line) for line in proc.stdout.splitlines()]

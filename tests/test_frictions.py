@@ -1,10 +1,13 @@
-"""The first hour's frictions, each pinned by the installed command's answer."""
+"""The first hour's frictions, each pinned by the command's answer: run in this process
+(tests/cli_run.py), the help texts and `ecs-combat docs` through the installed command."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 from pathlib import Path
+
+from cli_run import Completed, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = (
@@ -13,8 +16,13 @@ SCENARIO = (
 )
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def run(*args: str) -> Completed:
+    """The command in this process (tests/cli_run.py)."""
+    return run_cli(args, cwd=ROOT)
 
 
 def test_simulate_on_a_turn_file_says_to_resolve_it() -> None:
@@ -99,13 +107,13 @@ def test_plugins_shows_what_keywords_take() -> None:
 
 def test_the_docs_pages_help_texts_name_are_installed() -> None:
     """`resolve --help` names docs/scenarios.md; a pip user reads it with `ecs-combat docs`."""
-    assert "ecs-combat docs PAGE" in run("--help").stdout.replace("\n  ", " ")
-    page = run("docs", "scenarios")
+    assert "ecs-combat docs PAGE" in installed("--help").stdout.replace("\n  ", " ")
+    page = installed("docs", "scenarios")
     assert page.returncode == 0, page.stderr
     assert page.stdout == (ROOT / "docs" / "scenarios.md").read_text()
-    assert run("docs", "docs/output.md").stdout == (ROOT / "docs" / "output.md").read_text()
-    listing = run("docs").stdout.splitlines()
+    assert installed("docs", "docs/output.md").stdout == (ROOT / "docs" / "output.md").read_text()
+    listing = installed("docs").stdout.splitlines()
     assert {line.split()[0] for line in listing} == {p.stem for p in (ROOT / "docs").glob("*.md")}
-    wrong = run("docs", "scenarois")
+    wrong = installed("docs", "scenarois")
     assert wrong.returncode == 2
     assert wrong.stderr.strip().endswith("did you mean 'scenarios'?")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import Completed, run_cli
 
 from ecs_combat.cli.stream import StreamError, resolve_stream
 from ecs_combat.errors import InputError, RefusedError
@@ -22,10 +23,15 @@ from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation.spec import load_spec, parse_spec
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def run(*args: str) -> Completed:
+    """The same command in this process (tests/cli_run.py)."""
+    return run_cli(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
 
 
 def one_line_error(p: subprocess.CompletedProcess[str], start: str) -> str:
@@ -80,7 +86,7 @@ def test_nesting_the_parser_cannot_descend_is_bad_input(
 def test_deep_spec_files_are_bad_input(tmp_path: Path) -> None:
     f = tmp_path / "deep.toml"
     f.write_text("attackers = 1\n\nlife = " + "[" * 500 + "]" * 500 + "\n")
-    message = one_line_error(run("simulate", str(f), "-n", "10"), f"{f}: line 3: ")
+    message = one_line_error(installed("simulate", str(f), "-n", "10"), f"{f}: line 3: ")
     assert "nest deeper than" in message
 
 
@@ -340,7 +346,7 @@ def test_resolve_prints_results_before_a_bad_line(tmp_path: Path, engine: str) -
     f = tmp_path / "many.jsonl"
     good = [json.dumps(fight(power)) for power in (1, 2, 3)]
     f.write_text("\n".join([*good, '{"players": 1}', good[0]]) + "\n")
-    p = run("resolve", str(f), "--engine", engine, "--json")
+    p = installed("resolve", str(f), "--engine", engine, "--json")
     message = one_line_error(p, f"{f}:4: players: must be a table")
     assert message.endswith("(the 3 results before this line are printed)\n")
     alive = [json.loads(line)["creatures"]["y"]["alive"] for line in p.stdout.splitlines()]

@@ -1,6 +1,8 @@
 """Illegal attacks and blocks (508.1, 509.1, RULES.md section 4), malformed keyword input, and
-blocked keyword plugins, through the installed ``ecs-combat`` command: exit status 2, one
-message naming the file, the place in it, the creatures and the rule, and no traceback."""
+blocked keyword plugins, through the ``ecs-combat`` command: exit status 2, one message naming
+the file, the place in it, the creatures and the rule, and no traceback. The command runs in
+this process (tests/cli_run.py); the plugin listing and the control scenario run the installed
+command."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cli_run import Completed, run_cli
 
 #: The keywords of this issue, each its own plugin named like the keyword.
 KEYWORDS = [
@@ -18,11 +21,16 @@ KEYWORDS = [
 ]  # fmt: skip
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     env.pop("ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def run(*args: str) -> Completed:
+    env = {"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None, "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD": None}
+    return run_cli(args, env=env)
 
 
 def rejected(tmp_path: Path, text: str, *options: str) -> str:
@@ -220,7 +228,7 @@ def holders() -> str:
 
 def test_plugins_lists_every_keyword() -> None:
     """CONTRACT.md 4: `ecs-combat plugins` lists each keyword with its plugin."""
-    p = run("plugins", "--json")
+    p = installed("plugins", "--json")
     assert p.returncode == 0, p.stderr
     listed = {kw: plugin["name"] for plugin in json.loads(p.stdout) for kw in plugin["keywords"]}
     for kw in KEYWORDS:
@@ -233,7 +241,7 @@ def test_scenario_using_every_keyword_resolves(tmp_path: Path) -> None:
     """Control for the next test: with every plugin loaded the scenario is valid."""
     path = tmp_path / "holders.toml"
     path.write_text(holders())
-    p = run("resolve", str(path), "--json")
+    p = installed("resolve", str(path), "--json")
     assert p.returncode == 0, p.stderr
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cli_run import Completed, run_cli
 
 import ecs_combat.simulation.checkpoints
 from ecs_combat.plugin.registry import Registry
@@ -24,9 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 MELEE = ROOT / "examples" / "specs" / "melee.toml"
 
 
-def run(*args: str, file_size: int | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ecs-combat; with `file_size`, no file it writes may grow beyond that many bytes
-    (writing more fails with EFBIG, as a full disk fails with ENOSPC)."""
+def run(*args: str, file_size: int | None = None) -> subprocess.CompletedProcess[str] | Completed:
+    """Run ecs-combat: with `file_size`, the installed command, no file of which may grow
+    beyond that many bytes (writing more fails with EFBIG, as a full disk fails with ENOSPC);
+    without, the command in this process (tests/cli_run.py)."""
+    if file_size is None:
+        unset = dict.fromkeys(k for k in os.environ if k.startswith("ECS_COMBAT_"))
+        return run_cli(args, env={**unset, "COLUMNS": "200"})
     env = {k: v for k, v in os.environ.items() if not k.startswith("ECS_COMBAT_")}
     env["COLUMNS"] = "200"
 
@@ -39,7 +44,7 @@ def run(*args: str, file_size: int | None = None) -> subprocess.CompletedProcess
     )
 
 
-def summary_of(p: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+def summary_of(p: subprocess.CompletedProcess[str] | Completed) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(p.stdout)
     return doc
 

@@ -67,7 +67,17 @@ class Doubling:
             doubled = (event.recipient >= 0) & batch.has("doubling")[event.source]
             event.amount[doubled] *= 2
 
-        return [System("deal-damage", "double it", reference, batched, {"doubling"}, order=20)]
+        return [
+            System(
+                "deal-damage",
+                "double it",
+                reference,
+                batched,
+                {"doubling"},
+                sets={"replacement"},
+                writes={"amount"},
+            )
+        ]
 
 
 def test_a_new_mechanism_works_in_both_engines_without_touching_the_core() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 
 from ecs_combat import ReferenceEngine, load_scenarios
 from ecs_combat.batched.arrays import CombatBatch
@@ -40,7 +41,9 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 
 
 def summary(*args: str) -> dict[str, Any]:
-    p = run("simulate", *args, "--json")
+    """`simulate ARGS --json`'s document, the command run in this process (tests/cli_run.py;
+    the tests of what it prints run the installed command)."""
+    p = run_cli(["simulate", *args, "--json"], env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
     assert p.returncode == 0, p.stderr
     doc: dict[str, Any] = json.loads(p.stdout)
     return doc
@@ -238,7 +241,8 @@ def test_bad_spec_is_an_input_error_naming_the_place(
     tmp_path: Path, text: str, message: str
 ) -> None:
     spec = write(tmp_path, "bad.toml", text + "\n")
-    p = run("simulate", str(spec), "--battles", "10")
+    p = run_cli(["simulate", str(spec), "--battles", "10"],
+                env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})  # in this process  # fmt: skip
     assert p.returncode == 2, p.stderr
     assert str(spec) in p.stderr
     assert message in p.stderr
@@ -280,11 +284,15 @@ def test_any_range_of_battles_is_drawn_the_same_whatever_the_chunks(registry: Re
 def test_generated_attacks_and_blocks_are_legal(registry: Registry) -> None:
     """509.1b: the generator declares no block that the registry's restrictions forbid (flying,
     reach, shadow, menace, defender, decayed, skulk, ...); such a creature stays back instead.
-    Checked by the scenario loader's rules."""
+    Checked by the scenario loader's rules. A SPEC draws keywords without parameters and
+    without block requirements (lure) only: it refuses the others."""
+    required = {r.keyword for r in registry.restrictions_of("block-requirement")}
+    drawable = [k for k, kw in registry.keywords.items() if not kw.parameter and k not in required]
+    assert {"flying", "reach", "shadow", "menace", "defender", "decayed", "skulk"} <= set(drawable)
     doc = {
         "attackers": [1, 4],
         "blockers_per_attacker": [0, 3],
-        "keywords": {k: 0.2 for k in registry.keywords},
+        "keywords": {k: 0.2 for k in drawable},
     }
     gen = make_generator(parse_spec(doc, registry), registry)
     batch = draw_battles(gen, 2, 0, 1500).batch

@@ -243,7 +243,7 @@ KEYWORDS = (
     "deathtouch",
     "exalted",
     "flying",
-    "bushido",
+    "battle cry",
     "flanking",
     "lifelink",
     "trample",

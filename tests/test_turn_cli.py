@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from cli_run import Completed, run_cli
 
 TURN = """\
 [players.A]
@@ -44,10 +45,15 @@ blockers = { knight = "wolf" }
 """
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
+
+
+def run(*args: str) -> Completed:
+    """The same command in this process (tests/cli_run.py)."""
+    return run_cli(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:
@@ -111,7 +117,7 @@ def test_a_jsonl_file_holds_turns_or_combats_not_both(tmp_path: Path) -> None:
 def test_readable_account_in_a_pipe(tmp_path: Path) -> None:
     """Phases in order with who attacks and which card created each; each combat's steps;
     the damage the knight brings into the Wolf's combat; the end of the turn."""
-    p = run("resolve", write(tmp_path, "turn.toml", TURN))
+    p = installed("resolve", write(tmp_path, "turn.toml", TURN))
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
     assert lines[:6] == [
@@ -195,9 +201,9 @@ def test_errors_exit_2_with_one_line(
 def test_batched_engine_on_a_turn_file(tmp_path: Path) -> None:
     """The batched engine resolves turns as the reference engine does."""
     path = write(tmp_path, "turn.toml", TURN)
-    p = run("resolve", path, "--json", "--engine", "batched")
+    p = installed("resolve", path, "--json", "--engine", "batched")
     assert p.returncode == 0, p.stderr
-    assert json.loads(p.stdout) == json.loads(run("resolve", path, "--json").stdout)
+    assert json.loads(p.stdout) == json.loads(installed("resolve", path, "--json").stdout)
 
 
 def test_phases_reads_a_turn_whose_combats_are_wrong(tmp_path: Path) -> None:

@@ -15,8 +15,10 @@ import pytest
 
 from ecs_combat import (
     BatchBlockDeclaration,
+    BatchContext,
     BatchTriggers,
     BlockDeclaration,
+    CombatContext,
     Keyword,
     Registry,
     System,
@@ -160,12 +162,12 @@ def test_7_flanking_listed_first_leaves_rampage_no_blocker_to_count(resolve: Res
 EXILE = "exiling blocker"
 
 
-def _exile_resolve(combat: Any, trigger: Trigger) -> None:
+def _exile_resolve(combat: CombatContext, trigger: Trigger) -> None:
     combat.leave_battlefield(trigger.data["attacker"])
 
 
-def _exile_resolve_batched(batch: Any, triggers: BatchTriggers) -> None:
-    batch.leave(triggers.data["attacker"])
+def _exile_resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
+    batch.leave_battlefield(triggers.data["attacker"])
 
 
 def _exile_triggers(combat: Any, declaration: BlockDeclaration) -> None:

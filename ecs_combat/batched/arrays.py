@@ -85,6 +85,13 @@ class CombatBatch:
     instance_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     instance_keyword: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     instance_parameter: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Targets of keyword instances' triggers (``targets``): [T] rows, in source row then
+    #: instance order: the source row, the keyword's bit index, the instance's place among
+    #: the source's instances of it, and the target creature row.
+    target_source: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    target_keyword: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    target_instance: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    target_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     # -- explicit divisions: [D] rows, one per (step, source, recipient) ------------------------
     # The rows of one (step, source) are contiguous, recipients in the order the scenario gives
@@ -125,6 +132,12 @@ class CombatBatch:
 
     # -- names, for output and for plugins that read them (None in bulk simulations) -----------
     creature_ids: list[str] | None = None
+    #: [N] card types besides creature as bit masks (``definitions.CARD_TYPES``), [P] the land
+    #: types players control (``definitions.LAND_TYPES``); None: none (bulk simulations).
+    types: IntArray | None = None
+    player_lands: IntArray | None = None
+    #: [N] tapped as the combat begins (``tapped = true``); None: none is.
+    tapped: BoolArray | None = None
     creature_names: list[str] | None = None
     player_ids: list[str] | None = None
 

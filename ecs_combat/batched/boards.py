@@ -111,6 +111,8 @@ def copy_boards(
     # instances follow their creature rows
     inst = _rows_of(batch.instance_row, crow, batch.n_creatures)
     inst_copy = ccopy[inst[1]]
+    aims = _rows_of(batch.target_source, crow, batch.n_creatures)
+    aims_copy = ccopy[aims[1]]
     state = {
         k: (_move(v[crow], c_by_row) if k in creature_refs else v[crow])
         for k, v in batch.creature_state.items()
@@ -129,6 +131,9 @@ def copy_boards(
         colors=batch.colors[crow],
         attacking=_move(batch.attacking[crow], p_by_row),
         present=batch.present[crow],
+        types=None if batch.types is None else batch.types[crow],
+        player_lands=None if batch.player_lands is None else batch.player_lands[prow],
+        tapped=None if batch.tapped is None else batch.tapped[crow],
         block_blocker=np.zeros(0, I64),
         block_attacker=np.zeros(0, I64),
         block_rank=np.zeros(0, I64),
@@ -138,6 +143,10 @@ def copy_boards(
         instance_row=_move(batch.instance_row[inst[0]], c_shift[inst_copy]),
         instance_keyword=batch.instance_keyword[inst[0]],
         instance_parameter=batch.instance_parameter[inst[0]],
+        target_source=creatures_of(batch.target_source[aims[0]], aims_copy),
+        target_keyword=batch.target_keyword[aims[0]],
+        target_instance=batch.target_instance[aims[0]],
+        target_row=creatures_of(batch.target_row[aims[0]], aims_copy),
         division_step=np.zeros(0, I64),
         division_source=np.zeros(0, I64),
         division_recipient=np.zeros(0, I64),
@@ -256,6 +265,8 @@ def take_outcomes(outcome: BatchOutcome, battle_of_row: IntArray, player_battle:
         lost=o.lost[prow],
         died_in_step=o.died_in_step[crow],
         damage_to_players=o.damage_to_players[battles],
+        dealt_to_players=None if o.dealt_to_players is None else o.dealt_to_players[crow],
+        life_gained=None if o.life_gained is None else o.life_gained[crow],
         entered=None if o.entered is None else o.entered[crow],
         steps_taken=None if o.steps_taken is None else o.steps_taken[:, battles],
         player_state=None
@@ -286,6 +297,8 @@ def join_outcomes(parts: list[Outcomes]) -> Outcomes:
             lost=joined("lost"),
             died_in_step=joined("died_in_step"),
             damage_to_players=joined("damage_to_players"),
+            dealt_to_players=None if first.dealt_to_players is None else joined("dealt_to_players"),
+            life_gained=None if first.life_gained is None else joined("life_gained"),
             entered=None if first.entered is None else joined("entered"),
             steps_taken=None
             if first.steps_taken is None

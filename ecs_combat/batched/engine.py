@@ -31,6 +31,7 @@ from ecs_combat.batched.arrays import (
     MaskArray,
     StepDivisions,
 )
+from ecs_combat.batched.context import BatchedContext
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.masks import KeywordMasks
 from ecs_combat.batched.numeric import (
@@ -195,6 +196,8 @@ class _Run:
         self.reasons = engine._reasons.setdefault(self.m.names, {})
         #: Plugins' per-creature columns (:meth:`column`).
         self.columns: dict[str, AnyArray] = {}
+        #: What the plugins' systems and triggered abilities see of this batch.
+        self.context = BatchedContext(self)
         self.log = _Log() if record else None
         #: What each step's dealers could divide, when asked for (decision search).
         self.divisions: list[StepDivisions] | None = None
@@ -234,6 +237,8 @@ class _Run:
                 self.power = self.power + gives[:, 0]
                 self.toughness = self.toughness + gives[:, 1]
                 self._shared -= {"power", "toughness"}
+        #: Requirements triggers made (509.1c): (blocker rows, attacker rows, keyword).
+        self.required_blocks: list[tuple[IntArray, IntArray, str]] = []
         #: Keyword instances with their parameters (printed, then granted), by row.
         self.inst_row = batch.instance_row
         self.inst_kw = batch.instance_keyword
@@ -255,7 +260,9 @@ class _Run:
         self.in_combat = np.zeros(n, np.bool_)
         self.struck = np.zeros(n, np.bool_)
         self.struck_steps = np.zeros(n, U64) if record else None
-        self.tapped = np.zeros(n, np.bool_)
+        self.tapped = (
+            np.zeros(n, np.bool_) if batch.tapped is None else batch.tapped.astype(np.bool_)
+        )
         #: The keywords that let attackers assign excess to the player this step, for errors.
         self._excess_by: list[tuple[str, Any]] = []
         self.died = np.zeros(n, np.bool_)
@@ -523,12 +530,35 @@ class _Run:
         view.flags.writeable = False
         return view
 
+    def types(self) -> IntArray:
+        """Each row's card types besides creature, as bit masks (0 without them)."""
+        types = self.batch.types
+        if types is None or len(types) != self.n:
+            return np.zeros(self.n, I64)
+        return types
+
+    def lands(self) -> IntArray:
+        """Each player row's land types, as bit masks (0 without them)."""
+        lands = self.batch.player_lands
+        if lands is None or len(lands) != len(self.life):
+            return np.zeros(len(self.life), I64)
+        return lands
+
     def column(self, name: str, dtype: Any) -> AnyArray:
         """A plugin's per-creature column, zeros until first written; kept for the batch."""
         col = self.columns.get(name)
         if col is None:
             col = self.columns[name] = np.zeros(self.n, dtype)
         return col
+
+    def targets(self, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
+        """(source rows, instance, target rows) of the targets the batch gives a keyword."""
+        b = self.batch
+        name = normalize_keyword(keyword)
+        if name not in b.keyword_names:
+            return np.zeros(0, I64), np.zeros(0, I64), np.zeros(0, I64)
+        sel = b.target_keyword == b.keyword_names.index(name)
+        return b.target_source[sel], b.target_instance[sel], b.target_row[sel]
 
     def instances(self, keyword: str) -> tuple[IntArray, IntArray]:
         """(rows, parameters) of the instances of a keyword creatures have now, in row order
@@ -627,7 +657,7 @@ class _Run:
             assert batched is not None  # refused when the run began
             before = len(triggers) if triggers is not None else 0
             try:
-                result = batched(self, payload)
+                result = batched(self.context, payload)
                 named = scheduled.system.keywords
                 for group in triggers[before:] if triggers is not None else ():
                     group.plugin = scheduled.plugin
@@ -681,14 +711,18 @@ class _Run:
         declaration = BatchAttackDeclaration(att, att.copy())
         self.run_systems("declare-attackers", declaration)
         self.tapped = self.tapped | declaration.taps  # tapped earlier in the turn stay tapped
+        self.resolve_triggers(declaration.triggers)  # 508.2
         self.check_blocks()
+        # A block of or by a creature that left the battlefield or combat before blocks (the
+        # attack triggers, a player leaving the game) is not declared (509.1a).
+        declared = self.on_bf[self.bb] & self.att[self.ba]
         if self.nblocks:
-            self.blocking[self.bb] = True
-            self.in_combat[self.bb] = True
+            self.blocking[self.bb[declared]] = True
+            self.in_combat[self.bb[declared]] = True
         self.blocks_declared = True
         self.refresh(None)
         if self.has_attack.any():
-            blocking = BatchBlockDeclaration(self.bb, self.ba)
+            blocking = BatchBlockDeclaration(self.bb[declared], self.ba[declared])
             self.run_systems("declare-blockers", blocking)
             self.resolve_triggers(blocking.triggers)
 
@@ -728,7 +762,7 @@ class _Run:
                 group = groups[k]
                 taken = group.take(local[go[kind[go] == k]])
                 try:
-                    group.resolve(self, taken)
+                    group.resolve(self.context, taken)
                 except EcsCombatError:
                     raise
                 except Exception as exc:  # a plugin's bug, reported by name

@@ -14,8 +14,9 @@ import numpy as np
 
 from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
 from ecs_combat.errors import RefusedError
-from ecs_combat.plugin.definitions import COLORS, color_mask
+from ecs_combat.plugin.definitions import COLORS, color_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.instances import Parameter
 from ecs_combat.scenario.model import CreatureSpec, Event, PlayerSpec, Scenario
@@ -32,49 +33,6 @@ def keyword_bits(names: Sequence[str]) -> dict[str, int]:
             f"{MAX_KEYWORDS}: resolve fewer scenarios at once"
         )
     return {name: 1 << i for i, name in enumerate(names)}
-
-
-def used_keywords(
-    scenarios: Sequence[Scenario],
-    registry: Registry,
-    creatures: Iterable[CreatureSpec] = (),
-    cards: Iterable[str] = (),
-) -> tuple[str, ...]:
-    """The keywords some scenario uses (printed, counters, events, cards), and some other
-    creatures and cards, in registry order: a batch's masks need bits for these only, however
-    many keywords are installed."""
-    used: set[str] = set()
-    for name in cards:
-        found = registry.card(name)
-        if found is not None:
-            used.update(found.keywords)
-
-    def creature(spec: CreatureSpec) -> None:
-        used.update(spec.keywords)
-        used.update(k for k in spec.counters if k in registry.keywords)
-
-    for spec in creatures:
-        creature(spec)
-    for sc in scenarios:
-        for spec in sc.creatures.values():
-            creature(spec)
-        for ev in sc.events:
-            used.update(ev.keywords)
-            used.update(k for k in ev.counters if k in registry.keywords)
-            if ev.creature is not None:
-                creature(ev.creature)
-            if ev.card is not None:
-                card = registry.card(ev.card)
-                if card is not None:
-                    used.update(card.keywords)
-    todo = list(used)
-    while todo:  # what a used keyword's static ability may give
-        kw = registry.keyword(todo.pop())
-        for needed in kw.requires if kw is not None else ():
-            if needed not in used:
-                used.add(needed)
-                todo.append(needed)
-    return tuple(k for k in registry.keywords if k in used)
 
 
 def event_points(step_names: Sequence[str]) -> dict[str, int]:
@@ -96,7 +54,10 @@ class _Builder:
         self.creature_state: dict[str, list[Any]] = {k: [] for k in self.creature_fields}
         self.player_state: dict[str, list[Any]] = {k: [] for k in self.player_fields}
         self.colors: list[int] = []
+        self.types: list[int] = []
+        self.lands: list[int] = []
         self.instances: list[tuple[int, int, int]] = []  # (row, bit index, parameter)
+        self.aims: list[tuple[int, int, int, int]] = []  # (source, bit index, instance, target)
         self.ev_instances: list[tuple[int, int, int]] = []  # (event row, bit index, parameter)
         self.steps = {s: i for i, s in enumerate(registry.step_names)}
         self.points = event_points(registry.step_names)
@@ -116,6 +77,7 @@ class _Builder:
         self.keywords: list[int] = []
         self.attacking: list[int] = []
         self.present: list[bool] = []
+        self.tapped: list[bool] = []
         self.counters: list[tuple[int, int, int]] = []  # (row, column, count)
         self.creature_ids: list[str] = []
         self.creature_names: list[str] = []
@@ -157,7 +119,9 @@ class _Builder:
         self.damage.append(spec.damage)
         self.keywords.append(self.mask(spec.keywords))  # below 2**64: at most 64 bits
         self.colors.append(color_mask(spec.colors))
+        self.types.append(type_mask(spec.types))
         self.present.append(present)
+        self.tapped.append(spec.tapped)
         for key, value in spec.state.items():
             self.creature_state[key].append(value)  # creature ids: rows, once all are known
         self.instances.extend(self.instance_rows(row, spec.keywords, spec.parameters))
@@ -176,6 +140,11 @@ class _Builder:
         for spec in self.entering(sc):
             crow[spec.id] = self.creature(b, spec, prow, False)
         self.resolve_references(crow)
+        for spec in sc.creatures.values():  # targets: rows, once all are known
+            for keyword, ids in spec.targets.items():
+                bit = self.bits[keyword].bit_length() - 1
+                for i, tid in enumerate(ids):
+                    self.aims.append((crow[spec.id], bit, i, crow[tid]))
         self.add_combat(b, sc, prow, crow)
 
     def add_players(self, b: int, players: Iterable[PlayerSpec]) -> dict[str, int]:
@@ -185,6 +154,7 @@ class _Builder:
             prow[p.id] = len(self.player_battle)
             self.player_battle.append(b)
             self.life.append(p.life)
+            self.lands.append(land_mask(p.lands))
             for key, value in p.state.items():
                 self.player_state[key].append(value)
             self.player_ids.append(p.id)
@@ -268,6 +238,7 @@ class _Builder:
             for row, col, n in self.counters:
                 counters[row, col] = n
         inst = np.asarray(self.instances, i64).reshape(-1, 3)
+        aims = np.asarray(self.aims, i64).reshape(-1, 4)
         return CombatBatch(
             n_battles=n_battles,
             keyword_names=self.names,
@@ -280,7 +251,10 @@ class _Builder:
             damage=np.asarray(self.damage, i64),
             keywords=np.asarray(self.keywords, np.uint64),
             colors=np.asarray(self.colors, i64),
+            types=np.asarray(self.types, i64),
+            player_lands=np.asarray(self.lands, i64),
             present=np.asarray(self.present, np.bool_),
+            tapped=np.asarray(self.tapped, np.bool_) if any(self.tapped) else None,
             counters=counters,
             counter_names=self.counter_names,
             creature_state={
@@ -294,6 +268,10 @@ class _Builder:
             instance_row=inst[:, 0].copy(),
             instance_keyword=inst[:, 1].copy(),
             instance_parameter=inst[:, 2].copy(),
+            target_source=aims[:, 0].copy(),
+            target_keyword=aims[:, 1].copy(),
+            target_instance=aims[:, 2].copy(),
+            target_row=aims[:, 3].copy(),
             creature_ids=self.creature_ids,
             creature_names=self.creature_names,
             player_ids=self.player_ids,

@@ -29,6 +29,7 @@ UNDERSTOOD_FIELDS = frozenset(
         "name",
         "rule",
         "counter",
+        "target",
         "strikes_in",
         "withholds_from",
         "requires",

@@ -32,7 +32,7 @@ from ecs_combat.batched.arrays import (
     CombatBatch,
     IntArray,
 )
-from ecs_combat.batched.from_scenarios import _Builder, used_keywords
+from ecs_combat.batched.from_scenarios import _Builder
 from ecs_combat.batched.numeric import _run_starts
 from ecs_combat.batched.results import _Log, _Results
 from ecs_combat.batched.views import _RowSide
@@ -47,6 +47,7 @@ from ecs_combat.rules.turn_legality import (
     GONE,
     NEVER_ENTERED,
     TAPPED,
+    TAPPED_AT_START,
     cannot_attack,
     cannot_block,
     follows_skipped,
@@ -55,6 +56,7 @@ from ecs_combat.rules.turn_legality import (
     player_left,
     source_gone,
 )
+from ecs_combat.rules.usage import used_keywords
 
 if TYPE_CHECKING:
     from ecs_combat.batched.engine import BatchedEngine
@@ -426,7 +428,13 @@ class _TurnRun(_Run):
         ):
             for row in self._file_order(rows, table):
                 battle = int(self.battle[row])
-                why = TAPPED if self.on_bf[row] else GONE if self.entered[row] else NEVER_ENTERED
+                why = (
+                    (TAPPED_AT_START if self.tapped_at_start(row) else TAPPED)
+                    if self.on_bf[row]
+                    else GONE
+                    if self.entered[row]
+                    else NEVER_ENTERED
+                )
                 if able[row] and self.lost[self.attacking[row]]:  # its defending player left
                     why = left_the_game(self.pid(int(self.attacking[row])))
                 elif able[row]:  # an attacker a rule keeps from attacking, as it is now
@@ -500,6 +508,11 @@ class _TurnRun(_Run):
             check_blocks(self.scenarios[battle].combats[self.k], self.reg, side, self.combat_path)
         except InputError as exc:
             self.fail(battle, exc)
+
+    def tapped_at_start(self, row: int) -> bool:
+        """Whether the turn's file gives the creature ``tapped = true``."""
+        tapped = self.turns.first.tapped
+        return tapped is not None and bool(tapped[row])
 
     def may_attack(self, rows: IntArray) -> BoolArray:
         """Whether the rules let some creatures attack as they are now (508.1a), summoning
@@ -646,6 +659,9 @@ class _OneRowSide:
     def values(self, keyword: str) -> int:
         return int(self.side.values(keyword)[0])
 
+    def count(self, keyword: str) -> int:
+        return int(self.side.count(keyword)[0])
+
     @property
     def colors(self) -> int:
         return int(self.side.colors[0])
@@ -661,6 +677,14 @@ class _OneRowSide:
     @property
     def spell_colors(self) -> int:
         return int(self.side.spell_colors[0])
+
+    @property
+    def types(self) -> int:
+        return int(self.side.types[0])
+
+    @property
+    def lands(self) -> int:
+        return int(self.side.lands[0])
 
 
 def cast_in_main(run: _Run, casts: MainCasts) -> None:
@@ -765,11 +789,22 @@ def resolve_turn_batch(engine: BatchedEngine, turns: TurnBatch) -> BatchOutcome:
     return run.outcome()
 
 
+def played_phases(engine: BatchedEngine, turns: TurnBatch) -> list[CombatBatch]:
+    """Play a :class:`TurnBatch` as :func:`resolve_turn_batch` does and give the batch each
+    combat phase was played from, in order: a :class:`DrawnPhase` with the declarations it
+    made (``simulate --replay`` writes a bulk turn as a turn file from them)."""
+    run = _TurnRun(engine, turns, record=False, strict=False)
+    run.play_turns()
+    run.raise_error()
+    return run.phase_batches
+
+
 __all__ = [
     "DrawnPhase",
     "MainCasts",
     "TurnBatch",
     "cast_in_main",
+    "played_phases",
     "resolve_turn_batch",
     "resolve_turns",
     "turns_to_batch",

@@ -86,6 +86,12 @@ class _RowSide:
         result: IntArray = out[self.rows]
         return result
 
+    def count(self, keyword: str) -> IntArray:
+        """How many instances of the keyword each row has."""
+        rows, _ = self.run.instances(keyword)
+        result: IntArray = np.bincount(rows, minlength=self.run.n)[self.rows].astype(I64)
+        return result
+
     @property
     def colors(self) -> IntArray:
         out: IntArray = np.asarray(self.run.colors, I64)[self.rows]
@@ -94,6 +100,16 @@ class _RowSide:
     @property
     def power(self) -> IntArray:
         out: IntArray = self.run.power[self.rows]
+        return out
+
+    @property
+    def types(self) -> IntArray:
+        out: IntArray = self.run.types()[self.rows]
+        return out
+
+    @property
+    def lands(self) -> IntArray:
+        out: IntArray = self.run.lands()[self.run.controller[self.rows]]
         return out
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ecs_combat.cards.database import CardFacts, database
 from ecs_combat.cards.modeling import LineReader, Modeling, model_card
-from ecs_combat.plugin.definitions import Card
+from ecs_combat.plugin.definitions import CARD_TYPES, Card
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.instances import parse_instance
 
@@ -44,6 +44,8 @@ class CreatureCard:
     ignored: tuple[str, ...]
     #: ``database``, or the name of the plugin whose card it is.
     source: str
+    #: Its card types besides creature (``CARD_TYPES``), from its type line.
+    types: tuple[str, ...] = ()
 
     @property
     def status(self) -> str:
@@ -59,6 +61,7 @@ def card_keys(card: CreatureCard) -> dict[str, Any]:
         "toughness": card.toughness,
         "colors": list(card.colors),
         "keywords": list(card.keywords),
+        "types": list(card.types),
     }
 
 
@@ -104,7 +107,14 @@ def database_creature(facts: CardFacts, modeling: Modeling) -> CreatureCard:
         modeling.keywords,
         modeling.ignored,
         DATABASE,
+        card_types(facts.type_line),
     )
+
+
+def card_types(type_line: str) -> tuple[str, ...]:
+    """The card types besides creature a type line names (``Artifact Creature — Golem``)."""
+    words = type_line.split("\u2014")[0].lower().split()
+    return tuple(t for t in CARD_TYPES if t in words)
 
 
 def creature_card(name: str, registry: Registry) -> CreatureCard | None:

@@ -48,7 +48,7 @@ def decision_scenarios(file: str, registry: Registry, decision: str) -> Iterator
                     "missing: `ecs-combat blocks` answers declared attackers (to choose the "
                     "attacks too, use `ecs-combat attacks`)",
                 )
-        yield parse_scenario(doc, registry, where)
+        yield parse_scenario(doc, registry, where, blocks_to_decide=True)
     if not found:
         raise InputError(file, "", "the file holds no scenario")
 

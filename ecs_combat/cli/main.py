@@ -27,7 +27,7 @@ from ecs_combat.plugin.registry import (
     load_registry,
     parse_plugin_options,
 )
-from ecs_combat.plugin.schedule import POINT_NAMES
+from ecs_combat.plugin.schedule import POINT_NAMES, System
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.loader import iter_scenarios
@@ -300,6 +300,14 @@ def phases(state: State, file: str, as_json: bool) -> None:
         fail(str(exc), 2)
 
 
+def _sets(system: System) -> str:
+    """A system's sets and constraints, for the schedule table."""
+    parts = [*sorted(system.sets)]
+    parts += [f"before {n}" for n in sorted(system.before)]
+    parts += [f"after {n}" for n in sorted(system.after)]
+    return shown(", ".join(parts) or "-")
+
+
 def _separator(console: Console, file: str) -> None:
     """The line between two scenarios' accounts: a rule on a terminal, plain in a pipe."""
     if is_plain(console):
@@ -353,10 +361,10 @@ def plugins(state: State, as_json: bool) -> None:
     for point in POINT_NAMES:
         at = registry.systems_at(point)
         schedule += [
-            [shown(point), shown(s.plugin), shown(s.system.name), str(s.system.order)] for s in at
+            [shown(point), shown(s.plugin), shown(s.system.name), _sets(s.system)] for s in at
         ] or [[shown(point), "-", "-", "-"]]
     print_line(console, "Schedule: the points of a combat in order, and their systems")
-    print_table(console, ("point", "plugin", "system", "order"), schedule)
+    print_table(console, ("point", "plugin", "system", "sets"), schedule)
     print_line(console, f"Damage steps: {' → '.join(map(shown, registry.step_names))}")
     if registry.blocked:
         blocked = sorted({plugin_name_for(n) for n in registry.blocked})
@@ -407,7 +415,8 @@ def _written(registry: Registry, keyword: str) -> str:
               "default: the SPEC's decisions key, else drawn.")  # fmt: skip
 @click.option("--replay", type=click.IntRange(min=0), metavar="K",
               help="Print battle K of the run (give its --seed) as a scenario file for "
-              "`ecs-combat resolve`, instead of running it.")  # fmt: skip
+              "`ecs-combat resolve` (a turn file for a SPEC with [turn]), instead of running "
+              "it.")  # fmt: skip
 @click.pass_obj
 def simulate(
     state: State,

@@ -18,8 +18,12 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.characteristics import check_declarations_now, sides_at_declare_blockers
-from ecs_combat.rules.legality import least_blockers
+from ecs_combat.reference.characteristics import (
+    at_declare_blockers,
+    check_declarations_now,
+)
+from ecs_combat.rules.legality import block_capacity, least_blockers
+from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
 from ecs_combat.scenario.model import Scenario
 
 I64 = np.int64
@@ -44,6 +48,10 @@ class BlockOptions:
     capacity: IntArray
     #: [n_attackers] how many blockers at least an attacker must have if blocked (509.1b).
     least: IntArray
+    #: The attack's block requirements (509.1c: lure), or None when nothing requires a block.
+    requirements: BlockRequirements | None = None
+    #: The blockers' ids (as `blockers`).
+    blocker_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,7 +80,7 @@ def attackers_able(scenario: Scenario, registry: Registry, player: str) -> list[
             scenario, attackers={cid: _other(scenario, player)}, blockers={}
         )
         try:
-            check_declarations_now(alone, registry)
+            check_declarations_now(alone, registry, blocks=False)
         except InputError:
             continue
         able.append(cid)
@@ -91,23 +99,33 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     attackers = list(scenario.attackers)
     blocking = [r for r in registry.restrictions_of("block")]
     pairs = registry.restrictions_of("block-pair")
-    sides = sides_at_declare_blockers(dataclasses.replace(scenario, blockers={}), registry)
+    unblocked = dataclasses.replace(scenario, blockers={})
+    at = at_declare_blockers(unblocked, registry)
+    sides, tapped = at.blocking, at.tapped  # 509.1a: a tapped creature can't block
     blockers = [
         cid
         for cid, spec in scenario.creatures.items()
-        if spec.controller == defender and all(r.test(sides[cid]) for r in blocking)
+        if spec.controller == defender
+        and cid not in tapped
+        and all(r.test(sides[cid]) for r in blocking)
     ]
     legal = np.array(
         [[all(r.test(sides[a], sides[b]) for r in pairs) for a in attackers] for b in blockers],
         np.bool_,
     ).reshape(len(blockers), len(attackers))
     least = np.array([least_blockers(sides[a], registry)[0] for a in attackers], I64)
+    reqs = None
+    if registry.restrictions_of("block-requirement") or at.made:
+        found = block_requirements(unblocked, registry, at.made, tapped)
+        reqs = found if found.required.any() else None
     return BlockOptions(
         np.array([ids.index(a) for a in attackers], I64),
         np.array([ids.index(b) for b in blockers], I64),
         legal,
-        np.ones(len(blockers), I64),
+        np.array([block_capacity(sides[b], registry) for b in blockers], I64),
         least,
+        reqs,
+        tuple(blockers),
     )
 
 
@@ -148,7 +166,28 @@ def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:
             count = ((masks >> U64(i)) & U64(1)).sum(axis=1)
             keep &= (count == 0) | (count >= need)
     masks = masks[keep]
+    if options.requirements is not None:
+        masks = _most_obeying(options, masks)
     return BlockDeclarations(options, masks, tie_order(masks, options.blockers, options.attackers))
+
+
+def _most_obeying(options: BlockOptions, masks: MaskArray) -> MaskArray:
+    """The declarations obeying as many block requirements as any legal one does (509.1c)."""
+    reqs = options.requirements
+    assert reqs is not None
+    place = {cid: j for j, cid in enumerate(reqs.blockers)}
+    width = max(int(options.capacity.max(initial=1)), 1)
+    cand = np.full((len(masks), len(reqs.blockers), width), -1, I64)
+    for j, cid in enumerate(options.blocker_ids):
+        m = masks[:, j]
+        for k in range(width):  # the k-th attacker this blocker blocks, by bit
+            low = m & (~m + U64(1))  # lowest set bit
+            on = low != 0
+            cand[on, place[cid], k] = np.log2(low[on].astype(np.float64)).astype(I64)
+            m = m & ~low
+    obeyed = requirements_obeyed(reqs, cand)
+    kept: MaskArray = masks[obeyed == obeyed.max(initial=0)]
+    return kept
 
 
 def tie_order(masks: MaskArray, creature_place: IntArray, target_place: IntArray) -> IntArray:

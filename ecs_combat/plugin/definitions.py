@@ -19,13 +19,14 @@ REGULAR_STEP = "regular"
 
 
 def normalize_keyword(name: str) -> str:
-    """Return a keyword name in canonical form: lower case, words separated by one space."""
-    return " ".join(name.lower().split())
+    """Return a keyword name in canonical form: lower case, words separated by one space, a
+    typographic apostrophe (U+2019) as a plain one (``can't block``)."""
+    return " ".join(name.lower().replace("\u2019", "'").split())
 
 
 def plugin_name_for(name: str) -> str:
     """Return the plugin name a keyword or plugin spelling refers to (`double strike` -> `double_strike`)."""
-    return re.sub(r"[\s\-]+", "_", name.strip().lower())
+    return re.sub(r"[\s\-]+", "_", re.sub("['\u2019]", "", name.strip().lower()))
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,14 @@ class Keyword:
     #: What follows the name in a scenario: ``""`` nothing, ``"number"`` a whole number
     #: (``bushido 2``), ``"color"`` the word "from" and a color (``protection from red``).
     parameter: str = ""
+    #: What its trigger targets, given by the creature's ``targets`` key (one of
+    #: :data:`TRIGGER_TARGETS`; ``""``: it targets nothing). The loader refuses a target
+    #: that could never be legal; the plugin checks it again as the trigger resolves (608.2b).
+    target: str = ""
 
     def __post_init__(self) -> None:
+        if self.target not in TRIGGER_TARGETS:
+            raise TypeError(f"Keyword.target must be one of {TRIGGER_TARGETS}, not {self.target!r}")
         for attr, kind in (("name", str), ("rule", str), ("summary", str), ("parameter", str)):
             if not isinstance(getattr(self, attr), kind):
                 raise TypeError(
@@ -91,8 +98,27 @@ class Keyword:
 #: The five colors (105.1), as scenarios spell them.
 COLORS = ("white", "blue", "black", "red", "green")
 PARAMETERS = ("", "number", "color")
+#: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
+#: (the player the source attacks) controls; an attacking creature.
+TRIGGER_TARGETS = ("", "creature the defending player controls", "attacking creature")
 #: Mana symbols of the colors (105.1a), for a card's colors from its mana cost (202.2).
 COLOR_SYMBOLS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+
+#: Card types a creature may have besides creature (205.2a), for ``types``.
+CARD_TYPES = ("artifact", "enchantment", "land")
+#: What a player's ``lands`` may list: the basic land types (205.3i), and ``nonbasic``.
+LAND_TYPES = ("plains", "island", "swamp", "mountain", "forest", "nonbasic")
+
+
+def type_mask(types: Iterable[str]) -> int:
+    """Card types as a bit mask: bit i for ``CARD_TYPES[i]``."""
+    return sum(1 << CARD_TYPES.index(t) for t in set(types))
+
+
+def land_mask(lands: Iterable[str]) -> int:
+    """Land types as a bit mask: bit i for ``LAND_TYPES[i]``."""
+    return sum(1 << LAND_TYPES.index(t) for t in set(lands))
 
 
 def color_mask(colors: Iterable[str]) -> int:

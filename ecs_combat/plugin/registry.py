@@ -27,6 +27,7 @@ from ecs_combat.plugin.definitions import (
     normalize_keyword,
     plugin_name_for,
 )
+from ecs_combat.plugin.ordering import order_systems
 from ecs_combat.plugin.phases import PhaseRule
 from ecs_combat.plugin.restrictions import KINDS, Restriction
 from ecs_combat.plugin.schedule import POINT_NAMES, System
@@ -357,13 +358,18 @@ def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
         raise PluginError(f"plugin {name!r} could not be registered: {exc}") from exc
 
 
-def _collect(pm: pluggy.PluginManager, hook: str, kind: Any) -> list[tuple[str, Any]]:
-    """Call a registration hook plugin by plugin and check what each returns (instances of
-    `kind`, a class or a union of classes)."""
+def _collect(
+    pm: pluggy.PluginManager, rank: dict[str, int], hook: str, kind: Any
+) -> list[tuple[str, Any]]:
+    """Call a registration hook plugin by plugin, in the order the plugins were registered
+    (`rank`: entry points by name, then ``ECS_COMBAT_PLUGINS`` and ``-p`` modules as given,
+    then objects passed directly), and check what each returns (instances of `kind`, a class
+    or a union of classes)."""
     what = " or ".join(k.__name__ for k in getattr(kind, "__args__", (kind,)))
     found: list[tuple[str, Any]] = []
     caller = getattr(pm.hook, hook)
-    for impl in reversed(caller.get_hookimpls()):
+    impls = sorted(caller.get_hookimpls(), key=lambda i: rank.get(i.plugin_name, len(rank)))
+    for impl in impls:
         try:
             values = impl.function()
         except Exception as exc:
@@ -425,10 +431,10 @@ CORE_KEYS = {
     "creature": frozenset(
         {
             "id", "name", "controller", "power", "toughness", "keywords", "counters", "damage",
-            "summoning_sick", "colors", "card", "value",
+            "summoning_sick", "tapped", "colors", "types", "card", "value", "targets",
         }
     ),
-    "player": frozenset({"life"}),
+    "player": frozenset({"life", "lands"}),
 }  # fmt: skip
 #: The score terms of decisions that the core computes itself (RULES section 9).
 CORE_SCORE_TERMS = ("game", "material", "life")
@@ -459,10 +465,11 @@ def _build(
     blocked: frozenset[str],
 ) -> Registry:
     reg = Registry(manager=pm, blocked=blocked)
+    rank = {name: i for i, (name, *_) in enumerate(infos)}
     steps: dict[str, tuple[str, DamageStep]] = {s.name: ("core", s) for s in CORE_STEPS}
     contributed: dict[str, dict[str, list[Any]]] = {}
 
-    for plugin, step in _collect(pm, "register_damage_steps", DamageStep):
+    for plugin, step in _collect(pm, rank, "register_damage_steps", DamageStep):
         if step.name in steps and steps[step.name][1] != step:
             other = steps[step.name][0]
             raise PluginError(
@@ -481,7 +488,7 @@ def _build(
         orders[step.order] = name
     reg.steps = sorted((s for _, s in steps.values()), key=lambda s: s.order)
 
-    for plugin, kw in _collect(pm, "register_keywords", Keyword):
+    for plugin, kw in _collect(pm, rank, "register_keywords", Keyword):
         if kw.parameter not in PARAMETERS:
             raise PluginError(
                 f"plugin {plugin!r}: keyword {kw.name!r} has parameter {kw.parameter!r} "
@@ -502,11 +509,11 @@ def _build(
         reg.keyword_plugin[kw.name] = plugin
         contributed.setdefault(plugin, {}).setdefault("keywords", []).append(kw.name)
 
-    for plugin, kind in _collect(pm, "register_counters", CounterKind):
+    for plugin, kind in _collect(pm, rank, "register_counters", CounterKind):
         if kind.name in reg.counter_kinds or kind.name in reg.keywords:
             raise PluginError(f"plugin {plugin!r} defines counter kind {kind.name!r} a second time")
         reg.counter_kinds[kind.name] = kind
-    for plugin, state in _collect(pm, "register_state", StateField):
+    for plugin, state in _collect(pm, rank, "register_state", StateField):
         problem = _state_problem(state, reg)
         if problem:
             raise PluginError(f"plugin {plugin!r}: state {state.key!r}: {problem}")
@@ -516,7 +523,7 @@ def _build(
         )
     _drop_unmet_requirements(reg)
 
-    for plugin, system in _collect(pm, "register_systems", System):
+    for plugin, system in _collect(pm, rank, "register_systems", System):
         if system.point not in POINT_NAMES:
             raise PluginError(
                 f"plugin {plugin!r}: system {system.name!r} names unknown point "
@@ -532,10 +539,11 @@ def _build(
         contributed.setdefault(plugin, {}).setdefault("systems", []).append(
             (system.point, system.name)
         )
-    for scheduled in reg.systems.values():
-        scheduled.sort(key=lambda s: (s.system.order, s.plugin, s.system.name))
+    for point, scheduled in reg.systems.items():
+        positions = order_systems(point, [(s.plugin, s.system) for s in scheduled])
+        scheduled[:] = [scheduled[i] for i in positions]
 
-    for plugin, restriction in _collect(pm, "register_restrictions", Restriction):
+    for plugin, restriction in _collect(pm, rank, "register_restrictions", Restriction):
         if restriction.kind not in KINDS or not callable(restriction.test):
             raise PluginError(
                 f"plugin {plugin!r}: restriction of {restriction.keyword!r} has kind "
@@ -544,7 +552,7 @@ def _build(
         if restriction.keyword in reg.keywords:
             reg.restrictions.setdefault(restriction.kind, []).append(restriction)
 
-    for plugin, card in _collect(pm, "register_cards", Card | SplitCard):
+    for plugin, card in _collect(pm, rank, "register_cards", Card | SplitCard):
         faces = card.faces if isinstance(card, SplitCard) else (card,)
         for face in faces:
             key = face.name.casefold()
@@ -555,7 +563,7 @@ def _build(
             reg.split_cards[card.name.casefold()] = card
         contributed.setdefault(plugin, {}).setdefault("cards", []).append(card.name)
 
-    for plugin, phase_rule in _collect(pm, "register_phase_rules", PhaseRule):
+    for plugin, phase_rule in _collect(pm, rank, "register_phase_rules", PhaseRule):
         if not callable(phase_rule.after):
             raise PluginError(
                 f"plugin {plugin!r}: phase rule {phase_rule.name!r} has an `after` that is not "
@@ -563,7 +571,7 @@ def _build(
             )
         reg.phase_rules.append(phase_rule)
 
-    for plugin, term in _collect(pm, "register_score_terms", ScoreTerm):
+    for plugin, term in _collect(pm, rank, "register_score_terms", ScoreTerm):
         player = reg.state.get("player", {}).get(term.player_key)
         if player is None or player.kind != "int":
             raise PluginError(

@@ -21,8 +21,22 @@ from ecs_combat.plugin.definitions import normalize_keyword
 #: ``blockers`` — how many creatures at least must block an attacker, if any do (509.1b);
 #: ``summoning-sickness`` — whether a creature may attack although it came under its
 #: controller's control this turn (302.6); ``target`` — whether a spell may target a creature
-#: (115.4, 608.2b).
-Kind = Literal["attack", "block", "block-pair", "blockers", "summoning-sickness", "target"]
+#: (115.4, 608.2b); ``block-requirement`` — a requirement, not a restriction: ``(attacker,
+#: blocker)``, whether the blocker must block the attacker if it is able to (509.1c,
+#: :mod:`ecs_combat.rules.requirements`); ``blocks`` — how many attackers at most a creature
+#: may block (509.1a: one, unless an effect says more); the most any restriction allows counts.
+#: The decision search reads ``blocks``; a scenario's declared blocks may give any blocker a
+#: list, as before.
+Kind = Literal[
+    "attack",
+    "block",
+    "block-pair",
+    "blockers",
+    "summoning-sickness",
+    "target",
+    "block-requirement",
+    "blocks",
+]
 KINDS: tuple[str, ...] = (
     "attack",
     "block",
@@ -30,6 +44,8 @@ KINDS: tuple[str, ...] = (
     "blockers",
     "summoning-sickness",
     "target",
+    "block-requirement",
+    "blocks",
 )
 
 
@@ -45,6 +61,11 @@ class Side(Protocol):
         mask (bit i for ``definitions.COLORS[i]``), numbers added up."""
         ...
 
+    def count(self, keyword: str) -> Any:
+        """How many instances of a keyword it has (an integer, or integer row array): a
+        keyword listed twice counts twice (instances that add up, 509.1a)."""
+        ...
+
     @property
     def colors(self) -> Any:
         """Its colors as a bit mask."""
@@ -53,6 +74,17 @@ class Side(Protocol):
     @property
     def power(self) -> Any:
         """Its power as the declaration is checked (printed, counters and pumps)."""
+        ...
+
+    @property
+    def types(self) -> Any:
+        """Its card types besides creature as a bit mask (bit i for ``CARD_TYPES[i]``)."""
+        ...
+
+    @property
+    def lands(self) -> Any:
+        """The land types its controller's lands have, as a bit mask (bit i for
+        ``LAND_TYPES[i]``): for ``block-pair``, the defending player's."""
         ...
 
     @property

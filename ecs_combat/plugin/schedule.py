@@ -2,25 +2,49 @@
 
 A combat phase goes through these points in this order (damage-step points once per damage
 step that takes place). A plugin adds behaviour by returning :class:`System` objects from its
-``register_systems`` hook (:mod:`ecs_combat.plugin.hookspecs`), each naming the point it runs at. At
-one point, systems run in the order of their ``order`` (lower first), then plugin name.
+``register_systems`` hook (:mod:`ecs_combat.plugin.hookspecs`), each naming the point it runs at.
 
-Each system has a reference form, called with the reference engine's combat and the point's
-payload, and a batched form, called with a whole batch and the point's array payload. Both
-engines call a system only when a creature of the combat (or batch) has one of its
-``keywords`` (always, if it names none), and the batched engine calls it once per point per
-batch, never per creature.
+Each system has a reference form, called with the combat's
+:class:`~ecs_combat.plugin.context.CombatContext` and the point's payload, and a batched form,
+called with a :class:`~ecs_combat.plugin.context.BatchContext` and the point's array payload.
+Both engines call a system only when the combat (or batch) uses one of its ``keywords``
+(always, if it names none): a creature has it printed, as counters, or may gain it from an
+event, a card or a static ability. The batched engine calls it once per point per batch,
+never per creature.
+
+**Order within a point** (the way Bevy orders systems): a system belongs to the sets it names
+(``sets``), to one set per keyword it names (``keywords``: a lifelink system is in the set
+``lifelink``) and to the set named after its plugin; it runs after every system of the sets in
+its ``after`` and before those of its ``before`` (names no loaded plugin uses are ignored).
+Some points have standard sets that run in a fixed order (:data:`SET_ORDER`). The registry
+sorts each point's systems once, as it is built; among systems no constraint orders, the
+plugin's name, then the system's, decides. A cycle is a plugin error naming the plugins in it;
+so are two systems of different plugins, neither ordered before the other, that write the
+same payload field (``writes``), unless one declares the other (or a set it is in) in
+``ambiguous_with``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
 
+from ecs_combat.plugin.context import BatchContext, BoolArray, CombatContext, IntArray
 from ecs_combat.plugin.definitions import normalize_keyword
+
+#: The name of a point of a combat.
+Point = Literal[
+    "declare-attackers",
+    "declare-blockers",
+    "assign-damage",
+    "deal-damage",
+    "state-based-actions",
+    "destroy",
+    "end-of-combat",
+]
 
 #: The points of a combat phase, in the order they happen. See docs/plugins.md for each
 #: point's payload in both engines.
@@ -63,32 +87,185 @@ POINTS: tuple[tuple[str, str], ...] = (
 
 POINT_NAMES: tuple[str, ...] = tuple(name for name, _ in POINTS)
 
+#: Standard sets of some points, in the order they run: at ``deal-damage``, prevention
+#: (615), then replacements (614), then what reacts to the damage as dealt (life gained,
+#: marks for later triggers); at ``state-based-actions``, the conditions (704.5), then what
+#: reads their outcome (triggers resolving after the check).
+SET_ORDER: dict[str, tuple[str, ...]] = {
+    "deal-damage": ("prevention", "replacement", "reaction"),
+    "state-based-actions": ("conditions", "reaction"),
+}
+
+P = TypeVar("P")
 #: A system's reference form: ``(combat, payload) -> None``.
-ReferenceSystem = Callable[[Any, Any], None]
+ReferenceSystem = Callable[[CombatContext, P], None]
 #: A system's batched form: ``(batch, payload) -> None``.
-BatchedSystem = Callable[[Any, Any], None]
+BatchedSystem = Callable[[BatchContext, P], None]
 
 
-@dataclass(frozen=True)
+def _names(values: Collection[str]) -> frozenset[str]:
+    if isinstance(values, str):
+        return frozenset({values})
+    return frozenset(values)
+
+
+@dataclass(frozen=True, init=False)
 class System:
     """Behaviour a plugin adds at one point of every combat.
 
     `reference` is called as ``reference(combat, payload)`` by the reference engine;
     `batched` as ``batched(batch, payload)`` by the batched engine, over whole arrays. A system
     without a batched form makes the batched engine refuse scenarios that use its keywords.
-    `keywords` limits the system to combats in which a creature has one of them (by name).
+    `keywords` limits the system to combats that use one of them (by name). `sets`, `before`,
+    `after`, `writes` and `ambiguous_with` order it among the point's systems (module
+    docstring).
     """
 
     point: str
     name: str
-    reference: ReferenceSystem = field(compare=False)
-    batched: BatchedSystem | None = field(default=None, compare=False)
-    keywords: Collection[str] = frozenset()
-    #: Order among the systems of one point (lower first).
-    order: int = 50
+    reference: ReferenceSystem[Any] = field(compare=False)
+    batched: BatchedSystem[Any] | None = field(default=None, compare=False)
+    keywords: frozenset[str] = frozenset()
+    #: The named sets it belongs to (besides its plugin's).
+    sets: frozenset[str] = frozenset()
+    #: Systems or sets it runs before / after (at the same point).
+    before: frozenset[str] = frozenset()
+    after: frozenset[str] = frozenset()
+    #: The payload fields it changes (``amount``, ``taps``, ``loses``).
+    writes: frozenset[str] = frozenset()
+    #: Systems or sets it may run before or after, although both write a field.
+    ambiguous_with: frozenset[str] = frozenset()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "keywords", frozenset(normalize_keyword(k) for k in self.keywords))
+    @overload
+    def __init__(
+        self,
+        point: Literal["declare-attackers"],
+        name: str,
+        reference: ReferenceSystem[AttackDeclaration],
+        batched: BatchedSystem[BatchAttackDeclaration] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        point: Literal["declare-blockers"],
+        name: str,
+        reference: ReferenceSystem[BlockDeclaration],
+        batched: BatchedSystem[BatchBlockDeclaration] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        point: Literal["assign-damage"],
+        name: str,
+        reference: ReferenceSystem[DamageAssignment],
+        batched: BatchedSystem[BatchDamageAssignment] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        point: Literal["deal-damage"],
+        name: str,
+        reference: ReferenceSystem[DamageEvent],
+        batched: BatchedSystem[BatchDamageEvent] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        point: Literal["state-based-actions"],
+        name: str,
+        reference: ReferenceSystem[StateCheck],
+        batched: BatchedSystem[BatchStateCheck] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        point: Literal["destroy"],
+        name: str,
+        reference: ReferenceSystem[Destruction],
+        batched: BatchedSystem[BatchDestruction] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        point: Literal["end-of-combat"],
+        name: str,
+        reference: ReferenceSystem[None],
+        batched: BatchedSystem[BatchEndOfCombat] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None: ...
+    def __init__(
+        self,
+        point: str,
+        name: str,
+        reference: ReferenceSystem[Any],
+        batched: BatchedSystem[Any] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "point", point)
+        setattr_(self, "name", name)
+        setattr_(self, "reference", reference)
+        setattr_(self, "batched", batched)
+        setattr_(self, "keywords", frozenset(normalize_keyword(k) for k in _names(keywords)))
+        setattr_(self, "sets", _names(sets))
+        setattr_(self, "before", _names(before))
+        setattr_(self, "after", _names(after))
+        setattr_(self, "writes", _names(writes))
+        setattr_(self, "ambiguous_with", _names(ambiguous_with))
 
 
 # -- payloads: what a system gets at each point ----------------------------------------------
@@ -101,21 +278,50 @@ class System:
 
 @dataclass
 class AttackDeclaration:
-    """``declare-attackers`` (reference): the attackers, in declaration order."""
+    """``declare-attackers`` (reference): the attackers, in declaration order. Systems put
+    attack triggers (508.2) in `triggers`; the engine resolves them once the attackers have
+    tapped, as it resolves block triggers (:class:`BlockDeclaration`)."""
 
     attackers: list[int]
     #: Attackers that become tapped as they attack (508.1f); remove one to keep it untapped.
     taps: set[int]
+    triggers: list[Trigger] = field(default_factory=list)
+
+    def trigger_each_instance(
+        self,
+        combat: CombatContext,
+        keyword: str,
+        resolve: Callable[[CombatContext, Trigger], None],
+        creatures: list[int] | None = None,
+    ) -> None:
+        """One trigger per instance of `keyword` on each attacker (or each of `creatures`),
+        with the instance's number as ``data["n"]`` (0 without one)."""
+        for e in self.attackers if creatures is None else creatures:
+            for i, n in enumerate(combat.instances(e, keyword)):
+                self.triggers.append(Trigger(e, resolve, i, {"n": n if isinstance(n, int) else 0}))
 
 
 @dataclass
 class BatchAttackDeclaration:
-    """``declare-attackers`` (batched)."""
+    """``declare-attackers`` (batched); attack triggers go in `triggers`."""
 
     #: Row mask of the creatures declared as attackers.
-    attackers: Any
+    attackers: BoolArray
     #: Row mask of the attackers that become tapped (508.1f); clear a row to keep it untapped.
-    taps: Any
+    taps: BoolArray
+    triggers: list[BatchTriggers] = field(default_factory=list)
+
+    def trigger_each_instance(
+        self,
+        batch: BatchContext,
+        keyword: str,
+        resolve: Callable[[BatchContext, BatchTriggers], None],
+        rows: BoolArray | None = None,
+    ) -> None:
+        """One trigger per instance of `keyword` on each attacker (or the rows of a row mask
+        of them), with the instance's number as ``data["n"]`` (0 without one)."""
+        mask = self.attackers if rows is None else rows
+        _each_instance(self.triggers, batch, mask, keyword, resolve)
 
 
 @dataclass
@@ -125,11 +331,11 @@ class Trigger:
     it would do to a creature that left does nothing (the engine's ``pump`` skips it)."""
 
     source: int
-    resolve: Callable[[Any, Trigger], None]
+    resolve: Callable[[CombatContext, Trigger], None]
     #: The instance of the keyword that triggered (its place among the source's instances).
     instance: int = 0
     #: Whatever the ability needs when it resolves (the blocker it names, its N).
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, int] = field(default_factory=dict)
     #: The plugin whose system put it there (set by the engine, for error messages).
     plugin: str = ""
     #: The keyword whose instance triggered; one creature's triggers resolve in the order
@@ -158,16 +364,18 @@ class BlockDeclaration:
 
     def trigger_each_instance(
         self,
-        combat: Any,
+        combat: CombatContext,
         creatures: list[int],
         keyword: str,
-        resolve: Callable[[Any, Trigger], None],
+        resolve: Callable[[CombatContext, Trigger], None],
     ) -> None:
         """One trigger per instance of `keyword` on each of `creatures`, with the instance's
         number as ``data["n"]`` (0 without one)."""
         for e in creatures:
             for i, n in enumerate(combat.instances(e, keyword)):
-                self.triggers.append(Trigger(e, resolve, i, {"n": n or 0}, keyword=keyword))
+                self.triggers.append(
+                    Trigger(e, resolve, i, {"n": n if isinstance(n, int) else 0}, keyword=keyword)
+                )
 
 
 @dataclass
@@ -177,16 +385,16 @@ class BatchTriggers:
     with the ones resolving together (at most one per battle), also those whose sources have
     left the battlefield (113.7a; the engine's ``pump`` skips rows off the battlefield)."""
 
-    resolve: Callable[[Any, BatchTriggers], None]
-    source: Any
-    instance: Any
-    data: dict[str, Any] = field(default_factory=dict)
+    resolve: Callable[[BatchContext, BatchTriggers], None]
+    source: IntArray
+    instance: IntArray
+    data: dict[str, IntArray] = field(default_factory=dict)
     #: The plugin whose system put them there (set by the engine, for error messages).
     plugin: str = ""
     #: The keyword whose instances triggered (see :attr:`Trigger.keyword`).
     keyword: str = ""
 
-    def take(self, index: Any) -> BatchTriggers:
+    def take(self, index: IntArray) -> BatchTriggers:
         """The triggers at some positions."""
         return BatchTriggers(
             self.resolve,
@@ -203,33 +411,48 @@ class BatchBlockDeclaration:
     """``declare-blockers`` (batched): blocker and attacker rows of every block; systems
     append their block triggers to `triggers`, resolved as in the reference engine."""
 
-    blockers: Any
-    attackers: Any
+    blockers: IntArray
+    attackers: IntArray
     triggers: list[BatchTriggers] = field(default_factory=list)
 
-    def blocked_attackers(self, rows: int) -> Any:
+    def blocked_attackers(self, rows: int) -> BoolArray:
         """Row mask (of `rows` creature rows) of the attackers that became blocked."""
         mask = np.zeros(rows, np.bool_)
         mask[self.attackers] = True
         return mask
 
-    def in_blocks(self, rows: int) -> Any:
+    def in_blocks(self, rows: int) -> BoolArray:
         """Row mask of the creatures that block or became blocked."""
         mask = self.blocked_attackers(rows)
         mask[self.blockers] = True
         return mask
 
     def trigger_each_instance(
-        self, batch: Any, rows: Any, keyword: str, resolve: Callable[[Any, BatchTriggers], None]
+        self,
+        batch: BatchContext,
+        rows: BoolArray,
+        keyword: str,
+        resolve: Callable[[BatchContext, BatchTriggers], None],
     ) -> None:
         """One trigger per instance of `keyword` on the rows of a row mask, with the instance's
         number as ``data["n"]`` (0 without one)."""
-        found, params = batch.instances(keyword)
-        keep = rows[found]
-        found, params = found[keep], np.maximum(params[keep], 0)
-        if found.size:
-            nth = np.arange(len(found)) - np.searchsorted(found, found)  # 0, 1, ... per row
-            self.triggers.append(BatchTriggers(resolve, found, nth, {"n": params}, keyword=keyword))
+        _each_instance(self.triggers, batch, rows, keyword, resolve)
+
+
+def _each_instance(
+    triggers: list[BatchTriggers],
+    batch: BatchContext,
+    rows: BoolArray,
+    keyword: str,
+    resolve: Callable[[BatchContext, BatchTriggers], None],
+) -> None:
+    """One trigger per instance of `keyword` on the rows of a row mask (``data["n"]``)."""
+    found, params = batch.instances(keyword)
+    keep = rows[found]
+    found, params = found[keep], np.maximum(params[keep], 0)
+    if found.size:
+        nth = np.arange(len(found)) - np.searchsorted(found, found)  # 0, 1, ... per row
+        triggers.append(BatchTriggers(resolve, found, nth, {"n": params}, keyword=keyword))
 
 
 @dataclass
@@ -263,20 +486,20 @@ class BatchDamageAssignment:
 
     step: str
     #: Row mask of the creatures that deal damage in this step.
-    dealers: Any
+    dealers: BoolArray
     #: Attackers whose damage beyond lethal may go to the player they attack.
-    player_gets_excess: Any
+    player_gets_excess: BoolArray
     #: Sources for which any nonzero amount is lethal damage.
-    one_is_lethal: Any
-    excess_by: list[tuple[str, Any]] = field(default_factory=list)
-    lethal_by: list[tuple[str, Any]] = field(default_factory=list)
+    one_is_lethal: BoolArray
+    excess_by: list[tuple[str, BoolArray]] = field(default_factory=list)
+    lethal_by: list[tuple[str, BoolArray]] = field(default_factory=list)
 
-    def allow_excess(self, rows: Any, keyword: str) -> None:
+    def allow_excess(self, rows: BoolArray, keyword: str) -> None:
         """Let these attackers assign damage beyond lethal to the player (row mask)."""
         self.player_gets_excess |= rows
         self.excess_by.append((keyword, rows))
 
-    def make_one_lethal(self, rows: Any, keyword: str) -> None:
+    def make_one_lethal(self, rows: BoolArray, keyword: str) -> None:
         """Make any nonzero amount from these sources lethal damage (row mask)."""
         self.one_is_lethal |= rows
         self.lethal_by.append((keyword, rows))
@@ -322,13 +545,13 @@ class BatchDamageEvent:
     """
 
     step: str
-    source: Any
-    recipient: Any
-    amount: Any
+    source: IntArray
+    recipient: IntArray
+    amount: IntArray
     #: Per entry: marked as damage (creatures) / lost as life (players).
-    marked: Any
-    loses_life: Any
-    gains: list[tuple[Any, Any, Any]] = field(default_factory=list)
+    marked: BoolArray
+    loses_life: BoolArray
+    gains: list[tuple[IntArray, IntArray, IntArray]] = field(default_factory=list)
 
 
 @dataclass
@@ -352,10 +575,10 @@ class BatchStateCheck:
     """``state-based-actions`` (batched): row masks over creature rows, and over player rows
     for `loses`, in the battles being checked (`battles`, a battle mask)."""
 
-    battles: Any
-    destroy: Any
-    dies: Any
-    loses: Any
+    battles: BoolArray
+    destroy: BoolArray
+    dies: BoolArray
+    loses: BoolArray
 
 
 @dataclass
@@ -372,7 +595,7 @@ class BatchDestruction:
     """``destroy`` (batched): row mask of the creatures about to be destroyed; clear a row
     to exempt it."""
 
-    creatures: Any
+    creatures: BoolArray
 
 
 @dataclass
@@ -380,4 +603,4 @@ class BatchEndOfCombat:
     """``end-of-combat`` (batched): the battles whose combat reaches its end (a battle mask).
     The reference engine passes None."""
 
-    battles: Any
+    battles: BoolArray

@@ -10,13 +10,17 @@ functions of :mod:`ecs_combat.rules.legality` take.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import esper
 
 from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.components import Stats
+from ecs_combat.reference.components import Stats, Tapped
 from ecs_combat.reference.engine import Combat, isolated_world
+from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import KeywordSide, check_declarations, spec_side
+from ecs_combat.rules.requirements import MadeRequirement
 from ecs_combat.scenario.model import Scenario
 
 
@@ -29,7 +33,14 @@ def side_now(combat: Combat, entity: int) -> KeywordSide:
         for parameter in combat.instances(entity, keyword)
     ]
     power = esper.component_for_entity(entity, Stats).power
-    return KeywordSide(instances, color_mask(combat.colors(entity)), power=power)
+    seen = EntitySide(combat, entity)
+    return KeywordSide(
+        instances,
+        color_mask(combat.colors(entity)),
+        power=power,
+        type_bits=seen.types,
+        land_bits=seen.lands,
+    )
 
 
 def sides_at_declare_blockers(scenario: Scenario, registry: Registry) -> dict[str, KeywordSide]:
@@ -38,34 +49,67 @@ def sides_at_declare_blockers(scenario: Scenario, registry: Registry) -> dict[st
     (attack triggers such as exalted) have run. Call it once per attack declaration; its
     blockers are not read. Raises :class:`~ecs_combat.errors.InputError` for a creature with
     lethal damage as the combat begins (704.5g)."""
-    return _declaration_sides(scenario, registry)[1]
+    return _declaration_sides(scenario, registry).blocking
 
 
-def check_declarations_now(scenario: Scenario, registry: Registry) -> None:
+def at_declare_blockers(scenario: Scenario, registry: Registry) -> Declared:
+    """The creatures as blockers are declared (:func:`sides_at_declare_blockers`), which are
+    tapped then, and the block requirements the attack triggers made."""
+    return _declaration_sides(scenario, registry)
+
+
+def check_declarations_now(scenario: Scenario, registry: Registry, blocks: bool = True) -> None:
     """Raise :class:`~ecs_combat.errors.InputError` for the first illegal attack or block of
     a one-combat scenario, with the creatures as attackers are declared (the combat begins:
-    counters and static abilities count) and as blockers are declared."""
-    attacking, blocking = _declaration_sides(scenario, registry)
-    check_declarations(scenario, registry, blocking=blocking, attacking=attacking)
+    counters and static abilities count) and as blockers are declared; without `blocks`, of
+    the attacks only."""
+    at = _declaration_sides(scenario, registry)
+    check_declarations(
+        scenario,
+        registry,
+        blocking=at.blocking,
+        attacking=at.attacking,
+        blocks=blocks,
+        tapped_at_blocks=at.tapped,
+        made=at.made,
+    )
 
 
-def _declaration_sides(
-    scenario: Scenario, registry: Registry
-) -> tuple[dict[str, KeywordSide], dict[str, KeywordSide]]:
-    """The creatures as attackers are declared and as blockers are declared, in one world.
-    When nothing can change them before the declarations (no static abilities, no
-    declare-attackers system for these creatures) they are as the scenario declares them, and
-    the world is not built: :func:`spec_side` reads the same characteristics."""
+@dataclass(frozen=True)
+class Declared:
+    """The creatures of a scenario as attackers and as blockers are declared."""
+
+    attacking: dict[str, KeywordSide]
+    blocking: dict[str, KeywordSide]
+    #: The ids of the creatures tapped as blockers are declared: those tapped as the combat
+    #: begins and the attackers that tapped (508.1f), less any an attack trigger untapped.
+    tapped: set[str]
+    #: Requirements the attack triggers made: (blocker, attacker, keyword) ids.
+    made: list[MadeRequirement] = field(default_factory=list)
+
+
+def _declaration_sides(scenario: Scenario, registry: Registry) -> Declared:
+    """The creatures as attackers are declared and as blockers are declared, in one world,
+    and the ids of those tapped as blockers are declared. When nothing can change them before
+    the declarations (no static abilities, no declare-attackers system for these creatures)
+    they are as the scenario declares them, and the world is not built: :func:`spec_side`
+    reads the same characteristics."""
     if not _may_change(scenario, registry):
-        sides = {cid: spec_side(spec, registry) for cid, spec in scenario.creatures.items()}
-        return sides, sides
+        sides = {
+            cid: spec_side(spec, registry, scenario.players[spec.controller].lands)
+            for cid, spec in scenario.creatures.items()
+        }
+        tapped = {cid for cid, spec in scenario.creatures.items() if spec.tapped}
+        return Declared(sides, sides, tapped)
     with isolated_world():
         combat = Combat(registry, [], scenario)
         combat.set_up()
         attacking = {cid: side_now(combat, e) for cid, e in combat.creatures.items()}
         combat.declare_attackers()
         blocking = {cid: side_now(combat, e) for cid, e in combat.creatures.items()}
-    return attacking, blocking
+        tapped = {cid for cid, e in combat.creatures.items() if esper.has_component(e, Tapped)}
+        made = [(combat.cid(b), combat.cid(a), k) for b, a, k in combat.required_blocks]
+    return Declared(attacking, blocking, tapped, made)
 
 
 def _may_change(scenario: Scenario, registry: Registry) -> bool:

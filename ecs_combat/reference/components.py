@@ -22,6 +22,8 @@ class Player:
     lost: bool = False
     #: The state plugins add to players (``poison``, ``hat``, ...), by key.
     state: dict[str, Any] = field(default_factory=dict)
+    #: The land types of the lands they control (``swamp``, ``nonbasic``).
+    lands: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -125,9 +127,11 @@ class KeywordSources:
 
 @dataclass(slots=True)
 class Colors:
-    """A creature's colors (105.1); empty for a colorless one."""
+    """A creature's colors (105.1), empty for a colorless one, and its card types besides
+    creature."""
 
     colors: tuple[str, ...]
+    types: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

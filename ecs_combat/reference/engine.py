@@ -16,8 +16,9 @@ from typing import Any
 import esper
 
 from ecs_combat.errors import EcsCombatError, InputError, PluginError
-from ecs_combat.plugin.registry import Registry
+from ecs_combat.plugin.registry import Registry, ScheduledSystem
 from ecs_combat.plugin.schedule import (
+    POINT_NAMES,
     AttackDeclaration,
     BlockDeclaration,
     Destruction,
@@ -42,6 +43,7 @@ from ecs_combat.reference.components import (
     Tapped,
     keyword_component,
 )
+from ecs_combat.reference.context import ReferenceContext
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import check_blocks, lethal_damage_message, why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan, plan_steps
@@ -53,6 +55,7 @@ from ecs_combat.rules.result import (
     StepResult,
     TurnResult,
 )
+from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.model import CreatureSpec, Division, Event, Scenario
 from ecs_combat.scenario.turns import TurnScenario
@@ -130,9 +133,30 @@ class Combat:
         self._components = {name: keyword_component(name) for name in registry.keywords}
         #: Why creatures were kept from destruction at the last `destroy`.
         self.kept: dict[int, str] = {}
+        #: Requirements triggers made (509.1c): (blocker, attacker, keyword) entities.
+        self.required_blocks: list[tuple[int, int, str]] = []
         #: Where block declarations are checked as they are declared (``combats[1]``), or
         #: None: the scenario loader checked them (one combat).
         self.check_blocks_at: str | None = None
+        #: What the plugins' systems and triggered abilities see of this combat.
+        self.context = ReferenceContext(self)
+        #: The plugins' systems that apply to this combat, per point (:meth:`use_keywords`).
+        self.systems: dict[str, list[ScheduledSystem]] = {}
+        self.used: frozenset[str] = frozenset()
+        self.use_keywords(used_keywords([scenario], registry))
+
+    def use_keywords(self, keywords: Iterable[str]) -> None:
+        """Let systems of these keywords run too (a turn's later combat phases, its cards):
+        a system runs only if the combat uses one of its keywords, or if it names none."""
+        self.used = self.used | frozenset(keywords)
+        self.systems = {
+            point: [
+                s
+                for s in self.reg.systems_at(point)
+                if not s.system.keywords or s.system.keywords & self.used
+            ]
+            for point in POINT_NAMES
+        }
 
     # -- queries --------------------------------------------------------------------------
 
@@ -236,13 +260,13 @@ class Combat:
     def run_systems(self, point: str, payload: Any) -> None:
         """Run the plugins' systems at a point of the combat, in schedule order."""
         triggers = getattr(payload, "triggers", None)
-        for scheduled in self.reg.systems_at(point):
+        for scheduled in self.systems[point]:
             before = len(triggers) if triggers is not None else 0
             _call(
                 scheduled.plugin,
                 f"system {scheduled.system.name!r} at {point}",
                 scheduled.system.reference,
-                self,
+                self.context,
                 payload,
             )
             named = scheduled.system.keywords
@@ -276,7 +300,7 @@ class Combat:
                     f"a trigger of {self.cid(t.source)} resolves though its source left the "
                     "battlefield (113.7a): what it does to its source does nothing"
                 )
-            _call(t.plugin, "a triggered ability", t.resolve, self, t)
+            _call(t.plugin, "a triggered ability", t.resolve, self.context, t)
             self.refresh_keywords()
             died = self.state_based_actions()
             if died:
@@ -351,12 +375,14 @@ class Combat:
             Stats(spec.power, spec.toughness),
             Damage(spec.damage),
             sources,
-            Colors(spec.colors),
+            Colors(spec.colors, spec.types),
             State(dict(spec.state)),
             OnBattlefield(),
         ]
         if spec.summoning_sick:
             comps.append(SummoningSick())
+        if spec.tapped:
+            comps.append(Tapped())
         entity = esper.create_entity(*comps)
         self.creatures[spec.id] = entity
         self.struck[entity] = []
@@ -372,7 +398,9 @@ class Combat:
     def set_up(self) -> None:
         """Create the scenario's players and creatures."""
         for p in self.sc.players.values():
-            self.players[p.id] = esper.create_entity(Player(p.id, p.life, state=dict(p.state)))
+            self.players[p.id] = esper.create_entity(
+                Player(p.id, p.life, state=dict(p.state), lands=p.lands)
+            )
         for spec in self.sc.creatures.values():
             self.add_creature(spec)
         refs = [k for k, f in self.reg.state_fields("creature").items() if f.kind == "creature"]
@@ -410,6 +438,7 @@ class Combat:
         for e in attackers:  # 508.1f
             if e in declaration.taps:
                 esper.add_component(e, Tapped())
+        self.resolve_triggers(declaration.triggers)  # 508.2
         self.refresh_keywords()
 
     def declare_blockers(self) -> None:
@@ -418,12 +447,22 @@ class Combat:
         blocks: list[tuple[int, int]] = []
         for bid, attacked in self.sc.blockers.items():
             b = self.creatures[bid]
-            esper.add_component(b, Blocking([self.creatures[a] for a in attacked]))
-            for a in attacked:
-                att = esper.component_for_entity(self.creatures[a], Attacking)
+            # An attacker or blocker that left the battlefield or combat before blocks (toughness
+            # 0 after the attack triggers, 704.5f; its player left the game, 800.4a) can't be
+            # blocked or block: that block is not declared (509.1a).
+            still = [
+                self.creatures[a]
+                for a in attacked
+                if esper.has_component(self.creatures[a], Attacking)
+            ]
+            if not still or not self.on_battlefield(b):
+                continue
+            esper.add_component(b, Blocking(still))
+            for a in still:
+                att = esper.component_for_entity(a, Attacking)
                 att.blocked = True
                 att.blockers.append(b)
-                blocks.append((b, self.creatures[a]))
+                blocks.append((b, a))
         self.refresh_keywords()
         if self.sc.attackers:
             blocking = BlockDeclaration(blocks)
@@ -449,6 +488,14 @@ class Combat:
                 f"{spec.path}.damage",
                 lethal_damage_message(spec.damage, toughness[spec.id], spec.toughness),
             )
+
+    def targets(self, entity: int, keyword: str) -> list[int | None]:
+        """The targets the scenario gives a creature's instances of a keyword, by entity."""
+        spec = self.sc.creatures.get(self.cid(entity))  # an entering creature has none
+        count = len(self.instances(entity, keyword))
+        ids = [] if spec is None else list(spec.targets.get(keyword, ()))
+        found = [self.creatures.get(t) for t in ids[:count]]
+        return found + [None] * (count - len(found))
 
     def why_cannot_attack(self, entity: int) -> str | None:
         """Why a creature could not be declared as an attacker now (508.1a, 302.6), or None."""
@@ -498,6 +545,7 @@ class Combat:
         for e in self.creatures.values():
             self.struck[e] = []
             self.remove_from_combat(e)
+        self.use_keywords(used_keywords([scenario], self.reg))
 
     def play(self) -> None:
         """The combat after its declarations: the damage steps with the events between them,

@@ -26,6 +26,7 @@ from ecs_combat.rules.turn_legality import (
     GONE,
     NEVER_ENTERED,
     TAPPED,
+    TAPPED_AT_START,
     cannot_attack,
     cannot_block,
     follows_skipped,
@@ -34,6 +35,7 @@ from ecs_combat.rules.turn_legality import (
     player_left,
     source_gone,
 )
+from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.turn_loader import seat_order
 from ecs_combat.scenario.turns import TurnScenario
@@ -51,6 +53,14 @@ class TurnRun:
         self.turn = turn
         base = Scenario(turn.file, turn.players, turn.creatures, {}, {})
         self.combat = Combat(registry, plans, base)
+        self.combat.use_keywords(
+            used_keywords(
+                turn.combats,
+                registry,
+                creatures=turn.tokens.values(),
+                cards=[c.card for c in turn.casts],
+            )
+        )
 
     def run(self) -> TurnResult:
         """Play every phase of the turn's schedule in order and return what happened. A phase
@@ -184,5 +194,6 @@ class TurnRun:
         if not c.on_battlefield(e):
             return GONE
         if esper.has_component(e, Tapped):
-            return TAPPED
+            spec = self.turn.creatures.get(cid)
+            return TAPPED_AT_START if spec is not None and spec.tapped else TAPPED
         return None

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
-from ecs_combat.plugin.definitions import color_mask
+from ecs_combat.plugin.definitions import color_mask, land_mask, type_mask
 from ecs_combat.reference.components import (
+    Colors,
     Damage,
     KeywordSources,
     Player,
@@ -41,6 +42,9 @@ class EntitySide:
     def values(self, keyword: str) -> int:
         return instance_values(self.combat.instances(self.entity, keyword))
 
+    def count(self, keyword: str) -> int:
+        return len(self.combat.instances(self.entity, keyword))
+
     @property
     def colors(self) -> int:
         return color_mask(self.combat.colors(self.entity))
@@ -48,6 +52,15 @@ class EntitySide:
     @property
     def power(self) -> int:
         return esper.component_for_entity(self.entity, Stats).power
+
+    @property
+    def types(self) -> int:
+        return type_mask(esper.component_for_entity(self.entity, Colors).types)
+
+    @property
+    def lands(self) -> int:
+        player = esper.component_for_entity(self.combat.controller(self.entity), Player)
+        return land_mask(player.lands)
 
 
 class _CardTarget:

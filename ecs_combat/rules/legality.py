@@ -17,16 +17,27 @@ scenario declares them (:func:`spec_side`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.definitions import color_mask
+from ecs_combat.plugin.definitions import color_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction, Side
+from ecs_combat.rules.requirements import (
+    IntArray,
+    MadeRequirement,
+    block_requirements,
+    check_requirements,
+    requirements_obeyed,
+)
+from ecs_combat.rules.turn_legality import TAPPED_AT_START
+from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import CreatureSpec, Scenario
@@ -43,6 +54,8 @@ class KeywordSide:
     opponent: bool = False
     spell_color_bits: int = 0
     power: int = 0
+    type_bits: int = 0
+    land_bits: int = 0
 
     def has(self, keyword: str) -> np.bool_:
         """Whether it has the keyword."""
@@ -51,6 +64,10 @@ class KeywordSide:
     def values(self, keyword: str) -> int:
         """Its instances' parameters: colors as a bit mask, numbers added up."""
         return instance_values(p for name, p in self.instances if name == keyword)
+
+    def count(self, keyword: str) -> int:
+        """How many instances of the keyword it has."""
+        return sum(name == keyword for name, _ in self.instances)
 
     @property
     def colors(self) -> int:
@@ -61,6 +78,16 @@ class KeywordSide:
     def spell_colors(self) -> int:
         """For ``target``: the spell's colors as a bit mask."""
         return self.spell_color_bits
+
+    @property
+    def types(self) -> int:
+        """Its card types besides creature as a bit mask."""
+        return self.type_bits
+
+    @property
+    def lands(self) -> int:
+        """Its controller's land types as a bit mask."""
+        return self.land_bits
 
 
 def instance_values(parameters: Iterable[Parameter]) -> int:
@@ -74,14 +101,22 @@ def instance_values(parameters: Iterable[Parameter]) -> int:
     return out
 
 
-def spec_side(spec: CreatureSpec, registry: Registry | None = None) -> KeywordSide:
+def spec_side(
+    spec: CreatureSpec, registry: Registry | None = None, lands: Iterable[str] = ()
+) -> KeywordSide:
     """A creature as the scenario declares it: printed keywords and keyword counters; its
-    power with the registry's counter kinds' changes (``+1/+1``)."""
+    power with the registry's counter kinds' changes (``+1/+1``); `lands`, its controller's."""
     instances = list(zip(spec.keywords, spec.parameters, strict=True))
     instances += [(k, None) for k, n in spec.counters.items() if n > 0]
     kinds = {} if registry is None else registry.counter_kinds
     power = spec.power + sum(kinds[k].power * n for k, n in spec.counters.items() if k in kinds)
-    return KeywordSide(instances, color_mask(spec.colors), power=power)
+    return KeywordSide(
+        instances,
+        color_mask(spec.colors),
+        power=power,
+        type_bits=type_mask(spec.types),
+        land_bits=land_mask(lands),
+    )
 
 
 def lethal_damage_message(damage: int, toughness: int, printed: int) -> str:
@@ -98,15 +133,36 @@ def check_declarations(
     registry: Registry,
     blocking: Mapping[str, Side] | None = None,
     attacking: Mapping[str, Side] | None = None,
+    blocks: bool = True,
+    tapped_at_blocks: Collection[str] | None = None,
+    made: Sequence[MadeRequirement] = (),
 ) -> None:
-    """Raise :class:`InputError` for the first illegal attack or block of the scenario.
+    """Raise :class:`InputError` for the first illegal attack or block of the scenario (only
+    the attacks without `blocks`).
 
     `attacking` holds the creatures as attackers are declared, `blocking` as blockers are
     declared (both by id, as :mod:`ecs_combat.reference.characteristics` gives them); a
-    creature missing from them is read as the scenario declares it (:func:`spec_side`)."""
+    creature missing from them is read as the scenario declares it (:func:`spec_side`).
+    `tapped_at_blocks` are the creatures tapped as blockers are declared (default: those the
+    scenario gives ``tapped = true``); `made` the requirements triggers made."""
     sides = _Sides(scenario, registry)
     _Declarations(scenario.file, "combat", registry, sides.reader(attacking)).attacks(scenario)
-    check_blocks(scenario, registry, sides.reader(blocking))
+    if blocks:
+        if tapped_at_blocks is None:
+            tapped_at_blocks = [cid for cid, c in scenario.creatures.items() if c.tapped]
+        check_untapped_blockers(scenario, tapped_at_blocks)
+        check_blocks(scenario, registry, sides.reader(blocking), made=made, tapped=tapped_at_blocks)
+
+
+def check_untapped_blockers(scenario: Scenario, tapped: Collection[str]) -> None:
+    """509.1a: a tapped creature can't be declared as a blocker."""
+    for cid in scenario.blockers:
+        if cid in tapped:
+            raise InputError(
+                scenario.file,
+                f"combat.blockers.{cid}",
+                f"{cid!r} can't block: {TAPPED_AT_START} (509.1a)",
+            )
 
 
 def check_blocks(
@@ -114,11 +170,13 @@ def check_blocks(
     registry: Registry,
     side: Callable[[str], Side],
     where: str = "combat",
+    made: Sequence[MadeRequirement] = (),
+    tapped: Collection[str] = (),
 ) -> None:
     """Raise :class:`InputError` for the first illegal block of the scenario (509.1a-c), the
     creatures read through `side` (id -> its characteristics as blockers are declared); the
     key paths begin with `where` (``combat``, or ``combats[1]`` in a turn)."""
-    _Declarations(scenario.file, where, registry, side).blocks(scenario)
+    _Declarations(scenario.file, where, registry, side).blocks(scenario, made, tapped)
 
 
 def why_cannot_attack(side: Side, summoning_sick: bool, registry: Registry) -> str | None:
@@ -153,6 +211,64 @@ def least_blockers(side: Side, registry: Registry) -> tuple[int, Restriction | N
     return need, why
 
 
+def check_targets(scenario: Scenario, registry: Registry) -> None:
+    """Raise :class:`InputError` for a ``targets`` entry naming a creature that could never be
+    a legal target of that keyword's trigger (RULES 10): not a creature; for a target the
+    defending player controls, one its source's controller controls, or not controlled by the
+    player the source attacks; for an attacking creature, one not declared as an attacker; or
+    one a ``target`` restriction forbids to a source of its colors (hexproof, protection)."""
+    for cid, spec in scenario.creatures.items():
+        for keyword, ids in spec.targets.items():
+            kw = registry.keyword(keyword)
+            assert kw is not None
+            for i, tid in enumerate(ids):
+                path = f"{spec.path}.targets.{keyword}" + (f"[{i}]" if len(ids) > 1 else "")
+                why = _why_not_a_target(scenario, registry, cid, tid, kw.target)
+                if why is not None:
+                    raise InputError(
+                        scenario.file,
+                        path,
+                        f"{tid!r} can't be the target of "
+                        f"{keyword} ({cid}): {why} ({kw.rule or '115.1'})",
+                    )
+
+
+def _why_not_a_target(
+    scenario: Scenario, registry: Registry, source: str, target: str, kind: str
+) -> str | None:
+    creatures = scenario.creatures
+    if target not in creatures:
+        if target in scenario.players:
+            return "it is a player, and the target must be a creature"
+        return "no creature has that id" + did_you_mean(target, creatures)
+    mine, theirs = creatures[source], creatures[target]
+    if kind == "creature the defending player controls":
+        if theirs.controller == mine.controller:
+            return f"{mine.controller!r} controls both, and the target must be an opponent's"
+        attacked = scenario.attackers.get(source)
+        if attacked is not None and theirs.controller != attacked:
+            return f"{source!r} attacks {attacked!r}, and {target!r} is {theirs.controller!r}'s"
+    if kind == "attacking creature" and target not in scenario.attackers:
+        return "it is not declared as an attacker"
+    side = spec_side(theirs, registry, scenario.players[theirs.controller].lands)
+    side = dataclasses.replace(
+        side,
+        opponent=theirs.controller != mine.controller,
+        spell_color_bits=color_mask(mine.colors),
+    )
+    refused = why_not_a_legal_target(side, registry)
+    if refused is not None:
+        says = refused.says.format(creature=repr(target), caster=repr(mine.controller))
+        return says or f"it has {refused.keyword}"
+    return None
+
+
+def block_capacity(side: Side, registry: Registry) -> int:
+    """How many attackers at most a creature may block (509.1a): one, or the most any
+    ``blocks`` restriction allows it."""
+    return max([1, *(int(r.test(side)) for r in registry.restrictions_of("blocks"))])
+
+
 def _either(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
@@ -167,7 +283,10 @@ class _Sides:
     def reader(self, given: Mapping[str, Side] | None) -> Callable[[str], Side]:
         def side(cid: str) -> Side:
             found = None if given is None else given.get(cid)
-            return found if found is not None else spec_side(self.sc.creatures[cid], self.reg)
+            if found is not None:
+                return found
+            spec = self.sc.creatures[cid]
+            return spec_side(spec, self.reg, self.sc.players[spec.controller].lands)
 
         return side
 
@@ -186,15 +305,22 @@ class _Declarations:
 
     def attacks(self, sc: Scenario) -> None:
         for cid in sc.attackers:
+            if sc.creatures[cid].tapped:  # 508.1a; nothing untaps it before attackers
+                raise self.fail(
+                    f"attackers.{cid}", f"{cid!r} can't attack: {TAPPED_AT_START} (508.1a)"
+                )
             why = why_cannot_attack(self.side(cid), sc.creatures[cid].summoning_sick, self.reg)
             if why is not None:
                 raise self.fail(f"attackers.{cid}", f"{cid!r}{why.removeprefix('it')}")
 
-    def blocks(self, sc: Scenario) -> None:
+    def blocks(
+        self, sc: Scenario, made: Sequence[MadeRequirement], tapped: Collection[str]
+    ) -> None:
         for cid, attacked in sc.blockers.items():
             self.blocker(cid, attacked)
         for cid in sc.attackers:
             self.enough_blockers(cid, sc.blockers_of(cid))
+        check_requirements(sc, self.reg, made, tapped)  # 509.1c
 
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
         """509.1a-b: it can block, and it can block each attacker it blocks."""
@@ -223,3 +349,20 @@ class _Declarations:
                 f"more creatures, but only {who} {'blocks' if len(blockers) == 1 else 'block'}"
                 f" it ({rule.rule})",
             )
+
+
+def score_block_requirements(
+    scenario: Scenario, registry: Registry, candidates: npt.ArrayLike
+) -> tuple[IntArray, int]:
+    """For a decision search: how many block requirements (509.1c: lure, ...) each candidate
+    declaration of a scenario's blocks obeys, and the most any declaration can obey.
+
+    `candidates` is ``[K, B]``: for each candidate and each potential blocker of
+    ``block_requirements(scenario, registry).blockers`` (the creatures of the players other
+    than the attacking player, in scenario order) the index of the attacker it blocks in
+    ``.attackers`` (the scenario's attackers, in order) or -1; or ``[K, B, M]`` for blockers
+    that block several attackers, padded with -1. Keep the candidates whose count equals the
+    maximum: the others are illegal declarations.
+    """
+    reqs = block_requirements(scenario, registry)
+    return requirements_obeyed(reqs, candidates), reqs.most_obeyable()

@@ -13,6 +13,8 @@ from ecs_combat.errors import InputError
 
 #: Why a creature that attacking tapped earlier in the turn can't attack or block.
 TAPPED = "it is tapped: attacking earlier this turn tapped it (508.1f)"
+#: Why a creature the file gives ``tapped = true`` can't attack or block (508.1a, 509.1a).
+TAPPED_AT_START = "it is tapped (tapped = true) and nothing untapped it"
 #: Why a creature that died (or otherwise left) earlier in the turn can't attack or block.
 GONE = "it is not on the battlefield: it left earlier this turn"
 #: Why a creature whose `enter` event or token-making spell never happened can't.

@@ -13,14 +13,22 @@ from typing import Any
 
 from ecs_combat.cards.library import CreatureCard, card_keys, creature_card, no_creature_card
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.definitions import COLORS, StateField, normalize_keyword
+from ecs_combat.plugin.definitions import (
+    CARD_TYPES,
+    COLORS,
+    LAND_TYPES,
+    StateField,
+    normalize_keyword,
+)
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import check_declarations_now
+from ecs_combat.rules.legality import check_targets
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
+from ecs_combat.suggest import did_you_mean
 
 # ---------------------------------------------------------------------------------------------
 # Reading files
@@ -72,6 +80,9 @@ class _Parser:
         #: Whether attacks and blocks are checked here (a turn's engines check them as each
         #: combat phase declares them).
         self.check_legality = True
+        #: Whether the blocks are left for a decision to choose (``ecs-combat blocks``): the
+        #: attacks are checked, the blocks (none given) are not held to requirements.
+        self.blocks_to_decide = False
 
     # -- pieces ---------------------------------------------------------------------------
 
@@ -88,6 +99,30 @@ class _Parser:
             self.keyword(k, f"{path}[{i}]") for i, k in enumerate(self.c.string_list(value, path))
         ]
         return tuple(i.name for i in found), tuple(i.parameter for i in found)
+
+    def targets(
+        self, value: Any, keywords: tuple[str, ...], path: str
+    ) -> dict[str, tuple[str, ...]]:
+        """A ``targets`` table: keyword -> a creature id, or a list of them (one per instance);
+        the ids are checked once every creature is known (:func:`check_targets`)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for key, raw in self.c.table(value, path).items():
+            where = f"{path}.{key}"
+            kw = self.registry.keyword(key)
+            if kw is None:
+                raise self.c.fail(where, self.registry.unknown_keyword_reason(key))
+            if not kw.target:
+                raise self.c.fail(where, f"{kw.name!r} has no trigger that targets")
+            if kw.name not in keywords:
+                raise self.c.fail(where, f"the creature has no {kw.name!r} among its keywords")
+            ids = [raw] if isinstance(raw, str) else self.c.string_list(raw, where)
+            if len(ids) > keywords.count(kw.name):
+                raise self.c.fail(
+                    where,
+                    f"{len(ids)} targets for {keywords.count(kw.name)} instance(s) of {kw.name!r}",
+                )
+            out[kw.name] = tuple(ids)
+        return out
 
     def counter_kind(self, text: str, path: str) -> str:
         """The name of a kind of counter: a keyword counter (122.1b) or a plugin's kind."""
@@ -112,6 +147,20 @@ class _Parser:
             name = self.counter_kind(key, f"{path}.{key}")
             out[name] = out.get(name, 0) + self.c.integer(count, f"{path}.{key}", minimum)
         return out
+
+    def names(self, value: Any, path: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+        """A list of names from `allowed`, any case, each once, in `allowed` order."""
+        given: set[str] = set()
+        for i, item in enumerate(self.c.string_list(value, path)):
+            name = normalize_keyword(item)
+            if name not in allowed:
+                raise self.c.fail(
+                    f"{path}[{i}]",
+                    f"unknown {what} {item!r} (the {what}s: {', '.join(allowed)})"
+                    f"{did_you_mean(name, allowed)}",
+                )
+            given.add(name)
+        return tuple(n for n in allowed if n in given)
 
     def colors(self, value: Any, path: str) -> tuple[str, ...]:
         out: list[str] = []
@@ -183,7 +232,8 @@ class _Parser:
         t = self.c.table(raw, path)
         allowed = {
             "name", "controller", "power", "toughness", "keywords", "counters", "damage", "id",
-            "summoning_sick", "colors", "card", "value", *self.registry.state_fields("creature"),
+            "summoning_sick", "tapped", "colors", "types", "card", "value", "targets",
+            *self.registry.state_fields("creature"),
         }  # fmt: skip
         self.c.keys(t, path, allowed)
         card = self.creature_card(t["card"], f"{path}.card") if "card" in t else None
@@ -204,12 +254,15 @@ class _Parser:
             counters=self.counters(t.get("counters", {}), f"{path}.counters", 0),
             damage=self.c.integer(t.get("damage", 0), f"{path}.damage", 0),
             colors=self.colors(t.get("colors", []), f"{path}.colors"),
+            types=self.names(t.get("types", []), f"{path}.types", CARD_TYPES, "card type"),
             state=self.state("creature", t, path),
             summoning_sick=self.c.boolean(t.get("summoning_sick", False), f"{path}.summoning_sick"),
+            tapped=self.c.boolean(t.get("tapped", False), f"{path}.tapped"),
             path=path,
             card=None if card is None else card.name,
             ignored_text=() if card is None else card.ignored,
             value=self.c.integer(t["value"], f"{path}.value") if "value" in t else None,
+            targets=self.targets(t.get("targets", {}), names, f"{path}.targets"),
         )
         if spec.toughness <= 0:
             raise self.c.fail(
@@ -240,9 +293,10 @@ class _Parser:
         scenario.events = parse_events(self, scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
         self.check_state(scenario)
+        check_targets(scenario, self.registry)
         if self.check_legality:
             # with the creatures as attackers and as blockers are declared (RULES 4)
-            check_declarations_now(scenario, self.registry)
+            check_declarations_now(scenario, self.registry, blocks=not self.blocks_to_decide)
         return scenario
 
     def parse_sides(self) -> None:
@@ -253,11 +307,12 @@ class _Parser:
         for pid, raw in players.items():
             path = f"players.{pid}"
             t = self.c.table(raw, path)
-            self.c.keys(t, path, {"life", *self.registry.state_fields("player")})
+            self.c.keys(t, path, {"life", "lands", *self.registry.state_fields("player")})
             self.players[pid] = PlayerSpec(
                 pid,
                 self.c.integer(t.get("life", 20), f"{path}.life"),
                 self.state("player", t, path),
+                self.names(t.get("lands", []), f"{path}.lands", LAND_TYPES, "land type"),
             )
             if self.players[pid].life <= 0:
                 raise self.c.fail(f"{path}.life", "a player at 0 or less life has lost (704.5a)")
@@ -367,9 +422,15 @@ class _Parser:
         return out
 
 
-def parse_scenario(doc: Any, registry: Registry, file: str = "<scenario>") -> Scenario:
-    """Validate a raw scenario document (a dict as read from TOML or JSON)."""
-    return _Parser(doc, registry, file).parse()
+def parse_scenario(
+    doc: Any, registry: Registry, file: str = "<scenario>", *, blocks_to_decide: bool = False
+) -> Scenario:
+    """Validate a raw scenario document (a dict as read from TOML or JSON). With
+    `blocks_to_decide`, its blocks are left for a decision to choose (docs/decisions.md): the
+    blocks it lacks are not held to requirements such as lure's (509.1c)."""
+    parser = _Parser(doc, registry, file)
+    parser.blocks_to_decide = blocks_to_decide
+    return parser.parse()
 
 
 __all__ = [

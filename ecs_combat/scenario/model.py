@@ -15,6 +15,8 @@ class PlayerSpec:
     id: str
     life: int = 20
     state: dict[str, Any] = field(default_factory=dict)
+    #: The land types (and ``nonbasic``) of the lands they control, for landwalk.
+    lands: tuple[str, ...] = ()
 
 
 @dataclass
@@ -35,11 +37,16 @@ class CreatureSpec:
     damage: int = 0
     #: Its colors (105.1); none for a colorless creature.
     colors: tuple[str, ...] = ()
+    #: Its card types besides creature (``artifact``), from ``types`` or its card.
+    types: tuple[str, ...] = ()
     #: The state plugins add (``hat``, ``paired_with``, ...), by scenario key.
     state: dict[str, Any] = field(default_factory=dict)
     #: It came under its controller's control this turn: it can't attack without a keyword
     #: that lets it (302.6). Creatures that enter through events always did.
     summoning_sick: bool = False
+    #: It is tapped as the combat (or the turn's first combat phase) begins: it can't attack
+    #: or block unless something untaps it first (508.1a, 509.1a).
+    tapped: bool = False
     path: str = ""
     #: The card it was made from (``card = "Serra Angel"``), or None.
     card: str | None = None
@@ -47,6 +54,9 @@ class CreatureSpec:
     ignored_text: tuple[str, ...] = ()
     #: Its value for decisions (RULES section 9), or None for power plus toughness.
     value: int | None = None
+    #: The targets of its keywords' triggers (``targets = { <keyword> = "bear" }``): keyword ->
+    #: creature ids, one per instance in order (fewer: the later instances have none).
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecs_combat.plugin.definitions import COLORS, Card
+from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, LAND_TYPES, Card
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.events import DECLARE_BLOCKERS, EVENT_ACTIONS
@@ -29,6 +29,9 @@ CREATURE = "creature id"
 KEYWORDS = "list of keywords"
 COUNTERS = "counters"
 COLOR_LIST = "list of colors"
+TYPE_LIST = "list of card types"
+LAND_LIST = "list of land types"
+TARGETS = "targets table"
 STEP = "damage step"
 POINT = "point of the combat"
 ACTION = "event action"
@@ -70,6 +73,12 @@ SCENARIO: dict[str, Key] = {
 #: The core's keys of a player table; plugins add theirs (:func:`player_table`).
 PLAYER_TABLE: dict[str, Key] = {
     "life": Key(INTEGER, "Life total as combat begins.", minimum=1, default=20),
+    "lands": Key(
+        LAND_LIST,
+        "The land types of the lands they control (plains, island, swamp, mountain, forest) "
+        "and nonbasic, any case, as restrictions on blocking read them.",
+        default=[],
+    ),
 }
 
 #: The core's keys of a creature table; plugins add theirs (:func:`creature_table`).
@@ -97,8 +106,21 @@ CREATURE_TABLE: dict[str, Key] = {
     ),
     "damage": Key(INTEGER, "Damage already marked on it.", minimum=0, default=0),
     "colors": Key(COLOR_LIST, "Its colors (white, blue, black, red, green); none: colorless."),
+    "types": Key(
+        TYPE_LIST, "Its card types besides creature (artifact, enchantment, land).", default=[]
+    ),
     "summoning_sick": Key(
         BOOLEAN, "It came under its controller's control this turn.", default=False
+    ),
+    "targets": Key(
+        TARGETS,
+        "The targets of its keywords' triggers: keyword -> a creature id, or a list, one per "
+        "instance.",
+    ),
+    "tapped": Key(
+        BOOLEAN,
+        "It is tapped as combat begins: it can't attack or block unless something untaps it.",
+        default=False,
     ),
     "value": Key(
         INTEGER,
@@ -289,6 +311,10 @@ class _Builder:
             # as the loader reads them: any case and spacing, a color listed twice counts once
             colors = {"type": "string", "pattern": _words(list(COLORS), any_case=True)}
             return {"type": "array", "items": {**colors, "examples": list(COLORS)}}
+        if kind in (TYPE_LIST, LAND_LIST):
+            allowed = CARD_TYPES if kind == TYPE_LIST else LAND_TYPES
+            pattern = _words(list(allowed), any_case=True)
+            return {"type": "array", "items": {"type": "string", "pattern": pattern}}
         if kind == STEP:
             return {"enum": self.steps}
         if kind == POINT:
@@ -315,6 +341,9 @@ class _Builder:
             return {"$ref": "#/$defs/combat"}
         if kind == ATTACKERS:
             return {"type": "object", "additionalProperties": text}
+        if kind == TARGETS:
+            several = {"type": "array", "items": text, "minItems": 1}
+            return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}
         if kind == BLOCKERS:
             several = {"type": "array", "items": text, "minItems": 1, "uniqueItems": True}
             return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}

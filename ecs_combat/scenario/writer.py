@@ -18,6 +18,8 @@ def scenario_document(scenario: Scenario, registry: Registry) -> dict[str, Any]:
     players: dict[str, Any] = {}
     for pid, player in scenario.players.items():
         table: dict[str, Any] = {"life": player.life}
+        if player.lands:
+            table["lands"] = list(player.lands)
         table.update(_state(player.state, registry, "player"))
         players[pid] = table
     combat: dict[str, Any] = {"attackers": dict(scenario.attackers)}
@@ -69,8 +71,18 @@ def _creature(creature: CreatureSpec, registry: Registry) -> dict[str, Any]:
         table["counters"] = dict(creature.counters)
     if creature.damage:
         table["damage"] = creature.damage
+    if creature.types:
+        table["types"] = list(creature.types)
     if creature.summoning_sick:
         table["summoning_sick"] = True
+    if creature.tapped:
+        table["tapped"] = True
+    if creature.value is not None:
+        table["value"] = creature.value
+    if creature.targets:
+        table["targets"] = {
+            k: ids[0] if len(ids) == 1 else list(ids) for k, ids in creature.targets.items()
+        }
     table.update(_state(creature.state, registry, "creature"))
     return table
 
@@ -116,6 +128,28 @@ def toml_text(doc: dict[str, Any], comments: tuple[str, ...] = ()) -> str:
         lines += ["", "[[combat.divide]]", *_assignments(entry)]
     for event in doc.get("events", []):
         lines += ["", "[[events]]", *_assignments(event)]
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def turn_toml_text(doc: dict[str, Any], comments: tuple[str, ...] = ()) -> str:
+    """A turn document (docs/turns.md) as TOML, after `comments`: players and creatures as
+    for :func:`toml_text`, ``[turn]``, then one ``[[combats]]`` entry per combat phase, each
+    followed by its ``[[combats.divide]]`` and ``[[combats.events]]`` entries."""
+    lines = [f"# {line}" for line in comments]
+    for section in ("players", "creatures"):
+        for key, table in doc.get(section, {}).items():
+            lines += ["", f"[{section}.{_key(key)}]", *_assignments(table)]
+    if "turn" in doc:
+        lines += ["", "[turn]", *_assignments(doc["turn"])]
+    for entry in doc.get("combats", []):
+        combat = dict(entry)
+        divide = combat.pop("divide", [])
+        events = combat.pop("events", [])
+        lines += ["", "[[combats]]", *_assignments(combat)]
+        for item in divide:
+            lines += ["", "[[combats.divide]]", *_assignments(item)]
+        for event in events:
+            lines += ["", "[[combats.events]]", *_assignments(event)]
     return "\n".join(lines).lstrip("\n") + "\n"
 
 

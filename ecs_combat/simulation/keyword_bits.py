@@ -176,11 +176,18 @@ class _MaskSide:
         self.opponent = np.zeros(masks.shape, np.bool_)
         self.colors = np.zeros(masks.shape, np.int64) if facts is None else facts.colors
         self.power = np.zeros(masks.shape, np.int64) if power is None else power
+        #: Drawn creatures are creatures only; their players control no lands.
+        self.types = np.zeros(masks.shape, np.int64)
+        self.lands = np.zeros(masks.shape, np.int64)
 
     def values(self, keyword: str) -> IntArray:
         if self.facts is None:
             return np.zeros(self.masks.shape, np.int64)
         return self.facts.values(keyword)
+
+    def count(self, keyword: str) -> IntArray:
+        """A drawn creature has each of its keywords once."""
+        return self.has(keyword).astype(np.int64)
 
     def has(self, keyword: str) -> BoolArray:
         bit = self.bits.bit.get(keyword)

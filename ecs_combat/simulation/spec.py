@@ -14,6 +14,7 @@ from typing import Any
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
+from ecs_combat.scenario.instances import parse_instance
 from ecs_combat.simulation.pool import CardPool, PoolReader
 from ecs_combat.simulation.turns import TurnSpec, parse_turn
 from ecs_combat.suggest import did_you_mean
@@ -266,7 +267,26 @@ class _SpecReader(Checker):
             raise self.fail(path, f"must be a keyword name, not {type_name(name)}")
         kw = self.registry.keyword(name)
         if kw is None:
-            raise self.fail(path, self.registry.unknown_keyword_reason(name))
+            try:  # "bushido 2", "protection from red": a keyword with its parameter
+                kw = self.registry.keyword(parse_instance(name, self.registry).name)
+            except ValueError:
+                kw = None
+            if kw is None:
+                raise self.fail(path, self.registry.unknown_keyword_reason(name))
+        if kw.parameter:
+            example = f"{kw.name} 2" if kw.parameter == "number" else f"{kw.name} from red"
+            raise self.fail(
+                path,
+                f"{kw.name!r} takes a {kw.parameter} ({example!r}), and a SPEC draws keywords "
+                "without parameters only: leave it out, or resolve scenario files that write "
+                "its instances",
+            )
+        if any(r.keyword == kw.name for r in self.registry.restrictions_of("block-requirement")):
+            raise self.fail(
+                path,
+                f"{kw.name!r} sets a block requirement (509.1c), and a SPEC's drawn blocks obey "
+                "restrictions only: leave it out",
+            )
         return kw.name
 
     def keyword_probabilities(self, value: Any, path: str) -> dict[str, float]:

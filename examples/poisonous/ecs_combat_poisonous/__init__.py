@@ -10,15 +10,13 @@ gets nothing. Poison counters are the bundled ``poison`` plugin's ``player.poiso
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-import esper
 import numpy as np
 
 from ecs_combat import (
+    BatchContext,
     BatchDamageEvent,
     BatchStateCheck,
+    CombatContext,
     DamageEvent,
     Keyword,
     StateCheck,
@@ -30,79 +28,69 @@ POISONOUS = "poisonous"
 POISON = "poison"
 #: Poison counters a player loses the game at (704.5c).
 LOSING_COUNT = 10
-#: The batched engine's per-creature columns: poison its triggers will give, and to whom.
+#: Marks: poison counters from triggers not resolved yet, per player (reference engine); per
+#: source row, the poison due and the player row it damaged (batched engine).
 PENDING = "poisonous: pending poison"
 PLAYER = "poisonous: damaged player"
-#: Reads after the state-based actions the damage caused (and before other late systems).
-AFTER_CHECKS = 90
 
 
-@dataclass(slots=True)
-class PendingPoison:
-    """Component of a player entity: poison counters from poisonous triggers not resolved yet."""
-
-    count: int
-
-
-def total(values: list[Any]) -> int:
+def total(values: list[int | str | None]) -> int:
     """The poison counters of a creature's poisonous triggers (one per instance)."""
-    return sum(n for n in values if n)
+    return sum(n for n in values if isinstance(n, int))
 
 
-def trigger(combat: Any, event: DamageEvent) -> None:
+def trigger(combat: CombatContext, event: DamageEvent) -> None:
     """Note the triggers of the combat damage dealt to players by poisonous sources."""
     for d in event.dealt:
         if d.to_player and d.amount > 0 and combat.has(d.source, POISONOUS):
             n = total(combat.instances(d.source, POISONOUS))
-            pending = esper.try_component(d.recipient, PendingPoison)
-            if pending is None:
-                esper.add_component(d.recipient, PendingPoison(n))
-            else:
-                pending.count += n
+            pending = combat.marks(PENDING)
+            pending[d.recipient] = int(pending.get(d.recipient) or 0) + n
 
 
-def resolve(combat: Any, check: StateCheck) -> None:
+def resolve(combat: CombatContext, check: StateCheck) -> None:
     """Resolve the noted triggers; then 704.5c for the players poisoned."""
-    for player, pending in list(esper.get_component(PendingPoison)):
-        esper.remove_component(player, PendingPoison)
+    pending = combat.marks(PENDING)
+    for player in sorted(pending):
+        count = int(pending.pop(player) or 0)
         if player in check.loses or combat.game_over():
             continue
-        poison = combat.state(player, POISON) + pending.count
-        combat.set_state(player, POISON, poison)
-        combat.note(f"{POISONOUS} (702.70): {combat.pid(player)} gets {pending.count} poison")
+        poison = int(combat.player_state(player, POISON) or 0) + count
+        combat.set_player_state(player, POISON, poison)
+        combat.note(f"{POISONOUS} (702.70): {combat.player_id(player)} gets {count} poison")
         if poison >= LOSING_COUNT:
             check.loses.add(player)
             check.why[player] = f"has {LOSING_COUNT} or more poison counters and loses (704.5c)"
 
 
-def trigger_batched(batch: Any, event: BatchDamageEvent) -> None:
+def trigger_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: per source row, the poison due and the player it damaged."""
     hit = (event.recipient < 0) & (event.amount > 0)
     hit[hit] = batch.has(POISONOUS)[event.source[hit]]
     if not hit.any():
         return
     rows, values = batch.instances(POISONOUS)
-    due = np.bincount(rows, weights=np.maximum(values, 0), minlength=batch.n).astype(np.int64)
+    due = np.bincount(rows, weights=np.maximum(values, 0), minlength=batch.rows).astype(np.int64)
     sources = event.source[hit]
-    batch.column(PENDING, np.int64)[sources] += due[sources]  # one entry per source and step
-    batch.column(PLAYER, np.int64)[sources] = -1 - event.recipient[hit]
+    batch.marks(PENDING, np.int64)[sources] += due[sources]  # one entry per source and step
+    batch.marks(PLAYER, np.int64)[sources] = -1 - event.recipient[hit]
 
 
-def resolve_batched(batch: Any, check: BatchStateCheck) -> None:
+def resolve_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     """Resolve the noted triggers in the battles being checked; then 704.5c for them."""
-    if not batch.has_column(PENDING):
+    if not batch.has_marks(PENDING):
         return
-    pending = batch.column(PENDING, np.int64)
-    rows = np.flatnonzero((pending > 0) & check.battles[batch.battle])
+    pending = batch.marks(PENDING, np.int64)
+    rows = np.flatnonzero((pending > 0) & check.battles[batch.battle()])
     if not rows.size:
         return
-    players = batch.column(PLAYER, np.int64)[rows]
+    players = batch.marks(PLAYER, np.int64)[rows]
     counts = pending[rows]
     pending[rows] = 0
     keep = (
         ~check.loses[players]
-        & ~batch.lost[players]
-        & ~batch.game_over[batch.player_battle[players]]
+        & ~batch.lost()[players]
+        & ~batch.game_over()[batch.player_battle()[players]]
     )
     poison = batch.player_state(POISON)
     np.add.at(poison, players[keep], counts[keep])
@@ -127,12 +115,20 @@ def register_keywords() -> list[Keyword]:
 def register_systems() -> list[System]:
     """Trigger as damage is dealt; resolve after the state-based actions it caused."""
     return [
-        System("deal-damage", "poisonous triggers", trigger, trigger_batched, {POISONOUS}, 90),
+        System(
+            "deal-damage",
+            "poisonous triggers",
+            trigger,
+            trigger_batched,
+            {POISONOUS},
+            sets={"reaction"},  # after prevention and replacements
+        ),
         System(
             "state-based-actions",
             "poisonous triggers resolve",
             resolve,
             resolve_batched,
-            order=AFTER_CHECKS,  # no keywords: its creature may have died or lost poisonous
-        ),
+            sets={"reaction"},  # after the conditions, such as poison's 704.5c
+            writes={"loses"},
+        ),  # no keywords: its creature may have died or lost poisonous since
     ]

@@ -1,0 +1,407 @@
+"""What a system may read and do: the contexts the engines pass to plugins' systems.
+
+A system's reference form receives a :class:`CombatContext` (one combat, one creature or
+player at a time); its batched form a :class:`BatchContext` (many combats at once, one
+element per creature row, player row or battle). Both have the **same names with the same
+meanings**, by one rule: where the reference context takes a creature (or player), the batched
+one answers for every row at once (queries drop the argument and return an array) or acts on
+the rows it is given (actions take an array of rows). So ``power(creature)`` is one creature's
+power and ``power()`` every row's; ``pump(creature, 1, 1)`` pumps one creature and
+``pump(rows, 1, 1)`` the given rows.
+
+Creatures and players of the reference context are opaque handles (:data:`Creature`,
+:data:`Player`): compare them, use them as keys, pass them back; never build one. Rows of the
+batched context are global row numbers (the rows of one battle are contiguous). Nothing else
+of either engine is part of the contract; a plugin imports neither engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+#: A creature of the reference engine (an opaque handle).
+Creature = int
+#: A player of the reference engine (an opaque handle).
+Player = int
+#: One boolean per creature row (a row mask), per player row or per battle.
+BoolArray = npt.NDArray[np.bool_]
+#: Integers per row, or a list of rows.
+IntArray = npt.NDArray[np.int64]
+#: A value kept for a creature or player in the reference engine (:meth:`CombatContext.marks`).
+MarkValue = int | bool | str | None
+#: A plugin's state of a creature or player in the reference engine: an int, a bool, or (a
+#: creature reference) a :data:`Creature` or None.
+StateValue = int | bool | None
+#: A plugin's state of every creature or player row in the batched engine: int64 for ``int``
+#: and ``creature`` state (a row, or -1), bool for ``bool`` state.
+StateArray = npt.NDArray[Any]
+#: The element type of a plugin's column (:meth:`BatchContext.marks`): ``np.bool_``,
+#: ``np.int64``.
+G = TypeVar("G", bound=np.generic)
+
+
+class CombatContext(Protocol):
+    """One combat (reference engine): what a system's reference form may read and do.
+
+    The same context serves every point and every triggered ability of a combat (and of the
+    combat phases of one turn); marks (:meth:`marks`) last as long.
+    """
+
+    # -- who is there --------------------------------------------------------------------
+
+    def creatures(self) -> list[Creature]:
+        """Every creature of the combat, on the battlefield or not, in scenario order (those
+        that entered later last)."""
+        ...
+
+    def players(self) -> list[Player]:
+        """The players still seated in the combat, in turn order (the attacking player first)."""
+        ...
+
+    def creature_id(self, creature: Creature) -> str:
+        """The creature's scenario id (``goblin``), for notes."""
+        ...
+
+    def player_id(self, player: Player) -> str:
+        """The player's scenario id, for notes."""
+        ...
+
+    def name(self, creature: Creature) -> str:
+        """The creature's name."""
+        ...
+
+    # -- a creature now --------------------------------------------------------------------
+
+    def on_battlefield(self, creature: Creature) -> bool:
+        """Whether the creature is on the battlefield."""
+        ...
+
+    def attacking(self, creature: Creature) -> bool:
+        """Whether it is an attacking creature (on the battlefield, not removed from combat)."""
+        ...
+
+    def blocking(self, creature: Creature) -> bool:
+        """Whether it is a blocking creature (on the battlefield, not removed from combat)."""
+        ...
+
+    def defending_player(self, creature: Creature) -> Player | None:
+        """The player an attacking creature attacks; None if it is not attacking."""
+        ...
+
+    def blocker_count(self, creature: Creature) -> int:
+        """How many creatures still block an attacker (509.1h: blocks in effect)."""
+        ...
+
+    def controller(self, creature: Creature) -> Player:
+        """The player controlling the creature."""
+        ...
+
+    def has(self, creature: Creature, keyword: str) -> bool:
+        """Whether the creature has a keyword now (printed, granted, counters, static)."""
+        ...
+
+    def instances(self, creature: Creature, keyword: str) -> list[int | str | None]:
+        """The parameters of the creature's instances of a keyword it has now, in printed,
+        granted, counter order: a number, a color name (``COLORS``) or None. A keyword only
+        a static ability gives counts once, with None; [] without the keyword."""
+        ...
+
+    def power(self, creature: Creature) -> int:
+        """Its power now (printed, counters, pumps)."""
+        ...
+
+    def toughness(self, creature: Creature) -> int:
+        """Its toughness now (printed, counters, pumps)."""
+        ...
+
+    def damage(self, creature: Creature) -> int:
+        """The damage marked on it."""
+        ...
+
+    def colors(self, creature: Creature) -> tuple[str, ...]:
+        """Its colors (105.1), names from ``COLORS``; () for a colorless one."""
+        ...
+
+    def types(self, creature: Creature) -> tuple[str, ...]:
+        """Its card types besides creature (``CARD_TYPES``: ``artifact``)."""
+        ...
+
+    def lands(self, player: Player) -> tuple[str, ...]:
+        """The land types of the lands the player controls (``LAND_TYPES``)."""
+        ...
+
+    def tapped(self, creature: Creature) -> bool:
+        """Whether it is tapped."""
+        ...
+
+    def summoning_sick(self, creature: Creature) -> bool:
+        """Whether it came under its controller's control this turn (302.6). Reference only,
+        for notes: both engines check summoning sickness as attackers are declared."""
+        ...
+
+    def counters(self, creature: Creature, kind: str) -> int:
+        """How many counters of a kind (a keyword, ``+1/+1``, ...) are on it."""
+        ...
+
+    def creature_state(self, creature: Creature, key: str) -> StateValue:
+        """A plugin's state of the creature (a creature reference is a :data:`Creature` or
+        None)."""
+        ...
+
+    # -- players ---------------------------------------------------------------------------
+
+    def life(self, player: Player) -> int:
+        """The player's life total."""
+        ...
+
+    def lost(self, player: Player) -> bool:
+        """Whether the player has lost the game."""
+        ...
+
+    def player_state(self, player: Player, key: str) -> StateValue:
+        """A plugin's state of the player."""
+        ...
+
+    def game_over(self) -> bool:
+        """Whether fewer than two players remain: the game is over (RULES.md: end of game)."""
+        ...
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def pump(self, creature: Creature, power: int, toughness: int) -> None:
+        """+power/+toughness until end of turn."""
+        ...
+
+    def add_counters(self, creature: Creature, kind: str, change: int) -> None:
+        """Put (positive) or remove (negative) counters of a kind; a count never goes below 0.
+        Keyword counters give their keyword (122.1b), others their power and toughness."""
+        ...
+
+    def tap(self, creature: Creature) -> None:
+        """Tap the creature (it stays in combat: 506.4)."""
+        ...
+
+    def untap(self, creature: Creature) -> None:
+        """Untap the creature."""
+        ...
+
+    def targets(self, creature: Creature, keyword: str) -> list[Creature | None]:
+        """The targets the scenario gives a creature's instances of a keyword (its ``targets``
+        key), one per instance in order; None for an instance without one."""
+        ...
+
+    def require_block(self, blocker: Creature, attacker: Creature, keyword: str) -> None:
+        """A requirement (509.1c) a trigger makes: the blocker must block the
+        attacker if it is able to. The blocks are checked against it as they are declared;
+        `keyword` names it in messages."""
+        ...
+
+    def leave_battlefield(self, creature: Creature) -> None:
+        """The creature leaves the battlefield (sacrificed, exiled) and so combat (506.4)."""
+        ...
+
+    def lose_life(self, player: Player, amount: int) -> None:
+        """The player loses life (not damage, 119.3)."""
+        ...
+
+    def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:
+        """Change a plugin's state of a creature."""
+        ...
+
+    def set_player_state(self, player: Player, key: str, value: StateValue) -> None:
+        """Change a plugin's state of a player."""
+        ...
+
+    def marks(self, name: str) -> MutableMapping[int, MarkValue]:
+        """A plugin's own per-creature (or per-player) values, by creature or player, kept for
+        the combat (and the turn's later combat phases): empty until first written. Name it
+        after the plugin (``"deathtouch: dealt damage"``)."""
+        ...
+
+    def note(self, text: str) -> None:
+        """Say what happened, for the readable account (after the step it follows)."""
+        ...
+
+
+class BatchContext(Protocol):
+    """Many combats at once (batched engine): what a system's batched form may read and do.
+
+    Queries answer for every row at once (one element per creature row, player row or
+    battle); actions take the rows they act on. Read-only arrays raise on writing; the ones
+    documented as writable change the batch. There are no notes: the account is the
+    reference engine's.
+    """
+
+    @property
+    def rows(self) -> int:
+        """The number of creature rows."""
+        ...
+
+    @property
+    def player_rows(self) -> int:
+        """The number of player rows."""
+        ...
+
+    @property
+    def battles(self) -> int:
+        """The number of battles."""
+        ...
+
+    def battle(self) -> IntArray:
+        """Each creature row's battle."""
+        ...
+
+    def player_battle(self) -> IntArray:
+        """Each player row's battle."""
+        ...
+
+    def creature_id(self, row: int) -> str:
+        """A creature row's scenario id, for error messages."""
+        ...
+
+    def player_id(self, row: int) -> str:
+        """A player row's id, for error messages."""
+        ...
+
+    # -- creatures now (one element per creature row) ----------------------------------------
+
+    def on_battlefield(self) -> BoolArray:
+        """Row mask: creatures on the battlefield."""
+        ...
+
+    def attacking(self) -> BoolArray:
+        """Row mask: attacking creatures (on the battlefield, not removed from combat)."""
+        ...
+
+    def blocking(self) -> BoolArray:
+        """Row mask: blocking creatures (on the battlefield, not removed from combat)."""
+        ...
+
+    def defending_player(self) -> IntArray:
+        """Per row: the player row an attacking creature attacks; -1 if it is not attacking."""
+        ...
+
+    def blocker_count(self) -> IntArray:
+        """Per row: how many creatures still block it (509.1h: blocks in effect)."""
+        ...
+
+    def controller(self) -> IntArray:
+        """Per row: the player row controlling it."""
+        ...
+
+    def has(self, keyword: str) -> BoolArray:
+        """Row mask: creatures that have a keyword now (printed, granted, counters, static)."""
+        ...
+
+    def instances(self, keyword: str) -> tuple[IntArray, IntArray]:
+        """(rows, parameters) of the instances of a keyword creatures have now, in row order
+        then printed, granted, counter order; a parameter is a number, a color index
+        (``COLORS``) or -1. A keyword a row has with no listed instance (a static ability's,
+        or a bulk simulation's one bit) counts once, with -1."""
+        ...
+
+    def power(self) -> IntArray:
+        """Per row: power now."""
+        ...
+
+    def toughness(self) -> IntArray:
+        """Per row: toughness now."""
+        ...
+
+    def damage(self) -> IntArray:
+        """Per row: damage marked."""
+        ...
+
+    def colors(self) -> IntArray:
+        """Per row: colors as a bit mask, bit i for ``COLORS[i]``."""
+        ...
+
+    def types(self) -> IntArray:
+        """Per row: card types besides creature as a bit mask, bit i for ``CARD_TYPES[i]``."""
+        ...
+
+    def lands(self) -> IntArray:
+        """Per player row: land types as a bit mask, bit i for ``LAND_TYPES[i]``."""
+        ...
+
+    def tapped(self) -> BoolArray:
+        """Row mask: tapped creatures."""
+        ...
+
+    def counters(self, kind: str) -> IntArray:
+        """Per row: how many counters of a kind are on it."""
+        ...
+
+    def creature_state(self, key: str) -> StateArray:
+        """A plugin's state of every creature row (writable; a creature reference is a row or
+        -1)."""
+        ...
+
+    # -- players (one element per player row) and battles ----------------------------------
+
+    def life(self) -> IntArray:
+        """Per player row: life total."""
+        ...
+
+    def lost(self) -> BoolArray:
+        """Per player row: whether the player has lost the game."""
+        ...
+
+    def player_state(self, key: str) -> StateArray:
+        """A plugin's state of every player row (writable)."""
+        ...
+
+    def game_over(self) -> BoolArray:
+        """Per battle: whether fewer than two players remain."""
+        ...
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def pump(self, rows: IntArray, power: IntArray | int, toughness: IntArray | int) -> None:
+        """+power/+toughness until end of turn for some distinct rows."""
+        ...
+
+    def add_counters(self, rows: IntArray, kind: str, change: IntArray | int) -> None:
+        """Put (positive) or remove (negative) counters of a kind on some distinct rows."""
+        ...
+
+    def tap(self, rows: IntArray) -> None:
+        """Tap some rows."""
+        ...
+
+    def untap(self, rows: IntArray) -> None:
+        """Untap some rows."""
+        ...
+
+    def targets(self, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
+        """(source rows, instance, target rows) of the targets scenarios give instances of a
+        keyword (``targets``), in source row then instance order; instances without a target
+        have no element."""
+        ...
+
+    def require_block(self, blockers: IntArray, attackers: IntArray, keyword: str) -> None:
+        """Requirements (509.1c) triggers make: each blocker row must block the attacker row
+        beside it if able. Blocks are checked as the scenario is loaded (the reference world),
+        so the batched engine records them and resolves the declared blocks."""
+        ...
+
+    def leave_battlefield(self, rows: IntArray) -> None:
+        """Creatures leave the battlefield, and so combat (506.4)."""
+        ...
+
+    def lose_life(self, players: IntArray, amount: IntArray | int) -> None:
+        """Players (rows, may repeat) lose life (not damage, 119.3)."""
+        ...
+
+    def marks(self, name: str, dtype: type[G]) -> npt.NDArray[G]:
+        """A plugin's own per-creature column (writable), zeros until first written, kept for
+        the batch (and the turn's later combat phases)."""
+        ...
+
+    def has_marks(self, name: str) -> bool:
+        """Whether the column :meth:`marks` `name` exists yet."""
+        ...

@@ -1,0 +1,155 @@
+"""The reference engine's :class:`~ecs_combat.plugin.context.CombatContext`: a thin facade
+over one :class:`~ecs_combat.reference.engine.Combat` and its esper world."""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING
+
+import esper
+
+from ecs_combat.plugin.context import Creature, MarkValue, Player, StateValue
+from ecs_combat.reference.components import (
+    Attacking,
+    Blocking,
+    Card,
+    Colors,
+    Damage,
+    KeywordSources,
+    Stats,
+    Tapped,
+)
+from ecs_combat.reference.components import Player as PlayerComponent
+
+if TYPE_CHECKING:
+    from ecs_combat.reference.engine import Combat
+
+
+class ReferenceContext:
+    """What the systems and triggered abilities of one combat see (docs/plugins.md)."""
+
+    __slots__ = ("_combat", "_marks")
+
+    def __init__(self, combat: Combat) -> None:
+        self._combat = combat
+        self._marks: dict[str, dict[int, MarkValue]] = {}
+
+    def creatures(self) -> list[Creature]:
+        return self._combat.creature_entities()
+
+    def players(self) -> list[Player]:
+        return list(self._combat.players.values())
+
+    def creature_id(self, creature: Creature) -> str:
+        return self._combat.cid(creature)
+
+    def player_id(self, player: Player) -> str:
+        return self._combat.pid(player)
+
+    def name(self, creature: Creature) -> str:
+        return esper.component_for_entity(creature, Card).name
+
+    def on_battlefield(self, creature: Creature) -> bool:
+        return self._combat.on_battlefield(creature)
+
+    def attacking(self, creature: Creature) -> bool:
+        return self._combat.on_battlefield(creature) and esper.has_component(creature, Attacking)
+
+    def blocking(self, creature: Creature) -> bool:
+        return self._combat.on_battlefield(creature) and esper.has_component(creature, Blocking)
+
+    def defending_player(self, creature: Creature) -> Player | None:
+        return self._combat.defending_player(creature)
+
+    def blocker_count(self, creature: Creature) -> int:
+        return len(self._combat.blocked_by(self._combat.cid(creature)))
+
+    def controller(self, creature: Creature) -> Player:
+        return self._combat.controller(creature)
+
+    def has(self, creature: Creature, keyword: str) -> bool:
+        return self._combat.has(creature, keyword)
+
+    def instances(self, creature: Creature, keyword: str) -> list[int | str | None]:
+        return self._combat.instances(creature, keyword)
+
+    def power(self, creature: Creature) -> int:
+        return esper.component_for_entity(creature, Stats).power
+
+    def toughness(self, creature: Creature) -> int:
+        return esper.component_for_entity(creature, Stats).toughness
+
+    def damage(self, creature: Creature) -> int:
+        return esper.component_for_entity(creature, Damage).marked
+
+    def colors(self, creature: Creature) -> tuple[str, ...]:
+        return self._combat.colors(creature)
+
+    def types(self, creature: Creature) -> tuple[str, ...]:
+        return esper.component_for_entity(creature, Colors).types
+
+    def lands(self, player: Player) -> tuple[str, ...]:
+        return esper.component_for_entity(player, PlayerComponent).lands
+
+    def tapped(self, creature: Creature) -> bool:
+        return esper.has_component(creature, Tapped)
+
+    def summoning_sick(self, creature: Creature) -> bool:
+        return self._combat.summoning_sick(creature)
+
+    def counters(self, creature: Creature, kind: str) -> int:
+        return esper.component_for_entity(creature, KeywordSources).counters.get(kind, 0)
+
+    def creature_state(self, creature: Creature, key: str) -> StateValue:
+        value: StateValue = self._combat.state(creature, key)
+        return value
+
+    def life(self, player: Player) -> int:
+        return esper.component_for_entity(player, PlayerComponent).life
+
+    def lost(self, player: Player) -> bool:
+        return esper.component_for_entity(player, PlayerComponent).lost
+
+    def player_state(self, player: Player, key: str) -> StateValue:
+        value: StateValue = self._combat.state(player, key)
+        return value
+
+    def game_over(self) -> bool:
+        return self._combat.game_over()
+
+    def pump(self, creature: Creature, power: int, toughness: int) -> None:
+        self._combat.pump(creature, power, toughness)
+
+    def add_counters(self, creature: Creature, kind: str, change: int) -> None:
+        self._combat.add_counters(creature, kind, change)
+
+    def tap(self, creature: Creature) -> None:
+        if not esper.has_component(creature, Tapped):
+            esper.add_component(creature, Tapped())
+
+    def untap(self, creature: Creature) -> None:
+        esper.try_remove_component(creature, Tapped)
+
+    def targets(self, creature: Creature, keyword: str) -> list[Creature | None]:
+        return self._combat.targets(creature, keyword)
+
+    def require_block(self, blocker: Creature, attacker: Creature, keyword: str) -> None:
+        self._combat.required_blocks.append((blocker, attacker, keyword))
+
+    def leave_battlefield(self, creature: Creature) -> None:
+        self._combat.leave_battlefield(creature)
+
+    def lose_life(self, player: Player, amount: int) -> None:
+        self._combat.lose_life(player, amount)
+
+    def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:
+        self._combat.set_state(creature, key, value)
+
+    def set_player_state(self, player: Player, key: str, value: StateValue) -> None:
+        self._combat.set_state(player, key, value)
+
+    def marks(self, name: str) -> MutableMapping[int, MarkValue]:
+        return self._marks.setdefault(name, {})
+
+    def note(self, text: str) -> None:
+        self._combat.note(text)

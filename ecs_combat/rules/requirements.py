@@ -1,0 +1,194 @@
+"""Requirements on blocking (509.1c): blocks a creature must make if it is able, as plugins
+declare them (restrictions of kind ``block-requirement``: lure).
+
+The declared blocks must obey as many requirements as possible without breaking a
+restriction. A requirement is one (blocker, attacker) pair: the blocker is able to block that
+attacker (no ``block`` or ``block-pair`` restriction forbids it, and the attacker attacks the
+blocker's controller) and some plugin's requirement says it must. A blocker can obey as many
+of its requirements as it may block attackers (one here), so the most a declaration can obey is
+the sum over blockers of the smaller of the two. Candidate declarations are scored as arrays,
+so a decision search scores many at once (:func:`requirements_obeyed`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.plugin.restrictions import Restriction
+
+if TYPE_CHECKING:
+    from ecs_combat.scenario.model import Scenario
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class BlockRequirements:
+    """The block requirements of one scenario's declared attack."""
+
+    #: The creatures that may be declared as blockers, in scenario order.
+    blockers: tuple[str, ...]
+    #: The declared attackers, in declaration order.
+    attackers: tuple[str, ...]
+    #: [blocker, attacker]: the blocker is able to block the attacker and must.
+    required: BoolArray
+    #: [blocker]: how many attackers each may block (1: no plugin lets it block more).
+    capacity: IntArray
+    #: The requirement that applies to each required pair, for messages.
+    sources: Mapping[tuple[int, int], Restriction]
+
+    def most_obeyable(self) -> int:
+        """The most requirements one declaration can obey (509.1c)."""
+        return int(np.minimum(self.required.sum(axis=1), self.capacity).sum())
+
+
+#: A requirement a trigger made as attackers were declared: (blocker id, attacker
+#: id, keyword).
+MadeRequirement = tuple[str, str, str]
+
+
+def block_requirements(
+    scenario: Scenario,
+    registry: Registry,
+    made: Sequence[MadeRequirement] = (),
+    tapped: Collection[str] = (),
+) -> BlockRequirements:
+    """The requirements of a scenario's attack, as its creatures are declared: the plugins'
+    ``block-requirement`` restrictions and those triggers `made`; `tapped` creatures can't
+    block (509.1a), so they have none."""
+    from ecs_combat.rules.legality import KeywordSide, spec_side
+
+    rules = registry.restrictions_of("block-requirement")
+    attackers = tuple(scenario.attackers)
+    attacking_players = {scenario.creatures[a].controller for a in attackers}
+    blockers = tuple(
+        cid
+        for cid, spec in scenario.creatures.items()
+        if spec.controller not in attacking_players and cid not in tapped
+    )
+    required = np.zeros((len(blockers), len(attackers)), np.bool_)
+    sources: dict[tuple[int, int], Restriction] = {}
+    specs = scenario.creatures
+
+    def side(cid: str) -> KeywordSide:
+        return spec_side(specs[cid], registry, scenario.players[specs[cid].controller].lands)
+
+    # a requirement is checked only where its keyword is (as restrictions are): the attackers
+    # that have one, so the work is blockers x those attackers, not blockers x attackers
+    keywords = {r.keyword for r in rules}
+    sought = [
+        (j, a, side(a))
+        for j, a in enumerate(attackers)
+        if keywords & {*specs[a].keywords, *(k for k, n in specs[a].counters.items() if n > 0)}
+    ]
+    if sought:
+        for i, b in enumerate(blockers):
+            mine = side(b)
+            if not all(r.test(mine) for r in registry.restrictions_of("block")):
+                continue
+            for j, a, theirs in sought:
+                if scenario.attackers[a] != specs[b].controller:
+                    continue
+                if not all(r.test(theirs, mine) for r in registry.restrictions_of("block-pair")):
+                    continue
+                found = next((r for r in rules if r.test(theirs, mine)), None)
+                if found is not None:
+                    required[i, j] = True
+                    sources[i, j] = found
+    for b, a, keyword in made:
+        if b not in blockers or a not in attackers or scenario.attackers[a] != specs[b].controller:
+            continue
+        mine, theirs = side(b), side(a)
+        if not all(r.test(mine) for r in registry.restrictions_of("block")):
+            continue
+        if not all(r.test(theirs, mine) for r in registry.restrictions_of("block-pair")):
+            continue
+        i, j = blockers.index(b), attackers.index(a)
+        kw = registry.keyword(keyword)
+        required[i, j] = True
+        sources[i, j] = Restriction(
+            "block-requirement", keyword, kw.rule if kw is not None else "509.1c", _made
+        )
+    capacity = np.ones(len(blockers), np.int64)
+    return BlockRequirements(blockers, attackers, required, capacity, sources)
+
+
+def _made(*sides: object) -> bool:
+    """The test of a requirement a trigger made: it holds for its one pair."""
+    return True
+
+
+def requirements_obeyed(requirements: BlockRequirements, candidates: npt.ArrayLike) -> IntArray:
+    """How many requirements each candidate declaration obeys.
+
+    `candidates` is an integer array ``[K, B]``: for each of K candidates and each potential
+    blocker (:attr:`BlockRequirements.blockers`, in order) the index of the attacker it blocks
+    (into :attr:`BlockRequirements.attackers`) or -1; or ``[K, B, M]`` for blockers that
+    block several attackers, padded with -1. Returns K counts; keep the candidates obeying
+    :meth:`BlockRequirements.most_obeyable` (509.1c).
+    """
+    cand = np.asarray(candidates, np.int64)
+    if cand.ndim == 2:
+        cand = cand[:, :, None]
+    k, b, _ = cand.shape
+    if b != len(requirements.blockers):
+        raise ValueError(f"candidates have {b} blockers, the scenario {len(requirements.blockers)}")
+    req = requirements.required
+    if not req.size:
+        return np.zeros(k, np.int64)
+    rows = np.broadcast_to(np.arange(b)[None, :, None], cand.shape)
+    hit = (cand >= 0) & req[rows, np.maximum(cand, 0)]
+    out: IntArray = hit.sum(axis=(1, 2)).astype(np.int64)
+    return out
+
+
+def declared(requirements: BlockRequirements, blocks: Mapping[str, Sequence[str]]) -> IntArray:
+    """A scenario's ``combat.blockers`` as one candidate ``[1, B, M]``."""
+    width = max((len(v) for v in blocks.values()), default=1) or 1
+    out = np.full((1, len(requirements.blockers), width), -1, np.int64)
+    place = {a: j for j, a in enumerate(requirements.attackers)}
+    for i, b in enumerate(requirements.blockers):
+        for m, a in enumerate(blocks.get(b, ())):
+            out[0, i, m] = place.get(a, -1)
+    return out
+
+
+def check_requirements(
+    scenario: Scenario,
+    registry: Registry,
+    made: Sequence[MadeRequirement] = (),
+    tapped: Collection[str] = (),
+) -> None:
+    """The declared blocks obey as many requirements as possible (509.1c), else an input
+    error naming ``combat.blockers`` and a requirement left unobeyed, with its source."""
+    reqs = block_requirements(scenario, registry, made, tapped)
+    most = reqs.most_obeyable()
+    if not most:
+        return
+    blocks = {b: scenario.blockers.get(b, ()) for b in reqs.blockers}
+    obeyed = int(requirements_obeyed(reqs, declared(reqs, blocks))[0])
+    if obeyed >= most:
+        return
+    for i, b in enumerate(reqs.blockers):
+        mine: list[int] = np.flatnonzero(reqs.required[i]).tolist()
+        kept = [j for j in mine if reqs.attackers[j] in blocks[b]]
+        if mine and len(kept) < min(len(mine), int(reqs.capacity[i])):
+            j = mine[0]
+            a = reqs.attackers[j]
+            rule = reqs.sources[i, j]
+            says = rule.says.format(attacker=repr(a), blocker=repr(b)) if rule.says else ""
+            raise InputError(
+                scenario.file,
+                "combat.blockers",
+                f"{b!r} is able to block {a!r} and doesn't: {rule.keyword} ({a}) requires it"
+                f"{': ' + says if says else ''}; the blocks obey {obeyed} of the {most} "
+                f"requirements they could ({rule.rule}, 509.1c)",
+            )

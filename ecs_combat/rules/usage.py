@@ -1,0 +1,51 @@
+"""The keywords a combat uses: what decides which systems and hooks both engines call."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.model import CreatureSpec, Scenario
+
+
+def used_keywords(
+    scenarios: Sequence[Scenario],
+    registry: Registry,
+    creatures: Iterable[CreatureSpec] = (),
+    cards: Iterable[str] = (),
+) -> tuple[str, ...]:
+    """The keywords some scenario uses (printed, counters, events, cards), and some other
+    creatures and cards, in registry order: a batch's masks need bits for these only, however
+    many keywords are installed."""
+    used: set[str] = set()
+    for name in cards:
+        found = registry.card(name)
+        if found is not None:
+            used.update(found.keywords)
+
+    def creature(spec: CreatureSpec) -> None:
+        used.update(spec.keywords)
+        used.update(k for k in spec.counters if k in registry.keywords)
+
+    for spec in creatures:
+        creature(spec)
+    for sc in scenarios:
+        for spec in sc.creatures.values():
+            creature(spec)
+        for ev in sc.events:
+            used.update(ev.keywords)
+            used.update(k for k in ev.counters if k in registry.keywords)
+            if ev.creature is not None:
+                creature(ev.creature)
+            if ev.card is not None:
+                card = registry.card(ev.card)
+                if card is not None:
+                    used.update(card.keywords)
+    todo = list(used)
+    while todo:  # what a used keyword's static ability may give
+        kw = registry.keyword(todo.pop())
+        for needed in kw.requires if kw is not None else ():
+            if needed not in used:
+                used.add(needed)
+                todo.append(needed)
+    return tuple(k for k in registry.keywords if k in used)

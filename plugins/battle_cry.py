@@ -1,0 +1,64 @@
+"""Battle cry (702.91): whenever this creature attacks, each other attacking creature gets
++1/+0 until end of turn.
+
+An attack trigger, once per instance (702.91b), resolved in the declare-attackers step in the
+order of all attack triggers (RULES section 10); "each other attacking creature" is read as it
+resolves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ecs_combat import (
+    AttackDeclaration,
+    BatchAttackDeclaration,
+    BatchContext,
+    BatchTriggers,
+    CombatContext,
+    Keyword,
+    System,
+    Trigger,
+    hookimpl,
+)
+
+BATTLE_CRY = "battle cry"
+
+
+def resolve(combat: CombatContext, trigger: Trigger) -> None:
+    others = [c for c in combat.creatures() if c != trigger.source and combat.attacking(c)]
+    for c in others:
+        combat.pump(c, 1, 0)
+    if others:
+        combat.note(
+            f"{BATTLE_CRY} ({combat.creature_id(trigger.source)}): "
+            f"{', '.join(combat.creature_id(c) for c in others)} get +1/+0"
+        )
+
+
+def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
+    """At most one trigger per battle resolves at once: every other attacker of its battle."""
+    battle = batch.battle()
+    crying = np.zeros(batch.battles, np.bool_)
+    crying[battle[triggers.source]] = True
+    others = batch.attacking() & crying[battle]
+    others[triggers.source] = False
+    batch.pump(np.flatnonzero(others), 1, 0)
+
+
+def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
+    declaration.trigger_each_instance(combat, BATTLE_CRY, resolve)
+
+
+def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
+    declaration.trigger_each_instance(batch, BATTLE_CRY, resolve_batched)
+
+
+@hookimpl
+def register_keywords() -> list[Keyword]:
+    return [Keyword(BATTLE_CRY, rule="702.91", summary="other attackers +1/+0 (an attack trigger)")]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {BATTLE_CRY})]

@@ -1,0 +1,31 @@
+"""Can't be blocked (509.1b): the rules text "~ can't be blocked." as a keyword."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import Keyword, Restriction, Side, hookimpl
+
+CANT_BE_BLOCKED = "can't be blocked"
+
+
+def may_block(attacker: Side, _blocker: Side) -> Any:
+    return ~attacker.has(CANT_BE_BLOCKED)
+
+
+@hookimpl
+def register_keywords() -> list[Keyword]:
+    return [Keyword(CANT_BE_BLOCKED, rule="509.1b", summary="it can't be blocked")]
+
+
+@hookimpl
+def register_restrictions() -> list[Restriction]:
+    return [
+        Restriction(
+            "block-pair",
+            CANT_BE_BLOCKED,
+            "509.1b",
+            may_block,
+            "{attacker} can't be blocked, so {blocker} can't block it",
+        )
+    ]

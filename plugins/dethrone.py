@@ -1,0 +1,77 @@
+"""Dethrone (702.105): whenever this creature attacks the player with the most life or tied
+for most life, put a +1/+1 counter on it.
+
+An attack trigger, once per instance; whether it triggers is decided as attackers are
+declared, among the players still in the game. Needs the +1/+1 counter kind (plugin
+``pt_counters``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ecs_combat import (
+    AttackDeclaration,
+    BatchAttackDeclaration,
+    BatchContext,
+    BatchTriggers,
+    CombatContext,
+    Keyword,
+    System,
+    Trigger,
+    hookimpl,
+)
+
+DETHRONE = "dethrone"
+PLUS = "+1/+1"
+
+
+def resolve(combat: CombatContext, trigger: Trigger) -> None:
+    combat.add_counters(trigger.source, PLUS, 1)
+    combat.note(
+        f"{DETHRONE} ({combat.creature_id(trigger.source)}): it attacks the player with the "
+        "most life, a +1/+1 counter"
+    )
+
+
+def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
+    batch.add_counters(triggers.source, PLUS, 1)
+
+
+def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
+    most = max(combat.life(p) for p in combat.players() if not combat.lost(p))
+    richest = [
+        a
+        for a in declaration.attackers
+        if (p := combat.defending_player(a)) is not None and combat.life(p) >= most
+    ]
+    declaration.trigger_each_instance(combat, DETHRONE, resolve, richest)
+
+
+def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
+    life, playing = batch.life(), ~batch.lost()
+    most = np.full(batch.battles, np.iinfo(np.int64).min, np.int64)
+    np.maximum.at(most, batch.player_battle()[playing], life[playing])
+    defender = batch.defending_player()
+    attacking = declaration.attackers & (defender >= 0)
+    richest = np.zeros(batch.rows, np.bool_)
+    rows = np.flatnonzero(attacking)
+    richest[rows] = life[defender[rows]] >= most[batch.battle()[rows]]
+    declaration.trigger_each_instance(batch, DETHRONE, resolve_batched, richest)
+
+
+@hookimpl
+def register_keywords() -> list[Keyword]:
+    return [
+        Keyword(
+            DETHRONE,
+            rule="702.105",
+            requires=frozenset({PLUS}),
+            summary="+1/+1 counter attacking the player with the most life (an attack trigger)",
+        )
+    ]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {DETHRONE})]

@@ -1,0 +1,32 @@
+"""Horsemanship (702.31): it can't be blocked except by creatures with horsemanship."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat import Keyword, Restriction, Side, hookimpl
+
+HORSEMANSHIP = "horsemanship"
+
+
+def may_block(attacker: Side, blocker: Side) -> Any:
+    return ~attacker.has(HORSEMANSHIP) | blocker.has(HORSEMANSHIP)
+
+
+@hookimpl
+def register_keywords() -> list[Keyword]:
+    return [Keyword(HORSEMANSHIP, rule="702.31")]
+
+
+@hookimpl
+def register_restrictions() -> list[Restriction]:
+    return [
+        Restriction(
+            "block-pair",
+            HORSEMANSHIP,
+            "702.31",
+            may_block,
+            "{attacker} has horsemanship and can be blocked only by creatures with "
+            "horsemanship, which {blocker} doesn't have",
+        )
+    ]

@@ -1,0 +1,72 @@
+"""Melee (702.121): whenever this creature attacks, it gets +1/+1 until end of turn for each
+opponent you attacked with a creature this combat.
+
+An attack trigger, once per instance. The opponents are counted as attackers are declared
+(the players its controller's creatures were declared attacking), kept in a mark until it
+resolves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ecs_combat import (
+    AttackDeclaration,
+    BatchAttackDeclaration,
+    BatchContext,
+    BatchTriggers,
+    CombatContext,
+    Keyword,
+    System,
+    Trigger,
+    hookimpl,
+)
+
+MELEE = "melee"
+#: Per attacker: how many opponents its controller attacked this combat.
+ATTACKED = "melee: opponents attacked"
+
+
+def resolve(combat: CombatContext, trigger: Trigger) -> None:
+    n = trigger.data["opponents"]
+    combat.pump(trigger.source, n, n)
+    combat.note(
+        f"{MELEE} ({combat.creature_id(trigger.source)}): {n} opponent(s) attacked, +{n}/+{n}"
+    )
+
+
+def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
+    n = batch.marks(ATTACKED, np.int64)[triggers.source]
+    batch.pump(triggers.source, n, n)
+
+
+def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
+    before = len(declaration.triggers)
+    declaration.trigger_each_instance(combat, MELEE, resolve)
+    for t in declaration.triggers[before:]:
+        you = combat.controller(t.source)
+        attacked = {
+            combat.defending_player(a) for a in declaration.attackers if combat.controller(a) == you
+        }
+        t.data["opponents"] = len(attacked - {None})
+
+
+def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
+    rows = np.flatnonzero(declaration.attackers)
+    controller, defender = batch.controller()[rows], batch.defending_player()[rows]
+    pairs = np.unique(controller * batch.player_rows + defender)
+    per_player = np.bincount(pairs // batch.player_rows, minlength=batch.player_rows)
+    batch.marks(ATTACKED, np.int64)[rows] = per_player[controller]
+    declaration.trigger_each_instance(batch, MELEE, resolve_batched)
+
+
+@hookimpl
+def register_keywords() -> list[Keyword]:
+    return [
+        Keyword(MELEE, rule="702.121", summary="+1/+1 per opponent attacked (an attack trigger)")
+    ]
+
+
+@hookimpl
+def register_systems() -> list[System]:
+    return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {MELEE})]

@@ -1,0 +1,65 @@
+"""Copies of battles (ecs_combat.batched.boards): the outcome of some battles of a batch, and
+outcomes joined, keep every per-creature and per-player column, so a decision's chosen
+battles are credited like drawn ones (damage dealt to players, life gained: the card pool's
+score)."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+
+import numpy as np
+from scenario_text import combat, creature
+
+from ecs_combat import Registry, parse_scenario
+from ecs_combat.batched.boards import join_outcomes, take_outcomes
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched.from_scenarios import scenarios_to_batch
+
+PLAYERS = "[players.A]\n[players.B]\n"
+
+
+def test_taken_and_joined_outcomes_keep_every_column(registry: Registry) -> None:
+    """Three battles: an unblocked 2/2 lifelinker (2 to B, A gains 2), a blocked 3/3, an
+    unblocked 1/1. Taking battles [2, 0] gives their rows in that order; joining the takes
+    of [2, 0] and [1] gives all three. Every column of the outcome is carried."""
+    texts = [
+        PLAYERS + creature("cleric", "A", 2, 2, "lifelink") + combat({"cleric": "B"}),
+        PLAYERS
+        + creature("ogre", "A", 3, 3)
+        + creature("bear", "B", 2, 2)
+        + combat({"ogre": "B"}, {"bear": "ogre"}),
+        PLAYERS + creature("elf", "A", 1, 1) + combat({"elf": "B"}),
+    ]
+    scenarios = [parse_scenario(tomllib.loads(t), registry, f"b{i}") for i, t in enumerate(texts)]
+    batch = scenarios_to_batch(scenarios, registry)
+    outcome = BatchedEngine(registry).resolve_batch(batch)
+    assert outcome.dealt_to_players is not None and outcome.life_gained is not None
+    taken, ccopy, pcopy = take_outcomes(
+        outcome, batch.battle, batch.player_battle, np.array([2, 0])
+    )
+    assert ccopy.tolist() == [0, 1] and pcopy.tolist() == [0, 0, 1, 1]
+    assert taken.dealt_to_players is not None and taken.life_gained is not None
+    assert taken.dealt_to_players.tolist() == [1, 2]  # elf, cleric
+    assert taken.life_gained.tolist() == [0, 2]
+    assert taken.damage_to_players.tolist() == [1, 2]
+    rest = take_outcomes(outcome, batch.battle, batch.player_battle, np.array([1]))
+    joined, jc, jp = join_outcomes([(taken, ccopy, pcopy), rest])
+    assert jc.tolist() == [0, 1, 2, 2] and jp.tolist() == [0, 0, 1, 1, 2, 2]
+    order = np.array([3, 0, 1, 2])  # creature rows of battles 2, 0, 1 in the batch
+    players = np.array([4, 5, 0, 1, 2, 3])
+    for field in dataclasses.fields(outcome):
+        mine, theirs = getattr(joined, field.name), getattr(outcome, field.name)
+        if theirs is None:
+            assert mine is None, field.name
+        elif field.name == "damage_to_players":
+            assert mine.tolist() == theirs[[2, 0, 1]].tolist()
+        elif field.name == "steps_taken":
+            assert np.array_equal(mine, theirs[:, [2, 0, 1]])
+        elif field.name == "player_state":
+            assert mine.keys() == theirs.keys()
+            for key in theirs:
+                assert np.array_equal(mine[key], theirs[key][players]), key
+        else:
+            rows = players if len(theirs) == len(players) else order
+            assert np.array_equal(mine, theirs[rows]), field.name

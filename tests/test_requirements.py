@@ -1,0 +1,119 @@
+"""Block requirements (509.1c): lure, enforced by the loader on both engines, and the scoring
+function a decision search calls (``score_block_requirements``). Expected values by hand."""
+
+from __future__ import annotations
+
+import tomllib
+
+import numpy as np
+import pytest
+from conftest import Resolve, dealt
+from scenario_text import combat, creature
+
+from ecs_combat import InputError, Registry, parse_scenario
+from ecs_combat.rules.legality import score_block_requirements
+from ecs_combat.simulation.spec import parse_spec
+
+TWO = "[players.A]\n[players.B]\n"
+LURE_VS_TWO = (
+    TWO
+    + creature("goblin", "A", 2, 2, "lure")
+    + creature("bear", "A", 2, 2)
+    + creature("wall", "B", 0, 4)
+    + creature("bird", "B", 1, 1, "flying")
+)
+
+
+def test_every_creature_able_to_block_the_lure_does(resolve: Resolve) -> None:
+    """509.1c: wall and bird both block the goblin (lure): legal; the goblin's 2 goes to the
+    wall first (lethal 4 is more than 2): wall 2, and the bird deals 1 to the goblin."""
+    out = resolve(
+        LURE_VS_TWO + combat({"goblin": "B", "bear": "B"}, {"wall": "goblin", "bird": "goblin"})
+    )
+    assert dealt(out, "regular") == {
+        ("goblin", "wall", 2),
+        ("bird", "goblin", 1),
+        ("bear", "B", 2),
+    }
+
+
+@pytest.mark.parametrize(
+    "blockers",
+    [
+        {"wall": "goblin"},  # the bird could block the goblin and doesn't
+        {"wall": "goblin", "bird": "bear"},  # the bird blocks the other attacker instead
+        {},
+    ],
+)
+def test_blocks_obeying_fewer_requirements_are_an_input_error(
+    resolve: Resolve, blockers: dict[str, str]
+) -> None:
+    """Two requirements (wall and bird must block the goblin); each declaration above obeys
+    fewer than 2: an input error naming combat.blockers and the requirement with its source."""
+    with pytest.raises(InputError) as info:
+        resolve(LURE_VS_TWO + combat({"goblin": "B", "bear": "B"}, blockers))
+    message = str(info.value)
+    assert "combat.blockers" in message
+    assert "lure (goblin)" in message
+    assert "509.1c" in message
+
+
+def test_a_creature_unable_to_block_the_lure_is_not_required_to(resolve: Resolve) -> None:
+    """The lure has flying: only the bird (flying) is able to block it; the wall blocking the
+    bear is legal. Bear 2 to wall (4), goblin 2 to the bird (1/1): it dies, after 1 back."""
+    out = resolve(
+        TWO
+        + creature("goblin", "A", 2, 2, "lure", "flying")
+        + creature("bear", "A", 2, 2)
+        + creature("wall", "B", 0, 4)
+        + creature("bird", "B", 1, 1, "flying")
+        + combat({"goblin": "B", "bear": "B"}, {"wall": "bear", "bird": "goblin"})
+    )
+    assert dealt(out, "regular") == {
+        ("goblin", "bird", 2),
+        ("bird", "goblin", 1),
+        ("bear", "wall", 2),
+    }
+
+
+def test_two_lures_a_blocker_obeys_one(resolve: Resolve) -> None:
+    """Two lures, one blocker that can block one attacker: the most it can obey is 1; blocking
+    either lure is legal, blocking nothing is not."""
+    text = (
+        TWO
+        + creature("one", "A", 1, 1, "lure")
+        + creature("two", "A", 1, 1, "lure")
+        + creature("wall", "B", 0, 4)
+    )
+    for target in ("one", "two"):
+        out = resolve(text + combat({"one": "B", "two": "B"}, {"wall": target}))
+        assert (target, "wall", 1) in dealt(out, "regular")
+    with pytest.raises(InputError, match=r"lure \(one\)"):
+        resolve(text + combat({"one": "B", "two": "B"}))
+
+
+def test_score_block_requirements_scores_many_candidates(registry: Registry) -> None:
+    """Blockers (B's creatures in order) wall, bird; attackers goblin (0), bear (1). The
+    requirements are (wall, goblin) and (bird, goblin): the most is 2. Candidates: both on the
+    goblin 2; wall goblin, bird bear 1; nobody 0; both on the bear 0; and as lists [K, B, M]
+    the same first two: 2, 1."""
+    scenario = parse_scenario(
+        tomllib.loads(
+            LURE_VS_TWO + combat({"goblin": "B", "bear": "B"}, {"wall": "goblin", "bird": "goblin"})
+        ),
+        registry,
+        "t.toml",
+    )
+    counts, most = score_block_requirements(
+        scenario, registry, np.array([[0, 0], [0, 1], [-1, -1], [1, 1]])
+    )
+    assert most == 2
+    assert counts.tolist() == [2, 1, 0, 0]
+    lists = np.array([[[0, -1], [0, -1]], [[0, -1], [1, -1]]])
+    counts, _ = score_block_requirements(scenario, registry, lists)
+    assert counts.tolist() == [2, 1]
+
+
+def test_a_spec_refuses_a_keyword_with_a_requirement(registry: Registry) -> None:
+    with pytest.raises(InputError, match=r"keywords\.lure.*block requirement"):
+        parse_spec({"keywords": {"lure": 0.5}}, registry, "s.toml")
