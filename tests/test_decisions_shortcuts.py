@@ -182,3 +182,25 @@ def test_the_default_division_is_shown_among_equal_ones(registry: Registry) -> N
     dealt = {(x["source"], x["target"]): x["amount"] for x in both.outcome["steps"][0]["damage"]}
     assert dealt[("fang", "wall")] == 3 and dealt[("fang", "elf")] == 1
     replays(d, registry)
+
+
+def test_keyword_targets_follow_their_boards_copies(registry: Registry) -> None:
+    """RULES 10: a creature's `targets` are rows of its board; every candidate combat's copy
+    keeps them pointing at its own creatures. Mentor (702.134) on the first attacker names
+    the bear, which gets its +1/+1 counter as they attack (a 3/3): each choice shown replays
+    to its outcome on both engines (a target left at the first copy's rows would put the
+    counter on another battle's bear)."""
+    sc = scenario(
+        PLAYERS
+        + creature("sage", "A", 3, 3, "mentor", targets={"mentor": "bear"})
+        + creature("bear", "A", 2, 2)
+        + creature("wall", "B", 0, 3)
+        + creature("elf", "B", 1, 1)
+        + combat({"sage": "B", "bear": "B"}),
+        registry,
+    )
+    d = best_blocks(sc, registry, top=4)
+    assert d.optimal and len(d.best) == 4
+    bear = [c.outcome["creatures"]["bear"] for c in d.best]
+    assert all(b["counters"] == {"+1/+1": 1} and b["power"] == 3 for b in bear)
+    replays(d, registry)
