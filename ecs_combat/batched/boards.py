@@ -37,19 +37,44 @@ class Segments:
         """For copies of `battles`: the source rows in order, each row's copy, and each
         copy's first new row."""
         count = self.count[battles]
-        new_start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(I64)
+        ends = np.cumsum(count)
+        new_start = ends - count
         copy = np.repeat(np.arange(len(battles), dtype=I64), count)
-        within = np.arange(int(count.sum()), dtype=I64) - new_start[copy]
-        return self.start[battles][copy] + within, copy, new_start
+        shift = np.repeat(self.start[battles] - new_start, count)
+        return np.arange(len(copy), dtype=I64) + shift, copy, new_start
 
 
-def _move(refs: IntArray, old_start: IntArray, new_start: IntArray, copy: IntArray) -> IntArray:
-    """Row references (-1 for none) of some rows moved from their battle's rows to their
-    copy's; `old_start`/`new_start` are the first rows of each copy's source and of the copy."""
-    out = refs.copy()
-    some = refs >= 0
-    out[some] = refs[some] - old_start[copy[some]] + new_start[copy[some]]
+def _move(refs: IntArray, shift: IntArray) -> IntArray:
+    """Row references (-1 for none) moved by `shift` (the same length: each reference's
+    new first row of its battle minus the old one)."""
+    out: IntArray = np.where(refs >= 0, refs + shift, refs)
     return out
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A batch's players and creatures grouped by battle (for copying its boards often)."""
+
+    players: Segments
+    creatures: Segments
+
+    @staticmethod
+    def of(batch: CombatBatch) -> Rows:
+        return Rows(
+            Segments.of(batch.player_battle, batch.n_battles),
+            Segments.of(batch.battle, batch.n_battles),
+        )
+
+
+@dataclass(frozen=True)
+class Copies:
+    """Copies of boards as a batch (:func:`copy_boards`), with each copy's first rows."""
+
+    batch: CombatBatch
+    creature_start: IntArray  #: [n_battles] first creature row of each copy
+    player_start: IntArray  #: [n_battles] first player row of each copy
+    creature_row: IntArray  #: [N] the source row of each creature row
+    player_row: IntArray  #: [P] the source row of each player row
 
 
 def take_boards(
@@ -59,20 +84,29 @@ def take_boards(
     creatures (attacking as in the source), instances, plugins' state and events; no blocks and
     no divisions. `creature_refs` are the creature state keys that hold creature rows.
     """
+    return copy_boards(batch, battles, creature_refs).batch
+
+
+def copy_boards(
+    batch: CombatBatch,
+    battles: IntArray,
+    creature_refs: tuple[str, ...],
+    rows: Rows | None = None,
+) -> Copies:
+    """:func:`take_boards`, with the copies' first rows; `rows` are ``Rows.of(batch)``, if
+    known."""
     battles = np.asarray(battles, I64)
     nb = len(battles)
-    players = Segments.of(batch.player_battle, batch.n_battles)
-    creatures = Segments.of(batch.battle, batch.n_battles)
+    rows = rows or Rows.of(batch)
+    players, creatures = rows.players, rows.creatures
     prow, pcopy, pstart = players.gather(battles)
     crow, ccopy, cstart = creatures.gather(battles)
-    p_old = players.start[battles]
-    c_old = creatures.start[battles]
-
-    def players_of(refs: IntArray, copy: IntArray) -> IntArray:
-        return _move(refs, p_old, pstart, copy)
-
-    def creatures_of(refs: IntArray, copy: IntArray) -> IntArray:
-        return _move(refs, c_old, cstart, copy)
+    # what to add to a reference to a row of the source battle, per copy
+    p_shift = pstart - players.start[battles]
+    c_shift = cstart - creatures.start[battles]
+    # the same for the references each creature row holds
+    c_by_row = np.arange(len(crow), dtype=I64) - crow
+    p_by_row = p_shift[ccopy]
 
     # instances follow their creature rows
     inst = _rows_of(batch.instance_row, crow, batch.n_creatures)
@@ -80,7 +114,7 @@ def take_boards(
     aims = _rows_of(batch.target_source, crow, batch.n_creatures)
     aims_copy = ccopy[aims[1]]
     state = {
-        k: (creatures_of(v[crow], ccopy) if k in creature_refs else v[crow])
+        k: (_move(v[crow], c_by_row) if k in creature_refs else v[crow])
         for k, v in batch.creature_state.items()
     }
     out = replace(
@@ -89,13 +123,13 @@ def take_boards(
         player_battle=pcopy,
         life=batch.life[prow],
         battle=ccopy,
-        controller=players_of(batch.controller[crow], ccopy),
+        controller=batch.controller[crow] + p_by_row,
         power=batch.power[crow],
         toughness=batch.toughness[crow],
         damage=batch.damage[crow],
         keywords=batch.keywords[crow],
         colors=batch.colors[crow],
-        attacking=players_of(batch.attacking[crow], ccopy),
+        attacking=_move(batch.attacking[crow], p_by_row),
         present=batch.present[crow],
         types=None if batch.types is None else batch.types[crow],
         player_lands=None if batch.player_lands is None else batch.player_lands[prow],
@@ -106,13 +140,13 @@ def take_boards(
         counters=None if batch.counters is None else batch.counters[crow],
         creature_state=state,
         player_state={k: v[prow] for k, v in batch.player_state.items()},
-        instance_row=creatures_of(batch.instance_row[inst[0]], inst_copy),
+        instance_row=_move(batch.instance_row[inst[0]], c_shift[inst_copy]),
         instance_keyword=batch.instance_keyword[inst[0]],
         instance_parameter=batch.instance_parameter[inst[0]],
-        target_source=creatures_of(batch.target_source[aims[0]], aims_copy),
+        target_source=_move(batch.target_source[aims[0]], c_shift[aims_copy]),
         target_keyword=batch.target_keyword[aims[0]],
         target_instance=batch.target_instance[aims[0]],
-        target_row=creatures_of(batch.target_row[aims[0]], aims_copy),
+        target_row=_move(batch.target_row[aims[0]], c_shift[aims_copy]),
         division_step=np.zeros(0, I64),
         division_source=np.zeros(0, I64),
         division_recipient=np.zeros(0, I64),
@@ -127,16 +161,14 @@ def take_boards(
         battle_files=None,
     )
     if len(batch.event_battle) == 0:
-        return out
+        return Copies(out, cstart, pstart, crow, prow)
     events = Segments.of(batch.event_battle, batch.n_battles)
     erow, ecopy, estart = events.gather(battles)
     target = batch.event_target[erow]
-    on_player = target < 0
-    moved_target = creatures_of(target, ecopy)
-    moved_target[on_player] = -1 - players_of(-1 - target[on_player], ecopy[on_player])
+    moved_target = np.where(target < 0, target - p_shift[ecopy], target + c_shift[ecopy])
     ev_inst = _rows_of(batch.event_instance_event, erow, len(batch.event_battle))
-    ev_inst_copy = ecopy[ev_inst[1]]
-    return replace(
+    e_shift = estart - events.start[battles]
+    out = replace(
         out,
         event_battle=ecopy,
         event_point=batch.event_point[erow],
@@ -145,26 +177,29 @@ def take_boards(
         event_keywords=batch.event_keywords[erow],
         event_counters=None if batch.event_counters is None else batch.event_counters[erow],
         event_instance_event=_move(
-            batch.event_instance_event[ev_inst[0]], events.start[battles], estart, ev_inst_copy
+            batch.event_instance_event[ev_inst[0]], e_shift[ecopy[ev_inst[1]]]
         ),
         event_instance_keyword=batch.event_instance_keyword[ev_inst[0]],
         event_instance_parameter=batch.event_instance_parameter[ev_inst[0]],
         event_power=batch.event_power[erow],
         event_toughness=batch.event_toughness[erow],
         event_amount=batch.event_amount[erow],
-        event_player=players_of(batch.event_player[erow], ecopy),
+        event_player=_move(batch.event_player[erow], p_shift[ecopy]),
         event_card=batch.event_card[erow],
         event_token=None
         if batch.event_token is None
-        else creatures_of(batch.event_token[erow], ecopy),
+        else _move(batch.event_token[erow], c_shift[ecopy]),
         event_index=None if batch.event_index is None else batch.event_index[erow],
     )
+    return Copies(out, cstart, pstart, crow, prow)
 
 
 def _rows_of(owner: IntArray, taken: IntArray, n_owners: int) -> tuple[IntArray, IntArray]:
     """Rows of a child table (instances of creatures, of events) whose owner rows are copied
     as `taken`: the child rows in the copies' order, and the place in `taken` of each one's
     owner. Child rows of one owner are contiguous and ordered by owner."""
+    if len(owner) == 0:
+        return np.zeros(0, I64), np.zeros(0, I64)
     counts = np.bincount(owner, minlength=n_owners).astype(I64)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(I64)
     per = counts[taken]

@@ -177,14 +177,16 @@ def _record_divisions(run: _Run, s: int, deals: BoolArray, plan: BatchDamageAssi
         bb, ba, rank = run.bb[live], run.ba[live], run.rank[live]
     else:
         bb = ba = rank = np.zeros(0, I64)
+    # the step's own arrays, which nothing changes after its damage is assigned; power may
+    # change in place later (a pump after the first-strike step)
     run.divisions.append(
         StepDivisions(
             s,
-            deals.copy(),
+            deals,
             run.power.copy(),
             remaining,
-            plan.one_is_lethal.copy(),
-            plan.player_gets_excess.copy(),
+            plan.one_is_lethal,
+            plan.player_gets_excess,
             bb,
             ba,
             rank,

@@ -45,7 +45,7 @@ from ecs_combat.batched.results import GAME_ENDED, HAPPENED, NO_ATTACKERS, NO_ST
 from ecs_combat.batched.views import _View
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
 from ecs_combat.plugin.definitions import normalize_keyword
-from ecs_combat.plugin.registry import Registry
+from ecs_combat.plugin.registry import Registry, ScheduledSystem
 from ecs_combat.plugin.schedule import (
     POINT_NAMES,
     BatchAttackDeclaration,
@@ -84,6 +84,12 @@ class BatchedEngine:
         self.registry = registry
         self.plans = plan_steps(registry)
         self._masks: dict[tuple[str, ...], KeywordMasks] = {}
+        #: The static-keyword hook caller and the systems per point of a run, by keyword
+        #: bit layout and keywords used (:class:`_Run`).
+        self._reasons: dict[tuple[str, ...], dict[tuple[int, int, int, int], str]] = {}
+        self._scheduled: dict[
+            tuple[tuple[str, ...], int], tuple[Any, dict[str, list[ScheduledSystem]]]
+        ] = {}
 
     def masks(self, names: tuple[str, ...]) -> KeywordMasks:
         """The keyword masks for a batch's keyword bits (computed once per bit layout)."""
@@ -109,11 +115,17 @@ class BatchedEngine:
     ) -> tuple[BatchOutcome, list[StepDivisions]]:
         """:meth:`resolve_batch`, and for each damage step that took place how its dealers
         could have divided their damage (in the order the steps happened)."""
-        run = _Run(self, batch, record=False)
+        played = self.play_batch(batch, record=False)
+        return played.outcome, played.divisions
+
+    def play_batch(self, batch: CombatBatch, record: bool) -> Played:
+        """:meth:`resolve_batch_with_divisions`, as a :class:`Played`; with `record`, its
+        log is kept for the results of chosen battles (:meth:`Played.results`)."""
+        run = _Run(self, batch, record=record)
         run.divisions = []
         run.play()
         run.raise_error()
-        return run.outcome(), run.divisions
+        return Played(run)
 
     def resolve(self, scenario: Scenario) -> CombatResult:
         """Resolve one combat."""
@@ -171,17 +183,17 @@ class _Run:
         #: Keyword masks use the narrowest unsigned integers that hold every keyword bit.
         self.kt: type[np.unsignedinteger[Any]] = _mask_type(len(self.m.names))
         used = self._keywords_used()
-        self.static_hook = self._static_hook(used)
+        # the hooks and systems depend on the keywords used only: made once for each
+        key = (self.m.names, used)
+        scheduled = engine._scheduled.get(key)
+        if scheduled is None:
+            scheduled = engine._scheduled[key] = (self._static_hook(used), self._systems(used))
+        self.static_hook = scheduled[0]
         #: The plugins' systems that apply to this batch, per point.
-        self.systems = {
-            point: [
-                s
-                for s in self.reg.systems_at(point)
-                if not s.system.keywords
-                or any(used & self.m.bit.get(k, 0) for k in s.system.keywords)
-            ]
-            for point in POINT_NAMES
-        }
+        self.systems = scheduled[1]
+        #: Why a combatant deals damage or not, by step, keywords, steps struck in before
+        #: and power (above 0, or as it is): computed once per keyword layout (results).
+        self.reasons = engine._reasons.setdefault(self.m.names, {})
         #: Plugins' per-creature columns (:meth:`column`).
         self.columns: dict[str, AnyArray] = {}
         #: What the plugins' systems and triggered abilities see of this batch.
@@ -311,6 +323,18 @@ class _Run:
                     raise RefusedError(f"{card.name} gives {kw!r}, which has no bit in the batch")
                 used |= self.m.bit[kw]
         return used
+
+    def _systems(self, used: int) -> dict[str, list[ScheduledSystem]]:
+        """The plugins' systems that apply to a batch using keywords `used`, per point."""
+        return {
+            point: [
+                s
+                for s in self.reg.systems_at(point)
+                if not s.system.keywords
+                or any(used & self.m.bit.get(k, 0) for k in s.system.keywords)
+            ]
+            for point in POINT_NAMES
+        }
 
     def _static_hook(self, used: int) -> Any:
         """The static-keyword hooks to call: those of the plugins whose keywords the batch
@@ -914,10 +938,31 @@ class _Run:
             player_state=self.player_states,
         )
 
-    def results(self) -> list[CombatResult]:
-        """One :class:`CombatResult` per battle, as the reference engine gives it."""
+    def results(self, battles: Sequence[int] | None = None) -> list[CombatResult]:
+        """One :class:`CombatResult` per battle (of some distinct `battles`, in that order),
+        as the reference engine gives it."""
         assert self.log is not None
-        return _Results(self, self.log).build()
+        return _Results(self, self.log).build(battles)
+
+
+class Played:
+    """A batch played through (:meth:`BatchedEngine.play_batch`)."""
+
+    def __init__(self, run: _Run) -> None:
+        self._run = run
+        self.outcome = run.outcome()
+        #: How each damage step's dealers could have divided their damage.
+        self.divisions: list[StepDivisions] = run.divisions or []
+
+    @property
+    def recorded(self) -> bool:
+        return self._run.log is not None
+
+    def results(self, battles: Sequence[int]) -> list[CombatResult]:
+        """The results of some distinct battles, in that order, as :meth:`resolve_many`
+        gives them (the batch must have been played with `record`, and should name its
+        creatures and players)."""
+        return self._run.results(battles)
 
 
 def _kept(values: IntArray | int, keep: BoolArray) -> IntArray | int:

@@ -69,12 +69,13 @@ class _Results:
     def __init__(self, run: _Run, log: _Log) -> None:
         self.run = run
         self.log = log
+        self.n_built = run.nb  #: battles built (:meth:`build`)
         b = run.batch
         self.cids = b.creature_ids or [f"creature row {i}" for i in range(run.n)]
         self.pids = b.player_ids or [f"player row {i}" for i in range(len(run.life))]
         self.step_names = [p.name for p in run.plans]
         self.points = [DECLARE_BLOCKERS, *(f"after {s}" for s in self.step_names)]
-        self._reasons: dict[tuple[int, int, int, int], str] = {}  # strike reasons, computed once
+        self._reasons = run.reasons  # strike reasons, computed once
         self.ev_skip: list[int] = run.ev_skip.tolist()
         self.ev_point: list[int] = b.event_point.tolist()
         self.ev_action: list[int] = b.event_action.tolist()
@@ -87,11 +88,13 @@ class _Results:
     def _by_battle(
         self, battle: IntArray, keys: Sequence[IntArray], columns: Sequence[IntArray]
     ) -> list[list[tuple[int, ...]]]:
-        """Rows sorted by battle then `keys` (most significant first), grouped per battle."""
-        out: list[list[tuple[int, ...]]] = [[] for _ in range(self.run.nb)]
+        """Rows sorted by battle then `keys` (most significant first), grouped per battle
+        (`battle`: the place of each row's battle among those built, or -1: left out)."""
+        out: list[list[tuple[int, ...]]] = [[] for _ in range(self.n_built)]
         if battle.size == 0:
             return out
         order = np.lexsort([*reversed(keys), battle])
+        order = order[battle[order] >= 0]
         cols = [c[order].tolist() for c in columns]
         for b, *values in zip(battle[order].tolist(), *cols, strict=True):
             out[b].append(tuple(values))
@@ -100,9 +103,17 @@ class _Results:
     def _cat(self, parts: list[IntArray] | list[BoolArray] | list[MaskArray], dtype: Any) -> Any:
         return np.concatenate(parts) if parts else np.zeros(0, dtype)
 
-    def build(self) -> list[CombatResult]:
+    def build(self, battles: Sequence[int] | None = None) -> list[CombatResult]:
+        """The results of every battle, or of some distinct `battles` in that order."""
         run, log = self.run, self.log
-        battle = run.battle
+        chosen = list(range(run.nb)) if battles is None else list(battles)
+        self.n_built = len(chosen)
+        if battles is None:
+            battle = run.battle
+        else:  # each row's place among the chosen battles, or -1
+            place = np.full(run.nb, -1, I64)
+            place[np.asarray(chosen, I64)] = np.arange(len(chosen), dtype=I64)
+            battle = place[run.battle]
         # damage: (step, source, place, recipient, amount)
         d_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.damage], I64)
         d_src = self._cat([x[1] for x in log.damage], I64)
@@ -130,61 +141,63 @@ class _Results:
             battle[s_row], [s_step, s_row], [s_step, s_row, s_deals, s_kw, s_before, s_power]
         )
 
-        c_start = np.searchsorted(battle, np.arange(run.nb + 1)).tolist()
-        p_start = np.searchsorted(run.player_battle, np.arange(run.nb + 1)).tolist()
+        # the creature and player rows of the chosen battles, in order (`*_at[i]`: the first
+        # of battle i's among them)
+        ids = np.asarray(chosen, I64)
+        crow, c_at = _rows_of(np.searchsorted(run.battle, np.arange(run.nb + 1)), ids)
+        prow, p_at = _rows_of(np.searchsorted(run.player_battle, np.arange(run.nb + 1)), ids)
         ev_start = np.searchsorted(run.batch.event_battle, np.arange(run.nb + 1)).tolist()
-        alive, marked = run.on_bf.tolist(), run.marked.tolist()
-        power, toughness = run.power.tolist(), run.toughness.tolist()
-        entered = run.entered.tolist()
-        life, lost = run.life.tolist(), run.lost.tolist()
+        c_rows, p_rows = crow.tolist(), prow.tolist()
+        alive, marked = run.on_bf[crow].tolist(), run.marked[crow].tolist()
+        power, toughness = run.power[crow].tolist(), run.toughness[crow].tolist()
+        entered = run.entered[crow].tolist()
+        life, lost = run.life[prow].tolist(), run.lost[prow].tolist()
         counter_names = run.batch.counter_names
-        counts = None if run.counts is None else run.counts.tolist()
+        counts = None if run.counts is None else run.counts[crow].tolist()
         reg = run.reg
         c_shown = {
-            k: run.creature_states[k].tolist()
+            k: run.creature_states[k][crow].tolist()
             for k, f in reg.state_fields("creature").items()
             if f.output
         }
         p_shown = {
-            k: run.player_states[k].tolist()
+            k: run.player_states[k][prow].tolist()
             for k, f in reg.state_fields("player").items()
             if f.output
         }
-        taken = run.steps_taken.T.tolist()
+        taken = run.steps_taken.T[ids].tolist()
         out: list[CombatResult] = []
-        for b in range(run.nb):
+        for i, b in enumerate(chosen):
             res = CombatResult()
             steps: dict[int, StepResult] = {}
             for s, name in enumerate(self.step_names):
-                if taken[b][s]:
+                if taken[i][s]:
                     steps[s] = StepResult(name)
                     res.steps.append(steps[s])
-            for s, src, rec, amt in damage[b]:
+            for s, src, rec, amt in damage[i]:
                 rid = self.pids[-1 - rec] if rec < 0 else self.cids[rec]
                 steps[s].damage.append((self.cids[src], rid, amt))
-            for s, player, src, amt in gains[b]:
+            for s, player, src, amt in gains[i]:
                 steps[s].life_gained.append((self.pids[player], self.cids[src], amt))
-            for s, row in died[b]:
+            for s, row in died[i]:
                 steps[s].died.append(self.cids[row])
-            for s, row, deals, kw, before, pw in strikes[b]:
+            for s, row, deals, kw, before, pw in strikes[i]:
                 steps[s].strikes.append(self._strike(s, row, bool(deals), kw, before, pw))
-            for row in range(c_start[b], c_start[b + 1]):
-                if entered[row]:
-                    res.creatures[self.cids[row]] = CreatureOutcome(
-                        alive=alive[row],
-                        damage=marked[row],
-                        power=power[row],
-                        toughness=toughness[row],
+            for j in range(c_at[i], c_at[i + 1]):
+                if entered[j]:
+                    res.creatures[self.cids[c_rows[j]]] = CreatureOutcome(
+                        alive=alive[j],
+                        damage=marked[j],
+                        power=power[j],
+                        toughness=toughness[j],
                         counters={}
                         if counts is None
-                        else {
-                            k: n for k, n in zip(counter_names, counts[row], strict=True) if n > 0
-                        },
-                        state={k: v[row] for k, v in c_shown.items()},
+                        else {k: n for k, n in zip(counter_names, counts[j], strict=True) if n > 0},
+                        state={k: v[j] for k, v in c_shown.items()},
                     )
-            for p in range(p_start[b], p_start[b + 1]):
-                res.players[self.pids[p]] = PlayerOutcome(
-                    life=life[p], lost=lost[p], state={k: v[p] for k, v in p_shown.items()}
+            for j in range(p_at[i], p_at[i + 1]):
+                res.players[self.pids[p_rows[j]]] = PlayerOutcome(
+                    life=life[j], lost=lost[j], state={k: v[j] for k, v in p_shown.items()}
                 )
             res.skipped_events = self._skipped(ev_start[b], ev_start[b + 1])
             out.append(res)
@@ -224,3 +237,13 @@ class _Results:
                 SkippedEvent(index[e], self.points[point], EVENT_ACTIONS[self.ev_action[e]], reason)
             )
         return out
+
+
+def _rows_of(start: IntArray, battles: IntArray) -> tuple[IntArray, list[int]]:
+    """The rows of some battles (battle b's are ``start[b]:start[b + 1]``), in order, and
+    where each battle's begin among them (one more place: the end)."""
+    count = start[battles + 1] - start[battles]
+    at = np.zeros(len(battles) + 1, I64)
+    np.cumsum(count, out=at[1:])
+    rows = np.arange(int(at[-1]), dtype=I64) + np.repeat(start[battles] - at[:-1], count)
+    return rows, at.tolist()

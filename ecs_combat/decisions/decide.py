@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.batched.arrays import CombatBatch, IntArray
-from ecs_combat.batched.boards import Segments, take_boards
+from ecs_combat.batched.boards import Segments, copy_boards
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.cards.notes import result_json
@@ -50,6 +50,8 @@ class Choice:
     outcome: dict[str, Any]
     #: The scenario with the declaration and divisions written in.
     scenario: Scenario = field(compare=False, repr=False)
+    #: The declaration's root node in the search (:class:`~.tree.Tree`).
+    declaration: int = field(default=-1, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {} if self.attackers is None else {"attackers": self.attackers}
@@ -142,14 +144,15 @@ def best_blocks(
     decls = block_declarations(block_options(scenario, registry, defender), scenario.file)
     sides = _sides(scenario, template, template, attacker, defender)
     results = search_blocks(
-        engine, objective, template, sides, [decls], top, clock, bounds=not exhaustive
-    )
+        engine, objective, template, sides, [decls], top, clock, bounds=not exhaustive,
+        record=True,
+    )  # fmt: skip
     ranked = ranked_declarations(results, 0, decls.tie_order)
     best_value = results.values[ranked[0]] if len(ranked) else None
     ids = list(template.creature_ids or [])
     choices = _with_outcomes(
         [_choice(scenario, ids, objective, results, int(d), None) for d in ranked[:top]],
-        registry,
+        results,
     )
     optimal = results.complete(0)
     return Decision(
@@ -194,7 +197,9 @@ def best_attacks(
             block_declarations(block_options(declared, registry, defender), scenario.file)
         )
     sides = _sides(scenario, template, boards, attacker, defender)
-    results = search_blocks(engine, objective, boards, sides, block_decls, 1, clock, attack_top=top)
+    results = search_blocks(
+        engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True
+    )
     # each attack's value: its best blocks
     answer = []
     for b in range(attacks.count):
@@ -226,7 +231,7 @@ def best_attacks(
             )
             for b in ranked_attacks[:top]
         ],
-        registry,
+        results,
     )
     tied = (
         int(sum(1 for i in order if (values[i] == best_value).all()))
@@ -261,14 +266,18 @@ def _attack_boards(
     template: CombatBatch, attacks: AttackDeclarations, defender_row: int
 ) -> CombatBatch:
     """One board per attack declaration: the template with those creatures attacking."""
-    boards = take_boards(template, np.zeros(attacks.count, I64), ())
-    cs = Segments.of(boards.battle, boards.n_battles).start
-    ps = Segments.of(boards.player_battle, boards.n_battles).start
-    attacking = np.full(boards.n_creatures, -1, I64)
+    copies = copy_boards(template, np.zeros(attacks.count, I64), ())
+    cs, ps = copies.creature_start, copies.player_start
+    attacking = np.full(copies.batch.n_creatures, -1, I64)
     for i, place in enumerate(attacks.able.tolist()):
         on = np.flatnonzero((attacks.masks >> np.uint64(i)) & np.uint64(1))
         attacking[cs[on] + place] = ps[on] + defender_row
-    return dataclasses.replace(boards, attacking=attacking)
+    return dataclasses.replace(
+        copies.batch,
+        attacking=attacking,
+        creature_ids=list(template.creature_ids or []) * attacks.count,
+        player_ids=list(template.player_ids or []) * attacks.count,
+    )
 
 
 def _attackers_of(ids: list[str], able: IntArray, mask: int, defender: str) -> dict[str, str]:
@@ -358,21 +367,28 @@ def _choice(
         {t: int(v) for t, v in zip(objective.terms, results.values[d], strict=True)},
         {},
         written,
+        d,
     )
 
 
-def _with_outcomes(choices: list[Choice], registry: Registry) -> list[Choice]:
-    """The choices with their outcomes, as ``resolve --json`` prints them: resolved together
-    by the batched engine (identical to the reference engine's, which resolves what the
-    batched engine refuses)."""
-    scenarios = [c.scenario for c in choices]
-    try:
-        results = engine_for(registry).resolve_many(scenarios)
-    except RefusedError:
-        results = [ReferenceEngine(registry).resolve(sc) for sc in scenarios]
+def _with_outcomes(choices: list[Choice], results: BoardResults) -> list[Choice]:
+    """The choices with their outcomes, as ``resolve --json`` prints them: those the search
+    recorded (the batched engine's results of the best lines' leaves, which resolve as the
+    choices' scenarios do), else resolved together by the batched engine (identical to the
+    reference engine's, which resolves what the batched engine refuses)."""
+    tree = results.tree
+    leaves = tree.best_leaves(np.array([c.declaration for c in choices], I64)).tolist()
+    found = tree.results_of(leaves)
+    if found is None:
+        scenarios = [c.scenario for c in choices]
+        registry = tree.engine.registry
+        try:
+            found = engine_for(registry).resolve_many(scenarios)
+        except RefusedError:
+            found = [ReferenceEngine(registry).resolve(sc) for sc in scenarios]
     return [
         dataclasses.replace(c, outcome=result_json(c.scenario, r))
-        for c, r in zip(choices, results, strict=True)
+        for c, r in zip(choices, found, strict=True)
     ]
 
 

@@ -198,14 +198,12 @@ def tie_order(masks: MaskArray, creature_place: IntArray, target_place: IntArray
     width = int(max(creature_place.max(initial=0), target_place.max(initial=0))) + 2
     # the pair list: each declaring creature in file order with its targets in file order
     targets = np.argsort(target_place)
-    columns: list[IntArray] = []
-    for j in np.argsort(creature_place):
-        for i in targets:
-            on = ((masks[:, j] >> U64(i)) & U64(1)).astype(np.bool_)
-            columns.append(np.where(on, creature_place[j] * width + target_place[i], -1))
+    creatures = np.argsort(creature_place)
     declared = (masks != 0).sum(axis=1).astype(I64)
-    if columns:
-        pairs = np.stack(columns, axis=1)
+    if len(targets) and len(creatures):
+        on = (masks[:, creatures, None] >> targets.astype(U64)) & U64(1)
+        pair = creature_place[creatures][:, None] * width + target_place[targets]
+        pairs = np.where(on != 0, pair, -1).reshape(n, -1)
         # compacted: the pairs of each declaration first, -1 after them (a shorter list first)
         order = np.argsort(pairs < 0, axis=1, kind="stable")
         pairs = np.take_along_axis(pairs, order, axis=1)

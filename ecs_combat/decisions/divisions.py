@@ -77,7 +77,7 @@ class StepRecord:
         self.blocker_divides = rec.deals & (per_blocker >= 2)
         self.battle_of_row = battle_of_row
         divides = self.attacker_divides | self.blocker_divides
-        self.attacking_battles = _battles(self.attacker_divides, battle_of_row, n_battles)
+        #: Battles where the defending player, or anyone, has a division to choose.
         self.defending_battles = _battles(self.blocker_divides, battle_of_row, n_battles)
         self.battles = _battles(divides, battle_of_row, n_battles)
         self._per_attacker, self._per_blocker = per_attacker, per_blocker
@@ -105,49 +105,88 @@ class StepRecord:
         self.fixed_rows, self.fixed_battle = fixed_rows[order], fixed_battle[order]
         self._indexed = True
 
-    def choices(self, battle: int, attacked: IntArray) -> StepChoices:
-        """The dividers of one battle; `attacked` is each creature row's attacked player row."""
+    def choices_of(self, battles: list[int], attacked: IntArray) -> list[StepChoices]:
+        """The dividers of some battles, gathered as arrays at once; `attacked` is each
+        creature row's attacked player row."""
         self._index()
         r = self.rec
-        lo, hi = np.searchsorted(self.divider_battle, [battle, battle + 1])
-        attacking: list[Divider] = []
-        defending: list[Divider] = []
-        blockers_of_dividers: set[int] = set()
-        for row in self.divider_rows[lo:hi].tolist():
-            power = int(r.power[row])
-            if self.attacker_divides[row]:
-                blocks = self.by_attacker[self.attacker_start[row] : self.attacker_start[row + 1]]
-                rec = tuple(int(x) for x in r.block_blocker[blocks])
-                destroys = bool(r.one_is_lethal[row])
-                lethal = tuple(
-                    min(int(r.remaining[b]), 1) if destroys else int(r.remaining[b]) for b in rec
-                )
-                excess = bool(r.player_gets_excess[row])
-                player = int(attacked[row]) if excess else None
-                attacking.append(Divider(row, power, rec, player, lethal, destroys))
-                blockers_of_dividers.update(rec)
-            else:
-                blocks = self.by_blocker[self.blocker_start[row] : self.blocker_start[row + 1]]
-                rec = tuple(int(x) for x in r.block_attacker[blocks])
-                destroys = bool(r.one_is_lethal[row])
-                lethal = tuple(
-                    min(int(r.remaining[a]), 1) if destroys else int(r.remaining[a]) for a in rec
-                )
-                defending.append(Divider(row, power, rec, None, lethal, destroys))
+        wanted = np.asarray(battles, I64)
+        lo = np.searchsorted(self.divider_battle, wanted)
+        hi = np.searchsorted(self.divider_battle, wanted + 1)
+        places, owner = _ranges(lo, hi)
+        rows = self.divider_rows[places]
+        attacks = self.attacker_divides[rows]
+        # each divider's recipients: an attacker's blockers, a blocker's attackers, in order
+        start = np.where(attacks, self.attacker_start[rows], self.blocker_start[rows])
+        end = np.where(attacks, self.attacker_start[rows + 1], self.blocker_start[rows + 1])
+        at, of = _ranges(start, end)
+        by_att = attacks[of]
+        blocks = np.where(by_att, self.by_attacker[at], self.by_blocker[at])
+        recipient = np.where(by_att, r.block_blocker[blocks], r.block_attacker[blocks])
+        destroys = r.one_is_lethal[rows]
+        remaining = r.remaining[recipient]
+        lethal = np.where(destroys[of], np.minimum(remaining, 1), remaining)
+        excess = r.player_gets_excess[rows] & attacks
+        firsts = np.searchsorted(of, np.arange(len(rows) + 1)).tolist()
+        recipients, lethals = recipient.tolist(), lethal.tolist()
+        step = r.step
+        per_battle: list[tuple[list[Divider], list[Divider]]] = [([], []) for _ in battles]
+        for k, (row, power, att, hot, ex, player, o) in enumerate(
+            zip(
+                rows.tolist(),
+                r.power[rows].tolist(),
+                attacks.tolist(),
+                destroys.tolist(),
+                excess.tolist(),
+                attacked[rows].tolist(),
+                owner.tolist(),
+                strict=True,
+            )
+        ):
+            i, j = firsts[k], firsts[k + 1]
+            d = Divider(
+                row,
+                power,
+                tuple(recipients[i:j]),
+                player if ex else None,
+                tuple(lethals[i:j]),
+                hot,
+            )
+            per_battle[o][0 if att else 1].append(d)
+        return [
+            StepChoices(step, tuple(att), tuple(dfd), self._fixed(battle, att))
+            for battle, (att, dfd) in zip(battles, per_battle, strict=True)
+        ]
+
+    def _fixed(self, battle: int, attacking: list[Divider]) -> dict[int, tuple[int, bool]]:
+        """Damage other attackers assign the blockers of dividers that may send excess on."""
         fixed: dict[int, tuple[int, bool]] = {}
-        if any(d.player is not None for d in attacking):
-            lo, hi = np.searchsorted(self.fixed_battle, [battle, battle + 1])
-            for k in self.fixed_rows[lo:hi].tolist():
-                b, a = int(r.block_blocker[k]), int(r.block_attacker[k])
-                if b in blockers_of_dividers:
-                    amount, hot = fixed.get(b, (0, False))
-                    fixed[b] = (amount + int(r.power[a]), hot or bool(r.one_is_lethal[a]))
-        return StepChoices(r.step, tuple(attacking), tuple(defending), fixed)
+        if all(d.player is None for d in attacking):
+            return fixed
+        r = self.rec
+        blockers = {b for d in attacking for b in d.recipients}
+        lo, hi = np.searchsorted(self.fixed_battle, [battle, battle + 1])
+        for k in self.fixed_rows[lo:hi].tolist():
+            b, a = int(r.block_blocker[k]), int(r.block_attacker[k])
+            if b in blockers:
+                amount, hot = fixed.get(b, (0, False))
+                fixed[b] = (amount + int(r.power[a]), hot or bool(r.one_is_lethal[a]))
+        return fixed
+
+
+def _ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
+    """The places ``lo[i]:hi[i]`` of every i, in order, and each one's i."""
+    count = hi - lo
+    owner = np.repeat(np.arange(len(lo), dtype=I64), count)
+    first = np.cumsum(count) - count
+    return np.arange(len(owner), dtype=I64) + np.repeat(lo - first, count), owner
 
 
 def _battles(rows: BoolArray, battle_of_row: IntArray, n_battles: int) -> BoolArray:
     out = np.zeros(n_battles, np.bool_)
-    out[battle_of_row[rows]] = True
+    at = rows.nonzero()[0]
+    if len(at):
+        out[battle_of_row[at]] = True
     return out
 
 
@@ -161,8 +200,14 @@ class Combos:
     recipient: IntArray  #: [n_slots] creature row, or ``-1 - player_row``
 
 
+#: The joint divisions of no dividers: one choice, of nothing.
+NO_DIVIDERS = Combos(np.zeros((1, 0), I64), np.zeros(0, I64), np.zeros(0, I64))
+
+
 def joint_divisions(dividers: tuple[Divider, ...]) -> Combos:
     """Every combination of each divider's divisions (no rule between them)."""
+    if not dividers:
+        return NO_DIVIDERS
     tables = []
     source: list[int] = []
     recipient: list[int] = []
@@ -171,11 +216,12 @@ def joint_divisions(dividers: tuple[Divider, ...]) -> Combos:
         tables.append(compositions(d.power, len(slots)))
         source += [d.source] * len(slots)
         recipient += slots
-    if not tables:
-        return Combos(np.zeros((1, 0), I64), np.zeros(0, I64), np.zeros(0, I64))
-    shape = tuple(len(t) for t in tables)
-    idx = np.indices(shape, dtype=I64).reshape(len(shape), -1).T
-    amounts = np.hstack([t[idx[:, i]] for i, t in enumerate(tables)])
+    if len(tables) == 1:
+        amounts = tables[0]
+    else:
+        shape = tuple(len(t) for t in tables)
+        idx = np.indices(shape, dtype=I64).reshape(len(shape), -1).T
+        amounts = np.hstack([t[idx[:, i]] for i, t in enumerate(tables)])
     return Combos(amounts, np.array(source, I64), np.array(recipient, I64))
 
 

@@ -102,11 +102,11 @@ def score(
             out[:, i] = lost[d] - lost[a]
         elif term == "material":
             entered = batch.present if outcome.entered is None else outcome.entered
-            gone = entered & ~outcome.alive
-            sign = np.where(batch.controller == d[batch.battle], 1, -1)
-            out[:, i] = np.bincount(
-                batch.battle, weights=np.where(gone, sign * sides.value, 0), minlength=nb
-            ).astype(I64)
+            gone = (entered & ~outcome.alive).nonzero()[0]
+            battle = batch.battle[gone]
+            worth = sides.value[gone]
+            worth = np.where(batch.controller[gone] == d[battle], worth, -worth)
+            np.add.at(out[:, i], battle, worth)
         elif term == "life":
             lost_life = batch.life - outcome.life
             out[:, i] = lost_life[d] - lost_life[a]
@@ -123,13 +123,17 @@ def lexicographic_ranks(scores: IntArray) -> IntArray:
     equal numbers, a lower row a lower one."""
     if len(scores) == 0:
         return np.zeros(0, I64)
-    low = scores.min(axis=0)
-    span = scores.max(axis=0) - low + 1
-    if float(np.prod(span.astype(np.float64))) < 2.0**62:
+    # term by term: numpy reduces a few columns of many rows along the rows slowly
+    columns = [scores[:, t] for t in range(scores.shape[1])]
+    low = [int(c.min()) for c in columns]
+    span = [int(c.max()) - lo + 1 for c, lo in zip(columns, low, strict=True)]
+    if float(np.prod(np.array(span, np.float64))) < 2.0**62:
         # mixed radix, term by term (an integer matrix product is much slower)
-        out: IntArray = scores[:, 0] - low[0]
+        out: IntArray = columns[0] - low[0]
         for t in range(1, len(span)):
-            out = out * span[t] + (scores[:, t] - low[t])
+            out *= span[t]
+            out += columns[t]
+            out -= low[t]
         return out
     _, inverse = np.unique(scores, axis=0, return_inverse=True)
     return inverse.reshape(-1).astype(I64)

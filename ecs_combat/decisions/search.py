@@ -18,9 +18,8 @@ import numpy as np
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.declarations import U64, BlockDeclarations
-from ecs_combat.decisions.divisions import StepRecord
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
-from ecs_combat.decisions.tree import Blocks, Clock, Level, Tree
+from ecs_combat.decisions.tree import Blocks, Clock, Level, Resolved, Tree
 
 I64 = np.int64
 
@@ -36,6 +35,8 @@ class BoardResults:
     solved: BoolArray  #: [D] value exact
     #: [D] shown to be worse than the board's `top` best without being solved.
     cut: BoolArray
+    #: :func:`lexicographic_ranks` of `values`, if known.
+    ranks: IntArray | None = None
 
     def complete(self, board: int) -> bool:
         """Whether every declaration of the board is solved or cut."""
@@ -92,36 +93,33 @@ def search_blocks(
     clock: Clock,
     attack_top: int | None = None,
     bounds: bool = True,
+    record: bool = False,
 ) -> BoardResults:
     """Solve the `top` best block declarations of every board (and those tied with the best).
 
     With `attack_top`, the boards are one attack declaration each and only the `attack_top`
     boards of highest value matter: a board whose value is shown to be below theirs is not
     searched further. Without `bounds`, every declaration is searched to the end (to measure
-    what the bounds save).
+    what the bounds save). With `record`, the tree records what it can for the results of
+    its nodes (:meth:`Tree.results_of`).
     """
     offset = np.concatenate([[0], np.cumsum([d.count for d in declarations])]).astype(I64)
     blocks = blocks_of(declarations)
-    return search(engine, objective, boards, sides, blocks, offset, top, clock, attack_top, bounds)
+    tree = Tree(engine, objective, boards, sides, blocks, record=record)
+    return search(tree, offset, top, clock, attack_top, bounds)
 
 
 def search(
-    engine: BatchedEngine,
-    objective: Objective,
-    boards: CombatBatch,
-    sides: Sides,
-    blocks: Blocks,
+    tree: Tree,
     offset: IntArray,
     top: int,
     clock: Clock,
     attack_top: int | None = None,
     bounds: bool = True,
-    keep_outcomes: bool = False,
 ) -> BoardResults:
-    """:func:`search_blocks` over declarations given as :class:`Blocks`, those of board ``b``
-    being ``offset[b]:offset[b + 1]``; with `keep_outcomes` the tree keeps every candidate
-    combat's outcome (:meth:`Tree.outcomes_of`)."""
-    tree = Tree(engine, objective, boards, sides, blocks, keep_outcomes=keep_outcomes)
+    """:func:`search_blocks` over the declarations of a new tree (``tree.blocks``), those
+    of board ``b`` being ``offset[b]:offset[b + 1]``."""
+    blocks = tree.blocks
     n_decl = len(blocks.board)
     root = Level(
         first=0,
@@ -131,16 +129,16 @@ def search(
         div=np.zeros((0, 4), I64),
     )
     tree.add_level(root)
-    batch, values, records, first = tree.resolve(root)
-    tree.values[0][:] = values
-    leaf = first < 0
-    tree.solved[0][:] = leaf
+    resolved = tree.resolve(root)
+    tree.values[0][:] = resolved.values
+    tree.solved[0][:] = resolved.first < 0
     bounded = np.ones(n_decl, np.bool_)  # the default line is a lower bound
-    for rec in records:
+    for rec in resolved.records:
         bounded &= ~rec.defending_battles
     board_of = blocks.board
     cut = np.zeros(n_decl, np.bool_)
     chunk = FIRST_CHUNK
+    final: IntArray | None = None  # the ranks of the final values
     while not clock.out():
         solved = tree.solved[0]
         ranks = lexicographic_ranks(tree.values[0])
@@ -156,12 +154,13 @@ def search(
             cut |= pending & skip[board_of]
         pending &= ~cut
         if not pending.any():
+            final = ranks
             break
         # the most promising first: the lowest lower bounds of each board
         places = _lowest(np.flatnonzero(pending), lower, board_of, chunk if bounds else n_decl)
         chunk *= 4
-        _solve(tree, root, batch, records, first, places, clock)
-    return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut)
+        _solve(tree, root, resolved, places, clock)
+    return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut, final)
 
 
 def _ranking_keys(results: BoardResults, rows: IntArray, tie: IntArray) -> list[IntArray]:
@@ -185,7 +184,7 @@ def best_declarations(results: BoardResults, tie_key: IntArray) -> IntArray:
     within a board)."""
     n = len(results.offset) - 1
     solved = results.solved
-    ranks = lexicographic_ranks(results.values)
+    ranks = lexicographic_ranks(results.values) if results.ranks is None else results.ranks
     ties = int(tie_key.max(initial=0)) + 1
     if float(ranks.max(initial=0) + 1) * ties >= 2.0**62:  # one key would overflow: sort
         rows = np.flatnonzero(solved)
@@ -249,27 +248,19 @@ def _lowest(places: IntArray, lower: IntArray, board_of: IntArray, chunk: int) -
     return np.sort(places[np.arange(len(places)) - first < chunk])
 
 
-def _solve(
-    tree: Tree,
-    root: Level,
-    batch: CombatBatch,
-    records: list[StepRecord],
-    first: IntArray,
-    places: IntArray,
-    clock: Clock,
-) -> None:
+def _solve(tree: Tree, root: Level, resolved: Resolved, places: IntArray, clock: Clock) -> None:
     """Search root nodes `places` to the end (unless the clock runs out), and back up."""
-    level, level_batch, level_records, level_first = root, batch, records, first
+    level = root
     while len(places) and not clock.out():
-        nxt = tree.children_of(level, level_batch, level_records, level_first, places)
+        nxt = tree.children_of(level, resolved, places)
         if nxt is None:
             break
         tree.add_level(nxt)
-        level_batch, values, level_records, level_first = tree.resolve(nxt)
+        resolved = tree.resolve(nxt)
         li = len(tree.levels) - 1
-        tree.values[li][:] = values
-        tree.solved[li][:] = level_first < 0
-        level, places = nxt, np.flatnonzero(level_first >= 0)
+        tree.values[li][:] = resolved.values
+        tree.solved[li][:] = resolved.first < 0
+        level, places = nxt, np.flatnonzero(resolved.first >= 0)
     tree.back_up()
 
 

@@ -12,6 +12,7 @@ defending player's replies (scores compared term by term).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -19,25 +20,26 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.batched.boards import (
-    Declarations,
+    Copies,
     Outcomes,
-    Segments,
+    Rows,
+    copy_boards,
     csr_rows,
     join_outcomes,
-    take_boards,
     take_outcomes,
-    with_declarations,
 )
-from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.decisions.divisions import (
-    Divider,
-    StepChoices,
-    StepRecord,
-    attacking_divisions,
-    joint_divisions,
+from ecs_combat.batched.engine import BatchedEngine, Played
+from ecs_combat.decisions.children import (
+    Children,
+    Expanded,
+    best_children,
+    children,
+    level_rows,
+    signature,
 )
-from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks, score
-from ecs_combat.rules.division import default_division
+from ecs_combat.decisions.divisions import StepChoices, StepRecord
+from ecs_combat.decisions.objective import Objective, Sides, score
+from ecs_combat.rules.result import CombatResult
 
 I64 = np.int64
 
@@ -88,6 +90,17 @@ class Expansion:
     default_defending: int = -1
 
 
+@dataclass(frozen=True)
+class Resolved:
+    """A level resolved: its battles, scores and step records, and each node's first step
+    (record index) with a choice at or after its own start, or -1 (a leaf)."""
+
+    copies: Copies
+    values: IntArray
+    records: list[StepRecord]
+    first: IntArray
+
+
 @dataclass
 class Tree:
     """Nodes and their values, as the search grows them."""
@@ -102,15 +115,29 @@ class Tree:
     #: Per node: whether its value is exact (a leaf, or every child solved).
     solved: list[np.ndarray] = field(default_factory=list)
     expansions: list[Expansion] = field(default_factory=list)
-    #: Per expanded node: (attacking choice, defending reply) of the best line.
-    best_line: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: Per expansion (index in :attr:`expansions`): the child on the best line, or -1 while
+    #: its children are not all solved.
+    best_child: list[IntArray] = field(default_factory=list)
     evaluated: int = 0  #: battles resolved
-    #: The children of nodes by what they look like from their board (:func:`_signature`).
-    _children: dict[tuple[object, bytes], Children] = field(default_factory=dict)
-    backed_up: int = 0  #: expansions whose values are backed up already
+    #: The children of nodes by what they look like from their board (:func:`signature`).
+    _children: dict[object, Children] = field(default_factory=dict)
+    _expanded: list[Expanded] = field(default_factory=list)
+    backed_up: int = 0  #: :class:`Expanded` groups whose values are backed up already
     #: Keep each level's batch and outcome (:meth:`outcomes_of`).
     keep_outcomes: bool = False
     kept: list[tuple[CombatBatch, BatchOutcome]] = field(default_factory=list)
+    #: Record the levels of at most :data:`RECORDED_ROWS` creature rows, for the results of
+    #: their nodes (:meth:`results_of`); the boards must name their creatures and players.
+    record: bool = False
+    #: Per level: its play, when recorded, else None.
+    played: list[Played | None] = field(default_factory=list)
+    #: ``Rows.of(boards)``, if known.
+    board_rows: Rows | None = None
+
+    def __post_init__(self) -> None:
+        self._rows = self.board_rows or Rows.of(self.boards)
+        fields = self.engine.registry.state_fields("creature")
+        self._refs = tuple(k for k, f in fields.items() if f.kind == "creature")
 
     @property
     def n_nodes(self) -> int:
@@ -118,61 +145,66 @@ class Tree:
 
     # -- resolving a level -----------------------------------------------------------------
 
-    def battles(self, level: Level) -> CombatBatch:
-        """The level's nodes as one batch."""
+    def battles(self, level: Level, named: bool = False) -> Copies:
+        """The level's nodes as one batch; `named`: with the boards' creature and player ids
+        (for results)."""
         board = self.blocks.board[level.decl]
-        batch = take_boards(self.boards, board, self._refs())
-        cs = Segments.of(batch.battle, batch.n_battles).start
-        ps = Segments.of(batch.player_battle, batch.n_battles).start
+        copies = copy_boards(self.boards, board, self._refs, self._rows)
+        batch, cs, ps = copies.batch, copies.creature_start, copies.player_start
         b = self.blocks
         rows, owner = csr_rows(b.start, level.decl)
         div_rows, div_owner = csr_rows(level.div_start, np.arange(len(level.decl), dtype=I64))
         div = level.div[div_rows]
         rec = div[:, 2]
-        on_player = rec < 0
-        recipient = np.where(on_player, -1 - (ps[div_owner] + (-1 - rec)), cs[div_owner] + rec)
-        d = Declarations(
-            attacking=batch.attacking,
+        creature_ids = player_ids = None
+        if named:
+            creatures = np.asarray(self.boards.creature_ids, dtype=object)
+            players = np.asarray(self.boards.player_ids, dtype=object)
+            creature_ids = creatures[copies.creature_row].tolist()
+            player_ids = players[copies.player_row].tolist()
+        batch = dataclasses.replace(
+            batch,
             block_blocker=cs[owner] + b.blocker[rows],
             block_attacker=cs[owner] + b.attacker[rows],
             block_rank=b.rank[rows],
             division_step=div[:, 0].copy(),
             division_source=cs[div_owner] + div[:, 1],
-            division_recipient=recipient,
+            division_recipient=np.where(rec < 0, rec - ps[div_owner], rec + cs[div_owner]),
             division_amount=div[:, 3].copy(),
+            division_index=None,
+            creature_ids=creature_ids,
+            player_ids=player_ids,
         )
-        return with_declarations(batch, d)
+        return dataclasses.replace(copies, batch=batch)
 
-    def _refs(self) -> tuple[str, ...]:
-        fields = self.engine.registry.state_fields("creature")
-        return tuple(k for k, f in fields.items() if f.kind == "creature")
-
-    def resolve(self, level: Level) -> tuple[CombatBatch, IntArray, list[StepRecord], IntArray]:
-        """Resolve a level: its batch, scores, step records, and each node's first step
-        (record index) with a choice at or after its own start, or -1."""
-        batch = self.battles(level)
-        outcome, records = self.engine.resolve_batch_with_divisions(batch)
+    def resolve(self, level: Level) -> Resolved:
+        """Resolve a level."""
+        board = self.blocks.board[level.decl]
+        record = self.record and int(self._rows.creatures.count[board].sum()) <= RECORDED_ROWS
+        copies = self.battles(level, named=record)
+        batch = copies.batch
+        played = self.engine.play_batch(batch, record=record)
+        self.played.append(played if record else None)
+        outcome, records = played.outcome, played.divisions
         self.evaluated += batch.n_battles
         if self.keep_outcomes:
             self.kept.append((batch, outcome))
-        sides = self._sides(batch, self.blocks.board[level.decl])
-        values = score(self.objective, batch, outcome, sides)
+        values = score(self.objective, batch, outcome, self._sides(copies, level))
         indexed = [StepRecord(r, batch.battle, batch.n_battles) for r in records]
         first = np.full(len(level.decl), -1, I64)
         for i, rec in enumerate(indexed):
             open_ = (first < 0) & rec.battles & (rec.rec.step >= level.start_step)
             first[open_] = i
-        return batch, values, indexed, first
+        return Resolved(copies, values, indexed, first)
 
-    def _sides(self, batch: CombatBatch, board: IntArray) -> Sides:
+    def _sides(self, copies: Copies, level: Level) -> Sides:
         src = self.board_sides
-        ps = Segments.of(batch.player_battle, batch.n_battles).start
-        pb = Segments.of(self.boards.player_battle, self.boards.n_battles).start
-        crow, _, _ = Segments.of(self.boards.battle, self.boards.n_battles).gather(board)
+        board = self.blocks.board[level.decl]
+        shift = copies.player_start - self._rows.players.start[board]
         return Sides(
-            ps + (src.attacking_player[board] - pb[board]),
-            ps + (src.defending_player[board] - pb[board]),
-            src.value[crow],
+            src.attacking_player[board] + shift,
+            src.defending_player[board] + shift,
+            src.value[copies.creature_row],
         )
 
     # -- growing ----------------------------------------------------------------------------
@@ -189,124 +221,142 @@ class Tree:
                 return li, node - self.levels[li].first
         raise IndexError(node)
 
-    def children_of(
-        self,
-        level: Level,
-        batch: CombatBatch,
-        records: list[StepRecord],
-        first: IntArray,
-        expand: IntArray,
-    ) -> Level | None:
+    def children_of(self, level: Level, resolved: Resolved, expand: IntArray) -> Level | None:
         """The next level: the children of the level's nodes `expand` (places in `level`)."""
         if len(expand) == 0:
             return None
-        cs = Segments.of(batch.battle, batch.n_battles).start
-        ps = Segments.of(batch.player_battle, batch.n_battles).start
-        decls: list[IntArray] = []
-        starts: list[IntArray] = []
-        divs: list[IntArray] = []
-        counts: list[IntArray] = []
-        next_id = self.n_nodes
-        for k in expand.tolist():
-            rec = records[int(first[k])]
-            choices = rec.choices(k, batch.attacking)
-            own = level.div[level.div_start[k] : level.div_start[k + 1]]
-            c0, p0 = int(cs[k]), int(ps[k])
+        copies, records, first = resolved.copies, resolved.records, resolved.first
+        attacked = copies.batch.attacking
+        cs = copies.creature_start.tolist()
+        ps = copies.player_start.tolist()
+        kinds: list[Children] = []
+        next_id = first_id = self.n_nodes
+        first_expansion = len(self.expansions)
+        steps = []
+        places = expand.tolist()
+        # each node's dividers, gathered record by record
+        found: dict[int, StepChoices] = {}
+        record_of = first[expand]
+        for i in np.unique(record_of).tolist():
+            mine = expand[record_of == i].tolist()
+            found.update(zip(mine, records[i].choices_of(mine, attacked), strict=True))
+        for k in places:
+            choices = found[k]
+            c0, p0 = cs[k], ps[k]
             # nodes whose dividers look the same from their board have the same children
-            key = (_signature(choices, c0, p0), own.tobytes())
-            known = self._children.get(key)
-            if known is None:
-                known = _children(choices, own, c0, p0)
+            key = signature(choices, c0, p0)
+            kind = self._children.get(key)
+            if kind is None:
+                kind = children(choices, c0, p0)
                 if len(self._children) >= CHILDREN_KEPT:
                     self._children.clear()
-                self._children[key] = known
-            att, dfd, rows, n_rows, default_att, default_dfd = known
-            na, nd = len(att), len(dfd)
+                self._children[key] = kind
+            kinds.append(kind)
+            steps.append(choices.step + 1)
             self.expansions.append(
                 Expansion(
                     level.first + k,
                     next_id,
-                    na,
-                    nd,
+                    len(kind.attacking),
+                    len(kind.defending),
                     choices,
-                    att,
-                    dfd,
+                    kind.attacking,
+                    kind.defending,
                     c0,
                     p0,
-                    default_att,
-                    default_dfd,
+                    kind.default_attacking,
+                    kind.default_defending,
                 )
             )
-            next_id += na * nd
-            divs.append(rows)
-            counts.append(n_rows)
-            decls.append(np.full(na * nd, level.decl[k], I64))
-            starts.append(np.full(na * nd, rec.rec.step + 1, I64))
-        per_child = np.concatenate(counts)
+            next_id += kind.n
+        n = np.array([kind.n for kind in kinds], I64)
+        self._expanded.append(
+            Expanded(
+                level.first + expand,
+                first_id + np.cumsum(n) - n,
+                np.array([len(kind.attacking) for kind in kinds], I64),
+                np.array([len(kind.defending) for kind in kinds], I64),
+                np.array([kind.default_attacking for kind in kinds], I64),
+                np.array([kind.default_defending for kind in kinds], I64),
+                first_expansion,
+            )
+        )
+        self.best_child.append(np.full(len(kinds), -1, I64))
+        parent = np.repeat(expand, n)
+        div_start, div = level_rows(
+            level.div_start,
+            level.div,
+            parent,
+            np.concatenate([kind.count for kind in kinds]),
+            np.concatenate([kind.rows for kind in kinds]),
+        )
         return Level(
-            first=self.n_nodes,
-            decl=np.concatenate(decls),
-            start_step=np.concatenate(starts),
-            div_start=np.concatenate([[0], np.cumsum(per_child)]).astype(I64),
-            div=np.concatenate(divs).reshape(-1, 4),
+            first=first_id,
+            decl=level.decl[parent],
+            start_step=np.repeat(np.array(steps, I64), n),
+            div_start=div_start,
+            div=div,
         )
 
     # -- values -----------------------------------------------------------------------------
 
     def back_up(self) -> None:
         """Each expanded node's value from its children's: the attacking player's best
-        division against the defending player's best reply (newest expansions first)."""
-        for e in reversed(self.expansions[self.backed_up :]):
-            li, k = self.locate(e.first_child)
-            n = e.n_attacking * e.n_defending
-            child_values = self.values[li][k : k + n]
-            child_solved = self.solved[li][k : k + n]
-            pl, pk = self.locate(e.node)
-            if not child_solved.all():
-                continue
-            ranks = lexicographic_ranks(child_values).reshape(e.n_attacking, e.n_defending)
-            reply = np.argmin(ranks, axis=1)
-            dd = e.default_defending
-            if dd >= 0:
-                reply = np.where(ranks[:, dd] == ranks.min(axis=1), dd, reply)
-            got = ranks[np.arange(e.n_attacking), reply]
-            a = int(np.argmax(got))
-            da = e.default_attacking
-            if da >= 0 and got[da] == got[a]:
-                a = da
-            d = int(reply[a])
-            self.values[pl][pk] = child_values[a * e.n_defending + d]
-            self.solved[pl][pk] = True
-            self.best_line[e.node] = (a, d)
-        self.backed_up = len(self.expansions)
+        division against the defending player's best reply (newest expansions first: a
+        child's value is backed up before its parent's)."""
+        firsts = np.array([lv.first for lv in self.levels], I64)
+        for g in range(len(self._expanded) - 1, self.backed_up - 1, -1):
+            self._back_up(g, firsts)
+        self.backed_up = len(self._expanded)
+
+    def _back_up(self, g: int, firsts: IntArray) -> None:
+        """The expansions of group `g` (children all in one level, parents in one level)."""
+        e = self._expanded[g]
+        if not len(e.node):
+            return
+        ci = int(np.searchsorted(firsts, e.first_child[0], side="right")) - 1
+        pi = int(np.searchsorted(firsts, e.node[0], side="right")) - 1
+        lo = int(e.first_child[0] - firsts[ci])
+        hi = lo + int((e.n_attacking * e.n_defending).sum())
+        values = self.values[ci][lo:hi]
+        done, child = best_children(e, values, self.solved[ci][lo:hi])
+        places = e.node[done] - firsts[pi]
+        self.values[pi][places] = values[(e.first_child - e.first_child[0] + child)[done]]
+        self.solved[pi][places] = True
+        self.best_child[g][done] = (e.first_child + child)[done]
 
     def line(self, node: int) -> list[tuple[Expansion, int, int]]:
         """The best line below a node: each expansion on it with the attacking player's
         division and the defending player's reply chosen there."""
         out: list[tuple[Expansion, int, int]] = []
-        by_node = {e.node: e for e in self.expansions}
-        while node in self.best_line:
-            e = by_node[node]
-            a, d = self.best_line[node]
+        by_node = {
+            e.node: (e, int(c))
+            for g, group in enumerate(self._expanded)
+            for e, c in zip(
+                self.expansions[group.first : group.first + len(group.node)],
+                self.best_child[g],
+                strict=True,
+            )
+            if c >= 0
+        }
+        while node in by_node:
+            e, child = by_node[node]
+            a, d = divmod(child - e.first_child, e.n_defending)
             out.append((e, a, d))
-            node = e.first_child + a * e.n_defending + d
+            node = child
         return out
 
     def best_leaves(self, nodes: IntArray) -> IntArray:
         """The leaf at the end of each node's best line (a node that was not expanded, or
         whose children are not all solved, is its own)."""
-        chosen = [e for e in self.expansions if e.node in self.best_line]
-        if not chosen:
+        if not self._expanded:
             return nodes.copy()
-        expanded = np.array([e.node for e in chosen], I64)
-        step = np.array(
-            [
-                e.first_child + a * e.n_defending + d
-                for e in chosen
-                for a, d in [self.best_line[e.node]]
-            ],
-            I64,
-        )
+        expanded = np.concatenate([e.node for e in self._expanded])
+        step = np.concatenate(self.best_child)
+        chosen = step >= 0
+        expanded, step = expanded[chosen], step[chosen]
+        if not len(expanded):
+            return nodes.copy()
         order = np.argsort(expanded)
         expanded, step = expanded[order], step[order]
         out = nodes.copy()
@@ -316,6 +366,22 @@ class Tree:
             if not on.any():
                 return out
             out = np.where(on, step[at], out)
+
+    def results_of(self, nodes: list[int]) -> list[CombatResult] | None:
+        """The results of some distinct nodes, as :meth:`BatchedEngine.resolve_many` gives
+        them; None if one's level was not recorded."""
+        firsts = [lv.first for lv in self.levels]
+        at = [int(np.searchsorted(firsts, n, side="right")) - 1 for n in nodes]
+        if any(self.played[li] is None for li in at):
+            return None
+        out: dict[int, CombatResult] = {}
+        for li in sorted(set(at)):
+            mine = [n for n, i in zip(nodes, at, strict=True) if i == li]
+            played = self.played[li]
+            assert played is not None
+            got = played.results([n - firsts[li] for n in mine])
+            out.update(zip(mine, got, strict=True))
+        return [out[n] for n in nodes]
 
     def outcomes_of(self, nodes: IntArray) -> Outcomes:
         """The outcomes of some nodes, as battles in the order given (the tree must keep
@@ -356,119 +422,10 @@ class Tree:
         return div[order], owner[order]
 
 
+#: Levels of at most this many creature rows are recorded when the tree records.
+RECORDED_ROWS = 1 << 14
 #: At most this many kinds of expanded nodes are remembered (then forgotten, all at once).
 CHILDREN_KEPT = 100_000
-#: A node's children: the attacking player's and the defending player's joint divisions
-#: (amounts), every child's division rows and their counts, and the default choices.
-Children = tuple[IntArray, IntArray, IntArray, IntArray, int, int]
-
-
-def _signature(choices: StepChoices, cstart: int, pstart: int) -> object:
-    """What decides a node's children, by places on its board: its step's dividers and the
-    damage fixed on their recipients."""
-
-    def local(d: Divider) -> tuple[object, ...]:
-        player = None if d.player is None else d.player - pstart
-        recipients = tuple(r - cstart for r in d.recipients)
-        return (d.source - cstart, d.power, recipients, player, d.lethal, d.one_is_lethal)
-
-    fixed = tuple(sorted((r - cstart, v) for r, v in choices.fixed.items()))
-    return (
-        choices.step,
-        tuple(local(d) for d in choices.attacking),
-        tuple(local(d) for d in choices.defending),
-        fixed,
-    )
-
-
-def _children(choices: StepChoices, own: IntArray, cstart: int, pstart: int) -> Children:
-    """The children of a node whose step's dividers are `choices` and whose own division
-    rows are `own`."""
-    att = attacking_divisions(choices)
-    dfd = joint_divisions(choices.defending)
-    rows, n_rows = _children_rows(
-        own,
-        _division_rows(
-            choices.step, _local_slots(att.source, att.recipient, cstart, pstart), att.amounts
-        ),
-        _division_rows(
-            choices.step, _local_slots(dfd.source, dfd.recipient, cstart, pstart), dfd.amounts
-        ),
-    )
-    return (
-        att.amounts,
-        dfd.amounts,
-        rows,
-        n_rows,
-        _row_of(att.amounts, _default_row(choices.attacking)),
-        _row_of(dfd.amounts, _default_row(choices.defending)),
-    )
-
-
-def _default_row(dividers: tuple[Divider, ...]) -> IntArray:
-    """The amounts of the default division (RULES section 3) of some dividers, slot by slot."""
-    out: list[int] = []
-    for d in dividers:
-        names = [str(r) for r in d.recipients]
-        player = None if d.player is None else "player"
-        given = default_division(d.power, list(zip(names, d.lethal, strict=True)), player)
-        out += [given.get(n, 0) for n in names]
-        if player is not None:
-            out.append(given.get(player, 0))
-    return np.array(out, I64)
-
-
-def _row_of(table: IntArray, row: IntArray) -> int:
-    """Index of `row` in `table`, or -1."""
-    if table.shape[1] != len(row):
-        return -1
-    hits = np.flatnonzero((table == row).all(axis=1))
-    return int(hits[0]) if len(hits) else -1
-
-
-def _local_slots(source: IntArray, recipient: IntArray, cstart: int, pstart: int) -> IntArray:
-    """[slots, 2] source and recipient of each slot by places on the board."""
-    rec = np.where(recipient < 0, -1 - ((-1 - recipient) - pstart), recipient - cstart)
-    return np.stack([source - cstart, rec], axis=1)
-
-
-def _division_rows(step: int, slots: IntArray, amounts: IntArray) -> tuple[IntArray, IntArray]:
-    """Division rows [R, 4] of each joint division (its amounts above 0), grouped by joint
-    division, and how many each has."""
-    owner, slot = np.nonzero(amounts > 0)
-    out = np.empty((len(owner), 4), I64)
-    out[:, 0] = step
-    out[:, 1:3] = slots[slot]
-    out[:, 3] = amounts[owner, slot]
-    return out, np.bincount(owner, minlength=len(amounts)).astype(I64)
-
-
-def _children_rows(
-    own: IntArray, attacking: tuple[IntArray, IntArray], defending: tuple[IntArray, IntArray]
-) -> tuple[IntArray, IntArray]:
-    """The division rows of every child (attacking choice a, defending reply d; child
-    ``a * n_defending + d``): the parent's, then a's, then d's; and each child's count."""
-    rows_a, count_a = attacking
-    rows_d, count_d = defending
-    na, nd = len(count_a), len(count_d)
-    start_a = np.concatenate([[0], np.cumsum(count_a)]).astype(I64)
-    start_d = np.concatenate([[0], np.cumsum(count_d)]).astype(I64)
-    child_a = np.repeat(np.arange(na, dtype=I64), nd)
-    child_d = np.tile(np.arange(nd, dtype=I64), na)
-    ra, oa = csr_rows(start_a, child_a)
-    rd, od = csr_rows(start_d, child_d)
-    n_children = na * nd
-    parts = [
-        (np.tile(own, (n_children, 1)), np.repeat(np.arange(n_children, dtype=I64), len(own)), 0),
-        (rows_a[ra], oa, 1),
-        (rows_d[rd], od, 2),
-    ]
-    rows = np.concatenate([p[0] for p in parts]).reshape(-1, 4)
-    owner = np.concatenate([p[1] for p in parts])
-    part = np.concatenate([np.full(len(p[1]), p[2], I64) for p in parts])
-    order = np.lexsort((part, owner))
-    counts = len(own) + count_a[child_a] + count_d[child_d]
-    return rows[order], counts
 
 
 class Clock:

@@ -24,6 +24,7 @@ from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntA
 from ecs_combat.batched.boards import (
     Declarations,
     Outcomes,
+    Rows,
     Segments,
     csr_rows,
     join_outcomes,
@@ -33,12 +34,15 @@ from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.declarations import U64, tie_order
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import best_declarations, search
-from ecs_combat.decisions.tree import Blocks, Clock
+from ecs_combat.decisions.tree import Blocks, Clock, Tree
 from ecs_combat.simulation.generate import Drawn, Generator
 from ecs_combat.simulation.keyword_bits import KeywordBits, RowFacts
 
 I64 = np.int64
 #: Creature rows of candidate combats resolved together in one search (its first level).
+#: Smaller searches keep the arrays small enough for the C allocator to reuse their memory
+#: (docs/performance.md, "Chunk size matters"), but each also reads the chunk's arrays: 2^14
+#: and 2^17 measured about the same on the tournament (2^14: less system time, more user).
 SEARCH_ROWS = 1 << 17
 
 
@@ -113,16 +117,26 @@ class Decider:
         n_att = np.bincount(batch.battle[attacks], minlength=nb).astype(I64)
         n_blk = np.bincount(batch.battle[defends], minlength=nb).astype(I64)
         raw = (n_att + 1).astype(np.float64) ** n_blk
-        cost = np.cumsum(raw * np.maximum(cs.count, 1))
-        group = (cost // SEARCH_ROWS).astype(I64)
+        rows = raw * np.maximum(cs.count, 1)
+        # by the rows before each battle's own, so that a group ends once it has enough
+        group = ((np.cumsum(rows) - rows) // SEARCH_ROWS).astype(I64)
         sides = self._sides(batch)
         facts = self._facts(batch)
+        # what every search of the chunk reads: rows by battle, each creature's place on its
+        # board, the attackers and the creatures that may block, each battle's first of them
+        att_rows, blk_rows = np.flatnonzero(attacks), np.flatnonzero(defends)
+        chunk = ChunkRows(
+            Rows(Segments.of(batch.player_battle, nb), cs),
+            np.arange(batch.n_creatures, dtype=I64) - cs.start[batch.battle],
+            att_rows,
+            blk_rows,
+            np.cumsum(n_att) - n_att,
+            np.cumsum(n_blk) - n_blk,
+        )
         parts: list[Chosen] = []
         for g in np.unique(group).tolist():
             battles = np.flatnonzero(group == g)
-            parts.append(
-                self._search(batch, sides, facts, battles, n_att, n_blk, attacks, defends, outcomes)
-            )
+            parts.append(self._search(batch, sides, facts, chunk, battles, n_att, n_blk, outcomes))
         d = _declarations(batch, parts)
         decided = dataclasses.replace(drawn, batch=with_declarations(batch, d))
         known = [p.outcome for p in parts if p.outcome is not None]
@@ -133,25 +147,24 @@ class Decider:
         batch: CombatBatch,
         sides: Sides,
         facts: RowFacts,
+        chunk: ChunkRows,
         battles: IntArray,
         n_att: IntArray,
         n_blk: IntArray,
-        attacks: BoolArray,
-        defends: BoolArray,
         outcomes: bool,
     ) -> Chosen:
         """Search some battles (ascending) and choose their declarations."""
-        blocks, tie = self._declarations(batch, facts, battles, n_att, n_blk, attacks, defends)
+        blocks, tie = self._declarations(batch, facts, chunk, battles, n_att, n_blk)
         offset = np.concatenate(
             [[0], np.cumsum(np.bincount(blocks.board, minlength=batch.n_battles))]
         ).astype(I64)
-        results = search(
-            self.engine, self.objective, batch, sides, blocks, offset, 1, Clock(None),
-            keep_outcomes=outcomes,
+        tree = Tree(
+            self.engine, self.objective, batch, sides, blocks, keep_outcomes=outcomes,
+            board_rows=chunk.rows,
         )  # fmt: skip
+        results = search(tree, offset, 1, Clock(None))
         self.combats_resolved += results.tree.evaluated
         best = best_declarations(results, tie)[battles]
-        tree = results.tree
         rows_of = csr_rows(blocks.start, best)
         block_board = battles[rows_of[1]]
         leaves = tree.best_leaves(best)
@@ -169,24 +182,17 @@ class Decider:
         self,
         batch: CombatBatch,
         facts: RowFacts,
+        chunk: ChunkRows,
         battles: IntArray,
         n_att: IntArray,
         n_blk: IntArray,
-        attacks: BoolArray,
-        defends: BoolArray,
     ) -> tuple[Blocks, IntArray]:
         """Every legal block declaration of some battles, as :class:`Blocks` by places on
         each battle's board (ordered by battle), and each one's tie place in its shape."""
-        cs = Segments.of(batch.battle, batch.n_battles)
-        n = batch.n_creatures
-        place = np.arange(n, dtype=I64) - cs.start[batch.battle]
-        chosen = np.zeros(batch.n_battles, np.bool_)
-        chosen[battles] = True
-        att_rows = np.flatnonzero(attacks & chosen[batch.battle])
-        blk_rows = np.flatnonzero(defends & chosen[batch.battle])
+        place, att_rows, blk_rows = chunk.place, chunk.attackers, chunk.blockers
         # each battle's first attacker and first blocker among those rows
-        att_first = np.concatenate([[0], np.cumsum(n_att[battles])[:-1]]).astype(I64)
-        blk_first = np.concatenate([[0], np.cumsum(n_blk[battles])[:-1]]).astype(I64)
+        att_first = chunk.first_attacker[battles]
+        blk_first = chunk.first_blocker[battles]
         shape_key = n_att[battles] * (int(n_blk.max(initial=0)) + 1) + n_blk[battles]
         boards, raws, ties, shapes, starts = [], [], [], [], []
         tables: list[Shape] = []
@@ -288,6 +294,18 @@ class Decider:
             return out
 
         return RowFacts(batch.colors, values)
+
+
+@dataclass(frozen=True)
+class ChunkRows:
+    """The rows of a chunk's battles that every search of the chunk reads."""
+
+    rows: Rows
+    place: IntArray  #: [N] each creature's place on its board
+    attackers: IntArray  #: the attacking creatures' rows, by battle
+    blockers: IntArray  #: the rows of the creatures that may block, by battle
+    first_attacker: IntArray  #: [n_battles] each battle's first among `attackers`
+    first_blocker: IntArray
 
 
 @dataclass(frozen=True)
