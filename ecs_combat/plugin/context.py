@@ -197,6 +197,13 @@ class CombatContext(Protocol):
         """The player loses life (not damage, 119.3)."""
         ...
 
+    def return_to_battlefield(self, creature: Creature) -> None:
+        """A creature that died returns to the battlefield under its controller's control as
+        a new object (400.7): untapped, not in combat, summoning sick, with no damage,
+        counters, until-end-of-turn effects or marks (:meth:`marks`); it keeps its handle and
+        id. Nothing happens to a token (111.8) or a creature on the battlefield."""
+        ...
+
     def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:
         """Change a plugin's state of a creature."""
         ...
@@ -372,6 +379,12 @@ class BatchContext(Protocol):
 
     def lose_life(self, players: IntArray, amount: IntArray | int) -> None:
         """Players (rows, may repeat) lose life (not damage, 119.3)."""
+        ...
+
+    def return_to_battlefield(self, rows: IntArray) -> None:
+        """Creatures that died (distinct rows) return to the battlefield as new objects
+        (400.7), as :meth:`CombatContext.return_to_battlefield` says; tokens and rows on the
+        battlefield stay as they are."""
         ...
 
     def marks(self, name: str, dtype: type[G]) -> npt.NDArray[G]:

@@ -54,6 +54,9 @@ class CreatureSpec:
     ignored_text: tuple[str, ...] = ()
     #: Its value for decisions (RULES section 9), or None for power plus toughness.
     value: int | None = None
+    #: It is a token (111.1), created by a card: once it leaves the battlefield it can't
+    #: come back (111.8).
+    token: bool = False
 
 
 @dataclass
