@@ -954,6 +954,7 @@ class _Run:
             entered=self.entered,
             steps_taken=self.steps_taken,
             player_state=self.player_states,
+            returned=self.returned,
         )
 
     def results(self) -> list[CombatResult]:

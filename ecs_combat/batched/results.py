@@ -134,6 +134,7 @@ class _Results:
         p_start = np.searchsorted(run.player_battle, np.arange(run.nb + 1)).tolist()
         ev_start = np.searchsorted(run.batch.event_battle, np.arange(run.nb + 1)).tolist()
         alive, marked = run.on_bf.tolist(), run.marked.tolist()
+        returned = run.returned.tolist()
         power, toughness = run.power.tolist(), run.toughness.tolist()
         entered = run.entered.tolist()
         life, lost = run.life.tolist(), run.lost.tolist()
@@ -181,6 +182,7 @@ class _Results:
                             k: n for k, n in zip(counter_names, counts[row], strict=True) if n > 0
                         },
                         state={k: v[row] for k, v in c_shown.items()},
+                        returned=None if returned[row] < 0 else int(returned[row]),
                     )
             for p in range(p_start[b], p_start[b + 1]):
                 res.players[self.pids[p]] = PlayerOutcome(

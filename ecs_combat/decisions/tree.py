@@ -173,6 +173,7 @@ class Tree:
             ps + (src.attacking_player[board] - pb[board]),
             ps + (src.defending_player[board] - pb[board]),
             src.value[crow],
+            None if src.keyed is None else src.keyed[crow],
         )
 
     # -- growing ----------------------------------------------------------------------------

@@ -749,6 +749,7 @@ class Combat:
                     for k, f in self.reg.state_fields("creature").items()
                     if f.output
                 },
+                returned=self.returned.get(cid),
             )
         shown = [k for k, f in self.reg.state_fields("player").items() if f.output]
         for pid, e in self.players.items():
