@@ -272,9 +272,7 @@ def test_the_returned_creature_is_summoning_sick(registry: Registry) -> None:
 
 def scores(decision: Decision) -> dict[str, tuple[int, ...]]:
     """Each declaration's score, by its blockers as text."""
-    return {
-        str(c.blockers): tuple(c.score[t] for t in decision.objective) for c in decision.best
-    }
+    return {str(c.blockers): tuple(c.score[t] for t in decision.objective) for c in decision.best}
 
 
 def test_material_counts_value_minus_what_returned(registry: Registry) -> None:
