@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 from conftest import Resolve, dealt, step
+from hypothesis import HealthCheck, given, settings
 from scenario_text import combat, creature, event
 
 from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.decisions import Decision, best_blocks
+from ecs_combat.testing import assert_engines_agree, registry_with, scenarios
 from tests.test_turns import ResolveTurn, turn_of, turn_resolver
 
 TWO = "[players.A]\n[players.B]\n"
@@ -314,3 +316,38 @@ def test_material_of_a_persisting_creature(registry: Registry) -> None:
         "{'ogre': 'kithkin'}": (0, 0, 0, 0),
         "{}": (0, 0, 2, 0),
     }
+
+
+# -- the engines agree --------------------------------------------------------------------------
+
+KIT = registry_with()
+
+
+@settings(
+    max_examples=150,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    scenarios(
+        KIT,
+        keywords=[
+            "undying",
+            "persist",
+            "first strike",
+            "double strike",
+            "deathtouch",
+            "wither",
+            "trample",
+            "decayed",
+            "training",
+            "indestructible",
+        ],
+    )
+)
+def test_engines_agree_with_returning_creatures(doc: dict[str, Any]) -> None:
+    """CONTRACT.md 2: creatures dying and returning among the strike steps, -1/-1 counters
+    (wither against persist), deathtouch, decayed's mark and attack triggers."""
+    assert_engines_agree(KIT, doc)
