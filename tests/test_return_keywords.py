@@ -266,7 +266,7 @@ def test_the_returned_creature_is_summoning_sick(registry: Registry) -> None:
         BatchedEngine(registry).resolve_turns([turn])[0],
     ):
         knight = result.creatures["knight"]
-        assert knight.alive and knight.may_attack is not True
+        assert (knight.alive, knight.tapped, knight.may_attack) == (True, False, False)
 
 
 # -- decisions (RULES 9) ----------------------------------------------------------------------

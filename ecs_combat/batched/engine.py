@@ -825,6 +825,8 @@ class _Run:
         self.run_systems("dies", BatchDeaths(mask))
         back = rows[self.on_bf[rows]]  # what returned, as it returned (RULES 9: value)
         self.returned[back] = self.power[back] + self.toughness[back]
+        if back.size:
+            self.refresh(self._battles_with_rows(self.battle[back]))
 
     def return_to_battlefield(self, rows: IntArray) -> None:
         """Rows that died return as new objects (:mod:`ecs_combat.batched.returns`)."""
