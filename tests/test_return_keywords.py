@@ -351,3 +351,18 @@ def test_engines_agree_with_returning_creatures(doc: dict[str, Any]) -> None:
     """CONTRACT.md 2: creatures dying and returning among the strike steps, -1/-1 counters
     (wither against persist), deathtouch, decayed's mark and attack triggers."""
     assert_engines_agree(KIT, doc)
+
+
+def test_a_sacrificed_decayed_persister_returns(resolve: Resolve) -> None:
+    """702.147a, 701.17, 702.79a: the unblocked 2/2 decayed persist zombie deals 2 to B and is
+    sacrificed at end of combat: it dies and returns 1/1 with a -1/-1 counter. A 1/1 one
+    returns 0/0 and dies again (704.5f)."""
+    out = resolve(
+        TWO + creature("zombie", "A", 2, 2, "decayed", "persist") + combat({"zombie": "B"})
+    )
+    assert out["players"]["B"]["life"] == 18
+    assert final(out, "zombie") == (True, 0, 1, 1, {"-1/-1": 1})
+    out = resolve(
+        TWO + creature("zombie", "A", 1, 1, "decayed", "persist") + combat({"zombie": "B"})
+    )
+    assert final(out, "zombie") == (False, 0, 0, 0, {"-1/-1": 1})

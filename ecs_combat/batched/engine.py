@@ -828,6 +828,18 @@ class _Run:
         if back.size:
             self.refresh(self._battles_with_rows(self.battle[back]))
 
+    def sacrifice(self, rows: IntArray) -> None:
+        """Rows are sacrificed (701.17): they die (700.4); state-based actions are checked in
+        the battles where the `dies` systems return one."""
+        rows = rows[self.on_bf[rows]]
+        if not rows.size:
+            return
+        self.leave(rows)
+        self.creatures_died(rows)
+        back = rows[self.on_bf[rows]]
+        if back.size:
+            self.state_based_actions(self._battles_with_rows(self.battle[back]))
+
     def return_to_battlefield(self, rows: IntArray) -> None:
         """Rows that died return as new objects (:mod:`ecs_combat.batched.returns`)."""
         returns.return_to_battlefield(self, rows)

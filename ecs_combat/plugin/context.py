@@ -197,6 +197,12 @@ class CombatContext(Protocol):
         """The player loses life (not damage, 119.3)."""
         ...
 
+    def sacrifice(self, creature: Creature) -> None:
+        """Its controller sacrifices it (701.17): it dies (700.4), so the `dies` systems run,
+        with state-based actions after a creature returns. Nothing for one off the
+        battlefield."""
+        ...
+
     def return_to_battlefield(self, creature: Creature) -> None:
         """A creature that died returns to the battlefield under its controller's control as
         a new object (400.7): untapped, not in combat, summoning sick, with no damage,
@@ -379,6 +385,10 @@ class BatchContext(Protocol):
 
     def lose_life(self, players: IntArray, amount: IntArray | int) -> None:
         """Players (rows, may repeat) lose life (not damage, 119.3)."""
+        ...
+
+    def sacrifice(self, rows: IntArray) -> None:
+        """Some distinct rows are sacrificed (701.17), as :meth:`CombatContext.sacrifice`."""
         ...
 
     def return_to_battlefield(self, rows: IntArray) -> None:

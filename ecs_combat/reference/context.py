@@ -136,6 +136,9 @@ class ReferenceContext:
     def lose_life(self, player: Player, amount: int) -> None:
         self._combat.lose_life(player, amount)
 
+    def sacrifice(self, creature: Creature) -> None:
+        self._combat.sacrifice(creature)
+
     def return_to_battlefield(self, creature: Creature) -> None:
         self._combat.return_to_battlefield(creature)
 

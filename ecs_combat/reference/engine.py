@@ -661,6 +661,16 @@ class Combat:
                     stats = esper.component_for_entity(e, Stats)
                     self.returned[self.cid(e)] = stats.power + stats.toughness
 
+    def sacrifice(self, entity: int) -> None:
+        """Its controller sacrifices a creature (701.17): it dies (700.4); state-based actions
+        are checked if the `dies` systems return it."""
+        if not self.on_battlefield(entity):
+            return
+        self.leave_battlefield(entity)
+        self.creatures_died([entity])
+        if self.on_battlefield(entity):
+            self.state_based_actions()
+
     def return_to_battlefield(self, entity: int) -> None:
         """A creature that died returns to the battlefield as a new object (400.7): as its
         spec put it onto the battlefield, but untapped, not in combat, summoning sick, with no
