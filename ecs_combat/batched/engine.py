@@ -817,8 +817,10 @@ class _Run:
     def creatures_died(self, rows: IntArray) -> None:
         """The `dies` systems for creatures that just died (700.4), in battles whose game goes
         on."""
+        if not self.systems["dies"]:
+            return
         rows = rows[~self.game_over[self.battle[rows]]]
-        if not rows.size or not self.systems["dies"]:
+        if not rows.size:
             return
         mask = np.zeros(self.n, np.bool_)
         mask[rows] = True
