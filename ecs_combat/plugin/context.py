@@ -190,7 +190,8 @@ class CombatContext(Protocol):
         ...
 
     def leave_battlefield(self, creature: Creature) -> None:
-        """The creature leaves the battlefield (sacrificed, exiled) and so combat (506.4)."""
+        """The creature leaves the battlefield without dying (exiled, say; a sacrifice is
+        :meth:`sacrifice`) and so combat (506.4)."""
         ...
 
     def lose_life(self, player: Player, amount: int) -> None:
