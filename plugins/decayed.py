@@ -45,15 +45,15 @@ def sacrifice(combat: CombatContext, _: None) -> None:
     doomed = combat.marks(MARK)
     for e in combat.creatures():
         if e in doomed and combat.on_battlefield(e):
-            combat.leave_battlefield(e)
             combat.note(f"end of combat: {combat.creature_id(e)} is sacrificed ({DECAYED})")
+            combat.sacrifice(e)
 
 
 def sacrifice_batched(batch: BatchContext, end: BatchEndOfCombat) -> None:
     if batch.has_marks(MARK):
         marked = batch.marks(MARK, np.bool_)
         doomed = marked & batch.on_battlefield() & end.battles[batch.battle()]
-        batch.leave_battlefield(np.flatnonzero(doomed))
+        batch.sacrifice(np.flatnonzero(doomed))
 
 
 @hookimpl

@@ -205,6 +205,7 @@ def test_plugins_command_shows_the_schedule() -> None:
         "deal-damage",
         "state-based-actions",
         "destroy",
+        "dies",
         "end-of-combat",
     ]
     assert [p for i, p in enumerate(points) if p not in points[:i]] == order

@@ -186,6 +186,9 @@ class BatchOutcome:
     steps_taken: BoolArray | None = None
     #: Plugins' player state at the end, by key ([P] each); None if the engine doesn't say.
     player_state: dict[str, npt.NDArray[Any]] | None = None
+    #: [N] power plus toughness of each creature as it last returned to the battlefield as a
+    #: new object (400.7: persist, undying), -1 if it never did; None if the engine doesn't say.
+    returned: IntArray | None = None
 
 
 @dataclass(frozen=True)

@@ -272,6 +272,7 @@ def take_outcomes(outcome: BatchOutcome, battle_of_row: IntArray, player_battle:
         player_state=None
         if o.player_state is None
         else {k: v[prow] for k, v in o.player_state.items()},
+        returned=None if o.returned is None else o.returned[crow],
     )
     return taken, ccopy, pcopy
 
@@ -311,6 +312,7 @@ def join_outcomes(parts: list[Outcomes]) -> Outcomes:
                 k: np.concatenate([o.player_state[k] for o in outcomes if o.player_state])
                 for k in first.player_state
             },
+            returned=None if first.returned is None else joined("returned"),
         ),
         np.concatenate([p[1] + b for p, b in zip(parts, before, strict=False)]).astype(I64),
         np.concatenate([p[2] + b for p, b in zip(parts, before, strict=False)]).astype(I64),

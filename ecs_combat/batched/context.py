@@ -145,6 +145,12 @@ class BatchedContext:
     def lose_life(self, players: IntArray, amount: IntArray | int) -> None:
         self._run.lose_life(players, amount)
 
+    def sacrifice(self, rows: IntArray) -> None:
+        self._run.sacrifice(rows)
+
+    def return_to_battlefield(self, rows: IntArray) -> None:
+        self._run.return_to_battlefield(rows)
+
     def marks(self, name: str, dtype: type[G]) -> npt.NDArray[G]:
         column: npt.NDArray[G] = self._run.column(name, dtype)
         return column

@@ -289,6 +289,7 @@ def outcome_from_results(batch: CombatBatch, results: Sequence[CombatResult]) ->
     to_players = np.zeros(n, dtype=np.int64)
     dealt = np.zeros(batch.n_creatures, dtype=np.int64)
     gained = np.zeros(batch.n_creatures, dtype=np.int64)
+    returned = np.full(batch.n_creatures, -1, dtype=np.int64)
     for b, result in enumerate(results):
         names = _Names(batch, range(p_seg[b], p_seg[b + 1]), range(c_seg[b], c_seg[b + 1]))
         crow = {names.creature(r): r for r in range(c_seg[b], c_seg[b + 1])}
@@ -296,6 +297,7 @@ def outcome_from_results(batch: CombatBatch, results: Sequence[CombatResult]) ->
         for cid, c in result.creatures.items():
             r = crow[cid]
             alive[r], damage[r], power[r], toughness[r] = c.alive, c.damage, c.power, c.toughness
+            returned[r] = -1 if c.returned is None else c.returned
         for pid, p in result.players.items():
             life[prow[pid]], lost[prow[pid]] = p.life, p.lost
         for step in result.steps:
@@ -318,6 +320,7 @@ def outcome_from_results(batch: CombatBatch, results: Sequence[CombatResult]) ->
         damage_to_players=to_players,
         dealt_to_players=dealt,
         life_gained=gained,
+        returned=returned,
     )
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched import damage, events
+from ecs_combat.batched import damage, events, returns
 from ecs_combat.batched.arrays import (
     ACTION_CODE,
     BatchOutcome,
@@ -50,6 +50,7 @@ from ecs_combat.plugin.schedule import (
     POINT_NAMES,
     BatchAttackDeclaration,
     BatchBlockDeclaration,
+    BatchDeaths,
     BatchDestruction,
     BatchEndOfCombat,
     BatchStateCheck,
@@ -243,6 +244,19 @@ class _Run:
         self.inst_row = batch.instance_row
         self.inst_kw = batch.instance_keyword
         self.inst_param = batch.instance_parameter
+        #: What the batch put onto the battlefield: a returning creature starts from it (400.7).
+        self.born_power = np.asarray(batch.power, I64)
+        self.born_toughness = np.asarray(batch.toughness, I64)
+        self.born_keywords = self.kw_base.copy()
+        self.born_inst_row, self.born_inst_kw, self.born_inst_param = (
+            batch.instance_row,
+            batch.instance_keyword,
+            batch.instance_parameter,
+        )
+        #: Tokens (111.1), once they enter: they never come back (111.8).
+        self.token = np.zeros(n, np.bool_)
+        #: Power plus toughness of each row as it last returned to the battlefield, or -1.
+        self.returned = np.full(n, -1, I64)
         self.colors = batch.colors
         self.creature_states = {k: v.copy() for k, v in batch.creature_state.items()}
         self.player_states = {k: v.copy() for k, v in batch.player_state.items()}
@@ -823,7 +837,60 @@ class _Run:
 
     def state_based_actions(self, battles: BoolArray | None) -> IntArray:
         """704.5a, f, g and the plugins' conditions, in some battles (all if None): creatures
-        die, players lose. Returns who died."""
+        die, players lose; the `dies` systems follow, checked again in the battles where they
+        return some creature to the battlefield. Returns who died, in row order."""
+        dead = self._check_state(battles)
+        died = dead
+        while dead.size:
+            back = dead[self.on_bf[dead]]
+            if not back.size:
+                break
+            dead = self._check_state(self._battles_with_rows(self.battle[back]))
+            died = np.union1d(died, dead)
+        return died
+
+    def creatures_died(self, rows: IntArray) -> None:
+        """The `dies` systems for creatures that just died (700.4), in battles whose game goes
+        on."""
+        if not self.systems["dies"]:
+            return
+        rows = rows[~self.game_over[self.battle[rows]]]
+        if not rows.size:
+            return
+        mask = np.zeros(self.n, np.bool_)
+        mask[rows] = True
+        self.run_systems("dies", BatchDeaths(mask))
+        back = rows[self.on_bf[rows]]  # what returned, as it returned (RULES 9: value)
+        self.returned[back] = self.power[back] + self.toughness[back]
+        if back.size:
+            self.refresh(self._battles_with_rows(self.battle[back]))
+
+    def sacrifice(self, rows: IntArray) -> None:
+        """Rows are sacrificed (701.17): they die (700.4); state-based actions are checked in
+        the battles where the `dies` systems return one."""
+        rows = rows[self.on_bf[rows]]
+        if not rows.size:
+            return
+        self.leave(rows)
+        self.creatures_died(rows)
+        back = rows[self.on_bf[rows]]
+        if back.size:
+            self.state_based_actions(self._battles_with_rows(self.battle[back]))
+
+    def return_to_battlefield(self, rows: IntArray) -> None:
+        """Rows that died return as new objects (:mod:`ecs_combat.batched.returns`)."""
+        returns.return_to_battlefield(self, rows)
+
+    def became_sick(self, rows: IntArray) -> None:
+        """Rows came under their controller's control (302.6): a turn's later combat phases
+        read it."""
+
+    def forget_flags(self) -> None:
+        """Forget the cached keyword flags after keywords changed."""
+        self._flags.clear()
+
+    def _check_state(self, battles: BoolArray | None) -> IntArray:
+        """One check of the state-based actions (704.3), then the `dies` systems."""
         rows_mask = self._rows(battles)
         in_play = self.on_bf if rows_mask is None else self.on_bf & rows_mask
         dies = in_play & (self.toughness <= 0)
@@ -843,6 +910,8 @@ class _Run:
         losing = np.flatnonzero(check.loses & ~self.lost)
         if losing.size:
             self.players_lose(losing)
+        if dead.size:
+            self.creatures_died(dead)
         return dead
 
     def destroy(self, creatures: BoolArray) -> BoolArray:
@@ -936,6 +1005,7 @@ class _Run:
             entered=self.entered,
             steps_taken=self.steps_taken,
             player_state=self.player_states,
+            returned=self.returned,
         )
 
     def results(self, battles: Sequence[int] | None = None) -> list[CombatResult]:

@@ -133,7 +133,9 @@ def _apply(run: _Run, action: str, rows: IntArray, t: IntArray) -> None:
         run.refresh(run._battles(rows, b.event_battle))
         about = np.zeros(run.n, np.bool_)
         about[t] = True
-        run.leave(np.flatnonzero(run.destroy(about)))
+        destroyed = np.flatnonzero(run.destroy(about))
+        run.leave(destroyed)
+        run.creatures_died(destroyed)
 
 
 def cast_cards(run: _Run, rows: IntArray) -> None:
@@ -224,6 +226,7 @@ def resolve_casts(
             run.writable("entered")
             run.on_bf[made] = True
             run.entered[made] = True
+            run.token[made] = True
 
 
 # -- output ---------------------------------------------------------------------------------

@@ -149,6 +149,7 @@ class _Results:
         ev_start = np.searchsorted(run.batch.event_battle, np.arange(run.nb + 1)).tolist()
         c_rows, p_rows = crow.tolist(), prow.tolist()
         alive, marked = run.on_bf[crow].tolist(), run.marked[crow].tolist()
+        returned = run.returned[crow].tolist()
         power, toughness = run.power[crow].tolist(), run.toughness[crow].tolist()
         entered = run.entered[crow].tolist()
         life, lost = run.life[prow].tolist(), run.lost[prow].tolist()
@@ -194,6 +195,7 @@ class _Results:
                         if counts is None
                         else {k: n for k, n in zip(counter_names, counts[j], strict=True) if n > 0},
                         state={k: v[j] for k, v in c_shown.items()},
+                        returned=None if returned[j] < 0 else int(returned[j]),
                     )
             for j in range(p_at[i], p_at[i + 1]):
                 res.players[self.pids[p_rows[j]]] = PlayerOutcome(

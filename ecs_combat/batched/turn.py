@@ -281,6 +281,13 @@ class _TurnRun(_Run):
             np.zeros(self.nb, np.int8) for _ in range(turns.n_phases)
         ]
 
+    def became_sick(self, rows: IntArray) -> None:
+        """Rows came under their controller's control this turn (302.6): they can't attack in
+        its later combat phases without haste."""
+        sick = np.zeros(self.n, np.bool_) if self.turns.sick is None else self.turns.sick.copy()
+        sick[rows] = True
+        self.turns = dataclasses.replace(self.turns, sick=sick)
+
     def _keywords_used(self) -> int:
         """The keywords of every phase's batch and of the main-phase casts' cards."""
         first = self.batch

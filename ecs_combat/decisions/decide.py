@@ -306,10 +306,12 @@ def _sides(
     value = np.array(
         [v if v is not None else int(d) for v, d in zip(given, value, strict=True)], I64
     )
+    keyed = np.array([v is not None for v in given], np.bool_)
     return Sides(
         ps + players.index(attacker),
         ps + players.index(defender),
         np.tile(value, boards.n_battles),
+        np.tile(keyed, boards.n_battles),
     )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import CORE_SCORE_TERMS, Registry
 from ecs_combat.suggest import did_you_mean
@@ -87,6 +87,8 @@ class Sides:
     attacking_player: IntArray  #: [n_battles]
     defending_player: IntArray  #: [n_battles]
     value: IntArray  #: [N] per creature row
+    #: [N] whether a row's value is its `value` key (else power plus toughness); None: none is.
+    keyed: BoolArray | None = None
 
 
 def score(
@@ -102,11 +104,11 @@ def score(
             out[:, i] = lost[d] - lost[a]
         elif term == "material":
             entered = batch.present if outcome.entered is None else outcome.entered
-            gone = (entered & ~outcome.alive).nonzero()[0]
-            battle = batch.battle[gone]
-            worth = sides.value[gone]
-            worth = np.where(batch.controller[gone] == d[battle], worth, -worth)
-            np.add.at(out[:, i], battle, worth)
+            lost = np.where(
+                entered, sides.value - np.where(outcome.alive, worth(sides, outcome), 0), 0
+            )
+            sign = np.where(batch.controller == d[batch.battle], 1, -1)
+            out[:, i] = np.bincount(batch.battle, weights=sign * lost, minlength=nb).astype(I64)
         elif term == "life":
             lost_life = batch.life - outcome.life
             out[:, i] = lost_life[d] - lost_life[a]
@@ -115,6 +117,20 @@ def score(
             assert outcome.player_state is not None
             grew = outcome.player_state[key].astype(I64) - batch.player_state[key].astype(I64)
             out[:, i] = grew[d] - grew[a]
+    return out
+
+
+def worth(sides: Sides, outcome: BatchOutcome) -> IntArray:
+    """[N] the value of what is on the battlefield at the end, per creature row (RULES 9): the
+    creature's value, or for one that died and returned as a new object (persist, undying) the
+    value of what returned: its `value` key, else its power plus toughness as it returned.
+    Material lost is a creature's value minus this while it is on the battlefield."""
+    if outcome.returned is None:
+        return sides.value
+    back = outcome.returned >= 0
+    if sides.keyed is not None:
+        back &= ~sides.keyed
+    out: IntArray = np.where(back, outcome.returned, sides.value)
     return out
 
 

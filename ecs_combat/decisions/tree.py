@@ -205,6 +205,7 @@ class Tree:
             src.attacking_player[board] + shift,
             src.defending_player[board] + shift,
             src.value[copies.creature_row],
+            None if src.keyed is None else src.keyed[copies.creature_row],
         )
 
     # -- growing ----------------------------------------------------------------------------

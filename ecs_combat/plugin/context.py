@@ -201,11 +201,25 @@ class CombatContext(Protocol):
         ...
 
     def leave_battlefield(self, creature: Creature) -> None:
-        """The creature leaves the battlefield (sacrificed, exiled) and so combat (506.4)."""
+        """The creature leaves the battlefield without dying (exiled, say; a sacrifice is
+        :meth:`sacrifice`) and so combat (506.4)."""
         ...
 
     def lose_life(self, player: Player, amount: int) -> None:
         """The player loses life (not damage, 119.3)."""
+        ...
+
+    def sacrifice(self, creature: Creature) -> None:
+        """Its controller sacrifices it (701.17): it dies (700.4), so the `dies` systems run,
+        with state-based actions after a creature returns. Nothing for one off the
+        battlefield."""
+        ...
+
+    def return_to_battlefield(self, creature: Creature) -> None:
+        """A creature that died returns to the battlefield under its controller's control as
+        a new object (400.7): untapped, not in combat, summoning sick, with no damage,
+        counters, until-end-of-turn effects or marks (:meth:`marks`); it keeps its handle and
+        id. Nothing happens to a token (111.8) or a creature on the battlefield."""
         ...
 
     def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:
@@ -395,6 +409,16 @@ class BatchContext(Protocol):
 
     def lose_life(self, players: IntArray, amount: IntArray | int) -> None:
         """Players (rows, may repeat) lose life (not damage, 119.3)."""
+        ...
+
+    def sacrifice(self, rows: IntArray) -> None:
+        """Some distinct rows are sacrificed (701.17), as :meth:`CombatContext.sacrifice`."""
+        ...
+
+    def return_to_battlefield(self, rows: IntArray) -> None:
+        """Creatures that died (distinct rows) return to the battlefield as new objects
+        (400.7), as :meth:`CombatContext.return_to_battlefield` says; tokens and rows on the
+        battlefield stay as they are."""
         ...
 
     def marks(self, name: str, dtype: type[G]) -> npt.NDArray[G]:

@@ -43,6 +43,7 @@ Point = Literal[
     "deal-damage",
     "state-based-actions",
     "destroy",
+    "dies",
     "end-of-combat",
 ]
 
@@ -78,6 +79,11 @@ POINTS: tuple[tuple[str, str], ...] = (
         "destroy",
         "creatures would be destroyed, by state-based actions or an effect (701.8): exempt "
         "some of them",
+    ),
+    (
+        "dies",
+        "creatures have died (700.4), by state-based actions or a destroy event: "
+        "triggers on dying, which may return them to the battlefield as new objects (400.7)",
     ),
     (
         "end-of-combat",
@@ -218,6 +224,21 @@ class System:
         name: str,
         reference: ReferenceSystem[Destruction],
         batched: BatchedSystem[BatchDestruction] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        point: Literal["dies"],
+        name: str,
+        reference: ReferenceSystem[Deaths],
+        batched: BatchedSystem[BatchDeaths] | None = None,
         keywords: Collection[str] = (),
         *,
         sets: Collection[str] = (),
@@ -594,6 +615,23 @@ class Destruction:
 class BatchDestruction:
     """``destroy`` (batched): row mask of the creatures about to be destroyed; clear a row
     to exempt it."""
+
+    creatures: BoolArray
+
+
+@dataclass
+class Deaths:
+    """``dies`` (reference): the creatures that just died (put into a graveyard from the
+    battlefield, 700.4), in scenario order. They are off the battlefield; what they had as
+    they died (keywords, counters) can still be read (603.10a)."""
+
+    creatures: list[int]
+
+
+@dataclass
+class BatchDeaths:
+    """``dies`` (batched): row mask of the creatures that just died, in the battles being
+    checked."""
 
     creatures: BoolArray
 

@@ -142,6 +142,17 @@ class ReferenceContext:
     def lose_life(self, player: Player, amount: int) -> None:
         self._combat.lose_life(player, amount)
 
+    def sacrifice(self, creature: Creature) -> None:
+        self._combat.sacrifice(creature)
+
+    def return_to_battlefield(self, creature: Creature) -> None:
+        self._combat.return_to_battlefield(creature)
+
+    def forget(self, creature: Creature) -> None:
+        """Drop the plugins' marks of a creature that became a new object (400.7)."""
+        for values in self._marks.values():
+            values.pop(creature, None)
+
     def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:
         self._combat.set_state(creature, key, value)
 

@@ -21,6 +21,7 @@ from ecs_combat.plugin.schedule import (
     POINT_NAMES,
     AttackDeclaration,
     BlockDeclaration,
+    Deaths,
     Destruction,
     StateCheck,
     Trigger,
@@ -127,6 +128,10 @@ class Combat:
         self.players: dict[str, int] = {}
         self.creatures: dict[str, int] = {}
         self.struck: dict[int, list[str]] = {}
+        #: Each creature as it was put onto the battlefield (what a new object starts from).
+        self.specs: dict[str, CreatureSpec] = {}
+        #: Power plus toughness of creatures as they last returned to the battlefield (400.7).
+        self.returned: dict[str, int] = {}
         self.divisions: dict[tuple[str, str], Division] = {
             (d.step, d.source): d for d in scenario.divisions
         }
@@ -385,6 +390,7 @@ class Combat:
             comps.append(Tapped())
         entity = esper.create_entity(*comps)
         self.creatures[spec.id] = entity
+        self.specs[spec.id] = spec
         self.struck[entity] = []
         for kind, count in spec.counters.items():
             self.add_counters(entity, kind, count)
@@ -615,8 +621,18 @@ class Combat:
         ]
 
     def state_based_actions(self) -> list[str]:
-        """704.5a, f, g and the plugins' conditions: players lose, creatures die. Returns who
-        died."""
+        """704.5a, f, g and the plugins' conditions: players lose, creatures die; the `dies`
+        systems follow, checked again while they return some creature to the battlefield.
+        Returns who died, in scenario order."""
+        died: list[str] = []
+        while True:
+            now = self._check_state()
+            died += [cid for cid in now if cid not in died]
+            if not any(self.on_battlefield(self.creatures[cid]) for cid in now):
+                return sorted(died, key=lambda cid: self.order(self.creatures[cid]))
+
+    def _check_state(self) -> list[str]:
+        """One check of the state-based actions (704.3), then the `dies` systems."""
         check = StateCheck(set(), set(), set())
         for e, (_, stats, dmg, _) in esper.get_components(Card, Stats, Damage, OnBattlefield):
             if stats.toughness <= 0:
@@ -643,7 +659,48 @@ class Combat:
             )
         if losers and not self.game_over():
             self._players_leave(losers)
+        self.creatures_died([self.creatures[cid] for cid in died])
         return died
+
+    def creatures_died(self, entities: list[int]) -> None:
+        """The `dies` systems for creatures that just died (700.4), unless the game is over."""
+        if entities and self.systems["dies"] and not self.game_over():
+            self.run_systems("dies", Deaths(sorted(entities, key=self.order)))
+            self.refresh_keywords()
+            for e in entities:  # what returned, as it returned (RULES 9: value)
+                if self.on_battlefield(e):
+                    stats = esper.component_for_entity(e, Stats)
+                    self.returned[self.cid(e)] = stats.power + stats.toughness
+
+    def sacrifice(self, entity: int) -> None:
+        """Its controller sacrifices a creature (701.17): it dies (700.4); state-based actions
+        are checked if the `dies` systems return it."""
+        if not self.on_battlefield(entity):
+            return
+        self.leave_battlefield(entity)
+        self.creatures_died([entity])
+        if self.on_battlefield(entity):
+            self.state_based_actions()
+
+    def return_to_battlefield(self, entity: int) -> None:
+        """A creature that died returns to the battlefield as a new object (400.7): as its
+        spec put it onto the battlefield, but untapped, not in combat, summoning sick, with no
+        damage, counters or marks; nothing happens to a token (111.8)."""
+        cid = self.cid(entity)
+        spec = self.specs[cid]
+        if spec.token or self.on_battlefield(entity):
+            return
+        esper.add_component(entity, Stats(spec.power, spec.toughness))
+        esper.add_component(entity, Damage())
+        printed = list(zip(spec.keywords, spec.parameters, strict=True))
+        esper.add_component(entity, KeywordSources(printed=printed))
+        esper.try_remove_component(entity, Tapped)
+        self.remove_from_combat(entity)
+        esper.add_component(entity, OnBattlefield())
+        if not esper.has_component(entity, SummoningSick):
+            esper.add_component(entity, SummoningSick())
+        self.struck[entity] = []
+        self.context.forget(entity)
 
     def order(self, entity: int) -> int:
         """A creature's place in the scenario (creatures that entered come last)."""
@@ -713,6 +770,7 @@ class Combat:
                     for k, f in self.reg.state_fields("creature").items()
                     if f.output
                 },
+                returned=self.returned.get(cid),
             )
         shown = [k for k, f in self.reg.state_fields("player").items() if f.output]
         for pid, e in self.players.items():

@@ -96,6 +96,7 @@ def apply_event(combat: Combat, ev: Event) -> None:
         else:
             combat.leave_battlefield(e)
             combat.note(f"{ev.at}: {ev.target} is destroyed")
+            combat.creatures_died([e])
 
 
 def cast(combat: Combat, ev: Event) -> None:

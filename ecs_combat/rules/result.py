@@ -60,6 +60,10 @@ class CreatureOutcome:
     counters: dict[str, int] = field(default_factory=dict)
     #: The plugins' state shown in the output, by key.
     state: dict[str, Any] = field(default_factory=dict)
+    #: Its power plus toughness as it last returned to the battlefield as a new object
+    #: (400.7: persist, undying), for decisions' material; None if it never did. Not in the
+    #: JSON document.
+    returned: int | None = None
 
 
 @dataclass(frozen=True)

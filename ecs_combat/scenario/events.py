@@ -220,4 +220,5 @@ def token_creature(
         state=state,
         summoning_sick=True,
         path=path,
+        token=True,
     )

@@ -57,6 +57,9 @@ class CreatureSpec:
     #: The targets of its keywords' triggers (``targets = { <keyword> = "bear" }``): keyword ->
     #: creature ids, one per instance in order (fewer: the later instances have none).
     targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: It is a token (111.1), created by a card: once it leaves the battlefield it can't
+    #: come back (111.8).
+    token: bool = False
 
 
 @dataclass
