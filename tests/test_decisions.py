@@ -310,20 +310,27 @@ def small_boards(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_boards())
-def test_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) -> None:
-    """The search's best score, declaration count, ties and first best are brute force's."""
+def agrees_with_brute_force(doc: dict[str, Any], registry: Registry) -> tuple[Scenario, int]:
+    """The search's best score, declaration count, ties and first best are brute force's,
+    and its best entries replay; the scenario and how many share the best."""
     sc = parse_scenario(doc, registry, "random.json")
     d = best_blocks(sc, registry)
     best, count, tied, first = brute_blocks(sc, registry, d.objective)
     assert d.optimal
     assert score(d) == best
     assert (d.declarations, d.optimal_count) == (count, tied)
-    assert {
-        k: (v,) if isinstance(v, str) else tuple(v) for k, v in d.best[0].blockers.items()
-    } == first
+    blocks = {k: (v,) if isinstance(v, str) else tuple(v) for k, v in d.best[0].blockers.items()}
+    assert blocks == first
     replays(d, registry)
+    return sc, tied
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_boards())
+def test_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) -> None:
+    """The search's best score, declaration count, ties and first best are brute force's."""
+    sc, tied = agrees_with_brute_force(doc, registry)
+    d = best_blocks(sc, registry)
     every = best_blocks(sc, registry, exhaustive=True)  # the bounds change nothing shown
     assert [c.to_json() for c in every.best] == [c.to_json() for c in d.best]
     assert every.optimal_count == tied
@@ -361,16 +368,7 @@ def multi_block_boards(draw: st.DrawFn) -> dict[str, Any]:
 def test_multi_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) -> None:
     """509.1a, 510.1d: with blockers that may block both attackers, the search (the defending
     player's divisions included) gives brute force's best score, count, ties and first best."""
-    sc = parse_scenario(doc, registry, "random.json")
-    d = best_blocks(sc, registry)
-    best, count, tied, first = brute_blocks(sc, registry, d.objective)
-    assert d.optimal
-    assert score(d) == best
-    assert (d.declarations, d.optimal_count) == (count, tied)
-    assert {
-        k: (v,) if isinstance(v, str) else tuple(v) for k, v in d.best[0].blockers.items()
-    } == first
-    replays(d, registry)
+    agrees_with_brute_force(doc, registry)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

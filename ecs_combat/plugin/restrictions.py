@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, get_args
 
 from ecs_combat.plugin.definitions import normalize_keyword
 
@@ -37,16 +37,7 @@ Kind = Literal[
     "block-requirement",
     "blocks",
 ]
-KINDS: tuple[str, ...] = (
-    "attack",
-    "block",
-    "block-pair",
-    "blockers",
-    "summoning-sickness",
-    "target",
-    "block-requirement",
-    "blocks",
-)
+KINDS: tuple[str, ...] = get_args(Kind)
 
 
 class Side(Protocol):
