@@ -97,11 +97,13 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     loader judges them."""
     ids = list(scenario.creatures)
     attackers = list(scenario.attackers)
-    blocking = [r for r in registry.restrictions_of("block")]
-    pairs = registry.restrictions_of("block-pair")
     unblocked = dataclasses.replace(scenario, blockers={})
     at = at_declare_blockers(unblocked, registry)
     sides, tapped = at.blocking, at.tapped  # 509.1a: a tapped creature can't block
+    # a restriction is checked only where its keyword is (docs/plugins.md 3b)
+    present = {k for side in sides.values() for k, _ in side.instances}
+    blocking = [r for r in registry.restrictions_of("block") if r.keyword in present]
+    pairs = [r for r in registry.restrictions_of("block-pair") if r.keyword in present]
     blockers = [
         cid
         for cid, spec in scenario.creatures.items()
