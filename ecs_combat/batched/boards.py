@@ -1,7 +1,7 @@
 """Copies of battles as new batches: the boards of candidate combats (decisions).
 
 A *board* is a battle's players, creatures, keyword instances, plugins' state and events: all of
-a :class:`CombatBatch` but the declarations. :func:`take_boards` copies chosen battles' boards
+a :class:`CombatBatch` but the declarations. :func:`copy_boards` copies chosen battles' boards
 into a new batch (one battle may be copied many times), with every row reference moved to the
 copy's rows; :func:`with_declarations` then gives each copy its own attacks, blocks and
 explicit divisions. Everything is array work: no Python loop over battles.
@@ -77,24 +77,16 @@ class Copies:
     player_row: IntArray  #: [P] the source row of each player row
 
 
-def take_boards(
-    batch: CombatBatch, battles: IntArray, creature_refs: tuple[str, ...]
-) -> CombatBatch:
-    """A batch whose battle ``i`` is a copy of ``batch``'s battle ``battles[i]``: players,
-    creatures (attacking as in the source), instances, plugins' state and events; no blocks and
-    no divisions. `creature_refs` are the creature state keys that hold creature rows.
-    """
-    return copy_boards(batch, battles, creature_refs).batch
-
-
 def copy_boards(
     batch: CombatBatch,
     battles: IntArray,
     creature_refs: tuple[str, ...],
     rows: Rows | None = None,
 ) -> Copies:
-    """:func:`take_boards`, with the copies' first rows; `rows` are ``Rows.of(batch)``, if
-    known."""
+    """A batch whose battle ``i`` is a copy of ``batch``'s battle ``battles[i]``: players,
+    creatures (attacking as in the source), instances, targets, plugins' state and events; no
+    blocks and no divisions; with the copies' first rows. `creature_refs` are the creature state
+    keys that hold creature rows; `rows` are ``Rows.of(batch)``, if known."""
     battles = np.asarray(battles, I64)
     nb = len(battles)
     rows = rows or Rows.of(batch)

@@ -150,19 +150,7 @@ def check_declarations(
     if blocks:
         if tapped_at_blocks is None:
             tapped_at_blocks = [cid for cid, c in scenario.creatures.items() if c.tapped]
-        check_untapped_blockers(scenario, tapped_at_blocks)
         check_blocks(scenario, registry, sides.reader(blocking), made=made, tapped=tapped_at_blocks)
-
-
-def check_untapped_blockers(scenario: Scenario, tapped: Collection[str]) -> None:
-    """509.1a: a tapped creature can't be declared as a blocker."""
-    for cid in scenario.blockers:
-        if cid in tapped:
-            raise InputError(
-                scenario.file,
-                f"combat.blockers.{cid}",
-                f"{cid!r} can't block: {TAPPED_AT_START} (509.1a)",
-            )
 
 
 def check_blocks(
@@ -316,6 +304,11 @@ class _Declarations:
     def blocks(
         self, sc: Scenario, made: Sequence[MadeRequirement], tapped: Collection[str]
     ) -> None:
+        for cid in sc.blockers:  # 509.1a: a tapped creature can't be declared as a blocker
+            if cid in tapped:
+                raise self.fail(
+                    f"blockers.{cid}", f"{cid!r} can't block: {TAPPED_AT_START} (509.1a)"
+                )
         for cid, attacked in sc.blockers.items():
             self.blocker(cid, attacked)
         for cid in sc.attackers:

@@ -81,6 +81,14 @@ def block_requirements(
     def side(cid: str) -> KeywordSide:
         return spec_side(specs[cid], registry, scenario.players[specs[cid].controller].lands)
 
+    def able(b: str, mine: KeywordSide, a: str, theirs: KeywordSide) -> bool:
+        """509.1a-b: the blocker may block that attacker, which attacks its controller."""
+        return (
+            scenario.attackers[a] == specs[b].controller
+            and all(r.test(mine) for r in registry.restrictions_of("block"))
+            and all(r.test(theirs, mine) for r in registry.restrictions_of("block-pair"))
+        )
+
     # a requirement is checked only where its keyword is (as restrictions are): the attackers
     # that have one, so the work is blockers x those attackers, not blockers x attackers
     keywords = {r.keyword for r in rules}
@@ -89,34 +97,22 @@ def block_requirements(
         for j, a in enumerate(attackers)
         if keywords & {*specs[a].keywords, *(k for k, n in specs[a].counters.items() if n > 0)}
     ]
-    if sought:
-        for i, b in enumerate(blockers):
-            mine = side(b)
-            if not all(r.test(mine) for r in registry.restrictions_of("block")):
-                continue
-            for j, a, theirs in sought:
-                if scenario.attackers[a] != specs[b].controller:
-                    continue
-                if not all(r.test(theirs, mine) for r in registry.restrictions_of("block-pair")):
-                    continue
+    for i, b in enumerate(blockers if sought else ()):
+        mine = side(b)
+        for j, a, theirs in sought:
+            if able(b, mine, a, theirs):
                 found = next((r for r in rules if r.test(theirs, mine)), None)
                 if found is not None:
                     required[i, j] = True
                     sources[i, j] = found
     for b, a, keyword in made:
-        if b not in blockers or a not in attackers or scenario.attackers[a] != specs[b].controller:
-            continue
-        mine, theirs = side(b), side(a)
-        if not all(r.test(mine) for r in registry.restrictions_of("block")):
-            continue
-        if not all(r.test(theirs, mine) for r in registry.restrictions_of("block-pair")):
-            continue
-        i, j = blockers.index(b), attackers.index(a)
-        kw = registry.keyword(keyword)
-        required[i, j] = True
-        sources[i, j] = Restriction(
-            "block-requirement", keyword, kw.rule if kw is not None else "509.1c", _made
-        )
+        if b in blockers and a in attackers and able(b, side(b), a, side(a)):
+            i, j = blockers.index(b), attackers.index(a)
+            kw = registry.keyword(keyword)
+            required[i, j] = True
+            sources[i, j] = Restriction(
+                "block-requirement", keyword, kw.rule if kw is not None else "509.1c", _made
+            )
     capacity = np.ones(len(blockers), np.int64)
     return BlockRequirements(blockers, attackers, required, capacity, sources)
 
