@@ -336,6 +336,11 @@ def test_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) 
     assert every.optimal_count == tied
 
 
+#: Keywords of multi-block boards: one damage step and no trample, so the brute force's lines
+#: (both players' divisions, step by step) stay in the hundreds.
+ONE_STEP = [k for k in KEYWORDS if k not in ("first strike", "double strike", "trample")]
+
+
 @st.composite
 def multi_block_boards(draw: st.DrawFn) -> dict[str, Any]:
     """Two attackers against one or two blockers that may block both (509.1a), so the
@@ -346,7 +351,7 @@ def multi_block_boards(draw: st.DrawFn) -> dict[str, Any]:
             "controller": "A",
             "power": draw(st.integers(1, 3)),
             "toughness": draw(st.integers(1, 3)),
-            "keywords": draw(st.lists(st.sampled_from(KEYWORDS), max_size=1)),
+            "keywords": draw(st.lists(st.sampled_from(ONE_STEP), max_size=1)),
         }
     for i in range(draw(st.integers(1, 2))):
         extra = draw(st.sampled_from([ADDITIONAL, ANY_NUMBER, None]))
@@ -354,7 +359,7 @@ def multi_block_boards(draw: st.DrawFn) -> dict[str, Any]:
             "controller": "B",
             "power": draw(st.integers(1, 3)),
             "toughness": draw(st.integers(1, 4)),
-            "keywords": [k for k in (extra, draw(st.sampled_from([None, *KEYWORDS]))) if k],
+            "keywords": [k for k in (extra, draw(st.sampled_from([None, *ONE_STEP]))) if k],
         }
     return {
         "players": {"A": {"life": 20}, "B": {"life": draw(st.integers(1, 6))}},
@@ -363,7 +368,9 @@ def multi_block_boards(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(multi_block_boards())
 def test_multi_blocks_agree_with_brute_force(registry: Registry, doc: dict[str, Any]) -> None:
     """509.1a, 510.1d: with blockers that may block both attackers, the search (the defending
