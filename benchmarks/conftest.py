@@ -32,6 +32,10 @@ def pytest_configure(config: pytest.Config) -> None:
     reads it)."""
     if config.getoption("benchmark_storage", None) == DEFAULT_STORAGE:
         config.option.benchmark_storage = f"file://{BASELINES}"
+    # The suite's `--dist worksteal` (pyproject addopts) makes pytest-benchmark think xdist
+    # is on and disable every benchmark; without `-n` nothing is distributed, so say so.
+    if not config.getoption("numprocesses", None):
+        config.option.dist = "no"
 
 
 @pytest.fixture(scope="session")

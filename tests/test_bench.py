@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -101,3 +103,27 @@ def test_floor_strike_table_follows_the_steps(registry: Registry) -> None:
         "triple strike": ["first-strike", "regular", "last-strike"],
         "last strike": ["last-strike"],
     }
+
+
+def test_the_documented_benchmark_command_times_the_benchmarks(tmp_path: Path) -> None:
+    """docs/performance.md's `python -m pytest benchmarks ... --benchmark-enable` measures: the
+    suite's `--dist worksteal` (pyproject addopts) must not make pytest-benchmark disable
+    every benchmark as if xdist were running them."""
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "bench.json"
+    p = subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", "benchmarks/test_core.py", "-q"),
+            *("-p", "no:cacheprovider", "-k", "core_batched_rules"),
+            *("--benchmark-enable", f"--benchmark-json={out}"),
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")},
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "automatically disabled" not in p.stdout + p.stderr
+    timed = json.loads(out.read_text())["benchmarks"]
+    assert [b["name"] for b in timed] == ["test_core_batched_rules_scenarios"]
+    assert timed[0]["stats"]["rounds"] == 15

@@ -1,0 +1,132 @@
+"""Instructions per pass of the damage-step core's workloads, counted by valgrind's cachegrind.
+
+Wall-clock benchmarks on a shared machine move by 2x with the load; the number of
+instructions executed does not. This counts, for each workload of `benchmarks/test_core.py`,
+the instructions one more pass costs (a run with ``--passes`` passes minus a run with none, so
+start-up, imports and drawing are left out), and compares two checkouts side by side:
+
+    python benchmarks/instructions.py                          # this checkout
+    python benchmarks/instructions.py --base ../old/.venv/bin/python
+
+``--base`` is the Python of another installation of ecs-combat (for example a worktree of the
+commit a saved baseline was taken at); each workload runs on both, with the bundled plugins of
+each, and the table shows the ratio. Needs ``valgrind`` on PATH (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+#: Each workload's code: argv[1] is the number of passes after one warm-up pass.
+PRELUDE = """
+import sys
+from importlib import metadata
+from pathlib import Path
+import ecs_combat
+from ecs_combat import load_scenario
+from ecs_combat.plugin.registry import load_registry
+passes = int(sys.argv[1])
+plugins = sorted(
+    ep.value for ep in metadata.distribution("ecs-combat").entry_points if ep.group == "ecs_combat"
+)
+registry = load_registry(load=plugins, autoload=False)
+root = Path(ecs_combat.__file__).resolve().parent.parent
+"""
+
+TOURNAMENT = """
+from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.simulate import default_chunk_size, make_engine
+from ecs_combat.simulation.spec import tournament
+spec = tournament(registry)
+generator = make_generator(spec, registry)
+"""
+
+WORKLOADS = {
+    "batched tournament (2 chunks)": TOURNAMENT
+    + """
+size = default_chunk_size(spec, "batched")
+chunks = [draw_battles(generator, 1, i * size, (i + 1) * size) for i in range(2)]
+engine = make_engine("batched", registry)
+for _ in range(passes + 1):
+    for drawn in chunks:
+        engine.resolve_batch(drawn.batch)
+""",
+    "reference tournament (300 battles)": TOURNAMENT
+    + """
+drawn = draw_battles(generator, 1, 0, 300)
+engine = make_engine("reference", registry)
+for _ in range(passes + 1):
+    engine.resolve_batch(drawn.batch)
+""",
+    "batched rules scenarios": """
+from ecs_combat.batched.engine import BatchedEngine
+scenarios = [load_scenario(p, registry) for p in sorted((root / "tests/scenarios").glob("*.toml"))]
+engine = BatchedEngine(registry)
+for _ in range(passes + 1):
+    engine.resolve_many(scenarios)
+""",
+    "reference rules scenarios": """
+from ecs_combat.reference.engine import ReferenceEngine
+scenarios = [load_scenario(p, registry) for p in sorted((root / "tests/scenarios").glob("*.toml"))]
+engine = ReferenceEngine(registry)
+for _ in range(passes + 1):
+    for scenario in scenarios:
+        engine.resolve(scenario)
+""",
+}
+
+VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null")
+REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(python: str, code: str, passes: int) -> int:
+    """Instructions executed by `python -P -c code passes`, whole process (-P: the
+    current directory's ecs_combat is not imported in place of the installed one)."""
+    run = subprocess.run(
+        [*VALGRIND, python, "-P", "-c", code, str(passes)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # the same set orders in every run
+    )
+    found = REFS.search(run.stderr)
+    if run.returncode != 0 or found is None:
+        sys.exit(f"instructions.py: {python} failed:\n{run.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def per_pass(python: str, code: str, passes: int) -> float:
+    """Instructions one more pass costs."""
+    return (instructions(python, code, passes) - instructions(python, code, 0)) / passes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", help="the Python of another ecs-combat installation")
+    parser.add_argument("--passes", type=int, default=3, help="passes counted (default 3)")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("instructions.py: valgrind is not on PATH")
+    if args.passes < 1:
+        sys.exit("instructions.py: --passes must be at least 1")
+    print(
+        f"{'workload':36} {'this (M)':>10}"
+        + (f" {'base (M)':>10} {'ratio':>6}" if args.base else "")
+    )
+    for name, body in WORKLOADS.items():
+        code = PRELUDE + body
+        here = per_pass(sys.executable, code, args.passes)
+        line = f"{name:36} {here / 1e6:10.1f}"
+        if args.base:
+            base = per_pass(args.base, code, args.passes)
+            line += f" {base / 1e6:10.1f} {here / base:6.2f}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
