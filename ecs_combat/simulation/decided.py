@@ -26,6 +26,7 @@ from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.simulation.block_search import BlockSearch, Legality
 from ecs_combat.simulation.generate import Drawn, Generator
 from ecs_combat.simulation.keyword_bits import KeywordBits, RowFacts
+from ecs_combat.simulation.turn_decided import TurnDecider
 
 I64 = np.int64
 
@@ -107,6 +108,7 @@ class Decider:
 
 
 _deciders: weakref.WeakKeyDictionary[Generator, Decider] = weakref.WeakKeyDictionary()
+_turn_deciders: weakref.WeakKeyDictionary[Generator, TurnDecider] = weakref.WeakKeyDictionary()
 
 
 def decided(
@@ -115,9 +117,17 @@ def decided(
     """The drawn battles as the generator's spec says: blocks as drawn, or with
     ``decisions = "optimal"`` the best blocks (:class:`Decider`). When `engine` is the
     batched engine, also their outcomes (the search resolved them with it); else None: the
-    engine is to resolve them."""
+    engine is to resolve them. Turns (a SPEC with ``[turn]``) are decided phase by phase as
+    they are played (:class:`~ecs_combat.simulation.turn_decided.TurnDecider`): None."""
     if generator.spec.decisions != "optimal":
         return drawn, None
+    if drawn.turn is not None:  # each combat phase decided as it begins
+        declarer = _turn_deciders.get(generator)
+        if declarer is None:
+            declarer = _turn_deciders[generator] = TurnDecider(generator.bits.registry)
+        return dataclasses.replace(
+            drawn, turn=dataclasses.replace(drawn.turn, declarer=declarer)
+        ), None
     decider = _deciders.get(generator)
     if decider is None:
         decider = _deciders[generator] = Decider(generator)

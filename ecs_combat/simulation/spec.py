@@ -193,12 +193,6 @@ def decisions_refused(spec: Spec) -> str | None:
     """Why the spec's battles can't have ``decisions = "optimal"``, or None."""
     if isinstance(spec, TournamentSpec):
         return None
-    if spec.turn is not None:
-        return (
-            "a SPEC with [turn] declares its later combat phases from drawn intentions inside "
-            'the turn: decisions = "optimal" chooses the blocks of one combat phase; drop '
-            "[turn] or the decisions key"
-        )
     for i, cast in enumerate(spec.casts):
         if cast.target != "attacker":
             return (

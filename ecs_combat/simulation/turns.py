@@ -241,6 +241,14 @@ class TurnPlan:
         self.names = [s.name[:6].encode() for s in specs.values()]
         combats = [p for p in self.phases if p.kind == COMBAT]
         self.combat_side = [PLAYER_IDS.index(p.player) for p in combats]
+        # each combat phase's index among the combat phases, by its place in the schedule
+        place = {
+            i: n for n, i in enumerate(i for i, p in enumerate(self.phases) if p.kind == COMBAT)
+        }
+        #: Per combat phase: the combat phase it was added directly after, or -1; and the
+        #: turn creature whose ability adds it, or -1 (a Throat Wolf's).
+        self.parent = [place.get(p.follows, -1) for p in combats]
+        self.source = [-1 if p.source is None else self.ids.index(p.source) for p in combats]
         self.only = [
             None if p.only_attackers is None else [self.ids.index(c) for c in p.only_attackers]
             for p in combats
@@ -346,4 +354,6 @@ class TurnPlan:
                     token=np.full(n * m, -1, np.int64),
                 )
             )
-        return TurnBatch(first, later, players, casts)
+        parent = [np.full(n, j, np.int64) for j in self.parent]
+        source = [np.where(j >= 0, extra0 + j, -1).astype(np.int64) for j in self.source]
+        return TurnBatch(first, later, players, casts, parent=parent, source=source)
