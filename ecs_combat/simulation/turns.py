@@ -13,7 +13,7 @@ attackers drawn uniformly, if the rules allow it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -76,6 +76,10 @@ class TurnSpec:
     casts: tuple[TurnCast, ...] = ()
     #: The combat phases after the first, in order (missing ones take the defaults).
     combats: tuple[PhaseChances, ...] = ()
+    #: Each combat phase after the first of the turn's schedule: its attacking player ("attacking
+    #: player" or "defending player") and how many of the turn's creatures are the only ones
+    #: that may attack in it, or None: any creature of that player.
+    later: tuple[tuple[str, int | None], ...] = ()
 
     def describe(self) -> dict[str, Any]:
         """The turn as JSON data (part of a summary)."""
@@ -163,7 +167,18 @@ def parse_turn(reader: _SpecReader, raw: Any) -> TurnSpec:
             raise reader.fail(
                 f"turn.casts[{i}].main", f"the turn has {mains} main phases, not {cast.main}"
             )
-    later = sum(1 for p in phases if p.kind == COMBAT) - 1
+    after_first = [p for p in phases if p.kind == COMBAT][1:]
+    spec = replace(
+        spec,
+        later=tuple(
+            (
+                SIDES[PLAYER_IDS.index(p.player)],
+                None if p.only_attackers is None else len(p.only_attackers),
+            )
+            for p in after_first
+        ),
+    )
+    later = len(after_first)
     if len(spec.combats) > later:
         shown = ", ".join(f"{p.kind} {p.player} ({p.created_by})" for p in phases)
         raise reader.fail(
