@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_replay import assert_recorded, invoke, rows
+from test_replay import TURN_SPEC, assert_recorded, invoke, rows
 
 import ecs_combat
 from ecs_combat import Registry
@@ -255,34 +255,33 @@ def test_same_seed_same_results_whatever_the_chunks() -> None:
     assert drawn != one
 
 
+#: test_replay.py's turn SPEC (both players' Throat Wolves, a Resurgence for A in main phase 1,
+#: `[[casts]]` of Hat Trick, hats, 6 life so that games end) with decisions, smaller battles
+#: and the casts on attackers (a cast on a blocker would depend on the blocks).
+DECIDED_TURN_SPEC = (
+    TURN_SPEC.replace("attackers = [1, 3]", 'decisions = "optimal"\nattackers = [1, 2]')
+    .replace("blockers_per_attacker = [0, 2]", "blockers_per_attacker = [0, 1]")
+    .replace("probability = 0.3\n", 'probability = 0.3\ntarget = "attacker"\n')
+)
+
+
 def test_every_replayed_decided_turn_resolves_to_its_recorded_outcome(
     tmp_path: Path, registry: Registry
 ) -> None:
     """--replay K of a decided run prints battle K's turn with what each phase chose
     (attackers, blockers, the best line's divisions); resolved on both engines it gives the
-    outcome the run recorded (the state the search started from is the turn's)."""
-    text = "\n".join(
-        [
-            'decisions = "optimal"',
-            "attackers = [1, 3]",
-            "blockers_per_attacker = [0, 1]",
-            "power = [1, 4]",
-            "toughness = [1, 4]",
-            "life = 8",
-            "[keywords]",
-            *(f'"{k}" = {p}' for k, p in MIXED["keywords"].items()),
-            "[turn]",
-            'creatures = [{ card = "Throat Wolf", controller = "defending player" }]',
-            'casts = [{ card = "Resurgence", caster = "attacking player", main = 2 }]',
-        ]
-    )
-    spec = spec_file(tmp_path, text + "\n")
+    outcome the run recorded (the state the search started from is the turn's). The battles
+    include later attacks and blocks, divisions, casts, phases that did not happen (a Wolf
+    that died blocking) and players who lost."""
+    spec = spec_file(tmp_path, DECIDED_TURN_SPEC)
     out = tmp_path / "battles.csv"
-    n = 30
+    n = 40
     invoke("simulate", str(spec), "-n", str(n), "--seed", "5", "--out", str(out))
     battles, creatures = rows(out), rows(tmp_path / "battles.creatures.csv")
     generator = make_generator(load_spec(str(spec), registry), registry)
-    seen = {"later attacks": 0, "later blocks": 0, "divisions": 0, "lost": 0}
+    seen = dict.fromkeys(
+        ["later attacks", "later blocks", "divisions", "casts", "skipped", "lost"], 0
+    )
     for k in range(n):
         turn_text = replay_text(generator, registry, 5, k, ())
         written = tomllib.loads(turn_text)
@@ -290,12 +289,15 @@ def test_every_replayed_decided_turn_resolves_to_its_recorded_outcome(
         seen["later attacks"] += any(c["attackers"] for c in later)
         seen["later blocks"] += any(c.get("blockers") for c in later)
         seen["divisions"] += any(c.get("divide") for c in written["combats"])
+        seen["casts"] += bool(written["combats"][0].get("events"))
         turn = tmp_path / f"turn-{k}.toml"
         turn.write_text(turn_text)
         for engine in ("reference", "batched"):
             [result] = ecs_combat.resolve(turn, engine=engine, registry=registry)
-            assert_recorded(result.to_json(), k, battles, creatures)
-        seen["lost"] += any(p["lost"] for p in result.to_json()["players"].values())
+            doc = result.to_json()
+            assert_recorded(doc, k, battles, creatures)
+        seen["skipped"] += bool(doc["skipped_phases"])
+        seen["lost"] += any(p["lost"] for p in doc["players"].values())
     assert all(seen.values()), seen
 
 
