@@ -12,7 +12,9 @@ carry over.
 A phase's declarations come either from files (:class:`TurnScenario`: a tapped or dead
 creature declared as attacker or blocker is an input error naming ``combats[i]``) or, in bulk
 simulations, from drawn intentions (:class:`DrawnPhase`: the creatures able to attack or block
-when the phase begins do, the others are left out), decided over whole arrays.
+when the phase begins do, the others are left out), decided over whole arrays; or a bulk run's
+`declarer` chooses them as the phase begins, from the state then (decisions,
+:mod:`ecs_combat.batched.phase_start`).
 """
 
 from __future__ import annotations
