@@ -27,6 +27,7 @@ from ecs_combat.batched.phase_start import PhaseStart
 from ecs_combat.batched.turn import _TurnRun
 from ecs_combat.decisions import best_attacks, best_blocks
 from ecs_combat.scenario.model import Scenario
+from ecs_combat.simulation import turn_decided
 from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import draw_battles, make_generator
 from ecs_combat.simulation.replay import replay_text
@@ -353,3 +354,19 @@ def test_a_decided_phase_start_is_the_turn_state(registry: Registry, k: int) -> 
     on = second.state.present
     assert (second.state.tapped[attacked & on] == (vigilant[attacked & on] == 0)).all()
     assert not second.state.present.all()  # some died in the first phase
+
+
+def test_attack_boards_made_in_groups_decide_the_same(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later phase's attack boards are made for groups of battles at a time (memory): groups
+    of a few battles declare exactly what one group of all does."""
+    _, whole = decided_phases(registry, MIXED, 9, 50)
+    monkeypatch.setattr(turn_decided, "BOARD_ROWS", 40)
+    _, grouped = decided_phases(registry, MIXED, 9, 50)
+    assert len(whole) == len(grouped) == 3
+    for (_, a), (_, b) in zip(whole, grouped, strict=True):
+        for name in ("attacking", "block_blocker", "block_attacker", "division_source"):
+            assert getattr(a, name).tolist() == getattr(b, name).tolist(), name
+        assert a.division_amount.tolist() == b.division_amount.tolist()
+    assert (whole[2][1].attacking >= 0).any()

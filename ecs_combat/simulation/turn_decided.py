@@ -32,6 +32,8 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.block_search import BlockSearch, Legality
 
 I64 = np.int64
+#: Creature rows of the attack boards (copies of battles) made at a time.
+BOARD_ROWS = 1 << 20
 
 
 class TurnDecider:
@@ -86,7 +88,8 @@ class TurnDecider:
 
     def _attacks_and_blocks(self, phase: PhaseStart, may_attack: BoolArray) -> Declarations:
         """The attacking player's best attack, answered by the defending player's best
-        blocks, and that line's divisions."""
+        blocks, and that line's divisions; battles taken in groups whose boards have at most
+        about :data:`BOARD_ROWS` creature rows."""
         state = phase.state
         nb = state.n_battles
         rows = Rows.of(state)
@@ -94,17 +97,39 @@ class TurnDecider:
         n_able = np.bincount(state.battle[able], minlength=nb).astype(I64)
         n_able[phase.attacker < 0] = 0
         first_able = np.cumsum(n_able) - n_able
-        if not n_able.any():  # nobody may attack: nothing declared
-            empty = np.zeros(0, I64)
-            none = np.full(state.n_creatures, -1, I64)
-            return Declarations(none, empty, empty, empty, empty, empty, empty, empty)
         # one board per (battle, attack), battles in order, each battle's attacks in mask order
         per = np.where(n_able > 0, np.left_shift(1, n_able), 0).astype(I64)
-        board_battle = np.repeat(np.arange(nb, dtype=I64), per)
-        local = np.arange(len(board_battle), dtype=I64) - np.repeat(np.cumsum(per) - per, per)
+        copied = per * rows.creatures.count
+        group = (np.cumsum(copied) - copied) // BOARD_ROWS
+        attacking = np.full(state.n_creatures, -1, I64)
+        parts: list[Declarations] = []
+        for g in np.unique(group[per > 0]).tolist():
+            battles = np.flatnonzero((group == g) & (per > 0))
+            part = self._group(phase, rows, battles, per, n_able, able, first_able)
+            attacking = np.where(part.attacking >= 0, part.attacking, attacking)
+            parts.append(part)
+        return _joined(attacking, parts)
+
+    def _group(
+        self,
+        phase: PhaseStart,
+        rows: Rows,
+        battles: IntArray,
+        per: IntArray,
+        n_able: IntArray,
+        able: IntArray,
+        first_able: IntArray,
+    ) -> Declarations:
+        """:meth:`_attacks_and_blocks` for some battles (ascending)."""
+        state = phase.state
+        board_battle = np.repeat(battles, per[battles])
+        counts = per[battles]
+        local = np.arange(len(board_battle), dtype=I64) - np.repeat(
+            np.cumsum(counts) - counts, counts
+        )
         mask = np.zeros(len(board_battle), I64)
         tie = np.zeros(len(board_battle), I64)
-        for m in np.unique(n_able[n_able > 0]).tolist():
+        for m in np.unique(n_able[battles]).tolist():
             on = n_able[board_battle] == m
             masks, order = self.attack_table(m)
             mask[on], tie[on] = masks[local[on]], order[local[on]]
@@ -122,7 +147,7 @@ class TurnDecider:
             (boards.power + boards.toughness).astype(I64),
         )
         best = self.search.best(boards, sides, phase.may_block[crow], legality)
-        chosen = _best_boards(best.value, tie, board_battle, nb)
+        chosen = _best_boards(best.value, tie, board_battle, state.n_battles)
         return _on_state(state, copies, boards, best.declarations, chosen)
 
     def _declared(
@@ -209,4 +234,24 @@ def _on_state(
             player, -1 - prow[np.where(player, -1 - rec, 0)], crow[np.where(player, 0, rec)]
         ),
         division_amount=d.division_amount[divisions],
+    )
+
+
+def _joined(attacking: IntArray, parts: list[Declarations]) -> Declarations:
+    """The declarations of groups of battles (ascending) as one, with every attack."""
+    empty = np.zeros(0, I64)
+
+    def cat(name: str) -> IntArray:
+        out: IntArray = np.concatenate([empty, *(getattr(p, name) for p in parts)])
+        return out
+
+    return Declarations(
+        attacking,
+        cat("block_blocker"),
+        cat("block_attacker"),
+        cat("block_rank"),
+        cat("division_step"),
+        cat("division_source"),
+        cat("division_recipient"),
+        cat("division_amount"),
     )
