@@ -204,9 +204,11 @@ def test_the_option_overrides_the_spec_key(tmp_path: Path) -> None:
             "up to 470,184,984,576 block declarations; an exact search takes at most 100,000",
         ),
         (
-            'decisions = "optimal"\n[turn]\ncreatures = [{ card = "Throat Wolf", controller = '
-            '"defending player" }]',
-            'decisions: "optimal" is refused for this SPEC: a SPEC with [turn]',
+            'decisions = "optimal"\nattackers = 4\nblockers_per_attacker = 2\n[turn]\n'
+            'creatures = [{ card = "Throat Wolf", controller = "defending player" }]',
+            'decisions: "optimal" is refused for this SPEC: the first combat phase of its '
+            "largest battle (4 attackers, 9 creatures that may block) can have up to 1,953,125 "
+            "block declarations",
         ),
         (
             'decisions = "optimal"\n[[casts]]\ncard = "Hat Trick"\nprobability = 0.5\n'
@@ -214,7 +216,7 @@ def test_the_option_overrides_the_spec_key(tmp_path: Path) -> None:
             "casts[0] is cast on a blocker, which depends on the blocks",
         ),
     ],
-    ids=["typo", "type", "too-many", "turn", "casts"],
+    ids=["typo", "type", "too-many", "turn-too-many", "casts"],
 )
 def test_the_spec_key_is_validated(tmp_path: Path, text: str, message: str) -> None:
     spec = write(tmp_path, text + "\n")

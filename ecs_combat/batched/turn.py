@@ -12,7 +12,9 @@ carry over.
 A phase's declarations come either from files (:class:`TurnScenario`: a tapped or dead
 creature declared as attacker or blocker is an input error naming ``combats[i]``) or, in bulk
 simulations, from drawn intentions (:class:`DrawnPhase`: the creatures able to attack or block
-when the phase begins do, the others are left out), decided over whole arrays.
+when the phase begins do, the others are left out), decided over whole arrays; or a bulk run's
+`declarer` chooses them as the phase begins, from the state then (decisions,
+:mod:`ecs_combat.batched.phase_start`).
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ from ecs_combat.batched.arrays import (
     CombatBatch,
     IntArray,
 )
+from ecs_combat.batched.boards import with_declarations
 from ecs_combat.batched.from_scenarios import _Builder
 from ecs_combat.batched.numeric import _run_starts
+from ecs_combat.batched.phase_start import PhaseDeclarer, phase_start
 from ecs_combat.batched.results import _Log, _Results
 from ecs_combat.batched.views import _RowSide
 from ecs_combat.errors import InputError, RefusedError
@@ -135,6 +139,10 @@ class TurnBatch:
     #: [phases][battles] the creature row whose ability adds the combat phase (Throat Wolf),
     #: or -1; none: no such phases.
     source: list[IntArray] = field(default_factory=list)
+    #: Bulk decisions: chooses each combat phase's declarations as it begins (the first
+    #: phase's blocks, each later drawn phase's attacks and blocks) instead of the drawn
+    #: ones; None: as drawn.
+    declarer: PhaseDeclarer | None = None
 
     @property
     def n_phases(self) -> int:
@@ -334,7 +342,13 @@ class _TurnRun(_Run):
         skip = self._skipped(k, player)
         self.skip.append(skip)
         phase = self.turns.first if k == 0 else self.turns.later[k - 1]
-        if isinstance(phase, DrawnPhase):
+        declarer = self.turns.declarer
+        if declarer is not None and (k == 0 or isinstance(phase, DrawnPhase)):
+            only = phase.only if isinstance(phase, DrawnPhase) else None
+            template = phase if isinstance(phase, CombatBatch) else _undeclared(self.turns.first)
+            start = phase_start(self, k, skip == SKIP_NONE, template, only)
+            self.batch = with_declarations(template, declarer(start))
+        elif isinstance(phase, DrawnPhase):
             self.batch = self._declared(phase)
         else:
             self.batch = phase
@@ -623,34 +637,46 @@ class _TurnRun(_Run):
                 enough = have[a_rows] >= least
                 b_rows, a_rows = b_rows[enough], a_rows[enough]
         order = np.argsort(a_rows, kind="stable")
-        empty = np.zeros(0, I64)
         return dataclasses.replace(
-            first,
+            _undeclared(first),
             attacking=attacking,
             block_blocker=b_rows[order],
             block_attacker=a_rows[order],
             block_rank=np.zeros(b_rows.size, I64),
-            division_step=empty,
-            division_source=empty,
-            division_recipient=empty,
-            division_amount=empty,
-            division_index=None,
-            event_battle=empty,
-            event_point=empty,
-            event_action=empty,
-            event_target=empty,
-            event_keywords=np.zeros(0, np.uint64),
-            event_counters=None,
-            event_instance_event=empty,
-            event_instance_keyword=empty,
-            event_instance_parameter=empty,
-            event_power=empty,
-            event_toughness=empty,
-            event_amount=empty,
-            event_player=empty,
-            event_card=empty,
-            event_index=None,
         )
+
+
+def _undeclared(first: CombatBatch) -> CombatBatch:
+    """A later combat phase's batch before its declarations: the turn's rows, no attackers,
+    blocks, divisions or events."""
+    empty = np.zeros(0, I64)
+    return dataclasses.replace(
+        first,
+        attacking=np.full(first.n_creatures, -1, I64),
+        block_blocker=empty,
+        block_attacker=empty,
+        block_rank=empty,
+        division_step=empty,
+        division_source=empty,
+        division_recipient=empty,
+        division_amount=empty,
+        division_index=None,
+        event_battle=empty,
+        event_point=empty,
+        event_action=empty,
+        event_target=empty,
+        event_keywords=np.zeros(0, np.uint64),
+        event_counters=None,
+        event_instance_event=empty,
+        event_instance_keyword=empty,
+        event_instance_parameter=empty,
+        event_power=empty,
+        event_toughness=empty,
+        event_amount=empty,
+        event_player=empty,
+        event_card=empty,
+        event_index=None,
+    )
 
 
 class _OneRowSide:

@@ -6,6 +6,7 @@ naming the file, the key path and what is wrong; unknown keys are errors.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,7 +17,7 @@ from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
 from ecs_combat.scenario.instances import parse_instance
 from ecs_combat.simulation.pool import CardPool, PoolReader
-from ecs_combat.simulation.turns import TurnSpec, parse_turn
+from ecs_combat.simulation.turns import SIDES, TurnSpec, parse_turn
 from ecs_combat.suggest import did_you_mean
 
 Range = tuple[int, int]
@@ -180,38 +181,65 @@ def _decisions(decisions: str) -> dict[str, str]:
 
 
 def most_declarations(spec: Spec) -> int:
-    """How many block declarations the largest battle of the spec can have, at most: each
-    creature of the defending player blocks nothing or one attacker (509.1a)."""
+    """How many declarations the largest decision of the spec's battles can have, at most:
+    each creature of the defending player blocks nothing or one attacker (509.1a); in a later
+    combat phase of a turn, each set of the attacking player's creatures that may attack is an
+    attack, answered by every such block declaration."""
+    return _largest_decision(spec)[0]
+
+
+def _largest_decision(spec: Spec) -> tuple[int, str]:
+    """:func:`most_declarations`, and which decision it is (words for a message)."""
     if isinstance(spec, TournamentSpec):
-        return 2
+        return 2, "one attacker and one creature that may block have {:,} block declarations"
     attackers = spec.attackers[1]
     blockers = attackers * spec.blockers_per_attacker[1]
-    return int((attackers + 1) ** blockers)
+    if spec.turn is None:
+        return (attackers + 1) ** blockers, (
+            f"its largest battle ({attackers} attackers, {blockers} creatures that may block) "
+            "can have up to {:,} block declarations"
+        )
+    sides = {side: sum(c.controller == side for c in spec.turn.creatures) for side in SIDES}
+    own = {SIDES[0]: attackers + sides[SIDES[0]], SIDES[1]: blockers + sides[SIDES[1]]}
+    k = own[SIDES[1]]
+    found = [
+        (
+            (attackers + 1) ** k,
+            f"the first combat phase of its largest battle ({attackers} attackers, {k} "
+            "creatures that may block) can have up to {:,} block declarations",
+        )
+    ]
+    for i, (player, only) in enumerate(spec.turn.later):
+        m = own[player] if only is None else only
+        k = own[SIDES[1 - SIDES.index(player)]]
+        count = sum(math.comb(m, s) * (s + 1) ** k for s in range(m + 1))
+        found.append(
+            (
+                count,
+                f"combat phase {i + 2} of its largest battle (the {player}'s: {m} creatures "
+                f"that may attack, {k} that may block) can have up to {{:,}} declarations "
+                "(every attack with every block declaration against it)",
+            )
+        )
+    return max(found, key=lambda f: f[0])
 
 
 def decisions_refused(spec: Spec) -> str | None:
     """Why the spec's battles can't have ``decisions = "optimal"``, or None."""
     if isinstance(spec, TournamentSpec):
         return None
-    if spec.turn is not None:
-        return (
-            "a SPEC with [turn] declares its later combat phases from drawn intentions inside "
-            'the turn: decisions = "optimal" chooses the blocks of one combat phase; drop '
-            "[turn] or the decisions key"
-        )
     for i, cast in enumerate(spec.casts):
         if cast.target != "attacker":
             return (
                 f"casts[{i}] is cast on a {cast.target}, which depends on the blocks: with "
                 'decisions = "optimal" a SPEC casts cards on attackers only (target = "attacker")'
             )
-    most = most_declarations(spec)
+    most, where = _largest_decision(spec)
     if most > MOST_DECIDED_DECLARATIONS:
+        fewer = "attackers, blockers_per_attacker" + (" or turn.creatures" if spec.turn else "")
         return (
-            f"its largest battle ({spec.attackers[1]} attackers, "
-            f"{spec.attackers[1] * spec.blockers_per_attacker[1]} creatures that may block) can "
-            f"have up to {most:,} block declarations; an exact search takes at most "
-            f"{MOST_DECIDED_DECLARATIONS:,}: draw fewer attackers or blockers_per_attacker"
+            f"{where.format(most)}; an exact search takes at most "
+            f"{MOST_DECIDED_DECLARATIONS:,}: draw fewer {fewer}"
         )
     return None
 

@@ -13,7 +13,7 @@ attackers drawn uniformly, if the rules allow it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -76,6 +76,10 @@ class TurnSpec:
     casts: tuple[TurnCast, ...] = ()
     #: The combat phases after the first, in order (missing ones take the defaults).
     combats: tuple[PhaseChances, ...] = ()
+    #: Each combat phase after the first of the turn's schedule: its attacking player ("attacking
+    #: player" or "defending player") and how many of the turn's creatures are the only ones
+    #: that may attack in it, or None: any creature of that player.
+    later: tuple[tuple[str, int | None], ...] = ()
 
     def describe(self) -> dict[str, Any]:
         """The turn as JSON data (part of a summary)."""
@@ -163,7 +167,18 @@ def parse_turn(reader: _SpecReader, raw: Any) -> TurnSpec:
             raise reader.fail(
                 f"turn.casts[{i}].main", f"the turn has {mains} main phases, not {cast.main}"
             )
-    later = sum(1 for p in phases if p.kind == COMBAT) - 1
+    after_first = [p for p in phases if p.kind == COMBAT][1:]
+    spec = replace(
+        spec,
+        later=tuple(
+            (
+                SIDES[PLAYER_IDS.index(p.player)],
+                None if p.only_attackers is None else len(p.only_attackers),
+            )
+            for p in after_first
+        ),
+    )
+    later = len(after_first)
     if len(spec.combats) > later:
         shown = ", ".join(f"{p.kind} {p.player} ({p.created_by})" for p in phases)
         raise reader.fail(
@@ -241,6 +256,14 @@ class TurnPlan:
         self.names = [s.name[:6].encode() for s in specs.values()]
         combats = [p for p in self.phases if p.kind == COMBAT]
         self.combat_side = [PLAYER_IDS.index(p.player) for p in combats]
+        # each combat phase's index among the combat phases, by its place in the schedule
+        place = {
+            i: n for n, i in enumerate(i for i, p in enumerate(self.phases) if p.kind == COMBAT)
+        }
+        #: Per combat phase: the combat phase it was added directly after, or -1; and the
+        #: turn creature whose ability adds it, or -1 (a Throat Wolf's).
+        self.parent = [place.get(p.follows, -1) for p in combats]
+        self.source = [-1 if p.source is None else self.ids.index(p.source) for p in combats]
         self.only = [
             None if p.only_attackers is None else [self.ids.index(c) for c in p.only_attackers]
             for p in combats
@@ -346,4 +369,6 @@ class TurnPlan:
                     token=np.full(n * m, -1, np.int64),
                 )
             )
-        return TurnBatch(first, later, players, casts)
+        parent = [np.full(n, j, np.int64) for j in self.parent]
+        source = [np.where(j >= 0, extra0 + j, -1).astype(np.int64) for j in self.source]
+        return TurnBatch(first, later, players, casts, parent=parent, source=source)

@@ -1,0 +1,162 @@
+"""A combat phase of bulk turns as it begins, for the decisions made then (``decisions =
+"optimal"`` in a SPEC with ``[turn]``): the state written as a batch of one combat, who may
+attack and who may block, and the rules' block restrictions with the creatures as they are.
+
+The state batch has every row of the turn: a creature on the battlefield is present, with its
+damage marked, counters, keywords (printed and granted), power and toughness (before
+counters, "until end of turn" effects included, as a scenario would give them), tapped or not,
+and the plugins' state; a creature that died or has not entered is not present. Resolved as one
+combat by the batched engine, it plays the phase as the turn would (the search's candidate
+combats are copies of it, :mod:`ecs_combat.simulation.turn_decided`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.boards import Declarations
+from ecs_combat.batched.views import _RowSide
+from ecs_combat.plugin.restrictions import Restriction
+
+if TYPE_CHECKING:
+    from ecs_combat.batched.turn import _TurnRun
+
+I64 = np.int64
+
+
+@dataclass(frozen=True)
+class PhaseStart:
+    """Combat phase `index` of every battle's turn as it begins (after the main phases'
+    spells), before anything is declared."""
+
+    index: int
+    #: Every row of the turn as the phase begins; for the first phase its drawn attackers
+    #: attack and its `[[casts]]` are events; no blocks, no divisions.
+    state: CombatBatch
+    #: [n_battles] the phase's attacking player row, -1 where the phase does not happen.
+    attacker: IntArray
+    #: [n_battles] its defending player row (the other of two), -1 where it does not happen.
+    defender: IntArray
+    #: [N] the creatures that may be declared attacking (508.1a: on the battlefield, untapped,
+    #: the attacking player's, no rule against it, summoning sickness included, one of the
+    #: phase's only attackers where it has them); None: the attackers are the state's own.
+    may_attack: BoolArray | None
+    #: [N] the defending player's creatures that may block (untapped, on the battlefield, no
+    #: rule against blocking at all).
+    may_block: BoolArray
+    run: _TurnRun = dataclasses.field(repr=False)
+
+    def legal_blocks(self, attackers: IntArray, blockers: IntArray) -> BoolArray:
+        """Whether each (attacker row, blocker row) pair is a block the rules allow now
+        (509.1a-b restrictions, minimum numbers of blockers aside)."""
+        run = self.run
+        ok = np.ones(len(attackers), np.bool_)
+        if not len(attackers):
+            return ok
+        opp, none = np.ones(len(attackers), np.bool_), np.zeros(len(attackers), I64)
+        blocker, attacker = _RowSide(run, blockers, opp, none), _RowSide(run, attackers, opp, none)
+        for r in _restrictions(run, "block"):
+            ok &= np.asarray(r.test(blocker), np.bool_)
+        for r in _restrictions(run, "block-pair"):
+            ok &= np.asarray(r.test(attacker, blocker), np.bool_)
+        return ok
+
+    def blockers_needed(self, attackers: IntArray) -> IntArray | None:
+        """How many blockers each attacker row needs at least if blocked (509.1b), or None
+        when no rule asks for more than one."""
+        rules = _restrictions(self.run, "blockers")
+        if not rules or not len(attackers):
+            return None
+        side = _RowSide(
+            self.run, attackers, np.ones(len(attackers), np.bool_), np.zeros(len(attackers), I64)
+        )
+        need = np.ones(len(attackers), I64)
+        for r in rules:
+            need = np.maximum(need, np.asarray(r.test(side), I64))
+        return need
+
+
+#: Chooses a combat phase's attacks, blocks and divisions as it begins, by rows of the turn.
+PhaseDeclarer = Callable[[PhaseStart], Declarations]
+
+
+def _restrictions(run: _TurnRun, kind: str) -> list[Restriction]:
+    """The restrictions of a kind whose keyword the batch has a bit for."""
+    return [r for r in run.reg.restrictions_of(kind) if r.keyword in run.m.bit]
+
+
+def phase_start(
+    run: _TurnRun, k: int, happens: BoolArray, template: CombatBatch, only: BoolArray | None
+) -> PhaseStart:
+    """Combat phase `k` as it begins in the battles where it `happens`: `template` is the
+    phase's batch before declarations (its attacks are kept for the first phase: `only` is
+    then None), `only` the creatures that may attack in it (None: any)."""
+    run.refresh(None)
+    player = run.turns.players[k]
+    attacker = np.where(happens & (player >= 0), player, -1)
+    seats = np.bincount(run.player_battle, minlength=run.nb)
+    first = np.searchsorted(run.player_battle, np.arange(run.nb))
+    defender = np.where(attacker >= 0, first + (attacker - first + 1) % np.maximum(seats, 1), -1)
+    ready = run.on_bf & ~run.tapped & ~run.game_over[run.battle]
+    mine = attacker[run.battle]
+    state = _state(run, template, happens)
+    may_attack = None
+    if k > 0:
+        may_attack = ready & (run.controller == mine) & (mine >= 0)
+        if only is not None:
+            may_attack &= only
+        rows = np.flatnonzero(may_attack)
+        may_attack[rows] = run.may_attack(rows)
+    theirs = defender[run.battle]
+    may_block = ready & (run.controller == theirs) & (theirs >= 0)
+    rows = np.flatnonzero(may_block)
+    if rows.size:
+        side = _RowSide(run, rows, np.ones(rows.size, np.bool_), np.zeros(rows.size, I64))
+        able = np.ones(rows.size, np.bool_)
+        for r in _restrictions(run, "block"):
+            able &= np.asarray(r.test(side), np.bool_)
+        may_block[rows] = able
+    return PhaseStart(k, state, attacker, defender, may_attack, may_block, run)
+
+
+def _state(run: _TurnRun, template: CombatBatch, happens: BoolArray) -> CombatBatch:
+    """The run's state as a batch of one combat (see the module's docstring)."""
+    counts = run.counts
+    power, toughness = run.power.copy(), run.toughness.copy()
+    if counts is not None:  # counters give their power and toughness again as it is played
+        gives = counts @ run.counter_pt
+        power -= gives[:, 0]
+        toughness -= gives[:, 1]
+    attacking = np.where(run.on_bf & happens[run.battle], template.attacking, -1)
+    empty = np.zeros(0, I64)
+    return dataclasses.replace(
+        template,
+        life=run.life.copy(),
+        power=power,
+        toughness=toughness,
+        damage=run.marked.copy(),
+        keywords=run.kw_base.astype(np.uint64),
+        counters=None if counts is None else counts.copy(),
+        present=run.on_bf.copy(),
+        tapped=run.tapped.copy(),
+        attacking=attacking.astype(I64),
+        creature_state={key: v.copy() for key, v in run.creature_states.items()},
+        player_state={key: v.copy() for key, v in run.player_states.items()},
+        instance_row=run.inst_row.copy(),
+        instance_keyword=run.inst_kw.copy(),
+        instance_parameter=run.inst_param.copy(),
+        block_blocker=empty,
+        block_attacker=empty,
+        block_rank=empty,
+        division_step=empty,
+        division_source=empty,
+        division_recipient=empty,
+        division_amount=empty,
+        division_index=None,
+    )

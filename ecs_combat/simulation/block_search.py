@@ -1,0 +1,342 @@
+"""The defending player's best blocks on many boards at once (RULES section 9), for bulk
+simulations: the search of :mod:`ecs_combat.decisions.search` over raw declarations shared by
+boards of one *shape*.
+
+Boards of one shape (attackers, creatures that may block) share one enumeration of raw
+declarations (each creature blocks nothing or one attacker, 509.1a); which of them each board
+may declare comes from a :class:`Legality` pair by pair, as a mask per (board, declaration).
+The legal ones of many boards are searched together, and each board gets its best declaration
+(ties as RULES section 9 shows them first), the divisions of the best line and its value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.boards import (
+    Declarations,
+    Outcomes,
+    Rows,
+    Segments,
+    csr_rows,
+    join_outcomes,
+)
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.decisions.declarations import U64, tie_order
+from ecs_combat.decisions.objective import Objective, Sides
+from ecs_combat.decisions.search import best_declarations, search
+from ecs_combat.decisions.tree import Blocks, Clock, Tree
+
+I64 = np.int64
+#: Creature rows of candidate combats resolved together in one search (its first level).
+#: Smaller searches keep the arrays small enough for the C allocator to reuse their memory
+#: (docs/performance.md, "Chunk size matters"), but each also reads the chunk's arrays: 2^14
+#: and 2^17 measured about the same on the tournament (2^14: less system time, more user).
+SEARCH_ROWS = 1 << 17
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Every raw block declaration of boards with `attackers` attackers and `blockers`
+    creatures that may block: each of them blocks nothing or one attacker."""
+
+    attackers: int
+    blockers: int
+    #: [R, blockers] the attacker each blocks (1 + its place among the attackers), or 0.
+    choice: IntArray
+    #: [R] place of each in the order ties are shown (RULES section 9).
+    tie: IntArray
+    #: [R, attackers] blockers of each attacker.
+    count: IntArray
+    #: Pairs of each declaration (CSR ``start[r]:start[r + 1]``), grouped by attacker with
+    #: its blockers in order: places among the attackers and among the blockers.
+    start: IntArray
+    pair_attacker: IntArray
+    pair_blocker: IntArray
+
+    @staticmethod
+    def of(attackers: int, blockers: int) -> Shape:
+        """The shape's declarations, in the order ``np.indices`` gives."""
+        a, k = attackers, blockers
+        choice = (
+            np.indices((a + 1,) * k, dtype=I64).reshape(k, -1).T if k else np.zeros((1, 0), I64)
+        )
+        masks = np.where(choice > 0, U64(1) << np.maximum(choice - 1, 0).astype(U64), U64(0))
+        tie = tie_order(masks, np.arange(a, a + k, dtype=I64), np.arange(a, dtype=I64))
+        count = (choice[:, :, None] == np.arange(1, a + 1, dtype=I64)).sum(axis=1).astype(I64)
+        r, j = np.nonzero(choice > 0)
+        i = choice[r, j] - 1
+        order = np.lexsort((j, i, r))
+        per = np.bincount(r, minlength=len(choice)).astype(I64)
+        start = np.concatenate([[0], np.cumsum(per)]).astype(I64)
+        return Shape(a, k, choice, tie, count, start, i[order], j[order])
+
+
+#: Which (attacker row, blocker row) pairs the rules allow (509.1a-b restrictions); None:
+#: every pair.
+PairTest = Callable[[IntArray, IntArray], BoolArray]
+#: How many blockers each of some attacker rows needs at least if blocked (509.1b), or None:
+#: one.
+NeedTest = Callable[[IntArray], IntArray | None]
+
+
+@dataclass(frozen=True)
+class Legality:
+    """The rules a board's block declarations must follow, by rows of its batch."""
+
+    pairs: PairTest | None
+    need: NeedTest
+
+
+@dataclass(frozen=True)
+class Best:
+    """Every board's best block declaration (with the best line's divisions) and its value."""
+
+    declarations: Declarations
+    #: [n_boards, terms] the value of each board's best declaration (0 for a board not
+    #: searched: no attacker or nobody to block).
+    value: IntArray
+    #: [n_boards] whether the board was searched.
+    searched: BoolArray
+    #: The searched boards' outcomes on their best lines, with each creature and player
+    #: row's battle, when asked for.
+    outcome: Outcomes | None = None
+
+
+class BlockSearch:
+    """Searches the defending player's best blocks of many boards (:meth:`best`)."""
+
+    def __init__(self, engine: BatchedEngine, objective: Objective) -> None:
+        self.engine = engine
+        self.objective = objective
+        self._shapes: dict[tuple[int, int], Shape] = {}
+        #: Candidate combats resolved, over every search (for measurements).
+        self.combats_resolved = 0
+
+    def shape(self, attackers: int, blockers: int) -> Shape:
+        key = (attackers, blockers)
+        if key not in self._shapes:
+            self._shapes[key] = Shape.of(attackers, blockers)
+        return self._shapes[key]
+
+    def best(
+        self,
+        batch: CombatBatch,
+        sides: Sides,
+        defends: BoolArray,
+        legality: Legality,
+        outcomes: bool = False,
+        searched: BoolArray | None = None,
+    ) -> Best:
+        """Each board's best blocks against its attackers (``batch.attacking``) by its
+        creatures `defends` (those that may block), the attacking player's best divisions,
+        and their value; only boards `searched` (default: all) are searched, the others
+        declare nothing. With `outcomes`, also the searched boards' outcomes (battles in
+        board order)."""
+        nb = batch.n_battles
+        cs = Segments.of(batch.battle, nb)
+        attacks = batch.attacking >= 0
+        n_att = np.bincount(batch.battle[attacks], minlength=nb).astype(I64)
+        n_blk = np.bincount(batch.battle[defends], minlength=nb).astype(I64)
+        search_of = np.ones(nb, np.bool_) if searched is None else searched.copy()
+        raw = (n_att + 1).astype(np.float64) ** n_blk
+        rows = np.where(search_of, raw * np.maximum(cs.count, 1), 0)
+        # by the rows before each battle's own, so that a group ends once it has enough
+        group = ((np.cumsum(rows) - rows) // SEARCH_ROWS).astype(I64)
+        att_rows, blk_rows = np.flatnonzero(attacks), np.flatnonzero(defends)
+        chunk = ChunkRows(
+            Rows(Segments.of(batch.player_battle, nb), cs),
+            np.arange(batch.n_creatures, dtype=I64) - cs.start[batch.battle],
+            att_rows,
+            blk_rows,
+            np.cumsum(n_att) - n_att,
+            np.cumsum(n_blk) - n_blk,
+        )
+        parts: list[Chosen] = []
+        value = np.zeros((nb, len(self.objective.terms)), I64)
+        for g in np.unique(group[search_of]).tolist():
+            battles = np.flatnonzero((group == g) & search_of)
+            part = self._search(batch, sides, legality, chunk, battles, n_att, n_blk, outcomes)
+            value[battles] = part.value
+            parts.append(part)
+        d = _declarations(batch, parts)
+        known = [p.outcome for p in parts if p.outcome is not None]
+        return Best(d, value, search_of, join_outcomes(known) if outcomes and known else None)
+
+    def _search(
+        self,
+        batch: CombatBatch,
+        sides: Sides,
+        legality: Legality,
+        chunk: ChunkRows,
+        battles: IntArray,
+        n_att: IntArray,
+        n_blk: IntArray,
+        outcomes: bool,
+    ) -> Chosen:
+        """Search some battles (ascending) and choose their declarations."""
+        blocks, tie = self._declarations(legality, chunk, battles, n_att, n_blk)
+        offset = np.concatenate(
+            [[0], np.cumsum(np.bincount(blocks.board, minlength=batch.n_battles))]
+        ).astype(I64)
+        tree = Tree(
+            self.engine, self.objective, batch, sides, blocks, keep_outcomes=outcomes,
+            board_rows=chunk.rows,
+        )  # fmt: skip
+        results = search(tree, offset, 1, Clock(None))
+        self.combats_resolved += results.tree.evaluated
+        best = best_declarations(results, tie)[battles]
+        rows_of = csr_rows(blocks.start, best)
+        block_board = battles[rows_of[1]]
+        leaves = tree.best_leaves(best)
+        div, owner = tree.divisions_of(leaves)
+        return Chosen(
+            block_board,
+            blocks.blocker[rows_of[0]],
+            blocks.attacker[rows_of[0]],
+            battles[owner],
+            div,
+            results.values[best],
+            tree.outcomes_of(leaves) if outcomes else None,
+        )
+
+    def _declarations(
+        self,
+        legality: Legality,
+        chunk: ChunkRows,
+        battles: IntArray,
+        n_att: IntArray,
+        n_blk: IntArray,
+    ) -> tuple[Blocks, IntArray]:
+        """Every legal block declaration of some battles, as :class:`Blocks` by places on
+        each battle's board (ordered by battle), and each one's tie place in its shape."""
+        place, att_rows, blk_rows = chunk.place, chunk.attackers, chunk.blockers
+        # each battle's first attacker and first blocker among those rows
+        att_first = chunk.first_attacker[battles]
+        blk_first = chunk.first_blocker[battles]
+        shape_key = n_att[battles] * (int(n_blk.max(initial=0)) + 1) + n_blk[battles]
+        boards, raws, ties, shapes, starts = [], [], [], [], []
+        tables: list[Shape] = []
+        for key in np.unique(shape_key).tolist():
+            mine = np.flatnonzero(shape_key == key)
+            a, k = int(n_att[battles[mine[0]]]), int(n_blk[battles[mine[0]]])
+            shape = self.shape(a, k)
+            att = att_rows[att_first[mine][:, None] + np.arange(a, dtype=I64)]
+            blk = blk_rows[blk_first[mine][:, None] + np.arange(k, dtype=I64)]
+            ok = _legal(legality, shape, att.reshape(len(mine), a), blk.reshape(len(mine), k))
+            b, r = np.nonzero(ok)
+            boards.append(battles[mine][b])
+            raws.append(r)
+            ties.append(shape.tie[r])
+            shapes.append(np.full(len(r), len(tables), I64))
+            starts.append(np.stack([att_first[mine][b], blk_first[mine][b]], axis=1))
+            tables.append(shape)
+        board, raw, tie = np.concatenate(boards), np.concatenate(raws), np.concatenate(ties)
+        which, first = np.concatenate(shapes), np.concatenate(starts)
+        if len(tables) > 1:  # by battle
+            order = np.argsort(board, kind="stable")
+            board, raw, tie, which, first = (x[order] for x in (board, raw, tie, which, first))
+        # one table of every shape's pairs; declaration (shape s, raw r) is row base[s] + r
+        base = np.concatenate([[0], np.cumsum([len(t.tie) for t in tables])]).astype(I64)
+        pair_base = np.concatenate([[0], np.cumsum([len(t.pair_attacker) for t in tables])])
+        start = np.concatenate(
+            [t.start[:-1] + pb for t, pb in zip(tables, pair_base, strict=False)]
+        )
+        start = np.concatenate([start, [pair_base[-1]]]).astype(I64)
+        pair_att = np.concatenate([t.pair_attacker for t in tables])
+        pair_blk = np.concatenate([t.pair_blocker for t in tables])
+        rows, owner = csr_rows(start, base[which] + raw)
+        return (
+            Blocks(
+                board=board,
+                start=np.concatenate(
+                    [[0], np.cumsum(start[base[which] + raw + 1] - start[base[which] + raw])]
+                ).astype(I64),
+                blocker=place[blk_rows[first[owner, 1] + pair_blk[rows]]],
+                attacker=place[att_rows[first[owner, 0] + pair_att[rows]]],
+                rank=np.zeros(len(rows), I64),
+            ),
+            tie,
+        )
+
+
+def _legal(legality: Legality, shape: Shape, att: IntArray, blk: IntArray) -> BoolArray:
+    """[boards, R] which of the shape's declarations each board (attacker rows `att`,
+    blocker rows `blk`) may make: every pair allowed (509.1a-b restrictions), and every
+    blocked attacker blocked by at least as many creatures as it needs (509.1b)."""
+    nb, a, k = att.shape[0], shape.attackers, shape.blockers
+    ok = np.ones((nb, len(shape.tie)), np.bool_)
+    if a == 0 or k == 0:
+        return ok
+    if legality.pairs is not None:
+        pa = np.broadcast_to(att[:, None, :], (nb, k, a)).reshape(-1)
+        pb = np.broadcast_to(blk[:, :, None], (nb, k, a)).reshape(-1)
+        pairs = legality.pairs(pa, pb).reshape(nb, k, a)
+        table = np.concatenate([np.ones((nb, k, 1), np.bool_), pairs], axis=2)
+        for j in range(k):
+            ok &= table[:, j, :][:, shape.choice[:, j]]
+    need = legality.need(att.reshape(-1))
+    if need is not None:
+        need = need.reshape(nb, a)
+        for i in range(a):
+            have = shape.count[:, i][None, :]
+            ok &= (have == 0) | (have >= need[:, i][:, None])
+    return ok
+
+
+@dataclass(frozen=True)
+class ChunkRows:
+    """The rows of a chunk's battles that every search of the chunk reads."""
+
+    rows: Rows
+    place: IntArray  #: [N] each creature's place on its board
+    attackers: IntArray  #: the attacking creatures' rows, by battle
+    blockers: IntArray  #: the rows of the creatures that may block, by battle
+    first_attacker: IntArray  #: [n_battles] each battle's first among `attackers`
+    first_blocker: IntArray
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The declarations chosen for some battles: blocks by places on their boards, and the
+    best line's divisions as the search's levels hold them ([R, 4] rows)."""
+
+    block_board: IntArray
+    blocker: IntArray
+    attacker: IntArray
+    division_board: IntArray
+    division: IntArray
+    #: [battles, terms] the value of each battle's best declaration.
+    value: IntArray
+    #: Their outcomes with each creature and player row's battle (among those searched).
+    outcome: Outcomes | None = None
+
+
+def _declarations(batch: CombatBatch, parts: list[Chosen]) -> Declarations:
+    """The chosen blocks and divisions of every battle, by rows of the batch."""
+    cs = Segments.of(batch.battle, batch.n_battles).start
+    ps = Segments.of(batch.player_battle, batch.n_battles).start
+    empty = np.zeros(0, I64)
+    block_board = np.concatenate([empty, *(p.block_board for p in parts)])
+    blocker = np.concatenate([empty, *(p.blocker for p in parts)])
+    attacker = np.concatenate([empty, *(p.attacker for p in parts)])
+    div_board = np.concatenate([empty, *(p.division_board for p in parts)])
+    div = np.concatenate([np.zeros((0, 4), I64), *(p.division for p in parts)]).reshape(-1, 4)
+    rec = div[:, 2]
+    on_player = rec < 0
+    return Declarations(
+        attacking=batch.attacking,
+        block_blocker=cs[block_board] + blocker,
+        block_attacker=cs[block_board] + attacker,
+        block_rank=np.zeros(len(blocker), I64),
+        division_step=div[:, 0].copy(),
+        division_source=cs[div_board] + div[:, 1],
+        division_recipient=np.where(
+            on_player, -1 - (ps[div_board] + (-1 - rec)), cs[div_board] + rec
+        ),
+        division_amount=div[:, 3].copy(),
+    )
