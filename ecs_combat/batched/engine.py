@@ -111,6 +111,14 @@ class BatchedEngine:
         run.raise_error()
         return run.outcome()
 
+    def as_blockers_are_declared(self, batch: CombatBatch) -> _Run:
+        """The batch being played, its attackers declared and their triggers resolved, the
+        creatures' keywords as they are then (its blocks and divisions not read yet)."""
+        run = _Run(self, batch, record=False)
+        run.declare_attackers()
+        run.refresh(None)
+        return run
+
     def resolve_batch_with_divisions(
         self, batch: CombatBatch
     ) -> tuple[BatchOutcome, list[StepDivisions]]:
@@ -717,15 +725,7 @@ class _Run:
 
     def declare(self) -> None:
         """Declare attackers and blockers (508, 509)."""
-        self._check_marked_damage()
-        att = self.att.copy()
-        self.has_attack = self._battles_with(att)
-        self.in_combat |= att
-        self.refresh(None)
-        declaration = BatchAttackDeclaration(att, att.copy())
-        self.run_systems("declare-attackers", declaration)
-        self.tapped = self.tapped | declaration.taps  # tapped earlier in the turn stay tapped
-        self.resolve_triggers(declaration.triggers)  # 508.2
+        self.declare_attackers()
         self.check_blocks()
         # A block of or by a creature that left the battlefield or combat before blocks (the
         # attack triggers, a player leaving the game) is not declared (509.1a).
@@ -739,6 +739,19 @@ class _Run:
             blocking = BatchBlockDeclaration(self.bb[declared], self.ba[declared])
             self.run_systems("declare-blockers", blocking)
             self.resolve_triggers(blocking.triggers)
+
+    def declare_attackers(self) -> None:
+        """Declare attackers and resolve their triggers (508, 508.2): the combat as blockers
+        are declared."""
+        self._check_marked_damage()
+        att = self.att.copy()
+        self.has_attack = self._battles_with(att)
+        self.in_combat |= att
+        self.refresh(None)
+        declaration = BatchAttackDeclaration(att, att.copy())
+        self.run_systems("declare-attackers", declaration)
+        self.tapped = self.tapped | declaration.taps  # tapped earlier in the turn stay tapped
+        self.resolve_triggers(declaration.triggers)  # 508.2
 
     def check_blocks(self) -> None:
         """Check the blocks as they are declared (a turn's combat phases do; one combat's

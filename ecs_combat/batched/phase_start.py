@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.block_rules import able_to_block, blockers_needed, legal_pairs
 from ecs_combat.batched.boards import Declarations
-from ecs_combat.batched.views import _RowSide
-from ecs_combat.plugin.restrictions import Restriction
 
 if TYPE_CHECKING:
     from ecs_combat.batched.turn import _TurnRun
@@ -55,40 +54,16 @@ class PhaseStart:
     def legal_blocks(self, attackers: IntArray, blockers: IntArray) -> BoolArray:
         """Whether each (attacker row, blocker row) pair is a block the rules allow now
         (509.1a-b restrictions, minimum numbers of blockers aside)."""
-        run = self.run
-        ok = np.ones(len(attackers), np.bool_)
-        if not len(attackers):
-            return ok
-        opp, none = np.ones(len(attackers), np.bool_), np.zeros(len(attackers), I64)
-        blocker, attacker = _RowSide(run, blockers, opp, none), _RowSide(run, attackers, opp, none)
-        for r in _restrictions(run, "block"):
-            ok &= np.asarray(r.test(blocker), np.bool_)
-        for r in _restrictions(run, "block-pair"):
-            ok &= np.asarray(r.test(attacker, blocker), np.bool_)
-        return ok
+        return legal_pairs(self.run, attackers, blockers)
 
     def blockers_needed(self, attackers: IntArray) -> IntArray | None:
         """How many blockers each attacker row needs at least if blocked (509.1b), or None
         when no rule asks for more than one."""
-        rules = _restrictions(self.run, "blockers")
-        if not rules or not len(attackers):
-            return None
-        side = _RowSide(
-            self.run, attackers, np.ones(len(attackers), np.bool_), np.zeros(len(attackers), I64)
-        )
-        need = np.ones(len(attackers), I64)
-        for r in rules:
-            need = np.maximum(need, np.asarray(r.test(side), I64))
-        return need
+        return blockers_needed(self.run, attackers)
 
 
 #: Chooses a combat phase's attacks, blocks and divisions as it begins, by rows of the turn.
 PhaseDeclarer = Callable[[PhaseStart], Declarations]
-
-
-def _restrictions(run: _TurnRun, kind: str) -> list[Restriction]:
-    """The restrictions of a kind whose keyword the batch has a bit for."""
-    return [r for r in run.reg.restrictions_of(kind) if r.keyword in run.m.bit]
 
 
 def phase_start(
@@ -116,12 +91,7 @@ def phase_start(
     theirs = defender[run.battle]
     may_block = ready & (run.controller == theirs) & (theirs >= 0)
     rows = np.flatnonzero(may_block)
-    if rows.size:
-        side = _RowSide(run, rows, np.ones(rows.size, np.bool_), np.zeros(rows.size, I64))
-        able = np.ones(rows.size, np.bool_)
-        for r in _restrictions(run, "block"):
-            able &= np.asarray(r.test(side), np.bool_)
-        may_block[rows] = able
+    may_block[rows] = able_to_block(run, rows)
     return PhaseStart(k, state, attacker, defender, may_attack, may_block, run)
 
 

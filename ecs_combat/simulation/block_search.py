@@ -84,12 +84,18 @@ PairTest = Callable[[IntArray, IntArray], BoolArray]
 NeedTest = Callable[[IntArray], IntArray | None]
 
 
+#: How many block requirements (509.1c) each (attacker row, blocker row) pair obeys if
+#: declared, or None: nothing is required.
+RequiredTest = Callable[[IntArray, IntArray], IntArray | None]
+
+
 @dataclass(frozen=True)
 class Legality:
     """The rules a board's block declarations must follow, by rows of its batch."""
 
     pairs: PairTest | None
     need: NeedTest
+    required: RequiredTest | None = None
 
 
 @dataclass(frozen=True)
@@ -285,7 +291,29 @@ def _legal(legality: Legality, shape: Shape, att: IntArray, blk: IntArray) -> Bo
         for i in range(a):
             have = shape.count[:, i][None, :]
             ok &= (have == 0) | (have >= need[:, i][:, None])
+    if legality.required is not None:
+        ok &= _most_obeying(legality.required, shape, att, blk, ok)
     return ok
+
+
+def _most_obeying(
+    required: RequiredTest, shape: Shape, att: IntArray, blk: IntArray, ok: BoolArray
+) -> BoolArray:
+    """[boards, R] which declarations obey as many block requirements as any legal one of
+    their board does (509.1c: as many as possible without breaking a restriction)."""
+    nb, a, k = att.shape[0], shape.attackers, shape.blockers
+    pa = np.broadcast_to(att[:, None, :], (nb, k, a)).reshape(-1)
+    pb = np.broadcast_to(blk[:, :, None], (nb, k, a)).reshape(-1)
+    counts = required(pa, pb)
+    if counts is None:
+        return np.ones(ok.shape, np.bool_)
+    table = np.concatenate([np.zeros((nb, k, 1), I64), counts.reshape(nb, k, a)], axis=2)
+    obeyed = np.zeros(ok.shape, I64)
+    for j in range(k):
+        obeyed += table[:, j, :][:, shape.choice[:, j]]
+    most = np.where(ok, obeyed, -1).max(axis=1, initial=-1)
+    out: BoolArray = obeyed == most[:, None]
+    return out
 
 
 @dataclass(frozen=True)

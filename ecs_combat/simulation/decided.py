@@ -2,14 +2,17 @@
 battle's blocks are not the drawn ones but the defending player's best, searched exactly as
 RULES section 9 says, with the attacking player's best damage divisions.
 
-Everything is array work over the battles of a chunk (:mod:`.block_search`). Battles of one *shape* (attackers,
-creatures that may block) share one enumeration of raw declarations (each creature blocks
-nothing or one attacker, 509.1a); which of them each battle may declare comes from the
-keywords' restrictions pair by pair (:class:`~ecs_combat.simulation.keyword_bits.KeywordBits`),
-as a mask per (battle, declaration). The legal ones of many battles are searched together
-(:func:`ecs_combat.decisions.search.search`), and each battle gets its best declaration (ties
-as RULES section 9 shows them first) and the divisions of the best line, to be resolved by the
-run's engine.
+Everything is array work over the battles of a chunk (:mod:`.block_search`). Battles of one
+*shape* (attackers, creatures that may block) share one enumeration of raw declarations (each
+creature blocks nothing or one attacker, 509.1a); which of them each battle may declare is
+judged as the engines judge a scenario's blocks, on the combat as blockers are declared (its
+attack triggers resolved: :func:`~ecs_combat.batched.block_rules.declaring_blockers`): the
+restrictions pair by pair and the least numbers of blockers (509.1a-b), and of those, the
+declarations obeying as many of the attack triggers' requirements as any does (509.1c:
+provoke), as a mask per (battle, declaration). The legal ones of many battles are searched
+together (:func:`ecs_combat.decisions.search.search`), and each battle gets its best
+declaration (ties as RULES section 9 shows them first) and the divisions of the best line, to
+be resolved by the run's engine.
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ import weakref
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
+from ecs_combat.batched.block_rules import declaring_blockers
 from ecs_combat.batched.boards import Segments, with_declarations
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.objective import Objective, Sides
-from ecs_combat.simulation.block_search import BlockSearch, Legality
+from ecs_combat.simulation.block_search import Best, BlockSearch, Legality
 from ecs_combat.simulation.generate import Drawn, Generator
-from ecs_combat.simulation.keyword_bits import KeywordBits, RowFacts
+from ecs_combat.simulation.keyword_bits import KeywordBits
 from ecs_combat.simulation.turn_decided import TurnDecider
 
 I64 = np.int64
@@ -40,9 +44,6 @@ class Decider:
         registry = self.bits.registry
         self.engine = BatchedEngine(registry)
         self.objective = Objective.default(registry)
-        self.color_keywords = {
-            name for name, kw in registry.keywords.items() if kw.parameter == "color"
-        }
         self.search = BlockSearch(self.engine, self.objective)
 
     @property
@@ -55,56 +56,25 @@ class Decider:
         divisions instead of the drawn blocks; with `outcomes`, also their outcomes as the
         search resolved them (the batched engine's)."""
         batch = drawn.batch
-        best = self.search.best(
-            batch, self._sides(batch), ~drawn.attacking_side, self._legality(batch), outcomes
-        )
+        best = self.best(batch, ~drawn.attacking_side, outcomes)
         decided = dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations))
         if not outcomes:
             return decided, None
         assert best.outcome is not None
         return decided, best.outcome[0]
 
-    def _legality(self, batch: CombatBatch) -> Legality:
-        """The blocks the keywords' restrictions allow, from the batch's keyword bits."""
-        bits, possible = self.bits, self.possible
-        facts = self._facts(batch)
-
-        def pairs(pa: IntArray, pb: IntArray) -> BoolArray:
-            return bits.legal_blocks(
-                batch.keywords[pa], batch.keywords[pb], possible,
-                batch.power[pa], batch.power[pb], facts.take(pa), facts.take(pb),
-            )  # fmt: skip
-
-        def need(attackers: IntArray) -> IntArray | None:
-            return bits.blockers_needed(batch.keywords[attackers], possible)
-
-        return Legality(pairs if bits.restricts_blocks(possible) else None, need)
+    def best(self, batch: CombatBatch, defends: BoolArray, outcomes: bool = False) -> Best:
+        """The best blocks of a batch's battles by the creatures `defends` (the defending
+        player's), judged on the combat as blockers are declared."""
+        at = declaring_blockers(self.engine, batch, defends)
+        legality = Legality(at.legal_blocks, at.blockers_needed, at.required)
+        return self.search.best(batch, self._sides(batch), at.may_block, legality, outcomes)
 
     def _sides(self, batch: CombatBatch) -> Sides:
         """Player 2i attacks, 2i + 1 defends (as drawn); a creature's value is its power
         plus toughness as drawn (RULES section 9)."""
         ps = Segments.of(batch.player_battle, batch.n_battles).start
         return Sides(ps, ps + 1, (batch.power + batch.toughness).astype(I64))
-
-    def _facts(self, batch: CombatBatch) -> RowFacts:
-        """The rows' colors and keyword parameters, from the batch's keyword instances."""
-        n = batch.n_creatures
-        names = batch.keyword_names
-        colors = self.color_keywords
-
-        def values(keyword: str) -> IntArray:
-            out = np.zeros(n, I64)
-            if keyword not in names:
-                return out
-            on = (batch.instance_keyword == names.index(keyword)) & (batch.instance_parameter >= 0)
-            rows, p = batch.instance_row[on], batch.instance_parameter[on]
-            if keyword in colors:
-                np.bitwise_or.at(out, rows, np.int64(1) << p)
-            else:
-                np.add.at(out, rows, p)
-            return out
-
-        return RowFacts(batch.colors, values)
 
 
 _deciders: weakref.WeakKeyDictionary[Generator, Decider] = weakref.WeakKeyDictionary()
