@@ -83,28 +83,80 @@ def write(tmp_path: Path, text: str) -> Path:
 # -- the same blocks as the scenario search ------------------------------------------------------
 
 
-def test_each_battle_gets_the_blocks_best_blocks_gives_its_scenario(registry: Registry) -> None:
+#: Creatures that may block several attackers (509.1a; RULES 9 step 2), the defending player
+#: dividing a blocker's damage among them (510.1d), and menace needing two blockers.
+SEVERAL = {
+    **MIXED,
+    "keywords": {
+        "can block an additional creature": 0.3,
+        "can block any number of creatures": 0.2,
+        "trample": 0.3,
+        "menace": 0.2,
+        "flying": 0.2,
+    },
+}
+#: Attack triggers that pump attackers before blocks are declared (exalted, battle cry), and
+#: skulk, whose legality compares powers then (702.118b; RULES 4).
+TRIGGERED = {
+    **MIXED,
+    "keywords": {"skulk": 0.4, "exalted": 0.4, "battle cry": 0.4, "flying": 0.2},
+}
+
+
+def blockers_of(scenario: Any) -> dict[str, str | list[str]]:
+    """``combat.blockers`` as `best_blocks` shows them: one attacker, or a list of several."""
+    return {b: a[0] if len(a) == 1 else list(a) for b, a in scenario.blockers.items()}
+
+
+def skulk_blocked_by_stronger(scenario: Any) -> bool:
+    """Whether some skulk attacker is blocked by a creature of greater power as drawn
+    (legal only once an attack trigger pumped the attacker)."""
+    cs = scenario.creatures
+    return any(
+        "skulk" in cs[a].keywords and cs[b].power > cs[a].power
+        for b, attacked in scenario.blockers.items()
+        for a in attacked
+    )
+
+
+@pytest.mark.parametrize(
+    ("doc", "seed", "witness"),
+    [
+        (MIXED, 7, None),
+        (SEVERAL, 3, lambda sc: any(len(a) > 1 for a in sc.blockers.values())),
+        (TRIGGERED, 5, skulk_blocked_by_stronger),
+    ],
+    ids=["restrictions", "several-attackers", "attack-triggers"],
+)
+def test_each_battle_gets_the_blocks_best_blocks_gives_its_scenario(
+    registry: Registry, doc: dict[str, Any], seed: int, witness: Any
+) -> None:
     """RULES 9: for drawn battles written as scenarios, `best_blocks`' first declaration (ties
     as shown first) is the one the bulk search chose, and resolving the chosen blocks and
-    divisions gives the best line's outcome."""
-    spec = parse_spec(MIXED, registry)
+    divisions gives the best line's outcome: with block restrictions; with creatures that may
+    block several attackers (509.1a) and divide their damage among them (510.1d); and with
+    attack triggers that change a block's legality (the creatures as blockers are declared)."""
+    spec = parse_spec(doc, registry)
     generator = make_generator(spec, registry)
-    drawn = draw_battles(generator, 7, 0, 40)
-    chosen, _ = Decider(generator).decide(drawn)
+    drawn = draw_battles(generator, seed, 0, 40)
+    chosen, _ = Decider(registry).decide(drawn)
     bare = batch_to_scenarios(drawn.batch, registry)
     mine = batch_to_scenarios(chosen.batch, registry)
-    some_blocked = some_divided = 0
+    some_blocked = some_divided = witnessed = 0
     for plain, decided in zip(bare, mine, strict=True):
         best = best_blocks(plain, registry, top=1).best[0]
-        assert {k: v[0] for k, v in decided.blockers.items()} == best.blockers, plain.file
+        assert blockers_of(decided) == best.blockers, plain.file
         outcome = result_json(decided, ReferenceEngine(registry).resolve(decided))
         assert outcome["creatures"] == best.outcome["creatures"]
         assert outcome["players"] == best.outcome["players"]
         some_blocked += bool(best.blockers)
         some_divided += bool(best.divide)
+        witnessed += witness is not None and witness(decided)
     # the battles drawn exercise blocks and a chosen division (not only empty declarations)
     assert some_blocked >= 10
     assert some_divided >= 1
+    # and what the keywords are drawn for
+    assert witness is None or witnessed >= 1
 
 
 # -- by hand, on the tournament ----------------------------------------------------------------
@@ -239,7 +291,7 @@ def test_two_player_boards_keep_their_sides(registry: Registry) -> None:
     spec = parse_spec(MIXED, registry)
     generator = make_generator(spec, registry)
     drawn = draw_battles(generator, 1, 0, 200)
-    chosen = Decider(generator).decide(drawn)[0].batch
+    chosen = Decider(registry).decide(drawn)[0].batch
     assert np.array_equal(chosen.attacking, drawn.batch.attacking)
     assert not drawn.attacking_side[chosen.block_blocker].any()
     assert np.array_equal(chosen.battle[chosen.block_blocker], chosen.battle[chosen.block_attacker])

@@ -20,7 +20,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.block_rules import able_to_block, blockers_needed, legal_pairs
+from ecs_combat.batched.block_rules import (
+    able_to_block,
+    block_capacity,
+    blockers_needed,
+    legal_pairs,
+)
 from ecs_combat.batched.boards import Declarations
 
 if TYPE_CHECKING:
@@ -60,6 +65,10 @@ class PhaseStart:
         """How many blockers each attacker row needs at least if blocked (509.1b), or None
         when no rule asks for more than one."""
         return blockers_needed(self.run, attackers)
+
+    def capacity(self, blockers: IntArray) -> IntArray:
+        """How many attackers at most each creature row may block (509.1a)."""
+        return block_capacity(self.run, blockers)
 
 
 #: Chooses a combat phase's attacks, blocks and divisions as it begins, by rows of the turn.

@@ -26,10 +26,10 @@ from ecs_combat.batched.boards import (
     join_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.decisions.declarations import U64, tie_order
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import best_declarations, search
 from ecs_combat.decisions.tree import Blocks, Clock, Tree
+from ecs_combat.simulation.block_shapes import Shape, declarations_of
 
 I64 = np.int64
 #: Creature rows of candidate combats resolved together in one search (its first level).
@@ -37,43 +37,6 @@ I64 = np.int64
 #: (docs/performance.md, "Chunk size matters"), but each also reads the chunk's arrays: 2^14
 #: and 2^17 measured about the same on the tournament (2^14: less system time, more user).
 SEARCH_ROWS = 1 << 17
-
-
-@dataclass(frozen=True)
-class Shape:
-    """Every raw block declaration of boards with `attackers` attackers and `blockers`
-    creatures that may block: each of them blocks nothing or one attacker."""
-
-    attackers: int
-    blockers: int
-    #: [R, blockers] the attacker each blocks (1 + its place among the attackers), or 0.
-    choice: IntArray
-    #: [R] place of each in the order ties are shown (RULES section 9).
-    tie: IntArray
-    #: [R, attackers] blockers of each attacker.
-    count: IntArray
-    #: Pairs of each declaration (CSR ``start[r]:start[r + 1]``), grouped by attacker with
-    #: its blockers in order: places among the attackers and among the blockers.
-    start: IntArray
-    pair_attacker: IntArray
-    pair_blocker: IntArray
-
-    @staticmethod
-    def of(attackers: int, blockers: int) -> Shape:
-        """The shape's declarations, in the order ``np.indices`` gives."""
-        a, k = attackers, blockers
-        choice = (
-            np.indices((a + 1,) * k, dtype=I64).reshape(k, -1).T if k else np.zeros((1, 0), I64)
-        )
-        masks = np.where(choice > 0, U64(1) << np.maximum(choice - 1, 0).astype(U64), U64(0))
-        tie = tie_order(masks, np.arange(a, a + k, dtype=I64), np.arange(a, dtype=I64))
-        count = (choice[:, :, None] == np.arange(1, a + 1, dtype=I64)).sum(axis=1).astype(I64)
-        r, j = np.nonzero(choice > 0)
-        i = choice[r, j] - 1
-        order = np.lexsort((j, i, r))
-        per = np.bincount(r, minlength=len(choice)).astype(I64)
-        start = np.concatenate([[0], np.cumsum(per)]).astype(I64)
-        return Shape(a, k, choice, tie, count, start, i[order], j[order])
 
 
 #: Which (attacker row, blocker row) pairs the rules allow (509.1a-b restrictions); None:
@@ -96,6 +59,8 @@ class Legality:
     pairs: PairTest | None
     need: NeedTest
     required: RequiredTest | None = None
+    #: How many attackers at most each of some creature rows may block (509.1a); None: one.
+    capacity: Callable[[IntArray], IntArray] | None = None
 
 
 @dataclass(frozen=True)
@@ -119,14 +84,14 @@ class BlockSearch:
     def __init__(self, engine: BatchedEngine, objective: Objective) -> None:
         self.engine = engine
         self.objective = objective
-        self._shapes: dict[tuple[int, int], Shape] = {}
+        self._shapes: dict[tuple[int, tuple[int, ...]], Shape] = {}
         #: Candidate combats resolved, over every search (for measurements).
         self.combats_resolved = 0
 
-    def shape(self, attackers: int, blockers: int) -> Shape:
-        key = (attackers, blockers)
+    def shape(self, attackers: int, capacities: tuple[int, ...]) -> Shape:
+        key = (attackers, capacities)
         if key not in self._shapes:
-            self._shapes[key] = Shape.of(attackers, blockers)
+            self._shapes[key] = Shape.of(attackers, capacities)
         return self._shapes[key]
 
     def best(
@@ -149,11 +114,16 @@ class BlockSearch:
         n_att = np.bincount(batch.battle[attacks], minlength=nb).astype(I64)
         n_blk = np.bincount(batch.battle[defends], minlength=nb).astype(I64)
         search_of = np.ones(nb, np.bool_) if searched is None else searched.copy()
-        raw = (n_att + 1).astype(np.float64) ** n_blk
+        att_rows, blk_rows = np.flatnonzero(attacks), np.flatnonzero(defends)
+        capacity = (
+            np.ones(len(blk_rows), I64)
+            if legality.capacity is None
+            else legality.capacity(blk_rows).astype(I64)
+        )
+        raw = declarations_of(n_att, capacity, batch.battle[blk_rows], nb)
         rows = np.where(search_of, raw * np.maximum(cs.count, 1), 0)
         # by the rows before each battle's own, so that a group ends once it has enough
         group = ((np.cumsum(rows) - rows) // SEARCH_ROWS).astype(I64)
-        att_rows, blk_rows = np.flatnonzero(attacks), np.flatnonzero(defends)
         chunk = ChunkRows(
             Rows(Segments.of(batch.player_battle, nb), cs),
             np.arange(batch.n_creatures, dtype=I64) - cs.start[batch.battle],
@@ -161,6 +131,7 @@ class BlockSearch:
             blk_rows,
             np.cumsum(n_att) - n_att,
             np.cumsum(n_blk) - n_blk,
+            capacity,
         )
         parts: list[Chosen] = []
         value = np.zeros((nb, len(self.objective.terms)), I64)
@@ -204,6 +175,7 @@ class BlockSearch:
             block_board,
             blocks.blocker[rows_of[0]],
             blocks.attacker[rows_of[0]],
+            blocks.rank[rows_of[0]],
             battles[owner],
             div,
             results.values[best],
@@ -224,13 +196,14 @@ class BlockSearch:
         # each battle's first attacker and first blocker among those rows
         att_first = chunk.first_attacker[battles]
         blk_first = chunk.first_blocker[battles]
-        shape_key = n_att[battles] * (int(n_blk.max(initial=0)) + 1) + n_blk[battles]
+        shape_key = _shape_keys(chunk, battles, n_att, n_blk)
         boards, raws, ties, shapes, starts = [], [], [], [], []
         tables: list[Shape] = []
-        for key in np.unique(shape_key).tolist():
-            mine = np.flatnonzero(shape_key == key)
-            a, k = int(n_att[battles[mine[0]]]), int(n_blk[battles[mine[0]]])
-            shape = self.shape(a, k)
+        kinds, which_kind = np.unique(shape_key, axis=0, return_inverse=True)
+        for s, key in enumerate(kinds.tolist()):
+            mine = np.flatnonzero(which_kind.reshape(-1) == s)
+            a, k = key[0], key[1]
+            shape = self.shape(a, tuple(key[2 : 2 + k]))
             att = att_rows[att_first[mine][:, None] + np.arange(a, dtype=I64)]
             blk = blk_rows[blk_first[mine][:, None] + np.arange(k, dtype=I64)]
             ok = _legal(legality, shape, att.reshape(len(mine), a), blk.reshape(len(mine), k))
@@ -255,6 +228,7 @@ class BlockSearch:
         start = np.concatenate([start, [pair_base[-1]]]).astype(I64)
         pair_att = np.concatenate([t.pair_attacker for t in tables])
         pair_blk = np.concatenate([t.pair_blocker for t in tables])
+        pair_rank = np.concatenate([t.pair_rank for t in tables])
         rows, owner = csr_rows(start, base[which] + raw)
         return (
             Blocks(
@@ -264,56 +238,59 @@ class BlockSearch:
                 ).astype(I64),
                 blocker=place[blk_rows[first[owner, 1] + pair_blk[rows]]],
                 attacker=place[att_rows[first[owner, 0] + pair_att[rows]]],
-                rank=np.zeros(len(rows), I64),
+                rank=pair_rank[rows],
             ),
             tie,
         )
 
 
+def _shape_keys(chunk: ChunkRows, battles: IntArray, n_att: IntArray, n_blk: IntArray) -> IntArray:
+    """[battles, 2 + most blockers] each battle's shape: its attackers, its creatures that
+    may block, and their capacities (at most its attackers; 0 past its own)."""
+    k = n_blk[battles]
+    width = int(k.max(initial=0))
+    place = np.arange(width, dtype=I64)[None, :]
+    on = place < k[:, None]
+    idx = np.where(on, chunk.first_blocker[battles][:, None] + place, 0)
+    caps = chunk.capacity[idx] if len(chunk.capacity) else np.zeros(idx.shape, I64)
+    caps = np.where(on, np.minimum(caps, n_att[battles][:, None]), 0)
+    return np.concatenate([n_att[battles][:, None], k[:, None], caps], axis=1).astype(I64)
+
+
 def _legal(legality: Legality, shape: Shape, att: IntArray, blk: IntArray) -> BoolArray:
     """[boards, R] which of the shape's declarations each board (attacker rows `att`,
-    blocker rows `blk`) may make: every pair allowed (509.1a-b restrictions), and every
-    blocked attacker blocked by at least as many creatures as it needs (509.1b)."""
+    blocker rows `blk`) may make: every pair allowed (509.1a-b restrictions), every blocked
+    attacker blocked by at least as many creatures as it needs (509.1b), and of those, the
+    ones obeying as many block requirements as any does (509.1c)."""
     nb, a, k = att.shape[0], shape.attackers, shape.blockers
     ok = np.ones((nb, len(shape.tie)), np.bool_)
     if a == 0 or k == 0:
         return ok
+    pa = np.broadcast_to(att[:, None, :], (nb, k, a)).reshape(-1)
+    pb = np.broadcast_to(blk[:, :, None], (nb, k, a)).reshape(-1)
     if legality.pairs is not None:
-        pa = np.broadcast_to(att[:, None, :], (nb, k, a)).reshape(-1)
-        pb = np.broadcast_to(blk[:, :, None], (nb, k, a)).reshape(-1)
-        pairs = legality.pairs(pa, pb).reshape(nb, k, a)
-        table = np.concatenate([np.ones((nb, k, 1), np.bool_), pairs], axis=2)
+        barred: BoolArray = ~legality.pairs(pa, pb).reshape(nb, k, a)
+        # [nb, k, O] whether each creature may block each set: no attacker of it barred
+        allowed: BoolArray = ~np.any(barred[:, :, None, :] & shape.members[None, None], axis=3)
         for j in range(k):
-            ok &= table[:, j, :][:, shape.choice[:, j]]
+            ok &= allowed[:, j, :][:, shape.option[:, j]]
     need = legality.need(att.reshape(-1))
     if need is not None:
         need = need.reshape(nb, a)
         for i in range(a):
             have = shape.count[:, i][None, :]
             ok &= (have == 0) | (have >= need[:, i][:, None])
-    if legality.required is not None:
-        ok &= _most_obeying(legality.required, shape, att, blk, ok)
+    counts = None if legality.required is None else legality.required(pa, pb)
+    if counts is not None:
+        # a requirement is obeyed once however often it was made (rules/requirements.py)
+        required = (counts.reshape(nb, k, a) > 0).astype(I64)
+        per_set = (required[:, :, None, :] * shape.members[None, None]).sum(axis=3)
+        obeyed = np.zeros(ok.shape, I64)
+        for j in range(k):
+            obeyed += per_set[:, j, :][:, shape.option[:, j]]
+        most = np.where(ok, obeyed, -1).max(axis=1, initial=-1)
+        ok &= obeyed == most[:, None]
     return ok
-
-
-def _most_obeying(
-    required: RequiredTest, shape: Shape, att: IntArray, blk: IntArray, ok: BoolArray
-) -> BoolArray:
-    """[boards, R] which declarations obey as many block requirements as any legal one of
-    their board does (509.1c: as many as possible without breaking a restriction)."""
-    nb, a, k = att.shape[0], shape.attackers, shape.blockers
-    pa = np.broadcast_to(att[:, None, :], (nb, k, a)).reshape(-1)
-    pb = np.broadcast_to(blk[:, :, None], (nb, k, a)).reshape(-1)
-    counts = required(pa, pb)
-    if counts is None:
-        return np.ones(ok.shape, np.bool_)
-    table = np.concatenate([np.zeros((nb, k, 1), I64), counts.reshape(nb, k, a)], axis=2)
-    obeyed = np.zeros(ok.shape, I64)
-    for j in range(k):
-        obeyed += table[:, j, :][:, shape.choice[:, j]]
-    most = np.where(ok, obeyed, -1).max(axis=1, initial=-1)
-    out: BoolArray = obeyed == most[:, None]
-    return out
 
 
 @dataclass(frozen=True)
@@ -326,6 +303,7 @@ class ChunkRows:
     blockers: IntArray  #: the rows of the creatures that may block, by battle
     first_attacker: IntArray  #: [n_battles] each battle's first among `attackers`
     first_blocker: IntArray
+    capacity: IntArray  #: how many attackers at most each of `blockers` may block
 
 
 @dataclass(frozen=True)
@@ -336,6 +314,8 @@ class Chosen:
     block_board: IntArray
     blocker: IntArray
     attacker: IntArray
+    #: The attacker's place among those its blocker blocks.
+    rank: IntArray
     division_board: IntArray
     division: IntArray
     #: [battles, terms] the value of each battle's best declaration.
@@ -352,6 +332,7 @@ def _declarations(batch: CombatBatch, parts: list[Chosen]) -> Declarations:
     block_board = np.concatenate([empty, *(p.block_board for p in parts)])
     blocker = np.concatenate([empty, *(p.blocker for p in parts)])
     attacker = np.concatenate([empty, *(p.attacker for p in parts)])
+    rank = np.concatenate([empty, *(p.rank for p in parts)])
     div_board = np.concatenate([empty, *(p.division_board for p in parts)])
     div = np.concatenate([np.zeros((0, 4), I64), *(p.division for p in parts)]).reshape(-1, 4)
     rec = div[:, 2]
@@ -360,7 +341,7 @@ def _declarations(batch: CombatBatch, parts: list[Chosen]) -> Declarations:
         attacking=batch.attacking,
         block_blocker=cs[block_board] + blocker,
         block_attacker=cs[block_board] + attacker,
-        block_rank=np.zeros(len(blocker), I64),
+        block_rank=rank,
         division_step=div[:, 0].copy(),
         division_source=cs[div_board] + div[:, 1],
         division_recipient=np.where(

@@ -27,9 +27,9 @@ from ecs_combat.batched.block_rules import declaring_blockers
 from ecs_combat.batched.boards import Segments, with_declarations
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.objective import Objective, Sides
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.block_search import Best, BlockSearch, Legality
 from ecs_combat.simulation.generate import Drawn, Generator
-from ecs_combat.simulation.keyword_bits import KeywordBits
 from ecs_combat.simulation.turn_decided import TurnDecider
 
 I64 = np.int64
@@ -38,10 +38,7 @@ I64 = np.int64
 class Decider:
     """Chooses the blocks (and divisions) of drawn battles with the batched engine's search."""
 
-    def __init__(self, generator: Generator) -> None:
-        self.bits: KeywordBits = generator.bits
-        self.possible: np.uint64 = generator.possible
-        registry = self.bits.registry
+    def __init__(self, registry: Registry) -> None:
         self.engine = BatchedEngine(registry)
         self.objective = Objective.default(registry)
         self.search = BlockSearch(self.engine, self.objective)
@@ -67,7 +64,7 @@ class Decider:
         """The best blocks of a batch's battles by the creatures `defends` (the defending
         player's), judged on the combat as blockers are declared."""
         at = declaring_blockers(self.engine, batch, defends)
-        legality = Legality(at.legal_blocks, at.blockers_needed, at.required)
+        legality = Legality(at.legal_blocks, at.blockers_needed, at.required, at.capacity)
         return self.search.best(batch, self._sides(batch), at.may_block, legality, outcomes)
 
     def _sides(self, batch: CombatBatch) -> Sides:
@@ -100,5 +97,5 @@ def decided(
         ), None
     decider = _deciders.get(generator)
     if decider is None:
-        decider = _deciders[generator] = Decider(generator)
+        decider = _deciders[generator] = Decider(generator.bits.registry)
     return decider.decide(drawn, outcomes=isinstance(engine, BatchedEngine))

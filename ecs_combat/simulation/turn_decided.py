@@ -71,7 +71,7 @@ class TurnDecider:
             state,
             _sides(state, phase.attacker, phase.defender),
             phase.may_block,
-            Legality(phase.legal_blocks, phase.blockers_needed),
+            Legality(phase.legal_blocks, phase.blockers_needed, capacity=phase.capacity),
             searched=attacks & blocks & (phase.attacker >= 0),
         )
         return best.declarations
@@ -139,6 +139,7 @@ class TurnDecider:
         legality = Legality(
             lambda a, b: phase.legal_blocks(crow[a], crow[b]),
             lambda a: phase.blockers_needed(crow[a]),
+            capacity=lambda b: phase.capacity(crow[b]),
         )
         shift = copies.player_start - rows.players.start[board_battle]
         sides = Sides(
