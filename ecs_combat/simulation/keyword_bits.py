@@ -11,43 +11,10 @@ from ecs_combat.batched.arrays import BoolArray, IntArray, MaskArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction
-from ecs_combat.simulation.spec import Spec, TournamentSpec
-from ecs_combat.simulation.turns import turn_keywords
+from ecs_combat.simulation.spec import Spec, drawn_keywords, with_required
 
 #: A CombatBatch keyword mask has 64 bits.
 MAX_KEYWORDS = 64
-
-
-def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
-    """The keywords a simulation's battles can hold, in registry order: those it draws, those
-    its cards give, and what their static abilities need. A batch's masks need bits for these
-    only, however many keywords are installed."""
-    if isinstance(spec, TournamentSpec):
-        used = set(spec.keywords)
-    else:
-        used = set(spec.attacker.keywords) | set(spec.blocker.keywords) | set(spec.matchup)
-        if spec.pool is not None:
-            used |= spec.pool.keywords
-        for cast in spec.casts:
-            card = registry.card(cast.card)
-            if card is not None:
-                used |= card.keywords
-        if spec.turn is not None:
-            used |= turn_keywords(spec.turn, registry)
-    return with_required(registry, used)
-
-
-def with_required(registry: Registry, keywords: Iterable[str]) -> tuple[str, ...]:
-    """The keywords and those their definitions require, in registry order."""
-    used = set(keywords)
-    todo = list(used)
-    while todo:
-        kw = registry.keyword(todo.pop())
-        for needed in kw.requires if kw is not None else ():
-            if needed not in used:
-                used.add(needed)
-                todo.append(needed)
-    return tuple(k for k in registry.keywords if k in used)
 
 
 class KeywordBits:

@@ -7,7 +7,7 @@ naming the file, the key path and what is wrong; unknown keys are errors.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
 from ecs_combat.scenario.instances import parse_instance
 from ecs_combat.simulation.pool import CardPool, PoolReader
-from ecs_combat.simulation.turns import SIDES, TurnSpec, parse_turn
+from ecs_combat.simulation.turns import SIDES, TurnSpec, parse_turn, turn_keywords
 from ecs_combat.suggest import did_you_mean
 
 Range = tuple[int, int]
@@ -172,6 +172,38 @@ class BattleSpec:
 
 
 Spec = TournamentSpec | BattleSpec
+
+
+def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
+    """The keywords a simulation's battles can hold, in registry order: those it draws, those
+    its cards give, and what their static abilities need. A batch's masks need bits for these
+    only, however many keywords are installed."""
+    if isinstance(spec, TournamentSpec):
+        used = set(spec.keywords)
+    else:
+        used = set(spec.attacker.keywords) | set(spec.blocker.keywords) | set(spec.matchup)
+        if spec.pool is not None:
+            used |= spec.pool.keywords
+        for cast in spec.casts:
+            card = registry.card(cast.card)
+            if card is not None:
+                used |= card.keywords
+        if spec.turn is not None:
+            used |= turn_keywords(spec.turn, registry)
+    return with_required(registry, used)
+
+
+def with_required(registry: Registry, keywords: Iterable[str]) -> tuple[str, ...]:
+    """The keywords and those their definitions require, in registry order."""
+    used = set(keywords)
+    todo = list(used)
+    while todo:
+        kw = registry.keyword(todo.pop())
+        for needed in kw.requires if kw is not None else ():
+            if needed not in used:
+                used.add(needed)
+                todo.append(needed)
+    return tuple(k for k in registry.keywords if k in used)
 
 
 def _decisions(decisions: str) -> dict[str, str]:

@@ -11,7 +11,10 @@ one combat phase (each phase its own game: the search looks no further than the 
   attacking player's best divisions); the board of the best value is the attack, ties as RULES
   section 9 shows them first (fewest attackers, then file order).
 
-The phase's attacking player divides damage as the best line does. Everything is array work
+Blocks are judged as the engines judge them, on each board as its blockers are declared (its
+attack triggers resolved: :func:`~ecs_combat.batched.block_rules.declaring_blockers`), by the
+creatures that may block as the phase begins; a creature may block as many attackers as its
+capacity allows (509.1a). The phase's attacking player divides damage as the best line does. Everything is array work
 over the battles of a chunk (:class:`~ecs_combat.simulation.block_search.BlockSearch`): per
 phase, per number of creatures that may attack, never per battle.
 """
@@ -23,6 +26,7 @@ import dataclasses
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.block_rules import DeclaringBlockers, declaring_blockers
 from ecs_combat.batched.boards import Copies, Declarations, Rows, copy_boards
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.phase_start import PhaseStart
@@ -66,12 +70,13 @@ class TurnDecider:
         state = phase.state
         nb = state.n_battles
         attacks = np.bincount(state.battle[state.attacking >= 0], minlength=nb) > 0
-        blocks = np.bincount(state.battle[phase.may_block], minlength=nb) > 0
+        at = declaring_blockers(self.engine, state, phase.may_block)
+        blocks = np.bincount(state.battle[at.may_block], minlength=nb) > 0
         best = self.search.best(
             state,
             _sides(state, phase.attacker, phase.defender),
-            phase.may_block,
-            Legality(phase.legal_blocks, phase.blockers_needed, capacity=phase.capacity),
+            at.may_block,
+            _legality(at),
             searched=attacks & blocks & (phase.attacker >= 0),
         )
         return best.declarations
@@ -135,19 +140,14 @@ class TurnDecider:
             mask[on], tie[on] = masks[local[on]], order[local[on]]
         copies = copy_boards(state, board_battle, self._refs, rows)
         boards = self._declared(copies, state, rows, phase, board_battle, mask, able, first_able)
-        crow = copies.creature_row
-        legality = Legality(
-            lambda a, b: phase.legal_blocks(crow[a], crow[b]),
-            lambda a: phase.blockers_needed(crow[a]),
-            capacity=lambda b: phase.capacity(crow[b]),
-        )
+        at = declaring_blockers(self.engine, boards, phase.may_block[copies.creature_row])
         shift = copies.player_start - rows.players.start[board_battle]
         sides = Sides(
             phase.attacker[board_battle] + shift,
             phase.defender[board_battle] + shift,
             (boards.power + boards.toughness).astype(I64),
         )
-        best = self.search.best(boards, sides, phase.may_block[crow], legality)
+        best = self.search.best(boards, sides, at.may_block, _legality(at))
         chosen = _best_boards(best.value, tie, board_battle, state.n_battles)
         return _on_state(state, copies, boards, best.declarations, chosen)
 
@@ -174,6 +174,11 @@ class TurnDecider:
             copies.player_start[board] + phase.defender[b] - rows.players.start[b]
         )
         return dataclasses.replace(copies.batch, attacking=attacking)
+
+
+def _legality(at: DeclaringBlockers) -> Legality:
+    """The block rules as blockers are declared, the attack triggers resolved (RULES 4)."""
+    return Legality(at.legal_blocks, at.blockers_needed, at.required, at.capacity)
 
 
 def _sides(state: CombatBatch, attacker: IntArray, defender: IntArray) -> Sides:
