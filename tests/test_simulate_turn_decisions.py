@@ -104,20 +104,41 @@ def as_decision(start: PhaseStart, bare: Scenario, b: int) -> Scenario:
     return dataclasses.replace(bare, creatures=creatures, players=players)
 
 
-def blocks_of(scenario: Scenario) -> dict[str, str]:
-    return {b: a[0] for b, a in scenario.blockers.items()}
+def blocks_of(scenario: Scenario) -> dict[str, str | list[str]]:
+    """``combat.blockers`` as `best_blocks` shows them: one attacker, or a list of several."""
+    return {b: a[0] if len(a) == 1 else list(a) for b, a in scenario.blockers.items()}
 
 
+#: MIXED with creatures that may block several attackers (509.1a), attack triggers that pump
+#: attackers before blocks (exalted, battle cry) and skulk, whose legality compares powers
+#: then (702.118b; RULES 4).
+SEVERAL: dict[str, Any] = {
+    **MIXED,
+    "keywords": {
+        "vigilance": 0.3,
+        "trample": 0.2,
+        "skulk": 0.3,
+        "exalted": 0.3,
+        "battle cry": 0.2,
+        "can block an additional creature": 0.3,
+        "can block any number of creatures": 0.2,
+    },
+}
+
+
+@pytest.mark.parametrize(("doc", "several"), [(MIXED, 0), (SEVERAL, 1)], ids=["mixed", "several"])
 def test_every_phase_is_decided_as_best_blocks_and_best_attacks_decide_its_state(
-    registry: Registry,
+    registry: Registry, doc: dict[str, Any], several: int
 ) -> None:
     """RULES 9, per combat phase of the turn (RULES 8: as it begins, the creatures as they
     are then): the first phase keeps the drawn attackers and its blocks are `best_blocks`'
     first on the scenario of its state; each later phase's attackers and blocks are
-    `best_attacks`' first (ties as shown first), on the scenario of that phase's state."""
-    _, seen = decided_phases(registry, MIXED, 3, 60)
+    `best_attacks`' first (ties as shown first), on the scenario of that phase's state; with
+    blockers of several attackers and attack triggers too."""
+    _, seen = decided_phases(registry, doc, 3, 60)
     assert [s.index for s, _ in seen] == [0, 1, 2]
     counts = {"blocks": 0, "attacks": 0, "declined": 0, "tapped": 0, "dead": 0}
+    double = 0
     drawn_attackers = seen[0][0].state.attacking
     for start, chosen in seen:
         if start.index == 0:  # the drawn attackers stay declared
@@ -145,9 +166,11 @@ def test_every_phase_is_decided_as_best_blocks_and_best_attacks_decide_its_state
                 )
             assert blocks_of(mine[b]) == best.blockers, (start.index, b)
             counts["blocks"] += bool(best.blockers)
+            double += any(len(a) > 1 for a in mine[b].blockers.values())
     # the battles exercise blocks, later attacks made and declined, and later phases whose
     # state differs from the first's (tapped attackers, creatures that died)
     assert all(n >= 3 for n in counts.values()), counts
+    assert double >= several
 
 
 def spec_file(tmp_path: Path, text: str) -> Path:
