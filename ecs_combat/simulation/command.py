@@ -247,7 +247,7 @@ def run_command(
     be written after all.
     """
     spec = _with_decisions(
-        load_spec(spec_file, registry) if spec_file else tournament(registry), decisions
+        load_spec(spec_file, registry) if spec_file else tournament(registry), decisions, registry
     )
     if isinstance(spec, BattleSpec) and spec.turn is not None and engine_name != "batched":
         raise InputError(
@@ -360,12 +360,12 @@ def run_command(
         raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")
 
 
-def _with_decisions(spec: Spec, decisions: str | None) -> Spec:
+def _with_decisions(spec: Spec, decisions: str | None, registry: Registry) -> Spec:
     """The spec with `--decisions` (when given) instead of its own ``decisions``."""
     if decisions is None or decisions == spec.decisions:
         return spec
     spec = dataclasses.replace(spec, decisions=decisions)
-    why = decisions_refused(spec)
+    why = decisions_refused(spec, registry)
     if why is not None:
         raise InputError("--decisions", decisions, f"refused for this SPEC: {why}")
     return spec
@@ -390,7 +390,7 @@ def replay_command(
             "--replay", str(battle), f"the run has battles 0 to {battles - 1:,} (-n {battles:,})"
         )
     spec = _with_decisions(
-        load_spec(spec_file, registry) if spec_file else tournament(registry), decisions
+        load_spec(spec_file, registry) if spec_file else tournament(registry), decisions, registry
     )
     run = f"ecs-combat simulate {spec_file + ' ' if spec_file else ''}--seed {seed}"
     comments = (

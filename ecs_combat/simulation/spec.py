@@ -212,51 +212,65 @@ def _decisions(decisions: str) -> dict[str, str]:
     return {} if decisions == "drawn" else {"decisions": decisions}
 
 
-def most_declarations(spec: Spec) -> int:
+def most_declarations(spec: Spec, registry: Registry) -> int:
     """How many declarations the largest decision of the spec's battles can have, at most:
-    each creature of the defending player blocks nothing or one attacker (509.1a); in a later
-    combat phase of a turn, each set of the attacking player's creatures that may attack is an
+    each creature of the defending player blocks nothing or one attacker (509.1a), or any set
+    of attackers when a keyword the battles can hold lets it block several; in a later combat
+    phase of a turn, each set of the attacking player's creatures that may attack is an
     attack, answered by every such block declaration."""
-    return _largest_decision(spec)[0]
+    return _largest_decision(spec, registry)[0]
 
 
-def _largest_decision(spec: Spec) -> tuple[int, str]:
+def blocks_several(spec: Spec, registry: Registry) -> bool:
+    """Whether a keyword the spec's battles can hold lets a creature block several attackers
+    (a ``blocks`` restriction: "can block an additional creature")."""
+    held = set(drawn_keywords(registry, spec))
+    return any(r.keyword in held for r in registry.restrictions_of("blocks"))
+
+
+def _largest_decision(spec: Spec, registry: Registry) -> tuple[int, str]:
     """:func:`most_declarations`, and which decision it is (words for a message)."""
     if isinstance(spec, TournamentSpec):
         return 2, "one attacker and one creature that may block have {:,} block declarations"
+    several = blocks_several(spec, registry)
+    each = "; each may block several" if several else ""
+
+    def sets(attackers: int) -> int:  # what one creature that may block chooses from
+        return 2**attackers if several else attackers + 1
+
     attackers = spec.attackers[1]
     blockers = attackers * spec.blockers_per_attacker[1]
     if spec.turn is None:
-        return (attackers + 1) ** blockers, (
-            f"its largest battle ({attackers} attackers, {blockers} creatures that may block) "
-            "can have up to {:,} block declarations"
+        return sets(attackers) ** blockers, (
+            f"its largest battle ({attackers} attackers, {blockers} creatures that may block"
+            f"{each}) can have up to {{:,}} block declarations"
         )
     sides = {side: sum(c.controller == side for c in spec.turn.creatures) for side in SIDES}
     own = {SIDES[0]: attackers + sides[SIDES[0]], SIDES[1]: blockers + sides[SIDES[1]]}
     k = own[SIDES[1]]
     found = [
         (
-            (attackers + 1) ** k,
+            sets(attackers) ** k,
             f"the first combat phase of its largest battle ({attackers} attackers, {k} "
-            "creatures that may block) can have up to {:,} block declarations",
+            f"creatures that may block{each}) can have up to {{:,}} block declarations",
         )
     ]
     for i, (player, only) in enumerate(spec.turn.later):
         m = own[player] if only is None else only
         k = own[SIDES[1 - SIDES.index(player)]]
-        count = sum(math.comb(m, s) * (s + 1) ** k for s in range(m + 1))
+        count = sum(math.comb(m, s) * sets(s) ** k for s in range(m + 1))
         found.append(
             (
                 count,
                 f"combat phase {i + 2} of its largest battle (the {player}'s: {m} creatures "
-                f"that may attack, {k} that may block) can have up to {{:,}} declarations "
+                f"that may attack, {k} that may block{each}) can have up to {{:,}} declarations "
                 "(every attack with every block declaration against it)",
             )
         )
     return max(found, key=lambda f: f[0])
 
 
-def decisions_refused(spec: Spec) -> str | None:
+def decisions_refused(spec: Spec, registry: Registry) -> str | None:
     """Why the spec's battles can't have ``decisions = "optimal"``, or None."""
     if isinstance(spec, TournamentSpec):
         return None
@@ -266,7 +280,7 @@ def decisions_refused(spec: Spec) -> str | None:
                 f"casts[{i}] is cast on a {cast.target}, which depends on the blocks: with "
                 'decisions = "optimal" a SPEC casts cards on attackers only (target = "attacker")'
             )
-    most, where = _largest_decision(spec)
+    most, where = _largest_decision(spec, registry)
     if most > MOST_DECIDED_DECLARATIONS:
         fewer = "attackers, blockers_per_attacker" + (" or turn.creatures" if spec.turn else "")
         return (
@@ -520,7 +534,7 @@ class _SpecReader(Checker):
         )
         if "decisions" in doc:
             spec = replace(spec, decisions=self.decisions(doc["decisions"]))
-            why = decisions_refused(spec)
+            why = decisions_refused(spec, self.registry)
             if why is not None:
                 raise self.fail("decisions", f'"optimal" is refused for this SPEC: {why}')
         return spec

@@ -1,0 +1,210 @@
+"""Bulk decisions (``decisions = "optimal"``) follow the block rules as the loader and the
+engines judge them: a creature that may block several attackers blocks them (509.1a; RULES 9
+step 2) and the defending player divides its damage among them (510.1d); blocks are judged on
+the creatures as blockers are declared, after the attack triggers (RULES 4: exalted pumps a
+skulk attacker, 702.118b); a trigger's requirement is obeyed as far as possible (509.1c:
+provoke). Derived by hand, run on both engines, and checked against `best_blocks`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import textwrap
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from cli_run import run_cli
+
+from ecs_combat import Registry, parse_scenario
+from ecs_combat.batched.boards import Segments, with_declarations
+from ecs_combat.batched.convert import batch_to_scenarios
+from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.decisions import best_blocks
+from ecs_combat.scenario.model import Scenario
+from ecs_combat.simulation.decided import Decider
+from ecs_combat.simulation.generate import make_generator
+from ecs_combat.simulation.replay import replay_scenario
+from ecs_combat.simulation.spec import parse_spec
+
+#: Two 1/1 attackers; each brings 0 or 1 creature of the defending player: a 2/4 that can
+#: block any number of creatures.
+DOUBLE = """\
+decisions = "optimal"
+attackers = 2
+blockers_per_attacker = [0, 1]
+life = 20
+[attacker]
+power = 1
+toughness = 1
+[blocker]
+power = 2
+toughness = 4
+[blocker.keywords]
+"can block any number of creatures" = 1.0
+"""
+#: A 1/1 attacker with skulk and exalted against a 2/3.
+SKULK = """\
+decisions = "optimal"
+attackers = 1
+blockers_per_attacker = 1
+life = 20
+[attacker]
+power = 1
+toughness = 1
+[attacker.keywords]
+skulk = 1.0
+exalted = 1.0
+[blocker]
+power = 2
+toughness = 3
+"""
+
+
+def totals(tmp_path: Path, text: str, engine: str, n: int = 300) -> dict[str, Any]:
+    path = tmp_path / "spec.toml"
+    path.write_text(text)
+    p = run_cli(
+        ("simulate", str(path), "-n", str(n), "--seed", "1", "--engine", engine, "--json"),
+        env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None},
+    )
+    assert p.returncode == 0, p.stderr
+    doc: dict[str, Any] = json.loads(p.stdout)
+    row: dict[str, Any] = doc["matchups"][0]
+    return row
+
+
+def bare(scenario: Scenario) -> Scenario:
+    """The scenario with nothing blocked or divided: what the search decides."""
+    return dataclasses.replace(scenario, blockers={}, divisions=[])
+
+
+@pytest.mark.parametrize("engine", ["batched", "reference"])
+def test_509_1a_510_1d_one_creature_blocks_both_attackers_and_kills_both(
+    tmp_path: Path, engine: str, registry: Registry
+) -> None:
+    """RULES 9 scores (game, material, life) for the attacking player, the defender
+    minimises; values: 1/1 = 2, 2/4 = 6. With one 2/4 against the two 1/1s:
+
+    - no block: (0, 0, 2);
+    - it blocks one: that one dies (2 >= 1), it takes 1: (0, -2, 1);
+    - it blocks both (509.1a: any number) and divides its 2 damage 1 + 1 (510.1d: the
+      defending player's choice): both die, it takes 1 + 1 = 2 < 4: (0, -4, 0), the best.
+
+    With two 2/4s one blocking both already gives (0, -4, 0) (the fewest creatures declared
+    are shown first). So every battle with a blocker is a blocker win, two attackers dying
+    and no damage to the player; one without has 2 damage and nobody dies. Blocking one
+    attacker per creature (the old search) would leave one alive and deal 1 in the battles
+    with one blocker."""
+    m = totals(tmp_path, DOUBLE, engine)
+    assert m["blocker_wins"] + m["neither_dies"] == m["battles"]
+    assert m["blocker_wins"] > 0 and m["neither_dies"] > 0
+    assert m["attackers_died"] == 2 * m["blocker_wins"]
+    assert m["blockers_died"] == 0
+    assert m["damage_to_players"] == 2 * m["neither_dies"]
+
+
+def test_a_lone_blocker_of_both_is_what_best_blocks_chooses(registry: Registry) -> None:
+    """The replayed battles with one 2/4 declare it blocking both attackers, dividing 1 + 1
+    (above), as `best_blocks` decides the battle's scenario."""
+    generator = make_generator(parse_spec(tomllib.loads(DOUBLE), registry), registry)
+    seen = 0
+    for k in range(12):
+        scenario = replay_scenario(generator, registry, 1, k)
+        if sum(c.controller == "B" for c in scenario.creatures.values()) != 1:
+            continue
+        seen += 1
+        assert scenario.blockers == {"c2": ("c0", "c1")}
+        (division,) = scenario.divisions
+        assert division.source == "c2" and dict(division.amounts) == {"c0": 1, "c1": 1}
+        best = best_blocks(bare(scenario), registry, top=1).best[0]
+        assert best.blockers == {"c2": ["c0", "c1"]}
+    assert seen >= 2
+
+
+@pytest.mark.parametrize("engine", ["batched", "reference"])
+def test_702_118b_an_exalted_skulk_attacker_is_blocked_by_an_equal_power(
+    tmp_path: Path, engine: str, registry: Registry
+) -> None:
+    """Exalted (702.83) gives the lone 1/1 attacker +1/+1 as it attacks: as blockers are
+    declared it is a 2/2, and the 2/3's power 2 is not greater (702.118b): it may block.
+    Blocking kills it (2 >= 2) and the 2/3 survives (2 < 3): (0, -2, 0) against (0, 0, 2)
+    unblocked, so every battle is blocked and won by the blocker, no damage to the player.
+    Judged on the drawn powers (2 > 1) the block would be refused and nothing blocked."""
+    m = totals(tmp_path, SKULK, engine, n=50)
+    assert m["blocker_wins"] == m["battles"] == 50
+    assert m["damage_to_players"] == 0
+    generator = make_generator(parse_spec(tomllib.loads(SKULK), registry), registry)
+    scenario = replay_scenario(generator, registry, 1, 0)
+    assert scenario.blockers == {"c1": ("c0",)}
+    assert best_blocks(bare(scenario), registry, top=1).best[0].blockers == {"c1": "c0"}
+
+
+PROVOKE = """\
+[players.A]
+life = 20
+[players.B]
+life = 20
+[creatures.goblin]
+controller = "A"
+power = 3
+toughness = 3
+keywords = ["provoke"]
+{targets}
+[creatures.rat]
+controller = "A"
+power = 1
+toughness = 1
+[creatures.bear]
+controller = "B"
+power = 2
+toughness = 2
+tapped = {tapped}
+[combat]
+attackers = {{ goblin = "B", rat = "B" }}
+"""
+
+
+def bulk_blocks(scenario: Scenario, registry: Registry) -> dict[str, tuple[str, ...]]:
+    """The blocks the bulk search (:class:`Decider`) chooses for one scenario."""
+    batch = scenarios_to_batch([scenario], registry)
+    first = Segments.of(batch.player_battle, batch.n_battles).start
+    defends = batch.controller != first[batch.battle]
+    best = Decider(registry).best(batch, np.asarray(defends))
+    (decided,) = batch_to_scenarios(with_declarations(batch, best.declarations), registry)
+    ids = list(scenario.creatures)
+    names = list(decided.creatures)
+    return {
+        ids[names.index(b)]: tuple(ids[names.index(a)] for a in attacked)
+        for b, attacked in decided.blockers.items()
+    }
+
+
+@pytest.mark.parametrize(
+    ("targets", "tapped", "blocks"),
+    [
+        ('targets = { provoke = "bear" }', "true", {"bear": ("goblin",)}),
+        ('targets = { provoke = "bear" }', "false", {"bear": ("goblin",)}),
+        ("", "false", {"bear": ("rat",)}),
+        ("", "true", {}),
+    ],
+    ids=["provoked-tapped", "provoked", "free", "tapped"],
+)
+def test_509_1c_the_provoked_creature_blocks_the_provoker(
+    registry: Registry, targets: str, tapped: str, blocks: dict[str, tuple[str, ...]]
+) -> None:
+    """A's goblin 3/3 (provoke) and rat 1/1 attack; B has a bear 2/2. Values 6, 2, 4.
+    Unprovoked the bear's options score (game, material, life): no block (0, 0, 4);
+    blocking the goblin, the bear dies and the goblin lives (0, 4, 1); blocking the rat, the
+    rat dies and the bear lives (0, -2, 3): it blocks the rat; tapped it can't block (509.1a).
+    Provoking it, the goblin's trigger untaps it and it must block the goblin if able
+    (702.39): only that declaration obeys the one requirement (509.1c), so it is made
+    however bad. The bulk search and `best_blocks` agree."""
+    text = PROVOKE.format(targets=targets, tapped=tapped)
+    doc = tomllib.loads(textwrap.dedent(text))
+    scenario = parse_scenario(doc, registry, "provoke.toml", blocks_to_decide=True)
+    assert bulk_blocks(scenario, registry) == blocks
+    best = best_blocks(scenario, registry, top=1).best[0]
+    assert best.blockers == {b: a[0] for b, a in blocks.items()}
