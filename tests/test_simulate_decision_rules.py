@@ -208,3 +208,18 @@ def test_509_1c_the_provoked_creature_blocks_the_provoker(
     assert bulk_blocks(scenario, registry) == blocks
     best = best_blocks(scenario, registry, top=1).best[0]
     assert best.blockers == {b: a[0] for b, a in blocks.items()}
+
+
+def test_the_bound_counts_every_set_a_creature_may_block(tmp_path: Path) -> None:
+    """3 attackers and 6 creatures that may block: (3 + 1)^6 = 4,096 declarations when each
+    blocks one attacker or none, searched; (2^3)^6 = 262,144 > 100,000 when one may block any
+    set of them: refused, exit status 2 naming `decisions`."""
+    base = 'decisions = "optimal"\nattackers = 3\nblockers_per_attacker = 2\n'
+    path = tmp_path / "spec.toml"
+    path.write_text(base)
+    env = {"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None}
+    assert run_cli(("simulate", str(path), "-n", "2", "--seed", "1"), env=env).returncode == 0
+    path.write_text(base + '[keywords]\n"can block an additional creature" = 0.1\n')
+    p = run_cli(("simulate", str(path), "-n", "2", "--seed", "1"), env=env)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "decisions" in p.stderr and "262,144" in p.stderr and "may block several" in p.stderr
