@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from cli_run import run_cli
 
-from ecs_combat import Registry, parse_scenario
+from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.batched.boards import Segments, with_declarations
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
@@ -223,3 +223,60 @@ def test_the_bound_counts_every_set_a_creature_may_block(tmp_path: Path) -> None
     p = run_cli(("simulate", str(path), "-n", "2", "--seed", "1"), env=env)
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert "decisions" in p.stderr and "262,144" in p.stderr and "may block several" in p.stderr
+
+
+def test_lure_is_drawn_only_with_chosen_blocks(tmp_path: Path, registry: Registry) -> None:
+    """Drawn blocks obey restrictions only, so a SPEC drawing lure (509.1c) is refused unless
+    its blocks are chosen (decisions = "optimal", which obeys the requirements); turning the
+    choice off with --decisions drawn is refused too (exit status 2, naming it)."""
+    doc = {"keywords": {"lure": 0.5}, "attackers": 1, "blockers_per_attacker": 2}
+    with pytest.raises(InputError, match=r"keywords\.lure.*block requirement.*optimal"):
+        parse_spec(doc, registry, "s.toml")
+    assert parse_spec({**doc, "decisions": "optimal"}, registry).decisions == "optimal"
+    path = tmp_path / "spec.toml"
+    path.write_text(
+        'decisions = "optimal"\nattackers = 1\nblockers_per_attacker = 2\n[keywords]\nlure = 0.5\n'
+    )
+    env = {"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None}
+    ok = run_cli(("simulate", str(path), "-n", "20", "--seed", "1"), env=env)
+    assert ok.returncode == 0, ok.stderr
+    p = run_cli(("simulate", str(path), "-n", "20", "--seed", "1", "--decisions", "drawn"), env=env)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "--decisions" in p.stderr and "'lure'" in p.stderr and "block requirement" in p.stderr
+
+
+LURE_WALL = """\
+[players.A]
+life = 20
+[players.B]
+life = 20
+[creatures.goblin]
+controller = "A"
+power = 1
+toughness = 1
+keywords = ["lure"]
+[creatures.rat]
+controller = "A"
+power = 1
+toughness = 1
+[creatures.wall]
+controller = "B"
+power = 0
+toughness = 4
+keywords = ["can block any number of creatures"]
+[combat]
+attackers = { goblin = "B", rat = "B" }
+"""
+
+
+def test_509_1c_a_wall_of_any_number_blocks_the_lure_and_the_rest(registry: Registry) -> None:
+    """The wall (0/4, can block any number of creatures) must block the lure goblin (509.1c):
+    the declarations obeying that one requirement are {goblin} and {goblin, rat}; its 0 power
+    kills nobody, so they score (0, 0, 1) (the rat's 1 damage) and (0, 0, 0): it blocks both
+    (509.1a). The bulk search and `best_blocks` (whose requirement count is bounded by the
+    attackers, not by "any number") agree."""
+    doc = tomllib.loads(LURE_WALL)
+    scenario = parse_scenario(doc, registry, "lure.toml", blocks_to_decide=True)
+    assert bulk_blocks(scenario, registry) == {"wall": ("goblin", "rat")}
+    best = best_blocks(scenario, registry, top=1).best[0]
+    assert best.blockers == {"wall": ["goblin", "rat"]}

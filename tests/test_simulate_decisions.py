@@ -101,6 +101,12 @@ TRIGGERED = {
     **MIXED,
     "keywords": {"skulk": 0.4, "exalted": 0.4, "battle cry": 0.4, "flying": 0.2},
 }
+#: Lure's requirement (509.1c), obeyed as far as the restrictions let it be, beside flying
+#: and menace.
+LURED = {
+    **MIXED,
+    "keywords": {"lure": 0.4, "flying": 0.3, "menace": 0.2, "trample": 0.3, "deathtouch": 0.2},
+}
 
 
 def blockers_of(scenario: Any) -> dict[str, str | list[str]]:
@@ -119,14 +125,23 @@ def skulk_blocked_by_stronger(scenario: Any) -> bool:
     )
 
 
+def lure_blocked_by_several(scenario: Any) -> bool:
+    """Whether some lure attacker is blocked by two creatures or more."""
+    cs = scenario.creatures
+    return any(
+        "lure" in cs[a].keywords and len(scenario.blockers_of(a)) > 1 for a in scenario.attackers
+    )
+
+
 @pytest.mark.parametrize(
     ("doc", "seed", "witness"),
     [
         (MIXED, 7, None),
         (SEVERAL, 3, lambda sc: any(len(a) > 1 for a in sc.blockers.values())),
         (TRIGGERED, 5, skulk_blocked_by_stronger),
+        (LURED, 5, lure_blocked_by_several),
     ],
-    ids=["restrictions", "several-attackers", "attack-triggers"],
+    ids=["restrictions", "several-attackers", "attack-triggers", "lure"],
 )
 def test_each_battle_gets_the_blocks_best_blocks_gives_its_scenario(
     registry: Registry, doc: dict[str, Any], seed: int, witness: Any
@@ -134,8 +149,9 @@ def test_each_battle_gets_the_blocks_best_blocks_gives_its_scenario(
     """RULES 9: for drawn battles written as scenarios, `best_blocks`' first declaration (ties
     as shown first) is the one the bulk search chose, and resolving the chosen blocks and
     divisions gives the best line's outcome: with block restrictions; with creatures that may
-    block several attackers (509.1a) and divide their damage among them (510.1d); and with
-    attack triggers that change a block's legality (the creatures as blockers are declared)."""
+    block several attackers (509.1a) and divide their damage among them (510.1d); with
+    attack triggers that change a block's legality (the creatures as blockers are declared);
+    and with lure's requirements (509.1c)."""
     spec = parse_spec(doc, registry)
     generator = make_generator(spec, registry)
     drawn = draw_battles(generator, seed, 0, 40)

@@ -111,7 +111,7 @@ def blocks_of(scenario: Scenario) -> dict[str, str | list[str]]:
 
 #: MIXED with creatures that may block several attackers (509.1a), attack triggers that pump
 #: attackers before blocks (exalted, battle cry) and skulk, whose legality compares powers
-#: then (702.118b; RULES 4).
+#: then (702.118b; RULES 4), and lure's requirement (509.1c).
 SEVERAL: dict[str, Any] = {
     **MIXED,
     "keywords": {
@@ -122,6 +122,7 @@ SEVERAL: dict[str, Any] = {
         "battle cry": 0.2,
         "can block an additional creature": 0.3,
         "can block any number of creatures": 0.2,
+        "lure": 0.2,
     },
 }
 

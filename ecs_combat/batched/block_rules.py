@@ -1,6 +1,6 @@
 """The rules for declaring blockers, judged on a batch being played as blockers are declared:
 the restrictions (509.1a-b), how many attackers a creature may block (509.1a) and the
-requirements attack triggers made (509.1c), by rows of the run; and the combat of every
+requirements (509.1c: lure's, and those attack triggers made), by rows of the run; and the combat of every
 battle of a batch as its blockers are declared (:func:`declaring_blockers`), for the bulk
 decision search. The engines judge a scenario's blocks with the creatures as they are then
 (after the attack triggers: RULES 4, ``reference/characteristics.py``); so does this.
@@ -79,17 +79,25 @@ def block_capacity(run: _Run, blockers: IntArray) -> IntArray:
 
 
 def required_pairs(run: _Run, attackers: IntArray, blockers: IntArray) -> IntArray | None:
-    """How many requirements the attack triggers made that each (attacker row, blocker row)
-    pair obeys if declared ("blocks it if able", 509.1c: provoke), or None when none was made."""
+    """How many block requirements each (attacker row, blocker row) pair obeys if declared
+    (509.1c): the keywords' ("block-requirement" restrictions: lure) and those the attack
+    triggers made (provoke); None when nothing is required."""
+    rules = restrictions(run, "block-requirement")
     made = [(b, a) for b, a, _ in run.required_blocks if len(b)]
-    if not made:
+    if not rules and not made:
         return None
-    n = np.int64(run.n)
-    keys = np.concatenate([b.astype(I64) * n + a.astype(I64) for b, a in made])
-    keys.sort()
-    pair = blockers.astype(I64) * n + attackers.astype(I64)
-    count: IntArray = np.searchsorted(keys, pair, side="right") - np.searchsorted(keys, pair)
-    return count.astype(I64)
+    count = np.zeros(len(attackers), I64)
+    if rules and len(attackers):
+        attacker, blocker = _side(run, attackers), _side(run, blockers)
+        for r in rules:
+            count += np.asarray(r.test(attacker, blocker), np.bool_)
+    if made:
+        n = np.int64(run.n)
+        keys = np.concatenate([b.astype(I64) * n + a.astype(I64) for b, a in made])
+        keys.sort()
+        pair = blockers.astype(I64) * n + attackers.astype(I64)
+        count += np.searchsorted(keys, pair, side="right") - np.searchsorted(keys, pair)
+    return count
 
 
 @dataclass(frozen=True)

@@ -178,7 +178,8 @@ def _most_obeying(options: BlockOptions, masks: MaskArray) -> MaskArray:
     reqs = options.requirements
     assert reqs is not None
     place = {cid: j for j, cid in enumerate(reqs.blockers)}
-    width = max(int(options.capacity.max(initial=1)), 1)
+    # a blocker blocks at most every attacker ("any number" is a huge capacity)
+    width = max(min(int(options.capacity.max(initial=1)), len(options.attackers)), 1)
     cand = np.full((len(masks), len(reqs.blockers), width), -1, I64)
     for j, cid in enumerate(options.blocker_ids):
         m = masks[:, j]

@@ -40,7 +40,14 @@ from ecs_combat.simulation.intervals import percent_with_interval
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
-from ecs_combat.simulation.spec import BattleSpec, Spec, decisions_refused, load_spec, tournament
+from ecs_combat.simulation.spec import (
+    BattleSpec,
+    Spec,
+    decisions_refused,
+    drawn_refused,
+    load_spec,
+    tournament,
+)
 
 #: Matchup labels up to this long stay on one line in the table; longer ones fold.
 ONE_LINE_LABEL = 16
@@ -365,7 +372,7 @@ def _with_decisions(spec: Spec, decisions: str | None, registry: Registry) -> Sp
     if decisions is None or decisions == spec.decisions:
         return spec
     spec = dataclasses.replace(spec, decisions=decisions)
-    why = decisions_refused(spec, registry)
+    why = (decisions_refused if decisions == "optimal" else drawn_refused)(spec, registry)
     if why is not None:
         raise InputError("--decisions", decisions, f"refused for this SPEC: {why}")
     return spec

@@ -206,6 +206,24 @@ def with_required(registry: Registry, keywords: Iterable[str]) -> tuple[str, ...
     return tuple(k for k in registry.keywords if k in used)
 
 
+def requires_blocks(registry: Registry, keywords: Iterable[str]) -> list[str]:
+    """Those of the keywords that set a block requirement (509.1c: lure)."""
+    held = set(keywords)
+    return [r.keyword for r in registry.restrictions_of("block-requirement") if r.keyword in held]
+
+
+def drawn_refused(spec: Spec, registry: Registry) -> str | None:
+    """Why the spec's battles can't have their blocks drawn (``decisions = "drawn"``), or
+    None: drawn blocks obey restrictions only, not requirements."""
+    found = requires_blocks(registry, drawn_keywords(registry, spec))
+    if not found:
+        return None
+    return (
+        f"{found[0]!r} sets a block requirement (509.1c), and drawn blocks obey restrictions "
+        'only: with it the blocks are chosen (decisions = "optimal")'
+    )
+
+
 def _decisions(decisions: str) -> dict[str, str]:
     """The ``decisions`` key of a described spec: only when they are not drawn, so that the
     summaries of drawn runs stay as they were."""
@@ -310,6 +328,8 @@ class _SpecReader(Checker):
     def __init__(self, registry: Registry, file: str) -> None:
         super().__init__(file)
         self.registry = registry
+        #: Whether the blocks are chosen (``decisions = "optimal"``), not drawn.
+        self.optimal = False
 
     def range(self, value: Any, path: str, lo: int, hi: int | None = None) -> Range:
         """An integer, or ``[min, max]`` (both included)."""
@@ -355,11 +375,11 @@ class _SpecReader(Checker):
                 "without parameters only: leave it out, or resolve scenario files that write "
                 "its instances",
             )
-        if any(r.keyword == kw.name for r in self.registry.restrictions_of("block-requirement")):
+        if not self.optimal and requires_blocks(self.registry, (kw.name,)):
             raise self.fail(
                 path,
                 f"{kw.name!r} sets a block requirement (509.1c), and a SPEC's drawn blocks obey "
-                "restrictions only: leave it out",
+                'restrictions only: leave it out, or choose the blocks (decisions = "optimal")',
             )
         return kw.name
 
@@ -496,6 +516,7 @@ class _SpecReader(Checker):
         doc = self.table(raw, "")
         check_document(doc, self.file)
         self.keys(doc, "", self.TOP)
+        self.optimal = doc.get("decisions") == "optimal"
         pool = self.pool(doc)
         keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
         state = self.table(doc.get("state", {}), "state")
