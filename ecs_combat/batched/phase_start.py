@@ -1,6 +1,7 @@
 """A combat phase of bulk turns as it begins, for the decisions made then (``decisions =
 "optimal"`` in a SPEC with ``[turn]``): the state written as a batch of one combat, who may
-attack and who may block, and the rules' block restrictions with the creatures as they are.
+attack and who may block (the blocks themselves are judged on each board as its blockers are
+declared, after its attack triggers: :mod:`ecs_combat.batched.block_rules`).
 
 The state batch has every row of the turn: a creature on the battlefield is present, with its
 damage marked, counters, keywords (printed and granted), power and toughness (before
@@ -20,12 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.block_rules import (
-    able_to_block,
-    block_capacity,
-    blockers_needed,
-    legal_pairs,
-)
+from ecs_combat.batched.block_rules import able_to_block
 from ecs_combat.batched.boards import Declarations
 
 if TYPE_CHECKING:
@@ -55,20 +51,6 @@ class PhaseStart:
     #: rule against blocking at all).
     may_block: BoolArray
     run: _TurnRun = dataclasses.field(repr=False)
-
-    def legal_blocks(self, attackers: IntArray, blockers: IntArray) -> BoolArray:
-        """Whether each (attacker row, blocker row) pair is a block the rules allow now
-        (509.1a-b restrictions, minimum numbers of blockers aside)."""
-        return legal_pairs(self.run, attackers, blockers)
-
-    def blockers_needed(self, attackers: IntArray) -> IntArray | None:
-        """How many blockers each attacker row needs at least if blocked (509.1b), or None
-        when no rule asks for more than one."""
-        return blockers_needed(self.run, attackers)
-
-    def capacity(self, blockers: IntArray) -> IntArray:
-        """How many attackers at most each creature row may block (509.1a)."""
-        return block_capacity(self.run, blockers)
 
 
 #: Chooses a combat phase's attacks, blocks and divisions as it begins, by rows of the turn.
