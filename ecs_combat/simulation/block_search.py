@@ -2,9 +2,11 @@
 simulations: the search of :mod:`ecs_combat.decisions.search` over raw declarations shared by
 boards of one *shape*.
 
-Boards of one shape (attackers, creatures that may block) share one enumeration of raw
-declarations (each creature blocks nothing or one attacker, 509.1a); which of them each board
-may declare comes from a :class:`Legality` pair by pair, as a mask per (board, declaration).
+Boards of one shape (attackers, creatures that may block and how many attackers each may
+block) share one enumeration of raw declarations (:mod:`.block_shapes`: each creature blocks
+nothing or a set of attackers up to its capacity, 509.1a); which of them each board may
+declare comes from a :class:`Legality`: pairs, least numbers of blockers, and the most
+requirements obeyed (509.1c), as a mask per (board, declaration).
 The legal ones of many boards are searched together, and each board gets its best declaration
 (ties as RULES section 9 shows them first), the divisions of the best line and its value.
 """

@@ -4,7 +4,8 @@ RULES section 9 says, with the attacking player's best damage divisions.
 
 Everything is array work over the battles of a chunk (:mod:`.block_search`). Battles of one
 *shape* (attackers, creatures that may block) share one enumeration of raw declarations (each
-creature blocks nothing or one attacker, 509.1a); which of them each battle may declare is
+creature blocks nothing or a set of attackers up to its capacity, 509.1a: one, more with "can
+block an additional creature" or "any number"); which of them each battle may declare is
 judged as the engines judge a scenario's blocks, on the combat as blockers are declared (its
 attack triggers resolved: :func:`~ecs_combat.batched.block_rules.declaring_blockers`): the
 restrictions pair by pair and the least numbers of blockers (509.1a-b), and of those, the
