@@ -68,6 +68,7 @@ class _RowSide:
         self.rows = rows
         self.opponent = opponent
         self.spell_colors = spell_colors
+        self.from_creature = np.zeros(len(rows), np.bool_)  # a spell's target (cast events)
 
     def has(self, keyword: str) -> BoolArray:
         out: BoolArray = self.run.has(keyword)[self.rows]

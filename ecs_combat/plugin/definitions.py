@@ -68,7 +68,8 @@ class Keyword:
     #: Plain words for the readable account ("1 is lethal").
     summary: str = ""
     #: What follows the name in a scenario: ``""`` nothing, ``"number"`` a whole number
-    #: (``bushido 2``), ``"color"`` the word "from" and a color (``protection from red``).
+    #: (``bushido 2``), ``"color"`` the word "from" and a color or a quality
+    #: (:data:`FROM_WORDS`: ``protection from red``, ``protection from creatures``).
     parameter: str = ""
     #: What its trigger targets, given by the creature's ``targets`` key (one of
     #: :data:`TRIGGER_TARGETS`; ``""``: it targets nothing). The loader refuses a target
@@ -97,6 +98,12 @@ class Keyword:
 
 #: The five colors (105.1), as scenarios spell them.
 COLORS = ("white", "blue", "black", "red", "green")
+#: What a ``color`` parameter may name besides a color (702.16j): ``protection from creatures``
+#: (any creature), ``from everything``, ``from multicolored`` (two or more colors, 105.2b).
+QUALITIES = ("creatures", "everything", "multicolored")
+#: What follows "from" in a ``color`` parameter, in bit order (:func:`from_mask`): the colors,
+#: then the qualities, so a color's bit is the same in both masks.
+FROM_WORDS = COLORS + QUALITIES
 PARAMETERS = ("", "number", "color")
 #: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
 #: (the player the source attacks) controls; an attacking creature.
@@ -124,6 +131,11 @@ def land_mask(lands: Iterable[str]) -> int:
 def color_mask(colors: Iterable[str]) -> int:
     """Colors as a bit mask: bit i for ``COLORS[i]``."""
     return sum(1 << COLORS.index(c) for c in set(colors))
+
+
+def from_mask(words: Iterable[str]) -> int:
+    """Colors and qualities as a bit mask: bit i for ``FROM_WORDS[i]``."""
+    return sum(1 << FROM_WORDS.index(w) for w in set(words))
 
 
 def colors_of_cost(cost: str) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ class EntitySide:
         self.entity = entity
         self.opponent = opponent
         self.spell_colors = color_mask(spell_colors)
+        self.from_creature = False  # a spell's target (cast events)
 
     def has(self, keyword: str) -> np.bool_:
         return np.bool_(self.combat.has(self.entity, keyword))
