@@ -218,8 +218,11 @@ class CombatContext(Protocol):
     def return_to_battlefield(self, creature: Creature) -> None:
         """A creature that died returns to the battlefield under its controller's control as
         a new object (400.7): untapped, not in combat, summoning sick, with no damage,
-        counters, until-end-of-turn effects or marks (:meth:`marks`); it keeps its handle and
-        id. Nothing happens to a token (111.8) or a creature on the battlefield."""
+        counters, until-end-of-turn effects or marks (:meth:`marks`), its plugin state the
+        default (but ``printed`` state) and every creature reference to it cleared (a soulbond
+        pair is broken on both sides); it keeps its handle and id. To a trigger put on the
+        stack before it returned, it is gone: ``on_battlefield`` is False and actions on it do
+        nothing. Nothing happens to a token (111.8) or a creature on the battlefield."""
         ...
 
     def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:

@@ -164,6 +164,11 @@ class StateField:
     store it (a component value; an array) and plugins read and change it. With `output`, it
     is part of each creature's or player's ``resolve --json`` object. `check` validates a
     whole scenario: it returns ``(key path, message)`` for the first problem, or None.
+
+    A creature's state belongs to the object: a creature that returns to the battlefield is a
+    new object (400.7) and has the default again, and a ``creature`` reference naming the old
+    object, anywhere, is cleared. With `printed`, it is a characteristic of the card (what its
+    art shows) and the new object keeps it.
     """
 
     owner: str
@@ -174,6 +179,8 @@ class StateField:
     default_from: str | None = None
     output: bool = False
     summary: str = ""
+    #: A characteristic of the card, kept by a creature that returns as a new object (400.7).
+    printed: bool = False
     check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
 
 
