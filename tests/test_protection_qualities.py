@@ -278,6 +278,30 @@ def test_702_16b_mentor_cant_target_a_creature_with_protection_from_creatures(
     assert invalid(registry, text).path == "creatures.sage.targets.mentor"
 
 
+@pytest.mark.parametrize(("quality", "aimed"), [("creatures", "cub"), ("multicolored", "ghost")])
+def test_702_16b_mentor_without_a_target_skips_what_it_cant_target(
+    resolve: Resolve, quality: str, aimed: str
+) -> None:
+    """RULES 10: mentor's default target is the attacker of greatest power below its own (3)
+    that it may target. The 2/2 ghost with protection from creatures can't be targeted by the
+    mentor (a creature), so the 1/1 cub gets the +1/+1 counter (2/2); with protection from
+    multicolored (the mentor is colorless) the ghost can, and gets it (3/3)."""
+    out = resolve(
+        PLAYERS
+        + creature("sage", "A", 3, 3, "mentor")
+        + creature("ghost", "A", 2, 2, f"protection from {quality}")
+        + creature("cub", "A", 1, 1)
+        + combat({"sage": "B", "ghost": "B", "cub": "B"})
+    )
+    counters = {cid: out["creatures"][cid]["counters"] for cid in ("ghost", "cub")}
+    assert counters == {
+        "ghost": {"+1/+1": 1} if aimed == "ghost" else {},
+        "cub": {"+1/+1": 1} if aimed == "cub" else {},
+    }
+    # 3 + (2 or 3) + (1 or 2): one more than 6 either way
+    assert out["players"]["B"]["life"] == 20 - 7
+
+
 # -- the scenario words -------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ecs_combat.batched.views import ability_targets
 from ecs_combat.plugin.context import BoolArray, G, IntArray, StateArray
 
 if TYPE_CHECKING:
@@ -123,6 +124,11 @@ class BatchedContext:
 
     def creature_state(self, key: str) -> StateArray:
         return self._run.creature_state(key)
+
+    def can_target(self, sources: IntArray, targets: IntArray) -> BoolArray:
+        targets = np.asarray(targets, np.int64)
+        legal: BoolArray = self._known(self._run.on_bf)[targets]
+        return legal & ability_targets(self._run, np.asarray(sources, np.int64), targets)
 
     def life(self) -> IntArray:
         return read_only(self._run.life)

@@ -106,7 +106,8 @@ class CombatContext(Protocol):
 
     def instances(self, creature: Creature, keyword: str) -> list[int | str | None]:
         """The parameters of the creature's instances of a keyword it has now, in printed,
-        granted, counter order: a number, a color name (``COLORS``) or None. A keyword only
+        granted, counter order: a number, a color or quality name (``FROM_WORDS``) or None.
+        A keyword only
         a static ability gives counts once, with None; [] without the keyword."""
         ...
 
@@ -150,6 +151,12 @@ class CombatContext(Protocol):
     def creature_state(self, creature: Creature, key: str) -> StateValue:
         """A plugin's state of the creature (a creature reference is a :data:`Creature` or
         None)."""
+        ...
+
+    def can_target(self, source: Creature, target: Creature) -> bool:
+        """Whether a triggered ability of `source` may target the creature `target` now
+        (115.4, 608.2b): it is on the battlefield and no ``target`` restriction forbids it to
+        a creature source with `source`'s colors and controller (hexproof, protection)."""
         ...
 
     # -- players ---------------------------------------------------------------------------
@@ -316,8 +323,8 @@ class BatchContext(Protocol):
 
     def instances(self, keyword: str) -> tuple[IntArray, IntArray]:
         """(rows, parameters) of the instances of a keyword creatures have now, in row order
-        then printed, granted, counter order; a parameter is a number, a color index
-        (``COLORS``) or -1. A keyword a row has with no listed instance (a static ability's,
+        then printed, granted, counter order; a parameter is a number, a color or quality
+        index (``FROM_WORDS``) or -1. A keyword a row has with no listed instance (a static ability's,
         or a bulk simulation's one bit) counts once, with -1."""
         ...
 
@@ -356,6 +363,11 @@ class BatchContext(Protocol):
     def creature_state(self, key: str) -> StateArray:
         """A plugin's state of every creature row (writable; a creature reference is a row or
         -1)."""
+        ...
+
+    def can_target(self, sources: IntArray, targets: IntArray) -> BoolArray:
+        """Per pair: whether a triggered ability of the source row may target the target row
+        beside it now, as :meth:`CombatContext.can_target`."""
         ...
 
     # -- players (one element per player row) and battles ----------------------------------

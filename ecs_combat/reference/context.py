@@ -20,6 +20,8 @@ from ecs_combat.reference.components import (
     Tapped,
 )
 from ecs_combat.reference.components import Player as PlayerComponent
+from ecs_combat.reference.views import EntitySide
+from ecs_combat.rules.legality import why_not_a_legal_target
 
 if TYPE_CHECKING:
     from ecs_combat.reference.engine import Combat
@@ -107,6 +109,14 @@ class ReferenceContext:
     def creature_state(self, creature: Creature, key: str) -> StateValue:
         value: StateValue = self._combat.state(creature, key)
         return value
+
+    def can_target(self, source: Creature, target: Creature) -> bool:
+        combat = self._combat
+        if not self.on_battlefield(target):
+            return False
+        opponent = combat.controller(source) != combat.controller(target)
+        side = EntitySide(combat, target, opponent, combat.colors(source), from_creature=True)
+        return why_not_a_legal_target(side, combat.reg) is None
 
     def life(self, player: Player) -> int:
         return esper.component_for_entity(player, PlayerComponent).life
