@@ -31,7 +31,7 @@ import pytest
 
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.errors import InputError, RefusedError
-from ecs_combat.plugin.definitions import COLORS, Keyword
+from ecs_combat.plugin.definitions import COLORS, FROM_WORDS, Keyword
 from ecs_combat.plugin.registry import Registry, load_registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.legality import KeywordSide, least_blockers, why_cannot_attack
@@ -87,7 +87,7 @@ def instance_text(draw: Draw, keyword: Keyword) -> str:
     if keyword.parameter == "number":
         return f"{keyword.name} {draw(st.integers(1, 3))}"
     if keyword.parameter == "color":
-        return f"{keyword.name} from {draw(st.sampled_from(COLORS))}"
+        return f"{keyword.name} from {draw(st.sampled_from(FROM_WORDS))}"
     return keyword.name
 
 

@@ -207,6 +207,7 @@ def test_plugins_command_shows_the_schedule() -> None:
         "destroy",
         "dies",
         "end-of-combat",
+        "event-damage",
     ]
     assert [p for i, p in enumerate(points) if p not in points[:i]] == order
     assert any(line.split()[:2] == ["deal-damage", "lifelink"] for line in lines[at:])

@@ -227,7 +227,8 @@ def test_a_bad_protection_entry_exits_2_with_one_line(tmp_path: Path) -> None:
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
     assert p.stderr.strip() == (
         f"ecs-combat: {path}: creatures.monk.keywords[0]: 'protection' takes 'from' and a "
-        "color (white, blue, black, red, green), not 'from artifacts'"
+        "color (white, blue, black, red, green) or a quality (creatures, everything, "
+        "multicolored), not 'from artifacts'"
     )
 
 

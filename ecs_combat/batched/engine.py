@@ -257,6 +257,9 @@ class _Run:
         self.token = np.zeros(n, np.bool_)
         #: Power plus toughness of each row as it last returned to the battlefield, or -1.
         self.returned = np.full(n, -1, I64)
+        #: While triggers resolve: row mask of the creatures that returned as new objects since
+        #: they were put on the stack (400.7); what those triggers do to them does nothing.
+        self.new_objects: BoolArray | None = None
         self.colors = batch.colors
         self.creature_states = {k: v.copy() for k, v in batch.creature_state.items()}
         self.player_states = {k: v.copy() for k, v in batch.player_state.items()}
@@ -766,27 +769,37 @@ class _Run:
         order = np.lexsort((local, kind, listed, source, -rank, battle))
         starts = _run_starts(battle[order])
         position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
-        for r in range(int(position.max()) + 1):
-            now = order[position == r]
-            now = now[~self.game_over[battle[now]]]
-            if not now.size:
-                continue
-            go = now
-            for k in np.unique(kind[go]).tolist():
-                group = groups[k]
-                taken = group.take(local[go[kind[go] == k]])
+        self.new_objects = np.zeros(self.n, np.bool_)
+        try:
+            for r in range(int(position.max()) + 1):
+                now = order[position == r]
+                now = now[~self.game_over[battle[now]]]
+                if not now.size:
+                    continue
+                self.context.stale = self.new_objects.copy() if self.new_objects.any() else None
                 try:
-                    group.resolve(self.context, taken)
-                except EcsCombatError:
-                    raise
-                except Exception as exc:  # a plugin's bug, reported by name
-                    raise PluginError(
-                        f"plugin {group.plugin!r}: a triggered ability (batched) raised "
-                        f"{type(exc).__name__}: {exc}"
-                    ) from exc
-            battles = self._battles_with_rows(battle[now])
-            self.refresh(battles)
-            self.state_based_actions(battles)
+                    for k in np.unique(kind[now]).tolist():
+                        self._resolve_group(groups[k], local[now[kind[now] == k]])
+                finally:
+                    self.context.stale = None
+                battles = self._battles_with_rows(battle[now])
+                self.refresh(battles)
+                self.state_based_actions(battles)
+        finally:
+            self.new_objects = None
+
+    def _resolve_group(self, group: BatchTriggers, index: IntArray) -> None:
+        """Some triggers of one kind resolve (at most one in each battle)."""
+        taken = group.take(index)
+        try:
+            group.resolve(self.context, taken)
+        except EcsCombatError:
+            raise
+        except Exception as exc:  # a plugin's bug, reported by name
+            raise PluginError(
+                f"plugin {group.plugin!r}: a triggered ability (batched) raised "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
 
     def _keyword_index(self, keyword: str) -> int:
         """A keyword's index in the batch's keyword names, or -1."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
 from ecs_combat.errors import RefusedError
-from ecs_combat.plugin.definitions import COLORS, color_mask, land_mask, type_mask
+from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
@@ -100,7 +100,7 @@ class _Builder:
         """Instance rows (row, bit index, parameter code) of some keyword instances."""
         out = []
         for name, p in zip(names, parameters, strict=True):
-            code = -1 if p is None else COLORS.index(p) if isinstance(p, str) else p
+            code = -1 if p is None else FROM_WORDS.index(p) if isinstance(p, str) else p
             out.append((row, self.bits[name].bit_length() - 1, code))
         return out
 

@@ -712,6 +712,10 @@ class _OneRowSide:
         return int(self.side.spell_colors[0])
 
     @property
+    def from_creature(self) -> bool:
+        return bool(self.side.from_creature[0])
+
+    @property
     def types(self) -> int:
         return int(self.side.types[0])
 

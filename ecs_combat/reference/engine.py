@@ -26,7 +26,7 @@ from ecs_combat.plugin.schedule import (
     StateCheck,
     Trigger,
 )
-from ecs_combat.reference import damage, events
+from ecs_combat.reference import damage, events, returns
 from ecs_combat.reference.components import (
     Attacking,
     Blocking,
@@ -140,6 +140,9 @@ class Combat:
         self.kept: dict[int, str] = {}
         #: Requirements triggers made (509.1c): (blocker, attacker, keyword) entities.
         self.required_blocks: list[tuple[int, int, str]] = []
+        #: While triggers resolve: the creatures that returned as new objects since they were
+        #: put on the stack (400.7); what those triggers do to them does nothing.
+        self.new_objects: set[int] | None = None
         #: Where block declarations are checked as they are declared (``combats[1]``), or
         #: None: the scenario loader checked them (one combat).
         self.check_blocks_at: str | None = None
@@ -297,19 +300,33 @@ class Combat:
                 it[0],
             ),
         )
-        for _, t in ordered:
-            if self.game_over():
-                return
-            if not self.on_battlefield(t.source):
-                self.note(
-                    f"a trigger of {self.cid(t.source)} resolves though its source left the "
-                    "battlefield (113.7a): what it does to its source does nothing"
-                )
+        self.new_objects = set()
+        try:
+            for _, t in ordered:
+                if self.game_over():
+                    return
+                self._resolve_trigger(t)
+        finally:
+            self.new_objects = None
+
+    def _resolve_trigger(self, t: Trigger) -> None:
+        """One trigger resolves, then state-based actions are checked. Creatures that returned
+        as new objects since it was put on the stack are not what it knew (400.7)."""
+        assert self.new_objects is not None
+        if not self.on_battlefield(t.source) or t.source in self.new_objects:
+            self.note(
+                f"a trigger of {self.cid(t.source)} resolves though its source left the "
+                "battlefield (113.7a): what it does to its source does nothing"
+            )
+        self.context.stale = frozenset(self.new_objects)
+        try:
             _call(t.plugin, "a triggered ability", t.resolve, self.context, t)
-            self.refresh_keywords()
-            died = self.state_based_actions()
-            if died:
-                self.note(f"after the trigger: {', '.join(died)} died")
+        finally:
+            self.context.stale = frozenset()
+        self.refresh_keywords()
+        died = self.state_based_actions()
+        if died:
+            self.note(f"after the trigger: {', '.join(died)} died")
 
     def listed_at(self, entity: int, keyword: str, instance: int) -> int:
         """Where a creature's `instance`-th instance of `keyword` is in its list of keyword
@@ -683,24 +700,9 @@ class Combat:
             self.state_based_actions()
 
     def return_to_battlefield(self, entity: int) -> None:
-        """A creature that died returns to the battlefield as a new object (400.7): as its
-        spec put it onto the battlefield, but untapped, not in combat, summoning sick, with no
-        damage, counters or marks; nothing happens to a token (111.8)."""
-        cid = self.cid(entity)
-        spec = self.specs[cid]
-        if spec.token or self.on_battlefield(entity):
-            return
-        esper.add_component(entity, Stats(spec.power, spec.toughness))
-        esper.add_component(entity, Damage())
-        printed = list(zip(spec.keywords, spec.parameters, strict=True))
-        esper.add_component(entity, KeywordSources(printed=printed))
-        esper.try_remove_component(entity, Tapped)
-        self.remove_from_combat(entity)
-        esper.add_component(entity, OnBattlefield())
-        if not esper.has_component(entity, SummoningSick):
-            esper.add_component(entity, SummoningSick())
-        self.struck[entity] = []
-        self.context.forget(entity)
+        """A creature that died returns to the battlefield as a new object (400.7):
+        :func:`ecs_combat.reference.returns.return_to_battlefield`."""
+        returns.return_to_battlefield(self, entity)
 
     def order(self, entity: int) -> int:
         """A creature's place in the scenario (creatures that entered come last)."""

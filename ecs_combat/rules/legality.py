@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.definitions import color_mask, land_mask, type_mask
+from ecs_combat.plugin.definitions import color_mask, from_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction, Side
 from ecs_combat.rules.requirements import (
@@ -53,6 +53,7 @@ class KeywordSide:
     color_bits: int = 0
     opponent: bool = False
     spell_color_bits: int = 0
+    source_is_creature: bool = False
     power: int = 0
     type_bits: int = 0
     land_bits: int = 0
@@ -80,6 +81,11 @@ class KeywordSide:
         return self.spell_color_bits
 
     @property
+    def from_creature(self) -> bool:
+        """For ``target``: whether the source is a creature."""
+        return self.source_is_creature
+
+    @property
     def types(self) -> int:
         """Its card types besides creature as a bit mask."""
         return self.type_bits
@@ -91,11 +97,12 @@ class KeywordSide:
 
 
 def instance_values(parameters: Iterable[Parameter]) -> int:
-    """Parameters of a keyword's instances as one number: a color bit mask, or their sum."""
+    """Parameters of a keyword's instances as one number: a bit mask of colors and qualities
+    (:func:`~ecs_combat.plugin.definitions.from_mask`), or their sum."""
     out = 0
     for p in parameters:
         if isinstance(p, str):
-            out |= color_mask([p])
+            out |= from_mask([p])
         elif p is not None:
             out += p
     return out
@@ -243,6 +250,7 @@ def _why_not_a_target(
         side,
         opponent=theirs.controller != mine.controller,
         spell_color_bits=color_mask(mine.colors),
+        source_is_creature=True,
     )
     refused = why_not_a_legal_target(side, registry)
     if refused is not None:
