@@ -34,7 +34,8 @@ from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.definitions import COLORS, Keyword
 from ecs_combat.plugin.registry import Registry, load_registry
 from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.rules.legality import KeywordSide, least_blockers, why_cannot_attack
+from ecs_combat.rules.legality import least_blockers, why_cannot_attack
+from ecs_combat.rules.sides import KeywordSide
 from ecs_combat.scenario.instances import parse_instance
 from ecs_combat.scenario.loader import parse_scenario
 

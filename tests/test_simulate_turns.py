@@ -25,7 +25,8 @@ from ecs_combat.batched.turn import _TurnRun
 from ecs_combat.plugin.phases import Phase
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.turns import TurnScenario
-from ecs_combat.simulation.generate import Drawn, SpecGenerator, draw_battles, make_generator
+from ecs_combat.simulation.generate import Drawn, SpecGenerator, draw_battles
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec import parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction
+from ecs_combat.rules.sides import KeywordSide, spec_side
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import Scenario
@@ -64,8 +65,6 @@ def block_requirements(
     """The requirements of a scenario's attack, as its creatures are declared: the plugins'
     ``block-requirement`` restrictions and those triggers `made`; `tapped` creatures can't
     block (509.1a), so they have none."""
-    from ecs_combat.rules.legality import KeywordSide, spec_side
-
     rules = registry.restrictions_of("block-requirement")
     attackers = tuple(scenario.attackers)
     attacking_players = {scenario.creatures[a].controller for a in attackers}
