@@ -15,7 +15,13 @@ pytest.importorskip("ecs_combat_legacy")
 
 from ecs_combat import InputError, ReferenceEngine, Registry, load_registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.testing import assert_engines_agree, registry_with, scenarios
+from ecs_combat.testing import (
+    assert_engines_agree,
+    assert_turn_engines_agree,
+    registry_with,
+    scenarios,
+    turns,
+)
 
 Resolve = Callable[[str], dict[str, Any]]
 REGISTRY = registry_with("ecs_combat_legacy")
@@ -199,7 +205,9 @@ def test_legacy_needs_the_counters_plugin() -> None:
     doc = tomllib.loads(
         battle(creature("martyr", "A", "2/2", "legacy 1"), attackers='martyr = "B"')
     )
-    with pytest.raises(InputError, match="keyword 'legacy'.* is unavailable"):
+    with pytest.raises(
+        InputError, match=r"keyword 'legacy' \(plugin '\w+'\) is unavailable: it requires"
+    ):
         parse_scenario(doc, registry, "test.toml")
 
 
@@ -219,3 +227,17 @@ def test_the_registry_fixture_adds_it(ecs_combat_registry: Registry) -> None:
 def test_engines_agree(doc: dict[str, Any]) -> None:
     """CONTRACT.md 2: random legal battles with legacy resolve the same on both engines."""
     assert_engines_agree(REGISTRY, doc)
+
+
+@settings(
+    max_examples=50,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(turns(REGISTRY, keywords=["legacy", "first strike", "vigilance"]))
+def test_engines_agree_on_turns(doc: dict[str, Any]) -> None:
+    """The same for whole turns (RULES 8): counters legacy put stay for the later combat
+    phases."""
+    assert_turn_engines_agree(REGISTRY, doc)
