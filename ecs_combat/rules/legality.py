@@ -236,7 +236,7 @@ class _Declarations:
             self.blocker(cid, attacked)
         for cid in sc.attackers:
             self.enough_blockers(cid, sc.blockers_of(cid))
-        check_requirements(sc, self.reg, made, tapped)  # 509.1c
+        check_requirements(sc, self.reg, made, tapped, self.where)  # 509.1c
 
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
         """509.1a-b: it can block, and it can block each attacker it blocks."""

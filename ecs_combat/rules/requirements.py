@@ -161,9 +161,11 @@ def check_requirements(
     registry: Registry,
     made: Sequence[MadeRequirement] = (),
     tapped: Collection[str] = (),
+    where: str = "combat",
 ) -> None:
     """The declared blocks obey as many requirements as possible (509.1c), else an input
-    error naming ``combat.blockers`` and a requirement left unobeyed, with its source."""
+    error naming ``combat.blockers`` (``combats[1].blockers`` with `where`) and a
+    requirement left unobeyed, with its source."""
     reqs = block_requirements(scenario, registry, made, tapped)
     most = reqs.most_obeyable()
     if not most:
@@ -182,7 +184,7 @@ def check_requirements(
             says = rule.says.format(attacker=repr(a), blocker=repr(b)) if rule.says else ""
             raise InputError(
                 scenario.file,
-                "combat.blockers",
+                f"{where}.blockers",
                 f"{b!r} is able to block {a!r} and doesn't: {rule.keyword} ({a}) requires it"
                 f"{': ' + says if says else ''}; the blocks obey {obeyed} of the {most} "
                 f"requirements they could ({rule.rule}, 509.1c)",
