@@ -59,6 +59,7 @@ __all__ = [
     "instance_text",
     "legal_scenario",
     "legal_turn",
+    "phase_adders",
     "registry_with",
     "resolve_both",
     "resolve_turn_both",
@@ -453,10 +454,43 @@ def _agree(doc: dict[str, Any], ref: Any, bat: Any, refusal_ok: bool) -> Any:
 
 # -- turns ----------------------------------------------------------------------------------
 
-#: The cards that add combat phases, if the registry has them: a spell (cast in the active
-#: player's first main phase) and a creature card (for a defending player).
-EXTRA_COMBAT_SPELL = "resurgence"
-EXTRA_COMBAT_CREATURE = "throat wolf"
+_adders: dict[int, tuple[Registry, list[str], list[str]]] = {}
+
+
+def phase_adders(registry: Registry) -> tuple[list[str], list[str]]:
+    """The card library's cards that add a combat phase to a turn (500.8, the plugins' phase
+    rules), found by trying each on a small turn: the spells that do when the active player
+    casts them in the first main phase (those that target nothing), and the creature cards
+    that do when a defending player controls one."""
+    known = _adders.get(id(registry))
+    if known is not None and known[0] is registry:
+        return known[1], known[2]
+
+    def combat_phases(creatures: dict[str, Any], casts: list[dict[str, Any]]) -> int:
+        doc = {
+            "players": {"A": {}, "B": {}},
+            "creatures": {"a0": {"controller": "A", "power": 1, "toughness": 1}, **creatures},
+            "turn": {"active": "A", "casts": casts},
+        }
+        try:
+            phases = parse_turn(doc, registry, "turn.toml").phases
+        except InputError:
+            return 0
+        return len([p for p in phases if p.kind == COMBAT])
+
+    spells, creatures = [], []
+    for card in registry.cards.values():
+        if "creature" in card.types:
+            if combat_phases({"b0": {"card": card.name, "controller": "B"}}, []) > 1:
+                creatures.append(card.name)
+        elif (
+            card.target.kind == "none"
+            and card.creates is None
+            and combat_phases({}, [{"card": card.name, "caster": "A", "main": 1}]) > 1
+        ):
+            spells.append(card.name)
+    _adders[id(registry)] = (registry, spells, creatures)
+    return spells, creatures
 
 
 def turns(
@@ -469,10 +503,11 @@ def turns(
     events: bool = True,
 ) -> SearchStrategy[dict[str, Any]]:
     """Turn documents (RULES 8: ``turn`` and ``[[combats]]``) the loader and both turn
-    engines accept, with several combat phases: player ``A``'s turn, with a Resurgence cast
-    in its first main phase (another combat phase of ``A``'s) and now and then a Throat Wolf of
-    a defending player (a combat phase of its own after ``A``'s first), where the registry
-    has those cards. Each player has up to `creatures` creatures with the given `keywords`
+    engines accept, with several combat phases: player ``A``'s turn, with a spell that adds
+    combat phases cast in its first main phase (Resurgence: another combat phase of ``A``'s)
+    and now and then a creature card that adds them for a defending player (Throat Wolf: a
+    combat phase of its own after ``A``'s first), where the registry has such cards
+    (:func:`phase_adders`). Each player has up to `creatures` creatures with the given `keywords`
     (as for :func:`scenarios`); in each of the first `combats` combat phases its player
     attacks with some creatures and the others block where the registry's restrictions allow,
     with a few events (`events`) and plugin state (`state`) as for :func:`scenarios`. What a
@@ -517,12 +552,13 @@ def _turn(
         for i in range(draw(st.integers(1 if p == "A" else 0, creatures))):
             tables[f"{p.lower()}{i}"] = _creature(draw, p, kws, registry)
     casts: list[dict[str, Any]] = []
-    if EXTRA_COMBAT_SPELL in registry.cards and draw(st.integers(0, 4)) > 0:
-        casts.append({"card": registry.cards[EXTRA_COMBAT_SPELL].name, "caster": "A", "main": 1})
-    if EXTRA_COMBAT_CREATURE in registry.cards and draw(st.integers(0, 2)) == 0:
+    spells, creature_cards = phase_adders(registry)
+    if spells and draw(st.integers(0, 4)) > 0:
+        casts.append({"card": draw(st.sampled_from(spells)), "caster": "A", "main": 1})
+    if creature_cards and draw(st.integers(0, 2)) == 0:
         owner = draw(st.sampled_from(pids[1:]))
-        tables[f"wolf_{owner.lower()}"] = {
-            "card": registry.cards[EXTRA_COMBAT_CREATURE].name,
+        tables[f"{owner.lower()}_adds"] = {
+            "card": draw(st.sampled_from(creature_cards)),
             "controller": owner,
         }
     doc: dict[str, Any] = {

@@ -24,6 +24,7 @@ from ecs_combat import (
     Registry,
     System,
     hookimpl,
+    load_registry,
     parse_scenario,
 )
 from ecs_combat.plugin.phases import COMBAT
@@ -323,3 +324,23 @@ def test_a_disagreeing_plugin_is_caught_in_turns() -> None:
 def test_turns_refuse_unknown_keywords() -> None:
     with pytest.raises(ValueError, match="flyng"):
         turns(REGISTRY, keywords=["flyng"])
+
+
+def test_the_cards_that_add_combat_phases_are_found_by_trying_them() -> None:
+    """The bundled library: Resurgence (a spell) and Throat Wolf (a creature card) add combat
+    phases; without their plugins none is found, and drawn turns have one combat phase."""
+    assert kit.phase_adders(REGISTRY) == (["Resurgence"], ["Throat Wolf"])
+    modules = [
+        m
+        for name, m in sorted(bundled_plugins().items())
+        if name not in ("response_resurgence", "throat_wolf")
+    ]
+    plain = load_registry(load=modules, autoload=False)
+    assert kit.phase_adders(plain) == ([], [])
+
+    @settings(KIT, max_examples=10)
+    @given(turns(plain))
+    def check(doc: dict[str, Any]) -> None:
+        assert len(doc["combats"]) <= 1 and not doc["turn"]["casts"]
+
+    check()

@@ -507,8 +507,8 @@ class _TurnRun(_Run):
         wanted = np.zeros(self.nb, np.bool_)  # battles with a requirement: checked one by one
         for made, _, _ in self.required_blocks:
             wanted[self.battle[made]] = True
-        for r in self.reg.restrictions_of("block-requirement"):
-            wanted[self.battle[self.att & self.has(r.keyword)]] = True
+        for r in self.reg.restrictions_of("block-requirement"):  # on either side of a block
+            wanted[self.battle[self.on_bf & self.has(r.keyword)]] = True
         check = (wanted & ~failed).copy()
         check[self.battle[bb[~ok]]] = True
         check &= ~failed
