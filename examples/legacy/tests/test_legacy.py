@@ -27,6 +27,13 @@ Resolve = Callable[[str], dict[str, Any]]
 REGISTRY = registry_with("ecs_combat_legacy")
 
 
+@pytest.fixture(scope="module")
+def ecs_combat_plugins() -> list[str]:
+    """The plugin under test, for the kit's ``ecs_combat_registry`` fixture (usually in the
+    package's conftest.py)."""
+    return ["ecs_combat_legacy"]
+
+
 @pytest.fixture(params=["reference", "batched"])
 def resolve(request: pytest.FixtureRequest) -> Resolve:
     """Resolve a TOML scenario with one engine; return its ``resolve --json`` document."""
@@ -212,7 +219,7 @@ def test_legacy_needs_the_counters_plugin() -> None:
 
 
 def test_the_registry_fixture_adds_it(ecs_combat_registry: Registry) -> None:
-    """The kit's fixture with `ecs_combat_plugins` naming this package (conftest.py)."""
+    """The kit's fixture with `ecs_combat_plugins` naming this package (above)."""
     assert "legacy" in ecs_combat_registry.keywords
 
 
