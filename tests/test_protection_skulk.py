@@ -23,7 +23,8 @@ from ecs_combat import (
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import check_declarations
-from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.generate import draw_battles
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec import parse_spec
 
 if TYPE_CHECKING:  # the card-effect interface, for annotations only

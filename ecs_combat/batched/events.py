@@ -13,7 +13,7 @@ from ecs_combat.batched.arrays import (
     IntArray,
 )
 from ecs_combat.batched.results import GAME_ENDED, HAPPENED
-from ecs_combat.batched.views import _CardTargets, _RowSide
+from ecs_combat.batched.views import RowSide, _CardTargets
 from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.schedule import BatchEventDamage
 
@@ -207,7 +207,7 @@ def resolve_casts(
     all_cards = [run.reg.card(name) for name in b.card_names]
     card_colors = [0 if card is None else color_mask(card.colors) for card in all_cards]
     spell_colors = np.asarray(card_colors, I64)[cards[c]]
-    sides = _RowSide(run, t, run.controller[t] != casters[c], spell_colors)
+    sides = RowSide(run, t, run.controller[t] != casters[c], spell_colors)
     for restriction in run.reg.restrictions_of("target"):
         legal[c] &= np.asarray(restriction.test(sides), np.bool_)
     attacking = np.zeros(len(targets), np.bool_)

@@ -140,12 +140,17 @@ class _Builder:
         for spec in self.entering(sc):
             crow[spec.id] = self.creature(b, spec, prow, False)
         self.resolve_references(crow)
-        for spec in sc.creatures.values():  # targets: rows, once all are known
+        self.add_targets(sc.creatures.values(), crow)
+        self.add_combat(b, sc, prow, crow)
+
+    def add_targets(self, specs: Iterable[CreatureSpec], crow: dict[str, int]) -> None:
+        """The targets the creatures' ``targets`` key gives their keywords, as rows (once
+        every row is known)."""
+        for spec in specs:
             for keyword, ids in spec.targets.items():
                 bit = self.bits[keyword].bit_length() - 1
                 for i, tid in enumerate(ids):
                     self.aims.append((crow[spec.id], bit, i, crow[tid]))
-        self.add_combat(b, sc, prow, crow)
 
     def add_players(self, b: int, players: Iterable[PlayerSpec]) -> dict[str, int]:
         """Rows of a battle's players, in turn order; their rows by id."""

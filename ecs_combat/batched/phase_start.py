@@ -21,11 +21,11 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
 from ecs_combat.batched.boards import Declarations
-from ecs_combat.batched.views import _RowSide
+from ecs_combat.batched.views import RowSide
 from ecs_combat.plugin.restrictions import Restriction
 
 if TYPE_CHECKING:
-    from ecs_combat.batched.turn import _TurnRun
+    from ecs_combat.batched.turn import TurnRun
 
 I64 = np.int64
 
@@ -50,7 +50,7 @@ class PhaseStart:
     #: [N] the defending player's creatures that may block (untapped, on the battlefield, no
     #: rule against blocking at all).
     may_block: BoolArray
-    run: _TurnRun = dataclasses.field(repr=False)
+    run: TurnRun = dataclasses.field(repr=False)
 
     def legal_blocks(self, attackers: IntArray, blockers: IntArray) -> BoolArray:
         """Whether each (attacker row, blocker row) pair is a block the rules allow now
@@ -60,7 +60,7 @@ class PhaseStart:
         if not len(attackers):
             return ok
         opp, none = np.ones(len(attackers), np.bool_), np.zeros(len(attackers), I64)
-        blocker, attacker = _RowSide(run, blockers, opp, none), _RowSide(run, attackers, opp, none)
+        blocker, attacker = RowSide(run, blockers, opp, none), RowSide(run, attackers, opp, none)
         for r in _restrictions(run, "block"):
             ok &= np.asarray(r.test(blocker), np.bool_)
         for r in _restrictions(run, "block-pair"):
@@ -73,7 +73,7 @@ class PhaseStart:
         rules = _restrictions(self.run, "blockers")
         if not rules or not len(attackers):
             return None
-        side = _RowSide(
+        side = RowSide(
             self.run, attackers, np.ones(len(attackers), np.bool_), np.zeros(len(attackers), I64)
         )
         need = np.ones(len(attackers), I64)
@@ -86,13 +86,13 @@ class PhaseStart:
 PhaseDeclarer = Callable[[PhaseStart], Declarations]
 
 
-def _restrictions(run: _TurnRun, kind: str) -> list[Restriction]:
+def _restrictions(run: TurnRun, kind: str) -> list[Restriction]:
     """The restrictions of a kind whose keyword the batch has a bit for."""
     return [r for r in run.reg.restrictions_of(kind) if r.keyword in run.m.bit]
 
 
 def phase_start(
-    run: _TurnRun, k: int, happens: BoolArray, template: CombatBatch, only: BoolArray | None
+    run: TurnRun, k: int, happens: BoolArray, template: CombatBatch, only: BoolArray | None
 ) -> PhaseStart:
     """Combat phase `k` as it begins in the battles where it `happens`: `template` is the
     phase's batch before declarations (its attacks are kept for the first phase: `only` is
@@ -117,7 +117,7 @@ def phase_start(
     may_block = ready & (run.controller == theirs) & (theirs >= 0)
     rows = np.flatnonzero(may_block)
     if rows.size:
-        side = _RowSide(run, rows, np.ones(rows.size, np.bool_), np.zeros(rows.size, I64))
+        side = RowSide(run, rows, np.ones(rows.size, np.bool_), np.zeros(rows.size, I64))
         able = np.ones(rows.size, np.bool_)
         for r in _restrictions(run, "block"):
             able &= np.asarray(r.test(side), np.bool_)
@@ -125,7 +125,7 @@ def phase_start(
     return PhaseStart(k, state, attacker, defender, may_attack, may_block, run)
 
 
-def _state(run: _TurnRun, template: CombatBatch, happens: BoolArray) -> CombatBatch:
+def _state(run: TurnRun, template: CombatBatch, happens: BoolArray) -> CombatBatch:
     """The run's state as a batch of one combat (see the module's docstring)."""
     counts = run.counts
     power, toughness = run.power.copy(), run.toughness.copy()

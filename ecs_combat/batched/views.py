@@ -62,7 +62,7 @@ def ability_targets(run: _Run, sources: IntArray, targets: IntArray) -> BoolArra
     """Per pair: whether no ``target`` restriction forbids the target row to a triggered
     ability of the source row (a creature source with its colors and controller)."""
     colors = np.asarray(run.colors, I64)[sources]
-    side = _RowSide(run, targets, run.controller[targets] != run.controller[sources], colors)
+    side = RowSide(run, targets, run.controller[targets] != run.controller[sources], colors)
     side.from_creature = np.ones(len(targets), np.bool_)
     legal = np.ones(len(targets), np.bool_)
     for restriction in run.reg.restrictions_of("target"):
@@ -70,7 +70,7 @@ def ability_targets(run: _Run, sources: IntArray, targets: IntArray) -> BoolArra
     return legal
 
 
-class _RowSide:
+class RowSide:
     """Some creature rows as a restriction sees them (:class:`ecs_combat.plugin.restrictions.Side`)."""
 
     def __init__(

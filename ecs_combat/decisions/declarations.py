@@ -22,8 +22,9 @@ from ecs_combat.reference.characteristics import (
     at_declare_blockers,
     check_declarations_now,
 )
-from ecs_combat.rules.legality import block_capacity, least_blockers
+from ecs_combat.rules.legality import least_blockers
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
+from ecs_combat.rules.sides import block_capacity
 from ecs_combat.scenario.model import Scenario
 
 I64 = np.int64

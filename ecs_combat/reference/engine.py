@@ -46,7 +46,7 @@ from ecs_combat.reference.components import (
 )
 from ecs_combat.reference.context import ReferenceContext
 from ecs_combat.reference.views import EntitySide
-from ecs_combat.rules.legality import check_blocks, lethal_damage_message, why_cannot_attack
+from ecs_combat.rules.legality import lethal_damage_message, why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan, plan_steps
 from ecs_combat.rules.result import (
     CombatResult,
@@ -138,14 +138,12 @@ class Combat:
         self._components = {name: keyword_component(name) for name in registry.keywords}
         #: Why creatures were kept from destruction at the last `destroy`.
         self.kept: dict[int, str] = {}
-        #: Requirements triggers made (509.1c): (blocker, attacker, keyword) entities.
+        #: Requirements triggers made (509.1c) this combat: (blocker, attacker, keyword)
+        #: entities.
         self.required_blocks: list[tuple[int, int, str]] = []
         #: While triggers resolve: the creatures that returned as new objects since they were
         #: put on the stack (400.7); what those triggers do to them does nothing.
         self.new_objects: set[int] | None = None
-        #: Where block declarations are checked as they are declared (``combats[1]``), or
-        #: None: the scenario loader checked them (one combat).
-        self.check_blocks_at: str | None = None
         #: What the plugins' systems and triggered abilities see of this combat.
         self.context = ReferenceContext(self)
         #: The plugins' systems that apply to this combat, per point (:meth:`use_keywords`).
@@ -436,17 +434,10 @@ class Combat:
         self._check_marked_damage()
 
     def declare_combat(self) -> None:
-        """Declare the scenario's attackers and blockers (508, 509), with their triggers. In
-        a turn (`check_blocks_at` set) the blocks are checked as they are declared, with the
-        creatures as they are then (RULES 4)."""
+        """Declare the scenario's attackers and blockers (508, 509), with their triggers (the
+        scenario loader checked them; a turn checks each combat phase's as it declares them,
+        :mod:`ecs_combat.reference.turn`)."""
         self.declare_attackers()
-        if self.check_blocks_at is not None:
-            check_blocks(
-                self.sc,
-                self.reg,
-                lambda cid: EntitySide(self, self.creatures[cid]),
-                self.check_blocks_at,
-            )
         self.declare_blockers()
 
     def declare_attackers(self) -> None:
@@ -566,6 +557,7 @@ class Combat:
         self.result = CombatResult()
         self.divisions = {(d.step, d.source): d for d in scenario.divisions}
         self.players = {pid: self.players[pid] for pid in scenario.players}
+        self.required_blocks = []  # a trigger's requirement is for its own combat (509.1c)
         for e in self.creatures.values():
             self.struck[e] = []
             self.remove_from_combat(e)

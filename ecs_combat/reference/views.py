@@ -15,7 +15,7 @@ from ecs_combat.reference.components import (
     Player,
     Stats,
 )
-from ecs_combat.rules.legality import instance_values
+from ecs_combat.rules.sides import instance_values
 
 if TYPE_CHECKING:
     from ecs_combat.reference.engine import Combat

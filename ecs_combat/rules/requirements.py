@@ -23,6 +23,7 @@ import numpy.typing as npt
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction
+from ecs_combat.rules.sides import KeywordSide, block_capacity, spec_side
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import Scenario
@@ -66,8 +67,6 @@ def block_requirements(
     """The requirements of a scenario's attack, as its creatures are declared: the plugins'
     ``block-requirement`` restrictions and those triggers `made`; `tapped` creatures can't
     block (509.1a), so they have none."""
-    from ecs_combat.rules.legality import KeywordSide, block_capacity, spec_side
-
     rules = registry.restrictions_of("block-requirement")
     attackers = tuple(scenario.attackers)
     attacking_players = {scenario.creatures[a].controller for a in attackers}
@@ -166,9 +165,11 @@ def check_requirements(
     registry: Registry,
     made: Sequence[MadeRequirement] = (),
     tapped: Collection[str] = (),
+    where: str = "combat",
 ) -> None:
     """The declared blocks obey as many requirements as possible (509.1c), else an input
-    error naming ``combat.blockers`` and a requirement left unobeyed, with its source."""
+    error naming ``combat.blockers`` (``combats[1].blockers`` with `where`) and a
+    requirement left unobeyed, with its source."""
     reqs = block_requirements(scenario, registry, made, tapped)
     most = reqs.most_obeyable()
     if not most:
@@ -187,7 +188,7 @@ def check_requirements(
             says = rule.says.format(attacker=repr(a), blocker=repr(b)) if rule.says else ""
             raise InputError(
                 scenario.file,
-                "combat.blockers",
+                f"{where}.blockers",
                 f"{b!r} is able to block {a!r} and doesn't: {rule.keyword} ({a}) requires it"
                 f"{': ' + says if says else ''}; the blocks obey {obeyed} of the {most} "
                 f"requirements they could ({rule.rule}, 509.1c)",

@@ -18,7 +18,7 @@ import numpy as np
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
 from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.assemble import Array, _Casts, assemble, state_columns
+from ecs_combat.simulation.assemble import Array, Casts, assemble, state_columns
 from ecs_combat.simulation.generate import Drawn, Draws, SpecGenerator
 from ecs_combat.simulation.keyword_bits import RowFacts
 from ecs_combat.simulation.pool import CardPool
@@ -194,7 +194,7 @@ class CardGenerator(SpecGenerator):
             keywords=self.card_masks[card],
             life=self.spec.life,
             possible=self.possible,
-            casts=_Casts(
+            casts=Casts(
                 self._card_names,
                 [
                     (self._cast_card[i], cast.target, c[f"cast{i}"])
