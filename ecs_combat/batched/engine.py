@@ -850,15 +850,13 @@ class _Run:
 
     def state_based_actions(self, battles: BoolArray | None) -> IntArray:
         """704.5a, f, g and the plugins' conditions, in some battles (all if None): creatures
-        die, players lose; the `dies` systems follow, checked again in the battles where they
-        return some creature to the battlefield. Returns who died, in row order."""
+        die, players lose; the `dies` systems follow, and the state-based actions are checked
+        again after them (704.3) in the battles where creatures died, until a check finds
+        nothing that dies. Returns who died, in row order."""
         dead = self._check_state(battles)
         died = dead
-        while dead.size:
-            back = dead[self.on_bf[dead]]
-            if not back.size:
-                break
-            dead = self._check_state(self._battles_with_rows(self.battle[back]))
+        while dead.size and self.systems["dies"]:
+            dead = self._check_state(self._battles_with_rows(self.battle[dead]))
             died = np.union1d(died, dead)
         return died
 
@@ -879,16 +877,15 @@ class _Run:
             self.refresh(self._battles_with_rows(self.battle[back]))
 
     def sacrifice(self, rows: IntArray) -> None:
-        """Rows are sacrificed (701.17): they die (700.4); state-based actions are checked in
-        the battles where the `dies` systems return one."""
+        """Rows are sacrificed (701.17): they die (700.4); state-based actions are checked
+        after the `dies` systems (704.3) in their battles."""
         rows = rows[self.on_bf[rows]]
         if not rows.size:
             return
         self.leave(rows)
         self.creatures_died(rows)
-        back = rows[self.on_bf[rows]]
-        if back.size:
-            self.state_based_actions(self._battles_with_rows(self.battle[back]))
+        if self.systems["dies"]:
+            self.state_based_actions(self._battles_with_rows(self.battle[rows]))
 
     def return_to_battlefield(self, rows: IntArray) -> None:
         """Rows that died return as new objects (:mod:`ecs_combat.batched.returns`)."""

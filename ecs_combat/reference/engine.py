@@ -631,13 +631,14 @@ class Combat:
 
     def state_based_actions(self) -> list[str]:
         """704.5a, f, g and the plugins' conditions: players lose, creatures die; the `dies`
-        systems follow, checked again while they return some creature to the battlefield.
-        Returns who died, in scenario order."""
+        systems follow, and the state-based actions are checked again after them (704.3: a
+        dies trigger's counters annihilate, 704.5q; what it returns can die) until a check
+        finds nothing that dies. Returns who died, in scenario order."""
         died: list[str] = []
         while True:
             now = self._check_state()
             died += [cid for cid in now if cid not in died]
-            if not any(self.on_battlefield(self.creatures[cid]) for cid in now):
+            if not now or not self.systems["dies"]:
                 return sorted(died, key=lambda cid: self.order(self.creatures[cid]))
 
     def _check_state(self) -> list[str]:
@@ -683,12 +684,12 @@ class Combat:
 
     def sacrifice(self, entity: int) -> None:
         """Its controller sacrifices a creature (701.17): it dies (700.4); state-based actions
-        are checked if the `dies` systems return it."""
+        are checked after the `dies` systems (704.3)."""
         if not self.on_battlefield(entity):
             return
         self.leave_battlefield(entity)
         self.creatures_died([entity])
-        if self.on_battlefield(entity):
+        if self.systems["dies"]:
             self.state_based_actions()
 
     def return_to_battlefield(self, entity: int) -> None:

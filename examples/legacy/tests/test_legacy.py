@@ -248,3 +248,22 @@ def test_engines_agree_on_turns(doc: dict[str, Any]) -> None:
     """The same for whole turns (RULES 8): counters legacy put stay for the later combat
     phases."""
     assert_turn_engines_agree(REGISTRY, doc)
+
+
+def test_state_based_actions_are_checked_again_after_legacy_resolves(resolve: Resolve) -> None:
+    """704.3, 704.5q: the martyr (1/1, legacy 1) dies to the 3/3 wall; legacy puts one +1/+1
+    counter on A's heir, which has one -1/-1 counter. The state-based actions are checked
+    again after the trigger, so the two counters are removed: the heir ends with none, a 2/2
+    (2/2 printed, +1 - 1)."""
+    text = battle(
+        creature("martyr", "A", "1/1", "legacy 1"),
+        creature("heir", "A", "2/2"),
+        creature("wall", "B", "3/3"),
+        attackers='martyr = "B"',
+        blockers='wall = "martyr"',
+    ).replace("[creatures.wall]", 'counters = { "-1/-1" = 1 }\n[creatures.wall]')
+    out = resolve(text)
+    assert out["steps"][-1]["died"] == ["martyr"]
+    heir = out["creatures"]["heir"]
+    assert heir["counters"] == {}
+    assert (heir["power"], heir["toughness"]) == (2, 2)
