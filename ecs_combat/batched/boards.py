@@ -9,7 +9,7 @@ explicit divisions. Everything is array work: no Python loop over battles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,22 @@ class Segments:
         copy = np.repeat(np.arange(len(battles), dtype=I64), count)
         shift = np.repeat(self.start[battles] - new_start, count)
         return np.arange(len(copy), dtype=I64) + shift, copy, new_start
+
+
+#: The fields of a :class:`CombatBatch`.
+_BATCH_FIELDS = frozenset(f.name for f in fields(CombatBatch))
+
+
+def replaced(batch: CombatBatch, **changes: Any) -> CombatBatch:
+    """``dataclasses.replace(batch, **changes)`` without its work per field (a batch checks
+    nothing as it is made), for the many small batches of a decision search."""
+    unknown = changes.keys() - _BATCH_FIELDS
+    if unknown:
+        raise TypeError(f"CombatBatch has no fields {sorted(unknown)}")
+    out = object.__new__(CombatBatch)
+    out.__dict__.update(batch.__dict__)
+    out.__dict__.update(changes)
+    return out
 
 
 def _move(refs: IntArray, shift: IntArray) -> IntArray:
@@ -109,7 +125,7 @@ def copy_boards(
         k: (_move(v[crow], c_by_row) if k in creature_refs else v[crow])
         for k, v in batch.creature_state.items()
     }
-    out = replace(
+    out = replaced(
         batch,
         n_battles=nb,
         player_battle=pcopy,
@@ -160,7 +176,7 @@ def copy_boards(
     moved_target = np.where(target < 0, target - p_shift[ecopy], target + c_shift[ecopy])
     ev_inst = _rows_of(batch.event_instance_event, erow, len(batch.event_battle))
     e_shift = estart - events.start[battles]
-    out = replace(
+    out = replaced(
         out,
         event_battle=ecopy,
         event_point=batch.event_point[erow],

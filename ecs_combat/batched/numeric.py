@@ -75,10 +75,18 @@ def _concat(parts: Sequence[IntArray]) -> IntArray:
 
 def _mask_type(bits: int) -> type[np.unsignedinteger[Any]]:
     """The narrowest unsigned integer type with at least `bits` bits."""
-    for kind in (np.uint8, np.uint16, np.uint32):
-        if bits <= np.iinfo(kind).bits:
+    for kind, width in _MASK_TYPES:
+        if bits <= width:
             return kind
     return np.uint64
+
+
+#: The unsigned integer types narrower than 64 bits, with their widths.
+_MASK_TYPES: tuple[tuple[type[np.unsignedinteger[Any]], int], ...] = (
+    (np.uint8, 8),
+    (np.uint16, 16),
+    (np.uint32, 32),
+)
 
 
 class RowGroups:

@@ -3,7 +3,8 @@ division of the attacking player times one per reply of the defending player (51
 division rows by places on the node's board.
 
 Nodes whose dividers look the same from their board (:func:`signature`) have the same
-children, so a tree works them out once per kind (:func:`children`); the rows of a whole level
+children, so they are worked out once per kind (:func:`children_of_kind`, remembered across
+searches: they depend on nothing else); the rows of a whole level
 are then put together with array work (:func:`level_rows`), with no loop over nodes, and
 their values backed up the same way (:func:`best_children`).
 """
@@ -102,7 +103,7 @@ def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
     recipient = recipient[slot]
     rows[:, 2] = np.where(recipient < 0, recipient + pstart, recipient - cstart)
     rows[:, 3] = amounts[child, slot]
-    return Children(
+    out = Children(
         att.amounts,
         dfd.amounts,
         rows,
@@ -110,6 +111,27 @@ def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
         _row_of(att.amounts, default_row(choices.attacking)),
         _row_of(dfd.amounts, default_row(choices.defending)),
     )
+    for a in (out.attacking, out.defending, out.rows, out.count):
+        a.setflags(write=False)  # shared by every node of the kind
+    return out
+
+
+#: At most this many kinds of nodes' children are remembered (then forgotten, all at once).
+CHILDREN_KEPT = 50_000
+#: The children of each kind of node met so far, by :func:`signature`.
+_KINDS: dict[object, Children] = {}
+
+
+def children_of_kind(choices: StepChoices, cstart: int, pstart: int) -> Children:
+    """:func:`children`, worked out once per :func:`signature` (which holds all they depend
+    on: the same for every board, search and registry)."""
+    key = signature(choices, cstart, pstart)
+    kind = _KINDS.get(key)
+    if kind is None:
+        if len(_KINDS) >= CHILDREN_KEPT:
+            _KINDS.clear()
+        kind = _KINDS[key] = children(choices, cstart, pstart)
+    return kind
 
 
 def default_row(dividers: tuple[Divider, ...]) -> list[int]:

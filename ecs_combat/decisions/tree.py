@@ -26,6 +26,7 @@ from ecs_combat.batched.boards import (
     copy_boards,
     csr_rows,
     join_outcomes,
+    replaced,
     take_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine, Played
@@ -33,9 +34,8 @@ from ecs_combat.decisions.children import (
     Children,
     Expanded,
     best_children,
-    children,
+    children_of_kind,
     level_rows,
-    signature,
 )
 from ecs_combat.decisions.divisions import StepChoices, StepRecord
 from ecs_combat.decisions.objective import Objective, Sides, score
@@ -119,8 +119,6 @@ class Tree:
     #: its children are not all solved.
     best_child: list[IntArray] = field(default_factory=list)
     evaluated: int = 0  #: battles resolved
-    #: The children of nodes by what they look like from their board (:func:`signature`).
-    _children: dict[object, Children] = field(default_factory=dict)
     _expanded: list[Expanded] = field(default_factory=list)
     backed_up: int = 0  #: :class:`Expanded` groups whose values are backed up already
     #: Keep each level's batch and outcome (:meth:`outcomes_of`).
@@ -138,6 +136,10 @@ class Tree:
         self._rows = self.board_rows or Rows.of(self.boards)
         fields = self.engine.registry.state_fields("creature")
         self._refs = tuple(k for k, f in fields.items() if f.kind == "creature")
+        self._ids = (
+            np.asarray(self.boards.creature_ids, dtype=object),
+            np.asarray(self.boards.player_ids, dtype=object),
+        )
 
     @property
     def n_nodes(self) -> int:
@@ -158,11 +160,10 @@ class Tree:
         rec = div[:, 2]
         creature_ids = player_ids = None
         if named:
-            creatures = np.asarray(self.boards.creature_ids, dtype=object)
-            players = np.asarray(self.boards.player_ids, dtype=object)
+            creatures, players = self._ids
             creature_ids = creatures[copies.creature_row].tolist()
             player_ids = players[copies.player_row].tolist()
-        batch = dataclasses.replace(
+        batch = replaced(
             batch,
             block_blocker=cs[owner] + b.blocker[rows],
             block_attacker=cs[owner] + b.attacker[rows],
@@ -245,13 +246,7 @@ class Tree:
             choices = found[k]
             c0, p0 = cs[k], ps[k]
             # nodes whose dividers look the same from their board have the same children
-            key = signature(choices, c0, p0)
-            kind = self._children.get(key)
-            if kind is None:
-                kind = children(choices, c0, p0)
-                if len(self._children) >= CHILDREN_KEPT:
-                    self._children.clear()
-                self._children[key] = kind
+            kind = children_of_kind(choices, c0, p0)
             kinds.append(kind)
             steps.append(choices.step + 1)
             self.expansions.append(
@@ -425,8 +420,6 @@ class Tree:
 
 #: Levels of at most this many creature rows are recorded when the tree records.
 RECORDED_ROWS = 1 << 14
-#: At most this many kinds of expanded nodes are remembered (then forgotten, all at once).
-CHILDREN_KEPT = 100_000
 
 
 class Clock:
