@@ -91,7 +91,7 @@ def damage_step(run: _Run, s: int, happen: BoolArray) -> None:
     died = run.state_based_actions(happen)
     run.died[died] = True
     if run.log is not None:
-        run.log.died.append((s, np.unique(died)))
+        run.log.died.append((s, died))  # in row order, each once
 
 
 def _positive(run: _Run) -> BoolArray:

@@ -96,7 +96,9 @@ class RowGroups:
         """`new` marks the first row of each run."""
         self.start = np.flatnonzero(new)
         self.size = len(self.start)
-        self.last = np.append(self.start[1:] - 1, len(new) - 1)
+        self.last = np.empty(self.size, I64)
+        np.subtract(self.start[1:], 1, out=self.last[:-1])
+        self.last[-1:] = len(new) - 1
         self.owner = owner_of_row[self.start]
         self.row_group: IntArray = np.cumsum(new)
         self.row_group -= 1
@@ -143,7 +145,10 @@ def _run_starts(values: IntArray) -> IntArray:
     """Indices where a new run of equal values begins."""
     if values.size == 0:
         return np.zeros(0, I64)
-    out: IntArray = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    new = np.empty(values.size, np.bool_)
+    new[0] = True
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    out: IntArray = new.nonzero()[0]
     return out
 
 

@@ -56,20 +56,21 @@ def blocks_of(declarations: list[BlockDeclarations]) -> Blocks:
         # one column per (attacker, blocker) pair, attackers outer so that rows group by
         # attacker with its blockers in file order
         cols = [(i, j) for i in range(len(o.attackers)) for j in range(len(o.blockers))]
-        on = np.zeros((n, len(cols)), np.bool_)
-        for k, (i, j) in enumerate(cols):
-            on[:, k] = ((masks[:, j] >> U64(i)) & U64(1)).astype(np.bool_)
+        shifts = np.arange(len(o.attackers), dtype=U64)[None, :, None]
+        on = ((masks[:, None, :] >> shifts) & U64(1)).astype(np.bool_).reshape(n, len(cols))
         counts = on.sum(axis=1)
-        starts.append(total + np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(I64))
+        start = np.zeros(n, I64)
+        np.cumsum(counts[:-1], out=start[1:])
+        starts.append(total + start)
         total += int(counts.sum())
-        _, col = np.nonzero(on)
+        row, col = np.nonzero(on)
         ai = np.array([p[0] for p in cols], I64)[col] if len(cols) else np.zeros(0, I64)
         bj = np.array([p[1] for p in cols], I64)[col] if len(cols) else np.zeros(0, I64)
         blockers.append(o.blockers[bj])
         attackers.append(o.attackers[ai])
         # the attacker's place among those its blocker blocks (in file order)
         below = (
-            (masks[np.nonzero(on)[0], bj] & ((U64(1) << ai.astype(U64)) - U64(1)))
+            (masks[row, bj] & ((U64(1) << ai.astype(U64)) - U64(1)))
             if len(cols)
             else np.zeros(0, U64)
         )
