@@ -317,7 +317,8 @@ class _Run:
             if counters is not None and counters.size:
                 some = np.any(counters[:, : len(self.m.names)] > 0, axis=0, keepdims=True)
                 used |= int(_bits_of(some)[0])
-        used |= self._card_bits(b.event_card[b.event_action == ACTION_CODE["cast"]])
+        if b.event_card.size:
+            used |= self._card_bits(b.event_card[b.event_action == ACTION_CODE["cast"]])
         for name, why in self.m.refused.items():
             if used & self.m.bit[name]:
                 raise RefusedError(why)
@@ -1008,11 +1009,13 @@ class _Run:
             returned=self.returned,
         )
 
-    def results(self, battles: Sequence[int] | None = None) -> list[CombatResult]:
+    def results(
+        self, battles: Sequence[int] | None = None, notes: bool = True
+    ) -> list[CombatResult]:
         """One :class:`CombatResult` per battle (of some distinct `battles`, in that order),
-        as the reference engine gives it."""
+        as the reference engine gives it (without `notes`: no ``StepResult.strikes``)."""
         assert self.log is not None
-        return _Results(self, self.log).build(battles)
+        return _Results(self, self.log).build(battles, notes)
 
 
 class Played:
@@ -1028,11 +1031,12 @@ class Played:
     def recorded(self) -> bool:
         return self._run.log is not None
 
-    def results(self, battles: Sequence[int]) -> list[CombatResult]:
+    def results(self, battles: Sequence[int], notes: bool = True) -> list[CombatResult]:
         """The results of some distinct battles, in that order, as :meth:`resolve_many`
         gives them (the batch must have been played with `record`, and should name its
-        creatures and players)."""
-        return self._run.results(battles)
+        creatures and players); without `notes`, without the readable account's notes on
+        who strikes (``StepResult.strikes``, which the JSON document leaves out)."""
+        return self._run.results(battles, notes)
 
 
 def _kept(values: IntArray | int, keep: BoolArray) -> IntArray | int:

@@ -380,7 +380,7 @@ def _with_outcomes(choices: list[Choice], results: BoardResults) -> list[Choice]
     reference engine's, which resolves what the batched engine refuses)."""
     tree = results.tree
     leaves = tree.best_leaves(np.array([c.declaration for c in choices], I64)).tolist()
-    found = tree.results_of(leaves)
+    found = tree.results_of(leaves, notes=False)  # the JSON document has no strike notes
     if found is None:
         scenarios = [c.scenario for c in choices]
         registry = tree.engine.registry

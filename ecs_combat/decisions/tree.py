@@ -363,9 +363,10 @@ class Tree:
                 return out
             out = np.where(on, step[at], out)
 
-    def results_of(self, nodes: list[int]) -> list[CombatResult] | None:
+    def results_of(self, nodes: list[int], notes: bool = True) -> list[CombatResult] | None:
         """The results of some distinct nodes, as :meth:`BatchedEngine.resolve_many` gives
-        them; None if one's level was not recorded."""
+        them (without `notes`: :meth:`Played.results`); None if one's level was not
+        recorded."""
         firsts = [lv.first for lv in self.levels]
         at = [int(np.searchsorted(firsts, n, side="right")) - 1 for n in nodes]
         if any(self.played[li] is None for li in at):
@@ -375,7 +376,7 @@ class Tree:
             mine = [n for n, i in zip(nodes, at, strict=True) if i == li]
             played = self.played[li]
             assert played is not None
-            got = played.results([n - firsts[li] for n in mine])
+            got = played.results([n - firsts[li] for n in mine], notes)
             out.update(zip(mine, got, strict=True))
         return [out[n] for n in nodes]
 
