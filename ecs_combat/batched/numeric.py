@@ -61,7 +61,7 @@ def _bits_of(columns: BoolArray) -> MaskArray:
 def _distinct_runs(values: IntArray, starts: IntArray, n: int) -> bool:
     """Whether no value of `values` (rows below `n`) comes back after its run ends."""
     firsts = values[starts]
-    if bool(np.all(firsts[1:] > firsts[:-1])):  # ascending runs: none comes back
+    if bool((firsts[1:] > firsts[:-1]).all()):  # ascending runs: none comes back
         return True
     return int(np.count_nonzero(np.bincount(values, minlength=n))) == len(starts)
 

@@ -12,7 +12,6 @@ defending player's replies (scores compared term by term).
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -176,7 +175,7 @@ class Tree:
             creature_ids=creature_ids,
             player_ids=player_ids,
         )
-        return dataclasses.replace(copies, batch=batch)
+        return Copies(batch, cs, ps, copies.creature_row, copies.player_row)
 
     def resolve(self, level: Level) -> Resolved:
         """Resolve a level."""
