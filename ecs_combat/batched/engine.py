@@ -444,7 +444,7 @@ class _Run:
     def _battles_with(self, creatures: BoolArray) -> BoolArray:
         """Battles with at least one of some creatures (a row mask)."""
         out = np.zeros(self.nb, np.bool_)
-        out[self.battle[np.flatnonzero(creatures)]] = True
+        out[self.battle[creatures.nonzero()[0]]] = True
         return out
 
     def _battles(self, rows: IntArray, of: IntArray) -> BoolArray:
@@ -905,10 +905,10 @@ class _Run:
         destroy = check.destroy & ~check.dies
         if destroy.any():
             destroy = self.destroy(destroy)
-        dead = np.flatnonzero((destroy | check.dies) & self.on_bf)
+        dead = ((destroy | check.dies) & self.on_bf).nonzero()[0]
         if dead.size:
             self.leave(dead)
-        losing = np.flatnonzero(check.loses & ~self.lost)
+        losing = (check.loses & ~self.lost).nonzero()[0]
         if losing.size:
             self.players_lose(losing)
         if dead.size:

@@ -24,7 +24,7 @@ AnyArray = npt.NDArray[Any]
 
 def segmented_exclusive_cumsum(values: IntArray, groups: RowGroups) -> IntArray:
     """For each row, the sum of the values of the rows before it in its group."""
-    before: IntArray = np.cumsum(values)
+    before: IntArray = values.cumsum()
     before -= values
     before -= before[groups.start][groups.row_group]
     return before
@@ -94,13 +94,13 @@ class RowGroups:
 
     def __init__(self, owner_of_row: IntArray, new: BoolArray) -> None:
         """`new` marks the first row of each run."""
-        self.start = np.flatnonzero(new)
+        self.start = new.nonzero()[0]
         self.size = len(self.start)
         self.last = np.empty(self.size, I64)
         np.subtract(self.start[1:], 1, out=self.last[:-1])
         self.last[-1:] = len(new) - 1
         self.owner = owner_of_row[self.start]
-        self.row_group: IntArray = np.cumsum(new)
+        self.row_group: IntArray = new.cumsum()
         self.row_group -= 1
 
     @classmethod

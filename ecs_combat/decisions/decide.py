@@ -270,7 +270,7 @@ def _attack_boards(
     cs, ps = copies.creature_start, copies.player_start
     attacking = np.full(copies.batch.n_creatures, -1, I64)
     for i, place in enumerate(attacks.able.tolist()):
-        on = np.flatnonzero((attacks.masks >> np.uint64(i)) & np.uint64(1))
+        on = ((attacks.masks >> np.uint64(i)) & np.uint64(1)).nonzero()[0]
         attacking[cs[on] + place] = ps[on] + defender_row
     return dataclasses.replace(
         copies.batch,

@@ -268,7 +268,7 @@ class Tree:
         self._expanded.append(
             Expanded(
                 level.first + expand,
-                first_id + np.cumsum(n) - n,
+                first_id + n.cumsum() - n,
                 np.array([len(kind.attacking) for kind in kinds], I64),
                 np.array([len(kind.defending) for kind in kinds], I64),
                 np.array([kind.default_attacking for kind in kinds], I64),
@@ -277,7 +277,7 @@ class Tree:
             )
         )
         self.best_child.append(np.full(len(kinds), -1, I64))
-        parent = np.repeat(expand, n)
+        parent = expand.repeat(n)
         div_start, div = level_rows(
             level.div_start,
             level.div,
@@ -288,7 +288,7 @@ class Tree:
         return Level(
             first=first_id,
             decl=level.decl[parent],
-            start_step=np.repeat(np.array(steps, I64), n),
+            start_step=np.array(steps, I64).repeat(n),
             div_start=div_start,
             div=div,
         )
@@ -309,8 +309,8 @@ class Tree:
         e = self._expanded[g]
         if not len(e.node):
             return
-        ci = int(np.searchsorted(firsts, e.first_child[0], side="right")) - 1
-        pi = int(np.searchsorted(firsts, e.node[0], side="right")) - 1
+        ci = int(firsts.searchsorted(e.first_child[0], side="right")) - 1
+        pi = int(firsts.searchsorted(e.node[0], side="right")) - 1
         lo = int(e.first_child[0] - firsts[ci])
         hi = lo + int((e.n_attacking * e.n_defending).sum())
         values = self.values[ci][lo:hi]
@@ -356,7 +356,7 @@ class Tree:
         expanded, step = expanded[order], step[order]
         out = nodes.copy()
         while True:
-            at = np.minimum(np.searchsorted(expanded, out), len(expanded) - 1)
+            at = np.minimum(expanded.searchsorted(out), len(expanded) - 1)
             on = expanded[at] == out
             if not on.any():
                 return out
@@ -383,11 +383,11 @@ class Tree:
         """The outcomes of some nodes, as battles in the order given (the tree must keep
         outcomes)."""
         firsts = np.array([lv.first for lv in self.levels], I64)
-        li = np.searchsorted(firsts, nodes, side="right") - 1
+        li = firsts.searchsorted(nodes, side="right") - 1
         parts: list[Outcomes] = []
         owners: list[IntArray] = []
         for i in np.unique(li).tolist():
-            mine = np.flatnonzero(li == i)
+            mine = (li == i).nonzero()[0]
             batch, outcome = self.kept[i]
             taken = nodes[mine] - self.levels[i].first
             parts.append(take_outcomes(outcome, batch.battle, batch.player_battle, taken))
@@ -402,11 +402,11 @@ class Tree:
         """The division rows of some nodes ([R, 4], by places on the board as in
         :class:`Level`), grouped by node in the order given, and each row's place in `nodes`."""
         firsts = np.array([lv.first for lv in self.levels], I64)
-        li = np.searchsorted(firsts, nodes, side="right") - 1
+        li = firsts.searchsorted(nodes, side="right") - 1
         rows: list[IntArray] = []
         owners: list[IntArray] = []
         for i in np.unique(li).tolist():
-            mine = np.flatnonzero(li == i)
+            mine = (li == i).nonzero()[0]
             level = self.levels[i]
             taken, place = csr_rows(level.div_start, nodes[mine] - level.first)
             rows.append(level.div[taken])
