@@ -320,7 +320,8 @@ class _Run:
             if counters is not None and counters.size:
                 some = np.any(counters[:, : len(self.m.names)] > 0, axis=0, keepdims=True)
                 used |= int(_bits_of(some)[0])
-        used |= self._card_bits(b.event_card[b.event_action == ACTION_CODE["cast"]])
+        if b.event_card.size:
+            used |= self._card_bits(b.event_card[b.event_action == ACTION_CODE["cast"]])
         for name, why in self.m.refused.items():
             if used & self.m.bit[name]:
                 raise RefusedError(why)
@@ -446,7 +447,7 @@ class _Run:
     def _battles_with(self, creatures: BoolArray) -> BoolArray:
         """Battles with at least one of some creatures (a row mask)."""
         out = np.zeros(self.nb, np.bool_)
-        out[self.battle[np.flatnonzero(creatures)]] = True
+        out[self.battle[creatures.nonzero()[0]]] = True
         return out
 
     def _battles(self, rows: IntArray, of: IntArray) -> BoolArray:
@@ -914,10 +915,10 @@ class _Run:
         destroy = check.destroy & ~check.dies
         if destroy.any():
             destroy = self.destroy(destroy)
-        dead = np.flatnonzero((destroy | check.dies) & self.on_bf)
+        dead = ((destroy | check.dies) & self.on_bf).nonzero()[0]
         if dead.size:
             self.leave(dead)
-        losing = np.flatnonzero(check.loses & ~self.lost)
+        losing = (check.loses & ~self.lost).nonzero()[0]
         if losing.size:
             self.players_lose(losing)
         if dead.size:
@@ -1018,11 +1019,13 @@ class _Run:
             returned=self.returned,
         )
 
-    def results(self, battles: Sequence[int] | None = None) -> list[CombatResult]:
+    def results(
+        self, battles: Sequence[int] | None = None, notes: bool = True
+    ) -> list[CombatResult]:
         """One :class:`CombatResult` per battle (of some distinct `battles`, in that order),
-        as the reference engine gives it."""
+        as the reference engine gives it (without `notes`: no ``StepResult.strikes``)."""
         assert self.log is not None
-        return _Results(self, self.log).build(battles)
+        return _Results(self, self.log).build(battles, notes)
 
 
 class Played:
@@ -1038,11 +1041,12 @@ class Played:
     def recorded(self) -> bool:
         return self._run.log is not None
 
-    def results(self, battles: Sequence[int]) -> list[CombatResult]:
+    def results(self, battles: Sequence[int], notes: bool = True) -> list[CombatResult]:
         """The results of some distinct battles, in that order, as :meth:`resolve_many`
         gives them (the batch must have been played with `record`, and should name its
-        creatures and players)."""
-        return self._run.results(battles)
+        creatures and players); without `notes`, without the readable account's notes on
+        who strikes (``StepResult.strikes``, which the JSON document leaves out)."""
+        return self._run.results(battles, notes)
 
 
 def _kept(values: IntArray | int, keep: BoolArray) -> IntArray | int:
