@@ -39,7 +39,11 @@ root = Path(ecs_combat.__file__).resolve().parent.parent
 """
 
 TOURNAMENT = """
-from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.generate import draw_battles
+try:
+    from ecs_combat.simulation.generators import make_generator
+except ImportError:  # before 2026-12-01 it was in generate
+    from ecs_combat.simulation.generate import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine
 from ecs_combat.simulation.spec import tournament
 spec = tournament(registry)

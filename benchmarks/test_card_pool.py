@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.generate import make_generator
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import Run, default_chunk_size, make_engine, simulate
 from ecs_combat.simulation.spec import Spec, parse_spec, tournament
 

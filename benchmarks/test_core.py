@@ -13,7 +13,8 @@ import pytest
 from ecs_combat import Registry, load_scenario
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.simulation.generate import Drawn, draw_battles, make_generator
+from ecs_combat.simulation.generate import Drawn, draw_battles
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine
 from ecs_combat.simulation.spec import tournament
 

@@ -10,7 +10,8 @@ import pytest
 
 from ecs_combat.bench.bench import melee_spec
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.generate import draw_battles
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate
 
 BATTLES = 100_000

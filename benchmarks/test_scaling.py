@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.generate import make_generator
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate
 from ecs_combat.simulation.spec import tournament
 

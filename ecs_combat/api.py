@@ -389,7 +389,7 @@ def simulate(
     the same battles and summary as the command. Without `seed` a random one is drawn (the
     summary's ``seed``). With `tables`, the per-battle and per-creature tables are kept."""
     from ecs_combat.simulation.card_summary import card_summary
-    from ecs_combat.simulation.generate import make_generator
+    from ecs_combat.simulation.generators import make_generator
     from ecs_combat.simulation.outfiles import code_labels
     from ecs_combat.simulation.simulate import (
         default_chunk_size,

@@ -150,7 +150,14 @@ def wearing_means_having(scenario: Scenario) -> tuple[str, str] | None:
 @hookimpl
 def register_state() -> list[StateField]:
     return [
-        StateField("creature", HAT, "bool", False, summary="the creature in its art has a hat"),
+        StateField(
+            "creature",
+            HAT,
+            "bool",
+            False,
+            printed=True,  # the card's art: a creature returning as a new object keeps it
+            summary="the creature in its art has a hat",
+        ),
         StateField("player", WEARING_HAT, "bool", False, summary="the player wears a hat"),
         StateField(
             "player",

@@ -3,9 +3,10 @@ creature with lesser power.
 
 An attack trigger, once per instance. Its target is the creature's ``targets`` entry, else
 the attacking creature with the greatest power below the mentor's as attackers are declared
-(the first in the file on a tie; RULES section 10); with none, nothing triggers. As it
-resolves the target must still be attacking with power less than the mentor's, both read then
-(608.2b): otherwise nothing happens. Needs the +1/+1 counter kind (plugin ``pt_counters``).
+that the mentor's ability may target (not one with protection from creatures, 702.16b; the
+first in the file on a tie; RULES section 10); with none, nothing triggers. As it resolves the
+target must still be a legal target, attacking with power less than the mentor's, all read
+then (608.2b): otherwise nothing happens. Needs the +1/+1 counter kind (plugin ``pt_counters``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,11 @@ PLUS = "+1/+1"
 def resolve(combat: CombatContext, trigger: Trigger) -> None:
     source, target = trigger.source, trigger.data["target"]
     who = f"{MENTOR} ({combat.creature_id(source)})"
-    if not (combat.attacking(target) and combat.power(target) < combat.power(source)):
+    if not (
+        combat.attacking(target)
+        and combat.power(target) < combat.power(source)
+        and combat.can_target(source, target)
+    ):
         combat.note(f"{who}: {combat.creature_id(target)} is no longer a legal target")
         return
     combat.add_counters(target, PLUS, 1)
@@ -42,13 +47,19 @@ def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     source, target = triggers.source, triggers.data["target"]
     power = batch.power()
     legal = batch.attacking()[target] & (power[target] < power[source])
+    legal &= batch.can_target(source, target)
     batch.add_counters(target[legal], PLUS, 1)
 
 
 def _default(combat: CombatContext, source: int) -> int | None:
-    """The attacking creature with the greatest power below the mentor's, first in the file."""
+    """The attacking creature with the greatest power below the mentor's that it may target,
+    first in the file."""
     own = combat.power(source)
-    lesser = [c for c in combat.creatures() if combat.attacking(c) and combat.power(c) < own]
+    lesser = [
+        c
+        for c in combat.creatures()
+        if combat.attacking(c) and combat.power(c) < own and combat.can_target(source, c)
+    ]
     return max(lesser, key=lambda c: combat.power(c), default=None)
 
 
@@ -62,22 +73,35 @@ def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
 
 
 def _defaults(batch: BatchContext, sources: np.ndarray) -> np.ndarray:
-    """Per source row: the default target row, or -1. Attackers sorted by battle, then power
-    from the greatest, then file order; each source takes the first of its battle below it."""
+    """Per source row: the default target row, or -1. Every (source, attacker) pair of a
+    battle, kept where the attacker has lesser power and may be targeted; each source takes
+    the greatest power, then the first row (file order)."""
     battle, power = batch.battle(), batch.power()
     attackers = np.flatnonzero(batch.attacking())
-    if not attackers.size:
-        return np.full(len(sources), -1, np.int64)
-    order = attackers[np.lexsort((attackers, -power[attackers], battle[attackers]))]
-    low = int(power.min())
-    width = int(power.max()) - low + 2
-    key = battle[order] * width + (width - 1 - (power[order] - low))
-    below = battle[sources] * width + (width - 1 - (power[sources] - low)) + 1
-    at = np.searchsorted(key, below, side="left")
-    found = at < len(order)
-    pick = order[np.minimum(at, len(order) - 1)]
-    ok = found & (battle[pick] == battle[sources])
-    return np.where(ok, pick, -1).astype(np.int64)
+    out = np.full(len(sources), -1, np.int64)
+    if not attackers.size or not len(sources):
+        return out
+    attackers = attackers[np.argsort(battle[attackers], kind="stable")]  # by battle, then row
+    start = np.searchsorted(battle[attackers], battle[sources], side="left")
+    stop = np.searchsorted(battle[attackers], battle[sources], side="right")
+    count = stop - start
+    which = np.repeat(np.arange(len(sources)), count)  # the pair's source, by position
+    if not which.size:
+        return out
+    offset = np.arange(len(which)) - np.repeat(np.cumsum(count) - count, count)
+    candidate = attackers[np.repeat(start, count) + offset]
+    source = sources[which]
+    ok = power[candidate] < power[source]
+    ok[ok] = batch.can_target(source[ok], candidate[ok])
+    which, candidate = which[ok], candidate[ok]
+    if not which.size:
+        return out
+    order = np.lexsort((candidate, -power[candidate], which))
+    which, candidate = which[order], candidate[order]
+    first = np.ones(len(which), np.bool_)
+    first[1:] = which[1:] != which[:-1]
+    out[which[first]] = candidate[first]
+    return out
 
 
 def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:

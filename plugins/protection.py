@@ -1,11 +1,16 @@
-"""Protection from a color (702.16): ``protection from red``, one instance per color.
+"""Protection (702.16): ``protection from red``, ``protection from creatures``, ``protection
+from everything``, ``protection from multicolored``; one instance per quality.
 
-A creature with protection from a color can't be blocked by creatures of that color
-(702.16e), can't be the target of spells of that color (702.16c), and all damage sources of
-that color would deal to it is prevented (702.16f): a ``deal-damage`` system in the standard
-``prevention`` set, so before lifelink and deathtouch, sets those amounts to 0, so that damage
-gives no life, destroys nothing and is not listed. Damage is still *assigned* to it as usual (702.19b:
-trample must assign it lethal damage first); only its dealing is prevented.
+A creature with protection from a quality (a color; ``creatures``: any creature;
+``multicolored``: two or more colors, 105.2b; ``everything``: anything, 702.16j) can't be
+blocked by creatures with that quality (702.16e), can't be the target of spells or abilities
+whose source has it (702.16c, 702.16b: provoke's and mentor's sources are creatures), and all
+damage sources with it would deal to it is prevented (702.16f): a ``deal-damage`` system in the
+standard ``prevention`` set, so before lifelink and deathtouch, sets those amounts to 0, so that
+damage gives no life, destroys nothing and is not listed. Damage is still *assigned* to it as
+usual (702.19b: trample must assign it lethal damage first); only its dealing is prevented.
+From everything, all damage is prevented, also a scenario ``damage`` event's, which has no
+source (an ``event-damage`` system); other qualities leave that damage alone.
 """
 
 from __future__ import annotations
@@ -17,51 +22,110 @@ import numpy as np
 from ecs_combat import (
     BatchContext,
     BatchDamageEvent,
+    BatchEventDamage,
     CombatContext,
     DamageEvent,
+    EventDamage,
     Keyword,
     Restriction,
     Side,
     System,
+    from_mask,
     hookimpl,
 )
 
 PROTECTION = "protection"
+CREATURES = from_mask(["creatures"])
+EVERYTHING = from_mask(["everything"])
+MULTICOLORED = from_mask(["multicolored"])
+
+
+def _multicolored(colors: Any) -> Any:
+    """105.2b: two or more colors (a bit mask with more than one bit)."""
+    return (colors & (colors - 1)) != 0
+
+
+def _from_creature_source(protected: Any, source_colors: Any) -> Any:
+    """Whether protection `protected` (a mask) covers a creature source of `source_colors`."""
+    return (
+        ((protected & source_colors) != 0)
+        | ((protected & (CREATURES | EVERYTHING)) != 0)
+        | (((protected & MULTICOLORED) != 0) & _multicolored(source_colors))
+    )
 
 
 def may_block(attacker: Side, blocker: Side) -> Any:
-    """702.16e: it can't be blocked by creatures of a color it has protection from."""
-    return (attacker.values(PROTECTION) & blocker.colors) == 0
+    """702.16e: it can't be blocked by creatures with a quality it has protection from."""
+    return np.logical_not(_from_creature_source(attacker.values(PROTECTION), blocker.colors))
 
 
 def may_target(creature: Side) -> Any:
-    """702.16c: it can't be the target of spells of a color it has protection from."""
-    return (creature.values(PROTECTION) & creature.spell_colors) == 0
+    """702.16c: it can't be the target of spells or abilities whose source has a quality it has
+    protection from (a spell is no creature; everything covers it too)."""
+    protected, colors = creature.values(PROTECTION), creature.spell_colors
+    return np.logical_not(
+        ((protected & colors) != 0)
+        | ((protected & EVERYTHING) != 0)
+        | (((protected & CREATURES) != 0) & creature.from_creature)
+        | (((protected & MULTICOLORED) != 0) & _multicolored(colors))
+    )
+
+
+def _mask(parameters: list[int | str | None]) -> int:
+    return from_mask(p for p in parameters if isinstance(p, str))
 
 
 def prevent(combat: CombatContext, event: DamageEvent) -> None:
-    """702.16f: prevent the damage sources of a color it has protection from would deal."""
+    """702.16f: prevent the combat damage sources with a quality it has protection from would
+    deal (the sources are creatures)."""
     for d in event.dealt:
         if d.to_player or d.amount == 0 or not combat.has(d.recipient, PROTECTION):
             continue
-        protected = set(combat.instances(d.recipient, PROTECTION))
-        if protected & set(combat.colors(d.source)):
+        protected = _mask(combat.instances(d.recipient, PROTECTION))
+        source_colors = from_mask(combat.colors(d.source))
+        if _from_creature_source(protected, source_colors):
             d.amount = 0
 
 
-def prevent_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
-    """The same over a batch: each row's protection colors as a bit mask."""
-    rows, colors = batch.instances(PROTECTION)
-    named = colors >= 0
-    if not named.any():
-        return
+def _protected(batch: BatchContext) -> np.ndarray:
+    """Per row: its protection qualities as a bit mask."""
+    rows, params = batch.instances(PROTECTION)
+    named = params >= 0
     protected = np.zeros(batch.rows, np.int64)
-    np.bitwise_or.at(protected, rows[named], np.left_shift(1, colors[named]))
+    np.bitwise_or.at(protected, rows[named], np.left_shift(1, params[named]))
+    return protected
+
+
+def prevent_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
+    """The same over a batch."""
+    protected = _protected(batch)
+    if not protected.any():
+        return
     to_creature = event.recipient >= 0
     recipient = np.where(to_creature, event.recipient, 0)
     source_colors = np.asarray(batch.colors(), np.int64)[event.source]
-    prevented = to_creature & ((protected[recipient] & source_colors) != 0)
+    prevented = to_creature & _from_creature_source(protected[recipient], source_colors)
     event.amount[prevented] = 0
+
+
+def prevent_event(combat: CombatContext, event: EventDamage) -> None:
+    """702.16j: protection from everything prevents a damage event's damage to it too."""
+    if event.to_player or not combat.has(event.recipient, PROTECTION):
+        return
+    if _mask(combat.instances(event.recipient, PROTECTION)) & EVERYTHING:
+        event.amount = 0
+        combat.note(
+            f"protection from everything: the damage to {combat.creature_id(event.recipient)} "
+            "is prevented (702.16j)"
+        )
+
+
+def prevent_event_batched(batch: BatchContext, event: BatchEventDamage) -> None:
+    """The same over a batch."""
+    protected = _protected(batch)
+    to_creature = event.recipient >= 0
+    recipient = np.where(to_creature, event.recipient, 0)
+    event.amount[to_creature & ((protected[recipient] & EVERYTHING) != 0)] = 0
 
 
 @hookimpl
@@ -80,7 +144,15 @@ def register_systems() -> list[System]:
             {PROTECTION},
             sets={"prevention"},  # before replacements and what reacts to damage (616.1)
             writes={"amount"},
-        )
+        ),
+        System(
+            "event-damage",
+            "protection from everything prevents damage",
+            prevent_event,
+            prevent_event_batched,
+            {PROTECTION},
+            writes={"amount"},
+        ),
     ]
 
 
@@ -92,14 +164,15 @@ def register_restrictions() -> list[Restriction]:
             PROTECTION,
             "702.16e",
             may_block,
-            "{attacker} has protection from a color {blocker} has, so {blocker} can't block it",
+            "{attacker} has protection from a quality {blocker} has (a color, creatures, "
+            "multicolored or everything), so {blocker} can't block it",
         ),
         Restriction(
             "target",
             PROTECTION,
             "702.16c",
             may_target,
-            "{creature} has protection from a color of the spell {caster} cast, so it can't be "
-            "targeted by it",
+            "{creature} has protection from a quality of the source {caster} controls (a color, "
+            "creatures, multicolored or everything), so it can't be targeted by it",
         ),
     ]

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from ecs_combat import (
     COLORS,
+    FROM_WORDS,
     REGULAR_STEP,
     Card,
     InputError,
@@ -166,7 +167,7 @@ def _entry(draw: Draw, keyword: str) -> str:
     """One instance of a keyword as scenarios write it, with a parameter where it takes one."""
     kind = REGISTRY.keywords[keyword].parameter
     if kind == "color":
-        return f"{keyword} from {draw(st.sampled_from(COLORS))}"
+        return f"{keyword} from {draw(st.sampled_from(FROM_WORDS))}"
     return f"{keyword} {draw(st.integers(1, 3))}" if kind == "number" else keyword
 
 
@@ -239,6 +240,10 @@ def _may_block(
         return False
     protected = {p for k, p in _instances(attacker) if k == "protection"}
     if not protected.isdisjoint(blocker.get("colors", [])):  # 702.16e
+        return False
+    if protected & {"creatures", "everything"}:  # 702.16e, 702.16j: any creature has them
+        return False
+    if "multicolored" in protected and len(set(blocker.get("colors", []))) > 1:  # 105.2b
         return False
     if "skulk" in theirs and _power(blocker) > _power(attacker):  # 702.118
         return False

@@ -32,7 +32,7 @@ from cli_run import Completed, run_cli
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.schema import TURN_TABLES, tables
-from ecs_combat.simulation.spec import _SpecReader, parse_spec
+from ecs_combat.simulation.spec import SpecReader, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -298,12 +298,12 @@ def test_every_spec_key_is_documented() -> None:
         for line in section.splitlines()
         if line.startswith("| `") and (cells := line.split(" | "))
     }
-    keys = set(_SpecReader.TOP) | {"state.creature", "state.player"}
+    keys = set(SpecReader.TOP) | {"state.creature", "state.player"}
     keys |= {f"casts[i].{k}" for k in ("card", "probability", "target")}
     for key in sorted(keys - {"attacker", "blocker"}):
         assert f"| `{key}`" in rows, key
     side = rows["| `attacker`, `blocker`"]
-    for key in _SpecReader.SIDE:
+    for key in SpecReader.SIDE:
         assert f"`{key}`" in side, key
 
 

@@ -16,8 +16,12 @@ from conftest import bundled_registry
 from scenario_text import combat, creature
 
 from ecs_combat import (
+    BatchContext,
     BatchDamageEvent,
+    BatchDeaths,
+    CombatContext,
     DamageEvent,
+    Deaths,
     Keyword,
     PluginError,
     RefusedError,
@@ -207,6 +211,7 @@ def test_plugins_command_shows_the_schedule() -> None:
         "destroy",
         "dies",
         "end-of-combat",
+        "event-damage",
     ]
     assert [p for i, p in enumerate(points) if p not in points[:i]] == order
     assert any(line.split()[:2] == ["deal-damage", "lifelink"] for line in lines[at:])
@@ -217,3 +222,48 @@ def test_plugins_command_shows_the_schedule() -> None:
     )
     lifelink = next(p for p in doc if "lifelink" in p["keywords"])
     assert lifelink["systems"] == [{"point": "deal-damage", "name": "lifelink gains life"}]
+
+
+class Blight:
+    """A made-up dies trigger: when a creature with blight dies, each other creature on the
+    battlefield gets a -1/-1 counter (the bundled pt_counters plugin's)."""
+
+    @hookimpl
+    def register_keywords(self) -> list[Keyword]:
+        return [Keyword("blight", requires=frozenset({"-1/-1"}))]
+
+    @hookimpl
+    def register_systems(self) -> list[System]:
+        def reference(combat: CombatContext, deaths: Deaths) -> None:
+            if any(combat.has(c, "blight") for c in deaths.creatures):
+                for c in combat.creatures():
+                    if combat.on_battlefield(c):
+                        combat.add_counters(c, "-1/-1", 1)
+
+        def batched(batch: BatchContext, deaths: BatchDeaths) -> None:
+            blighted = np.zeros(batch.battles, np.bool_)
+            blighted[batch.battle()[deaths.creatures & batch.has("blight")]] = True
+            rows = np.flatnonzero(batch.on_battlefield() & blighted[batch.battle()])
+            batch.add_counters(rows, "-1/-1", 1)
+
+        return [System("dies", "blight shrinks the others", reference, batched, {"blight"})]
+
+
+def test_state_based_actions_are_checked_again_after_a_dies_trigger() -> None:
+    """704.3: the 2/2 bear with blight dies to the 4/4 giant blocking it (4 >= 2) and deals it
+    2; blight gives the 1/1 bystander and the giant a -1/-1 counter each. The state-based
+    actions are checked again after the trigger: the bystander (1/1 - 1 = 0/0) dies then
+    (704.5f), in the same step; the giant lives, a 3/3 with 2 damage (2 < 3)."""
+    text = (
+        PLAYERS
+        + creature("bear", "A", 2, 2, "blight")
+        + creature("bystander", "A", 1, 1)
+        + creature("giant", "B", 4, 4)
+        + combat({"bear": "B"}, {"giant": "bear"})
+    )
+    for out in _both(bundled_registry(extra=(Blight(),)), text):
+        assert out["steps"][-1]["died"] == ["bear", "bystander"]
+        assert out["creatures"]["bystander"]["alive"] is False
+        giant = out["creatures"]["giant"]
+        assert (giant["alive"], giant["toughness"], giant["damage"]) == (True, 3, 2)
+        assert giant["counters"] == {"-1/-1": 1}

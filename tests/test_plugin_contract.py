@@ -37,6 +37,16 @@ ROOT = Path(__file__).resolve().parent.parent
 PLUGIN_FILES = sorted([*ROOT.glob("plugins/*.py"), *ROOT.glob("examples/*/ecs_combat_*/**/*.py")])
 SYSTEM_ARGS = {"combat", "batch"}
 ACCEPTED = {"CombatContext", "BatchContext", "CombatView", "BatchView"}
+#: The example plugin packages (alpha-strike, poisonous, legacy, ...): each has a pyproject.
+EXAMPLE_PACKAGES = sorted(p.parent for p in ROOT.glob("examples/*/pyproject.toml"))
+
+
+def test_every_plugin_file_is_checked() -> None:
+    """The checks below read the bundled plugins and every example package's modules."""
+    assert len(EXAMPLE_PACKAGES) >= 3
+    for package in EXAMPLE_PACKAGES:
+        assert any(package in path.parents for path in PLUGIN_FILES), package.name
+    assert ROOT / "examples" / "legacy" / "ecs_combat_legacy" / "__init__.py" in PLUGIN_FILES
 
 
 def test_no_plugin_imports_esper_or_an_engine() -> None:

@@ -1,6 +1,7 @@
 """The plugin test kit (ecs_combat.testing) on every bundled keyword: random legal scenarios
-using it resolve identically on both engines, and the kit's strategy does what it says (legal
-documents, parameters drawn, most battles deal damage)."""
+and turns using it resolve identically on both engines, and the kit's strategies do what they
+say (legal documents, parameters, plugin state, events and several combat phases drawn, most
+battles deal damage, a disagreeing plugin caught)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,35 @@ import subprocess
 import sys
 from typing import Any
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, find, given, settings
 
 import ecs_combat.testing as kit
-from ecs_combat import InputError, Registry, parse_scenario
+from ecs_combat import (
+    BatchContext,
+    BatchDamageEvent,
+    CombatContext,
+    DamageEvent,
+    InputError,
+    Keyword,
+    Registry,
+    System,
+    hookimpl,
+    load_registry,
+    parse_scenario,
+)
+from ecs_combat.plugin.phases import COMBAT
+from ecs_combat.scenario.turn_loader import parse_turn
 from ecs_combat.testing import (
     assert_engines_agree,
+    assert_turn_engines_agree,
     bundled_plugins,
     registry_with,
     resolve_both,
+    resolve_turn_both,
     scenarios,
+    turns,
 )
 
 REGISTRY = registry_with()
@@ -159,3 +178,169 @@ def test_an_invalid_document_raises_the_loaders_error() -> None:
     doc = {"players": {"A": {}}, "creatures": {}, "combat": {"attackers": {}}}
     with pytest.raises(InputError):
         assert_engines_agree(REGISTRY, doc)
+
+
+# -- plugin state, events and turns ---------------------------------------------------------
+
+
+def test_plugin_state_and_events_are_drawn() -> None:
+    """Over many draws, every state field the bundled plugins declare appears (soulbond
+    pairs written both ways, to a creature of the same controller), and every kind of event;
+    each drawn document loads."""
+    keys: dict[str, int] = {}
+    actions: dict[str, int] = {}
+    points: set[str] = set()
+
+    @settings(KIT, max_examples=200)
+    @given(scenarios(REGISTRY))
+    def record(doc: dict[str, Any]) -> None:
+        parse_scenario(doc, REGISTRY, "kit.toml")
+        for owner, table_key in (("creature", "creatures"), ("player", "players")):
+            for table in doc[table_key].values():
+                for key in REGISTRY.state_fields(owner):
+                    keys[f"{owner}.{key}"] = keys.get(f"{owner}.{key}", 0) + (key in table)
+        creatures = doc["creatures"]
+        for cid, table in creatures.items():
+            if "paired_with" in table:
+                mate = creatures[table["paired_with"]]
+                assert mate["paired_with"] == cid and mate["controller"] == table["controller"]
+        for event in doc.get("events", []):
+            actions[event["action"]] = actions.get(event["action"], 0) + 1
+            points.add(event["at"])
+
+    record()
+    declared = {f"{o}.{k}" for o in ("creature", "player") for k in REGISTRY.state_fields(o)}
+    assert set(keys) == declared and all(n >= 5 for n in keys.values()), keys
+    wanted = {"grant", "remove", "counters", "pump", "damage", "destroy", "remove-from-combat"}
+    assert wanted | {"cast"} <= set(actions), actions
+    assert {"declare-blockers", "after regular"} <= points
+
+
+def test_state_and_events_can_be_left_out() -> None:
+    """``state=False, events=False``: the documents of before, creatures and blocks only."""
+
+    @settings(KIT, max_examples=30)
+    @given(scenarios(REGISTRY, state=False, events=False))
+    def check(doc: dict[str, Any]) -> None:
+        assert "events" not in doc
+        for table in [*doc["creatures"].values(), *doc["players"].values()]:
+            assert not {"hat", "paired_with", "poison", "wearing_hat"} & set(table)
+
+    check()
+
+
+def test_a_refused_event_is_left_out() -> None:
+    """legal_scenario drops what the loader refuses (an event naming no creature), keeping
+    the rest."""
+    doc: dict[str, Any] = {
+        "players": {"A": {}, "B": {}},
+        "creatures": {"bear": {"controller": "A", "power": 2, "toughness": 2}},
+        "combat": {"attackers": {"bear": "B"}},
+        "events": [
+            {"at": "declare-blockers", "action": "destroy", "target": "ghost"},
+            {"at": "declare-blockers", "action": "pump", "target": "bear", "power": 1},
+        ],
+    }
+    kit.legal_scenario(doc, REGISTRY)
+    assert doc["events"] == [
+        {"at": "declare-blockers", "action": "pump", "target": "bear", "power": 1}
+    ]
+    assert resolve_both(REGISTRY, doc)[0]["players"]["B"]["life"] == 17
+
+
+@KIT
+@given(turns(REGISTRY))
+def test_engines_agree_on_turns_mixing_every_keyword(doc: dict[str, Any]) -> None:
+    """CONTRACT.md 2 for turns (RULES 8): several combat phases, state and events."""
+    assert_turn_engines_agree(REGISTRY, doc)
+
+
+def test_drawn_turns_are_legal_have_several_combat_phases_and_mostly_deal_damage() -> None:
+    """Every drawn turn loads and both turn engines play it without an input error; at
+    least 80% deal combat damage, at least a third attack in two combat phases or more, and
+    some have events and plugin state."""
+    damage, several, with_events, with_state = [], [], [], []
+
+    @settings(KIT, max_examples=80)
+    @given(turns(REGISTRY))
+    def record(doc: dict[str, Any]) -> None:
+        turn = parse_turn(doc, REGISTRY, "kit.toml")
+        assert len(doc["combats"]) <= len([p for p in turn.phases if p.kind == COMBAT])
+        ref, bat = resolve_turn_both(REGISTRY, doc)
+        assert isinstance(ref, dict) and ref == bat
+        damage.append(any(s["damage"] for c in ref["combats"] for s in c["steps"]))
+        several.append(len([c for c in doc["combats"] if c["attackers"]]) >= 2)
+        with_events.append(any("events" in c for c in doc["combats"]))
+        with_state.append(any("paired_with" in t for t in doc["creatures"].values()))
+
+    record()
+    n = len(damage)
+    assert sum(damage) >= 0.8 * n and sum(several) >= n / 3
+    assert sum(with_events) >= n / 4 and sum(with_state) >= n / 10
+
+
+class Glitch:
+    """A deliberately broken plugin: "glitch" deals 1 more combat damage, in the reference
+    form only."""
+
+    __name__ = "glitch"
+
+    @hookimpl
+    def register_keywords(self) -> list[Keyword]:
+        return [Keyword("glitch", rule="test")]
+
+    @hookimpl
+    def register_systems(self) -> list[System]:
+        def more(combat: CombatContext, event: DamageEvent) -> None:
+            for d in event.dealt:
+                if d.amount > 0 and combat.has(d.source, "glitch"):
+                    d.amount += 1
+
+        def same(batch: BatchContext, event: BatchDamageEvent) -> None:
+            assert isinstance(event.amount, np.ndarray)
+
+        return [System("deal-damage", "glitch", more, same, {"glitch"})]
+
+
+def test_a_disagreeing_plugin_is_caught_in_turns() -> None:
+    """The turn check can fail: among drawn turns with a glitch creature, one the engines
+    resolve differently is found, and assert_turn_engines_agree reports it."""
+    broken = registry_with(extra=[Glitch()])
+
+    def disagrees(doc: dict[str, Any]) -> bool:
+        ref, bat = resolve_turn_both(broken, doc)
+        return ref != bat
+
+    doc = find(
+        turns(broken, keywords=["glitch"]),
+        disagrees,
+        settings=settings(max_examples=200, database=None, deadline=None),
+    )
+    with pytest.raises(AssertionError, match="the engines disagree"):
+        assert_turn_engines_agree(broken, doc)
+    assert len(doc["combats"]) >= 1
+
+
+def test_turns_refuse_unknown_keywords() -> None:
+    with pytest.raises(ValueError, match="flyng"):
+        turns(REGISTRY, keywords=["flyng"])
+
+
+def test_the_cards_that_add_combat_phases_are_found_by_trying_them() -> None:
+    """The bundled library: Resurgence (a spell) and Throat Wolf (a creature card) add combat
+    phases; without their plugins none is found, and drawn turns have one combat phase."""
+    assert kit.phase_adders(REGISTRY) == (["Resurgence"], ["Throat Wolf"])
+    modules = [
+        m
+        for name, m in sorted(bundled_plugins().items())
+        if name not in ("response_resurgence", "throat_wolf")
+    ]
+    plain = load_registry(load=modules, autoload=False)
+    assert kit.phase_adders(plain) == ([], [])
+
+    @settings(KIT, max_examples=10)
+    @given(turns(plain))
+    def check(doc: dict[str, Any]) -> None:
+        assert len(doc["combats"]) <= 1 and not doc["turn"]["casts"]
+
+    check()

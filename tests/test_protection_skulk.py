@@ -23,7 +23,8 @@ from ecs_combat import (
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import check_declarations
-from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.generate import draw_battles
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec import parse_spec
 
 if TYPE_CHECKING:  # the card-effect interface, for annotations only
@@ -227,7 +228,8 @@ def test_a_bad_protection_entry_exits_2_with_one_line(tmp_path: Path) -> None:
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
     assert p.stderr.strip() == (
         f"ecs-combat: {path}: creatures.monk.keywords[0]: 'protection' takes 'from' and a "
-        "color (white, blue, black, red, green), not 'from artifacts'"
+        "color (white, blue, black, red, green) or a quality (creatures, everything, "
+        "multicolored), not 'from artifacts'"
     )
 
 

@@ -11,6 +11,7 @@ from conftest import Resolve, dealt
 from scenario_text import combat, creature
 
 from ecs_combat import InputError, Registry, parse_scenario
+from ecs_combat.decisions import best_blocks
 from ecs_combat.rules.legality import score_block_requirements
 from ecs_combat.simulation.spec import parse_spec
 
@@ -90,6 +91,67 @@ def test_two_lures_a_blocker_obeys_one(resolve: Resolve) -> None:
         assert (target, "wall", 1) in dealt(out, "regular")
     with pytest.raises(InputError, match=r"lure \(one\)"):
         resolve(text + combat({"one": "B", "two": "B"}))
+
+
+TWO_LURES = (
+    TWO
+    + creature("one", "A", 1, 1, "lure")
+    + creature("two", "A", 1, 1, "lure")
+    + creature("wall", "B", 0, 4, "can block an additional creature")
+)
+
+
+def test_a_blocker_of_two_attackers_obeys_two_lures(resolve: Resolve) -> None:
+    """509.1a, 509.1c: the wall can block an additional creature, so it is able to block both
+    lures and obeys both requirements by blocking both: legal. Each 1/1 deals its 1 to the
+    wall (1 + 1 = 2 < 4); the wall's 0 kills nothing."""
+    out = resolve(TWO_LURES + combat({"one": "B", "two": "B"}, {"wall": ["one", "two"]}))
+    assert dealt(out, "regular") == {("one", "wall", 1), ("two", "wall", 1)}
+    assert out["creatures"]["wall"]["damage"] == 2
+
+
+@pytest.mark.parametrize(("blocks", "unobeyed"), [("one", "two"), ("two", "one")])
+def test_a_blocker_of_two_attackers_blocking_one_lure_is_an_input_error(
+    resolve: Resolve, blocks: str, unobeyed: str
+) -> None:
+    """The most it can obey is min(2 requirements, 2 attackers it may block) = 2: blocking one
+    lure obeys 1 of 2, an input error naming the lure it leaves unobeyed (before the fix the
+    capacity was taken as 1 and this was accepted)."""
+    with pytest.raises(InputError) as info:
+        resolve(TWO_LURES + combat({"one": "B", "two": "B"}, {"wall": blocks}))
+    message = str(info.value)
+    assert "combat.blockers" in message
+    assert f"lure ({unobeyed})" in message
+    assert "obey 1 of the 2 requirements" in message
+
+
+def test_score_block_requirements_counts_a_blocker_of_several(registry: Registry) -> None:
+    """Candidates [K, B, M] for the wall of two: both lures 2, one of them 1, none 0; the
+    most is 2."""
+    scenario = parse_scenario(
+        tomllib.loads(TWO_LURES + combat({"one": "B", "two": "B"}, {"wall": ["one", "two"]})),
+        registry,
+        "t.toml",
+    )
+    counts, most = score_block_requirements(
+        scenario, registry, np.array([[[0, 1]], [[1, -1]], [[-1, -1]]])
+    )
+    assert most == 2
+    assert counts.tolist() == [2, 1, 0]
+
+
+def test_best_blocks_has_the_blocker_of_two_block_both_lures(registry: Registry) -> None:
+    """Of the wall's 4 declarations (nothing, one, two, both) only blocking both obeys the 2
+    requirements it can: 1 declaration."""
+    scenario = parse_scenario(
+        tomllib.loads(TWO_LURES + combat({"one": "B", "two": "B"})),
+        registry,
+        "t.toml",
+        blocks_to_decide=True,
+    )
+    decision = best_blocks(scenario, registry, top=4)
+    assert decision.declarations == 1
+    assert decision.best[0].blockers == {"wall": ["one", "two"]}
 
 
 def test_score_block_requirements_scores_many_candidates(registry: Registry) -> None:

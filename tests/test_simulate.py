@@ -24,7 +24,8 @@ from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import check_declarations
-from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.generate import draw_battles
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import COLUMNS, TABLE_COLUMNS, Tally
 from ecs_combat.simulation.spec import parse_spec, strike_keywords, tournament
 

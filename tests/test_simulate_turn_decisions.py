@@ -24,12 +24,13 @@ from ecs_combat.batched.boards import Declarations, with_declarations
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.phase_start import PhaseStart
-from ecs_combat.batched.turn import _TurnRun
+from ecs_combat.batched.turn import TurnRun
 from ecs_combat.decisions import best_attacks, best_blocks
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation import turn_decided
 from ecs_combat.simulation.decided import decided
-from ecs_combat.simulation.generate import draw_battles, make_generator
+from ecs_combat.simulation.generate import draw_battles
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.spec import load_spec, parse_spec
 
@@ -63,7 +64,7 @@ MIXED: dict[str, Any] = {
 
 def decided_phases(
     registry: Registry, doc: dict[str, Any], seed: int, n: int
-) -> tuple[_TurnRun, list[tuple[PhaseStart, Declarations]]]:
+) -> tuple[TurnRun, list[tuple[PhaseStart, Declarations]]]:
     """Battles 0..n-1 of a run of the SPEC, played as a chunk is: each combat phase's start
     and the declarations chosen for it."""
     generator = make_generator(parse_spec(doc, registry, "turn.toml"), registry)
@@ -77,7 +78,7 @@ def decided_phases(
         return seen[-1][1]
 
     turn = dataclasses.replace(drawn.turn, declarer=recording)
-    run = _TurnRun(BatchedEngine(registry), turn, record=False, strict=False)
+    run = TurnRun(BatchedEngine(registry), turn, record=False, strict=False)
     run.play_turns()
     run.raise_error()
     return run, seen

@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 from ecs_combat import InputError, Registry
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.turn import _TurnRun
+from ecs_combat.batched.turn import TurnRun
 from ecs_combat.plugin.phases import Phase
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.turns import TurnScenario
-from ecs_combat.simulation.generate import Drawn, SpecGenerator, draw_battles, make_generator
+from ecs_combat.simulation.generate import Drawn, SpecGenerator, draw_battles
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec import parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,15 +55,15 @@ def spec_of(doc: dict[str, Any], registry: Registry) -> SpecGenerator:
     return generator
 
 
-def played(registry: Registry, drawn: Drawn) -> _TurnRun:
+def played(registry: Registry, drawn: Drawn) -> TurnRun:
     assert drawn.turn is not None
-    run = _TurnRun(BatchedEngine(registry), drawn.turn, record=False, strict=False)
+    run = TurnRun(BatchedEngine(registry), drawn.turn, record=False, strict=False)
     run.play_turns()
     run.raise_error()
     return run
 
 
-def as_turns(registry: Registry, generator: SpecGenerator, run: _TurnRun) -> list[TurnScenario]:
+def as_turns(registry: Registry, generator: SpecGenerator, run: TurnRun) -> list[TurnScenario]:
     """The turns the bulk run played, as scenarios: each phase's declarations as made."""
     assert generator.turn is not None
     plan = generator.turn
@@ -92,7 +93,7 @@ def as_turns(registry: Registry, generator: SpecGenerator, run: _TurnRun) -> lis
     return out
 
 
-def compare(run: _TurnRun, turns: list[TurnScenario], results: list[Any]) -> None:
+def compare(run: TurnRun, turns: list[TurnScenario], results: list[Any]) -> None:
     outcome = run.outcome()
     alive, damage = outcome.alive.tolist(), outcome.damage.tolist()
     life = outcome.life.tolist()

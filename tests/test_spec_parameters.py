@@ -16,6 +16,8 @@ from ecs_combat.simulation.spec import parse_spec
         ("bushido 2", "'bushido' takes a number"),
         ("frenzy 1", "'frenzy' takes a number"),
         ("protection from red", "'protection' takes a color ('protection from red')"),
+        ("protection from creatures", "'protection' takes a color ('protection from red')"),
+        ("protection from everything", "'protection' takes a color"),
     ],
 )
 def test_a_keyword_with_a_parameter_is_refused_naming_it(

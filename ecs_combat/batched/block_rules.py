@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.views import _RowSide
+from ecs_combat.batched.views import RowSide
 from ecs_combat.plugin.restrictions import Restriction
 
 if TYPE_CHECKING:
@@ -28,8 +28,8 @@ def restrictions(run: _Run, kind: str) -> list[Restriction]:
     return [r for r in run.reg.restrictions_of(kind) if r.keyword in run.m.bit]
 
 
-def _side(run: _Run, rows: IntArray) -> _RowSide:
-    return _RowSide(run, rows, np.ones(len(rows), np.bool_), np.zeros(len(rows), I64))
+def _side(run: _Run, rows: IntArray) -> RowSide:
+    return RowSide(run, rows, np.ones(len(rows), np.bool_), np.zeros(len(rows), I64))
 
 
 def able_to_block(run: _Run, rows: IntArray) -> BoolArray:

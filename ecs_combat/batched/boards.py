@@ -9,7 +9,7 @@ explicit divisions. Everything is array work: no Python loop over battles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -30,18 +30,34 @@ class Segments:
     def of(battle_of_row: IntArray, n_battles: int) -> Segments:
         """The segments of rows whose battles are `battle_of_row` (ascending)."""
         count = np.bincount(battle_of_row, minlength=n_battles).astype(I64)
-        start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(I64)
+        start = np.concatenate([[0], count.cumsum()[:-1]]).astype(I64)
         return Segments(start, count)
 
     def gather(self, battles: IntArray) -> tuple[IntArray, IntArray, IntArray]:
         """For copies of `battles`: the source rows in order, each row's copy, and each
         copy's first new row."""
         count = self.count[battles]
-        ends = np.cumsum(count)
+        ends = count.cumsum()
         new_start = ends - count
-        copy = np.repeat(np.arange(len(battles), dtype=I64), count)
-        shift = np.repeat(self.start[battles] - new_start, count)
+        copy = np.arange(len(battles), dtype=I64).repeat(count)
+        shift = (self.start[battles] - new_start).repeat(count)
         return np.arange(len(copy), dtype=I64) + shift, copy, new_start
+
+
+#: The fields of a :class:`CombatBatch`.
+_BATCH_FIELDS = frozenset(f.name for f in fields(CombatBatch))
+
+
+def replaced(batch: CombatBatch, **changes: Any) -> CombatBatch:
+    """``dataclasses.replace(batch, **changes)`` without its work per field (a batch checks
+    nothing as it is made), for the many small batches of a decision search."""
+    unknown = changes.keys() - _BATCH_FIELDS
+    if unknown:
+        raise TypeError(f"CombatBatch has no fields {sorted(unknown)}")
+    out = object.__new__(CombatBatch)
+    out.__dict__.update(batch.__dict__)
+    out.__dict__.update(changes)
+    return out
 
 
 def _move(refs: IntArray, shift: IntArray) -> IntArray:
@@ -109,7 +125,7 @@ def copy_boards(
         k: (_move(v[crow], c_by_row) if k in creature_refs else v[crow])
         for k, v in batch.creature_state.items()
     }
-    out = replace(
+    out = replaced(
         batch,
         n_battles=nb,
         player_battle=pcopy,
@@ -160,7 +176,7 @@ def copy_boards(
     moved_target = np.where(target < 0, target - p_shift[ecopy], target + c_shift[ecopy])
     ev_inst = _rows_of(batch.event_instance_event, erow, len(batch.event_battle))
     e_shift = estart - events.start[battles]
-    out = replace(
+    out = replaced(
         out,
         event_battle=ecopy,
         event_point=batch.event_point[erow],
@@ -193,10 +209,10 @@ def _rows_of(owner: IntArray, taken: IntArray, n_owners: int) -> tuple[IntArray,
     if len(owner) == 0:
         return np.zeros(0, I64), np.zeros(0, I64)
     counts = np.bincount(owner, minlength=n_owners).astype(I64)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(I64)
+    starts = np.concatenate([[0], counts.cumsum()[:-1]]).astype(I64)
     per = counts[taken]
-    place = np.repeat(np.arange(len(taken), dtype=I64), per)
-    first = np.concatenate([[0], np.cumsum(per)[:-1]]).astype(I64)
+    place = np.arange(len(taken), dtype=I64).repeat(per)
+    first = np.concatenate([[0], per.cumsum()[:-1]]).astype(I64)
     within = np.arange(int(per.sum()), dtype=I64) - first[place]
     order = np.argsort(owner, kind="stable")
     return order[starts[taken][place] + within], place
@@ -315,7 +331,7 @@ def csr_rows(start: IntArray, groups: IntArray) -> tuple[IntArray, IntArray]:
     """Rows of CSR groups `groups` (group g is rows ``start[g]:start[g + 1]``), in order, and
     each row's place in `groups`."""
     count = start[groups + 1] - start[groups]
-    owner = np.repeat(np.arange(len(groups), dtype=I64), count)
-    first = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(I64)
+    owner = np.arange(len(groups), dtype=I64).repeat(count)
+    first = np.concatenate([[0], count.cumsum()[:-1]]).astype(I64)
     within = np.arange(int(count.sum()), dtype=I64) - first[owner]
     return start[groups][owner] + within, owner

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ecs_combat.batched.views import ability_targets
 from ecs_combat.plugin.context import BoolArray, G, IntArray, StateArray
 
 if TYPE_CHECKING:
@@ -26,10 +27,21 @@ def read_only(array: npt.NDArray[T]) -> npt.NDArray[T]:
 class BatchedContext:
     """What the systems and triggered abilities of one batch see (docs/plugins.md)."""
 
-    __slots__ = ("_run",)
+    __slots__ = ("_run", "stale")
 
     def __init__(self, run: _Run) -> None:
         self._run = run
+        #: While triggers resolve: row mask of the creatures that returned as new objects since
+        #: the triggers were put on the stack (400.7), or None. To them the rows are gone: not
+        #: on the battlefield, and what they would do to them does nothing.
+        self.stale: BoolArray | None = None
+
+    def _fresh(self, rows: IntArray) -> BoolArray | None:
+        """Which of `rows` are not stale, or None if all are."""
+        if self.stale is None:
+            return None
+        keep: BoolArray = ~self.stale[np.asarray(rows, np.int64)]
+        return None if keep.all() else keep
 
     @property
     def rows(self) -> int:
@@ -56,18 +68,22 @@ class BatchedContext:
         return self._run.pid(row)
 
     def on_battlefield(self) -> BoolArray:
-        return read_only(self._run.on_bf)
+        return read_only(self._known(self._run.on_bf))
 
     def attacking(self) -> BoolArray:
-        return read_only(self._run.att)
+        return read_only(self._known(self._run.att))
 
     def blocking(self) -> BoolArray:
         run = self._run
-        return read_only(run.blocking & run.on_bf)
+        return read_only(self._known(run.blocking & run.on_bf))
 
     def defending_player(self) -> IntArray:
         run = self._run
-        return read_only(np.where(run.att, run.attacking, -1))
+        return read_only(np.where(self._known(run.att), run.attacking, -1))
+
+    def _known(self, mask: BoolArray) -> BoolArray:
+        """A row mask without the stale rows."""
+        return mask if self.stale is None else mask & ~self.stale
 
     def blocker_count(self) -> IntArray:
         run = self._run
@@ -109,6 +125,11 @@ class BatchedContext:
     def creature_state(self, key: str) -> StateArray:
         return self._run.creature_state(key)
 
+    def can_target(self, sources: IntArray, targets: IntArray) -> BoolArray:
+        targets = np.asarray(targets, np.int64)
+        legal: BoolArray = self._known(self._run.on_bf)[targets]
+        return legal & ability_targets(self._run, np.asarray(sources, np.int64), targets)
+
     def life(self) -> IntArray:
         return read_only(self._run.life)
 
@@ -122,31 +143,45 @@ class BatchedContext:
         return read_only(self._run.game_over)
 
     def pump(self, rows: IntArray, power: IntArray | int, toughness: IntArray | int) -> None:
+        keep = self._fresh(rows)
+        if keep is not None:
+            rows, power, toughness = rows[keep], _kept(power, keep), _kept(toughness, keep)
         self._run.pump(rows, power, toughness)
 
     def add_counters(self, rows: IntArray, kind: str, change: IntArray | int) -> None:
+        keep = self._fresh(rows)
+        if keep is not None:
+            rows, change = rows[keep], _kept(change, keep)
         self._run.add_counters(rows, kind, change)
 
     def tap(self, rows: IntArray) -> None:
-        self._run.tapped[rows] = True
+        keep = self._fresh(rows)
+        self._run.tapped[rows if keep is None else rows[keep]] = True
 
     def untap(self, rows: IntArray) -> None:
-        self._run.tapped[rows] = False
+        keep = self._fresh(rows)
+        self._run.tapped[rows if keep is None else rows[keep]] = False
 
     def targets(self, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
         return self._run.targets(keyword)
 
     def require_block(self, blockers: IntArray, attackers: IntArray, keyword: str) -> None:
-        self._run.required_blocks.append((np.asarray(blockers), np.asarray(attackers), keyword))
+        blockers, attackers = np.asarray(blockers), np.asarray(attackers)
+        if self.stale is not None:
+            keep = ~self.stale[blockers] & ~self.stale[attackers]
+            blockers, attackers = blockers[keep], attackers[keep]
+        self._run.required_blocks.append((blockers, attackers, keyword))
 
     def leave_battlefield(self, rows: IntArray) -> None:
-        self._run.leave(rows)
+        keep = self._fresh(rows)
+        self._run.leave(rows if keep is None else rows[keep])
 
     def lose_life(self, players: IntArray, amount: IntArray | int) -> None:
         self._run.lose_life(players, amount)
 
     def sacrifice(self, rows: IntArray) -> None:
-        self._run.sacrifice(rows)
+        keep = self._fresh(rows)
+        self._run.sacrifice(rows if keep is None else rows[keep])
 
     def return_to_battlefield(self, rows: IntArray) -> None:
         self._run.return_to_battlefield(rows)
@@ -157,3 +192,11 @@ class BatchedContext:
 
     def has_marks(self, name: str) -> bool:
         return self._run.has_column(name)
+
+
+def _kept(value: IntArray | int, keep: BoolArray) -> IntArray | int:
+    """An action's per-row value for the rows kept (a number stays as it is)."""
+    if np.ndim(value) == 0:
+        return value
+    kept: IntArray = np.asarray(value)[keep]
+    return kept

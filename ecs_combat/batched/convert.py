@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.batched.arrays import EVENT_ACTIONS, NO_RECIPIENT, BatchOutcome, CombatBatch
-from ecs_combat.plugin.definitions import COLORS
+from ecs_combat.plugin.definitions import COLORS, FROM_WORDS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
@@ -74,7 +74,7 @@ def _instances(
         name = batch.keyword_names[k]
         names.append(name)
         color = registry.keywords[name].parameter == "color"
-        parameters.append(None if p < 0 else COLORS[p] if color else p)
+        parameters.append(None if p < 0 else FROM_WORDS[p] if color else p)
         listed |= 1 << k
     for name in _keywords(batch, mask & ~listed):
         names.append(name)

@@ -81,7 +81,7 @@ def damage_step(run: _Run, s: int, happen: BoolArray) -> None:
             run,
         )  # a new array: `striker` stays as it is
     if run.log is not None and run.struck_steps is not None:
-        rows = np.flatnonzero(combat & happen[run.battle])
+        rows = (combat & happen[run.battle]).nonzero()[0]
         run.log.strikes.append(
             (s, rows, deals[rows], run.cur[rows], run.struck_steps[rows], run.power[rows])
         )
@@ -91,7 +91,7 @@ def damage_step(run: _Run, s: int, happen: BoolArray) -> None:
     died = run.state_based_actions(happen)
     run.died[died] = True
     if run.log is not None:
-        run.log.died.append((s, np.unique(died)))
+        run.log.died.append((s, died))  # in row order, each once
 
 
 def _positive(run: _Run) -> BoolArray:
@@ -113,33 +113,33 @@ def assign_and_deal(run: _Run, s: int, deals: BoolArray) -> None:
     if run.divisions is not None:
         _record_divisions(run, s, deals, plan)
     deals_a, deals_b = deals & run.att, deals & run.blocking
-    unblocked = np.flatnonzero(deals_a & ~run.blocked)
+    unblocked = (deals_a & ~run.blocked).nonzero()[0]
     to_player = [_Flow(unblocked, -1 - run.attacking[unblocked], run.power[unblocked], 0)]
     to_creature: list[_Flow] = []
     if run.nblocks:
         bb, ba = run.bb, run.ba
         # attackers: the blocks, in declaration order, whose attacker deals and whose
         # blocker is still blocking
-        rows = np.flatnonzero(deals_a[ba])
+        rows = deals_a[ba].nonzero()[0]
         blk = bb[rows]
-        still = np.flatnonzero(run.blocking[blk])
+        still = run.blocking[blk].nonzero()[0]
         rows, blk = rows[still], blk[still]
         blockers, players = _attackers_divide(run, rows, blk, ba[rows], destroys, excess)
         to_creature.append(blockers)
         to_player.append(players)
         if excess is not None:  # no blocker left: all of it to the player (702.19e)
-            alone = np.flatnonzero(deals_a & run.blocked & excess)
+            alone = (deals_a & run.blocked & excess).nonzero()[0]
             run._mark[blockers.source] = True
-            alone = alone[np.flatnonzero(~run._mark[alone])]
+            alone = alone[(~run._mark[alone]).nonzero()[0]]
             run._mark[blockers.source] = False
             to_player.append(_Flow(alone, -1 - run.attacking[alone], run.power[alone], 1 << 40))
         # blockers: the blocks whose blocker deals and whose attacker is still attacking
         order = run.q if run.multi_block else None
-        rows = np.flatnonzero(deals_b[bb if order is None else bb[order]])
+        rows = deals_b[bb if order is None else bb[order]].nonzero()[0]
         if order is not None:
             rows = order[rows]
         att = ba[rows]
-        still = np.flatnonzero(run.att[att])
+        still = run.att[att].nonzero()[0]
         rows, att = rows[still], att[still]
         to_creature.append(_blockers_divide(run, rows, bb[rows], att, destroys))
     explicit = _explicit(run, s, deals_a, deals_b, excess)
@@ -156,7 +156,7 @@ def assign_and_deal(run: _Run, s: int, deals: BoolArray) -> None:
         if destroys is not None:
             hot = _concat(
                 [
-                    f.recipient[np.flatnonzero(destroys[f.source] & (f.amount > 0))]
+                    f.recipient[(destroys[f.source] & (f.amount > 0)).nonzero()[0]]
                     for f in to_creature
                 ]
             )
@@ -173,7 +173,7 @@ def _record_divisions(run: _Run, s: int, deals: BoolArray, plan: BatchDamageAssi
     remaining = run.toughness - run.marked
     np.maximum(remaining, 0, out=remaining)
     if run.nblocks:
-        live = np.flatnonzero(run.blocking[run.bb] & run.att[run.ba])
+        live = (run.blocking[run.bb] & run.att[run.ba]).nonzero()[0]
         bb, ba, rank = run.bb[live], run.ba[live], run.rank[live]
     else:
         bb = ba = rank = np.zeros(0, I64)
@@ -211,9 +211,9 @@ def deal(run: _Run, s: int, flows: list[_Flow]) -> None:
     amount, recipient = event.amount, event.recipient
     some = amount > 0
     creature = recipient >= 0
-    marks = np.flatnonzero(creature & event.marked & some)
+    marks = (creature & event.marked & some).nonzero()[0]
     np.add.at(run.marked, recipient[marks], amount[marks])
-    player = np.flatnonzero(~creature & some)
+    player = (~creature & some).nonzero()[0]
     np.add.at(run.to_players, run.battle[event.source[player]], amount[player])
     np.add.at(run.dealt_to_players, event.source[player], amount[player])
     loses = player[event.loses_life[player]]
@@ -249,7 +249,7 @@ def _attackers_divide(
         if excess is None:
             return _Flow(ba, bb, power, rows), _Flow.empty()
         amount = power.copy()
-        sends = np.flatnonzero(excess[ba])
+        sends = excess[ba].nonzero()[0]
         lethal = _lethal(run, bb[sends], destroys, ba[sends])
         amount[sends] = np.minimum(power[sends], lethal)
         leftover = power[sends] - amount[sends]
@@ -261,7 +261,7 @@ def _attackers_divide(
         amount[groups.start] += np.where(ex, 0, leftover)  # to the first blocker left
         leftover = np.where(ex, leftover, 0)
         owner = groups.owner
-    sends = np.flatnonzero(leftover)
+    sends = leftover.nonzero()[0]
     to_players = _Flow(owner[sends], -1 - run.attacking[owner[sends]], leftover[sends], 1 << 40)
     return _Flow(ba, bb, amount, rows), to_players
 
@@ -315,7 +315,7 @@ def _explicit(
         return None
     rec = b.division_recipient[rows]
     amt = b.division_amount[rows]
-    row_group = np.cumsum(_starts_mask(len(rows), starts)) - 1
+    row_group = _starts_mask(len(rows), starts).cumsum() - 1
     active = used[row_group]
     valid = _options_contain(run, src, rec, excess)
     bad_row = active & ~valid
@@ -364,7 +364,7 @@ def _options_contain(
     key = blocker * max(run.n, 1) + attacker
     declared = np.zeros(len(src), np.bool_)
     if len(run.pair_keys):
-        pos = np.minimum(np.searchsorted(run.pair_keys, key), len(run.pair_keys) - 1)
+        pos = np.minimum(run.pair_keys.searchsorted(key), len(run.pair_keys) - 1)
         declared = run.pair_keys[pos] == key
     in_effect = run.blocking[blocker] & run.att[attacker]
     out: BoolArray = (rec == NO_RECIPIENT) | ok_player | (creature & declared & in_effect)
@@ -377,12 +377,12 @@ def _options(run: _Run, source: int, excess: BoolArray | None) -> list[str]:
         defender = run.pid(int(run.attacking[source]))
         if not run.blocked[source]:
             return [defender]
-        rows = np.flatnonzero((run.ba == source) & run.blocking[run.bb])
+        rows = ((run.ba == source) & run.blocking[run.bb]).nonzero()[0]
         out = [run.cid(int(r)) for r in run.bb[rows]]
         if excess is not None and excess[source]:
             out.append(defender)
         return out
-    rows = np.flatnonzero((run.bb == source) & run.att[run.ba])
+    rows = ((run.bb == source) & run.att[run.ba]).nonzero()[0]
     rows = rows[np.argsort(run.rank[rows], kind="stable")]
     return [run.cid(int(r)) for r in run.ba[rows]]
 
@@ -407,7 +407,7 @@ def _division_error(
     excess: BoolArray | None,
 ) -> None:
     """The error of the first bad division (first battle, then first dealer)."""
-    groups = np.flatnonzero(bad)
+    groups = bad.nonzero()[0]
     battles = run.battle[g_src[groups]]
     battle = int(battles.min())
     if run.error is not None and battle >= run.error[0]:
@@ -459,7 +459,7 @@ def _check_excess(
     if not checked.any():
         return
     bb, ba = run.bb, run.ba
-    rows = np.flatnonzero(checked[ba] & run.blocking[bb])
+    rows = (checked[ba] & run.blocking[bb]).nonzero()[0]
     lethal = _lethal(run, bb[rows], destroys, ba[rows])
     run._mark[hot] = True
     short = (incoming[bb[rows]] < lethal) & ~run._mark[bb[rows]]

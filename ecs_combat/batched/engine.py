@@ -265,6 +265,9 @@ class _Run:
         self.token = np.zeros(n, np.bool_)
         #: Power plus toughness of each row as it last returned to the battlefield, or -1.
         self.returned = np.full(n, -1, I64)
+        #: While triggers resolve: row mask of the creatures that returned as new objects since
+        #: they were put on the stack (400.7); what those triggers do to them does nothing.
+        self.new_objects: BoolArray | None = None
         self.colors = batch.colors
         self.creature_states = {k: v.copy() for k, v in batch.creature_state.items()}
         self.player_states = {k: v.copy() for k, v in batch.player_state.items()}
@@ -325,7 +328,8 @@ class _Run:
             if counters is not None and counters.size:
                 some = np.any(counters[:, : len(self.m.names)] > 0, axis=0, keepdims=True)
                 used |= int(_bits_of(some)[0])
-        used |= self._card_bits(b.event_card[b.event_action == ACTION_CODE["cast"]])
+        if b.event_card.size:
+            used |= self._card_bits(b.event_card[b.event_action == ACTION_CODE["cast"]])
         for name, why in self.m.refused.items():
             if used & self.m.bit[name]:
                 raise RefusedError(why)
@@ -451,7 +455,7 @@ class _Run:
     def _battles_with(self, creatures: BoolArray) -> BoolArray:
         """Battles with at least one of some creatures (a row mask)."""
         out = np.zeros(self.nb, np.bool_)
-        out[self.battle[np.flatnonzero(creatures)]] = True
+        out[self.battle[creatures.nonzero()[0]]] = True
         return out
 
     def _battles(self, rows: IntArray, of: IntArray) -> BoolArray:
@@ -779,27 +783,37 @@ class _Run:
         order = np.lexsort((local, kind, listed, source, -rank, battle))
         starts = _run_starts(battle[order])
         position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
-        for r in range(int(position.max()) + 1):
-            now = order[position == r]
-            now = now[~self.game_over[battle[now]]]
-            if not now.size:
-                continue
-            go = now
-            for k in np.unique(kind[go]).tolist():
-                group = groups[k]
-                taken = group.take(local[go[kind[go] == k]])
+        self.new_objects = np.zeros(self.n, np.bool_)
+        try:
+            for r in range(int(position.max()) + 1):
+                now = order[position == r]
+                now = now[~self.game_over[battle[now]]]
+                if not now.size:
+                    continue
+                self.context.stale = self.new_objects.copy() if self.new_objects.any() else None
                 try:
-                    group.resolve(self.context, taken)
-                except EcsCombatError:
-                    raise
-                except Exception as exc:  # a plugin's bug, reported by name
-                    raise PluginError(
-                        f"plugin {group.plugin!r}: a triggered ability (batched) raised "
-                        f"{type(exc).__name__}: {exc}"
-                    ) from exc
-            battles = self._battles_with_rows(battle[now])
-            self.refresh(battles)
-            self.state_based_actions(battles)
+                    for k in np.unique(kind[now]).tolist():
+                        self._resolve_group(groups[k], local[now[kind[now] == k]])
+                finally:
+                    self.context.stale = None
+                battles = self._battles_with_rows(battle[now])
+                self.refresh(battles)
+                self.state_based_actions(battles)
+        finally:
+            self.new_objects = None
+
+    def _resolve_group(self, group: BatchTriggers, index: IntArray) -> None:
+        """Some triggers of one kind resolve (at most one in each battle)."""
+        taken = group.take(index)
+        try:
+            group.resolve(self.context, taken)
+        except EcsCombatError:
+            raise
+        except Exception as exc:  # a plugin's bug, reported by name
+            raise PluginError(
+                f"plugin {group.plugin!r}: a triggered ability (batched) raised "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
 
     def _keyword_index(self, keyword: str) -> int:
         """A keyword's index in the batch's keyword names, or -1."""
@@ -850,15 +864,13 @@ class _Run:
 
     def state_based_actions(self, battles: BoolArray | None) -> IntArray:
         """704.5a, f, g and the plugins' conditions, in some battles (all if None): creatures
-        die, players lose; the `dies` systems follow, checked again in the battles where they
-        return some creature to the battlefield. Returns who died, in row order."""
+        die, players lose; the `dies` systems follow, and the state-based actions are checked
+        again after them (704.3) in the battles where creatures died, until a check finds
+        nothing that dies. Returns who died, in row order."""
         dead = self._check_state(battles)
         died = dead
-        while dead.size:
-            back = dead[self.on_bf[dead]]
-            if not back.size:
-                break
-            dead = self._check_state(self._battles_with_rows(self.battle[back]))
+        while dead.size and self.systems["dies"]:
+            dead = self._check_state(self._battles_with_rows(self.battle[dead]))
             died = np.union1d(died, dead)
         return died
 
@@ -879,16 +891,15 @@ class _Run:
             self.refresh(self._battles_with_rows(self.battle[back]))
 
     def sacrifice(self, rows: IntArray) -> None:
-        """Rows are sacrificed (701.17): they die (700.4); state-based actions are checked in
-        the battles where the `dies` systems return one."""
+        """Rows are sacrificed (701.17): they die (700.4); state-based actions are checked
+        after the `dies` systems (704.3) in their battles."""
         rows = rows[self.on_bf[rows]]
         if not rows.size:
             return
         self.leave(rows)
         self.creatures_died(rows)
-        back = rows[self.on_bf[rows]]
-        if back.size:
-            self.state_based_actions(self._battles_with_rows(self.battle[back]))
+        if self.systems["dies"]:
+            self.state_based_actions(self._battles_with_rows(self.battle[rows]))
 
     def return_to_battlefield(self, rows: IntArray) -> None:
         """Rows that died return as new objects (:mod:`ecs_combat.batched.returns`)."""
@@ -917,10 +928,10 @@ class _Run:
         destroy = check.destroy & ~check.dies
         if destroy.any():
             destroy = self.destroy(destroy)
-        dead = np.flatnonzero((destroy | check.dies) & self.on_bf)
+        dead = ((destroy | check.dies) & self.on_bf).nonzero()[0]
         if dead.size:
             self.leave(dead)
-        losing = np.flatnonzero(check.loses & ~self.lost)
+        losing = (check.loses & ~self.lost).nonzero()[0]
         if losing.size:
             self.players_lose(losing)
         if dead.size:
@@ -1021,11 +1032,13 @@ class _Run:
             returned=self.returned,
         )
 
-    def results(self, battles: Sequence[int] | None = None) -> list[CombatResult]:
+    def results(
+        self, battles: Sequence[int] | None = None, notes: bool = True
+    ) -> list[CombatResult]:
         """One :class:`CombatResult` per battle (of some distinct `battles`, in that order),
-        as the reference engine gives it."""
+        as the reference engine gives it (without `notes`: no ``StepResult.strikes``)."""
         assert self.log is not None
-        return _Results(self, self.log).build(battles)
+        return _Results(self, self.log).build(battles, notes)
 
 
 class Played:
@@ -1041,11 +1054,12 @@ class Played:
     def recorded(self) -> bool:
         return self._run.log is not None
 
-    def results(self, battles: Sequence[int]) -> list[CombatResult]:
+    def results(self, battles: Sequence[int], notes: bool = True) -> list[CombatResult]:
         """The results of some distinct battles, in that order, as :meth:`resolve_many`
         gives them (the batch must have been played with `record`, and should name its
-        creatures and players)."""
-        return self._run.results(battles)
+        creatures and players); without `notes`, without the readable account's notes on
+        who strikes (``StepResult.strikes``, which the JSON document leaves out)."""
+        return self._run.results(battles, notes)
 
 
 def _kept(values: IntArray | int, keep: BoolArray) -> IntArray | int:

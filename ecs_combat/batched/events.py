@@ -13,8 +13,9 @@ from ecs_combat.batched.arrays import (
     IntArray,
 )
 from ecs_combat.batched.results import GAME_ENDED, HAPPENED
-from ecs_combat.batched.views import _CardTargets, _RowSide
+from ecs_combat.batched.views import RowSide, _CardTargets
 from ecs_combat.plugin.definitions import color_mask
+from ecs_combat.plugin.schedule import BatchEventDamage
 
 if TYPE_CHECKING:
     from ecs_combat.batched.engine import _Run
@@ -63,13 +64,13 @@ def apply_events(run: _Run, rows: IntArray) -> None:
         run.attacking[t] = np.where(attacks, player, -1)
         run.att[t] = attacks
         run.in_combat[t] = attacks
-    to_player = (action == code["damage"]) & (target < 0)
-    if to_player.any():
-        run.life[-1 - target[to_player]] -= b.event_amount[rows[to_player]]
+    damage = action == code["damage"]
+    if damage.any():
+        deal_event_damage(run, rows[damage], target[damage])
     cast = action == code["cast"]
     if cast.any():
         cast_cards(run, rows[cast])
-    creature = ~enter & ~to_player & ~cast
+    creature = ~enter & ~damage & ~cast
     creature &= run.on_bf[np.where(creature, target, 0)]
     if not creature.any():
         return
@@ -78,7 +79,6 @@ def apply_events(run: _Run, rows: IntArray) -> None:
         "remove",
         "counters",
         "pump",
-        "damage",
         "remove-from-combat",
         "destroy",
     ):
@@ -125,8 +125,6 @@ def _apply(run: _Run, action: str, rows: IntArray, t: IntArray) -> None:
         run.writable("toughness")
         run.power[t] += b.event_power[rows]
         run.toughness[t] += b.event_toughness[rows]
-    elif action == "damage":
-        run.marked[t] += b.event_amount[rows]
     elif action == "remove-from-combat":
         run.remove_from_combat(t)
     elif action == "destroy":
@@ -136,6 +134,24 @@ def _apply(run: _Run, action: str, rows: IntArray, t: IntArray) -> None:
         destroyed = np.flatnonzero(run.destroy(about))
         run.leave(destroyed)
         run.creatures_died(destroyed)
+
+
+def deal_event_damage(run: _Run, rows: IntArray, target: IntArray) -> None:
+    """`damage` events (one in each of some battles): noncombat damage to a player, or to a
+    creature still on the battlefield (120.3), less what the ``event-damage`` systems
+    prevent."""
+    here = (target < 0) | run.on_bf[np.maximum(target, 0)]
+    rows, target = rows[here], target[here]
+    amount = run.batch.event_amount[rows].astype(I64)
+    if run.systems["event-damage"]:
+        payload = BatchEventDamage(target.copy(), amount.copy())
+        run.run_systems("event-damage", payload)
+        amount = np.clip(np.asarray(payload.amount, I64), 0, amount)
+    to_player = target < 0
+    if to_player.any():
+        np.subtract.at(run.life, -1 - target[to_player], amount[to_player])
+    creature = ~to_player
+    run.marked[target[creature]] += amount[creature]
 
 
 def cast_cards(run: _Run, rows: IntArray) -> None:
@@ -191,7 +207,7 @@ def resolve_casts(
     all_cards = [run.reg.card(name) for name in b.card_names]
     card_colors = [0 if card is None else color_mask(card.colors) for card in all_cards]
     spell_colors = np.asarray(card_colors, I64)[cards[c]]
-    sides = _RowSide(run, t, run.controller[t] != casters[c], spell_colors)
+    sides = RowSide(run, t, run.controller[t] != casters[c], spell_colors)
     for restriction in run.reg.restrictions_of("target"):
         legal[c] &= np.asarray(restriction.test(sides), np.bool_)
     attacking = np.zeros(len(targets), np.bool_)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
 from ecs_combat.errors import RefusedError
-from ecs_combat.plugin.definitions import COLORS, color_mask, land_mask, type_mask
+from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
@@ -100,7 +100,7 @@ class _Builder:
         """Instance rows (row, bit index, parameter code) of some keyword instances."""
         out = []
         for name, p in zip(names, parameters, strict=True):
-            code = -1 if p is None else COLORS.index(p) if isinstance(p, str) else p
+            code = -1 if p is None else FROM_WORDS.index(p) if isinstance(p, str) else p
             out.append((row, self.bits[name].bit_length() - 1, code))
         return out
 
@@ -140,12 +140,17 @@ class _Builder:
         for spec in self.entering(sc):
             crow[spec.id] = self.creature(b, spec, prow, False)
         self.resolve_references(crow)
-        for spec in sc.creatures.values():  # targets: rows, once all are known
+        self.add_targets(sc.creatures.values(), crow)
+        self.add_combat(b, sc, prow, crow)
+
+    def add_targets(self, specs: Iterable[CreatureSpec], crow: dict[str, int]) -> None:
+        """The targets the creatures' ``targets`` key gives their keywords, as rows (once
+        every row is known)."""
+        for spec in specs:
             for keyword, ids in spec.targets.items():
                 bit = self.bits[keyword].bit_length() - 1
                 for i, tid in enumerate(ids):
                     self.aims.append((crow[spec.id], bit, i, crow[tid]))
-        self.add_combat(b, sc, prow, crow)
 
     def add_players(self, b: int, players: Iterable[PlayerSpec]) -> dict[str, int]:
         """Rows of a battle's players, in turn order; their rows by id."""

@@ -24,7 +24,7 @@ AnyArray = npt.NDArray[Any]
 
 def segmented_exclusive_cumsum(values: IntArray, groups: RowGroups) -> IntArray:
     """For each row, the sum of the values of the rows before it in its group."""
-    before: IntArray = np.cumsum(values)
+    before: IntArray = values.cumsum()
     before -= values
     before -= before[groups.start][groups.row_group]
     return before
@@ -61,7 +61,7 @@ def _bits_of(columns: BoolArray) -> MaskArray:
 def _distinct_runs(values: IntArray, starts: IntArray, n: int) -> bool:
     """Whether no value of `values` (rows below `n`) comes back after its run ends."""
     firsts = values[starts]
-    if bool(np.all(firsts[1:] > firsts[:-1])):  # ascending runs: none comes back
+    if bool((firsts[1:] > firsts[:-1]).all()):  # ascending runs: none comes back
         return True
     return int(np.count_nonzero(np.bincount(values, minlength=n))) == len(starts)
 
@@ -75,10 +75,18 @@ def _concat(parts: Sequence[IntArray]) -> IntArray:
 
 def _mask_type(bits: int) -> type[np.unsignedinteger[Any]]:
     """The narrowest unsigned integer type with at least `bits` bits."""
-    for kind in (np.uint8, np.uint16, np.uint32):
-        if bits <= np.iinfo(kind).bits:
+    for kind, width in _MASK_TYPES:
+        if bits <= width:
             return kind
     return np.uint64
+
+
+#: The unsigned integer types narrower than 64 bits, with their widths.
+_MASK_TYPES: tuple[tuple[type[np.unsignedinteger[Any]], int], ...] = (
+    (np.uint8, 8),
+    (np.uint16, 16),
+    (np.uint32, 32),
+)
 
 
 class RowGroups:
@@ -86,11 +94,13 @@ class RowGroups:
 
     def __init__(self, owner_of_row: IntArray, new: BoolArray) -> None:
         """`new` marks the first row of each run."""
-        self.start = np.flatnonzero(new)
+        self.start = new.nonzero()[0]
         self.size = len(self.start)
-        self.last = np.append(self.start[1:] - 1, len(new) - 1)
+        self.last = np.empty(self.size, I64)
+        np.subtract(self.start[1:], 1, out=self.last[:-1])
+        self.last[-1:] = len(new) - 1
         self.owner = owner_of_row[self.start]
-        self.row_group: IntArray = np.cumsum(new)
+        self.row_group: IntArray = new.cumsum()
         self.row_group -= 1
 
     @classmethod
@@ -135,7 +145,10 @@ def _run_starts(values: IntArray) -> IntArray:
     """Indices where a new run of equal values begins."""
     if values.size == 0:
         return np.zeros(0, I64)
-    out: IntArray = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    new = np.empty(values.size, np.bool_)
+    new[0] = True
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    out: IntArray = new.nonzero()[0]
     return out
 
 

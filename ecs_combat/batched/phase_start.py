@@ -25,7 +25,7 @@ from ecs_combat.batched.block_rules import able_to_block
 from ecs_combat.batched.boards import Declarations
 
 if TYPE_CHECKING:
-    from ecs_combat.batched.turn import _TurnRun
+    from ecs_combat.batched.turn import TurnRun
 
 I64 = np.int64
 
@@ -50,7 +50,7 @@ class PhaseStart:
     #: [N] the defending player's creatures that may block (untapped, on the battlefield, no
     #: rule against blocking at all).
     may_block: BoolArray
-    run: _TurnRun = dataclasses.field(repr=False)
+    run: TurnRun = dataclasses.field(repr=False)
 
 
 #: Chooses a combat phase's attacks, blocks and divisions as it begins, by rows of the turn.
@@ -58,7 +58,7 @@ PhaseDeclarer = Callable[[PhaseStart], Declarations]
 
 
 def phase_start(
-    run: _TurnRun, k: int, happens: BoolArray, template: CombatBatch, only: BoolArray | None
+    run: TurnRun, k: int, happens: BoolArray, template: CombatBatch, only: BoolArray | None
 ) -> PhaseStart:
     """Combat phase `k` as it begins in the battles where it `happens`: `template` is the
     phase's batch before declarations (its attacks are kept for the first phase: `only` is
@@ -86,7 +86,7 @@ def phase_start(
     return PhaseStart(k, state, attacker, defender, may_attack, may_block, run)
 
 
-def _state(run: _TurnRun, template: CombatBatch, happens: BoolArray) -> CombatBatch:
+def _state(run: TurnRun, template: CombatBatch, happens: BoolArray) -> CombatBatch:
     """The run's state as a batch of one combat (see the module's docstring)."""
     counts = run.counts
     power, toughness = run.power.copy(), run.toughness.copy()

@@ -103,8 +103,10 @@ class _Results:
     def _cat(self, parts: list[IntArray] | list[BoolArray] | list[MaskArray], dtype: Any) -> Any:
         return np.concatenate(parts) if parts else np.zeros(0, dtype)
 
-    def build(self, battles: Sequence[int] | None = None) -> list[CombatResult]:
-        """The results of every battle, or of some distinct `battles` in that order."""
+    def build(self, battles: Sequence[int] | None = None, notes: bool = True) -> list[CombatResult]:
+        """The results of every battle, or of some distinct `battles` in that order; without
+        `notes`, without the readable account's notes on who strikes (``StepResult.strikes``:
+        the JSON document has none)."""
         run, log = self.run, self.log
         chosen = list(range(run.nb)) if battles is None else list(battles)
         self.n_built = len(chosen)
@@ -131,15 +133,7 @@ class _Results:
         x_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.died], I64)
         x_row = self._cat([x[1] for x in log.died], I64)
         died = self._by_battle(battle[x_row], [x_step, x_row], [x_step, x_row])
-        s_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.strikes], I64)
-        s_row = self._cat([x[1] for x in log.strikes], I64)
-        s_deals = self._cat([x[2] for x in log.strikes], np.bool_)
-        s_kw = self._cat([x[3] for x in log.strikes], U64)
-        s_before = self._cat([x[4] for x in log.strikes], U64)
-        s_power = self._cat([x[5] for x in log.strikes], I64)
-        strikes = self._by_battle(
-            battle[s_row], [s_step, s_row], [s_step, s_row, s_deals, s_kw, s_before, s_power]
-        )
+        strikes = self._strikes(battle) if notes else [[] for _ in chosen]
 
         # the creature and player rows of the chosen battles, in order (`*_at[i]`: the first
         # of battle i's among them)
@@ -204,6 +198,19 @@ class _Results:
             res.skipped_events = self._skipped(ev_start[b], ev_start[b + 1])
             out.append(res)
         return out
+
+    def _strikes(self, battle: IntArray) -> list[list[tuple[int, ...]]]:
+        """The logged combatants of each battle built (:meth:`_by_battle`)."""
+        log = self.log
+        s_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.strikes], I64)
+        s_row = self._cat([x[1] for x in log.strikes], I64)
+        s_deals = self._cat([x[2] for x in log.strikes], np.bool_)
+        s_kw = self._cat([x[3] for x in log.strikes], U64)
+        s_before = self._cat([x[4] for x in log.strikes], U64)
+        s_power = self._cat([x[5] for x in log.strikes], I64)
+        return self._by_battle(
+            battle[s_row], [s_step, s_row], [s_step, s_row, s_deals, s_kw, s_before, s_power]
+        )
 
     def _strike(
         self, s: int, row: int, deals: bool, kw: int, before: int, power: int

@@ -1,5 +1,8 @@
 """Creatures that return to the battlefield as new objects (400.7), in the batched engine:
-the rows are reset to what the batch put onto the battlefield, over whole arrays."""
+the rows are reset to what the batch put onto the battlefield, over whole arrays. A row keeps
+its id; what belonged to the old object goes: its state, damage, counters, effects and marks,
+references to it in plugins' state, and what triggers put on the stack before it returned
+would do to it (``_Run.new_objects``, read by the context while triggers resolve)."""
 
 from __future__ import annotations
 
@@ -56,3 +59,25 @@ def return_to_battlefield(run: _Run, rows: IntArray) -> None:
     if run.struck_steps is not None:
         run.struck_steps[rows] = 0
     run.became_sick(rows)
+    _forget_state(run, rows)
+    if run.new_objects is not None:
+        run.new_objects[rows] = True
+
+
+def _forget_state(run: _Run, rows: IntArray) -> None:
+    """The rows' plugin state is the default (printed state stays); creature references to
+    the old objects, on any creature or player row, are cleared (-1: a pair is broken on both
+    sides)."""
+    fields = run.reg.state_fields("creature")
+    states = run.creature_states
+    for key, f in fields.items():
+        if not f.printed and f.default_from is None and key in states:
+            states[key][rows] = -1 if f.kind == "creature" else f.default or 0
+    for key, f in fields.items():
+        if not f.printed and f.default_from is not None and key in states:
+            states[key][rows] = states[f.default_from][rows]
+    for owner, arrays in (("creature", states), ("player", run.player_states)):
+        for key, f in run.reg.state_fields(owner).items():
+            if f.kind == "creature" and key in arrays:
+                column = arrays[key]
+                column[np.isin(column, rows)] = -1

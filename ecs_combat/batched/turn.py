@@ -39,7 +39,7 @@ from ecs_combat.batched.from_scenarios import _Builder
 from ecs_combat.batched.numeric import _run_starts
 from ecs_combat.batched.phase_start import PhaseDeclarer, phase_start
 from ecs_combat.batched.results import _Log, _Results
-from ecs_combat.batched.views import _RowSide
+from ecs_combat.batched.views import RowSide
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.phases import COMBAT, Phase
 from ecs_combat.plugin.registry import Registry
@@ -183,6 +183,7 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
             if tid not in crow:
                 crow[tid] = layout.creature(b, spec, prow, False)
         layout.resolve_references(crow)
+        layout.add_targets(turn.creatures.values(), crow)  # provoke's, for every phase
         prows.append(prow)
         crows.append(crow)
         specs = {**turn.creatures, **turn.tokens}
@@ -262,7 +263,7 @@ def _main_casts(
     return MainCasts(*(a[:, i].copy() for i in range(5)))
 
 
-class _TurnRun(_Run):
+class TurnRun(_Run):
     """A run over the combat phases of many turns (see the module's docstring)."""
 
     def __init__(
@@ -330,6 +331,7 @@ class _TurnRun(_Run):
         self.k = k
         self.combat_path = f"combats[{k}]"
         self._clear_combat()
+        self.required_blocks = []  # a trigger's requirement is for its own combat (509.1c)
         self.over_before.append(self.game_over.copy())
         if k < len(self.turns.casts) and len(self.turns.casts[k].battle):
             cast_in_main(self, self.turns.casts[k])
@@ -433,14 +435,15 @@ class _TurnRun(_Run):
         self.rounds = [[] for _ in range(self.n_steps + 1)]
 
     def _check_declarations(self) -> None:
-        """A creature declared as attacker or blocker must be on the battlefield and untapped
-        as the phase begins (508.1a, 509.1a); else the battle's input error, and the
-        declaration is left out."""
+        """A creature declared as attacker must be on the battlefield and untapped as the
+        phase begins (508.1a), a blocker on the battlefield; else the battle's input error,
+        and the declaration is left out. Whether blockers are untapped is checked as blockers
+        are declared (:meth:`check_blocks`): an attack trigger may untap one (provoke)."""
         able = self.on_bf & ~self.tapped
         attackers = np.flatnonzero(self.att)
         defender_gone = self.lost[self.attacking[attackers]]
         bad_att = attackers[~able[attackers] | ~self.may_attack(attackers) | defender_gone]
-        bad_blk = np.unique(self.bb[~able[self.bb]]) if self.nblocks else np.zeros(0, I64)
+        bad_blk = np.unique(self.bb[~self.on_bf[self.bb]]) if self.nblocks else np.zeros(0, I64)
         if not (bad_att.size or bad_blk.size):
             return
         for error, rows, table in (
@@ -456,9 +459,9 @@ class _TurnRun(_Run):
                     if self.entered[row]
                     else NEVER_ENTERED
                 )
-                if able[row] and self.lost[self.attacking[row]]:  # its defending player left
-                    why = left_the_game(self.pid(int(self.attacking[row])))
-                elif able[row]:  # an attacker a rule keeps from attacking, as it is now
+                if table == "attackers" and able[row] and self.lost[self.attacking[row]]:
+                    why = left_the_game(self.pid(int(self.attacking[row])))  # its defender left
+                elif table == "attackers" and able[row]:  # a rule keeps it from attacking now
                     file = self._file(battle)
                     rule = self._why_cannot_attack(row)
                     self.fail(battle, not_allowed_to_attack(file, self.k, self.cid(row), rule))
@@ -466,9 +469,8 @@ class _TurnRun(_Run):
                 self.fail(battle, error(self._file(battle), self.k, self.cid(row), why))
         self.att[bad_att] = False
         self.attacking[bad_att] = -1
-        if bad_blk.size or bad_att.size:
-            keep = able[self.bb] & self.att[self.ba]
-            self._keep_blocks(keep)
+        keep = self.on_bf[self.bb] & self.att[self.ba]
+        self._keep_blocks(keep)
 
     def _file_order(self, rows: IntArray, table: str) -> list[int]:
         """Rows of declared attackers or blockers in the order the turn file lists them in
@@ -489,14 +491,24 @@ class _TurnRun(_Run):
     def check_blocks(self) -> None:
         """The phase's blocks must be legal as blockers are declared, with the creatures as
         they are then (509.1a-c, RULES 4): after the declare-attackers step, with everything
-        earlier in the turn. A battle with an illegal block gets the input error the reference
-        engine gives (:func:`ecs_combat.rules.legality.check_blocks`), and its blocks are
-        left out."""
-        if not self.strict or not self.nblocks or self.scenarios is None:
+        earlier in the turn. The blockers must be untapped (an attack trigger may have untapped
+        one: provoke); the plugins' restrictions hold; and in a battle with a requirement
+        (a ``block-requirement`` keyword such as lure, or one an attack trigger made), the
+        blocks obey as many as possible. A battle with an illegal block gets the input error
+        the reference engine gives (:func:`ecs_combat.rules.legality.check_blocks`), and its
+        blocks are left out."""
+        if not self.strict or self.scenarios is None:
             return
         bb, ba = self.bb, self.ba
+        tapped = self.on_bf[bb] & self.tapped[bb]  # 509.1a
+        for row in self._file_order(np.unique(bb[tapped]), "blockers"):
+            why = TAPPED_AT_START if self.tapped_at_start(row) else TAPPED
+            battle = int(self.battle[row])
+            self.fail(battle, cannot_block(self._file(battle), self.k, self.cid(row), why))
+        failed = np.zeros(self.nb, np.bool_)
+        failed[self.battle[bb[tapped]]] = True
         opp, none = np.ones(bb.size, np.bool_), np.zeros(bb.size, I64)
-        blocker, attacker = _RowSide(self, bb, opp, none), _RowSide(self, ba, opp, none)
+        blocker, attacker = RowSide(self, bb, opp, none), RowSide(self, ba, opp, none)
         ok = np.ones(bb.size, np.bool_)
         for r in self.reg.restrictions_of("block"):
             ok &= np.asarray(r.test(blocker), np.bool_)
@@ -506,16 +518,23 @@ class _TurnRun(_Run):
         for r in self.reg.restrictions_of("blockers"):
             need = np.maximum(need, np.asarray(r.test(attacker), I64))
         ok &= np.bincount(ba, minlength=self.n)[ba] >= need
-        if ok.all():
-            return
-        bad = np.unique(self.battle[bb[~ok]])
-        for battle in bad.tolist():
-            self._block_error(battle)
-        self._keep_blocks(~np.isin(self.battle[bb], bad))
+        wanted = np.zeros(self.nb, np.bool_)  # battles with a requirement: checked one by one
+        for made, _, _ in self.required_blocks:
+            wanted[self.battle[made]] = True
+        for r in self.reg.restrictions_of("block-requirement"):  # on either side of a block
+            wanted[self.battle[self.on_bf & self.has(r.keyword)]] = True
+        check = (wanted & ~failed).copy()
+        check[self.battle[bb[~ok]]] = True
+        check &= ~failed
+        for battle in np.flatnonzero(check).tolist():
+            failed[battle] = self._block_error(battle)
+        if failed.any():
+            self._keep_blocks(~failed[self.battle[bb]])
 
-    def _block_error(self, battle: int) -> None:
+    def _block_error(self, battle: int) -> bool:
         """Record the input error of a battle's first illegal block, worded as the reference
-        engine words it."""
+        engine words it (with the requirements the attack triggers made and the creatures
+        unable to block: tapped or gone); whether there is one."""
         assert self.scenarios is not None
         ids = self.batch.creature_ids or []
         first, last = np.searchsorted(self.battle, [battle, battle + 1]).tolist()
@@ -523,12 +542,26 @@ class _TurnRun(_Run):
 
         def side(cid: str) -> Side:
             one = np.array([row[cid]], I64)
-            return _OneRowSide(_RowSide(self, one, np.ones(1, np.bool_), np.zeros(1, I64)))
+            return _OneRowSide(RowSide(self, one, np.ones(1, np.bool_), np.zeros(1, I64)))
 
+        made = [
+            (ids[b], ids[a], keyword)
+            for blockers, attackers, keyword in self.required_blocks
+            for b, a in zip(blockers.tolist(), attackers.tolist(), strict=True)
+            if first <= b < last
+        ]
+        scenario = self.scenarios[battle].combats[self.k]
+        unable = [  # tapped or gone: no requirement (a declared blocker's tapping is checked)
+            ids[r]
+            for r in range(first, last)
+            if (not self.on_bf[r] or self.tapped[r]) and ids[r] not in scenario.blockers
+        ]
         try:
-            check_blocks(self.scenarios[battle].combats[self.k], self.reg, side, self.combat_path)
+            check_blocks(scenario, self.reg, side, self.combat_path, made=made, tapped=unable)
         except InputError as exc:
             self.fail(battle, exc)
+            return True
+        return False
 
     def tapped_at_start(self, row: int) -> bool:
         """Whether the turn's file gives the creature ``tapped = true``."""
@@ -538,7 +571,7 @@ class _TurnRun(_Run):
     def may_attack(self, rows: IntArray) -> BoolArray:
         """Whether the rules let some creatures attack as they are now (508.1a), summoning
         sickness included (302.6); tapped and off-the-battlefield aside."""
-        side = _RowSide(self, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
+        side = RowSide(self, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
         ok = np.ones(rows.size, np.bool_)
         for r in self.reg.restrictions_of("attack"):
             ok &= np.asarray(r.test(side), np.bool_)
@@ -553,7 +586,7 @@ class _TurnRun(_Run):
     def _why_cannot_attack(self, row: int) -> str:
         """The rules' words for why a creature can't attack (for an error message)."""
         rows = np.array([row], I64)
-        side = _RowSide(self, rows, np.zeros(1, np.bool_), np.zeros(1, I64))
+        side = RowSide(self, rows, np.zeros(1, np.bool_), np.zeros(1, I64))
         sick = self.turns.sick is not None and bool(self.turns.sick[row])
         return why_cannot_attack(side, sick, self.reg) or NO_REASON
 
@@ -590,7 +623,7 @@ class _TurnRun(_Run):
             att &= phase.only
         rows = np.flatnonzero(att)
         if rows.size:
-            side = _RowSide(self, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
+            side = RowSide(self, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
             ok = np.ones(rows.size, np.bool_)
             for r in self._restrictions("attack"):
                 ok &= np.asarray(r.test(side), np.bool_)
@@ -618,8 +651,8 @@ class _TurnRun(_Run):
             legal = np.ones(b_rows.size, np.bool_)
             opp = np.ones(b_rows.size, np.bool_)
             no_color = np.zeros(b_rows.size, I64)
-            blocker_side = _RowSide(self, b_rows, opp, no_color)
-            attacker_side = _RowSide(self, a_rows, opp, no_color)
+            blocker_side = RowSide(self, b_rows, opp, no_color)
+            attacker_side = RowSide(self, a_rows, opp, no_color)
             for r in self._restrictions("block"):
                 legal &= np.asarray(r.test(blocker_side), np.bool_)
             for r in self._restrictions("block-pair"):
@@ -629,7 +662,7 @@ class _TurnRun(_Run):
             if need and a_rows.size:
                 have = np.bincount(a_rows, minlength=n)
                 least = np.ones(a_rows.size, I64)
-                side = _RowSide(
+                side = RowSide(
                     self, a_rows, np.ones(a_rows.size, np.bool_), np.zeros(a_rows.size, I64)
                 )
                 for r in need:
@@ -680,10 +713,10 @@ def _undeclared(first: CombatBatch) -> CombatBatch:
 
 
 class _OneRowSide:
-    """One row of a :class:`_RowSide` as a single creature's side (numpy scalars), for the
+    """One row of a :class:`RowSide` as a single creature's side (numpy scalars), for the
     legality functions that word the errors."""
 
-    def __init__(self, side: _RowSide) -> None:
+    def __init__(self, side: RowSide) -> None:
         self.side = side
 
     def has(self, keyword: str) -> np.bool_:
@@ -710,6 +743,10 @@ class _OneRowSide:
     @property
     def spell_colors(self) -> int:
         return int(self.side.spell_colors[0])
+
+    @property
+    def from_creature(self) -> bool:
+        return bool(self.side.from_creature[0])
 
     @property
     def types(self) -> int:
@@ -743,7 +780,7 @@ def resolve_turns(engine: BatchedEngine, turns: Sequence[TurnScenario]) -> list[
         return []
     with _collector_paused():
         batch = turns_to_batch(turns, engine.registry)
-        run = _TurnRun(engine, batch, record=True)
+        run = TurnRun(engine, batch, record=True)
         run.scenarios = turns
         per_phase: list[list[CombatResult]] = []
         run.play_turns(lambda k: per_phase.append(_Results(run, run.log or _Log()).build()))
@@ -799,7 +836,7 @@ def _skip_reason(code: int, phase: Phase) -> str | None:
     return None
 
 
-def _turn_state(run: _TurnRun) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:
+def _turn_state(run: TurnRun) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:
     """Per turn, by creature id: whether it ends the turn tapped, and whether it could attack
     in a later combat phase (on the battlefield, untapped, no rule against it, 508.1a, 302.6)."""
     ids = run.batch.creature_ids or []
@@ -816,7 +853,7 @@ def _turn_state(run: _TurnRun) -> tuple[list[dict[str, bool]], list[dict[str, bo
 def resolve_turn_batch(engine: BatchedEngine, turns: TurnBatch) -> BatchOutcome:
     """Resolve a :class:`TurnBatch` (bulk: declarations the state no longer allows are left
     out); the state at the end of every turn's last combat phase."""
-    run = _TurnRun(engine, turns, record=False, strict=False)
+    run = TurnRun(engine, turns, record=False, strict=False)
     run.play_turns()
     run.raise_error()
     return run.outcome()
@@ -826,7 +863,7 @@ def played_phases(engine: BatchedEngine, turns: TurnBatch) -> list[CombatBatch]:
     """Play a :class:`TurnBatch` as :func:`resolve_turn_batch` does and give the batch each
     combat phase was played from, in order: a :class:`DrawnPhase` with the declarations it
     made (``simulate --replay`` writes a bulk turn as a turn file from them)."""
-    run = _TurnRun(engine, turns, record=False, strict=False)
+    run = TurnRun(engine, turns, record=False, strict=False)
     run.play_turns()
     run.raise_error()
     return run.phase_batches

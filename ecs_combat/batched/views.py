@@ -58,7 +58,19 @@ class _View:
         return self.run.n
 
 
-class _RowSide:
+def ability_targets(run: _Run, sources: IntArray, targets: IntArray) -> BoolArray:
+    """Per pair: whether no ``target`` restriction forbids the target row to a triggered
+    ability of the source row (a creature source with its colors and controller)."""
+    colors = np.asarray(run.colors, I64)[sources]
+    side = RowSide(run, targets, run.controller[targets] != run.controller[sources], colors)
+    side.from_creature = np.ones(len(targets), np.bool_)
+    legal = np.ones(len(targets), np.bool_)
+    for restriction in run.reg.restrictions_of("target"):
+        legal &= np.asarray(restriction.test(side), np.bool_)
+    return legal
+
+
+class RowSide:
     """Some creature rows as a restriction sees them (:class:`ecs_combat.plugin.restrictions.Side`)."""
 
     def __init__(
@@ -68,6 +80,7 @@ class _RowSide:
         self.rows = rows
         self.opponent = opponent
         self.spell_colors = spell_colors
+        self.from_creature = np.zeros(len(rows), np.bool_)  # a spell's target (cast events)
 
     def has(self, keyword: str) -> BoolArray:
         out: BoolArray = self.run.has(keyword)[self.rows]

@@ -25,7 +25,7 @@ from rich.table import Table
 from ecs_combat.bench import floor
 from ecs_combat.console import is_plain, print_plain_table
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.generate import make_generator
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate
 from ecs_combat.simulation.spec import BattleSpec, SideSpec, Spec, tournament
 

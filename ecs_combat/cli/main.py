@@ -374,11 +374,12 @@ def plugins(state: State, as_json: bool) -> None:
 
 
 #: How `plugins` writes a keyword that takes a parameter, by the parameter's kind.
-PARAMETER_FORMS = {"number": "{} N", "color": "{} from COLOR"}
+PARAMETER_FORMS = {"number": "{} N", "color": "{} from COLOR|QUALITY"}
 
 
 def _written(registry: Registry, keyword: str) -> str:
-    """A keyword as scenarios write it: ``bushido N``, ``protection from COLOR``, ``flying``."""
+    """A keyword as scenarios write it: ``bushido N``, ``protection from COLOR|QUALITY``,
+    ``flying``."""
     kind = registry.keywords[keyword].parameter
     return PARAMETER_FORMS.get(kind, "{}").format(keyword)
 

@@ -3,7 +3,8 @@ division of the attacking player times one per reply of the defending player (51
 division rows by places on the node's board.
 
 Nodes whose dividers look the same from their board (:func:`signature`) have the same
-children, so a tree works them out once per kind (:func:`children`); the rows of a whole level
+children, so they are worked out once per kind (:func:`children_of_kind`, remembered across
+searches: they depend on nothing else); the rows of a whole level
 are then put together with array work (:func:`level_rows`), with no loop over nodes, and
 their values backed up the same way (:func:`best_children`).
 """
@@ -102,7 +103,7 @@ def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
     recipient = recipient[slot]
     rows[:, 2] = np.where(recipient < 0, recipient + pstart, recipient - cstart)
     rows[:, 3] = amounts[child, slot]
-    return Children(
+    out = Children(
         att.amounts,
         dfd.amounts,
         rows,
@@ -110,6 +111,27 @@ def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
         _row_of(att.amounts, default_row(choices.attacking)),
         _row_of(dfd.amounts, default_row(choices.defending)),
     )
+    for a in (out.attacking, out.defending, out.rows, out.count):
+        a.setflags(write=False)  # shared by every node of the kind
+    return out
+
+
+#: At most this many kinds of nodes' children are remembered (then forgotten, all at once).
+CHILDREN_KEPT = 50_000
+#: The children of each kind of node met so far, by :func:`signature`.
+_KINDS: dict[object, Children] = {}
+
+
+def children_of_kind(choices: StepChoices, cstart: int, pstart: int) -> Children:
+    """:func:`children`, worked out once per :func:`signature` (which holds all they depend
+    on: the same for every board, search and registry)."""
+    key = signature(choices, cstart, pstart)
+    kind = _KINDS.get(key)
+    if kind is None:
+        if len(_KINDS) >= CHILDREN_KEPT:
+            _KINDS.clear()
+        kind = _KINDS[key] = children(choices, cstart, pstart)
+    return kind
 
 
 def default_row(dividers: tuple[Divider, ...]) -> list[int]:
@@ -147,11 +169,11 @@ def level_rows(
     np.cumsum(total, out=start[1:])
     out = np.empty((int(start[-1]), 4), I64)
     if len(inherited):
-        first = np.cumsum(n_inherited) - n_inherited
+        first = n_inherited.cumsum() - n_inherited
         at = start[:-1][owner] + np.arange(len(owner), dtype=I64) - first[owner]
         out[at] = div[inherited]
-    own = np.repeat(np.arange(len(count), dtype=I64), count)
-    first = np.cumsum(count) - count
+    own = np.arange(len(count), dtype=I64).repeat(count)
+    first = count.cumsum() - count
     at = start[:-1][own] + n_inherited[own] + np.arange(len(own), dtype=I64) - first[own]
     out[at] = rows.reshape(-1, 4)
     return start, out
@@ -168,17 +190,17 @@ def best_children(e: Expanded, values: IntArray, solved: np.ndarray) -> tuple[np
     done: np.ndarray = ~np.logical_or.reduceat(~solved, starts)
     ranks = lexicographic_ranks(values)
     # the defending player's best reply to each attacking choice
-    sizes = np.repeat(nd, na)
+    sizes = nd.repeat(na)
     reply_start = _group_starts(sizes)
-    owner = np.repeat(np.arange(len(reply_start), dtype=I64), sizes)
+    owner = np.arange(len(reply_start), dtype=I64).repeat(sizes)
     low = np.minimum.reduceat(ranks, reply_start)
     reply = _first_where(ranks == low[owner], reply_start, owner) - reply_start
-    dd = np.repeat(e.default_defending, na)
+    dd = e.default_defending.repeat(na)
     at_dd = ranks[reply_start + np.maximum(dd, 0)]
     reply = np.where((dd >= 0) & (at_dd == low), dd, reply)
     # the attacking player's best choice: the highest of those best replies
     a_start = _group_starts(na)
-    a_owner = np.repeat(np.arange(len(na), dtype=I64), na)
+    a_owner = np.arange(len(na), dtype=I64).repeat(na)
     high = np.maximum.reduceat(low, a_start)
     best = _first_where(low == high[a_owner], a_start, a_owner) - a_start
     da = e.default_attacking
@@ -189,14 +211,14 @@ def best_children(e: Expanded, values: IntArray, solved: np.ndarray) -> tuple[np
 
 def _group_starts(sizes: IntArray) -> IntArray:
     """First place of each group of consecutive places, groups of `sizes` (all above 0)."""
-    out: IntArray = np.cumsum(sizes) - sizes
+    out: IntArray = sizes.cumsum() - sizes
     return out
 
 
 def _first_where(hit: np.ndarray, start: IntArray, owner: IntArray) -> IntArray:
     """Per group (places ``start[g]:`` owned by ``owner == g``), the first place where
     `hit`, which some place of every group is."""
-    places = np.flatnonzero(hit)
+    places = hit.nonzero()[0]
     first = np.ones(len(places), np.bool_)
     first[1:] = owner[places[1:]] != owner[places[:-1]]
     out = np.empty(len(start), I64)

@@ -270,7 +270,7 @@ def _attack_boards(
     cs, ps = copies.creature_start, copies.player_start
     attacking = np.full(copies.batch.n_creatures, -1, I64)
     for i, place in enumerate(attacks.able.tolist()):
-        on = np.flatnonzero((attacks.masks >> np.uint64(i)) & np.uint64(1))
+        on = ((attacks.masks >> np.uint64(i)) & np.uint64(1)).nonzero()[0]
         attacking[cs[on] + place] = ps[on] + defender_row
     return dataclasses.replace(
         copies.batch,
@@ -380,7 +380,7 @@ def _with_outcomes(choices: list[Choice], results: BoardResults) -> list[Choice]
     reference engine's, which resolves what the batched engine refuses)."""
     tree = results.tree
     leaves = tree.best_leaves(np.array([c.declaration for c in choices], I64)).tolist()
-    found = tree.results_of(leaves)
+    found = tree.results_of(leaves, notes=False)  # the JSON document has no strike notes
     if found is None:
         scenarios = [c.scenario for c in choices]
         registry = tree.engine.registry

@@ -22,8 +22,9 @@ from ecs_combat.reference.characteristics import (
     at_declare_blockers,
     check_declarations_now,
 )
-from ecs_combat.rules.legality import block_capacity, least_blockers
+from ecs_combat.rules.legality import least_blockers
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
+from ecs_combat.rules.sides import block_capacity
 from ecs_combat.scenario.model import Scenario
 
 I64 = np.int64
@@ -145,7 +146,7 @@ def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:
     its capacity, and every blocked attacker has at least its least number of blockers."""
     per_blocker = []
     for j in range(len(options.blockers)):
-        allowed = sum(1 << int(i) for i in np.flatnonzero(options.legal[j]))
+        allowed = sum(1 << int(i) for i in options.legal[j].nonzero()[0])
         per_blocker.append([0, *_subsets(allowed, int(options.capacity[j]))])
     total = 1
     for opts in per_blocker:

@@ -94,12 +94,12 @@ class StepRecord:
         # the blocks of each attacker in declared order, of each blocker by its own order
         self.by_attacker = np.argsort(ba, kind="stable")
         self.by_blocker = np.lexsort((rec.block_rank, bb))
-        self.attacker_start = np.concatenate([[0], np.cumsum(self._per_attacker)])
-        self.blocker_start = np.concatenate([[0], np.cumsum(self._per_blocker)])
-        self.divider_rows = np.flatnonzero(self._divides)
+        self.attacker_start = np.concatenate([[0], self._per_attacker.cumsum()])
+        self.blocker_start = np.concatenate([[0], self._per_blocker.cumsum()])
+        self.divider_rows = self._divides.nonzero()[0]
         self.divider_battle = battle_of_row[self.divider_rows]
         fixed_blocks = ~self.attacker_divides[ba] & rec.deals[ba] & (rec.power[ba] > 0)
-        fixed_rows = np.flatnonzero(fixed_blocks)
+        fixed_rows = fixed_blocks.nonzero()[0]
         fixed_battle = battle_of_row[bb[fixed_rows]]
         order = np.argsort(fixed_battle, kind="stable")
         self.fixed_rows, self.fixed_battle = fixed_rows[order], fixed_battle[order]
@@ -111,8 +111,8 @@ class StepRecord:
         self._index()
         r = self.rec
         wanted = np.asarray(battles, I64)
-        lo = np.searchsorted(self.divider_battle, wanted)
-        hi = np.searchsorted(self.divider_battle, wanted + 1)
+        lo = self.divider_battle.searchsorted(wanted)
+        hi = self.divider_battle.searchsorted(wanted + 1)
         places, owner = _ranges(lo, hi)
         rows = self.divider_rows[places]
         attacks = self.attacker_divides[rows]
@@ -127,7 +127,7 @@ class StepRecord:
         remaining = r.remaining[recipient]
         lethal = np.where(destroys[of], np.minimum(remaining, 1), remaining)
         excess = r.player_gets_excess[rows] & attacks
-        firsts = np.searchsorted(of, np.arange(len(rows) + 1)).tolist()
+        firsts = of.searchsorted(np.arange(len(rows) + 1)).tolist()
         recipients, lethals = recipient.tolist(), lethal.tolist()
         step = r.step
         per_battle: list[tuple[list[Divider], list[Divider]]] = [([], []) for _ in battles]
@@ -165,7 +165,7 @@ class StepRecord:
             return fixed
         r = self.rec
         blockers = {b for d in attacking for b in d.recipients}
-        lo, hi = np.searchsorted(self.fixed_battle, [battle, battle + 1])
+        lo, hi = self.fixed_battle.searchsorted([battle, battle + 1])
         for k in self.fixed_rows[lo:hi].tolist():
             b, a = int(r.block_blocker[k]), int(r.block_attacker[k])
             if b in blockers:
@@ -177,9 +177,9 @@ class StepRecord:
 def _ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
     """The places ``lo[i]:hi[i]`` of every i, in order, and each one's i."""
     count = hi - lo
-    owner = np.repeat(np.arange(len(lo), dtype=I64), count)
-    first = np.cumsum(count) - count
-    return np.arange(len(owner), dtype=I64) + np.repeat(lo - first, count), owner
+    owner = np.arange(len(lo), dtype=I64).repeat(count)
+    first = count.cumsum() - count
+    return np.arange(len(owner), dtype=I64) + (lo - first).repeat(count), owner
 
 
 def _battles(rows: BoolArray, battle_of_row: IntArray, n_battles: int) -> BoolArray:

@@ -56,20 +56,21 @@ def blocks_of(declarations: list[BlockDeclarations]) -> Blocks:
         # one column per (attacker, blocker) pair, attackers outer so that rows group by
         # attacker with its blockers in file order
         cols = [(i, j) for i in range(len(o.attackers)) for j in range(len(o.blockers))]
-        on = np.zeros((n, len(cols)), np.bool_)
-        for k, (i, j) in enumerate(cols):
-            on[:, k] = ((masks[:, j] >> U64(i)) & U64(1)).astype(np.bool_)
+        shifts = np.arange(len(o.attackers), dtype=U64)[None, :, None]
+        on = ((masks[:, None, :] >> shifts) & U64(1)).astype(np.bool_).reshape(n, len(cols))
         counts = on.sum(axis=1)
-        starts.append(total + np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(I64))
+        start = np.zeros(n, I64)
+        np.cumsum(counts[:-1], out=start[1:])
+        starts.append(total + start)
         total += int(counts.sum())
-        _, col = np.nonzero(on)
+        row, col = np.nonzero(on)
         ai = np.array([p[0] for p in cols], I64)[col] if len(cols) else np.zeros(0, I64)
         bj = np.array([p[1] for p in cols], I64)[col] if len(cols) else np.zeros(0, I64)
         blockers.append(o.blockers[bj])
         attackers.append(o.attackers[ai])
         # the attacker's place among those its blocker blocks (in file order)
         below = (
-            (masks[np.nonzero(on)[0], bj] & ((U64(1) << ai.astype(U64)) - U64(1)))
+            (masks[row, bj] & ((U64(1) << ai.astype(U64)) - U64(1)))
             if len(cols)
             else np.zeros(0, U64)
         )
@@ -157,7 +158,7 @@ def search(
             final = ranks
             break
         # the most promising first: the lowest lower bounds of each board
-        places = _lowest(np.flatnonzero(pending), lower, board_of, chunk if bounds else n_decl)
+        places = _lowest(pending.nonzero()[0], lower, board_of, chunk if bounds else n_decl)
         chunk *= 4
         _solve(tree, root, resolved, places, clock)
     return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut, final)
@@ -174,7 +175,7 @@ def ranked_declarations(results: BoardResults, board: int, tie_order: IntArray) 
     """The board's solved declarations, best (lowest value) first, ties in the order shown
     (`tie_order`: each of the board's declarations' place in that order)."""
     lo, hi = int(results.offset[board]), int(results.offset[board + 1])
-    solved = lo + np.flatnonzero(results.solved[lo:hi])
+    solved = lo + results.solved[lo:hi].nonzero()[0]
     return solved[np.lexsort(_ranking_keys(results, solved, tie_order[solved - lo]))]
 
 
@@ -187,7 +188,7 @@ def best_declarations(results: BoardResults, tie_key: IntArray) -> IntArray:
     ranks = lexicographic_ranks(results.values) if results.ranks is None else results.ranks
     ties = int(tie_key.max(initial=0)) + 1
     if float(ranks.max(initial=0) + 1) * ties >= 2.0**62:  # one key would overflow: sort
-        rows = np.flatnonzero(solved)
+        rows = solved.nonzero()[0]
         keys = _ranking_keys(results, rows, tie_key[rows])
         order = rows[np.lexsort([*keys, results.board[rows]])]
         boards = results.board[order]
@@ -211,8 +212,8 @@ def _first_lowest(offset: IntArray, key: IntArray, among: BoolArray) -> IntArray
     low = np.minimum.reduceat(key, offset[:-1][some])
     lowest = np.zeros(n, I64)
     lowest[some] = low
-    board = np.repeat(np.arange(n, dtype=I64), offset[1:] - offset[:-1])
-    hit = np.flatnonzero(among & (key == lowest[board]))
+    board = np.arange(n, dtype=I64).repeat(offset[1:] - offset[:-1])
+    hit = (among & (key == lowest[board])).nonzero()[0]
     first = np.ones(len(hit), np.bool_)
     first[1:] = board[hit][1:] != board[hit][:-1]
     out[board[hit][first]] = hit[first]
@@ -227,14 +228,14 @@ def _thresholds(board_of: IntArray, n_boards: int, solved_rank: IntArray, top: i
     """The `top`-th best solved rank of each board (above every rank while fewer are solved)."""
     out = np.full(n_boards, int(solved_rank.max(initial=0)) + 1, I64)
     if top == 1 and len(board_of):
-        offset = np.searchsorted(board_of, np.arange(n_boards + 1))
+        offset = board_of.searchsorted(np.arange(n_boards + 1))
         some = offset[1:] > offset[:-1]
         out[some] = np.minimum.reduceat(solved_rank, offset[:-1][some])
         return out
     order = np.lexsort((solved_rank, board_of))
     boards = board_of[order]
-    first = np.searchsorted(boards, boards, side="left")
-    at = np.flatnonzero(np.arange(len(order)) - first == top - 1)
+    first = boards.searchsorted(boards, side="left")
+    at = (np.arange(len(order)) - first == top - 1).nonzero()[0]
     out[boards[at]] = solved_rank[order[at]]
     return out
 
@@ -244,7 +245,7 @@ def _lowest(places: IntArray, lower: IntArray, board_of: IntArray, chunk: int) -
     order = np.lexsort((lower[places], board_of[places]))
     places = places[order]
     boards = board_of[places]
-    first = np.searchsorted(boards, boards, side="left")
+    first = boards.searchsorted(boards, side="left")
     return np.sort(places[np.arange(len(places)) - first < chunk])
 
 
@@ -260,7 +261,7 @@ def _solve(tree: Tree, root: Level, resolved: Resolved, places: IntArray, clock:
         li = len(tree.levels) - 1
         tree.values[li][:] = resolved.values
         tree.solved[li][:] = resolved.first < 0
-        level, places = nxt, np.flatnonzero(resolved.first >= 0)
+        level, places = nxt, (resolved.first >= 0).nonzero()[0]
     tree.back_up()
 
 

@@ -12,7 +12,6 @@ defending player's replies (scores compared term by term).
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -26,6 +25,7 @@ from ecs_combat.batched.boards import (
     copy_boards,
     csr_rows,
     join_outcomes,
+    replaced,
     take_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine, Played
@@ -33,9 +33,8 @@ from ecs_combat.decisions.children import (
     Children,
     Expanded,
     best_children,
-    children,
+    children_of_kind,
     level_rows,
-    signature,
 )
 from ecs_combat.decisions.divisions import StepChoices, StepRecord
 from ecs_combat.decisions.objective import Objective, Sides, score
@@ -119,8 +118,6 @@ class Tree:
     #: its children are not all solved.
     best_child: list[IntArray] = field(default_factory=list)
     evaluated: int = 0  #: battles resolved
-    #: The children of nodes by what they look like from their board (:func:`signature`).
-    _children: dict[object, Children] = field(default_factory=dict)
     _expanded: list[Expanded] = field(default_factory=list)
     backed_up: int = 0  #: :class:`Expanded` groups whose values are backed up already
     #: Keep each level's batch and outcome (:meth:`outcomes_of`).
@@ -138,6 +135,10 @@ class Tree:
         self._rows = self.board_rows or Rows.of(self.boards)
         fields = self.engine.registry.state_fields("creature")
         self._refs = tuple(k for k, f in fields.items() if f.kind == "creature")
+        self._ids = (
+            np.asarray(self.boards.creature_ids, dtype=object),
+            np.asarray(self.boards.player_ids, dtype=object),
+        )
 
     @property
     def n_nodes(self) -> int:
@@ -158,11 +159,10 @@ class Tree:
         rec = div[:, 2]
         creature_ids = player_ids = None
         if named:
-            creatures = np.asarray(self.boards.creature_ids, dtype=object)
-            players = np.asarray(self.boards.player_ids, dtype=object)
+            creatures, players = self._ids
             creature_ids = creatures[copies.creature_row].tolist()
             player_ids = players[copies.player_row].tolist()
-        batch = dataclasses.replace(
+        batch = replaced(
             batch,
             block_blocker=cs[owner] + b.blocker[rows],
             block_attacker=cs[owner] + b.attacker[rows],
@@ -175,7 +175,7 @@ class Tree:
             creature_ids=creature_ids,
             player_ids=player_ids,
         )
-        return dataclasses.replace(copies, batch=batch)
+        return Copies(batch, cs, ps, copies.creature_row, copies.player_row)
 
     def resolve(self, level: Level) -> Resolved:
         """Resolve a level."""
@@ -245,13 +245,7 @@ class Tree:
             choices = found[k]
             c0, p0 = cs[k], ps[k]
             # nodes whose dividers look the same from their board have the same children
-            key = signature(choices, c0, p0)
-            kind = self._children.get(key)
-            if kind is None:
-                kind = children(choices, c0, p0)
-                if len(self._children) >= CHILDREN_KEPT:
-                    self._children.clear()
-                self._children[key] = kind
+            kind = children_of_kind(choices, c0, p0)
             kinds.append(kind)
             steps.append(choices.step + 1)
             self.expansions.append(
@@ -274,7 +268,7 @@ class Tree:
         self._expanded.append(
             Expanded(
                 level.first + expand,
-                first_id + np.cumsum(n) - n,
+                first_id + n.cumsum() - n,
                 np.array([len(kind.attacking) for kind in kinds], I64),
                 np.array([len(kind.defending) for kind in kinds], I64),
                 np.array([kind.default_attacking for kind in kinds], I64),
@@ -283,7 +277,7 @@ class Tree:
             )
         )
         self.best_child.append(np.full(len(kinds), -1, I64))
-        parent = np.repeat(expand, n)
+        parent = expand.repeat(n)
         div_start, div = level_rows(
             level.div_start,
             level.div,
@@ -294,7 +288,7 @@ class Tree:
         return Level(
             first=first_id,
             decl=level.decl[parent],
-            start_step=np.repeat(np.array(steps, I64), n),
+            start_step=np.array(steps, I64).repeat(n),
             div_start=div_start,
             div=div,
         )
@@ -315,8 +309,8 @@ class Tree:
         e = self._expanded[g]
         if not len(e.node):
             return
-        ci = int(np.searchsorted(firsts, e.first_child[0], side="right")) - 1
-        pi = int(np.searchsorted(firsts, e.node[0], side="right")) - 1
+        ci = int(firsts.searchsorted(e.first_child[0], side="right")) - 1
+        pi = int(firsts.searchsorted(e.node[0], side="right")) - 1
         lo = int(e.first_child[0] - firsts[ci])
         hi = lo + int((e.n_attacking * e.n_defending).sum())
         values = self.values[ci][lo:hi]
@@ -362,15 +356,16 @@ class Tree:
         expanded, step = expanded[order], step[order]
         out = nodes.copy()
         while True:
-            at = np.minimum(np.searchsorted(expanded, out), len(expanded) - 1)
+            at = np.minimum(expanded.searchsorted(out), len(expanded) - 1)
             on = expanded[at] == out
             if not on.any():
                 return out
             out = np.where(on, step[at], out)
 
-    def results_of(self, nodes: list[int]) -> list[CombatResult] | None:
+    def results_of(self, nodes: list[int], notes: bool = True) -> list[CombatResult] | None:
         """The results of some distinct nodes, as :meth:`BatchedEngine.resolve_many` gives
-        them; None if one's level was not recorded."""
+        them (without `notes`: :meth:`Played.results`); None if one's level was not
+        recorded."""
         firsts = [lv.first for lv in self.levels]
         at = [int(np.searchsorted(firsts, n, side="right")) - 1 for n in nodes]
         if any(self.played[li] is None for li in at):
@@ -380,7 +375,7 @@ class Tree:
             mine = [n for n, i in zip(nodes, at, strict=True) if i == li]
             played = self.played[li]
             assert played is not None
-            got = played.results([n - firsts[li] for n in mine])
+            got = played.results([n - firsts[li] for n in mine], notes)
             out.update(zip(mine, got, strict=True))
         return [out[n] for n in nodes]
 
@@ -388,11 +383,11 @@ class Tree:
         """The outcomes of some nodes, as battles in the order given (the tree must keep
         outcomes)."""
         firsts = np.array([lv.first for lv in self.levels], I64)
-        li = np.searchsorted(firsts, nodes, side="right") - 1
+        li = firsts.searchsorted(nodes, side="right") - 1
         parts: list[Outcomes] = []
         owners: list[IntArray] = []
         for i in np.unique(li).tolist():
-            mine = np.flatnonzero(li == i)
+            mine = (li == i).nonzero()[0]
             batch, outcome = self.kept[i]
             taken = nodes[mine] - self.levels[i].first
             parts.append(take_outcomes(outcome, batch.battle, batch.player_battle, taken))
@@ -407,11 +402,11 @@ class Tree:
         """The division rows of some nodes ([R, 4], by places on the board as in
         :class:`Level`), grouped by node in the order given, and each row's place in `nodes`."""
         firsts = np.array([lv.first for lv in self.levels], I64)
-        li = np.searchsorted(firsts, nodes, side="right") - 1
+        li = firsts.searchsorted(nodes, side="right") - 1
         rows: list[IntArray] = []
         owners: list[IntArray] = []
         for i in np.unique(li).tolist():
-            mine = np.flatnonzero(li == i)
+            mine = (li == i).nonzero()[0]
             level = self.levels[i]
             taken, place = csr_rows(level.div_start, nodes[mine] - level.first)
             rows.append(level.div[taken])
@@ -425,8 +420,6 @@ class Tree:
 
 #: Levels of at most this many creature rows are recorded when the tree records.
 RECORDED_ROWS = 1 << 14
-#: At most this many kinds of expanded nodes are remembered (then forgotten, all at once).
-CHILDREN_KEPT = 100_000
 
 
 class Clock:

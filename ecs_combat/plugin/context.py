@@ -106,7 +106,8 @@ class CombatContext(Protocol):
 
     def instances(self, creature: Creature, keyword: str) -> list[int | str | None]:
         """The parameters of the creature's instances of a keyword it has now, in printed,
-        granted, counter order: a number, a color name (``COLORS``) or None. A keyword only
+        granted, counter order: a number, a color or quality name (``FROM_WORDS``) or None.
+        A keyword only
         a static ability gives counts once, with None; [] without the keyword."""
         ...
 
@@ -150,6 +151,12 @@ class CombatContext(Protocol):
     def creature_state(self, creature: Creature, key: str) -> StateValue:
         """A plugin's state of the creature (a creature reference is a :data:`Creature` or
         None)."""
+        ...
+
+    def can_target(self, source: Creature, target: Creature) -> bool:
+        """Whether a triggered ability of `source` may target the creature `target` now
+        (115.4, 608.2b): it is on the battlefield and no ``target`` restriction forbids it to
+        a creature source with `source`'s colors and controller (hexproof, protection)."""
         ...
 
     # -- players ---------------------------------------------------------------------------
@@ -218,8 +225,11 @@ class CombatContext(Protocol):
     def return_to_battlefield(self, creature: Creature) -> None:
         """A creature that died returns to the battlefield under its controller's control as
         a new object (400.7): untapped, not in combat, summoning sick, with no damage,
-        counters, until-end-of-turn effects or marks (:meth:`marks`); it keeps its handle and
-        id. Nothing happens to a token (111.8) or a creature on the battlefield."""
+        counters, until-end-of-turn effects or marks (:meth:`marks`), its plugin state the
+        default (but ``printed`` state) and every creature reference to it cleared (a soulbond
+        pair is broken on both sides); it keeps its handle and id. To a trigger put on the
+        stack before it returned, it is gone: ``on_battlefield`` is False and actions on it do
+        nothing. Nothing happens to a token (111.8) or a creature on the battlefield."""
         ...
 
     def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:
@@ -313,8 +323,8 @@ class BatchContext(Protocol):
 
     def instances(self, keyword: str) -> tuple[IntArray, IntArray]:
         """(rows, parameters) of the instances of a keyword creatures have now, in row order
-        then printed, granted, counter order; a parameter is a number, a color index
-        (``COLORS``) or -1. A keyword a row has with no listed instance (a static ability's,
+        then printed, granted, counter order; a parameter is a number, a color or quality
+        index (``FROM_WORDS``) or -1. A keyword a row has with no listed instance (a static ability's,
         or a bulk simulation's one bit) counts once, with -1."""
         ...
 
@@ -353,6 +363,11 @@ class BatchContext(Protocol):
     def creature_state(self, key: str) -> StateArray:
         """A plugin's state of every creature row (writable; a creature reference is a row or
         -1)."""
+        ...
+
+    def can_target(self, sources: IntArray, targets: IntArray) -> BoolArray:
+        """Per pair: whether a triggered ability of the source row may target the target row
+        beside it now, as :meth:`CombatContext.can_target`."""
         ...
 
     # -- players (one element per player row) and battles ----------------------------------

@@ -68,7 +68,8 @@ class Keyword:
     #: Plain words for the readable account ("1 is lethal").
     summary: str = ""
     #: What follows the name in a scenario: ``""`` nothing, ``"number"`` a whole number
-    #: (``bushido 2``), ``"color"`` the word "from" and a color (``protection from red``).
+    #: (``bushido 2``), ``"color"`` the word "from" and a color or a quality
+    #: (:data:`FROM_WORDS`: ``protection from red``, ``protection from creatures``).
     parameter: str = ""
     #: What its trigger targets, given by the creature's ``targets`` key (one of
     #: :data:`TRIGGER_TARGETS`; ``""``: it targets nothing). The loader refuses a target
@@ -97,6 +98,12 @@ class Keyword:
 
 #: The five colors (105.1), as scenarios spell them.
 COLORS = ("white", "blue", "black", "red", "green")
+#: What a ``color`` parameter may name besides a color (702.16j): ``protection from creatures``
+#: (any creature), ``from everything``, ``from multicolored`` (two or more colors, 105.2b).
+QUALITIES = ("creatures", "everything", "multicolored")
+#: What follows "from" in a ``color`` parameter, in bit order (:func:`from_mask`): the colors,
+#: then the qualities, so a color's bit is the same in both masks.
+FROM_WORDS = COLORS + QUALITIES
 PARAMETERS = ("", "number", "color")
 #: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
 #: (the player the source attacks) controls; an attacking creature.
@@ -126,6 +133,11 @@ def color_mask(colors: Iterable[str]) -> int:
     return sum(1 << COLORS.index(c) for c in set(colors))
 
 
+def from_mask(words: Iterable[str]) -> int:
+    """Colors and qualities as a bit mask: bit i for ``FROM_WORDS[i]``."""
+    return sum(1 << FROM_WORDS.index(w) for w in set(words))
+
+
 def colors_of_cost(cost: str) -> tuple[str, ...]:
     """The colors of a mana cost (202.2): those of its colored mana symbols, hybrid included."""
     found = {COLOR_SYMBOLS[ch] for ch in cost if ch in COLOR_SYMBOLS}
@@ -152,6 +164,11 @@ class StateField:
     store it (a component value; an array) and plugins read and change it. With `output`, it
     is part of each creature's or player's ``resolve --json`` object. `check` validates a
     whole scenario: it returns ``(key path, message)`` for the first problem, or None.
+
+    A creature's state belongs to the object: a creature that returns to the battlefield is a
+    new object (400.7) and has the default again, and a ``creature`` reference naming the old
+    object, anywhere, is cleared. With `printed`, it is a characteristic of the card (what its
+    art shows) and the new object keeps it.
     """
 
     owner: str
@@ -162,6 +179,8 @@ class StateField:
     default_from: str | None = None
     output: bool = False
     summary: str = ""
+    #: A characteristic of the card, kept by a creature that returns as a new object (400.7).
+    printed: bool = False
     check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
 
 

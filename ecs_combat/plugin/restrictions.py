@@ -49,7 +49,8 @@ class Side(Protocol):
 
     def values(self, keyword: str) -> Any:
         """Its instances' parameters as one integer (or integer row array): colors as a bit
-        mask (bit i for ``definitions.COLORS[i]``), numbers added up."""
+        mask (bit i for ``definitions.FROM_WORDS[i]``: the colors, then the qualities
+        ``creatures``, ``everything``, ``multicolored``), numbers added up."""
         ...
 
     def count(self, keyword: str) -> Any:
@@ -85,7 +86,13 @@ class Side(Protocol):
 
     @property
     def spell_colors(self) -> Any:
-        """For ``target``: the spell's colors as a bit mask."""
+        """For ``target``: the colors of the spell or ability's source as a bit mask."""
+        ...
+
+    @property
+    def from_creature(self) -> Any:
+        """For ``target``: whether the source is a creature (a creature's triggered ability,
+        such as provoke's) rather than a spell."""
         ...
 
 

@@ -45,6 +45,7 @@ Point = Literal[
     "destroy",
     "dies",
     "end-of-combat",
+    "event-damage",
 ]
 
 #: The points of a combat phase, in the order they happen. See docs/plugins.md for each
@@ -88,6 +89,11 @@ POINTS: tuple[tuple[str, str], ...] = (
     (
         "end-of-combat",
         "the end of combat step (511): delayed triggers set up during the combat",
+    ),
+    (
+        "event-damage",
+        "whenever a scenario `damage` event deals noncombat damage (120.3), at any point of "
+        "the combat: prevent it",
     ),
 )
 
@@ -239,6 +245,21 @@ class System:
         name: str,
         reference: ReferenceSystem[Deaths],
         batched: BatchedSystem[BatchDeaths] | None = None,
+        keywords: Collection[str] = (),
+        *,
+        sets: Collection[str] = (),
+        before: Collection[str] = (),
+        after: Collection[str] = (),
+        writes: Collection[str] = (),
+        ambiguous_with: Collection[str] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        point: Literal["event-damage"],
+        name: str,
+        reference: ReferenceSystem[EventDamage],
+        batched: BatchedSystem[BatchEventDamage] | None = None,
         keywords: Collection[str] = (),
         *,
         sets: Collection[str] = (),
@@ -642,3 +663,25 @@ class BatchEndOfCombat:
     The reference engine passes None."""
 
     battles: BoolArray
+
+
+@dataclass
+class EventDamage:
+    """``event-damage`` (reference): a scenario ``damage`` event's noncombat damage (120.3),
+    which has no source. Set `amount` to 0 (or lower it) to prevent it; the engine then marks
+    the rest on the creature, or the player loses that much life."""
+
+    #: A creature (on the battlefield) or player entity.
+    recipient: int
+    to_player: bool
+    amount: int
+
+
+@dataclass
+class BatchEventDamage:
+    """``event-damage`` (batched): the damage events of one round, one per battle at most, as
+    parallel arrays. ``recipient`` is a creature row (on the battlefield), or ``-1 -
+    player_row`` for a player. Lower an amount to prevent damage."""
+
+    recipient: IntArray
+    amount: IntArray

@@ -4,7 +4,7 @@ one source every legality check reads (RULES 4).
 The scenario loader and the decision search (which enumerates block declarations) call
 :func:`sides_at_declare_blockers` so that a block is legal exactly when the engines accept it:
 the creatures as blockers are declared, after the declare-attackers step (exalted's +1/+1,
-static abilities). Each side is a :class:`~ecs_combat.rules.legality.KeywordSide`, which the
+static abilities). Each side is a :class:`~ecs_combat.rules.sides.KeywordSide`, which the
 functions of :mod:`ecs_combat.rules.legality` take.
 """
 
@@ -19,8 +19,9 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.components import Stats, Tapped
 from ecs_combat.reference.engine import Combat, isolated_world
 from ecs_combat.reference.views import EntitySide
-from ecs_combat.rules.legality import KeywordSide, check_declarations, spec_side
+from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import MadeRequirement
+from ecs_combat.rules.sides import KeywordSide, spec_side
 from ecs_combat.scenario.model import Scenario
 
 

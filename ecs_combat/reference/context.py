@@ -20,6 +20,8 @@ from ecs_combat.reference.components import (
     Tapped,
 )
 from ecs_combat.reference.components import Player as PlayerComponent
+from ecs_combat.reference.views import EntitySide
+from ecs_combat.rules.legality import why_not_a_legal_target
 
 if TYPE_CHECKING:
     from ecs_combat.reference.engine import Combat
@@ -28,11 +30,15 @@ if TYPE_CHECKING:
 class ReferenceContext:
     """What the systems and triggered abilities of one combat see (docs/plugins.md)."""
 
-    __slots__ = ("_combat", "_marks")
+    __slots__ = ("_combat", "_marks", "stale")
 
     def __init__(self, combat: Combat) -> None:
         self._combat = combat
         self._marks: dict[str, dict[int, MarkValue]] = {}
+        #: While a trigger resolves: creatures that returned as new objects since it was put on
+        #: the stack (400.7). To it they are gone: not on the battlefield, and what it would
+        #: do to them does nothing.
+        self.stale: frozenset[int] = frozenset()
 
     def creatures(self) -> list[Creature]:
         return self._combat.creature_entities()
@@ -50,16 +56,16 @@ class ReferenceContext:
         return esper.component_for_entity(creature, Card).name
 
     def on_battlefield(self, creature: Creature) -> bool:
-        return self._combat.on_battlefield(creature)
+        return creature not in self.stale and self._combat.on_battlefield(creature)
 
     def attacking(self, creature: Creature) -> bool:
-        return self._combat.on_battlefield(creature) and esper.has_component(creature, Attacking)
+        return self.on_battlefield(creature) and esper.has_component(creature, Attacking)
 
     def blocking(self, creature: Creature) -> bool:
-        return self._combat.on_battlefield(creature) and esper.has_component(creature, Blocking)
+        return self.on_battlefield(creature) and esper.has_component(creature, Blocking)
 
     def defending_player(self, creature: Creature) -> Player | None:
-        return self._combat.defending_player(creature)
+        return None if creature in self.stale else self._combat.defending_player(creature)
 
     def blocker_count(self, creature: Creature) -> int:
         return len(self._combat.blocked_by(self._combat.cid(creature)))
@@ -104,6 +110,14 @@ class ReferenceContext:
         value: StateValue = self._combat.state(creature, key)
         return value
 
+    def can_target(self, source: Creature, target: Creature) -> bool:
+        combat = self._combat
+        if not self.on_battlefield(target):
+            return False
+        opponent = combat.controller(source) != combat.controller(target)
+        side = EntitySide(combat, target, opponent, combat.colors(source), from_creature=True)
+        return why_not_a_legal_target(side, combat.reg) is None
+
     def life(self, player: Player) -> int:
         return esper.component_for_entity(player, PlayerComponent).life
 
@@ -118,32 +132,38 @@ class ReferenceContext:
         return self._combat.game_over()
 
     def pump(self, creature: Creature, power: int, toughness: int) -> None:
-        self._combat.pump(creature, power, toughness)
+        if creature not in self.stale:
+            self._combat.pump(creature, power, toughness)
 
     def add_counters(self, creature: Creature, kind: str, change: int) -> None:
-        self._combat.add_counters(creature, kind, change)
+        if creature not in self.stale:
+            self._combat.add_counters(creature, kind, change)
 
     def tap(self, creature: Creature) -> None:
-        if not esper.has_component(creature, Tapped):
+        if creature not in self.stale and not esper.has_component(creature, Tapped):
             esper.add_component(creature, Tapped())
 
     def untap(self, creature: Creature) -> None:
-        esper.try_remove_component(creature, Tapped)
+        if creature not in self.stale:
+            esper.try_remove_component(creature, Tapped)
 
     def targets(self, creature: Creature, keyword: str) -> list[Creature | None]:
         return self._combat.targets(creature, keyword)
 
     def require_block(self, blocker: Creature, attacker: Creature, keyword: str) -> None:
-        self._combat.required_blocks.append((blocker, attacker, keyword))
+        if blocker not in self.stale and attacker not in self.stale:
+            self._combat.required_blocks.append((blocker, attacker, keyword))
 
     def leave_battlefield(self, creature: Creature) -> None:
-        self._combat.leave_battlefield(creature)
+        if creature not in self.stale:
+            self._combat.leave_battlefield(creature)
 
     def lose_life(self, player: Player, amount: int) -> None:
         self._combat.lose_life(player, amount)
 
     def sacrifice(self, creature: Creature) -> None:
-        self._combat.sacrifice(creature)
+        if creature not in self.stale:
+            self._combat.sacrifice(creature)
 
     def return_to_battlefield(self, creature: Creature) -> None:
         self._combat.return_to_battlefield(creature)
@@ -154,7 +174,8 @@ class ReferenceContext:
             values.pop(creature, None)
 
     def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:
-        self._combat.set_state(creature, key, value)
+        if creature not in self.stale:
+            self._combat.set_state(creature, key, value)
 
     def set_player_state(self, player: Player, key: str, value: StateValue) -> None:
         self._combat.set_state(player, key, value)

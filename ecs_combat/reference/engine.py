@@ -26,7 +26,7 @@ from ecs_combat.plugin.schedule import (
     StateCheck,
     Trigger,
 )
-from ecs_combat.reference import damage, events
+from ecs_combat.reference import damage, events, returns
 from ecs_combat.reference.components import (
     Attacking,
     Blocking,
@@ -46,7 +46,7 @@ from ecs_combat.reference.components import (
 )
 from ecs_combat.reference.context import ReferenceContext
 from ecs_combat.reference.views import EntitySide
-from ecs_combat.rules.legality import check_blocks, lethal_damage_message, why_cannot_attack
+from ecs_combat.rules.legality import lethal_damage_message, why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan, plan_steps
 from ecs_combat.rules.result import (
     CombatResult,
@@ -138,11 +138,12 @@ class Combat:
         self._components = {name: keyword_component(name) for name in registry.keywords}
         #: Why creatures were kept from destruction at the last `destroy`.
         self.kept: dict[int, str] = {}
-        #: Requirements triggers made (509.1c): (blocker, attacker, keyword) entities.
+        #: Requirements triggers made (509.1c) this combat: (blocker, attacker, keyword)
+        #: entities.
         self.required_blocks: list[tuple[int, int, str]] = []
-        #: Where block declarations are checked as they are declared (``combats[1]``), or
-        #: None: the scenario loader checked them (one combat).
-        self.check_blocks_at: str | None = None
+        #: While triggers resolve: the creatures that returned as new objects since they were
+        #: put on the stack (400.7); what those triggers do to them does nothing.
+        self.new_objects: set[int] | None = None
         #: What the plugins' systems and triggered abilities see of this combat.
         self.context = ReferenceContext(self)
         #: The plugins' systems that apply to this combat, per point (:meth:`use_keywords`).
@@ -297,19 +298,33 @@ class Combat:
                 it[0],
             ),
         )
-        for _, t in ordered:
-            if self.game_over():
-                return
-            if not self.on_battlefield(t.source):
-                self.note(
-                    f"a trigger of {self.cid(t.source)} resolves though its source left the "
-                    "battlefield (113.7a): what it does to its source does nothing"
-                )
+        self.new_objects = set()
+        try:
+            for _, t in ordered:
+                if self.game_over():
+                    return
+                self._resolve_trigger(t)
+        finally:
+            self.new_objects = None
+
+    def _resolve_trigger(self, t: Trigger) -> None:
+        """One trigger resolves, then state-based actions are checked. Creatures that returned
+        as new objects since it was put on the stack are not what it knew (400.7)."""
+        assert self.new_objects is not None
+        if not self.on_battlefield(t.source) or t.source in self.new_objects:
+            self.note(
+                f"a trigger of {self.cid(t.source)} resolves though its source left the "
+                "battlefield (113.7a): what it does to its source does nothing"
+            )
+        self.context.stale = frozenset(self.new_objects)
+        try:
             _call(t.plugin, "a triggered ability", t.resolve, self.context, t)
-            self.refresh_keywords()
-            died = self.state_based_actions()
-            if died:
-                self.note(f"after the trigger: {', '.join(died)} died")
+        finally:
+            self.context.stale = frozenset()
+        self.refresh_keywords()
+        died = self.state_based_actions()
+        if died:
+            self.note(f"after the trigger: {', '.join(died)} died")
 
     def listed_at(self, entity: int, keyword: str, instance: int) -> int:
         """Where a creature's `instance`-th instance of `keyword` is in its list of keyword
@@ -419,17 +434,10 @@ class Combat:
         self._check_marked_damage()
 
     def declare_combat(self) -> None:
-        """Declare the scenario's attackers and blockers (508, 509), with their triggers. In
-        a turn (`check_blocks_at` set) the blocks are checked as they are declared, with the
-        creatures as they are then (RULES 4)."""
+        """Declare the scenario's attackers and blockers (508, 509), with their triggers (the
+        scenario loader checked them; a turn checks each combat phase's as it declares them,
+        :mod:`ecs_combat.reference.turn`)."""
         self.declare_attackers()
-        if self.check_blocks_at is not None:
-            check_blocks(
-                self.sc,
-                self.reg,
-                lambda cid: EntitySide(self, self.creatures[cid]),
-                self.check_blocks_at,
-            )
         self.declare_blockers()
 
     def declare_attackers(self) -> None:
@@ -549,6 +557,7 @@ class Combat:
         self.result = CombatResult()
         self.divisions = {(d.step, d.source): d for d in scenario.divisions}
         self.players = {pid: self.players[pid] for pid in scenario.players}
+        self.required_blocks = []  # a trigger's requirement is for its own combat (509.1c)
         for e in self.creatures.values():
             self.struck[e] = []
             self.remove_from_combat(e)
@@ -622,13 +631,14 @@ class Combat:
 
     def state_based_actions(self) -> list[str]:
         """704.5a, f, g and the plugins' conditions: players lose, creatures die; the `dies`
-        systems follow, checked again while they return some creature to the battlefield.
-        Returns who died, in scenario order."""
+        systems follow, and the state-based actions are checked again after them (704.3: a
+        dies trigger's counters annihilate, 704.5q; what it returns can die) until a check
+        finds nothing that dies. Returns who died, in scenario order."""
         died: list[str] = []
         while True:
             now = self._check_state()
             died += [cid for cid in now if cid not in died]
-            if not any(self.on_battlefield(self.creatures[cid]) for cid in now):
+            if not now or not self.systems["dies"]:
                 return sorted(died, key=lambda cid: self.order(self.creatures[cid]))
 
     def _check_state(self) -> list[str]:
@@ -674,33 +684,18 @@ class Combat:
 
     def sacrifice(self, entity: int) -> None:
         """Its controller sacrifices a creature (701.17): it dies (700.4); state-based actions
-        are checked if the `dies` systems return it."""
+        are checked after the `dies` systems (704.3)."""
         if not self.on_battlefield(entity):
             return
         self.leave_battlefield(entity)
         self.creatures_died([entity])
-        if self.on_battlefield(entity):
+        if self.systems["dies"]:
             self.state_based_actions()
 
     def return_to_battlefield(self, entity: int) -> None:
-        """A creature that died returns to the battlefield as a new object (400.7): as its
-        spec put it onto the battlefield, but untapped, not in combat, summoning sick, with no
-        damage, counters or marks; nothing happens to a token (111.8)."""
-        cid = self.cid(entity)
-        spec = self.specs[cid]
-        if spec.token or self.on_battlefield(entity):
-            return
-        esper.add_component(entity, Stats(spec.power, spec.toughness))
-        esper.add_component(entity, Damage())
-        printed = list(zip(spec.keywords, spec.parameters, strict=True))
-        esper.add_component(entity, KeywordSources(printed=printed))
-        esper.try_remove_component(entity, Tapped)
-        self.remove_from_combat(entity)
-        esper.add_component(entity, OnBattlefield())
-        if not esper.has_component(entity, SummoningSick):
-            esper.add_component(entity, SummoningSick())
-        self.struck[entity] = []
-        self.context.forget(entity)
+        """A creature that died returns to the battlefield as a new object (400.7):
+        :func:`ecs_combat.reference.returns.return_to_battlefield`."""
+        returns.return_to_battlefield(self, entity)
 
     def order(self, entity: int) -> int:
         """A creature's place in the scenario (creatures that entered come last)."""

@@ -9,6 +9,7 @@ import esper
 
 from ecs_combat.plugin.definitions import Card as CardDefinition
 from ecs_combat.plugin.phases import CastInMain
+from ecs_combat.plugin.schedule import EventDamage
 from ecs_combat.reference.components import (
     Attacking,
     Blocking,
@@ -52,8 +53,10 @@ def apply_event(combat: Combat, ev: Event) -> None:
             combat.note(f"{ev.at}: {cid} enters attacking {ev.attacking}, unblocked")
         return
     if ev.action == "damage" and ev.target in combat.players:
-        esper.component_for_entity(combat.players[ev.target], Player).life -= ev.amount
-        combat.note(f"{ev.at}: {ev.amount} damage to {ev.target}")
+        player = combat.players[ev.target]
+        amount = event_damage(combat, player, True, ev.amount)
+        esper.component_for_entity(player, Player).life -= amount
+        combat.note(f"{ev.at}: {_damage_words(ev.amount, amount)} to {ev.target}")
         return
     if ev.action == "cast":
         cast(combat, ev)
@@ -84,8 +87,9 @@ def apply_event(combat: Combat, ev: Event) -> None:
         stats.toughness_bonus += ev.toughness
         combat.note(f"{ev.at}: {ev.target} gets {ev.power:+d}/{ev.toughness:+d}")
     elif ev.action == "damage":
-        esper.component_for_entity(e, Damage).marked += ev.amount
-        combat.note(f"{ev.at}: {ev.amount} damage to {ev.target}")
+        amount = event_damage(combat, e, False, ev.amount)
+        esper.component_for_entity(e, Damage).marked += amount
+        combat.note(f"{ev.at}: {_damage_words(ev.amount, amount)} to {ev.target}")
     elif ev.action == "remove-from-combat":
         combat.remove_from_combat(e)
         combat.note(f"{ev.at}: {ev.target} is removed from combat")
@@ -97,6 +101,24 @@ def apply_event(combat: Combat, ev: Event) -> None:
             combat.leave_battlefield(e)
             combat.note(f"{ev.at}: {ev.target} is destroyed")
             combat.creatures_died([e])
+
+
+def event_damage(combat: Combat, recipient: int, to_player: bool, amount: int) -> int:
+    """How much of a `damage` event's noncombat damage is dealt, once the ``event-damage``
+    systems have prevented what they prevent (never below 0)."""
+    if not combat.systems["event-damage"]:
+        return amount
+    payload = EventDamage(recipient, to_player, amount)
+    combat.run_systems("event-damage", payload)
+    return max(0, min(amount, payload.amount))
+
+
+def _damage_words(would: int, dealt: int) -> str:
+    if dealt == would:
+        return f"{dealt} damage"
+    if dealt == 0:
+        return f"{would} damage (all of it prevented)"
+    return f"{dealt} damage ({would - dealt} of {would} prevented)"
 
 
 def cast(combat: Combat, ev: Event) -> None:

@@ -19,6 +19,8 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.components import Damage, Player, Tapped
 from ecs_combat.reference.engine import Combat
 from ecs_combat.reference.events import cast_in_main
+from ecs_combat.reference.views import EntitySide
+from ecs_combat.rules.legality import check_blocks
 from ecs_combat.rules.pipeline import StepPlan
 from ecs_combat.rules.result import CombatPhaseResult, CombatResult, SkippedPhase, TurnResult
 from ecs_combat.rules.turn_legality import (
@@ -156,8 +158,9 @@ class TurnRun:
         )
         c.next_combat(scenario)
         self.check_declarations(k, scenario)
-        c.check_blocks_at = f"combats[{k}]"
-        c.declare_combat()
+        c.declare_attackers()  # its triggers may untap a creature and make it block (provoke)
+        self.check_blocks(k, scenario)
+        c.declare_blockers()
         for e in c.in_combat():
             marked = esper.component_for_entity(e, Damage).marked
             if marked:
@@ -168,8 +171,10 @@ class TurnRun:
         )
 
     def check_declarations(self, k: int, scenario: Scenario) -> None:
-        """Attackers and blockers must still be able to attack and block as this combat phase
-        begins: on the battlefield and untapped (508.1a, 509.1a). The file is wrong otherwise."""
+        """Attackers must still be able to attack as this combat phase begins (on the
+        battlefield and untapped, 508.1a), and blockers still be on the battlefield. The file
+        is wrong otherwise. Whether blockers are untapped is checked as blockers are declared
+        (:meth:`check_blocks`): an attack trigger may untap one (provoke)."""
         c = self.combat
         for cid, defender in scenario.attackers.items():
             why = self.why_not(cid)
@@ -182,8 +187,34 @@ class TurnRun:
                 raise not_allowed_to_attack(self.turn.file, k, cid, rule)
         for cid in scenario.blockers:
             why = self.why_not(cid)
-            if why is not None:
+            if why is not None and why not in (TAPPED, TAPPED_AT_START):
                 raise cannot_block(self.turn.file, k, cid, why)
+
+    def check_blocks(self, k: int, scenario: Scenario) -> None:
+        """The blocks must be legal as blockers are declared, after the declare-attackers
+        step, with the creatures as they are then (509.1a-c, RULES 4): the blockers untapped,
+        the plugins' restrictions, and the requirements (lure, and those the attack triggers
+        made: provoke) obeyed as far as possible by the creatures able to block."""
+        c = self.combat
+        for cid in scenario.blockers:
+            e = c.creatures[cid]
+            if c.on_battlefield(e) and esper.has_component(e, Tapped):  # 509.1a
+                why = self.why_not(cid)
+                assert why is not None
+                raise cannot_block(self.turn.file, k, cid, why)
+        unable = {  # tapped or gone: it can't block, so it has no requirement
+            cid
+            for cid in scenario.creatures
+            if cid not in scenario.blockers and self.why_not(cid) is not None
+        }
+        check_blocks(
+            scenario,
+            c.reg,
+            lambda cid: EntitySide(c, c.creatures[cid]),
+            f"combats[{k}]",
+            made=[(c.cid(b), c.cid(a), keyword) for b, a, keyword in c.required_blocks],
+            tapped=unable,
+        )
 
     def why_not(self, cid: str) -> str | None:
         """Why a creature can't attack or block now: gone or tapped; None if neither."""

@@ -15,7 +15,7 @@ from ecs_combat.reference.components import (
     Player,
     Stats,
 )
-from ecs_combat.rules.legality import instance_values
+from ecs_combat.rules.sides import instance_values
 
 if TYPE_CHECKING:
     from ecs_combat.reference.engine import Combat
@@ -30,11 +30,13 @@ class EntitySide:
         entity: int,
         opponent: bool = False,
         spell_colors: tuple[str, ...] = (),
+        from_creature: bool = False,
     ) -> None:
         self.combat = combat
         self.entity = entity
         self.opponent = opponent
         self.spell_colors = color_mask(spell_colors)
+        self.from_creature = from_creature  # else a spell's target (cast events)
 
     def has(self, keyword: str) -> np.bool_:
         return np.bool_(self.combat.has(self.entity, keyword))

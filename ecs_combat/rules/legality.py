@@ -18,15 +18,13 @@ scenario declares them (:func:`spec_side`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.definitions import color_mask, land_mask, type_mask
+from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction, Side
 from ecs_combat.rules.requirements import (
@@ -36,87 +34,12 @@ from ecs_combat.rules.requirements import (
     check_requirements,
     requirements_obeyed,
 )
+from ecs_combat.rules.sides import spec_side
 from ecs_combat.rules.turn_legality import TAPPED_AT_START
 from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from ecs_combat.scenario.model import CreatureSpec, Scenario
-
-Parameter = int | str | None
-
-
-@dataclass(frozen=True)
-class KeywordSide:
-    """One creature as a :class:`restrictions.Side`, from its keyword instances."""
-
-    instances: Sequence[tuple[str, Parameter]]
-    color_bits: int = 0
-    opponent: bool = False
-    spell_color_bits: int = 0
-    power: int = 0
-    type_bits: int = 0
-    land_bits: int = 0
-
-    def has(self, keyword: str) -> np.bool_:
-        """Whether it has the keyword."""
-        return np.bool_(any(name == keyword for name, _ in self.instances))
-
-    def values(self, keyword: str) -> int:
-        """Its instances' parameters: colors as a bit mask, numbers added up."""
-        return instance_values(p for name, p in self.instances if name == keyword)
-
-    def count(self, keyword: str) -> int:
-        """How many instances of the keyword it has."""
-        return sum(name == keyword for name, _ in self.instances)
-
-    @property
-    def colors(self) -> int:
-        """Its colors as a bit mask."""
-        return self.color_bits
-
-    @property
-    def spell_colors(self) -> int:
-        """For ``target``: the spell's colors as a bit mask."""
-        return self.spell_color_bits
-
-    @property
-    def types(self) -> int:
-        """Its card types besides creature as a bit mask."""
-        return self.type_bits
-
-    @property
-    def lands(self) -> int:
-        """Its controller's land types as a bit mask."""
-        return self.land_bits
-
-
-def instance_values(parameters: Iterable[Parameter]) -> int:
-    """Parameters of a keyword's instances as one number: a color bit mask, or their sum."""
-    out = 0
-    for p in parameters:
-        if isinstance(p, str):
-            out |= color_mask([p])
-        elif p is not None:
-            out += p
-    return out
-
-
-def spec_side(
-    spec: CreatureSpec, registry: Registry | None = None, lands: Iterable[str] = ()
-) -> KeywordSide:
-    """A creature as the scenario declares it: printed keywords and keyword counters; its
-    power with the registry's counter kinds' changes (``+1/+1``); `lands`, its controller's."""
-    instances = list(zip(spec.keywords, spec.parameters, strict=True))
-    instances += [(k, None) for k, n in spec.counters.items() if n > 0]
-    kinds = {} if registry is None else registry.counter_kinds
-    power = spec.power + sum(kinds[k].power * n for k, n in spec.counters.items() if k in kinds)
-    return KeywordSide(
-        instances,
-        color_mask(spec.colors),
-        power=power,
-        type_bits=type_mask(spec.types),
-        land_bits=land_mask(lands),
-    )
+    from ecs_combat.scenario.model import Scenario
 
 
 def lethal_damage_message(damage: int, toughness: int, printed: int) -> str:
@@ -243,18 +166,13 @@ def _why_not_a_target(
         side,
         opponent=theirs.controller != mine.controller,
         spell_color_bits=color_mask(mine.colors),
+        source_is_creature=True,
     )
     refused = why_not_a_legal_target(side, registry)
     if refused is not None:
         says = refused.says.format(creature=repr(target), caster=repr(mine.controller))
         return says or f"it has {refused.keyword}"
     return None
-
-
-def block_capacity(side: Side, registry: Registry) -> int:
-    """How many attackers at most a creature may block (509.1a): one, or the most any
-    ``blocks`` restriction allows it."""
-    return max([1, *(int(r.test(side)) for r in registry.restrictions_of("blocks"))])
 
 
 def _either(names: list[str]) -> str:
@@ -313,7 +231,7 @@ class _Declarations:
             self.blocker(cid, attacked)
         for cid in sc.attackers:
             self.enough_blockers(cid, sc.blockers_of(cid))
-        check_requirements(sc, self.reg, made, tapped)  # 509.1c
+        check_requirements(sc, self.reg, made, tapped, self.where)  # 509.1c
 
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
         """509.1a-b: it can block, and it can block each attacker it blocks."""

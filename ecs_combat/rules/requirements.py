@@ -5,8 +5,9 @@ The declared blocks must obey as many requirements as possible without breaking 
 restriction. A requirement is one (blocker, attacker) pair: the blocker is able to block that
 attacker (no ``block`` or ``block-pair`` restriction forbids it, and the attacker attacks the
 blocker's controller) and some plugin's requirement says it must. A blocker can obey as many
-of its requirements as it may block attackers (one here), so the most a declaration can obey is
-the sum over blockers of the smaller of the two. Candidate declarations are scored as arrays,
+of its requirements as it may block attackers (its capacity: one, or what the ``blocks``
+restrictions allow, such as "can block an additional creature"), so the most a declaration can
+obey is the sum over blockers of the smaller of the two. Candidate declarations are scored as arrays,
 so a decision search scores many at once (:func:`requirements_obeyed`).
 """
 
@@ -22,6 +23,7 @@ import numpy.typing as npt
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction
+from ecs_combat.rules.sides import KeywordSide, block_capacity, spec_side
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import Scenario
@@ -40,7 +42,8 @@ class BlockRequirements:
     attackers: tuple[str, ...]
     #: [blocker, attacker]: the blocker is able to block the attacker and must.
     required: BoolArray
-    #: [blocker]: how many attackers each may block (1: no plugin lets it block more).
+    #: [blocker]: how many attackers each may block (509.1a: 1, or what ``blocks``
+    #: restrictions allow).
     capacity: IntArray
     #: The requirement that applies to each required pair, for messages.
     sources: Mapping[tuple[int, int], Restriction]
@@ -64,8 +67,6 @@ def block_requirements(
     """The requirements of a scenario's attack, as its creatures are declared: the plugins'
     ``block-requirement`` restrictions and those triggers `made`; `tapped` creatures can't
     block (509.1a), so they have none."""
-    from ecs_combat.rules.legality import KeywordSide, spec_side
-
     rules = registry.restrictions_of("block-requirement")
     attackers = tuple(scenario.attackers)
     attacking_players = {scenario.creatures[a].controller for a in attackers}
@@ -114,6 +115,8 @@ def block_requirements(
                 "block-requirement", keyword, kw.rule if kw is not None else "509.1c", _made
             )
     capacity = np.ones(len(blockers), np.int64)
+    for i in np.flatnonzero(required.any(axis=1)).tolist():  # only where it can matter
+        capacity[i] = block_capacity(side(blockers[i]), registry)
     return BlockRequirements(blockers, attackers, required, capacity, sources)
 
 
@@ -162,9 +165,11 @@ def check_requirements(
     registry: Registry,
     made: Sequence[MadeRequirement] = (),
     tapped: Collection[str] = (),
+    where: str = "combat",
 ) -> None:
     """The declared blocks obey as many requirements as possible (509.1c), else an input
-    error naming ``combat.blockers`` and a requirement left unobeyed, with its source."""
+    error naming ``combat.blockers`` (``combats[1].blockers`` with `where`) and a
+    requirement left unobeyed, with its source."""
     reqs = block_requirements(scenario, registry, made, tapped)
     most = reqs.most_obeyable()
     if not most:
@@ -177,13 +182,13 @@ def check_requirements(
         mine: list[int] = np.flatnonzero(reqs.required[i]).tolist()
         kept = [j for j in mine if reqs.attackers[j] in blocks[b]]
         if mine and len(kept) < min(len(mine), int(reqs.capacity[i])):
-            j = mine[0]
+            j = next(j for j in mine if j not in kept)
             a = reqs.attackers[j]
             rule = reqs.sources[i, j]
             says = rule.says.format(attacker=repr(a), blocker=repr(b)) if rule.says else ""
             raise InputError(
                 scenario.file,
-                "combat.blockers",
+                f"{where}.blockers",
                 f"{b!r} is able to block {a!r} and doesn't: {rule.keyword} ({a}) requires it"
                 f"{': ' + says if says else ''}; the blocks obey {obeyed} of the {most} "
                 f"requirements they could ({rule.rule}, 509.1c)",

@@ -14,7 +14,7 @@ from ecs_combat.scenario.model import CreatureSpec, Event, Scenario
 from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from ecs_combat.scenario.loader import _Parser
+    from ecs_combat.scenario.loader import Parser
 
 EVENT_ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # action: (required fields, optional fields)
@@ -32,7 +32,7 @@ EVENT_ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 DECLARE_BLOCKERS = "declare-blockers"
 
 
-def parse_events(p: _Parser, scenario: Scenario) -> list[Event]:
+def parse_events(p: Parser, scenario: Scenario) -> list[Event]:
     """The `[[events]]` of a scenario document, their references checked in the order the
     events happen."""
     raw = p.doc.get("events", [])
@@ -73,7 +73,7 @@ def parse_events(p: _Parser, scenario: Scenario) -> list[Event]:
     return parsed
 
 
-def _event_fields(p: _Parser, ev: Event, t: dict[str, Any]) -> None:
+def _event_fields(p: Parser, ev: Event, t: dict[str, Any]) -> None:
     path = ev.path
     if "keywords" in t:
         names = p.c.string_list(t["keywords"], f"{path}.keywords")
@@ -117,7 +117,7 @@ def _event_fields(p: _Parser, ev: Event, t: dict[str, Any]) -> None:
         ev.creature = p.creature(cid, raw, f"{path}.creature")
 
 
-def _cast_fields(p: _Parser, ev: Event, t: dict[str, Any]) -> None:
+def _cast_fields(p: Parser, ev: Event, t: dict[str, Any]) -> None:
     """A `cast` event's `target` and `token`, as its card asks (CONTRACT.md section 6)."""
     path = ev.path
     assert ev.card is not None and ev.caster is not None
@@ -145,7 +145,7 @@ def _cast_fields(p: _Parser, ev: Event, t: dict[str, Any]) -> None:
         raise p.c.fail(f"{path}.card", f"{card.name}'s token: {exc}") from None
 
 
-def _event_refs(p: _Parser, ev: Event, scenario: Scenario, present: set[str]) -> None:
+def _event_refs(p: Parser, ev: Event, scenario: Scenario, present: set[str]) -> None:
     path = ev.path
     if ev.creature is not None and ev.token is not None:
         if ev.token in present or ev.token in p.players:

@@ -1,4 +1,5 @@
-"""Keyword instances as scenarios write them: ``flanking``, ``bushido 2``, ``protection from red``.
+"""Keyword instances as scenarios write them: ``flanking``, ``bushido 2``, ``protection from red``,
+``protection from creatures``.
 
 Each entry of a creature's keyword list is one instance (113.2c): a keyword listed twice has
 two. A keyword whose definition takes a parameter (:attr:`Keyword.parameter`) must be given
@@ -9,14 +10,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ecs_combat.plugin.definitions import COLORS, normalize_keyword
+from ecs_combat.plugin.definitions import COLORS, FROM_WORDS, QUALITIES, normalize_keyword
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.suggest import did_you_mean
 
 Parameter = int | str | None
 
 
 class Instance(NamedTuple):
-    """One instance of a keyword: its name and its parameter (a number, a color, or None)."""
+    """One instance of a keyword: its name and its parameter (a number, a color or quality
+    (:data:`~ecs_combat.plugin.definitions.FROM_WORDS`), or None)."""
 
     name: str
     parameter: Parameter = None
@@ -52,10 +55,12 @@ def parse_instance(text: str, registry: Registry) -> Instance:
                 raise ValueError(f"{kw.name} {rest[0]}: the number is too large")
             return Instance(kw.name, int(rest[0]))
         if kw.parameter == "color":
-            if len(rest) != 2 or rest[0] != "from" or rest[1] not in COLORS:
+            if len(rest) != 2 or rest[0] != "from" or rest[1] not in FROM_WORDS:
+                given = " ".join(rest)
+                word = rest[-1] if rest[0] == "from" or len(rest) == 1 else given
                 raise ValueError(
-                    f"{kw.name!r} takes 'from' and a color ({', '.join(COLORS)}), "
-                    f"not {' '.join(rest)!r}"
+                    f"{kw.name!r} takes 'from' and a color ({', '.join(COLORS)}) or a quality "
+                    f"({', '.join(QUALITIES)}), not {given!r}" + did_you_mean(word, FROM_WORDS)
                 )
             return Instance(kw.name, rest[1])
         raise ValueError(f"{kw.name!r} takes nothing after it, not {' '.join(rest)!r}")

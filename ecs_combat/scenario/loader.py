@@ -68,7 +68,10 @@ def load_scenario(path: str | Path, registry: Registry) -> Scenario:
 # Validation
 
 
-class _Parser:
+class Parser:
+    """Reads and checks one scenario document key by key, naming the place of each error (the
+    turn loader and the events reader build on it)."""
+
     def __init__(self, doc: Any, registry: Registry, file: str) -> None:
         self.c = Checker(file)
         self.registry = registry
@@ -428,7 +431,7 @@ def parse_scenario(
     """Validate a raw scenario document (a dict as read from TOML or JSON). With
     `blocks_to_decide`, its blocks are left for a decision to choose (docs/decisions.md): the
     blocks it lacks are not held to requirements such as lure's (509.1c)."""
-    parser = _Parser(doc, registry, file)
+    parser = Parser(doc, registry, file)
     parser.blocks_to_decide = blocks_to_decide
     return parser.parse()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, LAND_TYPES, Card
+from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, FROM_WORDS, LAND_TYPES, Card
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.events import DECLARE_BLOCKERS, EVENT_ACTIONS
@@ -263,7 +263,8 @@ class _Builder:
         }
 
     def keyword_entry(self) -> dict[str, Any]:
-        """One entry of a keyword list: a name, with its number or color where it takes one."""
+        """One entry of a keyword list: a name, with its number, or its color or quality, where
+        it takes one."""
         kws = self.reg.keywords.values()
         plain = [k.name for k in kws if not k.parameter]
         numbered = [k.name for k in kws if k.parameter == "number"]
@@ -272,7 +273,7 @@ class _Builder:
         if numbered:
             patterns.append(_words(numbered, any_case=True).replace(r")\s*$", r")\s+[0-9]+\s*$"))
         if colored:
-            colors = "(" + "|".join(_any_case(c) for c in COLORS) + ")"
+            colors = "(" + "|".join(_any_case(c) for c in FROM_WORDS) + ")"
             patterns.append(
                 _words(colored, any_case=True).replace(
                     r")\s*$", r")\s+" + _any_case("from") + r"\s+" + colors + r"\s*$"

@@ -25,7 +25,7 @@ from ecs_combat.rules.turn_schedule import schedule
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import type_name
 from ecs_combat.scenario.events import token_creature
-from ecs_combat.scenario.loader import _Parser
+from ecs_combat.scenario.loader import Parser
 from ecs_combat.scenario.model import CreatureSpec, Scenario
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.suggest import did_you_mean
@@ -97,7 +97,7 @@ def seat_order(turn_order: list[str], first: str) -> list[str]:
     return turn_order[i:] + turn_order[:i]
 
 
-class _TurnParser(_Parser):
+class _TurnParser(Parser):
     def parse_turn(self) -> TurnScenario:
         for key, what in (("combat", "attackers and blockers"), ("events", "events")):
             if key in self.doc:
@@ -201,7 +201,7 @@ class _TurnParser(_Parser):
             "combat": {k: v for k, v in t.items() if k != "events"},
             "events": t.get("events", []),
         }
-        parser = _Parser(doc, self.registry, self.file)
+        parser = Parser(doc, self.registry, self.file)
         parser.check_legality = False  # the engines check as the phase declares them
         try:
             scenario = parser.parse()

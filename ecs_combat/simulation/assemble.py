@@ -32,7 +32,7 @@ def state_columns(
 
 
 @dataclass
-class _Casts:
+class Casts:
     """Which card is cast on which creature rows."""
 
     card_names: tuple[str, ...] = ()
@@ -50,7 +50,7 @@ def assemble(
     keywords: MaskArray,
     life: int,
     possible: np.uint64,
-    casts: _Casts | None = None,
+    casts: Casts | None = None,
     names: list[str] | None = None,
     per_battle: int | None = None,
     creature_state: dict[str, Array] | None = None,
@@ -140,7 +140,7 @@ def assemble(
 
 
 def _add_casts(
-    batch: CombatBatch, casts: _Casts, attacks: BoolArray, blocked: BoolArray, blocks: BoolArray
+    batch: CombatBatch, casts: Casts, attacks: BoolArray, blocked: BoolArray, blocks: BoolArray
 ) -> None:
     """Cast events at declare-blockers, by row and then in `[[casts]]` order."""
     wanted = {"blocked attacker": attacks & blocked, "attacker": attacks, "blocker": blocks}

@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
-from ecs_combat.plugin.definitions import COLORS
+from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.assemble import Array, _Casts, assemble, state_columns
+from ecs_combat.simulation.assemble import Array, Casts, assemble, state_columns
 from ecs_combat.simulation.generate import Drawn, Draws, SpecGenerator
 from ecs_combat.simulation.keyword_bits import RowFacts
 from ecs_combat.simulation.pool import CardPool
@@ -112,11 +112,13 @@ class CardGenerator(SpecGenerator):
             for inst in listed:
                 keyword.append(index[inst.name])
                 p = inst.parameter
-                parameter.append(COLORS.index(p) if isinstance(p, str) else -1 if p is None else p)
+                parameter.append(
+                    FROM_WORDS.index(p) if isinstance(p, str) else -1 if p is None else p
+                )
                 if p is not None:
                     v = values.setdefault(inst.name, np.zeros(len(pool), np.int64))
                     if isinstance(p, str):
-                        v[c] |= 1 << COLORS.index(p)
+                        v[c] |= 1 << FROM_WORDS.index(p)
                     else:
                         v[c] += p
         self.inst_count = np.array(counts, dtype=np.int64)
@@ -192,7 +194,7 @@ class CardGenerator(SpecGenerator):
             keywords=self.card_masks[card],
             life=self.spec.life,
             possible=self.possible,
-            casts=_Casts(
+            casts=Casts(
                 self._card_names,
                 [
                     (self._cast_card[i], cast.target, c[f"cast{i}"])

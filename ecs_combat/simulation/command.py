@@ -34,7 +34,7 @@ from ecs_combat.simulation.card_summary import card_summary, plot_cards, render_
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected
 from ecs_combat.simulation.distribute import PluginOptions, Simulation, local_workers
 from ecs_combat.simulation.executors import WorkerPool, dask_executor
-from ecs_combat.simulation.generate import make_generator
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.intervals import percent_with_interval
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable

@@ -33,7 +33,8 @@ from ecs_combat.plugin.registry import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, Regist
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected, spec_key
 from ecs_combat.simulation.executors import WorkerPool as WorkerPool
 from ecs_combat.simulation.executors import environment, mark_running
-from ecs_combat.simulation.generate import Generator, make_generator
+from ecs_combat.simulation.generate import Generator
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import (
     MAX_CHUNK_CREATURES,
     BatchResolver,

@@ -18,7 +18,7 @@ import numpy as np
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
 from ecs_combat.batched.turn import TurnBatch
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.assemble import Array, _Casts, assemble, state_columns
+from ecs_combat.simulation.assemble import Array, Casts, assemble, state_columns
 from ecs_combat.simulation.keyword_bits import KeywordBits
 from ecs_combat.simulation.spec import BattleSpec, Range, Spec, TournamentSpec
 from ecs_combat.simulation.turns import TurnPlan, turn_keywords
@@ -429,7 +429,7 @@ class SpecGenerator:
         rows = int(c["role"].shape[0])
         keywords = c.get("keywords")
         masks = keywords if keywords is not None else np.zeros(rows, dtype=np.uint64)
-        casts = _Casts(
+        casts = Casts(
             self._card_names,
             [
                 (self._cast_card[i], cast.target, c[f"cast{i}"])
@@ -466,18 +466,6 @@ class SpecGenerator:
             has = rows & ((batch.keywords & bit) != np.uint64(0))
             code |= (np.bincount(batch.battle[has], minlength=n) > 0).astype(np.int64) << i
         return code
-
-
-def make_generator(spec: Spec, registry: Registry) -> Generator:
-    """The generator of a spec (a SPEC with a card pool: a
-    :class:`~ecs_combat.simulation.card_draw.CardGenerator`)."""
-    if isinstance(spec, TournamentSpec):
-        return TournamentGenerator(spec, registry)
-    if spec.pool is not None:
-        from ecs_combat.simulation.card_draw import CardGenerator
-
-        return CardGenerator(spec, registry)
-    return SpecGenerator(spec, registry)
 
 
 def draw_battles(generator: Generator, seed: int, start: int, stop: int) -> Drawn:

@@ -317,7 +317,7 @@ def tournament(registry: Registry) -> TournamentSpec:
 # Reading a SPEC file
 
 
-class _SpecReader(Checker):
+class SpecReader(Checker):
     """Typed, validated access to a raw SPEC document."""
 
     TOP = documents.MARKS["spec"]
@@ -577,7 +577,7 @@ class _SpecReader(Checker):
 
 def parse_spec(doc: Any, registry: Registry, file: str = "<spec>") -> BattleSpec:
     """Validate a raw SPEC document (a dict as read from TOML)."""
-    return _SpecReader(registry, file).parse(doc)
+    return SpecReader(registry, file).parse(doc)
 
 
 def load_spec(path: str | Path, registry: Registry) -> BattleSpec:

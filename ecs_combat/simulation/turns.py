@@ -28,7 +28,7 @@ from ecs_combat.scenario.model import CreatureSpec
 from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from ecs_combat.simulation.spec import _SpecReader
+    from ecs_combat.simulation.spec import SpecReader
 
 #: The two players of a SPEC battle as a turn sees them: the attacking player has the turn.
 SIDES = ("attacking player", "defending player")
@@ -119,7 +119,7 @@ class TurnSpec:
         )
 
 
-def parse_turn(reader: _SpecReader, raw: Any) -> TurnSpec:
+def parse_turn(reader: SpecReader, raw: Any) -> TurnSpec:
     """Validate a SPEC's `[turn]` table."""
     registry = reader.registry
     t = reader.table(raw, "turn")
@@ -189,13 +189,13 @@ def parse_turn(reader: _SpecReader, raw: Any) -> TurnSpec:
     return spec
 
 
-def _list(reader: _SpecReader, value: Any, path: str) -> list[Any]:
+def _list(reader: SpecReader, value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
         raise reader.fail(path, "must be a list of tables")
     return value
 
 
-def _side(reader: _SpecReader, table: dict[str, Any], path: str, key: str) -> str:
+def _side(reader: SpecReader, table: dict[str, Any], path: str, key: str) -> str:
     value = table.get(key)
     if value not in SIDES:
         shown = repr(value) if isinstance(value, str) else "missing"
@@ -203,7 +203,7 @@ def _side(reader: _SpecReader, table: dict[str, Any], path: str, key: str) -> st
     return str(value)
 
 
-def _card(reader: _SpecReader, name: Any, path: str, creature: bool) -> Card:
+def _card(reader: SpecReader, name: Any, path: str, creature: bool) -> Card:
     if not isinstance(name, str) or not name.strip():
         raise reader.fail(path, "must be a card name")
     registry = reader.registry
