@@ -25,7 +25,7 @@ from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.decisions import best_blocks
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation.decided import Decider
-from ecs_combat.simulation.generate import make_generator
+from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.replay import replay_scenario
 from ecs_combat.simulation.spec import parse_spec
 

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.block_rules import able_to_block
 from ecs_combat.batched.boards import Declarations
+from ecs_combat.batched.views import able_to_block
 
 if TYPE_CHECKING:
     from ecs_combat.batched.turn import TurnRun

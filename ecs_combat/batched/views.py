@@ -14,6 +14,7 @@ from ecs_combat.batched.arrays import (
 )
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import normalize_keyword
+from ecs_combat.plugin.restrictions import Restriction
 
 if TYPE_CHECKING:
     from ecs_combat.batched.engine import _Run
@@ -209,3 +210,83 @@ class _CardTargets:
 
     def note(self, text: str, where: Any = True) -> None:
         """Words for the readable account; the batched engine keeps none."""
+
+
+# -- the block rules on a run's rows (509.1a-c), for decisions -------------------------------
+
+
+def restrictions(run: _Run, kind: str) -> list[Restriction]:
+    """The restrictions of a kind whose keyword the batch has a bit for."""
+    return [r for r in run.reg.restrictions_of(kind) if r.keyword in run.m.bit]
+
+
+def _side(run: _Run, rows: IntArray) -> RowSide:
+    return RowSide(run, rows, np.ones(len(rows), np.bool_), np.zeros(len(rows), I64))
+
+
+def able_to_block(run: _Run, rows: IntArray) -> BoolArray:
+    """Whether each creature row is allowed to block at all ("block" restrictions)."""
+    able = np.ones(len(rows), np.bool_)
+    if len(rows):
+        side = _side(run, rows)
+        for r in restrictions(run, "block"):
+            able &= np.asarray(r.test(side), np.bool_)
+    return able
+
+
+def legal_pairs(run: _Run, attackers: IntArray, blockers: IntArray) -> BoolArray:
+    """Whether each (attacker row, blocker row) pair is a block the rules allow now
+    (509.1a-b restrictions, minimum numbers of blockers aside)."""
+    ok = able_to_block(run, blockers)
+    if len(attackers):
+        attacker, blocker = _side(run, attackers), _side(run, blockers)
+        for r in restrictions(run, "block-pair"):
+            ok &= np.asarray(r.test(attacker, blocker), np.bool_)
+    return ok
+
+
+def blockers_needed(run: _Run, attackers: IntArray) -> IntArray | None:
+    """How many blockers each attacker row needs at least if blocked (509.1b), or None
+    when no rule asks for more than one."""
+    rules = restrictions(run, "blockers")
+    if not rules or not len(attackers):
+        return None
+    side = _side(run, attackers)
+    need = np.ones(len(attackers), I64)
+    for r in rules:
+        need = np.maximum(need, np.asarray(r.test(side), I64))
+    return need
+
+
+def block_capacity(run: _Run, blockers: IntArray) -> IntArray:
+    """How many attackers at most each creature row may block (509.1a): one, or the most
+    any ``blocks`` restriction allows it."""
+    capacity = np.ones(len(blockers), I64)
+    rules = restrictions(run, "blocks")
+    if rules and len(blockers):
+        side = _side(run, blockers)
+        for r in rules:
+            capacity = np.maximum(capacity, np.asarray(r.test(side), I64))
+    return capacity
+
+
+def required_pairs(run: _Run, attackers: IntArray, blockers: IntArray) -> IntArray | None:
+    """How many block requirements each (attacker row, blocker row) pair obeys if declared
+    (509.1c): the keywords' ("block-requirement" restrictions: lure) and those the attack
+    triggers made (provoke); None when nothing is required."""
+    rules = restrictions(run, "block-requirement")
+    made = [(b, a) for b, a, _ in run.required_blocks if len(b)]
+    if not rules and not made:
+        return None
+    count = np.zeros(len(attackers), I64)
+    if rules and len(attackers):
+        attacker, blocker = _side(run, attackers), _side(run, blockers)
+        for r in rules:
+            count += np.asarray(r.test(attacker, blocker), np.bool_)
+    if made:
+        n = np.int64(run.n)
+        keys = np.concatenate([b.astype(I64) * n + a.astype(I64) for b, a in made])
+        keys.sort()
+        pair = blockers.astype(I64) * n + attackers.astype(I64)
+        count += np.searchsorted(keys, pair, side="right") - np.searchsorted(keys, pair)
+    return count
