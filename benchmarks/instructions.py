@@ -3,7 +3,9 @@
 Wall-clock benchmarks on a shared machine move by 2x with the load; the number of
 instructions executed does not. This counts, for each workload of `benchmarks/test_core.py`,
 the instructions one more pass costs (a run with ``--passes`` passes minus a run with none, so
-start-up, imports and drawing are left out), and compares two checkouts side by side:
+start-up, imports and drawing are left out; whole runs of the same code differ by about 10
+million instructions, so a batched pass of about 40 million needs ten passes to be measured
+within 2-3%), and compares two checkouts side by side:
 
     python benchmarks/instructions.py                          # this checkout
     python benchmarks/instructions.py --base ../old/.venv/bin/python
@@ -112,22 +114,29 @@ def per_pass(python: str, code: str, passes: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", help="the Python of another ecs-combat installation")
-    parser.add_argument("--passes", type=int, default=3, help="passes counted (default 3)")
+    parser.add_argument(
+        "--passes",
+        type=int,
+        default=10,
+        help="passes counted on the batched engine (default 10; the reference engine's "
+        "workloads, each pass a hundred times longer, count a third as many)",
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("instructions.py: valgrind is not on PATH")
-    if args.passes < 1:
-        sys.exit("instructions.py: --passes must be at least 1")
+    if args.passes < 3:
+        sys.exit("instructions.py: --passes must be at least 3")
     print(
         f"{'workload':36} {'this (M)':>10}"
         + (f" {'base (M)':>10} {'ratio':>6}" if args.base else "")
     )
     for name, body in WORKLOADS.items():
         code = PRELUDE + body
-        here = per_pass(sys.executable, code, args.passes)
+        passes = args.passes // 3 if name.startswith("reference") else args.passes
+        here = per_pass(sys.executable, code, passes)
         line = f"{name:36} {here / 1e6:10.1f}"
         if args.base:
-            base = per_pass(args.base, code, args.passes)
+            base = per_pass(args.base, code, passes)
             line += f" {base / 1e6:10.1f} {here / base:6.2f}"
         print(line, flush=True)
 
