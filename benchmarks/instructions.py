@@ -121,6 +121,7 @@ def main() -> None:
         help="passes counted on the batched engine (default 10; the reference engine's "
         "workloads, each pass a hundred times longer, count a third as many)",
     )
+    parser.add_argument("-k", dest="only", default="", help="only workloads whose name has this")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("instructions.py: valgrind is not on PATH")
@@ -131,6 +132,8 @@ def main() -> None:
         + (f" {'base (M)':>10} {'ratio':>6}" if args.base else "")
     )
     for name, body in WORKLOADS.items():
+        if args.only not in name:
+            continue
         code = PRELUDE + body
         passes = args.passes // 3 if name.startswith("reference") else args.passes
         here = per_pass(sys.executable, code, passes)
