@@ -252,6 +252,23 @@ def with_declarations(batch: CombatBatch, d: Declarations) -> CombatBatch:
     )
 
 
+def without_blocks(batch: CombatBatch, **changes: Any) -> CombatBatch:
+    """The batch with no blocks or divisions, and the `changes`."""
+    empty = np.zeros(0, np.int64)
+    return replace(
+        batch,
+        block_blocker=empty,
+        block_attacker=empty,
+        block_rank=empty,
+        division_step=empty,
+        division_source=empty,
+        division_recipient=empty,
+        division_amount=empty,
+        division_index=None,
+        **changes,
+    )
+
+
 #: An outcome with each creature row's and each player row's battle.
 Outcomes = tuple[BatchOutcome, IntArray, IntArray]
 

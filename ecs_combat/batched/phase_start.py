@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.boards import Declarations
+from ecs_combat.batched.boards import Declarations, without_blocks
 from ecs_combat.batched.views import able_to_block
 
 if TYPE_CHECKING:
@@ -95,8 +95,7 @@ def _state(run: TurnRun, template: CombatBatch, happens: BoolArray) -> CombatBat
         power -= gives[:, 0]
         toughness -= gives[:, 1]
     attacking = np.where(run.on_bf & happens[run.battle], template.attacking, -1)
-    empty = np.zeros(0, I64)
-    return dataclasses.replace(
+    return without_blocks(
         template,
         life=run.life.copy(),
         power=power,
@@ -112,12 +111,4 @@ def _state(run: TurnRun, template: CombatBatch, happens: BoolArray) -> CombatBat
         instance_row=run.inst_row.copy(),
         instance_keyword=run.inst_kw.copy(),
         instance_parameter=run.inst_param.copy(),
-        block_blocker=empty,
-        block_attacker=empty,
-        block_rank=empty,
-        division_step=empty,
-        division_source=empty,
-        division_recipient=empty,
-        division_amount=empty,
-        division_index=None,
     )

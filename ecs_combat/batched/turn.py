@@ -34,7 +34,7 @@ from ecs_combat.batched.arrays import (
     CombatBatch,
     IntArray,
 )
-from ecs_combat.batched.boards import with_declarations
+from ecs_combat.batched.boards import with_declarations, without_blocks
 from ecs_combat.batched.from_scenarios import _Builder
 from ecs_combat.batched.numeric import _run_starts
 from ecs_combat.batched.phase_start import PhaseDeclarer, phase_start
@@ -683,17 +683,9 @@ def _undeclared(first: CombatBatch) -> CombatBatch:
     """A later combat phase's batch before its declarations: the turn's rows, no attackers,
     blocks, divisions or events."""
     empty = np.zeros(0, I64)
-    return dataclasses.replace(
+    return without_blocks(
         first,
         attacking=np.full(first.n_creatures, -1, I64),
-        block_blocker=empty,
-        block_attacker=empty,
-        block_rank=empty,
-        division_step=empty,
-        division_source=empty,
-        division_recipient=empty,
-        division_amount=empty,
-        division_index=None,
         event_battle=empty,
         event_point=empty,
         event_action=empty,

@@ -41,8 +41,14 @@ def used_keywords(
                 card = registry.card(ev.card)
                 if card is not None:
                     used.update(card.keywords)
+    return with_required(registry, used)  # what a used keyword's static ability may give
+
+
+def with_required(registry: Registry, keywords: Iterable[str]) -> tuple[str, ...]:
+    """The keywords and those their definitions require, in registry order."""
+    used = set(keywords)
     todo = list(used)
-    while todo:  # what a used keyword's static ability may give
+    while todo:
         kw = registry.keyword(todo.pop())
         for needed in kw.requires if kw is not None else ():
             if needed not in used:

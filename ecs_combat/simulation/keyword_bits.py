@@ -11,7 +11,8 @@ from ecs_combat.batched.arrays import BoolArray, IntArray, MaskArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction
-from ecs_combat.simulation.spec import Spec, drawn_keywords, with_required
+from ecs_combat.rules.usage import with_required
+from ecs_combat.simulation.spec import Spec, drawn_keywords
 
 #: A CombatBatch keyword mask has 64 bits.
 MAX_KEYWORDS = 64

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.usage import with_required
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
 from ecs_combat.scenario.instances import parse_instance
@@ -191,19 +192,6 @@ def drawn_keywords(registry: Registry, spec: Spec) -> tuple[str, ...]:
         if spec.turn is not None:
             used |= turn_keywords(spec.turn, registry)
     return with_required(registry, used)
-
-
-def with_required(registry: Registry, keywords: Iterable[str]) -> tuple[str, ...]:
-    """The keywords and those their definitions require, in registry order."""
-    used = set(keywords)
-    todo = list(used)
-    while todo:
-        kw = registry.keyword(todo.pop())
-        for needed in kw.requires if kw is not None else ():
-            if needed not in used:
-                used.add(needed)
-                todo.append(needed)
-    return tuple(k for k in registry.keywords if k in used)
 
 
 def requires_blocks(registry: Registry, keywords: Iterable[str]) -> list[str]:
