@@ -22,6 +22,7 @@ from ecs_combat import (
     CombatContext,
     DamageEvent,
     Deaths,
+    InputError,
     Keyword,
     PluginError,
     RefusedError,
@@ -267,3 +268,54 @@ def test_state_based_actions_are_checked_again_after_a_dies_trigger() -> None:
         giant = out["creatures"]["giant"]
         assert (giant["alive"], giant["toughness"], giant["damage"]) == (True, 3, 2)
         assert giant["counters"] == {"-1/-1": 1}
+
+
+class Canopy:
+    """A made-up keyword whose static ability gives its creature flying (a static ability
+    belongs to its keyword: docs/plugins.md)."""
+
+    @hookimpl
+    def register_keywords(self) -> list[Keyword]:
+        return [Keyword("test canopy", requires=frozenset({"flying"}))]
+
+    @hookimpl
+    def static_keywords(self, combat: Any) -> dict[str, set[str]]:
+        return {c: {"flying"} for c in combat.creatures_with("test canopy")}
+
+    @hookimpl
+    def static_keywords_batch(self, batch: Any) -> dict[str, Any]:
+        return {"flying": batch.has("test canopy")}
+
+
+def test_block_legality_reads_the_static_abilities_of_the_keywords_on_the_board() -> None:
+    """509.1b, 702.9b: a creature that a static ability gives flying can't be blocked by one
+    without flying or reach, and the loader and the decision search judge it so; a loaded
+    static ability whose keyword no creature has changes nothing (the creatures are read as
+    the scenario declares them)."""
+    from ecs_combat.decisions.declarations import block_options
+
+    registry = bundled_registry(extra=(Canopy(),))
+    with_canopy = (
+        PLAYERS
+        + creature("bird", "A", 2, 2, "test canopy")
+        + creature("bear", "B", 2, 2)
+        + combat({"bird": "B"}, {"bear": "bird"})
+    )
+    with pytest.raises(InputError, match="flying"):
+        parse_scenario(tomllib.loads(with_canopy), registry, "t.toml")
+    unblocked = (
+        PLAYERS
+        + creature("bird", "A", 2, 2, "test canopy")
+        + creature("bear", "B", 2, 2)
+        + combat({"bird": "B"})
+    )
+    options = block_options(parse_scenario(tomllib.loads(unblocked), registry), registry, "B")
+    assert options.legal.tolist() == [[False]]  # bear may not block bird
+    plain = (
+        PLAYERS
+        + creature("bird", "A", 2, 2)
+        + creature("bear", "B", 2, 2)
+        + combat({"bird": "B"}, {"bear": "bird"})
+    )
+    scenario = parse_scenario(tomllib.loads(plain), registry, "t.toml")
+    assert ReferenceEngine(registry).resolve(scenario).creatures["bird"].damage == 2  # blocked

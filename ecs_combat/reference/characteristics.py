@@ -116,11 +116,19 @@ def _declaration_sides(scenario: Scenario, registry: Registry) -> Declared:
 def _may_change(scenario: Scenario, registry: Registry) -> bool:
     """Whether static abilities or the declare-attackers step's systems may make a creature
     differ from how the scenario declares it."""
-    if registry.wants("static_keywords"):
+    present = {k for spec in scenario.creatures.values() for k in (*spec.keywords, *spec.counters)}
+    # a static ability belongs to a keyword (docs/plugins.md): only the static-keyword hooks
+    # of plugins whose keywords are present may change a creature (a plugin owning no keyword
+    # at all, always)
+    owners = set(registry.keyword_plugin.values())
+    present_owners = {registry.keyword_plugin.get(k) for k in present}
+    if any(
+        p in present_owners or p not in owners
+        for p in registry.plugins_implementing("static_keywords")
+    ):
         return True
     if not scenario.attackers:
         return False
-    present = {k for spec in scenario.creatures.values() for k in (*spec.keywords, *spec.counters)}
     return any(
         not s.system.keywords or not present.isdisjoint(s.system.keywords)
         for s in registry.systems_at("declare-attackers")
