@@ -84,6 +84,15 @@ for _ in range(passes + 1):
     for scenario in scenarios:
         engine.resolve(scenario)
 """,
+    "decisions: best blocks of nine 3x3 boards": """
+sys.path.insert(0, str(root / "benchmarks"))
+from decision_boards import boards
+from ecs_combat.decisions import best_blocks
+scenarios = boards(registry, 3, 9)
+for _ in range(passes + 1):
+    for scenario in scenarios:
+        best_blocks(scenario, registry)
+""",
 }
 
 VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null")

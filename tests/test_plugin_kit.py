@@ -152,7 +152,7 @@ def test_a_disagreement_fails_with_both_documents() -> None:
     }
     ref, bat = resolve_both(REGISTRY, doc)
     assert ref == bat and ref["players"]["B"]["life"] == 18
-    _, batched = kit._engines_of(REGISTRY)
+    _, batched = kit.engines_for(REGISTRY)
     original = batched.resolve_many
 
     class Doctored:
