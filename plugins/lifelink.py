@@ -39,10 +39,9 @@ def gain_life_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     gaining = has[event.source] & (event.amount > 0)
     if not gaining.any():
         return
-    sources, where = np.unique(event.source[gaining], return_inverse=True)
-    totals = np.zeros(len(sources), np.int64)
-    np.add.at(totals, where, event.amount[gaining])
-    event.gains.append((batch.controller()[sources], sources, totals))
+    dealt = np.bincount(event.source[gaining], weights=event.amount[gaining])  # by source row
+    sources = np.flatnonzero(dealt)  # in row order; each dealt more than 0
+    event.gains.append((batch.controller()[sources], sources, dealt[sources].astype(np.int64)))
 
 
 @hookimpl

@@ -34,7 +34,10 @@ def annihilate(combat: CombatContext, check: StateCheck) -> None:
 
 def annihilate_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     """The same over a batch, in the battles being checked."""
-    n = np.minimum(batch.counters(PLUS), batch.counters(MINUS))
+    plus = batch.counters(PLUS)
+    if not plus.any():  # most batches: nothing to cancel, and nothing more to read
+        return
+    n = np.minimum(plus, batch.counters(MINUS))
     rows = np.flatnonzero((n > 0) & batch.on_battlefield() & check.battles[batch.battle()])
     if rows.size:
         remove = -n[rows]
