@@ -8,8 +8,10 @@ import esper
 
 from ecs_combat import parse_scenario
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.combat import Combat
 from ecs_combat.reference.components import Attacking, keyword_component
-from ecs_combat.reference.engine import Combat, ReferenceEngine, isolated_world
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.reference.world import isolated_world
 from ecs_combat.rules.pipeline import plan_steps
 
 SCENARIO = """

@@ -18,7 +18,8 @@ from ecs_combat.batched.engine import BatchedEngine, _Run
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.plugin.phases import COMBAT, MAIN
 from ecs_combat.reference import events as reference_events
-from ecs_combat.reference.engine import Combat, isolated_world
+from ecs_combat.reference.combat import Combat
+from ecs_combat.reference.world import isolated_world
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.turn_schedule import schedule
 from ecs_combat.scenario.events import token_creature

@@ -16,9 +16,10 @@ import esper
 
 from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.combat import Combat
 from ecs_combat.reference.components import Stats, Tapped
-from ecs_combat.reference.engine import Combat, isolated_world
 from ecs_combat.reference.views import EntitySide
+from ecs_combat.reference.world import isolated_world
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import MadeRequirement
 from ecs_combat.rules.sides import KeywordSide, spec_side

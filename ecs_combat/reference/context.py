@@ -1,5 +1,5 @@
 """The reference engine's :class:`~ecs_combat.plugin.context.CombatContext`: a thin facade
-over one :class:`~ecs_combat.reference.engine.Combat` and its esper world."""
+over one :class:`~ecs_combat.reference.combat.Combat` and its esper world."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.combat import Combat
 
 
 class ReferenceContext:

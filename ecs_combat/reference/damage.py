@@ -31,7 +31,7 @@ from ecs_combat.rules.result import (
 from ecs_combat.scenario.model import Division
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.combat import Combat
 
 
 def damage_step(combat: Combat, plan: StepPlan) -> StepResult:
@@ -127,14 +127,16 @@ def assign(
             if excess is not None and excess_kw:
                 lethal_needed = {rid: lethal for rid, lethal in recipients}
                 explicit.append((e, division, excess_kw, excess, lethal_needed))
-            step.notes.append(f"{cid} divides its damage as the scenario says: {_fmt(amounts)}")
+            step.notes.append(
+                f"{cid} divides its damage as the scenario says: {amounts_text(amounts)}"
+            )
             continue
         amounts = default_division(power, recipients, excess)
         assigned[e] = amounts
         if len(recipients) > 1 or (excess_kw and recipients):
             lethal_note = f" ({_explain(combat, lethal_by)})" if lethal_by else ""
             step.notes.append(
-                f"{cid} assigns lethal damage in declaration order{lethal_note}: {_fmt(amounts)}"
+                f"{cid} assigns lethal damage in declaration order{lethal_note}: {amounts_text(amounts)}"
             )
         elif lethal_by and recipients:
             step.notes.append(
@@ -243,7 +245,9 @@ def deal(combat: Combat, assigned: dict[int, dict[str, int]], step: StepResult) 
         esper.component_for_entity(p, Player).life += change
 
 
-def _fmt(amounts: dict[str, int], signed: bool = False) -> str:
+def amounts_text(amounts: dict[str, int], signed: bool = False) -> str:
+    """Amounts for the account: by recipient (``2 to bear, 1 to A``) or, `signed`, changes by
+    counter kind (``+2 +1/+1, -1 shield``); ``nothing`` when there are none."""
     if not amounts:
         return "nothing"
     return ", ".join(f"{n:+d} {k}" if signed else f"{n} to {k}" for k, n in amounts.items())

@@ -20,14 +20,14 @@ from ecs_combat.reference.components import (
     Stats,
     SummoningSick,
 )
-from ecs_combat.reference.damage import _fmt
-from ecs_combat.reference.views import EntitySide, _CardTarget
+from ecs_combat.reference.damage import amounts_text
+from ecs_combat.reference.views import CardTarget, EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 from ecs_combat.scenario.events import token_creature
 from ecs_combat.scenario.model import CreatureSpec, Event
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.combat import Combat
 
 
 def apply_event(combat: Combat, ev: Event) -> None:
@@ -80,7 +80,7 @@ def apply_event(combat: Combat, ev: Event) -> None:
     elif ev.action == "counters":
         for kind, change in ev.counters.items():
             combat.add_counters(e, kind, change)
-        combat.note(f"{ev.at}: counters on {ev.target}: {_fmt(ev.counters, signed=True)}")
+        combat.note(f"{ev.at}: counters on {ev.target}: {amounts_text(ev.counters, signed=True)}")
     elif ev.action == "pump":
         stats = esper.component_for_entity(e, Stats)
         stats.power_bonus += ev.power
@@ -176,7 +176,7 @@ def resolve_spell(
             return
         entity = combat.players[target] if target in combat.players else combat.creatures[target]
         on = f" on {target}"
-    effect = _CardTarget(combat, entity, caster, card.name)
+    effect = CardTarget(combat, entity, caster, card.name)
     if card.resolve is not None:
         card.resolve(effect)
     if token is not None:

@@ -24,7 +24,7 @@ from ecs_combat.reference.components import (
 from ecs_combat.reference.components import Player as PlayerComponent
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.combat import Combat
 
 
 def return_to_battlefield(combat: Combat, entity: int) -> None:

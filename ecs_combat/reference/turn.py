@@ -16,8 +16,8 @@ import esper
 
 from ecs_combat.plugin.phases import COMBAT, MAIN, Phase
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.combat import Combat
 from ecs_combat.reference.components import Damage, Player, Tapped
-from ecs_combat.reference.engine import Combat
 from ecs_combat.reference.events import cast_in_main
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import check_blocks
@@ -37,9 +37,9 @@ from ecs_combat.rules.turn_legality import (
     player_left,
     source_gone,
 )
+from ecs_combat.rules.turn_schedule import seat_order
 from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.scenario.turn_loader import seat_order
 from ecs_combat.scenario.turns import TurnScenario
 
 

@@ -18,7 +18,7 @@ from ecs_combat.reference.components import (
 from ecs_combat.rules.sides import instance_values
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.combat import Combat
 
 
 class EntitySide:
@@ -65,7 +65,7 @@ class EntitySide:
         return land_mask(player.lands)
 
 
-class _CardTarget:
+class CardTarget:
     """:class:`ecs_combat.plugin.views.EffectTarget` for the reference engine.
 
     `entity` is the target: a creature entity, a player entity ("any target"), or None for a
