@@ -17,12 +17,13 @@ import esper
 
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.schedule import Trigger
-from ecs_combat.reference import damage, declarations, events, returns, state_based, triggers
+from ecs_combat.reference import damage, declarations, events, returns, state_based
 from ecs_combat.reference.board import Board
 from ecs_combat.reference.components import Damage, Player, Stats, SummoningSick, Tapped
 from ecs_combat.reference.context import ReferenceContext
 from ecs_combat.reference.state import CombatState
-from ecs_combat.reference.systems import Systems
+from ecs_combat.reference.systems import Systems, call_plugin
+from ecs_combat.reference.triggers import resolve_triggers
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan
@@ -72,12 +73,28 @@ class Combat:
     # -- what the steps share -------------------------------------------------------------
 
     def run_systems(self, point: str, payload: Any) -> None:
-        """Run the plugins' systems at a point of the combat, in schedule order."""
-        self.systems.run(point, payload, self.context)
+        """Run the plugins' systems at a point of the combat, in schedule order. A trigger a
+        system puts on the stack is its plugin's, and of its keyword when the system names
+        just one."""
+        triggers = getattr(payload, "triggers", None)
+        for scheduled in self.systems.at[point]:
+            before = len(triggers) if triggers is not None else 0
+            call_plugin(
+                scheduled.plugin,
+                f"system {scheduled.system.name!r} at {point}",
+                scheduled.system.reference,
+                self.context,
+                payload,
+            )
+            named = scheduled.system.keywords
+            for t in triggers[before:] if triggers is not None else ():
+                t.plugin = scheduled.plugin
+                if not t.keyword and len(named) == 1:
+                    t.keyword = next(iter(named))
 
     def resolve_triggers(self, found: list[Trigger]) -> None:
         """Resolve triggered abilities (:func:`ecs_combat.reference.triggers.resolve_triggers`)."""
-        triggers.resolve_triggers(self, found)
+        resolve_triggers(self, found)
 
     def note(self, text: str) -> None:
         """Record a note for the readable account: after the step it follows, if any."""
@@ -116,8 +133,9 @@ class Combat:
 
     def declare(self) -> None:
         """Create the players and creatures; declare attackers and blockers (508, 509)."""
-        self.set_up()
-        self.declare_combat()
+        declarations.set_up(self)
+        declarations.declare_attackers(self)
+        declarations.declare_blockers(self)
 
     def set_up(self) -> None:
         """Create the scenario's players and creatures."""
@@ -164,7 +182,7 @@ class Combat:
             for ev in sc.events:
                 self.skip(ev, "no creatures attacked, so the combat had no such point (508.8)")
             return
-        self.state_based_actions()
+        state_based.state_based_actions(self)
         self.events_at(DECLARE_BLOCKERS)
         for plan in self.plans:
             if board.game_over():
@@ -197,7 +215,7 @@ class Combat:
                 continue
             events.apply_event(self, ev)
             self.board.refresh_keywords()
-            died = self.state_based_actions()
+            died = state_based.state_based_actions(self)
             if died:
                 self.note(f"after {ev.describe()}: {', '.join(died)} died")
 

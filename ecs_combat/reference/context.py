@@ -22,6 +22,8 @@ from ecs_combat.reference.components import (
     Tapped,
 )
 from ecs_combat.reference.components import Player as PlayerComponent
+from ecs_combat.reference.returns import return_to_battlefield
+from ecs_combat.reference.state_based import sacrifice
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 
@@ -166,10 +168,10 @@ class ReferenceContext:
 
     def sacrifice(self, creature: Creature) -> None:
         if creature not in self.stale:
-            self._combat.sacrifice(creature)
+            sacrifice(self._combat, creature)
 
     def return_to_battlefield(self, creature: Creature) -> None:
-        self._combat.return_to_battlefield(creature)
+        return_to_battlefield(self._combat, creature)
 
     def forget(self, creature: Creature) -> None:
         """Drop the plugins' marks of a creature that became a new object (400.7)."""

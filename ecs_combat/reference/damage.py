@@ -22,6 +22,7 @@ from ecs_combat.reference.components import (
     Player,
     Stats,
 )
+from ecs_combat.reference.state_based import state_based_actions
 from ecs_combat.rules.division import default_division, excess_shortfall, lethal_damage
 from ecs_combat.rules.pipeline import StepPlan
 from ecs_combat.rules.result import (
@@ -64,7 +65,7 @@ def damage_step(combat: Combat, plan: StepPlan) -> StepResult:
             step.notes.append(f"{division.path} is not used: {source} assigns no damage here")
     deal(combat, assigned, step)
     combat.now.result.steps.append(step)  # before its state-based actions: their notes follow it
-    step.died = combat.state_based_actions()
+    step.died = state_based_actions(combat)
     return step
 
 

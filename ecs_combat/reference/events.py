@@ -21,6 +21,7 @@ from ecs_combat.reference.components import (
     SummoningSick,
 )
 from ecs_combat.reference.damage import amounts_text
+from ecs_combat.reference.state_based import creatures_died, destroy, state_based_actions
 from ecs_combat.reference.views import CardTarget, EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 from ecs_combat.scenario.events import token_creature
@@ -95,12 +96,12 @@ def apply_event(combat: Combat, ev: Event) -> None:
         combat.note(f"{ev.at}: {ev.target} is removed from combat")
     elif ev.action == "destroy":
         combat.board.refresh_keywords()
-        if not combat.destroy({e}):
+        if not destroy(combat, {e}):
             combat.note(f"{ev.at}: {ev.target} is not destroyed ({combat.now.kept.get(e, '')})")
         else:
             combat.board.leave_battlefield(e)
             combat.note(f"{ev.at}: {ev.target} is destroyed")
-            combat.creatures_died([e])
+            creatures_died(combat, [e])
 
 
 def event_damage(combat: Combat, recipient: int, to_player: bool, amount: int) -> int:
@@ -148,7 +149,7 @@ def cast_in_main(combat: Combat, cast: CastInMain) -> None:
         token = token_creature(card, cast.token, cast.caster, combat.reg, cast.path)
     resolve_spell(combat, card.name, cast.caster, cast.target, token, at)
     combat.board.refresh_keywords()
-    died = combat.state_based_actions()
+    died = state_based_actions(combat)
     if died:
         combat.note(f"after {card.name}: {', '.join(died)} died")
 

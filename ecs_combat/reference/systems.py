@@ -1,4 +1,5 @@
-"""The plugins' systems of one combat (or turn) in the reference engine, and calling a plugin."""
+"""Which of the plugins' systems apply to one combat (or turn) in the reference engine, and
+calling a plugin's code."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from ecs_combat.errors import EcsCombatError, PluginError
-from ecs_combat.plugin.context import CombatContext
 from ecs_combat.plugin.registry import Registry, ScheduledSystem
 from ecs_combat.plugin.schedule import POINT_NAMES
 
@@ -33,25 +33,6 @@ class Systems:
             ]
             for point in POINT_NAMES
         }
-
-    def run(self, point: str, payload: Any, context: CombatContext) -> None:
-        """Run the systems at a point, in schedule order. A trigger a system puts on the stack
-        is its plugin's, and of its keyword when the system names just one."""
-        triggers = getattr(payload, "triggers", None)
-        for scheduled in self.at[point]:
-            before = len(triggers) if triggers is not None else 0
-            call_plugin(
-                scheduled.plugin,
-                f"system {scheduled.system.name!r} at {point}",
-                scheduled.system.reference,
-                context,
-                payload,
-            )
-            named = scheduled.system.keywords
-            for t in triggers[before:] if triggers is not None else ():
-                t.plugin = scheduled.plugin
-                if not t.keyword and len(named) == 1:
-                    t.keyword = next(iter(named))
 
 
 def call_plugin(plugin: str, what: str, function: Any, *args: Any) -> None:
