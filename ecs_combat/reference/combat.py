@@ -10,20 +10,18 @@ phase. The steps are spelled out in :mod:`~ecs_combat.reference.declarations`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import esper
 
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.plugin.schedule import Trigger
-from ecs_combat.reference import damage, declarations, events, returns, state_based
+from ecs_combat.reference import damage, declarations, events, state_based
 from ecs_combat.reference.board import Board
 from ecs_combat.reference.components import Damage, Player, Stats, SummoningSick, Tapped
 from ecs_combat.reference.context import ReferenceContext
 from ecs_combat.reference.state import CombatState
 from ecs_combat.reference.systems import Systems, call_plugin
-from ecs_combat.reference.triggers import resolve_triggers
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan
@@ -52,7 +50,7 @@ class Combat:
         self.plans = plans
         #: The players and creatures.
         self.board = Board(registry)
-        #: This combat phase's own state (its players are seated as it is set up).
+        #: This combat phase's own state (its players take their seats as it is set up).
         self.now = CombatState(scenario, {})
         #: What the plugins' systems and triggered abilities see of this combat.
         self.context = ReferenceContext(self)
@@ -91,10 +89,6 @@ class Combat:
                 t.plugin = scheduled.plugin
                 if not t.keyword and len(named) == 1:
                     t.keyword = next(iter(named))
-
-    def resolve_triggers(self, found: list[Trigger]) -> None:
-        """Resolve triggered abilities (:func:`ecs_combat.reference.triggers.resolve_triggers`)."""
-        resolve_triggers(self, found)
 
     def note(self, text: str) -> None:
         """Record a note for the readable account: after the step it follows, if any."""
@@ -140,13 +134,6 @@ class Combat:
     def set_up(self) -> None:
         """Create the scenario's players and creatures."""
         declarations.set_up(self)
-
-    def declare_combat(self) -> None:
-        """Declare the scenario's attackers and blockers (508, 509), with their triggers (the
-        scenario loader checked them; a turn checks each combat phase's as it declares them,
-        :mod:`ecs_combat.reference.turn`)."""
-        self.declare_attackers()
-        self.declare_blockers()
 
     def declare_attackers(self) -> None:
         """The declare-attackers step (508): attackers, the systems (attack triggers), taps."""
@@ -234,53 +221,32 @@ class Combat:
         who died, in scenario order."""
         return state_based.state_based_actions(self)
 
-    def destroy(self, creatures: set[int]) -> set[int]:
-        """Creatures about to be destroyed, less those a system exempts (701.8)."""
-        return state_based.destroy(self, creatures)
-
-    def creatures_died(self, entities: list[int]) -> None:
-        """The `dies` systems for creatures that just died (700.4), unless the game is over."""
-        state_based.creatures_died(self, entities)
-
-    def sacrifice(self, entity: int) -> None:
-        """Its controller sacrifices a creature (701.17; :func:`state_based.sacrifice`)."""
-        state_based.sacrifice(self, entity)
-
-    def return_to_battlefield(self, entity: int) -> None:
-        """A creature that died returns to the battlefield as a new object (400.7):
-        :func:`ecs_combat.reference.returns.return_to_battlefield`."""
-        returns.return_to_battlefield(self, entity)
-
     def end_of_combat(self) -> None:
         """The end of combat step (511): the plugins' delayed triggers."""
         self.run_systems("end-of-combat", None)
 
     def finish(self) -> CombatResult:
-        """Fill in the creatures and players as they are now (at the end of combat)."""
-        return outcome(self, self.now.result, self.now.players)
-
-
-def outcome(combat: Combat, res: CombatResult, players: Mapping[str, int]) -> CombatResult:
-    """Fill in a result's creatures, and its players in the order of `players`, as they are."""
-    board, reg = combat.board, combat.reg
-    creature_keys = [k for k, f in reg.state_fields("creature").items() if f.output]
-    for cid, e in board.creatures.items():
-        stats = esper.component_for_entity(e, Stats)
-        on = board.on_battlefield(e)
-        res.creatures[cid] = CreatureOutcome(
-            alive=on,
-            damage=esper.component_for_entity(e, Damage).marked,
-            power=stats.power,
-            toughness=stats.toughness,
-            tapped=on and esper.has_component(e, Tapped),
-            may_attack=combat.why_cannot_attack(e) is None,
-            counters={k: n for k, n in board.counters(e).items() if n > 0},
-            state={k: board.state(e, k) for k in creature_keys},
-            returned=board.returned.get(cid),
-        )
-    shown = [k for k, f in reg.state_fields("player").items() if f.output]
-    for pid, e in players.items():
-        p = esper.component_for_entity(e, Player)
-        state = {k: p.state.get(k) for k in shown}
-        res.players[pid] = PlayerOutcome(life=p.life, lost=p.lost, state=state)
-    return res
+        """Fill in the creatures, and the players in this phase's order, as they are now (at
+        the end of combat)."""
+        board, res = self.board, self.now.result
+        creature_keys = [k for k, f in self.reg.state_fields("creature").items() if f.output]
+        for cid, e in board.creatures.items():
+            stats = esper.component_for_entity(e, Stats)
+            on = board.on_battlefield(e)
+            res.creatures[cid] = CreatureOutcome(
+                alive=on,
+                damage=esper.component_for_entity(e, Damage).marked,
+                power=stats.power,
+                toughness=stats.toughness,
+                tapped=on and esper.has_component(e, Tapped),
+                may_attack=self.why_cannot_attack(e) is None,
+                counters={k: n for k, n in board.counters(e).items() if n > 0},
+                state={k: board.state(e, k) for k in creature_keys},
+                returned=board.returned.get(cid),
+            )
+        shown = [k for k, f in self.reg.state_fields("player").items() if f.output]
+        for pid, e in self.now.players.items():
+            p = esper.component_for_entity(e, Player)
+            state = {k: p.state.get(k) for k in shown}
+            res.players[pid] = PlayerOutcome(life=p.life, lost=p.lost, state=state)
+        return res

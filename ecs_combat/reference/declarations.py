@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 
 
 def set_up(combat: Combat) -> None:
-    """Create the scenario's players and creatures; the combat begins with its players."""
+    """Create the scenario's players, who take their seats in the combat, and creatures."""
     board, sc = combat.board, combat.now.scenario
     for p in sc.players.values():
         board.add_player(Player(p.id, p.life, state=dict(p.state), lands=p.lands))
-    combat.begin(sc)
+    combat.now.players.update(board.players)
     for spec in sc.creatures.values():
         board.add_creature(spec)
     refs = [k for k, f in board.reg.state_fields("creature").items() if f.kind == "creature"]
