@@ -160,24 +160,12 @@ ENGINE_PRIVATE_IMPORTS = {
     ("ecs_combat.batched.turn", "ecs_combat.batched.results", "_Log"),
     ("ecs_combat.batched.turn", "ecs_combat.batched.results", "_Results"),
     ("ecs_combat.batched.views", "ecs_combat.batched.engine", "_Run"),
-    ("ecs_combat.reference.events", "ecs_combat.reference.damage", "_fmt"),
-    ("ecs_combat.reference.events", "ecs_combat.reference.views", "_CardTarget"),
 }
 
 #: The engines' import circles (runtime imports, lazy ones included), for the engine
-#: restructure (issue 18): exact, as above. The reference engine's circle takes in the
-#: scenario loader, which checks declarations with the reference engine's characteristics.
+#: restructure (issue 18): exact, as above.
 ENGINE_CIRCLES = {
     frozenset({"ecs_combat.batched.engine", "ecs_combat.batched.turn"}),
-    frozenset(
-        {
-            "ecs_combat.reference.characteristics",
-            "ecs_combat.reference.engine",
-            "ecs_combat.reference.turn",
-            "ecs_combat.scenario.loader",
-            "ecs_combat.scenario.turn_loader",
-        }
-    ),
 }
 
 

@@ -8,8 +8,10 @@ import esper
 
 from ecs_combat import parse_scenario
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.combat import Combat
 from ecs_combat.reference.components import Attacking, keyword_component
-from ecs_combat.reference.engine import Combat, ReferenceEngine, isolated_world
+from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.reference.world import isolated_world
 from ecs_combat.rules.pipeline import plan_steps
 
 SCENARIO = """
@@ -50,7 +52,7 @@ def test_keywords_are_esper_components(registry: Registry) -> None:
         combat = Combat(registry, plan_steps(registry), scenario)
         combat.declare()
         first_strike = keyword_component("first strike")
-        found = [combat.cid(e) for e, _ in esper.get_components(Attacking, first_strike)]
+        found = [combat.board.cid(e) for e, _ in esper.get_components(Attacking, first_strike)]
         assert found == ["knight"]
 
 
@@ -64,4 +66,4 @@ def test_combat_can_be_driven_step_by_step(registry: Registry) -> None:
         result = combat.damage_step(first)
         assert result.damage == [("knight", "bear", 2)]
         assert result.died == ["bear"]
-        assert not combat.on_battlefield(combat.creatures["bear"])
+        assert not combat.board.on_battlefield(combat.board.creatures["bear"])

@@ -18,7 +18,8 @@ from ecs_combat.batched.engine import BatchedEngine, _Run
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.plugin.phases import COMBAT, MAIN
 from ecs_combat.reference import events as reference_events
-from ecs_combat.reference.engine import Combat, isolated_world
+from ecs_combat.reference.combat import Combat
+from ecs_combat.reference.world import isolated_world
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.turn_schedule import schedule
 from ecs_combat.scenario.events import token_creature
@@ -218,7 +219,7 @@ def test_resurgence_gives_vigilance(registry: Registry) -> None:
         reference_events.cast_in_main(combat, CastInMain("Resurgence", "B", 1))
         combat.refresh_keywords()
         for cid, gained in (("bear", True), ("squire", True), ("knight", False)):
-            kws = combat.keywords(combat.creatures[cid])
+            kws = combat.board.keywords(combat.board.creatures[cid])
             assert ({"first strike", "vigilance"} <= kws) is gained, cid
 
 
@@ -397,7 +398,9 @@ def main_casts(
                 for c in mine:
                     reference_events.cast_in_main(combat, c)
                 out.append(combat.finish().to_json())
-                keywords.append({cid: combat.keywords(e) for cid, e in combat.creatures.items()})
+                keywords.append(
+                    {cid: combat.board.keywords(e) for cid, e in combat.board.creatures.items()}
+                )
         return [{k: o[k] for k in ("creatures", "players")} for o in out], keywords
     tokens = []
     for sc, mine in zip(scenarios, casts, strict=True):  # token rows exist from the start

@@ -16,28 +16,30 @@ import esper
 
 from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.board import Board
+from ecs_combat.reference.combat import Combat
 from ecs_combat.reference.components import Stats, Tapped
-from ecs_combat.reference.engine import Combat, isolated_world
 from ecs_combat.reference.views import EntitySide
+from ecs_combat.reference.world import isolated_world
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import MadeRequirement
 from ecs_combat.rules.sides import KeywordSide, spec_side
 from ecs_combat.scenario.model import Scenario
 
 
-def side_now(combat: Combat, entity: int) -> KeywordSide:
+def side_now(board: Board, entity: int) -> KeywordSide:
     """A creature of the reference world as it is now: its keywords (printed, granted,
     counters and static abilities), their instances, its colors and power."""
     instances = [
         (keyword, parameter)
-        for keyword in sorted(combat.keywords(entity))
-        for parameter in combat.instances(entity, keyword)
+        for keyword in sorted(board.keywords(entity))
+        for parameter in board.instances(entity, keyword)
     ]
     power = esper.component_for_entity(entity, Stats).power
-    seen = EntitySide(combat, entity)
+    seen = EntitySide(board, entity)
     return KeywordSide(
         instances,
-        color_mask(combat.colors(entity)),
+        color_mask(board.colors(entity)),
         power=power,
         type_bits=seen.types,
         land_bits=seen.lands,
@@ -105,11 +107,12 @@ def _declaration_sides(scenario: Scenario, registry: Registry) -> Declared:
     with isolated_world():
         combat = Combat(registry, [], scenario)
         combat.set_up()
-        attacking = {cid: side_now(combat, e) for cid, e in combat.creatures.items()}
+        board = combat.board
+        attacking = {cid: side_now(board, e) for cid, e in board.creatures.items()}
         combat.declare_attackers()
-        blocking = {cid: side_now(combat, e) for cid, e in combat.creatures.items()}
-        tapped = {cid for cid, e in combat.creatures.items() if esper.has_component(e, Tapped)}
-        made = [(combat.cid(b), combat.cid(a), k) for b, a, k in combat.required_blocks]
+        blocking = {cid: side_now(board, e) for cid, e in board.creatures.items()}
+        tapped = {cid for cid, e in board.creatures.items() if esper.has_component(e, Tapped)}
+        made = [(board.cid(b), board.cid(a), k) for b, a, k in combat.now.required_blocks]
     return Declared(attacking, blocking, tapped, made)
 
 

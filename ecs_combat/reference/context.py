@@ -1,5 +1,7 @@
 """The reference engine's :class:`~ecs_combat.plugin.context.CombatContext`: a thin facade
-over one :class:`~ecs_combat.reference.engine.Combat` and its esper world."""
+over the creatures of one :class:`~ecs_combat.reference.combat.Combat` (its
+:class:`~ecs_combat.reference.board.Board`) and the few actions that are the combat's own
+(sacrifice, returning, requirements, notes)."""
 
 from __future__ import annotations
 
@@ -20,20 +22,23 @@ from ecs_combat.reference.components import (
     Tapped,
 )
 from ecs_combat.reference.components import Player as PlayerComponent
+from ecs_combat.reference.returns import return_to_battlefield
+from ecs_combat.reference.state_based import sacrifice
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.combat import Combat
 
 
 class ReferenceContext:
     """What the systems and triggered abilities of one combat see (docs/plugins.md)."""
 
-    __slots__ = ("_combat", "_marks", "stale")
+    __slots__ = ("_board", "_combat", "_marks", "stale")
 
     def __init__(self, combat: Combat) -> None:
         self._combat = combat
+        self._board = combat.board
         self._marks: dict[str, dict[int, MarkValue]] = {}
         #: While a trigger resolves: creatures that returned as new objects since it was put on
         #: the stack (400.7). To it they are gone: not on the battlefield, and what it would
@@ -41,22 +46,22 @@ class ReferenceContext:
         self.stale: frozenset[int] = frozenset()
 
     def creatures(self) -> list[Creature]:
-        return self._combat.creature_entities()
+        return self._board.creature_entities()
 
     def players(self) -> list[Player]:
-        return list(self._combat.players.values())
+        return list(self._combat.now.players.values())
 
     def creature_id(self, creature: Creature) -> str:
-        return self._combat.cid(creature)
+        return self._board.cid(creature)
 
     def player_id(self, player: Player) -> str:
-        return self._combat.pid(player)
+        return self._board.pid(player)
 
     def name(self, creature: Creature) -> str:
         return esper.component_for_entity(creature, Card).name
 
     def on_battlefield(self, creature: Creature) -> bool:
-        return creature not in self.stale and self._combat.on_battlefield(creature)
+        return creature not in self.stale and self._board.on_battlefield(creature)
 
     def attacking(self, creature: Creature) -> bool:
         return self.on_battlefield(creature) and esper.has_component(creature, Attacking)
@@ -65,19 +70,19 @@ class ReferenceContext:
         return self.on_battlefield(creature) and esper.has_component(creature, Blocking)
 
     def defending_player(self, creature: Creature) -> Player | None:
-        return None if creature in self.stale else self._combat.defending_player(creature)
+        return None if creature in self.stale else self._board.defending_player(creature)
 
     def blocker_count(self, creature: Creature) -> int:
-        return len(self._combat.blocked_by(self._combat.cid(creature)))
+        return len(self._board.blocked_by(self._board.cid(creature)))
 
     def controller(self, creature: Creature) -> Player:
-        return self._combat.controller(creature)
+        return self._board.controller(creature)
 
     def has(self, creature: Creature, keyword: str) -> bool:
-        return self._combat.has(creature, keyword)
+        return self._board.has(creature, keyword)
 
     def instances(self, creature: Creature, keyword: str) -> list[int | str | None]:
-        return self._combat.instances(creature, keyword)
+        return self._board.instances(creature, keyword)
 
     def power(self, creature: Creature) -> int:
         return esper.component_for_entity(creature, Stats).power
@@ -89,7 +94,7 @@ class ReferenceContext:
         return esper.component_for_entity(creature, Damage).marked
 
     def colors(self, creature: Creature) -> tuple[str, ...]:
-        return self._combat.colors(creature)
+        return self._board.colors(creature)
 
     def types(self, creature: Creature) -> tuple[str, ...]:
         return esper.component_for_entity(creature, Colors).types
@@ -101,22 +106,22 @@ class ReferenceContext:
         return esper.has_component(creature, Tapped)
 
     def summoning_sick(self, creature: Creature) -> bool:
-        return self._combat.summoning_sick(creature)
+        return self._board.summoning_sick(creature)
 
     def counters(self, creature: Creature, kind: str) -> int:
         return esper.component_for_entity(creature, KeywordSources).counters.get(kind, 0)
 
     def creature_state(self, creature: Creature, key: str) -> StateValue:
-        value: StateValue = self._combat.state(creature, key)
+        value: StateValue = self._board.state(creature, key)
         return value
 
     def can_target(self, source: Creature, target: Creature) -> bool:
-        combat = self._combat
+        board = self._board
         if not self.on_battlefield(target):
             return False
-        opponent = combat.controller(source) != combat.controller(target)
-        side = EntitySide(combat, target, opponent, combat.colors(source), from_creature=True)
-        return why_not_a_legal_target(side, combat.reg) is None
+        opponent = board.controller(source) != board.controller(target)
+        side = EntitySide(board, target, opponent, board.colors(source), from_creature=True)
+        return why_not_a_legal_target(side, board.reg) is None
 
     def life(self, player: Player) -> int:
         return esper.component_for_entity(player, PlayerComponent).life
@@ -125,19 +130,19 @@ class ReferenceContext:
         return esper.component_for_entity(player, PlayerComponent).lost
 
     def player_state(self, player: Player, key: str) -> StateValue:
-        value: StateValue = self._combat.state(player, key)
+        value: StateValue = self._board.state(player, key)
         return value
 
     def game_over(self) -> bool:
-        return self._combat.game_over()
+        return self._board.game_over()
 
     def pump(self, creature: Creature, power: int, toughness: int) -> None:
         if creature not in self.stale:
-            self._combat.pump(creature, power, toughness)
+            self._board.pump(creature, power, toughness)
 
     def add_counters(self, creature: Creature, kind: str, change: int) -> None:
         if creature not in self.stale:
-            self._combat.add_counters(creature, kind, change)
+            self._board.add_counters(creature, kind, change)
 
     def tap(self, creature: Creature) -> None:
         if creature not in self.stale and not esper.has_component(creature, Tapped):
@@ -152,21 +157,21 @@ class ReferenceContext:
 
     def require_block(self, blocker: Creature, attacker: Creature, keyword: str) -> None:
         if blocker not in self.stale and attacker not in self.stale:
-            self._combat.required_blocks.append((blocker, attacker, keyword))
+            self._combat.now.required_blocks.append((blocker, attacker, keyword))
 
     def leave_battlefield(self, creature: Creature) -> None:
         if creature not in self.stale:
-            self._combat.leave_battlefield(creature)
+            self._board.leave_battlefield(creature)
 
     def lose_life(self, player: Player, amount: int) -> None:
-        self._combat.lose_life(player, amount)
+        self._board.lose_life(player, amount)
 
     def sacrifice(self, creature: Creature) -> None:
         if creature not in self.stale:
-            self._combat.sacrifice(creature)
+            sacrifice(self._combat, creature)
 
     def return_to_battlefield(self, creature: Creature) -> None:
-        self._combat.return_to_battlefield(creature)
+        return_to_battlefield(self._combat, creature)
 
     def forget(self, creature: Creature) -> None:
         """Drop the plugins' marks of a creature that became a new object (400.7)."""
@@ -175,10 +180,10 @@ class ReferenceContext:
 
     def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:
         if creature not in self.stale:
-            self._combat.set_state(creature, key, value)
+            self._board.set_state(creature, key, value)
 
     def set_player_state(self, player: Player, key: str, value: StateValue) -> None:
-        self._combat.set_state(player, key, value)
+        self._board.set_state(player, key, value)
 
     def marks(self, name: str) -> MutableMapping[int, MarkValue]:
         return self._marks.setdefault(name, {})

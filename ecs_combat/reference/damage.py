@@ -22,6 +22,7 @@ from ecs_combat.reference.components import (
     Player,
     Stats,
 )
+from ecs_combat.reference.state_based import state_based_actions
 from ecs_combat.rules.division import default_division, excess_shortfall, lethal_damage
 from ecs_combat.rules.pipeline import StepPlan
 from ecs_combat.rules.result import (
@@ -31,38 +32,40 @@ from ecs_combat.rules.result import (
 from ecs_combat.scenario.model import Division
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.combat import Combat
 
 
 def damage_step(combat: Combat, plan: StepPlan) -> StepResult:
     """One combat damage step: who strikes, assignment, dealing, state-based actions."""
+    board = combat.board
+    struck = combat.now.struck
     step = StepResult(plan.name)
-    combatants = combat.in_combat()
+    combatants = board.in_combat()
     dealers: list[int] = []
     for e in combatants:
-        kws = combat.keywords(e)
-        deals, why = plan.deals(kws, combat.struck[e])
+        kws = board.keywords(e)
+        deals, why = plan.deals(kws, struck.get(e, ()))
         power = esper.component_for_entity(e, Stats).power
         if deals and power <= 0:
             deals, why = (
                 False,
                 f"{why}, but its power is {power}: it assigns no damage (510.1a)",
             )
-        step.strikes.append(StrikeNote(combat.cid(e), deals, why))
+        step.strikes.append(StrikeNote(board.cid(e), deals, why))
         if deals:
             dealers.append(e)
     for e in combatants:
-        if plan.is_striker(combat.keywords(e)):
-            combat.struck[e].append(plan.name)
+        if plan.is_striker(board.keywords(e)):
+            struck.setdefault(e, []).append(plan.name)
 
     assigned = assign(combat, plan, dealers, step)
-    used = {combat.cid(e) for e in assigned}
-    for (name, source), division in combat.divisions.items():
+    used = {board.cid(e) for e in assigned}
+    for (name, source), division in combat.now.divisions.items():
         if name == plan.name and source not in used:
             step.notes.append(f"{division.path} is not used: {source} assigns no damage here")
     deal(combat, assigned, step)
-    combat.result.steps.append(step)  # before its state-based actions: their notes follow it
-    step.died = combat.state_based_actions()
+    combat.now.result.steps.append(step)  # before its state-based actions: their notes follow it
+    step.died = state_based_actions(combat)
     return step
 
 
@@ -76,15 +79,16 @@ def assign(
     combat: Combat, plan: StepPlan, dealers: list[int], step: StepResult
 ) -> dict[int, dict[str, int]]:
     """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
+    board = combat.board
     plans: list[Assignment] = []
     for e in dealers:
         att = esper.try_component(e, Attacking)
         if att is not None:
-            blockers = combat._blockers_left(e, att) if att.blocked else []
+            blockers = board.blockers_left(e, att) if att.blocked else []
             plans.append(Assignment(e, blockers, att.defender))
         else:
             blk = esper.component_for_entity(e, Blocking)
-            attackers = [a for a in blk.attackers if combat._attacking(a)]
+            attackers = [a for a in blk.attackers if board.attacking(a)]
             plans.append(Assignment(e, attackers, None))
     combat.run_systems("assign-damage", DamageAssignment(plan.name, plans))
     by_source = {a.source: a for a in plans}
@@ -92,15 +96,15 @@ def assign(
     assigned: dict[int, dict[str, int]] = {}
     explicit: list[tuple[int, Division, str, str, dict[str, int]]] = []
     for a in plans:
-        e, cid = a.source, combat.cid(a.source)
+        e, cid = a.source, board.cid(a.source)
         power = esper.component_for_entity(e, Stats).power
         lethal_by = a.one_is_lethal
         excess_kw: str | None = None
         recipients = [
-            (combat.cid(r), _lethal(combat, r, lethal_by is not None)) for r in a.recipients
+            (board.cid(r), _lethal(combat, r, lethal_by is not None)) for r in a.recipients
         ]
         if a.defender is not None:
-            defender = combat.pid(a.defender)
+            defender = board.pid(a.defender)
             if not esper.component_for_entity(e, Attacking).blocked:
                 options, excess = {defender: 0}, defender
             else:
@@ -120,21 +124,23 @@ def assign(
             if not recipients:
                 step.notes.append(f"{cid} blocks no attacker still in combat: it assigns no damage")
                 continue
-        division = combat.divisions.get((plan.name, cid))
+        division = combat.now.divisions.get((plan.name, cid))
         if division is not None:
             amounts = _check_division(combat, division, power, options)
             assigned[e] = amounts
             if excess is not None and excess_kw:
                 lethal_needed = {rid: lethal for rid, lethal in recipients}
                 explicit.append((e, division, excess_kw, excess, lethal_needed))
-            step.notes.append(f"{cid} divides its damage as the scenario says: {_fmt(amounts)}")
+            step.notes.append(
+                f"{cid} divides its damage as the scenario says: {amounts_text(amounts)}"
+            )
             continue
         amounts = default_division(power, recipients, excess)
         assigned[e] = amounts
         if len(recipients) > 1 or (excess_kw and recipients):
             lethal_note = f" ({_explain(combat, lethal_by)})" if lethal_by else ""
             step.notes.append(
-                f"{cid} assigns lethal damage in declaration order{lethal_note}: {_fmt(amounts)}"
+                f"{cid} assigns lethal damage in declaration order{lethal_note}: {amounts_text(amounts)}"
             )
         elif lethal_by and recipients:
             step.notes.append(
@@ -155,7 +161,7 @@ def assign(
         short = excess_shortfall(assigned[e], player, lethal_needed, others)
         if short is not None:
             raise InputError(
-                combat.sc.file,
+                combat.now.scenario.file,
                 f"{division.path}.amounts",
                 f"{division.source} assigns damage to {player} before assigning lethal damage "
                 f"to {short}, counting damage already marked and damage other creatures "
@@ -194,7 +200,7 @@ def _check_division(
     for rid in division.amounts:
         if rid not in options:
             raise InputError(
-                combat.sc.file,
+                combat.now.scenario.file,
                 f"{division.path}.amounts.{rid}",
                 f"{division.source} can't assign damage to {rid!r} in the {division.step} step "
                 f"(it can to: {', '.join(options) or 'nobody'})",
@@ -202,7 +208,7 @@ def _check_division(
     total = sum(division.amounts.values())
     if total != max(power, 0):
         raise InputError(
-            combat.sc.file,
+            combat.now.scenario.file,
             f"{division.path}.amounts",
             f"amounts total {total}, but {division.source} has power {power} in the "
             f"{division.step} step (510.1)",
@@ -212,8 +218,9 @@ def _check_division(
 
 def deal(combat: Combat, assigned: dict[int, dict[str, int]], step: StepResult) -> None:
     """Deal all assigned damage at once, with life gained at the same time (510.2)."""
+    board = combat.board
     dealt = [
-        Dealt(source, combat.players.get(rid) or combat.creatures[rid], rid in combat.players, n)
+        Dealt(source, board.players.get(rid) or board.creatures[rid], rid in board.players, n)
         for source, amounts in assigned.items()
         for rid, n in amounts.items()
     ]
@@ -222,28 +229,30 @@ def deal(combat: Combat, assigned: dict[int, dict[str, int]], step: StepResult) 
     combat.run_systems("deal-damage", event)
     life_change = event.life
     for d in event.dealt:
-        rid = combat.pid(d.recipient) if d.to_player else combat.cid(d.recipient)
+        rid = board.pid(d.recipient) if d.to_player else board.cid(d.recipient)
         was = assigned_amounts.get(id(d), d.amount)
         if d.amount < was:  # a system prevented some of it (615)
             step.notes.append(
-                f"{was - max(d.amount, 0)} of the {was} damage {combat.cid(d.source)} assigns to "
+                f"{was - max(d.amount, 0)} of the {was} damage {board.cid(d.source)} assigns to "
                 f"{rid} is prevented"
             )
         if d.amount <= 0:
             continue
-        step.damage.append((combat.cid(d.source), rid, d.amount))
+        step.damage.append((board.cid(d.source), rid, d.amount))
         if d.to_player:
             if d.loses_life:
                 life_change[d.recipient] = life_change.get(d.recipient, 0) - d.amount
         elif d.marked:
             esper.component_for_entity(d.recipient, Damage).marked += d.amount
     for player, source, amount in event.life_gained:
-        step.life_gained.append((combat.pid(player), combat.cid(source), amount))
+        step.life_gained.append((board.pid(player), board.cid(source), amount))
     for p, change in life_change.items():
         esper.component_for_entity(p, Player).life += change
 
 
-def _fmt(amounts: dict[str, int], signed: bool = False) -> str:
+def amounts_text(amounts: dict[str, int], signed: bool = False) -> str:
+    """Amounts for the account: by recipient (``2 to bear, 1 to A``) or, `signed`, changes by
+    counter kind (``+2 +1/+1, -1 shield``); ``nothing`` when there are none."""
     if not amounts:
         return "nothing"
     return ", ".join(f"{n:+d} {k}" if signed else f"{n} to {k}" for k, n in amounts.items())

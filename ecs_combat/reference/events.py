@@ -20,25 +20,26 @@ from ecs_combat.reference.components import (
     Stats,
     SummoningSick,
 )
-from ecs_combat.reference.damage import _fmt
-from ecs_combat.reference.views import EntitySide, _CardTarget
+from ecs_combat.reference.damage import amounts_text
+from ecs_combat.reference.state_based import creatures_died, destroy, state_based_actions
+from ecs_combat.reference.views import CardTarget, EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 from ecs_combat.scenario.events import token_creature
 from ecs_combat.scenario.model import CreatureSpec, Event
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.combat import Combat
 
 
 def apply_event(combat: Combat, ev: Event) -> None:
     """Apply one scenario event (CONTRACT.md section 1)."""
     if ev.action == "enter":
         assert ev.creature is not None and ev.attacking is not None
-        e = combat.add_creature(ev.creature)
+        e = combat.board.add_creature(ev.creature)
         esper.add_component(e, SummoningSick())
-        defender = combat.players[ev.attacking]
+        defender = combat.board.players[ev.attacking]
         cid = ev.creature.id
-        if ev.creature.controller != combat.sc.active_player:
+        if ev.creature.controller != combat.now.scenario.active_player:
             combat.note(
                 f"{ev.at}: {cid} enters, but not attacking: only the attacking player's "
                 "creatures can enter attacking (506.3b)"
@@ -52,8 +53,8 @@ def apply_event(combat: Combat, ev: Event) -> None:
             esper.add_component(e, Attacking(defender))
             combat.note(f"{ev.at}: {cid} enters attacking {ev.attacking}, unblocked")
         return
-    if ev.action == "damage" and ev.target in combat.players:
-        player = combat.players[ev.target]
+    if ev.action == "damage" and ev.target in combat.board.players:
+        player = combat.board.players[ev.target]
         amount = event_damage(combat, player, True, ev.amount)
         esper.component_for_entity(player, Player).life -= amount
         combat.note(f"{ev.at}: {_damage_words(ev.amount, amount)} to {ev.target}")
@@ -62,8 +63,8 @@ def apply_event(combat: Combat, ev: Event) -> None:
         cast(combat, ev)
         return
     assert ev.target is not None
-    e = combat.creatures.get(ev.target, -1)  # -1: its `enter` event never happened
-    if e < 0 or not combat.on_battlefield(e):
+    e = combat.board.creatures.get(ev.target, -1)  # -1: its `enter` event never happened
+    if e < 0 or not combat.board.on_battlefield(e):
         combat.note(
             f"{ev.describe()}: {ev.target} is no longer on the battlefield; nothing happens"
         )
@@ -79,8 +80,8 @@ def apply_event(combat: Combat, ev: Event) -> None:
         combat.note(f"{ev.at}: {ev.target} loses {', '.join(ev.keywords)}")
     elif ev.action == "counters":
         for kind, change in ev.counters.items():
-            combat.add_counters(e, kind, change)
-        combat.note(f"{ev.at}: counters on {ev.target}: {_fmt(ev.counters, signed=True)}")
+            combat.board.add_counters(e, kind, change)
+        combat.note(f"{ev.at}: counters on {ev.target}: {amounts_text(ev.counters, signed=True)}")
     elif ev.action == "pump":
         stats = esper.component_for_entity(e, Stats)
         stats.power_bonus += ev.power
@@ -91,22 +92,22 @@ def apply_event(combat: Combat, ev: Event) -> None:
         esper.component_for_entity(e, Damage).marked += amount
         combat.note(f"{ev.at}: {_damage_words(ev.amount, amount)} to {ev.target}")
     elif ev.action == "remove-from-combat":
-        combat.remove_from_combat(e)
+        combat.board.remove_from_combat(e)
         combat.note(f"{ev.at}: {ev.target} is removed from combat")
     elif ev.action == "destroy":
-        combat.refresh_keywords()
-        if not combat.destroy({e}):
-            combat.note(f"{ev.at}: {ev.target} is not destroyed ({combat.kept.get(e, '')})")
+        combat.board.refresh_keywords()
+        if not destroy(combat, {e}):
+            combat.note(f"{ev.at}: {ev.target} is not destroyed ({combat.now.kept.get(e, '')})")
         else:
-            combat.leave_battlefield(e)
+            combat.board.leave_battlefield(e)
             combat.note(f"{ev.at}: {ev.target} is destroyed")
-            combat.creatures_died([e])
+            creatures_died(combat, [e])
 
 
 def event_damage(combat: Combat, recipient: int, to_player: bool, amount: int) -> int:
     """How much of a `damage` event's noncombat damage is dealt, once the ``event-damage``
     systems have prevented what they prevent (never below 0)."""
-    if not combat.systems["event-damage"]:
+    if not combat.systems.at["event-damage"]:
         return amount
     payload = EventDamage(recipient, to_player, amount)
     combat.run_systems("event-damage", payload)
@@ -138,7 +139,7 @@ def cast_in_main(combat: Combat, cast: CastInMain) -> None:
     creatures from combat) before the main phase that follows it.
     """
     at = f"main phase {cast.main}"
-    if combat.game_over():
+    if combat.board.game_over():
         combat.note(f"{at}: {cast.card} is not cast: the game is over")
         return
     card = combat.reg.card(cast.card)
@@ -147,8 +148,8 @@ def cast_in_main(combat: Combat, cast: CastInMain) -> None:
     if cast.token is not None:
         token = token_creature(card, cast.token, cast.caster, combat.reg, cast.path)
     resolve_spell(combat, card.name, cast.caster, cast.target, token, at)
-    combat.refresh_keywords()
-    died = combat.state_based_actions()
+    combat.board.refresh_keywords()
+    died = state_based_actions(combat)
     if died:
         combat.note(f"after {card.name}: {', '.join(died)} died")
 
@@ -174,13 +175,17 @@ def resolve_spell(
         if problem:
             combat.note(f"{at}: {card.name} does nothing: {problem}")
             return
-        entity = combat.players[target] if target in combat.players else combat.creatures[target]
+        entity = (
+            combat.board.players[target]
+            if target in combat.board.players
+            else combat.board.creatures[target]
+        )
         on = f" on {target}"
-    effect = _CardTarget(combat, entity, caster, card.name)
+    effect = CardTarget(combat.board, entity, caster, card.name)
     if card.resolve is not None:
         card.resolve(effect)
     if token is not None:
-        combat.add_creature(token)
+        combat.board.add_creature(token)
         effect.did.append(
             f"{token.id} enters, a {token.power}/{token.toughness} {token.name} token of "
             f"{caster}, not in combat"
@@ -193,20 +198,20 @@ def resolve_spell(
 def illegal_target(combat: Combat, card: CardDefinition, target: str, caster: str) -> str | None:
     """Why a target is illegal for a card as it resolves, or None if it is legal. A player
     ("any target", 115.4) is legal while in the game."""
-    player = combat.players.get(target)
+    player = combat.board.players.get(target)
     if player is not None:
         if card.target.kind != "any":
             return f"{target} is a player, not a creature"
         if esper.component_for_entity(player, Player).lost:
             return f"{target} has left the game"
         return None
-    e = combat.creatures.get(target)
-    if e is None or not combat.on_battlefield(e):
+    e = combat.board.creatures.get(target)
+    if e is None or not combat.board.on_battlefield(e):
         return f"{target} is not on the battlefield"
-    controller = combat.pid(esper.component_for_entity(e, Controller).player)
-    combat.refresh_keywords()
+    controller = combat.board.pid(esper.component_for_entity(e, Controller).player)
+    combat.board.refresh_keywords()
     rule = card.target
-    side = EntitySide(combat, e, opponent=controller != caster, spell_colors=card.colors)
+    side = EntitySide(combat.board, e, opponent=controller != caster, spell_colors=card.colors)
     shroud = why_not_a_legal_target(side, combat.reg)
     if shroud is not None:
         says = shroud.says.format(creature=target, caster=caster)

@@ -3,7 +3,7 @@
 The entity (the creature's handle) stays, so its id and later events naming it find the new
 object; what belonged to the old object goes: its state, damage, counters, effects and marks,
 references to it in plugins' state, and what triggers put on the stack before it returned
-would do to it (:attr:`Combat.new_objects`, read by the context while a trigger resolves).
+would do to it (:attr:`CombatState.new_objects`, read by the context while a trigger resolves).
 """
 
 from __future__ import annotations
@@ -24,30 +24,30 @@ from ecs_combat.reference.components import (
 from ecs_combat.reference.components import Player as PlayerComponent
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.combat import Combat
 
 
 def return_to_battlefield(combat: Combat, entity: int) -> None:
     """A creature that died returns as a new object: as its spec put it onto the battlefield,
     but untapped, not in combat, summoning sick, with no damage, counters, marks or state of
     the old object; nothing happens to a token (111.8) or a creature on the battlefield."""
-    spec = combat.specs[combat.cid(entity)]
-    if spec.token or combat.on_battlefield(entity):
+    spec = combat.board.specs[combat.board.cid(entity)]
+    if spec.token or combat.board.on_battlefield(entity):
         return
     esper.add_component(entity, Stats(spec.power, spec.toughness))
     esper.add_component(entity, Damage())
     printed = list(zip(spec.keywords, spec.parameters, strict=True))
     esper.add_component(entity, KeywordSources(printed=printed))
     esper.try_remove_component(entity, Tapped)
-    combat.remove_from_combat(entity)
+    combat.board.remove_from_combat(entity)
     esper.add_component(entity, OnBattlefield())
     if not esper.has_component(entity, SummoningSick):
         esper.add_component(entity, SummoningSick())
-    combat.struck[entity] = []
+    combat.now.struck.pop(entity, None)
     combat.context.forget(entity)
     _forget_state(combat, entity)
-    if combat.new_objects is not None:
-        combat.new_objects.add(entity)
+    if combat.now.new_objects is not None:
+        combat.now.new_objects.add(entity)
 
 
 def _forget_state(combat: Combat, entity: int) -> None:
@@ -63,11 +63,11 @@ def _forget_state(combat: Combat, entity: int) -> None:
         if not f.printed and f.default_from is not None:
             values[key] = values.get(f.default_from, f.default)
     refs = [k for k, f in fields.items() if f.kind == "creature"]
-    for other in combat.creature_entities():
+    for other in combat.board.creature_entities():
         _clear(esper.component_for_entity(other, State).values, refs, entity)
     player_refs = [k for k, f in combat.reg.state_fields("player").items() if f.kind == "creature"]
     if player_refs:
-        for player in combat.players.values():
+        for player in combat.board.players.values():
             _clear(esper.component_for_entity(player, PlayerComponent).state, player_refs, entity)
 
 

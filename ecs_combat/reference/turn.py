@@ -1,7 +1,8 @@
 """A turn with several combat phases in the reference engine (RULES.md section 8).
 
 The whole turn is one esper world: its players and creatures are created once, and each
-combat phase re-declares attackers and blockers in it (:meth:`Combat.next_combat`). So damage
+combat phase re-declares attackers and blockers in it (:meth:`Combat.next_combat`, which
+begins a new :class:`~ecs_combat.reference.state.CombatState`). So damage
 stays marked, "until end of turn" effects last, attacking taps creatures without vigilance,
 creatures that died stay dead and tokens stay; the plugins' systems (exalted, block triggers,
 decayed) run in each combat phase as they do in one combat. Spells cast in main phases
@@ -16,13 +17,13 @@ import esper
 
 from ecs_combat.plugin.phases import COMBAT, MAIN, Phase
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.combat import Combat
 from ecs_combat.reference.components import Damage, Player, Tapped
-from ecs_combat.reference.engine import Combat
 from ecs_combat.reference.events import cast_in_main
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import check_blocks
 from ecs_combat.rules.pipeline import StepPlan
-from ecs_combat.rules.result import CombatPhaseResult, CombatResult, SkippedPhase, TurnResult
+from ecs_combat.rules.result import CombatPhaseResult, SkippedPhase, TurnResult
 from ecs_combat.rules.turn_legality import (
     GAME_OVER,
     GONE,
@@ -37,9 +38,9 @@ from ecs_combat.rules.turn_legality import (
     player_left,
     source_gone,
 )
+from ecs_combat.rules.turn_schedule import seat_order
 from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.scenario.turn_loader import seat_order
 from ecs_combat.scenario.turns import TurnScenario
 
 
@@ -94,13 +95,12 @@ class TurnRun:
                 result.notes += self.main_phase(mains)
             else:
                 result.combats.append(self.combat_phase(k, phase))
-                c.players = {pid: c.players[pid] for pid in self.turn.players}  # turn order
-                c.result = CombatResult()
+                c.between_combats()  # the players in turn order
                 end = c.finish()
                 result.creatures, result.players = end.creatures, end.players
             gone.update(self.sources_gone(i))
         if not result.combats:  # the game ended before any combat phase
-            c.result = CombatResult()
+            c.between_combats()
             end = c.finish()
             result.creatures, result.players = end.creatures, end.players
         return result
@@ -108,7 +108,7 @@ class TurnRun:
     def why_skipped(self, phase: Phase, happened: list[bool], gone: str | None) -> str | None:
         """Why a phase of the schedule doesn't happen, or None."""
         c = self.combat
-        if c.game_over():
+        if c.board.game_over():
             return GAME_OVER
         if phase.follows >= 0 and not happened[phase.follows]:
             return follows_skipped(phase.follows + 1)
@@ -122,31 +122,35 @@ class TurnRun:
         """As phase `i` ends: the phases added after it by a creature's ability whose creature
         is not on the battlefield under that phase's player's control, or whose player has
         left the game (113.6, 800.4a), with why."""
-        c = self.combat
+        board = self.combat.board
         out: dict[int, str] = {}
         for j, phase in enumerate(self.turn.phases):
             if phase.follows != i or phase.source is None:
                 continue
-            e = c.creatures.get(phase.source)
+            e = board.creatures.get(phase.source)
             if self.lost(phase.player):
                 out[j] = player_left(phase.player)
-            elif e is None or not c.on_battlefield(e) or c.controller(e) != c.players[phase.player]:
+            elif (
+                e is None
+                or not board.on_battlefield(e)
+                or board.controller(e) != board.players[phase.player]
+            ):
                 out[j] = source_gone(phase.source, phase.player, i + 1)
         return out
 
     def lost(self, player: str) -> bool:
         """Whether a player has left the game."""
-        return esper.component_for_entity(self.combat.players[player], Player).lost
+        return esper.component_for_entity(self.combat.board.players[player], Player).lost
 
     def main_phase(self, n: int) -> list[str]:
         """The spells cast in the n-th main phase resolve, in file order; the notes on them."""
         c = self.combat
-        c.result = CombatResult()
+        c.between_combats()
         prefix = main_phase_prefix(n)
         for cast in self.turn.casts:
             if cast.main == n:
                 cast_in_main(c, cast)
-        return [text if text.startswith(prefix) else prefix + text for text in c.result.notes]
+        return [text if text.startswith(prefix) else prefix + text for text in c.now.result.notes]
 
     def combat_phase(self, k: int, phase: Phase) -> CombatPhaseResult:
         """The k-th combat phase (0-based) with its entry of ``[[combats]]``. Its attacking
@@ -161,14 +165,15 @@ class TurnRun:
         c.declare_attackers()  # its triggers may untap a creature and make it block (provoke)
         self.check_blocks(k, scenario)
         c.declare_blockers()
-        for e in c.in_combat():
+        for e in c.board.in_combat():
             marked = esper.component_for_entity(e, Damage).marked
             if marked:
-                c.note(f"{c.cid(e)} has {marked} damage marked from earlier this turn (120.6)")
+                c.note(
+                    f"{c.board.cid(e)} has {marked} damage marked from earlier this turn (120.6)"
+                )
         c.play()
-        return CombatPhaseResult(
-            phase.player, c.result.steps, c.result.skipped_events, c.result.notes
-        )
+        done = c.now.result
+        return CombatPhaseResult(phase.player, done.steps, done.skipped_events, done.notes)
 
     def check_declarations(self, k: int, scenario: Scenario) -> None:
         """Attackers must still be able to attack as this combat phase begins (on the
@@ -178,11 +183,11 @@ class TurnRun:
         c = self.combat
         for cid, defender in scenario.attackers.items():
             why = self.why_not(cid)
-            if why is None and esper.component_for_entity(c.players[defender], Player).lost:
+            if why is None and self.lost(defender):
                 why = left_the_game(defender)
             if why is not None:
                 raise cannot_attack(self.turn.file, k, cid, why)
-            rule = c.why_cannot_attack(c.creatures[cid])  # as the creature is now (RULES 4)
+            rule = c.why_cannot_attack(c.board.creatures[cid])  # as the creature is now (RULES 4)
             if rule is not None:
                 raise not_allowed_to_attack(self.turn.file, k, cid, rule)
         for cid in scenario.blockers:
@@ -195,10 +200,10 @@ class TurnRun:
         step, with the creatures as they are then (509.1a-c, RULES 4): the blockers untapped,
         the plugins' restrictions, and the requirements (lure, and those the attack triggers
         made: provoke) obeyed as far as possible by the creatures able to block."""
-        c = self.combat
+        c, board = self.combat, self.combat.board
         for cid in scenario.blockers:
-            e = c.creatures[cid]
-            if c.on_battlefield(e) and esper.has_component(e, Tapped):  # 509.1a
+            e = board.creatures[cid]
+            if board.on_battlefield(e) and esper.has_component(e, Tapped):  # 509.1a
                 why = self.why_not(cid)
                 assert why is not None
                 raise cannot_block(self.turn.file, k, cid, why)
@@ -210,19 +215,19 @@ class TurnRun:
         check_blocks(
             scenario,
             c.reg,
-            lambda cid: EntitySide(c, c.creatures[cid]),
+            lambda cid: EntitySide(board, board.creatures[cid]),
             f"combats[{k}]",
-            made=[(c.cid(b), c.cid(a), keyword) for b, a, keyword in c.required_blocks],
+            made=[(board.cid(b), board.cid(a), keyword) for b, a, keyword in c.now.required_blocks],
             tapped=unable,
         )
 
     def why_not(self, cid: str) -> str | None:
         """Why a creature can't attack or block now: gone or tapped; None if neither."""
-        c = self.combat
-        e = c.creatures.get(cid)
+        board = self.combat.board
+        e = board.creatures.get(cid)
         if e is None:
             return NEVER_ENTERED
-        if not c.on_battlefield(e):
+        if not board.on_battlefield(e):
             return GONE
         if esper.has_component(e, Tapped):
             spec = self.turn.creatures.get(cid)

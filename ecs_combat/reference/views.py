@@ -18,7 +18,7 @@ from ecs_combat.reference.components import (
 from ecs_combat.rules.sides import instance_values
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.engine import Combat
+    from ecs_combat.reference.board import Board
 
 
 class EntitySide:
@@ -26,30 +26,30 @@ class EntitySide:
 
     def __init__(
         self,
-        combat: Combat,
+        board: Board,
         entity: int,
         opponent: bool = False,
         spell_colors: tuple[str, ...] = (),
         from_creature: bool = False,
     ) -> None:
-        self.combat = combat
+        self.board = board
         self.entity = entity
         self.opponent = opponent
         self.spell_colors = color_mask(spell_colors)
         self.from_creature = from_creature  # else a spell's target (cast events)
 
     def has(self, keyword: str) -> np.bool_:
-        return np.bool_(self.combat.has(self.entity, keyword))
+        return np.bool_(self.board.has(self.entity, keyword))
 
     def values(self, keyword: str) -> int:
-        return instance_values(self.combat.instances(self.entity, keyword))
+        return instance_values(self.board.instances(self.entity, keyword))
 
     def count(self, keyword: str) -> int:
-        return len(self.combat.instances(self.entity, keyword))
+        return len(self.board.instances(self.entity, keyword))
 
     @property
     def colors(self) -> int:
-        return color_mask(self.combat.colors(self.entity))
+        return color_mask(self.board.colors(self.entity))
 
     @property
     def power(self) -> int:
@@ -61,31 +61,31 @@ class EntitySide:
 
     @property
     def lands(self) -> int:
-        player = esper.component_for_entity(self.combat.controller(self.entity), Player)
+        player = esper.component_for_entity(self.board.controller(self.entity), Player)
         return land_mask(player.lands)
 
 
-class _CardTarget:
+class CardTarget:
     """:class:`ecs_combat.plugin.views.EffectTarget` for the reference engine.
 
     `entity` is the target: a creature entity, a player entity ("any target"), or None for a
     card that targets nothing.
     """
 
-    def __init__(self, combat: Combat, entity: int | None, caster: str, card: str) -> None:
-        self.combat = combat
+    def __init__(self, board: Board, entity: int | None, caster: str, card: str) -> None:
+        self.board = board
         self.entity = entity
         self.to_player = entity is not None and esper.has_component(entity, Player)
         #: The target creature, or None.
         self.creature = None if self.to_player else entity
-        self.caster_entity = combat.players[caster]
+        self.caster_entity = board.players[caster]
         self.caster = esper.component_for_entity(self.caster_entity, Player)
         self.card = card
         self.did: list[str] = []
         self.why: list[str] = []
 
     def state(self, key: str) -> Any:
-        return None if self.creature is None else self.combat.state(self.creature, key)
+        return None if self.creature is None else self.board.state(self.creature, key)
 
     def caster_state(self, key: str) -> Any:
         return self.caster.state.get(key)
@@ -93,8 +93,8 @@ class _CardTarget:
     def related(self, key: str) -> Any:
         if self.creature is None:
             return False
-        other = self.combat.state(self.creature, key)
-        return other is not None and self.combat.on_battlefield(other)
+        other = self.board.state(self.creature, key)
+        return other is not None and self.board.on_battlefield(other)
 
     def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
         if not where or self.creature is None:
@@ -103,9 +103,9 @@ class _CardTarget:
         if via is not None:
             if not self.related(via):
                 return
-            entity = self.combat.state(self.creature, via)
-        self.combat.pump(entity, power, toughness)
-        self.did.append(f"{self.combat.cid(entity)} gets {power:+d}/{toughness:+d}")
+            entity = self.board.state(self.creature, via)
+        self.board.pump(entity, power, toughness)
+        self.did.append(f"{self.board.cid(entity)} gets {power:+d}/{toughness:+d}")
 
     def grant(self, keyword: str, where: Any = True) -> None:
         if where and self.creature is not None:
@@ -116,23 +116,23 @@ class _CardTarget:
         if not where or self.entity is None:
             return
         if self.to_player:
-            self.combat.lose_life(self.entity, amount)
-            self.did.append(f"{amount} damage to {self.combat.pid(self.entity)}")
+            self.board.lose_life(self.entity, amount)
+            self.did.append(f"{amount} damage to {self.board.pid(self.entity)}")
         else:
             esper.component_for_entity(self.entity, Damage).marked += amount
-            self.did.append(f"{amount} damage to {self.combat.cid(self.entity)}")
+            self.did.append(f"{amount} damage to {self.board.cid(self.entity)}")
 
     def grant_each(self, keyword: str, where: Any = True) -> None:
         if not where:
             return
         mine = [
             e
-            for e in self.combat.creature_entities()
-            if self.combat.on_battlefield(e) and self.combat.controller(e) == self.caster_entity
+            for e in self.board.creature_entities()
+            if self.board.on_battlefield(e) and self.board.controller(e) == self.caster_entity
         ]
         for e in mine:
             esper.component_for_entity(e, KeywordSources).grant(keyword)
-        who = ", ".join(self.combat.cid(e) for e in mine) or "no creature"
+        who = ", ".join(self.board.cid(e) for e in mine) or "no creature"
         self.did.append(f"{who} gain{'s' if len(mine) <= 1 else ''} {keyword}")
 
     def note(self, text: str, where: Any = True) -> None:

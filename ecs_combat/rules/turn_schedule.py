@@ -91,3 +91,10 @@ def main_phase_count(phases: Sequence[Phase]) -> int:
 def combat_phases(phases: Sequence[Phase]) -> list[Phase]:
     """The turn's combat phases, in order."""
     return [p for p in phases if p.kind == COMBAT]
+
+
+def seat_order(turn_order: list[str], first: str) -> list[str]:
+    """The players in turn order starting from `first` (APNAP order when `first` is active,
+    101.4)."""
+    i = turn_order.index(first)
+    return turn_order[i:] + turn_order[:i]

@@ -21,7 +21,7 @@ from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import Card
 from ecs_combat.plugin.phases import COMBAT, MAIN, TURN, CastInMain, Phase
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.turn_schedule import schedule
+from ecs_combat.rules.turn_schedule import schedule, seat_order
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import type_name
 from ecs_combat.scenario.events import token_creature
@@ -89,12 +89,6 @@ def load_turn(path: str | Path, registry: Registry) -> TurnScenario:
 def parse_turn(doc: Any, registry: Registry, file: str = "<turn>") -> TurnScenario:
     """Validate a raw turn document (a dict as read from TOML or JSON)."""
     return _TurnParser(doc, registry, file).parse_turn()
-
-
-def seat_order(turn_order: list[str], first: str) -> list[str]:
-    """The players in turn order starting from `first` (APNAP order when `first` is active)."""
-    i = turn_order.index(first)
-    return turn_order[i:] + turn_order[:i]
 
 
 class _TurnParser(Parser):

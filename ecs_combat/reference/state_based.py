@@ -1,0 +1,127 @@
+"""State-based actions in the reference engine (704): players lose and leave the game,
+creatures die or are destroyed, the `dies` systems, sacrifice."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import esper
+
+from ecs_combat.plugin.schedule import Deaths, Destruction, StateCheck
+from ecs_combat.reference.components import (
+    Attacking,
+    Card,
+    Controller,
+    Damage,
+    OnBattlefield,
+    Player,
+    Stats,
+)
+
+if TYPE_CHECKING:
+    from ecs_combat.reference.combat import Combat
+
+
+def state_based_actions(combat: Combat) -> list[str]:
+    """704.5a, f, g and the plugins' conditions: players lose, creatures die; the `dies`
+    systems follow, and the state-based actions are checked again after them (704.3: a dies
+    trigger's counters annihilate, 704.5q; what it returns can die) until a check finds
+    nothing that dies. Returns who died, in scenario order."""
+    board = combat.board
+    died: list[str] = []
+    while True:
+        now = check_state(combat)
+        died += [cid for cid in now if cid not in died]
+        if not now or not combat.systems.at["dies"]:
+            return sorted(died, key=lambda cid: board.order(board.creatures[cid]))
+
+
+def check_state(combat: Combat) -> list[str]:
+    """One check of the state-based actions (704.3), then the `dies` systems."""
+    board = combat.board
+    check = StateCheck(set(), set(), set())
+    for e, (_, stats, dmg, _) in esper.get_components(Card, Stats, Damage, OnBattlefield):
+        if stats.toughness <= 0:
+            check.dies.add(e)
+        elif dmg.marked >= stats.toughness:
+            check.destroy.add(e)
+    for e, p in esper.get_component(Player):
+        if not p.lost and p.life <= 0:
+            check.loses.add(e)
+    combat.run_systems("state-based-actions", check)
+    destroyed = destroy(combat, check.destroy - check.dies)
+    died = [
+        board.cid(e)
+        for e in sorted(destroyed | check.dies, key=lambda e: board.order(e))
+        if board.on_battlefield(e)
+    ]
+    for cid in died:
+        board.leave_battlefield(board.creatures[cid])
+    losers = [e for e, p in esper.get_component(Player) if e in check.loses and not p.lost]
+    for e in losers:
+        esper.component_for_entity(e, Player).lost = True
+        combat.note(
+            f"player {board.pid(e)} {check.why.get(e, 'is at 0 or less life and loses (704.5a)')}"
+        )
+    if losers and not board.game_over():
+        players_leave(combat, losers)
+    creatures_died(combat, [board.creatures[cid] for cid in died])
+    return died
+
+
+def destroy(combat: Combat, creatures: set[int]) -> set[int]:
+    """Creatures about to be destroyed, less those a system exempts (701.8); why those were
+    kept is the combat's `kept`."""
+    if not creatures:
+        return creatures
+    destruction = Destruction(set(creatures))
+    combat.run_systems("destroy", destruction)
+    combat.now.kept = destruction.kept
+    return destruction.creatures
+
+
+def creatures_died(combat: Combat, entities: list[int]) -> None:
+    """The `dies` systems for creatures that just died (700.4), unless the game is over."""
+    board = combat.board
+    if entities and combat.systems.at["dies"] and not board.game_over():
+        combat.run_systems("dies", Deaths(sorted(entities, key=board.order)))
+        board.refresh_keywords()
+        for e in entities:  # what returned, as it returned (RULES 9: value)
+            if board.on_battlefield(e):
+                stats = esper.component_for_entity(e, Stats)
+                board.returned[board.cid(e)] = stats.power + stats.toughness
+
+
+def sacrifice(combat: Combat, entity: int) -> None:
+    """Its controller sacrifices a creature (701.17): it dies (700.4); state-based actions are
+    checked after the `dies` systems (704.3)."""
+    if not combat.board.on_battlefield(entity):
+        return
+    combat.board.leave_battlefield(entity)
+    creatures_died(combat, [entity])
+    if combat.systems.at["dies"]:
+        state_based_actions(combat)
+
+
+def players_leave(combat: Combat, losers: list[int]) -> None:
+    """A player who loses leaves the game, with their creatures (800.4a); the account says
+    so, and which attackers it leaves attacking nobody."""
+    board = combat.board
+    gone: dict[int, list[str]] = {e: [] for e in losers}
+    for e, (ctrl, _) in list(esper.get_components(Controller, OnBattlefield)):
+        if ctrl.player in losers:
+            gone[ctrl.player].append(board.cid(e))
+            board.leave_battlefield(e)
+    stopped: dict[int, list[str]] = {e: [] for e in losers}
+    for e, att in list(esper.get_component(Attacking)):
+        if att.defender in losers:
+            stopped[att.defender].append(board.cid(e))
+            esper.remove_component(e, Attacking)
+    for e in losers:
+        creatures = ", ".join(gone[e])
+        text = f"player {board.pid(e)} leaves the game (800.4a)"
+        text += f" with its creatures: {creatures}" if creatures else ""
+        if stopped[e]:
+            verb = "attacks" if len(stopped[e]) == 1 else "attack"
+            text += f"; {', '.join(stopped[e])} no longer {verb} (506.4)"
+        combat.note(text)

@@ -1,0 +1,50 @@
+"""Which of the plugins' systems apply to one combat (or turn) in the reference engine, and
+calling a plugin's code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ecs_combat.errors import EcsCombatError, PluginError
+from ecs_combat.plugin.registry import Registry, ScheduledSystem
+from ecs_combat.plugin.schedule import POINT_NAMES
+
+
+class Systems:
+    """The registered systems that apply to a combat, per point, in schedule order: a system
+    runs only if the combat uses one of its keywords, or if it names none."""
+
+    def __init__(self, registry: Registry, keywords: Iterable[str]) -> None:
+        self.reg = registry
+        self.used: frozenset[str] = frozenset()
+        #: The systems per point.
+        self.at: dict[str, list[ScheduledSystem]] = {}
+        self.use(keywords)
+
+    def use(self, keywords: Iterable[str]) -> None:
+        """Let systems of these keywords run too (a turn's later combat phases, its cards)."""
+        self.used = self.used | frozenset(keywords)
+        self.at = {
+            point: [
+                s
+                for s in self.reg.systems_at(point)
+                if not s.system.keywords or s.system.keywords & self.used
+            ]
+            for point in POINT_NAMES
+        }
+
+
+def call_plugin(plugin: str, what: str, function: Any, *args: Any) -> None:
+    """Call a plugin's function; an exception from it is the plugin's, reported by name."""
+    try:
+        result = function(*args)
+    except EcsCombatError:
+        raise
+    except Exception as exc:
+        raise PluginError(f"plugin {plugin!r}: {what} raised {type(exc).__name__}: {exc}") from exc
+    if result is not None:
+        raise PluginError(
+            f"plugin {plugin!r}: {what} returned {result!r}; it should change what it is given "
+            "and return nothing"
+        )
