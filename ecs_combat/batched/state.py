@@ -345,15 +345,21 @@ class PlayerRows:
     lost: BoolArray
     #: The plugins' state of every player row.
     states: dict[str, AnyArray]
-    #: Each battle's active (attacking) player row: the first player, unless a turn's
-    #: combat phase belongs to another.
-    active: IntArray
     #: [battles] whether its game is over.
     game_over: BoolArray
     #: [battles] combat damage dealt to players.
     to_players: IntArray
     #: [battles] players still in each battle, once one lost.
     remaining: IntArray | None = None
+    #: Each battle's active (attacking) player row: the first player, unless a turn's
+    #: combat phase belongs to another; None until asked for (:meth:`active_rows`).
+    active: IntArray | None = None
+
+    def active_rows(self) -> IntArray:
+        """Each battle's active player row (the first player's, unless set)."""
+        if self.active is None:
+            self.active = np.searchsorted(self.battle, np.arange(len(self.game_over)))
+        return self.active
 
     @classmethod
     def of(cls, batch: CombatBatch) -> PlayerRows:
@@ -363,7 +369,6 @@ class PlayerRows:
             life=batch.life.astype(I64, copy=True),
             lost=np.zeros(batch.n_players, np.bool_),
             states={k: v.copy() for k, v in batch.player_state.items()},
-            active=np.searchsorted(batch.player_battle, np.arange(nb)),
             game_over=np.zeros(nb, np.bool_),
             to_players=np.zeros(nb, I64),
         )

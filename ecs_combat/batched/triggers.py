@@ -34,7 +34,7 @@ def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> None:
     listed = listed_at(run, source, keyword, instance)
     battle = c.battle[source]
     seats = np.bincount(p.battle, minlength=run.nb)[battle]
-    rank = (c.controller[source] - p.active[battle]) % seats  # from the active player
+    rank = (c.controller[source] - p.active_rows()[battle]) % seats  # from the active player
     order = np.lexsort((local, kind, listed, source, -rank, battle))
     starts = run_starts(battle[order])
     position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))

@@ -66,7 +66,7 @@ class TurnRun:
         )
         schedule = schedules.of([turns.first, *later], cards)
         self.run: Run = start(schedule, turns.first, record, policy)
-        self.first_active = self.run.players.active
+        self.first_active = self.run.players.active_rows()
         #: A later combat phase's batch before its declarations.
         self.undeclared = undeclared(turns.first)
         #: The batch each phase was played from, declarations included, in order.
