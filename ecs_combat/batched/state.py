@@ -144,9 +144,13 @@ class KeywordRows:
 
     @classmethod
     def of(
-        cls, batch: CombatBatch, kt: type[np.unsignedinteger[Any]], k: int, registry: Registry,
+        cls,
+        batch: CombatBatch,
+        kt: type[np.unsignedinteger[Any]],
+        k: int,
+        registry: Registry,
         static: bool,
-    ) -> KeywordRows:  # fmt: skip
+    ) -> KeywordRows:
         """The batch's keywords and counters; `k` keyword bits in masks of type `kt`."""
         extra = batch.counter_names[k:]
         counter_pt = np.asarray(
