@@ -1,7 +1,8 @@
 """Instructions per pass of the damage-step core's workloads, counted by valgrind's cachegrind.
 
 Wall-clock benchmarks on a shared machine move by 2x with the load; the number of
-instructions executed does not. This counts, for each workload of `benchmarks/test_core.py`,
+instructions executed does not. This counts, for each workload of `benchmarks/test_core.py`
+(and the decision search's many tiny batches, and bulk turns with two combat phases),
 the instructions one more pass costs (a run with ``--passes`` passes minus a run with none, so
 start-up, imports and drawing are left out; whole runs of the same code differ by about 10
 million instructions, so a batched pass of about 40 million needs ten passes to be measured
@@ -75,6 +76,29 @@ scenarios = [load_scenario(p, registry) for p in sorted((root / "tests/scenarios
 engine = BatchedEngine(registry)
 for _ in range(passes + 1):
     engine.resolve_many(scenarios)
+""",
+    "batched decisions (best_attacks, race.toml)": """
+from ecs_combat.api_decisions import best_attacks
+path = root / "examples/decisions/race.toml"
+for _ in range(passes + 1):
+    best_attacks(path, registry)
+""",
+    "batched bulk turns (extra-combat, 2 chunks)": """
+import tomllib
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.simulation.generate import draw_battles
+from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.simulate import default_chunk_size
+from ecs_combat.simulation.spec import parse_spec
+path = root / "examples/specs/extra-combat.toml"
+spec = parse_spec(tomllib.loads(path.read_text()), registry, path.name)
+generator = make_generator(spec, registry)
+size = default_chunk_size(spec, "batched")
+chunks = [draw_battles(generator, 1, i * size, (i + 1) * size) for i in range(2)]
+engine = BatchedEngine(registry)
+for _ in range(passes + 1):
+    for drawn in chunks:
+        engine.resolve_turn_batch(drawn.turn)
 """,
     "reference rules scenarios": """
 from ecs_combat.reference.engine import ReferenceEngine

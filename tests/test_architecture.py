@@ -136,36 +136,12 @@ ENGINES = ("ecs_combat.batched", "ecs_combat.reference")
 #: restructure (issue 18): exact, so the list shrinks as that work lands (a fixed one must be
 #: taken off) and no new one comes in. (importer, module imported from, name)
 ENGINE_PRIVATE_IMPORTS = {
-    ("ecs_combat.batched.context", "ecs_combat.batched.engine", "_Run"),
-    ("ecs_combat.batched.damage", "ecs_combat.batched.engine", "_Run"),
-    ("ecs_combat.batched.damage", "ecs_combat.batched.numeric", "_Flow"),
-    ("ecs_combat.batched.damage", "ecs_combat.batched.numeric", "_concat"),
-    ("ecs_combat.batched.damage", "ecs_combat.batched.numeric", "_starts_mask"),
-    ("ecs_combat.batched.engine", "ecs_combat.batched.numeric", "_bits_of"),
-    ("ecs_combat.batched.engine", "ecs_combat.batched.numeric", "_distinct_runs"),
-    ("ecs_combat.batched.engine", "ecs_combat.batched.numeric", "_mask_type"),
-    ("ecs_combat.batched.engine", "ecs_combat.batched.numeric", "_run_starts"),
-    ("ecs_combat.batched.engine", "ecs_combat.batched.numeric", "_starts_mask"),
-    ("ecs_combat.batched.engine", "ecs_combat.batched.results", "_Log"),
-    ("ecs_combat.batched.engine", "ecs_combat.batched.results", "_Results"),
-    ("ecs_combat.batched.engine", "ecs_combat.batched.views", "_View"),
-    ("ecs_combat.batched.events", "ecs_combat.batched.engine", "_Run"),
-    ("ecs_combat.batched.events", "ecs_combat.batched.views", "_CardTargets"),
-    ("ecs_combat.batched.results", "ecs_combat.batched.engine", "_Run"),
-    ("ecs_combat.batched.returns", "ecs_combat.batched.engine", "_Run"),
-    ("ecs_combat.batched.turn", "ecs_combat.batched.engine", "_Run"),
-    ("ecs_combat.batched.turn", "ecs_combat.batched.engine", "_collector_paused"),
     ("ecs_combat.batched.turn", "ecs_combat.batched.from_scenarios", "_Builder"),
-    ("ecs_combat.batched.turn", "ecs_combat.batched.numeric", "_run_starts"),
-    ("ecs_combat.batched.turn", "ecs_combat.batched.results", "_Log"),
-    ("ecs_combat.batched.turn", "ecs_combat.batched.results", "_Results"),
-    ("ecs_combat.batched.views", "ecs_combat.batched.engine", "_Run"),
 }
 
 #: The engines' import circles (runtime imports, lazy ones included), for the engine
 #: restructure (issue 18): exact, as above.
 ENGINE_CIRCLES = {
-    frozenset({"ecs_combat.batched.engine", "ecs_combat.batched.turn"}),
 }
 
 

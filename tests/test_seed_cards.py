@@ -14,8 +14,11 @@ from conftest import Resolve, dealt, step_names
 
 from ecs_combat import CastInMain, InputError, Registry, parse_scenario
 from ecs_combat.batched import events as batched_events
-from ecs_combat.batched.engine import BatchedEngine, _Run
+from ecs_combat.batched import keywords as batched_keywords
+from ecs_combat.batched.combat import play
+from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.batched.results import Results
 from ecs_combat.plugin.phases import COMBAT, MAIN
 from ecs_combat.reference import events as reference_events
 from ecs_combat.reference.combat import Combat
@@ -421,8 +424,8 @@ def main_casts(
     for i, cid in enumerate(cids):
         if cid in tokens:
             batch.present[i] = False
-    run = _Run(BatchedEngine(registry), batch, record=True)
-    run.play()
+    run = BatchedEngine(registry).start(batch, record=True)
+    play(run)
 
     def row(b: int, ident: str | None) -> int:
         if ident is None:
@@ -443,12 +446,14 @@ def main_casts(
             np.asarray([row(b, c.target) for b, c in now], np.int64),
             np.asarray([row(b, c.token) for b, c in now], np.int64),
         )
-    has = {name: run.has(name) for name in run.m.bit}
+    has = {name: batched_keywords.has(run, name) for name in run.schedule.masks.bit}
     keywords: list[dict[str, set[str]]] = [{} for _ in texts]
     for r, cid in enumerate(cids):
-        if run.entered[r]:
+        if run.creatures.entered[r]:
             keywords[int(batch.battle[r])][cid] = {k for k, rows in has.items() if rows[r]}
-    json = [{k: o.to_json()[k] for k in ("creatures", "players")} for o in run.results()]
+    assert run.log is not None
+    results = Results(run, run.log).build()
+    json = [{k: o.to_json()[k] for k in ("creatures", "players")} for o in results]
     return json, keywords
 
 

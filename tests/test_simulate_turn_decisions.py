@@ -24,7 +24,7 @@ from ecs_combat.batched.boards import Declarations, with_declarations
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.phase_start import PhaseStart
-from ecs_combat.batched.turn import TurnRun
+from ecs_combat.batched.turn_play import TurnRun
 from ecs_combat.decisions import best_attacks, best_blocks
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation import turn_decided
@@ -78,7 +78,7 @@ def decided_phases(
         return seen[-1][1]
 
     turn = dataclasses.replace(drawn.turn, declarer=recording)
-    run = TurnRun(BatchedEngine(registry), turn, record=False, strict=False)
+    run = TurnRun(BatchedEngine(registry).schedules, turn, record=False, strict=False)
     run.play_turns()
     run.raise_error()
     return run, seen

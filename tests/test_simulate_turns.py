@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from ecs_combat import InputError, Registry
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.turn import TurnRun
+from ecs_combat.batched.turn_play import TurnRun
 from ecs_combat.plugin.phases import Phase
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.turns import TurnScenario
@@ -57,7 +57,7 @@ def spec_of(doc: dict[str, Any], registry: Registry) -> SpecGenerator:
 
 def played(registry: Registry, drawn: Drawn) -> TurnRun:
     assert drawn.turn is not None
-    run = TurnRun(BatchedEngine(registry), drawn.turn, record=False, strict=False)
+    run = TurnRun(BatchedEngine(registry).schedules, drawn.turn, record=False, strict=False)
     run.play_turns()
     run.raise_error()
     return run
@@ -156,14 +156,15 @@ def test_without_the_extra_attack_the_battles_are_the_first_combat(registry: Reg
     doc["turn"]["combats"][0]["attack"] = 0.0
     plain = {k: v for k, v in doc.items() if k != "turn"}
     with_turn, without = spec_of(doc, registry), spec_of(plain, registry)
-    run = played(registry, draw_battles(with_turn, 3, 0, 2000))
+    run = played(registry, draw_battles(with_turn, 3, 0, 2000)).run
     outcome = BatchedEngine(registry).resolve_batch(draw_battles(without, 3, 0, 2000).batch)
+    on_bf = run.creatures.on_bf
     wolf = np.zeros(run.n, np.bool_)
-    ends = np.searchsorted(run.battle, np.arange(1, run.nb + 1)) - 1
+    ends = np.searchsorted(run.creatures.battle, np.arange(1, run.nb + 1)) - 1
     wolf[ends] = True  # the Wolf is each battle's last row
-    assert run.on_bf[~wolf].tolist() == outcome.alive.tolist()
-    assert run.life.tolist() == outcome.life.tolist()
-    assert run.on_bf[wolf].all()
+    assert on_bf[~wolf].tolist() == outcome.alive.tolist()
+    assert run.players.life.tolist() == outcome.life.tolist()
+    assert on_bf[wolf].all()
 
 
 def test_simulate_a_turn_spec_on_the_command_line(tmp_path: Path) -> None:

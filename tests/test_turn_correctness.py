@@ -654,12 +654,13 @@ def test_8_in_bulk_turns_only_the_wolf_attacks_in_its_combat(registry: Registry)
     assert generator.turn is not None
     run = played(registry, draw_battles(generator, 5, 0, 300))
     _, second, third = run.phase_batches
-    ends = np.searchsorted(run.battle, np.arange(1, run.nb + 1))
+    battle = run.run.creatures.battle
+    ends = np.searchsorted(battle, np.arange(1, run.run.nb + 1))
     # the Wolves are each battle's last two rows: A's (turn1), then B's (turn2)
     for batch, wolf_from_end in ((second, 1), (third, 2)):
         rows = np.flatnonzero(batch.attacking >= 0)
         assert rows.size  # some Wolves attack
-        assert (rows == ends[run.battle[rows]] - wolf_from_end).all()
+        assert (rows == ends[battle[rows]] - wolf_from_end).all()
 
 
 # -- adversarial: what a judge would ask --------------------------------------------------------

@@ -48,7 +48,7 @@ def declaring_blockers(
     """The batch's combats played to the declaration of blockers (its blocks and divisions
     are not read); `defends`: the defending player's creature rows."""
     run = engine.as_blockers_are_declared(batch)
-    may = defends & run.on_bf & ~run.tapped
+    may = defends & run.creatures.on_bf & ~run.creatures.tapped
     rows = may.nonzero()[0]
     may[rows] = able_to_block(run, rows)
     return DeclaringBlockers(

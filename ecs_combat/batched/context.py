@@ -1,18 +1,20 @@
 """The batched engine's :class:`~ecs_combat.plugin.context.BatchContext`: a thin facade over
-one run of a batch (:class:`~ecs_combat.batched.engine._Run`)."""
+one run of a batch (:class:`~ecs_combat.batched.state.Run`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from ecs_combat.batched import keywords
+from ecs_combat.batched.actions import blockers_of, leave, lose_life, sacrifice
+from ecs_combat.batched.keywords import add_counters, counter, has, instances, lands, pump, types
+from ecs_combat.batched.returns import return_to_battlefield
+from ecs_combat.batched.state import Run
 from ecs_combat.batched.views import ability_targets
 from ecs_combat.plugin.context import BoolArray, G, IntArray, StateArray
-
-if TYPE_CHECKING:
-    from ecs_combat.batched.engine import _Run
 
 T = TypeVar("T", bound=np.generic)
 
@@ -29,7 +31,7 @@ class BatchedContext:
 
     __slots__ = ("_run", "stale")
 
-    def __init__(self, run: _Run) -> None:
+    def __init__(self, run: Run) -> None:
         self._run = run
         #: While triggers resolve: row mask of the creatures that returned as new objects since
         #: the triggers were put on the stack (400.7), or None. To them the rows are gone: not
@@ -49,17 +51,17 @@ class BatchedContext:
 
     @property
     def player_rows(self) -> int:
-        return len(self._run.life)
+        return len(self._run.players.life)
 
     @property
     def battles(self) -> int:
         return self._run.nb
 
     def battle(self) -> IntArray:
-        return read_only(self._run.battle)
+        return read_only(self._run.creatures.battle)
 
     def player_battle(self) -> IntArray:
-        return read_only(self._run.player_battle)
+        return read_only(self._run.players.battle)
 
     def creature_id(self, row: int) -> str:
         return self._run.cid(row)
@@ -68,18 +70,18 @@ class BatchedContext:
         return self._run.pid(row)
 
     def on_battlefield(self) -> BoolArray:
-        return read_only(self._known(self._run.on_bf))
+        return read_only(self._known(self._run.creatures.on_bf))
 
     def attacking(self) -> BoolArray:
-        return read_only(self._known(self._run.att))
+        return read_only(self._known(self._run.combat.att))
 
     def blocking(self) -> BoolArray:
         run = self._run
-        return read_only(self._known(run.blocking & run.on_bf))
+        return read_only(self._known(run.combat.blocking & run.creatures.on_bf))
 
     def defending_player(self) -> IntArray:
         run = self._run
-        return read_only(np.where(self._known(run.att), run.attacking, -1))
+        return read_only(np.where(self._known(run.combat.att), run.combat.attacking, -1))
 
     def _known(self, mask: BoolArray) -> BoolArray:
         """A row mask without the stale rows."""
@@ -87,111 +89,111 @@ class BatchedContext:
 
     def blocker_count(self) -> IntArray:
         run = self._run
-        return read_only(run.blockers_of(np.arange(run.n)))
+        return read_only(blockers_of(run, np.arange(run.n)))
 
     def controller(self) -> IntArray:
-        return read_only(self._run.controller)
+        return read_only(self._run.creatures.controller)
 
     def has(self, keyword: str) -> BoolArray:
-        return self._run.has(keyword)
+        return has(self._run, keyword)
 
     def instances(self, keyword: str) -> tuple[IntArray, IntArray]:
-        return self._run.instances(keyword)
+        return instances(self._run, keyword)
 
     def power(self) -> IntArray:
-        return read_only(self._run.power)
+        return read_only(self._run.creatures.power)
 
     def toughness(self) -> IntArray:
-        return read_only(self._run.toughness)
+        return read_only(self._run.creatures.toughness)
 
     def damage(self) -> IntArray:
-        return read_only(self._run.marked)
+        return read_only(self._run.creatures.marked)
 
     def colors(self) -> IntArray:
-        return read_only(np.asarray(self._run.colors, np.int64))
+        return read_only(np.asarray(self._run.creatures.colors, np.int64))
 
     def types(self) -> IntArray:
-        return read_only(self._run.types())
+        return read_only(types(self._run))
 
     def lands(self) -> IntArray:
-        return read_only(self._run.lands())
+        return read_only(lands(self._run))
 
     def tapped(self) -> BoolArray:
-        return read_only(self._run.tapped)
+        return read_only(self._run.creatures.tapped)
 
     def counters(self, kind: str) -> IntArray:
-        return read_only(self._run.counter(kind))
+        return read_only(counter(self._run, kind))
 
     def creature_state(self, key: str) -> StateArray:
-        return self._run.creature_state(key)
+        return self._run.creatures.states[key]
 
     def can_target(self, sources: IntArray, targets: IntArray) -> BoolArray:
         targets = np.asarray(targets, np.int64)
-        legal: BoolArray = self._known(self._run.on_bf)[targets]
+        legal: BoolArray = self._known(self._run.creatures.on_bf)[targets]
         return legal & ability_targets(self._run, np.asarray(sources, np.int64), targets)
 
     def life(self) -> IntArray:
-        return read_only(self._run.life)
+        return read_only(self._run.players.life)
 
     def lost(self) -> BoolArray:
-        return read_only(self._run.lost)
+        return read_only(self._run.players.lost)
 
     def player_state(self, key: str) -> StateArray:
-        return self._run.player_state(key)
+        return self._run.players.states[key]
 
     def game_over(self) -> BoolArray:
-        return read_only(self._run.game_over)
+        return read_only(self._run.players.game_over)
 
     def pump(self, rows: IntArray, power: IntArray | int, toughness: IntArray | int) -> None:
         keep = self._fresh(rows)
         if keep is not None:
             rows, power, toughness = rows[keep], _kept(power, keep), _kept(toughness, keep)
-        self._run.pump(rows, power, toughness)
+        pump(self._run, rows, power, toughness)
 
     def add_counters(self, rows: IntArray, kind: str, change: IntArray | int) -> None:
         keep = self._fresh(rows)
         if keep is not None:
             rows, change = rows[keep], _kept(change, keep)
-        self._run.add_counters(rows, kind, change)
+        add_counters(self._run, rows, kind, change)
 
     def tap(self, rows: IntArray) -> None:
         keep = self._fresh(rows)
-        self._run.tapped[rows if keep is None else rows[keep]] = True
+        self._run.creatures.tapped[rows if keep is None else rows[keep]] = True
 
     def untap(self, rows: IntArray) -> None:
         keep = self._fresh(rows)
-        self._run.tapped[rows if keep is None else rows[keep]] = False
+        self._run.creatures.tapped[rows if keep is None else rows[keep]] = False
 
     def targets(self, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
-        return self._run.targets(keyword)
+        return keywords.targets(self._run, keyword)
 
     def require_block(self, blockers: IntArray, attackers: IntArray, keyword: str) -> None:
         blockers, attackers = np.asarray(blockers), np.asarray(attackers)
         if self.stale is not None:
             keep = ~self.stale[blockers] & ~self.stale[attackers]
             blockers, attackers = blockers[keep], attackers[keep]
-        self._run.required_blocks.append((blockers, attackers, keyword))
+        self._run.combat.required_blocks.append((blockers, attackers, keyword))
 
     def leave_battlefield(self, rows: IntArray) -> None:
         keep = self._fresh(rows)
-        self._run.leave(rows if keep is None else rows[keep])
+        leave(self._run, rows if keep is None else rows[keep])
 
     def lose_life(self, players: IntArray, amount: IntArray | int) -> None:
-        self._run.lose_life(players, amount)
+        lose_life(self._run, players, amount)
 
     def sacrifice(self, rows: IntArray) -> None:
         keep = self._fresh(rows)
-        self._run.sacrifice(rows if keep is None else rows[keep])
+        sacrifice(self._run, rows if keep is None else rows[keep])
 
     def return_to_battlefield(self, rows: IntArray) -> None:
-        self._run.return_to_battlefield(rows)
+        return_to_battlefield(self._run, rows)
 
     def marks(self, name: str, dtype: type[G]) -> npt.NDArray[G]:
-        column: npt.NDArray[G] = self._run.column(name, dtype)
+        column: npt.NDArray[G] = keywords.column(self._run, name, dtype)
         return column
 
     def has_marks(self, name: str) -> bool:
-        return self._run.has_column(name)
+        return name in self._run.columns
 
 
 def _kept(value: IntArray | int, keep: BoolArray) -> IntArray | int:

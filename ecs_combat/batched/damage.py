@@ -5,33 +5,34 @@ through the ``assign-damage`` and ``deal-damage`` systems."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ecs_combat.batched.actions import run_systems, state_based_actions
 from ecs_combat.batched.arrays import (
     NO_RECIPIENT,
     BoolArray,
     IntArray,
     StepDivisions,
 )
+from ecs_combat.batched.keywords import flags
 from ecs_combat.batched.numeric import (
+    Flow,
     RowGroups,
-    _concat,
-    _Flow,
-    _starts_mask,
+    concat,
     divide_in_order,
+    mask_of,
+    rows_of_battles,
+    starts_mask,
 )
+from ecs_combat.batched.state import Run
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.schedule import (
     BatchDamageAssignment,
     BatchDamageEvent,
 )
-
-if TYPE_CHECKING:
-    from ecs_combat.batched.engine import _Run
-
 
 I64 = np.int64
 U64 = np.uint64
@@ -53,128 +54,128 @@ class _Explicit:
     sources: BoolArray
 
 
-def step_exists(run: _Run, s: int) -> BoolArray:
+def step_exists(run: Run, s: int) -> BoolArray:
     """Battles in which some attacking or blocking creature strikes in step `s`."""
-    if not run.m.strike[s]:
+    strike = run.schedule.masks.strike[s]
+    if not strike:
         return np.zeros(run.nb, np.bool_)
-    return run._battles_with(run.in_combat & run._has(run.m.strike[s]))
+    strikers = run.combat.in_combat & flags(run, strike)
+    return mask_of(run.nb, run.creatures.battle[strikers.nonzero()[0]])
 
 
-def damage_step(run: _Run, s: int, happen: BoolArray) -> None:
+def damage_step(run: Run, s: int, happen: BoolArray) -> None:
     """One combat damage step in some battles: who deals damage, assignment, dealing,
     state-based actions (510, RULES.md section 2)."""
-    plan = run.plans[s]
+    schedule, c, combat, log = run.schedule, run.creatures, run.combat, run.log
+    plan = schedule.plans[s]
+    masks = schedule.masks
     # Creatures in combat are in battles with attackers; a striker's battle has the step.
     # So only battles whose game is over need leaving out.
-    rows_mask = run._rows(~run.game_over) if run.game_over.any() else None
-    combat = run.in_combat if rows_mask is None else run.in_combat & rows_mask
-    striker = combat & run._has(run.m.strike[s])
+    game_over = run.players.game_over
+    rows_mask = rows_of_battles(~game_over, c.battle) if game_over.any() else None
+    in_combat = combat.in_combat if rows_mask is None else combat.in_combat & rows_mask
+    striker = in_combat & flags(run, masks.strike[s])
     if plan.step.default:
-        stays = combat & ~run.struck
-        if run.m.withhold[s]:
-            stays &= ~run._has(run.m.withhold[s])
-        deals = (striker | stays) & _positive(
-            run,
-        )
+        stays = in_combat & ~combat.struck
+        if masks.withhold[s]:
+            stays &= ~flags(run, masks.withhold[s])
+        deals = (striker | stays) & _positive(run)
     else:
-        deals = striker & _positive(
-            run,
-        )  # a new array: `striker` stays as it is
-    if run.log is not None and run.struck_steps is not None:
-        rows = (combat & happen[run.battle]).nonzero()[0]
-        run.log.strikes.append(
-            (s, rows, deals[rows], run.cur[rows], run.struck_steps[rows], run.power[rows])
+        deals = striker & _positive(run)  # a new array: `striker` stays as it is
+    if log is not None and combat.struck_steps is not None:
+        rows = (in_combat & happen[c.battle]).nonzero()[0]
+        log.strikes.append(
+            (s, rows, deals[rows], run.keywords.cur[rows], combat.struck_steps[rows], c.power[rows])
         )
-        run.struck_steps[striker] |= U64(1 << s)
-    run.struck |= striker
+        combat.struck_steps[striker] |= U64(1 << s)
+    combat.struck |= striker
     assign_and_deal(run, s, deals)
-    died = run.state_based_actions(happen)
-    run.died[died] = True
-    if run.log is not None:
-        run.log.died.append((s, died))  # in row order, each once
+    died = state_based_actions(run, happen)
+    c.died[died] = True
+    if log is not None:
+        log.died.append((s, died))  # in row order, each once
 
 
-def _positive(run: _Run) -> BoolArray:
+def _positive(run: Run) -> BoolArray:
     """Whether each creature's power is above 0 (cached until power changes)."""
-    if run._power_positive is None:
-        run._power_positive = run.power > 0
-    return run._power_positive
+    c = run.creatures
+    if c.power_positive is None:
+        c.power_positive = c.power > 0
+    return c.power_positive
 
 
-def assign_and_deal(run: _Run, s: int, deals: BoolArray) -> None:
+def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
     """Each dealer assigns its damage (510.1) and all of it is dealt at once (510.2)."""
+    n, combat, power = run.n, run.combat, run.creatures.power
     plan = BatchDamageAssignment(
-        run.plans[s].name, deals, np.zeros(run.n, np.bool_), np.zeros(run.n, np.bool_)
+        run.schedule.plans[s].name, deals, np.zeros(n, np.bool_), np.zeros(n, np.bool_)
     )
-    run.run_systems("assign-damage", plan)
+    run_systems(run, "assign-damage", plan)
     excess = plan.player_gets_excess if plan.player_gets_excess.any() else None
     destroys = plan.one_is_lethal if plan.one_is_lethal.any() else None
-    run._excess_by = plan.excess_by
+    combat.excess_by = plan.excess_by
     if run.divisions is not None:
         _record_divisions(run, s, deals, plan)
-    deals_a, deals_b = deals & run.att, deals & run.blocking
-    unblocked = (deals_a & ~run.blocked).nonzero()[0]
-    to_player = [_Flow(unblocked, -1 - run.attacking[unblocked], run.power[unblocked], 0)]
-    to_creature: list[_Flow] = []
-    if run.nblocks:
-        bb, ba = run.bb, run.ba
+    att, blocking, attacking = combat.att, combat.blocking, combat.attacking
+    deals_a, deals_b = deals & att, deals & blocking
+    unblocked = (deals_a & ~combat.blocked).nonzero()[0]
+    to_player = [Flow(unblocked, -1 - attacking[unblocked], power[unblocked], 0)]
+    to_creature: list[Flow] = []
+    if combat.nblocks:
+        bb, ba = combat.bb, combat.ba
         # attackers: the blocks, in declaration order, whose attacker deals and whose
         # blocker is still blocking
         rows = deals_a[ba].nonzero()[0]
         blk = bb[rows]
-        still = run.blocking[blk].nonzero()[0]
+        still = blocking[blk].nonzero()[0]
         rows, blk = rows[still], blk[still]
         blockers, players = _attackers_divide(run, rows, blk, ba[rows], destroys, excess)
         to_creature.append(blockers)
         to_player.append(players)
         if excess is not None:  # no blocker left: all of it to the player (702.19e)
-            alone = (deals_a & run.blocked & excess).nonzero()[0]
-            run._mark[blockers.source] = True
-            alone = alone[(~run._mark[alone]).nonzero()[0]]
-            run._mark[blockers.source] = False
-            to_player.append(_Flow(alone, -1 - run.attacking[alone], run.power[alone], 1 << 40))
+            alone = (deals_a & combat.blocked & excess).nonzero()[0]
+            alone = alone[(~mask_of(n, blockers.source)[alone]).nonzero()[0]]
+            to_player.append(Flow(alone, -1 - attacking[alone], power[alone], 1 << 40))
         # blockers: the blocks whose blocker deals and whose attacker is still attacking
-        order = run.q if run.multi_block else None
+        order = combat.q if combat.multi_block else None
         rows = deals_b[bb if order is None else bb[order]].nonzero()[0]
         if order is not None:
             rows = order[rows]
-        att = ba[rows]
-        still = run.att[att].nonzero()[0]
-        rows, att = rows[still], att[still]
-        to_creature.append(_blockers_divide(run, rows, bb[rows], att, destroys))
+        attacker = ba[rows]
+        still = att[attacker].nonzero()[0]
+        rows, attacker = rows[still], attacker[still]
+        to_creature.append(_blockers_divide(run, rows, bb[rows], attacker, destroys))
     explicit = _explicit(run, s, deals_a, deals_b, excess)
     if explicit is not None:  # sources dividing as the scenario says drop the default
         to_player = [f.without(explicit.sources) for f in to_player]
         to_creature = [f.without(explicit.sources) for f in to_creature]
         e = explicit
         c = e.recipient >= 0
-        to_creature.append(_Flow(e.source[c], e.recipient[c], e.amount[c], e.row[c]))
-        to_player.append(_Flow(e.source[~c], e.recipient[~c], e.amount[~c], e.row[~c]))
-
-    if explicit is not None:
+        to_creature.append(Flow(e.source[c], e.recipient[c], e.amount[c], e.row[c]))
+        to_player.append(Flow(e.source[~c], e.recipient[~c], e.amount[~c], e.row[~c]))
         hot = np.zeros(0, I64)
         if destroys is not None:
-            hot = _concat(
+            hot = concat(
                 [
                     f.recipient[(destroys[f.source] & (f.amount > 0)).nonzero()[0]]
                     for f in to_creature
                 ]
             )
-        incoming = np.zeros(run.n, I64)
+        incoming = np.zeros(n, I64)
         for f in to_creature:
             np.add.at(incoming, f.recipient, f.amount)
         _check_excess(run, s, explicit, incoming, hot, destroys, excess)
     deal(run, s, [*to_creature, *to_player])
 
 
-def _record_divisions(run: _Run, s: int, deals: BoolArray, plan: BatchDamageAssignment) -> None:
+def _record_divisions(run: Run, s: int, deals: BoolArray, plan: BatchDamageAssignment) -> None:
     """What each dealer of step `s` could divide (decision search)."""
     assert run.divisions is not None
-    remaining = run.toughness - run.marked
+    remaining = run.creatures.toughness - run.creatures.marked
     np.maximum(remaining, 0, out=remaining)
-    if run.nblocks:
-        live = (run.blocking[run.bb] & run.att[run.ba]).nonzero()[0]
-        bb, ba, rank = run.bb[live], run.ba[live], run.rank[live]
+    if run.combat.nblocks:
+        live = (run.combat.blocking[run.combat.bb] & run.combat.att[run.combat.ba]).nonzero()[0]
+        bb, ba, rank = run.combat.bb[live], run.combat.ba[live], run.combat.rank[live]
     else:
         bb = ba = rank = np.zeros(0, I64)
     # the step's own arrays, which nothing changes after its damage is assigned; power may
@@ -183,7 +184,7 @@ def _record_divisions(run: _Run, s: int, deals: BoolArray, plan: BatchDamageAssi
         StepDivisions(
             s,
             deals,
-            run.power.copy(),
+            run.creatures.power.copy(),
             remaining,
             plan.one_is_lethal,
             plan.player_gets_excess,
@@ -194,60 +195,60 @@ def _record_divisions(run: _Run, s: int, deals: BoolArray, plan: BatchDamageAssi
     )
 
 
-def deal(run: _Run, s: int, flows: list[_Flow]) -> None:
+def deal(run: Run, s: int, flows: list[Flow]) -> None:
     """Deal a step's damage at once, through the ``deal-damage`` systems (510.2): marked
     on creatures, lost by players, with life gained at the same time."""
     event = BatchDamageEvent(
-        run.plans[s].name,
-        _concat([f.source for f in flows]),
-        _concat([f.recipient for f in flows]),
-        _concat([f.amount for f in flows]),
+        run.schedule.plans[s].name,
+        concat([f.source for f in flows]),
+        concat([f.recipient for f in flows]),
+        concat([f.amount for f in flows]),
         np.ones(0, np.bool_),
         np.ones(0, np.bool_),
     )
     event.marked = np.ones(len(event.amount), np.bool_)
     event.loses_life = event.marked.copy()
-    run.run_systems("deal-damage", event)
+    run_systems(run, "deal-damage", event)
     amount, recipient = event.amount, event.recipient
     some = amount > 0
     creature = recipient >= 0
     marks = (creature & event.marked & some).nonzero()[0]
-    np.add.at(run.marked, recipient[marks], amount[marks])
+    np.add.at(run.creatures.marked, recipient[marks], amount[marks])
     player = (~creature & some).nonzero()[0]
-    np.add.at(run.to_players, run.battle[event.source[player]], amount[player])
-    np.add.at(run.dealt_to_players, event.source[player], amount[player])
+    np.add.at(run.players.to_players, run.creatures.battle[event.source[player]], amount[player])
+    np.add.at(run.creatures.dealt_to_players, event.source[player], amount[player])
     loses = player[event.loses_life[player]]
-    np.add.at(run.life, -1 - recipient[loses], -amount[loses])
+    np.add.at(run.players.life, -1 - recipient[loses], -amount[loses])
     for players, sources, gained in event.gains:
-        np.add.at(run.life, players, gained)
-        np.add.at(run.life_gained, sources, gained)
+        np.add.at(run.players.life, players, gained)
+        np.add.at(run.creatures.life_gained, sources, gained)
         if run.log is not None:
             run.log.gains.append((s, players, sources, gained))
     if run.log is not None:
-        places = _concat([f.places() for f in flows])
+        places = concat([f.places() for f in flows])
         run.log.damage.append((s, event.source[some], recipient[some], amount[some], places[some]))
 
 
 def _attackers_divide(
-    run: _Run,
+    run: Run,
     rows: IntArray,
     bb: IntArray,
     ba: IntArray,
     destroys: BoolArray | None,
     excess: BoolArray | None,
-) -> tuple[_Flow, _Flow]:
+) -> tuple[Flow, Flow]:
     """Blocked attackers' default division over their blockers (RULES.md section 3).
 
     `rows` are the block rows that receive damage, grouped by attacker in declaration
     order, `bb` and `ba` their blockers and attackers. Returns the damage to the blockers,
     and the excess that goes to the players (702.19b-d).
     """
-    power = run.power[ba]
-    groups = None if run.one_blocker_each else RowGroups.of(ba)
+    power = run.creatures.power[ba]
+    groups = None if run.combat.one_blocker_each else RowGroups.of(ba)
     if groups is None or groups.size == len(rows):  # one blocker each: all of it, or
         # lethal and the rest
         if excess is None:
-            return _Flow(ba, bb, power, rows), _Flow.empty()
+            return Flow(ba, bb, power, rows), Flow.empty()
         amount = power.copy()
         sends = excess[ba].nonzero()[0]
         lethal = _lethal(run, bb[sends], destroys, ba[sends])
@@ -262,15 +263,17 @@ def _attackers_divide(
         leftover = np.where(ex, leftover, 0)
         owner = groups.owner
     sends = leftover.nonzero()[0]
-    to_players = _Flow(owner[sends], -1 - run.attacking[owner[sends]], leftover[sends], 1 << 40)
-    return _Flow(ba, bb, amount, rows), to_players
+    to_players = Flow(
+        owner[sends], -1 - run.combat.attacking[owner[sends]], leftover[sends], 1 << 40
+    )
+    return Flow(ba, bb, amount, rows), to_players
 
 
-def _lethal(run: _Run, rows: IntArray, destroys: BoolArray | None, sources: IntArray) -> IntArray:
+def _lethal(run: Run, rows: IntArray, destroys: BoolArray | None, sources: IntArray) -> IntArray:
     """Damage lethal to some creatures from some sources (702.19b; 1 from a destroying
     source, 702.2c), never below 0."""
-    lethal: IntArray = run.toughness[rows]
-    lethal -= run.marked[rows]
+    lethal: IntArray = run.creatures.toughness[rows]
+    lethal -= run.creatures.marked[rows]
     np.maximum(lethal, 0, out=lethal)
     if destroys is not None:
         np.minimum(lethal, 1, out=lethal, where=destroys[sources])
@@ -278,33 +281,33 @@ def _lethal(run: _Run, rows: IntArray, destroys: BoolArray | None, sources: IntA
 
 
 def _blockers_divide(
-    run: _Run, rows: IntArray, bb: IntArray, ba: IntArray, destroys: BoolArray | None
-) -> _Flow:
+    run: Run, rows: IntArray, bb: IntArray, ba: IntArray, destroys: BoolArray | None
+) -> Flow:
     """Blockers' default division over the attackers they block, in the order they
     declared them (510.1d; a blocker sends no excess to a player, 702.19a). `rows` are the
     block rows that receive damage, grouped by blocker in that order, `bb` and `ba` their
     blockers and attackers."""
-    amount = run.power[bb]
-    if run.multi_block:
+    amount = run.creatures.power[bb]
+    if run.combat.multi_block:
         groups = RowGroups.of(bb)
         if groups.size < len(rows):
             lethal = _lethal(run, ba, destroys, bb)
             amount, leftover = divide_in_order(amount, lethal, groups)
             amount[groups.start] += leftover  # to the first attacker left
-    return _Flow(bb, ba, amount, rows if run.log is None else run.rank[rows])
+    return Flow(bb, ba, amount, rows if run.log is None else run.combat.rank[rows])
 
 
 # -- explicit divisions ---------------------------------------------------------------------
 
 
 def _explicit(
-    run: _Run, s: int, deals_a: BoolArray, deals_b: BoolArray, excess: BoolArray | None
+    run: Run, s: int, deals_a: BoolArray, deals_b: BoolArray, excess: BoolArray | None
 ) -> _Explicit | None:
     """The scenario's divisions for step `s` whose source assigns damage, checked (510.1);
     None if no division is used in this step."""
-    if not run.div_rows:
+    if not run.combat.div_rows:
         return None
-    rows, starts = run.div_rows[s], run.div_start[s]
+    rows, starts = run.combat.div_rows[s], run.combat.div_start[s]
     if rows.size == 0:
         return None
     b = run.batch
@@ -315,12 +318,14 @@ def _explicit(
         return None
     rec = b.division_recipient[rows]
     amt = b.division_amount[rows]
-    row_group = _starts_mask(len(rows), starts).cumsum() - 1
+    row_group = starts_mask(len(rows), starts).cumsum() - 1
     active = used[row_group]
     valid = _options_contain(run, src, rec, excess)
     bad_row = active & ~valid
     totals = np.add.reduceat(amt, starts)
-    bad = used & ((np.add.reduceat(bad_row.astype(I64), starts) > 0) | (totals != run.power[g_src]))
+    bad = used & (
+        (np.add.reduceat(bad_row.astype(I64), starts) > 0) | (totals != run.creatures.power[g_src])
+    )
     if bad.any():
         _division_error(run, s, rows, starts, g_src, bad, valid, totals, excess)
     sources = np.zeros(run.n, np.bool_)
@@ -330,73 +335,76 @@ def _explicit(
 
 
 def _assigns(
-    run: _Run, sources: IntArray, deals_a: BoolArray, deals_b: BoolArray, excess: BoolArray | None
+    run: Run, sources: IntArray, deals_a: BoolArray, deals_b: BoolArray, excess: BoolArray | None
 ) -> BoolArray:
     """Whether each of some dealers assigns damage at all: an unblocked attacker does; a
     blocked one if a blocker remains or it has a keyword sending excess to the player
     (510.1c, 702.19e); a blocker if an attacker it blocks remains."""
-    out: BoolArray = deals_a[sources] & ~run.blocked[sources]
-    if run.nblocks:
-        in_effect = run.blocking[run.bb] & run.att[run.ba]
+    out: BoolArray = deals_a[sources] & ~run.combat.blocked[sources]
+    if run.combat.nblocks:
+        in_effect = run.combat.blocking[run.combat.bb] & run.combat.att[run.combat.ba]
         has_blocker = np.zeros(run.n, np.bool_)
-        has_blocker[run.ba[in_effect]] = True
+        has_blocker[run.combat.ba[in_effect]] = True
         if excess is not None:
             has_blocker |= excess
         has_attacker = np.zeros(run.n, np.bool_)
-        has_attacker[run.bb[in_effect]] = True
-        out |= deals_a[sources] & run.blocked[sources] & has_blocker[sources]
+        has_attacker[run.combat.bb[in_effect]] = True
+        out |= deals_a[sources] & run.combat.blocked[sources] & has_blocker[sources]
         out |= deals_b[sources] & has_attacker[sources]
     return out
 
 
-def _options_contain(
-    run: _Run, src: IntArray, rec: IntArray, excess: BoolArray | None
-) -> BoolArray:
+def _options_contain(run: Run, src: IntArray, rec: IntArray, excess: BoolArray | None) -> BoolArray:
     """Whether each recipient is one the source may assign damage to now (510.1)."""
-    attacking = run.att[src]
+    attacking = run.combat.att[src]
     player = (rec < 0) & (rec != NO_RECIPIENT)
     ex = excess[src] if excess is not None else np.zeros(len(src), np.bool_)
-    ok_player = player & attacking & (~run.blocked[src] | ex) & (-1 - rec == run.attacking[src])
+    ok_player = (
+        player
+        & attacking
+        & (~run.combat.blocked[src] | ex)
+        & (-1 - rec == run.combat.attacking[src])
+    )
     creature = rec >= 0
     c = np.where(creature, rec, 0)
     blocker = np.where(attacking, c, src)
     attacker = np.where(attacking, src, c)
     key = blocker * max(run.n, 1) + attacker
     declared = np.zeros(len(src), np.bool_)
-    if len(run.pair_keys):
-        pos = np.minimum(run.pair_keys.searchsorted(key), len(run.pair_keys) - 1)
-        declared = run.pair_keys[pos] == key
-    in_effect = run.blocking[blocker] & run.att[attacker]
+    if len(run.combat.pair_keys):
+        pos = np.minimum(run.combat.pair_keys.searchsorted(key), len(run.combat.pair_keys) - 1)
+        declared = run.combat.pair_keys[pos] == key
+    in_effect = run.combat.blocking[blocker] & run.combat.att[attacker]
     out: BoolArray = (rec == NO_RECIPIENT) | ok_player | (creature & declared & in_effect)
     return out
 
 
-def _options(run: _Run, source: int, excess: BoolArray | None) -> list[str]:
+def _options(run: Run, source: int, excess: BoolArray | None) -> list[str]:
     """Whom a dealer may assign damage to now, in the reference engine's order."""
-    if run.att[source]:
-        defender = run.pid(int(run.attacking[source]))
-        if not run.blocked[source]:
+    if run.combat.att[source]:
+        defender = run.pid(int(run.combat.attacking[source]))
+        if not run.combat.blocked[source]:
             return [defender]
-        rows = ((run.ba == source) & run.blocking[run.bb]).nonzero()[0]
-        out = [run.cid(int(r)) for r in run.bb[rows]]
+        rows = ((run.combat.ba == source) & run.combat.blocking[run.combat.bb]).nonzero()[0]
+        out = [run.cid(int(r)) for r in run.combat.bb[rows]]
         if excess is not None and excess[source]:
             out.append(defender)
         return out
-    rows = ((run.bb == source) & run.att[run.ba]).nonzero()[0]
-    rows = rows[np.argsort(run.rank[rows], kind="stable")]
-    return [run.cid(int(r)) for r in run.ba[rows]]
+    rows = ((run.combat.bb == source) & run.combat.att[run.combat.ba]).nonzero()[0]
+    rows = rows[np.argsort(run.combat.rank[rows], kind="stable")]
+    return [run.cid(int(r)) for r in run.combat.ba[rows]]
 
 
-def _where(run: _Run, battle: int, row: int) -> tuple[str | None, str]:
+def _where(run: Run, battle: int, row: int) -> tuple[str | None, str]:
     """File and key path of a division row."""
     b = run.batch
     file = b.battle_files[battle] if b.battle_files is not None else f"battle {battle}"
     index = int(b.division_index[row]) if b.division_index is not None else row
-    return file, f"{run.combat_path}.divide[{index}]"
+    return file, f"{run.combat.path}.divide[{index}]"
 
 
 def _division_error(
-    run: _Run,
+    run: Run,
     s: int,
     rows: IntArray,
     starts: IntArray,
@@ -408,7 +416,7 @@ def _division_error(
 ) -> None:
     """The error of the first bad division (first battle, then first dealer)."""
     groups = bad.nonzero()[0]
-    battles = run.battle[g_src[groups]]
+    battles = run.creatures.battle[g_src[groups]]
     battle = int(battles.min())
     if run.error is not None and battle >= run.error[0]:
         return
@@ -417,7 +425,7 @@ def _division_error(
     start = int(starts[g])
     end = int(starts[g + 1]) if g + 1 < len(starts) else len(rows)
     source = int(g_src[g])
-    step = run.plans[s].name
+    step = run.schedule.plans[s].name
     for i in range(start, end):
         if not valid[i]:
             row = int(rows[i])
@@ -431,7 +439,7 @@ def _division_error(
             run.fail(battle, InputError(file, f"{path}.amounts.{rid}", message))
             return
     file, path = _where(run, battle, int(rows[start]))
-    power = int(run.power[source])
+    power = int(run.creatures.power[source])
     message = (
         f"amounts total {int(totals[g])}, but {run.cid(source)} has power {power} in the "
         f"{step} step (510.1)"
@@ -440,7 +448,7 @@ def _division_error(
 
 
 def _check_excess(
-    run: _Run,
+    run: Run,
     s: int,
     explicit: _Explicit,
     incoming: IntArray,
@@ -451,35 +459,33 @@ def _check_excess(
     """The excess rule for explicit divisions (702.19b): damage may go to the player only
     if each blocker is assigned lethal damage, counting damage already marked and what the
     other creatures assign it in this step; any from a destroying source is lethal."""
-    if excess is None or not run.nblocks:
+    if excess is None or not run.combat.nblocks:
         return
     checked = np.zeros(run.n, np.bool_)
     checked[explicit.source[explicit.recipient < 0]] = True
-    checked &= run.blocked & excess & run.att
+    checked &= run.combat.blocked & excess & run.combat.att
     if not checked.any():
         return
-    bb, ba = run.bb, run.ba
-    rows = (checked[ba] & run.blocking[bb]).nonzero()[0]
+    bb, ba = run.combat.bb, run.combat.ba
+    rows = (checked[ba] & run.combat.blocking[bb]).nonzero()[0]
     lethal = _lethal(run, bb[rows], destroys, ba[rows])
-    run._mark[hot] = True
-    short = (incoming[bb[rows]] < lethal) & ~run._mark[bb[rows]]
-    run._mark[hot] = False
+    short = (incoming[bb[rows]] < lethal) & ~mask_of(run.n, hot)[bb[rows]]
     if not short.any():
         return
     rows = rows[short]
-    battles = run.battle[ba[rows]]
+    battles = run.creatures.battle[ba[rows]]
     battle = int(battles.min())
     if run.error is not None and battle >= run.error[0]:
         return
     rows = rows[battles == battle]
-    row = int(rows[np.argmin(ba[rows] * max(run.nblocks, 1) + rows)])
+    row = int(rows[np.argmin(ba[rows] * max(run.combat.nblocks, 1) + rows)])
     source, blocker = int(ba[row]), int(bb[row])
-    div_rows = run.div_rows[s]
+    div_rows = run.combat.div_rows[s]
     first = div_rows[run.batch.division_source[div_rows] == source][0]
     file, path = _where(run, battle, int(first))
-    keyword = min(k for k, rows in run._excess_by if rows[source])
-    rule = run.reg.keywords[keyword].rule
-    player = run.pid(int(run.attacking[source]))
+    keyword = min(k for k, rows in run.combat.excess_by if rows[source])
+    rule = run.schedule.registry.keywords[keyword].rule
+    player = run.pid(int(run.combat.attacking[source]))
     message = (
         f"{run.cid(source)} assigns damage to {player} before assigning lethal damage to "
         f"{run.cid(blocker)}, counting damage already marked and damage other creatures "

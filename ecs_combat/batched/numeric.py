@@ -49,7 +49,7 @@ def divide_in_order(
     return amount, leftover
 
 
-def _bits_of(columns: BoolArray) -> MaskArray:
+def bits_of(columns: BoolArray) -> MaskArray:
     """[R, K] booleans as R 64-bit masks (bit k for column k)."""
     if columns.shape[1] == 0:
         return np.zeros(columns.shape[0], U64)
@@ -58,7 +58,7 @@ def _bits_of(columns: BoolArray) -> MaskArray:
     return out
 
 
-def _distinct_runs(values: IntArray, starts: IntArray, n: int) -> bool:
+def distinct_runs(values: IntArray, starts: IntArray, n: int) -> bool:
     """Whether no value of `values` (rows below `n`) comes back after its run ends."""
     firsts = values[starts]
     if bool((firsts[1:] > firsts[:-1]).all()):  # ascending runs: none comes back
@@ -66,14 +66,14 @@ def _distinct_runs(values: IntArray, starts: IntArray, n: int) -> bool:
     return int(np.count_nonzero(np.bincount(values, minlength=n))) == len(starts)
 
 
-def _concat(parts: Sequence[IntArray]) -> IntArray:
+def concat(parts: Sequence[IntArray]) -> IntArray:
     """The arrays end to end."""
     if len(parts) == 1:
         return parts[0]
     return np.concatenate(parts) if parts else np.zeros(0, I64)
 
 
-def _mask_type(bits: int) -> type[np.unsignedinteger[Any]]:
+def mask_type(bits: int) -> type[np.unsignedinteger[Any]]:
     """The narrowest unsigned integer type with at least `bits` bits."""
     for kind, width in _MASK_TYPES:
         if bits <= width:
@@ -113,7 +113,7 @@ class RowGroups:
 
 
 @dataclass(frozen=True)
-class _Flow:
+class Flow:
     """Damage assigned: source rows, recipients (creature row or ``-1 - player_row``),
     amounts, and each one's place among its source's recipients (the reference's order)."""
 
@@ -122,11 +122,11 @@ class _Flow:
     amount: IntArray
     place: IntArray | int
 
-    def without(self, sources: BoolArray) -> _Flow:
+    def without(self, sources: BoolArray) -> Flow:
         """The flow less what some sources assign."""
         keep = ~sources[self.source]
         place = self.place if isinstance(self.place, int) else self.place[keep]
-        return _Flow(self.source[keep], self.recipient[keep], self.amount[keep], place)
+        return Flow(self.source[keep], self.recipient[keep], self.amount[keep], place)
 
     def places(self) -> IntArray:
         """The places as an array."""
@@ -135,13 +135,13 @@ class _Flow:
         return self.place
 
     @staticmethod
-    def empty() -> _Flow:
+    def empty() -> Flow:
         """No damage."""
         none = np.zeros(0, I64)
-        return _Flow(none, none, none, 0)
+        return Flow(none, none, none, 0)
 
 
-def _run_starts(values: IntArray) -> IntArray:
+def run_starts(values: IntArray) -> IntArray:
     """Indices where a new run of equal values begins."""
     if values.size == 0:
         return np.zeros(0, I64)
@@ -152,8 +152,24 @@ def _run_starts(values: IntArray) -> IntArray:
     return out
 
 
-def _starts_mask(n: int, starts: IntArray) -> IntArray:
+def starts_mask(n: int, starts: IntArray) -> IntArray:
     """1 at each run start, 0 elsewhere (cumsum - 1 gives each row its run number)."""
     out = np.zeros(n, I64)
     out[starts] = 1
+    return out
+
+
+def mask_of(size: int, indices: IntArray) -> BoolArray:
+    """A mask of `size` with the `indices` set (battles of some battle numbers, ...)."""
+    out = np.zeros(size, np.bool_)
+    out[indices] = True
+    return out
+
+
+def rows_of_battles(battles: BoolArray | None, battle: IntArray) -> BoolArray | None:
+    """Row mask of the rows (of battle numbers `battle`) in some battles (None: every battle,
+    and None when they are all)."""
+    if battles is None or battles.all():
+        return None
+    out: BoolArray = battles[battle]
     return out

@@ -22,10 +22,12 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
 from ecs_combat.batched.boards import Declarations, without_blocks
+from ecs_combat.batched.keywords import refresh
+from ecs_combat.batched.state import Run
 from ecs_combat.batched.views import able_to_block
 
 if TYPE_CHECKING:
-    from ecs_combat.batched.turn import TurnRun
+    from ecs_combat.batched.turn_play import TurnRun
 
 I64 = np.int64
 
@@ -58,57 +60,62 @@ PhaseDeclarer = Callable[[PhaseStart], Declarations]
 
 
 def phase_start(
-    run: TurnRun, k: int, happens: BoolArray, template: CombatBatch, only: BoolArray | None
+    t: TurnRun, k: int, happens: BoolArray, template: CombatBatch, only: BoolArray | None
 ) -> PhaseStart:
     """Combat phase `k` as it begins in the battles where it `happens`: `template` is the
     phase's batch before declarations (its attacks are kept for the first phase: `only` is
     then None), `only` the creatures that may attack in it (None: any)."""
-    run.refresh(None)
-    player = run.turns.players[k]
+    run = t.run
+    refresh(run, None)
+    player = t.turns.players[k]
     attacker = np.where(happens & (player >= 0), player, -1)
-    seats = np.bincount(run.player_battle, minlength=run.nb)
-    first = np.searchsorted(run.player_battle, np.arange(run.nb))
+    seats = np.bincount(run.players.battle, minlength=run.nb)
+    first = np.searchsorted(run.players.battle, np.arange(run.nb))
     defender = np.where(attacker >= 0, first + (attacker - first + 1) % np.maximum(seats, 1), -1)
-    ready = run.on_bf & ~run.tapped & ~run.game_over[run.battle]
-    mine = attacker[run.battle]
+    ready = (
+        run.creatures.on_bf & ~run.creatures.tapped & ~run.players.game_over[run.creatures.battle]
+    )
+    mine = attacker[run.creatures.battle]
     state = _state(run, template, happens)
     may_attack = None
     if k > 0:
-        may_attack = ready & (run.controller == mine) & (mine >= 0)
+        may_attack = ready & (run.creatures.controller == mine) & (mine >= 0)
         if only is not None:
             may_attack &= only
         rows = np.flatnonzero(may_attack)
-        may_attack[rows] = run.may_attack(rows)
-    theirs = defender[run.battle]
-    may_block = ready & (run.controller == theirs) & (theirs >= 0)
+        may_attack[rows] = t.may_attack(rows)
+    theirs = defender[run.creatures.battle]
+    may_block = ready & (run.creatures.controller == theirs) & (theirs >= 0)
     rows = np.flatnonzero(may_block)
     may_block[rows] = able_to_block(run, rows)
-    return PhaseStart(k, state, attacker, defender, may_attack, may_block, run)
+    return PhaseStart(k, state, attacker, defender, may_attack, may_block, t)
 
 
-def _state(run: TurnRun, template: CombatBatch, happens: BoolArray) -> CombatBatch:
+def _state(run: Run, template: CombatBatch, happens: BoolArray) -> CombatBatch:
     """The run's state as a batch of one combat (see the module's docstring)."""
-    counts = run.counts
-    power, toughness = run.power.copy(), run.toughness.copy()
+    counts = run.keywords.counts
+    power, toughness = run.creatures.power.copy(), run.creatures.toughness.copy()
     if counts is not None:  # counters give their power and toughness again as it is played
-        gives = counts @ run.counter_pt
+        gives = counts @ run.keywords.counter_pt
         power -= gives[:, 0]
         toughness -= gives[:, 1]
-    attacking = np.where(run.on_bf & happens[run.battle], template.attacking, -1)
+    attacking = np.where(
+        run.creatures.on_bf & happens[run.creatures.battle], template.attacking, -1
+    )
     return without_blocks(
         template,
-        life=run.life.copy(),
+        life=run.players.life.copy(),
         power=power,
         toughness=toughness,
-        damage=run.marked.copy(),
-        keywords=run.kw_base.astype(np.uint64),
+        damage=run.creatures.marked.copy(),
+        keywords=run.keywords.base.astype(np.uint64),
         counters=None if counts is None else counts.copy(),
-        present=run.on_bf.copy(),
-        tapped=run.tapped.copy(),
+        present=run.creatures.on_bf.copy(),
+        tapped=run.creatures.tapped.copy(),
         attacking=attacking.astype(I64),
-        creature_state={key: v.copy() for key, v in run.creature_states.items()},
-        player_state={key: v.copy() for key, v in run.player_states.items()},
-        instance_row=run.inst_row.copy(),
-        instance_keyword=run.inst_kw.copy(),
-        instance_parameter=run.inst_param.copy(),
+        creature_state={key: v.copy() for key, v in run.creatures.states.items()},
+        player_state={key: v.copy() for key, v in run.players.states.items()},
+        instance_row=run.keywords.inst_row.copy(),
+        instance_keyword=run.keywords.inst_kw.copy(),
+        instance_parameter=run.keywords.inst_param.copy(),
     )

@@ -28,7 +28,7 @@ from ecs_combat.rules.result import (
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 
 if TYPE_CHECKING:
-    from ecs_combat.batched.engine import _Run
+    from ecs_combat.batched.state import Run
 
 
 I64 = np.int64
@@ -44,7 +44,7 @@ _GAME_ENDED_REASON = "the game ended before it"
 
 
 @dataclass
-class _Log:
+class Log:
     """What ``resolve`` prints beyond the final state, gathered step by step as arrays."""
 
     #: Damage dealt: step, source row, recipient (creature row or -1 - player row), amount,
@@ -63,20 +63,20 @@ class _Log:
     )
 
 
-class _Results:
+class Results:
     """Turns a run's arrays and log into the reference engine's :class:`CombatResult` objects."""
 
-    def __init__(self, run: _Run, log: _Log) -> None:
+    def __init__(self, run: Run, log: Log) -> None:
         self.run = run
         self.log = log
         self.n_built = run.nb  #: battles built (:meth:`build`)
         b = run.batch
         self.cids = b.creature_ids or [f"creature row {i}" for i in range(run.n)]
-        self.pids = b.player_ids or [f"player row {i}" for i in range(len(run.life))]
-        self.step_names = [p.name for p in run.plans]
+        self.pids = b.player_ids or [f"player row {i}" for i in range(len(run.players.life))]
+        self.step_names = [p.name for p in run.schedule.plans]
         self.points = [DECLARE_BLOCKERS, *(f"after {s}" for s in self.step_names)]
-        self._reasons = run.reasons  # strike reasons, computed once
-        self.ev_skip: list[int] = run.ev_skip.tolist()
+        self._reasons = run.schedule.reasons  # strike reasons, computed once
+        self.ev_skip: list[int] = run.combat.ev_skip.tolist()
         self.ev_point: list[int] = b.event_point.tolist()
         self.ev_action: list[int] = b.event_action.tolist()
         if b.event_index is not None:
@@ -111,11 +111,11 @@ class _Results:
         chosen = list(range(run.nb)) if battles is None else list(battles)
         self.n_built = len(chosen)
         if battles is None:
-            battle = run.battle
+            battle = run.creatures.battle
         else:  # each row's place among the chosen battles, or -1
             place = np.full(run.nb, -1, I64)
             place[np.asarray(chosen, I64)] = np.arange(len(chosen), dtype=I64)
-            battle = place[run.battle]
+            battle = place[run.creatures.battle]
         # damage: (step, source, place, recipient, amount)
         d_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.damage], I64)
         d_src = self._cat([x[1] for x in log.damage], I64)
@@ -138,29 +138,32 @@ class _Results:
         # the creature and player rows of the chosen battles, in order (`*_at[i]`: the first
         # of battle i's among them)
         ids = np.asarray(chosen, I64)
-        crow, c_at = _rows_of(np.searchsorted(run.battle, np.arange(run.nb + 1)), ids)
-        prow, p_at = _rows_of(np.searchsorted(run.player_battle, np.arange(run.nb + 1)), ids)
+        crow, c_at = _rows_of(np.searchsorted(run.creatures.battle, np.arange(run.nb + 1)), ids)
+        prow, p_at = _rows_of(np.searchsorted(run.players.battle, np.arange(run.nb + 1)), ids)
         ev_start = np.searchsorted(run.batch.event_battle, np.arange(run.nb + 1)).tolist()
         c_rows, p_rows = crow.tolist(), prow.tolist()
-        alive, marked = run.on_bf[crow].tolist(), run.marked[crow].tolist()
-        returned = run.returned[crow].tolist()
-        power, toughness = run.power[crow].tolist(), run.toughness[crow].tolist()
-        entered = run.entered[crow].tolist()
-        life, lost = run.life[prow].tolist(), run.lost[prow].tolist()
+        alive, marked = run.creatures.on_bf[crow].tolist(), run.creatures.marked[crow].tolist()
+        returned = run.creatures.returned[crow].tolist()
+        power, toughness = (
+            run.creatures.power[crow].tolist(),
+            run.creatures.toughness[crow].tolist(),
+        )
+        entered = run.creatures.entered[crow].tolist()
+        life, lost = run.players.life[prow].tolist(), run.players.lost[prow].tolist()
         counter_names = run.batch.counter_names
-        counts = None if run.counts is None else run.counts[crow].tolist()
-        reg = run.reg
+        counts = None if run.keywords.counts is None else run.keywords.counts[crow].tolist()
+        reg = run.schedule.registry
         c_shown = {
-            k: run.creature_states[k][crow].tolist()
+            k: run.creatures.states[k][crow].tolist()
             for k, f in reg.state_fields("creature").items()
             if f.output
         }
         p_shown = {
-            k: run.player_states[k][prow].tolist()
+            k: run.players.states[k][prow].tolist()
             for k, f in reg.state_fields("player").items()
             if f.output
         }
-        taken = run.steps_taken.T[ids].tolist()
+        taken = run.combat.steps_taken.T[ids].tolist()
         out: list[CombatResult] = []
         for i, b in enumerate(chosen):
             res = CombatResult()
@@ -219,9 +222,9 @@ class _Results:
         key = (s, kw, before, min(power, 1) if power > 0 else power)
         why = self._reasons.get(key)
         if why is None:
-            plan = self.run.plans[s]
+            plan = self.run.schedule.plans[s]
             earlier = [name for i, name in enumerate(self.step_names) if before >> i & 1]
-            dealt, why = plan.deals(self.run.m.decode(kw), earlier)
+            dealt, why = plan.deals(self.run.schedule.masks.decode(kw), earlier)
             if dealt and power <= 0:
                 why = f"{why}, but its power is {power}: it assigns no damage (510.1a)"
             self._reasons[key] = why

@@ -1,24 +1,23 @@
-"""What plugins and cards see of a batch: the static-keyword view, restriction sides and
-card targets, one element per row."""
+"""What plugins and cards see of a batch: restriction sides and card targets, one element per
+row; the block rules on a run's rows."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ecs_combat.batched.actions import lose_life
 from ecs_combat.batched.arrays import (
     BoolArray,
     IntArray,
 )
+from ecs_combat.batched.keywords import has, instances, lands, pump, types, update_own
+from ecs_combat.batched.state import Run
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import normalize_keyword
 from ecs_combat.plugin.restrictions import Restriction
-
-if TYPE_CHECKING:
-    from ecs_combat.batched.engine import _Run
-
 
 I64 = np.int64
 U64 = np.uint64
@@ -26,47 +25,16 @@ SmallArray = npt.NDArray[np.int8]
 AnyArray = npt.NDArray[Any]
 
 
-class _View:
-    """:class:`ecs_combat.plugin.views.BatchView` of a run, for static-keyword hooks."""
-
-    def __init__(self, run: _Run) -> None:
-        self.run = run
-
-    def has(self, keyword: str) -> BoolArray:
-        """Creatures on the battlefield whose own keywords include `keyword`."""
-        bit = self.run.m.bit.get(normalize_keyword(keyword))
-        if bit is None:
-            return np.zeros(self.run.n, np.bool_)
-        out: BoolArray = self.run.on_bf & ((self.run.own & self.run.kt(bit)) != 0)
-        return out
-
-    def name_keys(self) -> list[str]:
-        """Each row's creature name."""
-        return self.run.names()
-
-    def block_pairs(self) -> tuple[IntArray, IntArray]:
-        """(blocker rows, attacker rows) of every block still in effect."""
-        run = self.run
-        if not run.blocks_declared or not run.nblocks:
-            empty = np.zeros(0, I64)
-            return empty, empty
-        in_effect = run.blocking[run.bb] & run.att[run.ba]
-        return run.bb[in_effect], run.ba[in_effect]
-
-    @property
-    def rows(self) -> int:
-        """The number of creature rows."""
-        return self.run.n
-
-
-def ability_targets(run: _Run, sources: IntArray, targets: IntArray) -> BoolArray:
+def ability_targets(run: Run, sources: IntArray, targets: IntArray) -> BoolArray:
     """Per pair: whether no ``target`` restriction forbids the target row to a triggered
     ability of the source row (a creature source with its colors and controller)."""
-    colors = np.asarray(run.colors, I64)[sources]
-    side = RowSide(run, targets, run.controller[targets] != run.controller[sources], colors)
+    colors = np.asarray(run.creatures.colors, I64)[sources]
+    side = RowSide(
+        run, targets, run.creatures.controller[targets] != run.creatures.controller[sources], colors
+    )
     side.from_creature = np.ones(len(targets), np.bool_)
     legal = np.ones(len(targets), np.bool_)
-    for restriction in run.reg.restrictions_of("target"):
+    for restriction in run.schedule.registry.restrictions_of("target"):
         legal &= np.asarray(restriction.test(side), np.bool_)
     return legal
 
@@ -75,7 +43,7 @@ class RowSide:
     """Some creature rows as a restriction sees them (:class:`ecs_combat.plugin.restrictions.Side`)."""
 
     def __init__(
-        self, run: _Run, rows: IntArray, opponent: BoolArray, spell_colors: IntArray
+        self, run: Run, rows: IntArray, opponent: BoolArray, spell_colors: IntArray
     ) -> None:
         self.run = run
         self.rows = rows
@@ -84,15 +52,15 @@ class RowSide:
         self.from_creature = np.zeros(len(rows), np.bool_)  # a spell's target (cast events)
 
     def has(self, keyword: str) -> BoolArray:
-        out: BoolArray = self.run.has(keyword)[self.rows]
+        out: BoolArray = has(self.run, keyword)[self.rows]
         return out
 
     def values(self, keyword: str) -> IntArray:
         """Its instances' parameters: colors as a bit mask, numbers added up."""
-        rows, params = self.run.instances(keyword)
+        rows, params = instances(self.run, keyword)
         given = params >= 0
         out = np.zeros(self.run.n, I64)
-        kw = self.run.reg.keyword(keyword)
+        kw = self.run.schedule.registry.keyword(keyword)
         if kw is not None and kw.parameter == "color":
             np.bitwise_or.at(out, rows[given], np.left_shift(1, params[given]))
         else:
@@ -102,32 +70,32 @@ class RowSide:
 
     def count(self, keyword: str) -> IntArray:
         """How many instances of the keyword each row has."""
-        rows, _ = self.run.instances(keyword)
+        rows, _ = instances(self.run, keyword)
         result: IntArray = np.bincount(rows, minlength=self.run.n)[self.rows].astype(I64)
         return result
 
     @property
     def colors(self) -> IntArray:
-        out: IntArray = np.asarray(self.run.colors, I64)[self.rows]
+        out: IntArray = np.asarray(self.run.creatures.colors, I64)[self.rows]
         return out
 
     @property
     def power(self) -> IntArray:
-        out: IntArray = self.run.power[self.rows]
+        out: IntArray = self.run.creatures.power[self.rows]
         return out
 
     @property
     def types(self) -> IntArray:
-        out: IntArray = self.run.types()[self.rows]
+        out: IntArray = types(self.run)[self.rows]
         return out
 
     @property
     def lands(self) -> IntArray:
-        out: IntArray = self.run.lands()[self.run.controller[self.rows]]
+        out: IntArray = lands(self.run)[self.run.creatures.controller[self.rows]]
         return out
 
 
-class _CardTargets:
+class CardTargets:
     """:class:`ecs_combat.plugin.views.EffectTarget` for the batched engine: one element per cast.
 
     `targets` holds creature rows, or ``-1 - player_row`` for a player target of a card of
@@ -135,7 +103,7 @@ class _CardTargets:
     """
 
     def __init__(
-        self, run: _Run, targets: IntArray, casters: IntArray, kind: str = "creature"
+        self, run: Run, targets: IntArray, casters: IntArray, kind: str = "creature"
     ) -> None:
         self.run = run
         self.targets = targets
@@ -151,20 +119,22 @@ class _CardTargets:
 
     def state(self, key: str) -> AnyArray:
         """A plugin's state of each target creature (False or 0 for a target that is none)."""
-        values = self.run.creature_states[key][self.rows]
+        values = self.run.creatures.states[key][self.rows]
         return np.where(self.to_creature, values, np.zeros_like(values))
 
     def caster_state(self, key: str) -> AnyArray:
         """A plugin's state of each card's caster."""
-        return self.run.player_states[key][self.casters]
+        return self.run.players.states[key][self.casters]
 
     def related(self, key: str) -> BoolArray:
         """Whether each target's creature reference `key` names a creature on the battlefield."""
-        states = self.run.creature_states.get(key)
+        states = self.run.creatures.states.get(key)
         if states is None:  # the plugin giving that state is not loaded: nothing is related
             return np.zeros(self.targets.shape, np.bool_)
         other = states[self.rows]
-        out: BoolArray = self.to_creature & (other >= 0) & self.run.on_bf[np.maximum(other, 0)]
+        out: BoolArray = (
+            self.to_creature & (other >= 0) & self.run.creatures.on_bf[np.maximum(other, 0)]
+        )
         return out
 
     def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
@@ -176,34 +146,36 @@ class _CardTargets:
             w = w & self.related(via)
             if not w.any():
                 return
-            rows = self.run.creature_states[via][self.rows]
-        self.run.pump(rows[w], power, toughness)
+            rows = self.run.creatures.states[via][self.rows]
+        pump(self.run, rows[w], power, toughness)
 
     def grant(self, keyword: str, where: Any = True) -> None:
         """The targets where `where` holds gain `keyword` until end of turn."""
         rows = self.rows[self._where(where) & self.to_creature]
-        self.run.kw_base[rows] |= self.run.kt(self._bit(keyword))
-        self.run.update_own(rows)
+        self.run.keywords.base[rows] |= self.run.schedule.kt(self._bit(keyword))
+        update_own(self.run, rows)
 
     def damage(self, amount: int, where: Any = True) -> None:
         """`amount` noncombat damage to each target where `where` holds: marked on a
         creature, life lost by a player (120.3)."""
         w = self._where(where)
-        self.run.marked[self.rows[w & self.to_creature]] += amount
+        self.run.creatures.marked[self.rows[w & self.to_creature]] += amount
         players = -1 - self.targets[w & self.to_player]
         if players.size:
-            self.run.lose_life(players, amount)
+            lose_life(self.run, players, amount)
 
     def grant_each(self, keyword: str, where: Any = True) -> None:
         """Each creature on the battlefield its cast's caster controls gains `keyword` until
         end of turn, where `where` holds."""
         casters = self.casters[self._where(where)]
-        rows = np.flatnonzero(self.run.on_bf & np.isin(self.run.controller, casters))
-        self.run.kw_base[rows] |= self.run.kt(self._bit(keyword))
-        self.run.update_own(rows)
+        rows = np.flatnonzero(
+            self.run.creatures.on_bf & np.isin(self.run.creatures.controller, casters)
+        )
+        self.run.keywords.base[rows] |= self.run.schedule.kt(self._bit(keyword))
+        update_own(self.run, rows)
 
     def _bit(self, keyword: str) -> int:
-        bit = self.run.m.bit.get(normalize_keyword(keyword))
+        bit = self.run.schedule.masks.bit.get(normalize_keyword(keyword))
         if bit is None:
             raise RefusedError(f"a card gives {keyword!r}, which has no bit in the batch")
         return bit
@@ -215,16 +187,20 @@ class _CardTargets:
 # -- the block rules on a run's rows (509.1a-c), for decisions -------------------------------
 
 
-def restrictions(run: _Run, kind: str) -> list[Restriction]:
+def restrictions(run: Run, kind: str) -> list[Restriction]:
     """The restrictions of a kind whose keyword the batch has a bit for."""
-    return [r for r in run.reg.restrictions_of(kind) if r.keyword in run.m.bit]
+    return [
+        r
+        for r in run.schedule.registry.restrictions_of(kind)
+        if r.keyword in run.schedule.masks.bit
+    ]
 
 
-def _side(run: _Run, rows: IntArray) -> RowSide:
+def _side(run: Run, rows: IntArray) -> RowSide:
     return RowSide(run, rows, np.ones(len(rows), np.bool_), np.zeros(len(rows), I64))
 
 
-def able_to_block(run: _Run, rows: IntArray) -> BoolArray:
+def able_to_block(run: Run, rows: IntArray) -> BoolArray:
     """Whether each creature row is allowed to block at all ("block" restrictions)."""
     able = np.ones(len(rows), np.bool_)
     if len(rows):
@@ -234,7 +210,7 @@ def able_to_block(run: _Run, rows: IntArray) -> BoolArray:
     return able
 
 
-def legal_pairs(run: _Run, attackers: IntArray, blockers: IntArray) -> BoolArray:
+def legal_pairs(run: Run, attackers: IntArray, blockers: IntArray) -> BoolArray:
     """Whether each (attacker row, blocker row) pair is a block the rules allow now
     (509.1a-b restrictions, minimum numbers of blockers aside)."""
     ok = able_to_block(run, blockers)
@@ -245,7 +221,7 @@ def legal_pairs(run: _Run, attackers: IntArray, blockers: IntArray) -> BoolArray
     return ok
 
 
-def blockers_needed(run: _Run, attackers: IntArray) -> IntArray | None:
+def blockers_needed(run: Run, attackers: IntArray) -> IntArray | None:
     """How many blockers each attacker row needs at least if blocked (509.1b), or None
     when no rule asks for more than one."""
     rules = restrictions(run, "blockers")
@@ -258,7 +234,7 @@ def blockers_needed(run: _Run, attackers: IntArray) -> IntArray | None:
     return need
 
 
-def block_capacity(run: _Run, blockers: IntArray) -> IntArray:
+def block_capacity(run: Run, blockers: IntArray) -> IntArray:
     """How many attackers at most each creature row may block (509.1a): one, or the most
     any ``blocks`` restriction allows it."""
     capacity = np.ones(len(blockers), I64)
@@ -270,12 +246,12 @@ def block_capacity(run: _Run, blockers: IntArray) -> IntArray:
     return capacity
 
 
-def required_pairs(run: _Run, attackers: IntArray, blockers: IntArray) -> IntArray | None:
+def required_pairs(run: Run, attackers: IntArray, blockers: IntArray) -> IntArray | None:
     """How many block requirements each (attacker row, blocker row) pair obeys if declared
     (509.1c): the keywords' ("block-requirement" restrictions: lure) and those the attack
     triggers made (provoke); None when nothing is required."""
     rules = restrictions(run, "block-requirement")
-    made = [(b, a) for b, a, _ in run.required_blocks if len(b)]
+    made = [(b, a) for b, a, _ in run.combat.required_blocks if len(b)]
     if not rules and not made:
         return None
     count = np.zeros(len(attackers), I64)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.turn import played_phases
+from ecs_combat.batched.turn_play import played_phases
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.writer import scenario_document, toml_text, turn_toml_text
@@ -58,7 +58,7 @@ def replay_turn(
         return None
     drawn = _drawn(generator, seed, battle)
     assert drawn.turn is not None  # a SPEC with [turn] draws turns
-    phases = played_phases(BatchedEngine(registry), drawn.turn)
+    phases = played_phases(BatchedEngine(registry).schedules, drawn.turn)
     scenarios = [
         _named(batch_to_scenarios(phase, registry)[0], generator, drawn, battle) for phase in phases
     ]

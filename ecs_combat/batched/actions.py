@@ -1,0 +1,191 @@
+"""What happens to creatures and players in a run: the plugins' systems at a point, state-based
+actions (704), destruction, dying, leaving the battlefield or combat, players losing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.batched.keywords import kept, refresh
+from ecs_combat.batched.numeric import mask_of, rows_of_battles
+from ecs_combat.batched.state import Run
+from ecs_combat.errors import EcsCombatError, PluginError
+from ecs_combat.plugin.schedule import (
+    BatchDeaths,
+    BatchDestruction,
+    BatchEndOfCombat,
+    BatchStateCheck,
+)
+
+I64 = np.int64
+
+
+def run_systems(run: Run, point: str, payload: Any) -> None:
+    """Run the batch's systems at a point, once each over the whole batch."""
+    triggers = getattr(payload, "triggers", None)
+    context = run.context
+    for scheduled in run.schedule.systems[point]:
+        batched = scheduled.system.batched
+        assert batched is not None  # refused when the run began
+        before = len(triggers) if triggers is not None else 0
+        try:
+            result = batched(context, payload)
+            named = scheduled.system.keywords
+            for group in triggers[before:] if triggers is not None else ():
+                group.plugin = scheduled.plugin
+                if not group.keyword and len(named) == 1:
+                    group.keyword = next(iter(named))
+        except EcsCombatError:
+            raise
+        except Exception as exc:  # a plugin's bug, reported by name
+            raise PluginError(
+                f"plugin {scheduled.plugin!r}: system {scheduled.system.name!r} at "
+                f"{point} (batched) raised {type(exc).__name__}: {exc}"
+            ) from exc
+        if result is not None:
+            raise PluginError(
+                f"plugin {scheduled.plugin!r}: system {scheduled.system.name!r} at {point} "
+                f"(batched) returned {result!r}; it should change what it is given and "
+                "return nothing"
+            )
+
+
+def state_based_actions(run: Run, battles: BoolArray | None) -> IntArray:
+    """704.5a, f, g and the plugins' conditions, in some battles (all if None): creatures
+    die, players lose; the `dies` systems follow, and the state-based actions are checked
+    again after them (704.3) in the battles where creatures died, until a check finds
+    nothing that dies. Returns who died, in row order."""
+    dead = check_state(run, battles)
+    died = dead
+    while dead.size and run.schedule.systems["dies"]:
+        dead = check_state(run, mask_of(run.nb, run.creatures.battle[dead]))
+        died = np.union1d(died, dead)
+    return died
+
+
+def check_state(run: Run, battles: BoolArray | None) -> IntArray:
+    """One check of the state-based actions (704.3), then the `dies` systems."""
+    c, p = run.creatures, run.players
+    rows_mask = rows_of_battles(battles, c.battle)
+    in_play = c.on_bf if rows_mask is None else c.on_bf & rows_mask
+    dies = in_play & (c.toughness <= 0)
+    destroy_ = in_play & ~dies & (c.marked >= c.toughness)
+    loses = ~p.lost & (p.life <= 0)
+    if battles is not None:
+        loses &= battles[p.battle]
+    checked = battles if battles is not None else np.ones(run.nb, np.bool_)
+    check = BatchStateCheck(checked, destroy_, dies, loses)
+    run_systems(run, "state-based-actions", check)
+    destroy_ = check.destroy & ~check.dies
+    if destroy_.any():
+        destroy_ = destroy(run, destroy_)
+    dead = ((destroy_ | check.dies) & c.on_bf).nonzero()[0]
+    if dead.size:
+        leave(run, dead)
+    losing = (check.loses & ~p.lost).nonzero()[0]
+    if losing.size:
+        players_lose(run, losing)
+    if dead.size:
+        creatures_died(run, dead)
+    return dead
+
+
+def destroy(run: Run, creatures: BoolArray) -> BoolArray:
+    """Row mask of creatures about to be destroyed, less those a system exempts (701.8)."""
+    destruction = BatchDestruction(creatures)
+    run_systems(run, "destroy", destruction)
+    out: BoolArray = destruction.creatures
+    return out
+
+
+def creatures_died(run: Run, rows: IntArray) -> None:
+    """The `dies` systems for creatures that just died (700.4), in battles whose game goes
+    on."""
+    if not run.schedule.systems["dies"]:
+        return
+    c = run.creatures
+    rows = rows[~run.players.game_over[c.battle[rows]]]
+    if not rows.size:
+        return
+    run_systems(run, "dies", BatchDeaths(mask_of(run.n, rows)))
+    back = rows[c.on_bf[rows]]  # what returned, as it returned (RULES 9: value)
+    c.returned[back] = c.power[back] + c.toughness[back]
+    if back.size:
+        refresh(run, mask_of(run.nb, c.battle[back]))
+
+
+def sacrifice(run: Run, rows: IntArray) -> None:
+    """Rows are sacrificed (701.17): they die (700.4); state-based actions are checked
+    after the `dies` systems (704.3) in their battles."""
+    rows = rows[run.creatures.on_bf[rows]]
+    if not rows.size:
+        return
+    leave(run, rows)
+    creatures_died(run, rows)
+    if run.schedule.systems["dies"]:
+        state_based_actions(run, mask_of(run.nb, run.creatures.battle[rows]))
+
+
+def players_lose(run: Run, losing: IntArray) -> None:
+    """Players lose (704.5a); unless the game is over, they leave with their creatures and
+    creatures attacking them are removed from combat (800.4a)."""
+    p, c, combat = run.players, run.creatures, run.combat
+    p.lost[losing] = True
+    if p.remaining is None:
+        p.remaining = np.bincount(p.battle[~p.lost], minlength=run.nb)
+    else:
+        np.subtract.at(p.remaining, p.battle[losing], 1)
+    p.game_over = p.remaining < 2
+    leaving = losing[~p.game_over[p.battle[losing]]]
+    if not leaving.size:
+        return
+    gone = mask_of(len(p.life), leaving)
+    leave(run, np.flatnonzero(c.on_bf & gone[c.controller]))
+    attackers = np.flatnonzero(combat.att)
+    hit = attackers[gone[combat.attacking[attackers]]]
+    combat.att[hit] = False
+    combat.in_combat[hit] = combat.blocking[hit]
+
+
+def leave(run: Run, rows: IntArray) -> None:
+    """Creatures leave the battlefield, and so combat (506.4)."""
+    run.creatures.on_bf[rows] = False
+    remove_from_combat(run, rows)
+
+
+def remove_from_combat(run: Run, rows: IntArray) -> None:
+    """No longer attacking or blocking (506.4); a blocked attacker stays blocked.
+    (`attacking` keeps the player it attacked: it is read only where `att` holds.)"""
+    combat = run.combat
+    combat.att[rows] = False
+    combat.blocking[rows] = False
+    combat.in_combat[rows] = False
+
+
+def lose_life(run: Run, players: IntArray, amount: IntArray | int) -> None:
+    """Players (rows, may repeat) lose life (not damage, 119.3); not those who have left
+    the game (800.4a)."""
+    p = run.players
+    here = ~p.lost[players]
+    if not here.all():
+        players = players[here]
+        amount = kept(amount, here)
+    np.subtract.at(p.life, players, amount)
+
+
+def blockers_of(run: Run, attackers: IntArray) -> IntArray:
+    """How many creatures still block each of some attacker rows (509.1h: blocks in effect)."""
+    combat = run.combat
+    if not combat.nblocks:
+        return np.zeros(len(attackers), I64)
+    in_effect = combat.blocking[combat.bb] & run.creatures.on_bf[combat.bb]
+    count = np.bincount(combat.ba[in_effect], minlength=run.n)
+    out: IntArray = count[attackers]
+    return out
+
+
+def end_of_combat(run: Run, battles: BoolArray) -> None:
+    """The end of combat step (511): the plugins' delayed triggers."""
+    run_systems(run, "end-of-combat", BatchEndOfCombat(battles))

@@ -1,0 +1,128 @@
+"""One combat phase of every battle of a run, played through (the reference engine's `run`):
+declarations (508, 509), the damage steps (:mod:`.damage`), events (:mod:`.events`), the end
+of combat; and the final state as arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ecs_combat.batched import damage, events
+from ecs_combat.batched.actions import (
+    destroy,
+    end_of_combat,
+    run_systems,
+    state_based_actions,
+)
+from ecs_combat.batched.arrays import BatchOutcome
+from ecs_combat.batched.keywords import refresh
+from ecs_combat.batched.numeric import mask_of
+from ecs_combat.batched.results import GAME_ENDED, HAPPENED, NO_ATTACKERS, NO_STEP
+from ecs_combat.batched.state import Run
+from ecs_combat.batched.triggers import resolve_triggers
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.schedule import BatchAttackDeclaration, BatchBlockDeclaration
+from ecs_combat.rules.legality import lethal_damage_message
+
+I64 = np.int64
+
+
+def play(run: Run) -> None:
+    """Play the run's combat through in every battle."""
+    declare(run)
+    combat, players = run.combat, run.players
+    ha = combat.has_attack
+    state_based_actions(run, ha)
+    rounds = combat.rounds
+    if rounds[0]:
+        events.events_at(run, 0, np.where(ha, HAPPENED, NO_ATTACKERS).astype(np.int8))
+    nb = run.nb
+    for s, plan in enumerate(run.schedule.plans):
+        act = ha & ~players.game_over
+        happen = np.zeros(nb, np.bool_)
+        if act.any():
+            refresh(run, act)
+            happen = act if plan.step.default else act & damage.step_exists(run, s)
+            if happen.any():
+                damage.damage_step(run, s, happen)
+        combat.steps_taken[s] = happen
+        if rounds[s + 1]:  # why an event after the step would not happen
+            why = np.where(ha, np.where(act, HAPPENED, GAME_ENDED), NO_ATTACKERS)
+            why = np.where(act & ~happen, NO_STEP, why)
+            events.events_at(run, s + 1, why.astype(np.int8))
+    end_of_combat(run, ha & ~players.game_over)
+
+
+def declare(run: Run) -> None:
+    """Declare attackers and blockers (508, 509)."""
+    declare_attackers(run)
+    if run.policy.check_blocks is not None:
+        run.policy.check_blocks(run)
+    combat, c = run.combat, run.creatures
+    # A block of or by a creature that left the battlefield or combat before blocks (the
+    # attack triggers, a player leaving the game) is not declared (509.1a).
+    bb, ba = combat.bb, combat.ba
+    declared = c.on_bf[bb] & combat.att[ba]
+    if combat.nblocks:
+        combat.blocking[bb[declared]] = True
+        combat.in_combat[bb[declared]] = True
+    combat.blocks_declared = True
+    refresh(run, None)
+    if combat.has_attack.any():
+        blocking = BatchBlockDeclaration(bb[declared], ba[declared])
+        run_systems(run, "declare-blockers", blocking)
+        resolve_triggers(run, blocking.triggers)
+
+
+def declare_attackers(run: Run) -> None:
+    """Declare attackers and resolve their triggers (508, 508.2): the combat as blockers
+    are declared."""
+    if run.policy.check_marked_damage:
+        check_marked_damage(run)
+    combat = run.combat
+    att = combat.att.copy()
+    combat.has_attack = mask_of(run.nb, run.creatures.battle[att.nonzero()[0]])
+    combat.in_combat |= att
+    refresh(run, None)
+    declaration = BatchAttackDeclaration(att, att.copy())
+    run_systems(run, "declare-attackers", declaration)
+    c = run.creatures
+    c.tapped = c.tapped | declaration.taps  # tapped earlier in the turn stay tapped
+    resolve_triggers(run, declaration.triggers)  # 508.2
+
+
+def check_marked_damage(run: Run) -> None:
+    """A creature can't start the combat with lethal damage marked unless nothing
+    destroys it (704.5g): an input error, as the reference engine says it."""
+    c = run.creatures
+    lethal = c.entered & (c.toughness > 0) & (c.marked >= c.toughness)  # 704.5g
+    if not lethal.any():
+        return
+    b = run.batch
+    printed = np.asarray(b.toughness, I64)  # as the scenario gives it
+    for row in np.flatnonzero(destroy(run, lethal)).tolist():
+        battle = int(c.battle[row])
+        file = b.battle_files[battle] if b.battle_files is not None else f"battle {battle}"
+        marked, toughness = int(c.marked[row]), int(c.toughness[row])
+        message = lethal_damage_message(marked, toughness, int(printed[row]))
+        run.fail(battle, InputError(file, f"creatures.{run.cid(row)}.damage", message))
+
+
+def outcome(run: Run) -> BatchOutcome:
+    """The final state as arrays."""
+    c, p = run.creatures, run.players
+    return BatchOutcome(
+        alive=c.on_bf,
+        damage=c.marked,
+        power=c.power,
+        toughness=c.toughness,
+        life=p.life,
+        lost=p.lost,
+        died_in_step=c.died,
+        damage_to_players=p.to_players,
+        dealt_to_players=c.dealt_to_players,
+        life_gained=c.life_gained,
+        entered=c.entered,
+        steps_taken=run.combat.steps_taken,
+        player_state=p.states,
+        returned=c.returned,
+    )

@@ -1,0 +1,316 @@
+"""The creatures' keywords, keyword instances and counters in a run, and what changes power
+and toughness: who has a keyword now, static abilities' keywords (refresh), counters given
+and removed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.batched.numeric import bits_of, rows_of_battles
+from ecs_combat.batched.state import Run
+from ecs_combat.errors import RefusedError
+from ecs_combat.plugin.definitions import normalize_keyword
+
+I64 = np.int64
+#: Where instances no keyword list names (counters', static abilities') sort among a row's.
+UNLISTED = 1 << 30
+AnyArray = npt.NDArray[Any]
+
+
+def flags(run: Run, mask: int) -> BoolArray:
+    """Whether each creature has any keyword of `mask` now. Read-only: it is cached until
+    keywords change."""
+    kw = run.keywords
+    found = kw.flags.get(mask)
+    if found is None:
+        kt = run.schedule.kt
+        found = ((kw.cur & kt(mask)) != 0) if mask else np.zeros(run.n, np.bool_)
+        found.flags.writeable = False
+        kw.flags[mask] = found
+    return found
+
+
+def has(run: Run, keyword: str) -> BoolArray:
+    """Row mask (read-only): creatures that have a keyword now."""
+    bit = run.schedule.masks.bit.get(normalize_keyword(keyword))
+    if bit is None:
+        return np.zeros(run.n, np.bool_)
+    view = flags(run, bit).view()
+    view.flags.writeable = False
+    return view
+
+
+def forget_flags(run: Run) -> None:
+    """Forget the cached keyword flags after keywords changed."""
+    run.keywords.flags.clear()
+
+
+class StaticView:
+    """:class:`ecs_combat.plugin.views.BatchView` of a run, for static-keyword hooks."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+
+    def has(self, keyword: str) -> BoolArray:
+        """Creatures on the battlefield whose own keywords include `keyword`."""
+        run = self.run
+        bit = run.schedule.masks.bit.get(normalize_keyword(keyword))
+        if bit is None:
+            return np.zeros(run.n, np.bool_)
+        out: BoolArray = run.creatures.on_bf & ((run.keywords.own & run.schedule.kt(bit)) != 0)
+        return out
+
+    def name_keys(self) -> list[str]:
+        """Each row's creature name."""
+        return names(self.run)
+
+    def block_pairs(self) -> tuple[IntArray, IntArray]:
+        """(blocker rows, attacker rows) of every block still in effect."""
+        c = self.run.combat
+        if not c.blocks_declared or not c.nblocks:
+            empty = np.zeros(0, I64)
+            return empty, empty
+        in_effect = c.blocking[c.bb] & c.att[c.ba]
+        return c.bb[in_effect], c.ba[in_effect]
+
+    @property
+    def rows(self) -> int:
+        """The number of creature rows."""
+        return self.run.n
+
+
+def names(run: Run) -> list[str]:
+    """Each row's creature name (its id if the batch has no names)."""
+    if run.names_cache is None:
+        b = run.batch
+        found = b.creature_names if b.creature_names is not None else b.creature_ids
+        if found is None:
+            raise RefusedError("a plugin compares creature names, and the batch has none")
+        run.names_cache = list(found)
+    return run.names_cache
+
+
+def refresh(run: Run, battles: BoolArray | None) -> None:
+    """Recompute the keywords creatures have (own plus static) in some battles."""
+    s = run.schedule
+    if s.static_hook is None:
+        return  # `cur` is `own`
+    kw = run.keywords
+    given = np.zeros(run.n, s.kt)
+    for result in s.static_hook(batch=StaticView(run)):
+        for keyword, rows in result.items():
+            name = normalize_keyword(keyword)
+            bit = s.masks.bit.get(name)
+            if bit is None:
+                if name in s.registry.keywords:
+                    raise RefusedError(f"a static ability gives {name!r}, which has no bit")
+                continue
+            given[np.asarray(rows, dtype=np.bool_)] |= s.kt(bit)
+    now = kw.own | (given if kw.removed is None else given & ~kw.removed)
+    rows_mask = rows_of_battles(battles, run.creatures.battle)
+    if rows_mask is None:
+        kw.cur[:] = now
+    else:
+        np.copyto(kw.cur, now, where=rows_mask)
+    kw.flags.clear()
+
+
+def counters_begin(run: Run) -> None:
+    """Give keyword counters their own mask: own keywords are no longer the printed and
+    granted ones alone."""
+    kw = run.keywords
+    kw.counter = np.zeros(run.n, run.schedule.kt)
+    kw.own = kw.base.copy()
+    if not kw.static:
+        kw.cur = kw.own
+
+
+def update_own(run: Run, rows: IntArray) -> None:
+    """Recompute own keywords (printed, granted, counters) of some rows."""
+    kw = run.keywords
+    if kw.counter is not None:
+        kw.own[rows] = kw.base[rows] | kw.counter[rows]
+    if not kw.static:  # `cur` is `own`
+        kw.flags.clear()
+
+
+def grant(run: Run, rows: IntArray, bits: Any) -> None:
+    """Some rows gain keywords (bits, one mask for all or one per row)."""
+    run.keywords.base[rows] |= bits
+    update_own(run, rows)
+
+
+def pump(run: Run, rows: IntArray, power: IntArray | int, toughness: IntArray | int) -> None:
+    """+power/+toughness until end of turn for some rows; nothing for rows that have left
+    the battlefield (400.7: the effect can't find them)."""
+    c = run.creatures
+    here = c.on_bf[rows]
+    if not here.all():
+        rows = rows[here]
+        power = kept(power, here)
+        toughness = kept(toughness, here)
+    c.writable("power")
+    c.writable("toughness")
+    c.power[rows] += power
+    c.toughness[rows] += toughness
+
+
+def kept(values: IntArray | int, keep: BoolArray) -> IntArray | int:
+    """Per-row values (or one for all) for the rows a mask keeps."""
+    if isinstance(values, int) or np.ndim(values) == 0:
+        return values
+    out: IntArray = np.asarray(values)[keep]
+    return out
+
+
+def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
+    """Change counters of rows `t` (distinct) by `change` [len(t), counter columns]: a
+    count never goes below 0; keyword counters give their keyword (122.1b); the others
+    change power and toughness while on the creature (122.1a)."""
+    kw = run.keywords
+    if kw.counts is None:
+        kw.counts = np.zeros((run.n, len(run.batch.counter_names)), I64)
+    if kw.counter is None:
+        counters_begin(run)
+    assert kw.counter is not None
+    kt = run.schedule.kt
+    k = len(run.schedule.masks.names)
+    before = kw.counts[t]
+    counts = np.maximum(before + change, 0)
+    kw.counts[t] = counts
+    gained = bits_of(change[:, :k] > 0).astype(kt)
+    still = bits_of(counts[:, :k] > 0).astype(kt)
+    kw.counter[t] = (kw.counter[t] | gained) & still
+    update_own(run, t)
+    if len(kw.counter_pt) > k:
+        gives = (counts - before) @ kw.counter_pt
+        if gives.any():
+            pump(run, t, gives[:, 0], gives[:, 1])
+
+
+def counter(run: Run, kind: str) -> IntArray:
+    """Each row's count of a kind of counter (read-only)."""
+    counter_names = run.batch.counter_names
+    counts = run.keywords.counts
+    if counts is None or kind not in counter_names:
+        return np.zeros(run.n, I64)
+    out: IntArray = counts[:, counter_names.index(kind)]
+    return out
+
+
+def add_counters(run: Run, rows: IntArray, kind: str, change: IntArray | int) -> None:
+    """Put (positive) or remove (negative) counters of a kind on some rows (once each)."""
+    counter_names = run.batch.counter_names
+    if kind not in counter_names:
+        raise RefusedError(f"counters of kind {kind!r} have no column in the batch")
+    delta = np.zeros((len(rows), len(counter_names)), I64)
+    delta[:, counter_names.index(kind)] = change
+    change_counters(run, rows, delta)
+
+
+def add_instances(run: Run, rows: IntArray, keywords: IntArray, params: IntArray) -> None:
+    """Add keyword instances after each row's earlier ones."""
+    kw = run.keywords
+    row = np.concatenate([kw.inst_row, rows])
+    order = np.argsort(row, kind="stable")
+    kw.inst_row = row[order]
+    kw.inst_kw = np.concatenate([kw.inst_kw, keywords])[order]
+    kw.inst_param = np.concatenate([kw.inst_param, params])[order]
+
+
+def instances(run: Run, keyword: str) -> tuple[IntArray, IntArray]:
+    """(rows, parameters) of the instances of a keyword creatures have now, in row order
+    then printed, granted, counter order; a parameter is a number, a color index
+    (``COLORS``) or -1. A keyword a row has with no listed instance (a static ability's,
+    or a bulk simulation's one bit) counts once, with -1."""
+    bit = run.schedule.masks.bit.get(normalize_keyword(keyword))
+    if bit is None:
+        return np.zeros(0, I64), np.zeros(0, I64)
+    kw, kt = run.keywords, run.schedule.kt
+    index = bit.bit_length() - 1
+    sel = np.flatnonzero(kw.inst_kw == index)
+    rows, params = kw.inst_row[sel], kw.inst_param[sel]
+    listed = np.zeros(run.n, np.bool_)
+    listed[rows] = True
+    now = flags(run, bit)
+    keep = now[rows]
+    rows, params = rows[keep], params[keep]
+    base = (kw.base & kt(bit)) != 0
+    single = np.flatnonzero(now & ~(listed & base))
+    from_counter = (
+        np.zeros(0, I64)
+        if kw.counter is None
+        else np.flatnonzero(((kw.counter & kt(bit)) != 0) & listed & base)
+    )
+    all_rows = np.concatenate([rows, single, from_counter])
+    all_params = np.concatenate([params, np.full(len(single) + len(from_counter), -1, I64)])
+    order = np.argsort(all_rows, kind="stable")
+    return all_rows[order], all_params[order]
+
+
+def keyword_index(run: Run, keyword: str) -> int:
+    """A keyword's index in the batch's keyword names, or -1."""
+    bit = run.schedule.masks.bit.get(normalize_keyword(keyword)) if keyword else None
+    return -1 if bit is None else bit.bit_length() - 1
+
+
+def listed_at(run: Run, rows: IntArray, keywords: IntArray, instances: IntArray) -> IntArray:
+    """Where each row's `instances`-th instance of keyword index `keywords` is in its list
+    of keyword instances (printed, then granted), as the reference engine's ``listed_at``:
+    instances no list names come after every listed one."""
+    kw = run.keywords
+    out = UNLISTED + instances
+    n_inst = len(kw.inst_row)
+    if not n_inst:
+        return out
+    k = max(len(run.schedule.masks.names), 1)
+    entry = np.arange(n_inst, dtype=I64)
+    in_row = entry - np.searchsorted(kw.inst_row, kw.inst_row)  # place in its row
+    key = kw.inst_row * k + kw.inst_kw
+    by_key = np.argsort(key, kind="stable")
+    keys = key[by_key]
+    want = rows * k + keywords
+    at = np.searchsorted(keys, want) + instances
+    found = (keywords >= 0) & (at < n_inst)
+    at = np.where(found, at, 0)
+    found &= keys[at] == want
+    return np.where(found, in_row[by_key[at]], out)
+
+
+def types(run: Run) -> IntArray:
+    """Each row's card types besides creature, as bit masks (0 without them)."""
+    found = run.batch.types
+    if found is None or len(found) != run.n:
+        return np.zeros(run.n, I64)
+    return found
+
+
+def lands(run: Run) -> IntArray:
+    """Each player row's land types, as bit masks (0 without them)."""
+    found = run.batch.player_lands
+    n_players = len(run.players.life)
+    if found is None or len(found) != n_players:
+        return np.zeros(n_players, I64)
+    return found
+
+
+def targets(run: Run, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
+    """(source rows, instance, target rows) of the targets the batch gives a keyword."""
+    b = run.batch
+    name = normalize_keyword(keyword)
+    if name not in b.keyword_names:
+        return np.zeros(0, I64), np.zeros(0, I64), np.zeros(0, I64)
+    sel = b.target_keyword == b.keyword_names.index(name)
+    return b.target_source[sel], b.target_instance[sel], b.target_row[sel]
+
+
+def column(run: Run, name: str, dtype: Any) -> AnyArray:
+    """A plugin's per-creature column, zeros until first written; kept for the batch."""
+    col = run.columns.get(name)
+    if col is None:
+        col = run.columns[name] = np.zeros(run.n, dtype)
+    return col

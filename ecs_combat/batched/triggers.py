@@ -1,0 +1,73 @@
+"""Triggered abilities of a run resolving, round by round (603.3b)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ecs_combat.batched.actions import state_based_actions
+from ecs_combat.batched.arrays import IntArray
+from ecs_combat.batched.keywords import keyword_index, listed_at, refresh
+from ecs_combat.batched.numeric import mask_of, run_starts
+from ecs_combat.batched.state import Run
+from ecs_combat.errors import EcsCombatError, PluginError
+from ecs_combat.plugin.schedule import BatchTriggers
+
+I64 = np.int64
+
+
+def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> None:
+    """Resolve triggered abilities as the reference engine does (APNAP order, 603.3b; one
+    source's in the order its keyword instances are listed; state-based actions after
+    each): round r resolves the r-th trigger of every battle, one call per kind of
+    trigger; a trigger whose source left the battlefield still resolves (113.7a)."""
+    groups = [g for g in groups if len(g.source)]
+    if not groups:
+        return
+    c, p = run.creatures, run.players
+    source = np.concatenate([np.asarray(g.source, I64) for g in groups])
+    instance = np.concatenate([np.asarray(g.instance, I64) for g in groups])
+    kind = np.concatenate([np.full(len(g.source), i, I64) for i, g in enumerate(groups)])
+    local = np.concatenate([np.arange(len(g.source), dtype=I64) for g in groups])
+    keyword = np.concatenate(
+        [np.full(len(g.source), keyword_index(run, g.keyword), I64) for g in groups]
+    )
+    listed = listed_at(run, source, keyword, instance)
+    battle = c.battle[source]
+    seats = np.bincount(p.battle, minlength=run.nb)[battle]
+    rank = (c.controller[source] - p.active_rows()[battle]) % seats  # from the active player
+    order = np.lexsort((local, kind, listed, source, -rank, battle))
+    starts = run_starts(battle[order])
+    position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
+    c.new_objects = np.zeros(run.n, np.bool_)
+    context = run.context
+    try:
+        for r in range(int(position.max()) + 1):
+            now = order[position == r]
+            now = now[~p.game_over[battle[now]]]
+            if not now.size:
+                continue
+            context.stale = c.new_objects.copy() if c.new_objects.any() else None
+            try:
+                for k in np.unique(kind[now]).tolist():
+                    _resolve_group(run, groups[k], local[now[kind[now] == k]])
+            finally:
+                context.stale = None
+            battles = mask_of(run.nb, battle[now])
+            refresh(run, battles)
+            state_based_actions(run, battles)
+    finally:
+        c.new_objects = None
+
+
+def _resolve_group(run: Run, group: BatchTriggers, index: IntArray) -> None:
+    """Some triggers of one kind resolve (at most one in each battle)."""
+    taken = group.take(index)
+    try:
+        group.resolve(run.context, taken)
+    except EcsCombatError:
+        raise
+    except Exception as exc:  # a plugin's bug, reported by name
+        raise PluginError(
+            f"plugin {group.plugin!r}: a triggered ability (batched) raised "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc

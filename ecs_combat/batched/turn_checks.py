@@ -1,0 +1,270 @@
+"""The checks of a turn's declarations in the batched engine (RULES 4, 8): attackers and
+blockers as each combat phase begins, blocks as blockers are declared, who may attack (508.1a,
+302.6); a battle with an illegal declaration gets the reference engine's input error."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.batched.keywords import has
+from ecs_combat.batched.state import Run
+from ecs_combat.batched.views import RowSide
+from ecs_combat.errors import InputError
+from ecs_combat.plugin.restrictions import Side
+from ecs_combat.rules.legality import check_blocks as check_blocks_of
+from ecs_combat.rules.legality import why_cannot_attack as why_not
+from ecs_combat.rules.turn_legality import (
+    GONE,
+    NEVER_ENTERED,
+    TAPPED,
+    TAPPED_AT_START,
+    cannot_attack,
+    cannot_block,
+    left_the_game,
+    not_allowed_to_attack,
+)
+
+if TYPE_CHECKING:
+    from ecs_combat.batched.turn_play import TurnRun
+
+I64 = np.int64
+#: What :func:`why_cannot_attack` says when no rule keeps the creature from attacking.
+NO_REASON = "the rules don't let it attack"
+
+
+def may_attack(run: Run, sick: BoolArray | None, rows: IntArray) -> BoolArray:
+    """Whether the rules let some creatures attack as they are now (508.1a), summoning
+    sickness included (302.6: `sick` rows, None: none); tapped and off-the-battlefield
+    aside."""
+    registry = run.schedule.registry
+    side = RowSide(run, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
+    ok = np.ones(rows.size, np.bool_)
+    for r in registry.restrictions_of("attack"):
+        ok &= np.asarray(r.test(side), np.bool_)
+    if sick is not None and sick[rows].any():
+        hasty = np.zeros(rows.size, np.bool_)
+        for r in registry.restrictions_of("summoning-sickness"):
+            hasty |= np.asarray(r.test(side), np.bool_)
+        ok &= ~sick[rows] | hasty
+    return ok
+
+
+def why_cannot_attack(run: Run, sick: BoolArray | None, row: int) -> str:
+    """The rules' words for why a creature can't attack (for an error message)."""
+    rows = np.array([row], I64)
+    side = RowSide(run, rows, np.zeros(1, np.bool_), np.zeros(1, I64))
+    is_sick = sick is not None and bool(sick[row])
+    return why_not(side, is_sick, run.schedule.registry) or NO_REASON
+
+
+def file_of(run: Run, battle: int) -> str:
+    """The file a battle was read from (for errors)."""
+    files = run.batch.battle_files
+    return files[battle] if files is not None else f"battle {battle}"
+
+
+def keep_blocks(run: Run, keep: BoolArray) -> None:
+    """Keep only some of the phase's blocks (still grouped by attacker); the phase's batch
+    says so too."""
+    combat = run.combat
+    bb, ba, rank = combat.bb[keep], combat.ba[keep], combat.rank[keep]
+    run.batch = dataclasses.replace(run.batch, block_blocker=bb, block_attacker=ba, block_rank=rank)
+    combat.keep_blocks(keep, run.n)
+
+
+def tapped_at_start(t: TurnRun, row: int) -> bool:
+    """Whether the turn's file gives the creature ``tapped = true``."""
+    tapped = t.turns.first.tapped
+    return tapped is not None and bool(tapped[row])
+
+
+def file_order(t: TurnRun, rows: IntArray, table: str) -> list[int]:
+    """Rows of declared attackers or blockers in the order the turn file lists them in
+    the phase's entry (``attackers`` or ``blockers``), so that a battle's first error is
+    the reference engine's."""
+    turns = t.scenarios
+    if turns is None or rows.size < 2:
+        return [int(r) for r in rows]
+    ids = t.run.batch.creature_ids or []
+    battle_of = t.run.creatures.battle
+
+    def place(row: int) -> tuple[int, int]:
+        battle = int(battle_of[row])
+        listed = list(getattr(turns[battle].combats[t.k], table))
+        return battle, listed.index(ids[row]) if ids[row] in listed else len(listed)
+
+    return sorted((int(r) for r in rows), key=place)
+
+
+def check_declarations(t: TurnRun) -> None:
+    """A creature declared as attacker must be on the battlefield and untapped as the
+    phase begins (508.1a), a blocker on the battlefield; else the battle's input error,
+    and the declaration is left out. Whether blockers are untapped is checked as blockers
+    are declared (:func:`check_blocks`): an attack trigger may untap one (provoke)."""
+    run = t.run
+    c, combat, lost = run.creatures, run.combat, run.players.lost
+    able = c.on_bf & ~c.tapped
+    attackers = np.flatnonzero(combat.att)
+    defender_gone = lost[combat.attacking[attackers]]
+    allowed = may_attack(run, t.sick, attackers)
+    bad_att = attackers[~able[attackers] | ~allowed | defender_gone]
+    bb = combat.bb
+    bad_blk = np.unique(bb[~c.on_bf[bb]]) if combat.nblocks else np.zeros(0, I64)
+    if not (bad_att.size or bad_blk.size):
+        return
+    for error, rows, table in (
+        (cannot_attack, bad_att, "attackers"),
+        (cannot_block, bad_blk, "blockers"),
+    ):
+        for row in file_order(t, rows, table):
+            battle = int(c.battle[row])
+            why = (
+                (TAPPED_AT_START if tapped_at_start(t, row) else TAPPED)
+                if c.on_bf[row]
+                else GONE
+                if c.entered[row]
+                else NEVER_ENTERED
+            )
+            if table == "attackers" and able[row] and lost[combat.attacking[row]]:
+                why = left_the_game(run.pid(int(combat.attacking[row])))  # its defender left
+            elif table == "attackers" and able[row]:  # a rule keeps it from attacking now
+                file = file_of(run, battle)
+                rule = why_cannot_attack(run, t.sick, row)
+                run.fail(battle, not_allowed_to_attack(file, t.k, run.cid(row), rule))
+                continue
+            run.fail(battle, error(file_of(run, battle), t.k, run.cid(row), why))
+    combat.writable_attacking()
+    combat.att[bad_att] = False
+    combat.attacking[bad_att] = -1
+    keep_blocks(run, c.on_bf[combat.bb] & combat.att[combat.ba])
+
+
+def check_blocks(t: TurnRun) -> None:
+    """The phase's blocks must be legal as blockers are declared, with the creatures as
+    they are then (509.1a-c, RULES 4): after the declare-attackers step, with everything
+    earlier in the turn. The blockers must be untapped (an attack trigger may have untapped
+    one: provoke); the plugins' restrictions hold; and in a battle with a requirement
+    (a ``block-requirement`` keyword such as lure, or one an attack trigger made), the
+    blocks obey as many as possible. A battle with an illegal block gets the input error
+    the reference engine gives (:func:`ecs_combat.rules.legality.check_blocks`), and its
+    blocks are left out."""
+    if not t.strict or t.scenarios is None:
+        return
+    run = t.run
+    c, combat, registry = run.creatures, run.combat, run.schedule.registry
+    bb, ba = combat.bb, combat.ba
+    tapped = c.on_bf[bb] & c.tapped[bb]  # 509.1a
+    for row in file_order(t, np.unique(bb[tapped]), "blockers"):
+        why = TAPPED_AT_START if tapped_at_start(t, row) else TAPPED
+        battle = int(c.battle[row])
+        run.fail(battle, cannot_block(file_of(run, battle), t.k, run.cid(row), why))
+    failed = np.zeros(run.nb, np.bool_)
+    failed[c.battle[bb[tapped]]] = True
+    opp, none = np.ones(bb.size, np.bool_), np.zeros(bb.size, I64)
+    blocker, attacker = RowSide(run, bb, opp, none), RowSide(run, ba, opp, none)
+    ok = np.ones(bb.size, np.bool_)
+    for r in registry.restrictions_of("block"):
+        ok &= np.asarray(r.test(blocker), np.bool_)
+    for r in registry.restrictions_of("block-pair"):
+        ok &= np.asarray(r.test(attacker, blocker), np.bool_)
+    need = np.ones(bb.size, I64)
+    for r in registry.restrictions_of("blockers"):
+        need = np.maximum(need, np.asarray(r.test(attacker), I64))
+    ok &= np.bincount(ba, minlength=run.n)[ba] >= need
+    wanted = np.zeros(run.nb, np.bool_)  # battles with a requirement: checked one by one
+    for made, _, _ in combat.required_blocks:
+        wanted[c.battle[made]] = True
+    for r in registry.restrictions_of("block-requirement"):  # on either side of a block
+        wanted[c.battle[c.on_bf & has(run, r.keyword)]] = True
+    check = (wanted & ~failed).copy()
+    check[c.battle[bb[~ok]]] = True
+    check &= ~failed
+    for battle in np.flatnonzero(check).tolist():
+        failed[battle] = _block_error(t, battle)
+    if failed.any():
+        keep_blocks(run, ~failed[c.battle[combat.bb]])
+
+
+def _block_error(t: TurnRun, battle: int) -> bool:
+    """Record the input error of a battle's first illegal block, worded as the reference
+    engine words it (with the requirements the attack triggers made and the creatures
+    unable to block: tapped or gone); whether there is one."""
+    assert t.scenarios is not None
+    run = t.run
+    c = run.creatures
+    ids = run.batch.creature_ids or []
+    first, last = np.searchsorted(c.battle, [battle, battle + 1]).tolist()
+    row = {ids[r]: r for r in range(first, last)}
+
+    def side(cid: str) -> Side:
+        one = np.array([row[cid]], I64)
+        return OneRowSide(RowSide(run, one, np.ones(1, np.bool_), np.zeros(1, I64)))
+
+    made = [
+        (ids[b], ids[a], keyword)
+        for blockers, attackers, keyword in run.combat.required_blocks
+        for b, a in zip(blockers.tolist(), attackers.tolist(), strict=True)
+        if first <= b < last
+    ]
+    scenario = t.scenarios[battle].combats[t.k]
+    unable = [  # tapped or gone: no requirement (a declared blocker's tapping is checked)
+        ids[r]
+        for r in range(first, last)
+        if (not c.on_bf[r] or c.tapped[r]) and ids[r] not in scenario.blockers
+    ]
+    path = run.combat.path
+    try:
+        check_blocks_of(scenario, run.schedule.registry, side, path, made=made, tapped=unable)
+    except InputError as exc:
+        run.fail(battle, exc)
+        return True
+    return False
+
+
+class OneRowSide:
+    """One row of a :class:`RowSide` as a single creature's side (numpy scalars), for the
+    legality functions that word the errors."""
+
+    def __init__(self, side: RowSide) -> None:
+        self.side = side
+
+    def has(self, keyword: str) -> np.bool_:
+        return np.bool_(self.side.has(keyword)[0])
+
+    def values(self, keyword: str) -> int:
+        return int(self.side.values(keyword)[0])
+
+    def count(self, keyword: str) -> int:
+        return int(self.side.count(keyword)[0])
+
+    @property
+    def colors(self) -> int:
+        return int(self.side.colors[0])
+
+    @property
+    def power(self) -> int:
+        return int(self.side.power[0])
+
+    @property
+    def opponent(self) -> bool:
+        return bool(self.side.opponent[0])
+
+    @property
+    def spell_colors(self) -> int:
+        return int(self.side.spell_colors[0])
+
+    @property
+    def from_creature(self) -> bool:
+        return bool(self.side.from_creature[0])
+
+    @property
+    def types(self) -> int:
+        return int(self.side.types[0])
+
+    @property
+    def lands(self) -> int:
+        return int(self.side.lands[0])
