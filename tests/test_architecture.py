@@ -141,8 +141,7 @@ ENGINE_PRIVATE_IMPORTS = {
 
 #: The engines' import circles (runtime imports, lazy ones included), for the engine
 #: restructure (issue 18): exact, as above.
-ENGINE_CIRCLES = {
-}
+ENGINE_CIRCLES: set[frozenset[str]] = set()
 
 
 @dataclass(frozen=True)
