@@ -55,7 +55,10 @@ generator = make_generator(spec, registry)
 #: `ecs-combat simulate SPEC` in process, start-up excluded: a pass reads nothing again and
 #: draws, resolves and tallies the same battles in the default chunks.
 SIMULATE = """
-from ecs_combat.simulation.generators import make_generator
+try:
+    from ecs_combat.simulation.generators import make_generator
+except ImportError:  # before 2026-12-01 it was in generate
+    from ecs_combat.simulation.generate import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate
 from ecs_combat.simulation.spec import load_spec
 spec = load_spec(root / "{spec}", registry)
