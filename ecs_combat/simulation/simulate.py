@@ -47,15 +47,11 @@ COLUMNS = (
     "blockers_died",
 )
 OUTCOME_COLUMN = (4, 1, 2, 3)
-#: A batched-engine chunk holds about this many creatures (at least one block of battles).
-#: Every chunk pays the engine's fixed cost (a few milliseconds of per-step Python and numpy
-#: calls, more with more keywords and cast cards), which smaller chunks amortise less; much
-#: larger chunks leave the CPU caches and make the C allocator map fresh pages for every array
-#: (docs/performance.md, "Chunk size matters").
-CHUNK_CREATURES = 1 << 16
-#: The chunk of a SPEC whose blocks are chosen (``decisions = "optimal"``): each battle becomes
-#: several candidate combats, so its chunk is smaller (docs/performance.md, "Optimal blocks").
-DECIDED_CHUNK_CREATURES = 1 << 14
+#: A batched-engine chunk holds about this many creatures (at least one block of battles). Small
+#: chunks measured fastest (docs/performance.md): their arrays stay in the CPU caches, and below
+#: the C allocator's threshold for giving memory back to the system, so it is reused instead of
+#: being mapped afresh; larger than this, the engine's per-step Python work is amortised less.
+CHUNK_CREATURES = 1 << 14
 #: Battles per chunk for the reference engine (it reports progress once a chunk).
 REFERENCE_CHUNK = 256
 #: A chunk holds at most about this many creatures: a batched-engine chunk takes about 140
@@ -95,12 +91,10 @@ def expected_creatures(spec: Spec) -> float:
 
 
 def default_chunk_size(spec: Spec, engine: str) -> int:
-    """Battles per chunk: whole blocks of about :data:`CHUNK_CREATURES` creatures (batched;
-    :data:`DECIDED_CHUNK_CREATURES` when the blocks are chosen)."""
+    """Battles per chunk: whole blocks of about :data:`CHUNK_CREATURES` creatures (batched)."""
     if engine == "reference":
         return REFERENCE_CHUNK
-    creatures = DECIDED_CHUNK_CREATURES if spec.decisions == "optimal" else CHUNK_CREATURES
-    blocks = max(1, math.ceil(creatures / expected_creatures(spec) / BLOCK))
+    blocks = max(1, math.ceil(CHUNK_CREATURES / expected_creatures(spec) / BLOCK))
     return blocks * BLOCK
 
 
