@@ -53,16 +53,39 @@ spec = tournament(registry)
 generator = make_generator(spec, registry)
 """
 
+#: `ecs-combat simulate SPEC` in process, start-up excluded: a pass reads nothing again and
+#: draws, resolves and tallies the same battles in the default chunks.
+SIMULATE = """
+try:
+    from ecs_combat.simulation.generators import make_generator
+except ImportError:  # before 2026-12-01 it was in generate
+    from ecs_combat.simulation.generate import make_generator
+from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate
+from ecs_combat.simulation.spec import load_spec
+spec = load_spec(root / "{spec}", registry)
+generator = make_generator(spec, registry)
+engine = make_engine("batched", registry)
+size = default_chunk_size(spec, "batched")
+for _ in range(passes + 1):
+    simulate(generator, "batched", engine, 1, {battles}, size)
+"""
+
 WORKLOADS = {
     "batched tournament (2 chunks)": TOURNAMENT
     + """
-size = default_chunk_size(spec, "batched")
+size = 8192  # simulate's chunk until 2026-12-01: the same work in every version
 chunks = [draw_battles(generator, 1, i * size, (i + 1) * size) for i in range(2)]
 engine = make_engine("batched", registry)
 for _ in range(passes + 1):
     for drawn in chunks:
         engine.resolve_batch(drawn.batch)
 """,
+    "melee as the user runs it (12,288 battles)": SIMULATE.format(
+        spec="examples/specs/melee.toml", battles=12_288
+    ),
+    "2-drop pool as the user runs it (65,536 battles)": SIMULATE.format(
+        spec="docs/examples/specs/two-drops.toml", battles=65_536
+    ),
     "reference tournament (300 battles)": TOURNAMENT
     + """
 drawn = draw_battles(generator, 1, 0, 300)

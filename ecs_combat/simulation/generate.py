@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 #: Battles per seeded block.
 BLOCK = 1024
+#: A SPEC drawing at most this many keywords reads each creature's mask from a table of every
+#: set of them (2^12 masks, 32 KB).
+KEYWORD_TABLE_BITS = 12
 
 
 def block_rng(seed: int, block: int) -> np.random.Generator:
@@ -315,8 +318,20 @@ class SpecGenerator:
         self.possible = self.bits.mask(used)
         self._kw_bits = np.array([int(self.bits.bit[k]) for k in used], dtype=np.uint64)
         self._kw_p = tuple(
-            [side.keywords.get(k, 0.0) for k in used] for side in (spec.attacker, spec.blocker)
+            np.array([side.keywords.get(k, 0.0) for k in used], dtype=np.float32)
+            for side in (spec.attacker, spec.blocker)
         )
+        #: The keywords drawn with another probability for blockers than for attackers.
+        self._kw_differ = np.flatnonzero(self._kw_p[0] != self._kw_p[1]).tolist()
+        #: The mask of each set of the drawn keywords (bit ``j``: ``used[j]``), when few.
+        self._kw_masks: MaskArray | None = None
+        if len(used) <= KEYWORD_TABLE_BITS:
+            sets = np.arange(1 << len(used), dtype=np.uint64)
+            self._kw_masks = np.zeros(sets.shape[0], dtype=np.uint64)
+            for j, bit in enumerate(self._kw_bits.tolist()):
+                self._kw_masks |= np.where(sets >> np.uint64(j) & np.uint64(1), bit, 0).astype(
+                    np.uint64
+                )
         self._matchup_bits = [self.bits.bit[k] for k in spec.matchup]
         names = tuple(dict.fromkeys(c.card for c in spec.casts))
         self._card_names = names
@@ -366,6 +381,22 @@ class SpecGenerator:
             return np.asarray(u < np.float32(p_attacker))
         return np.asarray(u < np.where(role == 0, np.float32(p_attacker), np.float32(p_blocker)))
 
+    def _keyword_masks(self, u: Array, blocks: BoolArray) -> MaskArray:
+        """Per row, the mask of its keywords: keyword ``j`` where ``u[j]`` is below its
+        probability for the row's side."""
+        has = u < self._kw_p[0][:, None]
+        for j in self._kw_differ:
+            has[j] = np.where(blocks, u[j] < self._kw_p[1][j], has[j])
+        if self._kw_masks is None:
+            masks: MaskArray = np.bitwise_or.reduce(has * self._kw_bits[:, None], axis=0)
+            return masks
+        drawn = has.view(np.uint8)
+        keyword_set = drawn[0].astype(np.uint16)
+        for j in range(1, drawn.shape[0]):
+            keyword_set |= np.left_shift(drawn[j], j, dtype=np.uint16)
+        out: MaskArray = self._kw_masks[keyword_set]
+        return out
+
     def draw(self, rng: np.random.Generator, n: int) -> Draws:
         """Draw counts first, then every creature's attributes in row order."""
         spec = self.spec
@@ -397,12 +428,7 @@ class SpecGenerator:
         }
         if self.keywords:
             u = rng.random((len(self.keywords), rows), dtype=np.float32)
-            if self._kw_p[0] == self._kw_p[1]:
-                has = u < np.array(self._kw_p[0], dtype=np.float32)[:, None]
-            else:
-                p = np.array(self._kw_p, dtype=np.float32)  # [side, keyword]
-                has = u < np.where(blocks, p[1][:, None], p[0][:, None])
-            cols["keywords"] = np.bitwise_or.reduce(has * self._kw_bits[:, None], axis=0)
+            cols["keywords"] = self._keyword_masks(u, blocks)
         for key in self.bits.registry.state_fields("creature"):
             p_a, p_b = a.state.get(key, 0.0), b.state.get(key, 0.0)
             if p_a or p_b:

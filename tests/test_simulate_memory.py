@@ -1,0 +1,41 @@
+"""Memory of bulk simulations: what a chunk's resolution builds is freed when the chunk is done,
+so memory stays bounded by one chunk whatever `--battles` is (docs/simulate.md, "Seeds,
+blocks and chunks")."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.simulate import make_engine, run_chunk
+from ecs_combat.simulation.spec import load_spec, tournament
+
+MELEE = Path(__file__).resolve().parent.parent / "examples" / "specs" / "melee.toml"
+CHUNK = 1024
+CHUNKS = 6
+
+
+@pytest.mark.parametrize("workload", ["tournament", "melee"])
+def test_chunks_keep_nothing_of_their_resolution(registry: Registry, workload: str) -> None:
+    """Six chunks in a row keep under a fifth of one chunk's peak memory. The batched engine's
+    run of a batch holds reference cycles, which the cyclic collector's old generations reach
+    rarely: without `run_chunk`'s collection of the young generations after each chunk, this
+    kept 0.5 MB of a 1.3 MB peak (the melee 4.7 of 11.8 MB), and a 10,000,000-battle
+    tournament peaked at 118 MB instead of 54 MB."""
+    spec = tournament(registry) if workload == "tournament" else load_spec(MELEE, registry)
+    generator = make_generator(spec, registry)
+    engine = make_engine("batched", registry)
+    run_chunk(generator, engine, 1, 0, 0, CHUNK)  # warm: caches of the engine and generator
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(CHUNKS):
+            run_chunk(generator, engine, 1, i, i * CHUNK, (i + 1) * CHUNK)
+        now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert now - before < (peak - before) / 5
