@@ -155,7 +155,6 @@ ENGINE_PRIVATE_IMPORTS = {
     ("ecs_combat.batched.returns", "ecs_combat.batched.engine", "_Run"),
     ("ecs_combat.batched.turn", "ecs_combat.batched.engine", "_Run"),
     ("ecs_combat.batched.turn", "ecs_combat.batched.engine", "_collector_paused"),
-    ("ecs_combat.batched.turn", "ecs_combat.batched.from_scenarios", "_Builder"),
     ("ecs_combat.batched.turn", "ecs_combat.batched.numeric", "_run_starts"),
     ("ecs_combat.batched.turn", "ecs_combat.batched.results", "_Log"),
     ("ecs_combat.batched.turn", "ecs_combat.batched.results", "_Results"),

@@ -35,7 +35,7 @@ from ecs_combat.batched.arrays import (
     IntArray,
 )
 from ecs_combat.batched.boards import with_declarations, without_blocks
-from ecs_combat.batched.from_scenarios import _Builder
+from ecs_combat.batched.from_scenarios import BatchBuilder as _Builder
 from ecs_combat.batched.numeric import _run_starts
 from ecs_combat.batched.phase_start import PhaseDeclarer, phase_start
 from ecs_combat.batched.results import _Log, _Results
