@@ -8,6 +8,7 @@ its blockers in declaration order, events by (point, file order).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -173,10 +174,35 @@ class BatchBuilder:
                     -1 if v is None else crows[b][v] if isinstance(v, str) else v
                     for v, b in zip(column[start:], row_battle, strict=True)
                 ]
+        self.attacking.extend([-1] * (len(self.battle) - len(self.attacking)))
         for b, sc in enumerate(scenarios):
+            crow, prow = crows[b], prows[b]
             if any(spec.targets for spec in sc.creatures.values()):
-                self.add_targets(sc.creatures.values(), crows[b])
-            self.add_combat(b, sc, prows[b], crows[b])
+                self.add_targets(sc.creatures.values(), crow)
+            if sc.divisions or sc.events:
+                self.add_combat(b, sc, prow, crow)
+                continue
+            for cid, defender in sc.attackers.items():  # what add_combat does of the rest
+                self.attacking[crow[cid]] = prow[defender]
+            if sc.blockers:
+                self.add_blocks(sc, crow)
+
+    def add_blocks(self, sc: Scenario, crow: dict[str, int]) -> None:
+        """A scenario's blocks: grouped by attacker in attack order, each attacker's blockers
+        in declaration order (as :meth:`Scenario.blockers_of` gives them)."""
+        place = {a: i for i, a in enumerate(sc.attackers)}
+        found = sorted(
+            (
+                (place[a], crow[blocker], crow[a], attacked.index(a))
+                for blocker, attacked in sc.blockers.items()
+                for a in dict.fromkeys(attacked)
+                if a in place
+            ),
+            key=itemgetter(0),
+        )
+        self.block_blocker += [f[1] for f in found]
+        self.block_attacker += [f[2] for f in found]
+        self.block_rank += [f[3] for f in found]
 
     def add_player_columns(self, players: list[PlayerSpec], scenarios: Sequence[Scenario]) -> None:
         """The players' rows, in battle and turn order."""

@@ -235,6 +235,10 @@ class QuickReader:
         """Whether the attacks and blocks are surely legal, with nothing for the reference
         world to change first; False sends the line to the full check."""
         specs = sc.creatures
+        if not any(s.keywords for s in specs.values()):
+            # a restriction is checked only where its keyword is (Restriction.keyword), and
+            # these creatures can't be tapped or summoning sick
+            return True
         static, attack = self.static_keywords, self.attack_keywords
         if static is None or any(not static.isdisjoint(s.keywords) for s in specs.values()):
             return False
