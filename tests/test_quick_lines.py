@@ -101,7 +101,10 @@ def _with(creature: dict[str, Any], attacks: bool = True, blocks: bool = True) -
 @pytest.mark.parametrize(
     ("creature", "why"),
     [
-        ({"tapped": True}, "a key the quick reader leaves"),
+        ({"tapped": True}, "tapped: the full reader checks the attack"),
+        ({"counters": {"+1/+1": 1}}, "a key the quick reader leaves"),
+        ({"damage": 2}, "lethal damage (704.5g)"),
+        ({"colors": ["green", "red"]}, "colors not in the format's order: kept as written"),
         ({"keywords": ["lure"]}, "a block requirement (509.1c)"),
         ({"keywords": ["exalted"]}, "a declare-attackers system"),
         ({"keywords": ["defender"]}, "it can't attack: the full reader says why"),
@@ -162,7 +165,7 @@ KEYWORDS = [
     "flying", "reach", "menace", "lure", "exalted", "vigilance", "defender", "first strike",
     "deathtouch", "bushido 2", "protection from red", "skulk", "alpha strike", "can't block",
     "flanking", "fear", "intimidate", "shadow", "horsemanship", "swampwalk", "FLYING",
-    "flyng", "bushido", " ", "",
+    "flyng", "bushido", " ", "", "protection from green", "landwalk",
 ]  # fmt: skip
 IDS = ["a", "b", "c", "alice", "bob", "d e"]
 INTS = st.one_of(
@@ -171,6 +174,19 @@ INTS = st.one_of(
     st.integers(-3, 6),
     st.sampled_from([0, 1_000_000_000, 1_000_000_001, True, 2.0, "2"]),
 )
+
+
+#: The creature keys the quick reader may read, and other values for them.
+OPTIONAL = {
+    "damage": INTS,
+    "tapped": st.sampled_from([False, True, 0]),
+    "summoning_sick": st.sampled_from([False, True]),
+    "colors": st.lists(st.sampled_from(["red", "green", "blue", "Red", "pink", 1]), max_size=3),
+    "types": st.lists(st.sampled_from(["artifact", "land", "enchantment", "Land"]), max_size=2),
+    "value": INTS,
+    "hat": st.booleans(),
+    "counters": st.just({"+1/+1": 1}),
+}
 
 
 @st.composite
@@ -194,8 +210,9 @@ def documents(draw: st.DrawFn) -> Any:
             t["keywords"] = draw(st.lists(st.sampled_from(KEYWORDS), max_size=2))
         if draw(st.integers(0, 6)) == 0:
             t["name"] = draw(st.sampled_from(["Zebra", "aardvark", ""]))
-        if draw(st.integers(0, 10)) == 0:
-            t[draw(st.sampled_from(["tapped", "damage", "colors", "hat"]))] = True
+        for key, values in OPTIONAL.items():
+            if draw(st.integers(0, 4)) == 0:
+                t[key] = draw(values)
         for key in [
             k for k in ("controller", "power", "toughness") if draw(st.integers(0, 15)) == 0
         ]:
@@ -226,3 +243,26 @@ def test_quick_reader_agrees_with_the_full_reader(
         line = line.replace('"power": ', '"power": 9, "power": ', 1)
     for reg in (registry, with_static):
         same(QuickReader(reg).scenario(line.encode(), "t.jsonl:1"), line, reg)
+
+
+def test_every_key_it_reads_is_read_as_the_full_reader_does(
+    registry: Registry, with_static: Registry
+) -> None:
+    line = _with(
+        {
+            "name": "Ann",
+            "keywords": ["protection from red", "bushido 2", "first strike"],
+            "damage": 1,
+            "colors": ["white", "green"],
+            "types": ["artifact", "land"],
+            "value": -4,
+            "tapped": False,
+            "summoning_sick": False,
+        }
+    )
+    for reg in (registry, with_static):
+        quick = QuickReader(reg).scenario(line.encode(), "t.jsonl:1")
+        assert quick is not None
+        same(quick, line, reg)
+        assert quick.creatures["a0"].colors == ("white", "green")
+        assert quick.creatures["a0"].parameters == ("red", 2, None)

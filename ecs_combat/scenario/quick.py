@@ -1,6 +1,7 @@
 """A quick reader for the common line of a JSON Lines file: players with at most ``life``,
-creatures with at most a name, controller, power, toughness and keywords, and a combat of
-attackers, each blocker blocking one attacker.
+creatures with at most a name, controller, power, toughness, keywords, damage (not lethal),
+colors and types (each once, in the order the format lists them), a value, and ``tapped`` and
+``summoning_sick`` false; and a combat of attackers, each blocker blocking one attacker.
 
 :meth:`QuickReader.scenario` gives the same :class:`Scenario` the full reader
 (:func:`ecs_combat.scenario.loader.parse_scenario` of the decoded line) gives, or None whenever
@@ -25,6 +26,7 @@ from typing import Any
 
 import orjson
 
+from ecs_combat.plugin.definitions import CARD_TYPES, COLORS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import least_blockers, why_cannot_attack
 from ecs_combat.rules.sides import KeywordSide, spec_side
@@ -34,13 +36,16 @@ from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
 
 _TOP = frozenset({"players", "creatures", "combat"})
 _PLAYER = frozenset({"life"})
-_CREATURE = frozenset({"name", "controller", "power", "toughness", "keywords"})
+_CREATURE = frozenset(
+    {"name", "controller", "power", "toughness", "keywords", "damage", "colors", "types", "value"}
+    | {"tapped", "summoning_sick"}
+)
 _COMBAT = frozenset({"attackers", "blockers"})
 #: Kinds of creature whose answers are remembered, before the memory starts again.
 _REMEMBERED = 100_000
 
-#: A creature as legality reads it here: its keyword instances and its power.
-_Kind = tuple[tuple[str, ...], tuple[Parameter, ...], int]
+#: A creature as legality reads it here: its keyword instances, power, colors and types.
+_Kind = tuple[tuple[str, ...], tuple[Parameter, ...], int, tuple[str, ...], tuple[str, ...]]
 
 
 class _Unusual(Exception):
@@ -161,6 +166,15 @@ class QuickReader:
         toughness = _integer(t["toughness"])
         if toughness <= 0:
             raise _Unusual
+        damage = _integer(t.get("damage", 0))
+        if not 0 <= damage < toughness:  # lethal damage (704.5g): the full reader says so
+            raise _Unusual
+        value = _integer(t["value"]) if "value" in t else None
+        if t.get("tapped", False) is not False or t.get("summoning_sick", False) is not False:
+            raise _Unusual
+        colors = _names(t.get("colors", ()), COLORS)
+        types = _names(t.get("types", ()), CARD_TYPES)
+        strings += len(colors) + len(types)
         names: tuple[str, ...] = ()
         parameters: tuple[Parameter, ...] = ()
         if "keywords" in t:
@@ -180,8 +194,12 @@ class QuickReader:
             keywords=names,
             parameters=parameters,
             counters={},
+            damage=damage,
+            colors=colors,
+            types=types,
             state=dict(self.creature_state),
             path=f"creatures.{cid}",
+            value=value,
             targets={},
         )
         return spec, strings
@@ -265,8 +283,8 @@ class QuickReader:
         if side is None:
             if len(self.sides) >= _REMEMBERED:
                 self._forget()
-            names, parameters, power = kind
-            spec = CreatureSpec("", "", "", power, 1, names, parameters)
+            names, parameters, power, colors, types = kind
+            spec = CreatureSpec("", "", "", power, 1, names, parameters, colors=colors, types=types)
             side = self.sides[kind] = spec_side(spec, self.registry, ())
         return side
 
@@ -308,7 +326,15 @@ class QuickReader:
 
 
 def _kind(spec: CreatureSpec) -> _Kind:
-    return (spec.keywords, spec.parameters, spec.power)
+    return (spec.keywords, spec.parameters, spec.power, spec.colors, spec.types)
+
+
+def _names(value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """Colors or card types as the full reader keeps them (each once, in `allowed` order),
+    when written exactly so."""
+    if type(value) not in (list, tuple) or list(value) != [n for n in allowed if n in value]:
+        raise _Unusual
+    return tuple(value)
 
 
 def _table(value: Any) -> dict[str, Any]:
