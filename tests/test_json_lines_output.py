@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ecs_combat.cli.json_lines import FLUSH_EVERY, LineWriter, json_line
+from ecs_combat.cli.json_lines import LineWriter, json_line
 
 TEXT = st.one_of(
     st.sampled_from(["a0", "regular", "+1/+1", 'say "hi"', "a,b", "x: y", "t\\u", "Ørn", "é"]),
@@ -61,10 +61,15 @@ def test_writer_flushes_every_batch_and_when_asked() -> None:
             super().flush()
 
     stream = Counting()
-    writer = LineWriter(stream)
-    for _ in range(FLUSH_EVERY + 1):
+    writer = LineWriter(stream, 1000)
+    for _ in range(1001):
         writer.write("{}")
     assert stream.flushes == 1
     writer.flush()
     assert stream.flushes == 2
-    assert stream.getvalue() == "{}\n" * (FLUSH_EVERY + 1)
+    assert stream.getvalue() == "{}\n" * 1001
+    one = Counting()
+    each = LineWriter(one)  # the reference engine's batches are one scenario
+    each.write("{}")
+    each.write("{}")
+    assert one.flushes == 2

@@ -14,9 +14,6 @@ from typing import Any, TextIO
 
 import orjson
 
-#: Lines written before the stream is flushed: a batch of the batched engine.
-FLUSH_EVERY = 1000
-
 
 def json_line(doc: Any) -> str:
     """``json.dumps(doc)``, for a document of strings, integers, booleans, None, lists and
@@ -40,17 +37,18 @@ def json_line(doc: Any) -> str:
 
 
 class LineWriter:
-    """Writes lines to a text stream, flushing every :data:`FLUSH_EVERY` lines and when
-    asked (before an error is printed, at the end)."""
+    """Writes lines to a text stream, flushing every `every` lines (a batch: its results are
+    known together) and when asked (before an error is printed, at the end)."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, every: int = 1) -> None:
         self.stream = stream
+        self.every = every
         self.pending = 0
 
     def write(self, line: str) -> None:
         self.stream.write(line + "\n")
         self.pending += 1
-        if self.pending >= FLUSH_EVERY:
+        if self.pending >= self.every:
             self.flush()
 
     def flush(self) -> None:

@@ -160,7 +160,8 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     console = Console(highlight=False)
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
-    lines = LineWriter(sys.stdout) if as_json and file.endswith(".jsonl") else None
+    # a batch's results are known together: they are flushed together
+    lines = LineWriter(sys.stdout, batch) if as_json and file.endswith(".jsonl") else None
     try:
         for i, (scenario, result) in enumerate(pairs):
             if lines is not None:  # the text of json.dumps, made quickly
