@@ -132,15 +132,11 @@ def test_every_core_package_is_installed() -> None:
 
 ENGINES = ("ecs_combat.batched", "ecs_combat.reference")
 
-#: The engines' imports of other modules' private names, to be removed by the engine
-#: restructure (issue 18): exact, so the list shrinks as that work lands (a fixed one must be
-#: taken off) and no new one comes in. (importer, module imported from, name)
-ENGINE_PRIVATE_IMPORTS = {
-    ("ecs_combat.batched.turn", "ecs_combat.batched.from_scenarios", "_Builder"),
-}
+#: The engines' imports of other modules' private names (importer, module imported from, name):
+#: none since the engine restructure. Exact, so no new one comes in.
+ENGINE_PRIVATE_IMPORTS: set[tuple[str, str, str]] = set()
 
-#: The engines' import circles (runtime imports, lazy ones included), for the engine
-#: restructure (issue 18): exact, as above.
+#: The engines' import circles (runtime imports, lazy ones included): none, as above.
 ENGINE_CIRCLES: set[frozenset[str]] = set()
 
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.from_scenarios import _Builder
+from ecs_combat.batched.from_scenarios import BatchBuilder
 from ecs_combat.batched.phase_start import PhaseDeclarer
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.phases import COMBAT, Phase
@@ -129,7 +129,7 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
         creatures=[spec for t in turns for spec in t.tokens.values()],
         cards=[c.card for t in turns for c in t.casts],
     )
-    layout = _Builder(registry, names)
+    layout = BatchBuilder(registry, names)
     prows: list[dict[str, int]] = []
     crows: list[dict[str, int]] = []
     sick: list[bool] = []
@@ -167,7 +167,7 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
     sources: list[IntArray] = []
     combat_index = [_combat_indices(turn.phases) for turn in turns]
     for k in range(n_phases):
-        builder = _Builder(registry, names)
+        builder = BatchBuilder(registry, names)
         builder.attacking = [-1] * n_rows
         attacking = np.full(len(turns), -1, I64)
         parent = np.full(len(turns), -1, I64)
@@ -203,7 +203,7 @@ def _combat_indices(phases: Sequence[Phase]) -> list[int]:
 def _main_casts(
     turns: Sequence[TurnScenario],
     k: int,
-    layout: _Builder,
+    layout: BatchBuilder,
     prows: list[dict[str, int]],
     crows: list[dict[str, int]],
 ) -> MainCasts:

@@ -15,6 +15,7 @@ from rich.text import Text
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.cards import cards
+from ecs_combat.cli.json_lines import LineWriter, json_line
 from ecs_combat.cli.report import render
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
 from ecs_combat.cli.turn_command import print_phases, resolve_turn_file
@@ -159,13 +160,15 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     console = Console(highlight=False)
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
+    # a batch's results are known together: they are flushed together
+    lines = LineWriter(sys.stdout, batch) if as_json and file.endswith(".jsonl") else None
     try:
         for i, (scenario, result) in enumerate(pairs):
+            if lines is not None:  # the text of json.dumps, made quickly
+                lines.write(json_line(result_json(scenario, result)))
+                continue
             if as_json:
-                if file.endswith(".jsonl"):
-                    click.echo(json.dumps(result_json(scenario, result), sort_keys=False))
-                else:
-                    click.echo(json.dumps(result_json(scenario, result), indent=2))
+                click.echo(json.dumps(result_json(scenario, result), indent=2))
                 continue
             if i == 0:
                 first = (scenario, result)
@@ -177,6 +180,8 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
             _separator(console, scenario.file)
             render(scenario, result, console)
     except StreamError as exc:
+        if lines is not None:
+            lines.flush()
         if first is not None:
             _separator(console, first[0].file)
             render(*first, console)
@@ -187,6 +192,8 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
                 2,
             )
         fail(f"{exc.error}{exc.resume_note()}", 2)
+    if lines is not None:
+        lines.flush()
     if first is not None:
         render(*first, console)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -92,16 +92,20 @@ class _DuplicateKeyDecoder:
                 self.check(value, f"{path}[{i}]")
 
 
-def read_documents(path: str | Path, kind: Kind) -> Iterator[tuple[str, Any]]:
+def read_documents(
+    path: str | Path, kind: Kind, quick: Callable[[bytes, str], Any] | None = None
+) -> Iterator[tuple[str, Any]]:
     """Yield (location, raw document) for each document in a file: one for .toml and .json,
-    one per non-blank line for .jsonl (location ``FILE:LINE``), read as it goes."""
+    one per non-blank line for .jsonl (location ``FILE:LINE``), read as it goes. `quick`
+    reads a .jsonl line first (its bytes, its location): what it gives instead of None is
+    yielded in place of the document."""
     p = Path(path)
     file = str(path)
     suffix = p.suffix.lower()
     if suffix not in SUFFIXES[kind]:
         raise InputError(file, "", f"unknown file type: use {_either(SUFFIXES[kind])}")
     if suffix == ".jsonl":
-        yield from _json_lines(p, file, kind)
+        yield from _json_lines(p, file, kind, quick)
         return
     text = _read(p, file)
     if suffix == ".toml":
@@ -130,8 +134,11 @@ def _read(p: Path, file: str) -> str:
         raise InputError(file, "", f"cannot read: {exc.strerror or exc}") from None
 
 
-def _json_lines(p: Path, file: str, kind: Kind) -> Iterator[tuple[str, Any]]:
-    """The documents of a JSON Lines file, one line at a time."""
+def _json_lines(
+    p: Path, file: str, kind: Kind, quick: Callable[[bytes, str], Any] | None
+) -> Iterator[tuple[str, Any]]:
+    """The documents of a JSON Lines file, one line at a time (what `quick` reads of a line
+    instead)."""
     try:
         stream = p.open("rb")
     except FileNotFoundError:
@@ -145,6 +152,11 @@ def _json_lines(p: Path, file: str, kind: Kind) -> Iterator[tuple[str, Any]]:
     with stream:
         for n, raw in enumerate(stream, 1):
             where = f"{file}:{n}"
+            if quick is not None:
+                found = quick(raw, where)
+                if found is not None:
+                    yield where, found
+                    continue
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:

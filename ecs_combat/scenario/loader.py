@@ -28,6 +28,7 @@ from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
+from ecs_combat.scenario.quick import QuickReader
 from ecs_combat.suggest import did_you_mean
 
 # ---------------------------------------------------------------------------------------------
@@ -42,11 +43,13 @@ def read_documents(path: str | Path) -> Iterator[tuple[str, Any]]:
 
 def iter_scenarios(path: str | Path, registry: Registry) -> Iterator[Scenario]:
     """Read and validate the scenarios of a file one at a time (a .jsonl file line by line, so
-    that memory stays bounded however long it is)."""
+    that memory stays bounded however long it is; its common lines read quickly:
+    :mod:`ecs_combat.scenario.quick`)."""
     found = False
-    for where, doc in read_documents(path):
+    quick = QuickReader(registry).scenario
+    for where, doc in documents.read_documents(path, "scenario", quick):
         found = True
-        yield parse_scenario(doc, registry, where)
+        yield doc if isinstance(doc, Scenario) else parse_scenario(doc, registry, where)
     if not found:
         raise InputError(str(path), "", "the file holds no scenario")
 
