@@ -1,4 +1,4 @@
-"""Building a batch column by column (``BatchBuilder.add_scenarios``, what
+"""Building a batch column by column (``columns.add_scenarios``, what
 ``scenarios_to_batch`` does) gives the arrays of building it scenario by scenario
 (``BatchBuilder.add``): every field, for scenarios with events, divisions, targets, counters
 and plugins' state."""

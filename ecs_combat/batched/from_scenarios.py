@@ -8,12 +8,12 @@ its blockers in declaration order, events by (point, file order).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
+from ecs_combat.batched.columns import add_scenarios
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
@@ -44,7 +44,7 @@ def event_points(step_names: Sequence[str]) -> dict[str, int]:
 
 class BatchBuilder:
     """Collects rows as Python lists, then makes the arrays: many scenarios at once column by
-    column (:meth:`add_scenarios`), or player by player and creature by creature (turns)."""
+    column (:func:`ecs_combat.batched.columns.add_scenarios`), or player by player and creature by creature (turns)."""
 
     def __init__(self, registry: Registry, names: tuple[str, ...]) -> None:
         self.names = names
@@ -132,118 +132,6 @@ class BatchBuilder:
         for kw, count in spec.counters.items():
             self.counters.append((row, self.column[kw], count))
         return row
-
-    def add_scenarios(self, scenarios: Sequence[Scenario]) -> None:
-        """Battles ``0..n-1``: the scenarios, each column in one pass over every row (the same
-        rows as :meth:`add` of each in turn); what only some have (creature references,
-        targets, divisions, events) scenario by scenario."""
-        players = [p for sc in scenarios for p in sc.players.values()]
-        specs: list[CreatureSpec] = []
-        prows: list[dict[str, int]] = []
-        crows: list[dict[str, int]] = []
-        row_battle: list[int] = []
-        controller: list[int] = []
-        p0 = len(self.player_battle)
-        r0 = len(self.battle)
-        for b, sc in enumerate(scenarios):
-            self.files.append(sc.file)
-            prow = {pid: p0 + i for i, pid in enumerate(sc.players)}
-            p0 += len(prow)
-            here = list(sc.creatures.values())
-            entering = self.entering(sc) if sc.events else []
-            self.present.extend([True] * len(here))
-            if entering:
-                here += entering
-                self.present.extend([False] * len(entering))
-            crow = {spec.id: r0 + i for i, spec in enumerate(here)}
-            r0 += len(here)
-            controller.extend([prow[spec.controller] for spec in here])
-            row_battle.extend([b] * len(here))
-            specs += here
-            prows.append(prow)
-            crows.append(crow)
-        self.add_player_columns(players, scenarios)
-        start = len(self.battle)
-        self.battle += row_battle
-        self.controller += controller
-        self.add_creature_columns(specs, start)
-        for key, f in self.creature_fields.items():  # creature ids: rows
-            if f.kind == "creature":
-                column = self.creature_state[key]
-                column[start:] = [
-                    -1 if v is None else crows[b][v] if isinstance(v, str) else v
-                    for v, b in zip(column[start:], row_battle, strict=True)
-                ]
-        self.attacking.extend([-1] * (len(self.battle) - len(self.attacking)))
-        for b, sc in enumerate(scenarios):
-            crow, prow = crows[b], prows[b]
-            if any(spec.targets for spec in sc.creatures.values()):
-                self.add_targets(sc.creatures.values(), crow)
-            if sc.divisions or sc.events:
-                self.add_combat(b, sc, prow, crow)
-                continue
-            for cid, defender in sc.attackers.items():  # what add_combat does of the rest
-                self.attacking[crow[cid]] = prow[defender]
-            if sc.blockers:
-                self.add_blocks(sc, crow)
-
-    def add_blocks(self, sc: Scenario, crow: dict[str, int]) -> None:
-        """A scenario's blocks: grouped by attacker in attack order, each attacker's blockers
-        in declaration order (as :meth:`Scenario.blockers_of` gives them)."""
-        place = {a: i for i, a in enumerate(sc.attackers)}
-        found = sorted(
-            (
-                (place[a], crow[blocker], crow[a], attacked.index(a))
-                for blocker, attacked in sc.blockers.items()
-                for a in dict.fromkeys(attacked)
-                if a in place
-            ),
-            key=itemgetter(0),
-        )
-        self.block_blocker += [f[1] for f in found]
-        self.block_attacker += [f[2] for f in found]
-        self.block_rank += [f[3] for f in found]
-
-    def add_player_columns(self, players: list[PlayerSpec], scenarios: Sequence[Scenario]) -> None:
-        """The players' rows, in battle and turn order."""
-        for b, sc in enumerate(scenarios):
-            self.player_battle.extend([b] * len(sc.players))
-        self.life += [p.life for p in players]
-        self.lands += [land_mask(p.lands) if p.lands else 0 for p in players]
-        for key, column in self.player_state.items():
-            column += [p.state[key] for p in players]
-        self.player_ids += [p.id for p in players]
-
-    def add_creature_columns(self, specs: list[CreatureSpec], start: int) -> None:
-        """The creatures' rows from row `start` on (their battles and controllers given)."""
-        masks: dict[tuple[str, ...], int] = {(): 0}
-        for spec in specs:
-            if spec.keywords not in masks:
-                masks[spec.keywords] = self.mask(spec.keywords)
-        self.power += [spec.power for spec in specs]
-        self.toughness += [spec.toughness for spec in specs]
-        self.damage += [spec.damage for spec in specs]
-        self.keywords += [masks[spec.keywords] for spec in specs]  # at most 64 bits
-        self.colors += [color_mask(spec.colors) if spec.colors else 0 for spec in specs]
-        self.types += [type_mask(spec.types) if spec.types else 0 for spec in specs]
-        self.tapped += [spec.tapped for spec in specs]
-        for key, column in self.creature_state.items():
-            column += [spec.state[key] for spec in specs]
-        bit = {name: b.bit_length() - 1 for name, b in self.bits.items()}
-        self.instances += [
-            (row, bit[name], -1 if p is None else FROM_WORDS.index(p) if isinstance(p, str) else p)
-            for row, spec in enumerate(specs, start)
-            if spec.keywords
-            for name, p in zip(spec.keywords, spec.parameters, strict=True)
-        ]
-        self.creature_ids += [spec.id for spec in specs]
-        self.creature_names += [spec.name for spec in specs]
-        self.counters += [
-            (row, self.column[kw], count)
-            for row, spec in enumerate(specs, start)
-            if spec.counters
-            for kw, count in spec.counters.items()
-        ]
 
     def add(self, b: int, sc: Scenario) -> None:
         self.files.append(sc.file)
@@ -450,5 +338,5 @@ def scenarios_to_batch(
     """One batch holding every scenario, battle ``i`` being ``scenarios[i]``; with bits for
     the keywords the cards named in `cards` give (spells cast outside the scenarios' events)."""
     builder = BatchBuilder(registry, used_keywords(scenarios, registry, cards=cards))
-    builder.add_scenarios(scenarios)
+    add_scenarios(builder, scenarios)
     return builder.batch(len(scenarios))
