@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class EcsCombatError(Exception):
     """Base of the errors ecs-combat reports without a traceback."""
@@ -31,3 +33,18 @@ class PluginError(EcsCombatError):
 
 class RefusedError(EcsCombatError):
     """The batched engine cannot resolve this scenario (it never answers wrongly)."""
+
+
+def call_plugin(plugin: str, what: str, function: Any, *args: Any) -> None:
+    """Call a plugin's function; an exception from it is the plugin's, reported by name."""
+    try:
+        result = function(*args)
+    except EcsCombatError:
+        raise
+    except Exception as exc:
+        raise PluginError(f"plugin {plugin!r}: {what} raised {type(exc).__name__}: {exc}") from exc
+    if result is not None:
+        raise PluginError(
+            f"plugin {plugin!r}: {what} returned {result!r}; it should change what it is given "
+            "and return nothing"
+        )

@@ -11,7 +11,7 @@ from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.batched.keywords import kept, refresh
 from ecs_combat.batched.numeric import mask_of, rows_of_battles
 from ecs_combat.batched.state import Run
-from ecs_combat.errors import EcsCombatError, PluginError
+from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.schedule import (
     BatchDeaths,
     BatchDestruction,
@@ -30,26 +30,13 @@ def run_systems(run: Run, point: str, payload: Any) -> None:
         batched = scheduled.system.batched
         assert batched is not None  # refused when the run began
         before = len(triggers) if triggers is not None else 0
-        try:
-            result = batched(context, payload)
-            named = scheduled.system.keywords
-            for group in triggers[before:] if triggers is not None else ():
-                group.plugin = scheduled.plugin
-                if not group.keyword and len(named) == 1:
-                    group.keyword = next(iter(named))
-        except EcsCombatError:
-            raise
-        except Exception as exc:  # a plugin's bug, reported by name
-            raise PluginError(
-                f"plugin {scheduled.plugin!r}: system {scheduled.system.name!r} at "
-                f"{point} (batched) raised {type(exc).__name__}: {exc}"
-            ) from exc
-        if result is not None:
-            raise PluginError(
-                f"plugin {scheduled.plugin!r}: system {scheduled.system.name!r} at {point} "
-                f"(batched) returned {result!r}; it should change what it is given and "
-                "return nothing"
-            )
+        what = f"system {scheduled.system.name!r} at {point} (batched)"
+        call_plugin(scheduled.plugin, what, batched, context, payload)
+        named = scheduled.system.keywords
+        for group in triggers[before:] if triggers is not None else ():
+            group.plugin = scheduled.plugin
+            if not group.keyword and len(named) == 1:
+                group.keyword = next(iter(named))
 
 
 def state_based_actions(run: Run, battles: BoolArray | None) -> IntArray:

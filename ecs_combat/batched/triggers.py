@@ -9,7 +9,7 @@ from ecs_combat.batched.arrays import IntArray
 from ecs_combat.batched.keywords import keyword_index, listed_at, refresh
 from ecs_combat.batched.numeric import mask_of, run_starts
 from ecs_combat.batched.state import Run
-from ecs_combat.errors import EcsCombatError, PluginError
+from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.schedule import BatchTriggers
 
 I64 = np.int64
@@ -62,12 +62,4 @@ def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> None:
 def _resolve_group(run: Run, group: BatchTriggers, index: IntArray) -> None:
     """Some triggers of one kind resolve (at most one in each battle)."""
     taken = group.take(index)
-    try:
-        group.resolve(run.context, taken)
-    except EcsCombatError:
-        raise
-    except Exception as exc:  # a plugin's bug, reported by name
-        raise PluginError(
-            f"plugin {group.plugin!r}: a triggered ability (batched) raised "
-            f"{type(exc).__name__}: {exc}"
-        ) from exc
+    call_plugin(group.plugin, "a triggered ability (batched)", group.resolve, run.context, taken)

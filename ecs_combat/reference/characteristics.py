@@ -24,6 +24,7 @@ from ecs_combat.reference.world import isolated_world
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import MadeRequirement
 from ecs_combat.rules.sides import KeywordSide, spec_side
+from ecs_combat.rules.usage import attack_system_keywords, static_ability_keywords
 from ecs_combat.scenario.model import Scenario
 
 
@@ -120,19 +121,10 @@ def _may_change(scenario: Scenario, registry: Registry) -> bool:
     """Whether static abilities or the declare-attackers step's systems may make a creature
     differ from how the scenario declares it."""
     present = {k for spec in scenario.creatures.values() for k in (*spec.keywords, *spec.counters)}
-    # a static ability belongs to a keyword (docs/plugins.md): only the static-keyword hooks
-    # of plugins whose keywords are present may change a creature (a plugin owning no keyword
-    # at all, always)
-    owners = set(registry.keyword_plugin.values())
-    present_owners = {registry.keyword_plugin.get(k) for k in present}
-    if any(
-        p in present_owners or p not in owners
-        for p in registry.plugins_implementing("static_keywords")
-    ):
+    static = static_ability_keywords(registry)
+    if static is None or not static.isdisjoint(present):
         return True
     if not scenario.attackers:
         return False
-    return any(
-        not s.system.keywords or not present.isdisjoint(s.system.keywords)
-        for s in registry.systems_at("declare-attackers")
-    )
+    attack = attack_system_keywords(registry)
+    return attack is None or not attack.isdisjoint(present)

@@ -15,13 +15,14 @@ from typing import Any
 
 import esper
 
+from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference import damage, declarations, events, state_based
 from ecs_combat.reference.board import Board
 from ecs_combat.reference.components import Damage, Player, Stats, SummoningSick, Tapped
 from ecs_combat.reference.context import ReferenceContext
 from ecs_combat.reference.state import CombatState
-from ecs_combat.reference.systems import Systems, call_plugin
+from ecs_combat.reference.systems import Systems
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_cannot_attack
 from ecs_combat.rules.pipeline import StepPlan

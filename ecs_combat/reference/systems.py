@@ -1,12 +1,9 @@
-"""Which of the plugins' systems apply to one combat (or turn) in the reference engine, and
-calling a plugin's code."""
+"""Which of the plugins' systems apply to one combat (or turn) in the reference engine."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from ecs_combat.errors import EcsCombatError, PluginError
 from ecs_combat.plugin.registry import Registry, ScheduledSystem
 from ecs_combat.plugin.schedule import POINT_NAMES
 
@@ -33,18 +30,3 @@ class Systems:
             ]
             for point in POINT_NAMES
         }
-
-
-def call_plugin(plugin: str, what: str, function: Any, *args: Any) -> None:
-    """Call a plugin's function; an exception from it is the plugin's, reported by name."""
-    try:
-        result = function(*args)
-    except EcsCombatError:
-        raise
-    except Exception as exc:
-        raise PluginError(f"plugin {plugin!r}: {what} raised {type(exc).__name__}: {exc}") from exc
-    if result is not None:
-        raise PluginError(
-            f"plugin {plugin!r}: {what} returned {result!r}; it should change what it is given "
-            "and return nothing"
-        )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.schedule import Trigger
 from ecs_combat.reference.state_based import state_based_actions
-from ecs_combat.reference.systems import call_plugin
 
 if TYPE_CHECKING:
     from ecs_combat.reference.combat import Combat

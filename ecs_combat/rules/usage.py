@@ -55,3 +55,27 @@ def with_required(registry: Registry, keywords: Iterable[str]) -> tuple[str, ...
                 used.add(needed)
                 todo.append(needed)
     return tuple(k for k in registry.keywords if k in used)
+
+
+def static_ability_keywords(registry: Registry) -> frozenset[str] | None:
+    """The keywords whose static abilities (``static_keywords`` hooks) may change a creature:
+    a static ability belongs to its plugin's keywords. None if a plugin with one owns no
+    keyword (it may change any creature)."""
+    out: set[str] = set()
+    for plugin in registry.plugins_implementing("static_keywords"):
+        owned = {k for k, p in registry.keyword_plugin.items() if p == plugin}
+        if not owned:
+            return None
+        out |= owned
+    return frozenset(out)
+
+
+def attack_system_keywords(registry: Registry) -> frozenset[str] | None:
+    """The keywords of the ``declare-attackers`` systems, which may change creatures before
+    blockers are declared; None if one names no keyword (it runs for every creature)."""
+    out: set[str] = set()
+    for s in registry.systems_at("declare-attackers"):
+        if not s.system.keywords:
+            return None
+        out |= s.system.keywords
+    return frozenset(out)

@@ -30,6 +30,7 @@ from ecs_combat.plugin.definitions import CARD_TYPES, COLORS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import least_blockers, why_cannot_attack
 from ecs_combat.rules.sides import KeywordSide, spec_side
+from ecs_combat.rules.usage import attack_system_keywords, static_ability_keywords
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
@@ -74,13 +75,8 @@ class QuickReader:
         #: Keywords whose static abilities the reference world gives (a plugin's static
         #: ability belongs to its keywords), and keywords with a declare-attackers system:
         #: a line with them is left to the full reader; None: every line is.
-        self.static_keywords = _owned(registry, registry.plugins_implementing("static_keywords"))
-        self.attack_keywords: frozenset[str] | None = frozenset()
-        for s in registry.systems_at("declare-attackers"):
-            if not s.system.keywords:
-                self.attack_keywords = None
-                break
-            self.attack_keywords |= s.system.keywords
+        self.static_keywords = static_ability_keywords(registry)
+        self.attack_keywords = attack_system_keywords(registry)
         self.requirement_keywords = frozenset(
             r.keyword for r in registry.restrictions_of("block-requirement")
         )
@@ -353,14 +349,6 @@ def _integer(value: Any) -> int:
     if type(value) is not int or abs(value) > LIMIT:
         raise _Unusual
     return value
-
-
-def _owned(registry: Registry, plugins: list[str]) -> frozenset[str] | None:
-    """The keywords of some plugins; None if one of them has none."""
-    owned = {p: {k for k, q in registry.keyword_plugin.items() if q == p} for p in plugins}
-    if not all(owned.values()):
-        return None
-    return frozenset(k for keywords in owned.values() for k in keywords)
 
 
 def _defaults(registry: Registry, owner: str) -> dict[str, Any]:
