@@ -5,6 +5,7 @@ events copied for the candidate combats, and the ranks that order scores."""
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions import Decision, best_attacks, best_blocks
-from ecs_combat.decisions.objective import lexicographic_ranks
+from ecs_combat.decisions.objective import SMALL_SCORES, lexicographic_ranks
 from ecs_combat.errors import EcsCombatError
 from ecs_combat.reference.engine import ReferenceEngine
 
@@ -158,6 +159,20 @@ def test_ranks_order_scores_term_by_term(rows: list[list[int]]) -> None:
         for j in range(len(rows)):
             assert (ranks[i] < ranks[j]) == (rows[i] < rows[j])
             assert (ranks[i] == ranks[j]) == (rows[i] == rows[j])
+
+
+@pytest.mark.parametrize("rows", [SMALL_SCORES, SMALL_SCORES + 1, 5 * SMALL_SCORES])
+def test_ranks_order_many_scores_term_by_term(rows: int) -> None:
+    """Both ways of ranking (a few calls over the whole array up to `SMALL_SCORES` rows,
+    column by column above) order rows as the scores compare, term by term: sorted by rank,
+    the rows are sorted, and equal ranks are equal rows."""
+    scores = np.random.default_rng(rows).integers(-4, 4, (rows, 4))
+    ranks = lexicographic_ranks(scores)
+    order = np.argsort(ranks, kind="stable")
+    ordered = [tuple(r) for r in scores[order].tolist()]
+    assert ordered == sorted(ordered)
+    same = ranks[order][1:] == ranks[order][:-1]
+    assert (same == [a == b for a, b in itertools.pairwise(ordered)]).all()
 
 
 def test_the_default_division_is_shown_among_equal_ones(registry: Registry) -> None:

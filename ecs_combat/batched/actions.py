@@ -9,7 +9,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.batched.keywords import kept, refresh
-from ecs_combat.batched.numeric import mask_of, rows_of_battles
+from ecs_combat.batched.numeric import mask_of, rows_of_battles, some
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.schedule import (
@@ -66,7 +66,7 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     check = BatchStateCheck(checked, destroy_, dies, loses)
     run_systems(run, "state-based-actions", check)
     destroy_ = check.destroy & ~check.dies
-    if destroy_.any():
+    if some(destroy_):
         destroy_ = destroy(run, destroy_)
     dead = ((destroy_ | check.dies) & c.on_bf).nonzero()[0]
     if dead.size:

@@ -15,7 +15,7 @@ from ecs_combat.batched.actions import (
 )
 from ecs_combat.batched.arrays import BatchOutcome
 from ecs_combat.batched.keywords import refresh
-from ecs_combat.batched.numeric import mask_of
+from ecs_combat.batched.numeric import mask_of, some
 from ecs_combat.batched.results import GAME_ENDED, HAPPENED, NO_ATTACKERS, NO_STEP
 from ecs_combat.batched.state import Run
 from ecs_combat.batched.triggers import resolve_triggers
@@ -35,14 +35,14 @@ def play(run: Run) -> None:
     rounds = combat.rounds
     if rounds[0]:
         events.events_at(run, 0, np.where(ha, HAPPENED, NO_ATTACKERS).astype(np.int8))
-    nb = run.nb
     for s, plan in enumerate(run.schedule.plans):
         act = ha & ~players.game_over
-        happen = np.zeros(nb, np.bool_)
-        if act.any():
+        happen = act  # none take place where none act
+        if some(act):
             refresh(run, act)
-            happen = act if plan.step.default else act & damage.step_exists(run, s)
-            if happen.any():
+            if not plan.step.default:
+                happen = act & damage.step_exists(run, s)
+            if some(happen):
                 damage.damage_step(run, s, happen)
         combat.steps_taken[s] = happen
         if rounds[s + 1]:  # why an event after the step would not happen
@@ -67,7 +67,7 @@ def declare(run: Run) -> None:
         combat.in_combat[bb[declared]] = True
     combat.blocks_declared = True
     refresh(run, None)
-    if combat.has_attack.any():
+    if some(combat.has_attack):
         blocking = BatchBlockDeclaration(bb[declared], ba[declared])
         run_systems(run, "declare-blockers", blocking)
         resolve_triggers(run, blocking.triggers)

@@ -25,6 +25,7 @@ from ecs_combat.batched.numeric import (
     divide_in_order,
     mask_of,
     rows_of_battles,
+    some,
     starts_mask,
 )
 from ecs_combat.batched.state import Run
@@ -72,7 +73,7 @@ def damage_step(run: Run, s: int, happen: BoolArray) -> None:
     # Creatures in combat are in battles with attackers; a striker's battle has the step.
     # So only battles whose game is over need leaving out.
     game_over = run.players.game_over
-    rows_mask = rows_of_battles(~game_over, c.battle) if game_over.any() else None
+    rows_mask = rows_of_battles(~game_over, c.battle) if some(game_over) else None
     in_combat = combat.in_combat if rows_mask is None else combat.in_combat & rows_mask
     striker = in_combat & flags(run, masks.strike[s])
     if plan.step.default:
@@ -111,8 +112,8 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
         run.schedule.plans[s].name, deals, np.zeros(n, np.bool_), np.zeros(n, np.bool_)
     )
     run_systems(run, "assign-damage", plan)
-    excess = plan.player_gets_excess if plan.player_gets_excess.any() else None
-    destroys = plan.one_is_lethal if plan.one_is_lethal.any() else None
+    excess = plan.player_gets_excess if some(plan.player_gets_excess) else None
+    destroys = plan.one_is_lethal if some(plan.one_is_lethal) else None
     combat.excess_by = plan.excess_by
     if run.divisions is not None:
         _record_divisions(run, s, deals, plan)
@@ -314,7 +315,7 @@ def _explicit(
     src = b.division_source[rows]
     g_src = src[starts]
     used = _assigns(run, g_src, deals_a, deals_b, excess)
-    if not used.any():
+    if not some(used):
         return None
     rec = b.division_recipient[rows]
     amt = b.division_amount[rows]
@@ -326,7 +327,7 @@ def _explicit(
     bad = used & (
         (np.add.reduceat(bad_row.astype(I64), starts) > 0) | (totals != run.creatures.power[g_src])
     )
-    if bad.any():
+    if some(bad):
         _division_error(run, s, rows, starts, g_src, bad, valid, totals, excess)
     sources = np.zeros(run.n, np.bool_)
     sources[g_src[used]] = True

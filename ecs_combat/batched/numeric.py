@@ -159,6 +159,12 @@ def starts_mask(n: int, starts: IntArray) -> IntArray:
     return out
 
 
+def some(values: npt.NDArray[Any]) -> bool:
+    """Whether any value is set: ``values.any()`` without its Python-level dispatch, which
+    costs more than the work on the small arrays of a decision search."""
+    return bool(np.count_nonzero(values))
+
+
 def mask_of(size: int, indices: IntArray) -> BoolArray:
     """A mask of `size` with the `indices` set (battles of some battle numbers, ...)."""
     out = np.zeros(size, np.bool_)
@@ -169,7 +175,7 @@ def mask_of(size: int, indices: IntArray) -> BoolArray:
 def rows_of_battles(battles: BoolArray | None, battle: IntArray) -> BoolArray | None:
     """Row mask of the rows (of battle numbers `battle`) in some battles (None: every battle,
     and None when they are all)."""
-    if battles is None or battles.all():
+    if battles is None or np.count_nonzero(battles) == battles.size:
         return None
     out: BoolArray = battles[battle]
     return out

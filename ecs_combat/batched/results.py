@@ -93,8 +93,12 @@ class Results:
         out: list[list[tuple[int, ...]]] = [[] for _ in range(self.n_built)]
         if battle.size == 0:
             return out
+        if self.n_built < self.run.nb:  # only the rows of the battles built
+            kept = (battle >= 0).nonzero()[0]
+            battle = battle[kept]
+            keys = [k[kept] for k in keys]
+            columns = [c[kept] for c in columns]
         order = np.lexsort([*reversed(keys), battle])
-        order = order[battle[order] >= 0]
         cols = [c[order].tolist() for c in columns]
         for b, *values in zip(battle[order].tolist(), *cols, strict=True):
             out[b].append(tuple(values))
@@ -138,9 +142,10 @@ class Results:
         # the creature and player rows of the chosen battles, in order (`*_at[i]`: the first
         # of battle i's among them)
         ids = np.asarray(chosen, I64)
-        crow, c_at = _rows_of(np.searchsorted(run.creatures.battle, np.arange(run.nb + 1)), ids)
-        prow, p_at = _rows_of(np.searchsorted(run.players.battle, np.arange(run.nb + 1)), ids)
-        ev_start = np.searchsorted(run.batch.event_battle, np.arange(run.nb + 1)).tolist()
+        edges = np.arange(run.nb + 1)
+        crow, c_at = _rows_of(run.creatures.battle.searchsorted(edges), ids)
+        prow, p_at = _rows_of(run.players.battle.searchsorted(edges), ids)
+        ev_start = run.batch.event_battle.searchsorted(edges).tolist()
         c_rows, p_rows = crow.tolist(), prow.tolist()
         alive, marked = run.creatures.on_bf[crow].tolist(), run.creatures.marked[crow].tolist()
         returned = run.creatures.returned[crow].tolist()
@@ -257,5 +262,5 @@ def _rows_of(start: IntArray, battles: IntArray) -> tuple[IntArray, list[int]]:
     count = start[battles + 1] - start[battles]
     at = np.zeros(len(battles) + 1, I64)
     np.cumsum(count, out=at[1:])
-    rows = np.arange(int(at[-1]), dtype=I64) + np.repeat(start[battles] - at[:-1], count)
+    rows = np.arange(int(at[-1]), dtype=I64) + (start[battles] - at[:-1]).repeat(count)
     return rows, at.tolist()

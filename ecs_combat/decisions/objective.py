@@ -7,6 +7,7 @@ plugins add terms (:class:`ecs_combat.plugin.definitions.ScoreTerm`, e.g. ``pois
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -134,16 +135,31 @@ def worth(sides: Sides, outcome: BatchOutcome) -> IntArray:
     return out
 
 
+#: Up to this many rows, :func:`lexicographic_ranks` reduces the whole array at once (faster
+#: for small arrays; column by column is faster for many rows).
+SMALL_SCORES = 256
+
+
 def lexicographic_ranks(scores: IntArray) -> IntArray:
     """A number per row of `scores` ordered as the rows compared term by term: equal rows get
     equal numbers, a lower row a lower one."""
     if len(scores) == 0:
         return np.zeros(0, I64)
+    if len(scores) <= SMALL_SCORES and scores.shape[1]:  # a few calls over the whole array
+        lows = scores.min(axis=0)
+        spans = (scores.max(axis=0) - lows + 1).tolist()
+        if math.prod(map(float, spans)) < 2.0**62:
+            shifted = scores - lows
+            ranks: IntArray = shifted[:, 0].copy()
+            for t in range(1, len(spans)):
+                ranks *= spans[t]
+                ranks += shifted[:, t]
+            return ranks
     # term by term: numpy reduces a few columns of many rows along the rows slowly
     columns = [scores[:, t] for t in range(scores.shape[1])]
     low = [int(c.min()) for c in columns]
     span = [int(c.max()) - lo + 1 for c, lo in zip(columns, low, strict=True)]
-    if float(np.prod(np.array(span, np.float64))) < 2.0**62:
+    if math.prod(map(float, span)) < 2.0**62:
         # mixed radix, term by term (an integer matrix product is much slower)
         out: IntArray = columns[0] - low[0]
         for t in range(1, len(span)):

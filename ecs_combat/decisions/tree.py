@@ -130,6 +130,10 @@ class Tree:
     played: list[Played | None] = field(default_factory=list)
     #: ``Rows.of(boards)``, if known.
     board_rows: Rows | None = None
+    #: Expanded node -> (its group in `_expanded`, its index in `expansions`), for
+    #: :meth:`line`; the groups indexed so far.
+    _where: dict[int, tuple[int, int]] = field(default_factory=dict)
+    _indexed_groups: int = 0
 
     def __post_init__(self) -> None:
         self._rows = self.board_rows or Rows.of(self.boards)
@@ -323,19 +327,18 @@ class Tree:
     def line(self, node: int) -> list[tuple[Expansion, int, int]]:
         """The best line below a node: each expansion on it with the attacking player's
         division and the defending player's reply chosen there."""
+        where = self._where
+        for g in range(self._indexed_groups, len(self._expanded)):  # index the new groups
+            group = self._expanded[g]
+            where.update((n, (g, group.first + j)) for j, n in enumerate(group.node.tolist()))
+        self._indexed_groups = len(self._expanded)
         out: list[tuple[Expansion, int, int]] = []
-        by_node = {
-            e.node: (e, int(c))
-            for g, group in enumerate(self._expanded)
-            for e, c in zip(
-                self.expansions[group.first : group.first + len(group.node)],
-                self.best_child[g],
-                strict=True,
-            )
-            if c >= 0
-        }
-        while node in by_node:
-            e, child = by_node[node]
+        while node in where:
+            g, i = where[node]
+            e = self.expansions[i]
+            child = int(self.best_child[g][i - self._expanded[g].first])
+            if child < 0:
+                break
             a, d = divmod(child - e.first_child, e.n_defending)
             out.append((e, a, d))
             node = child
