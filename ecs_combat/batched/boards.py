@@ -68,17 +68,38 @@ def _move(refs: IntArray, shift: IntArray) -> IntArray:
 
 
 @dataclass(frozen=True)
+class OwnedRows:
+    """Rows of a child table (keyword instances, targets) grouped by their owner rows."""
+
+    start: IntArray  #: [owners] where each owner's rows begin in `order`
+    count: IntArray  #: [owners] how many each owner has
+    order: IntArray  #: the child rows, by owner (each owner's in their order)
+
+    @staticmethod
+    def of(owner: IntArray, n_owners: int) -> OwnedRows:
+        count = np.bincount(owner, minlength=n_owners).astype(I64)
+        start = np.zeros(n_owners, I64)
+        np.cumsum(count[:-1], out=start[1:])
+        return OwnedRows(start, count, owner.argsort(kind="stable"))
+
+
+@dataclass(frozen=True)
 class Rows:
-    """A batch's players and creatures grouped by battle (for copying its boards often)."""
+    """A batch's players and creatures grouped by battle, and its creatures' keyword instances
+    and targets by creature (for copying its boards often)."""
 
     players: Segments
     creatures: Segments
+    instances: OwnedRows | None = None
+    targets: OwnedRows | None = None
 
     @staticmethod
     def of(batch: CombatBatch) -> Rows:
         return Rows(
             Segments.of(batch.player_battle, batch.n_battles),
             Segments.of(batch.battle, batch.n_battles),
+            OwnedRows.of(batch.instance_row, batch.n_creatures),
+            OwnedRows.of(batch.target_source, batch.n_creatures),
         )
 
 
@@ -117,9 +138,9 @@ def copy_boards(
     p_by_row = p_shift[ccopy]
 
     # instances follow their creature rows
-    inst = _rows_of(batch.instance_row, crow, batch.n_creatures)
+    inst = _rows_of(batch.instance_row, crow, batch.n_creatures, rows.instances)
     inst_copy = ccopy[inst[1]]
-    aims = _rows_of(batch.target_source, crow, batch.n_creatures)
+    aims = _rows_of(batch.target_source, crow, batch.n_creatures, rows.targets)
     aims_copy = ccopy[aims[1]]
     state = {
         k: (_move(v[crow], c_by_row) if k in creature_refs else v[crow])
@@ -202,20 +223,21 @@ def copy_boards(
     return Copies(out, cstart, pstart, crow, prow)
 
 
-def _rows_of(owner: IntArray, taken: IntArray, n_owners: int) -> tuple[IntArray, IntArray]:
+def _rows_of(
+    owner: IntArray, taken: IntArray, n_owners: int, owned: OwnedRows | None = None
+) -> tuple[IntArray, IntArray]:
     """Rows of a child table (instances of creatures, of events) whose owner rows are copied
     as `taken`: the child rows in the copies' order, and the place in `taken` of each one's
-    owner. Child rows of one owner are contiguous and ordered by owner."""
+    owner. Child rows of one owner are contiguous and ordered by owner; `owned` is
+    ``OwnedRows.of(owner, n_owners)``, if known."""
     if len(owner) == 0:
         return np.zeros(0, I64), np.zeros(0, I64)
-    counts = np.bincount(owner, minlength=n_owners).astype(I64)
-    starts = np.concatenate([[0], counts.cumsum()[:-1]]).astype(I64)
-    per = counts[taken]
+    owned = owned or OwnedRows.of(owner, n_owners)
+    per = owned.count[taken]
     place = np.arange(len(taken), dtype=I64).repeat(per)
-    first = np.concatenate([[0], per.cumsum()[:-1]]).astype(I64)
-    within = np.arange(int(per.sum()), dtype=I64) - first[place]
-    order = np.argsort(owner, kind="stable")
-    return order[starts[taken][place] + within], place
+    first = per.cumsum() - per
+    within = np.arange(len(place), dtype=I64) - first[place]
+    return owned.order[owned.start[taken][place] + within], place
 
 
 @dataclass(frozen=True)

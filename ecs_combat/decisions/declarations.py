@@ -10,6 +10,7 @@ lexicographically.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -207,15 +208,25 @@ def tie_order(masks: MaskArray, creature_place: IntArray, target_place: IntArray
     if len(targets) and len(creatures):
         on = (masks[:, creatures, None] >> targets.astype(U64)) & U64(1)
         pair = creature_place[creatures][:, None] * width + target_place[targets]
-        pairs = np.where(on != 0, pair, -1).reshape(n, -1)
-        # compacted: the pairs of each declaration first, -1 after them (a shorter list first)
-        order = np.argsort(pairs < 0, axis=1, kind="stable")
-        pairs = np.take_along_axis(pairs, order, axis=1)
+        # each declaration's pairs in order, then -1 (a shorter list first): sorted with
+        # the missing ones above every pair, then marked -1
+        absent = width * width
+        pairs = np.where(on != 0, pair, absent).reshape(n, -1)
+        pairs.sort(axis=1)
+        pairs[pairs == absent] = -1
         keys = [pairs[:, c] for c in range(pairs.shape[1] - 1, -1, -1)]
     else:
         keys = []
     rank = np.empty(n, I64)
-    rank[np.lexsort((*keys, declared))] = np.arange(n, dtype=I64)
+    base = width * width + 1  # a pair plus 1, or 0 for none
+    if (len(keys) + 1) * math.log2(base) < 62:  # one key: declared, then the pairs, + 1
+        key = declared.copy()
+        for k in reversed(keys):
+            key *= base
+            key += k + 1
+        rank[key.argsort(kind="stable")] = np.arange(n, dtype=I64)
+    else:
+        rank[np.lexsort((*keys, declared))] = np.arange(n, dtype=I64)
     return rank
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -33,9 +34,13 @@ class KeywordSide:
     type_bits: int = 0
     land_bits: int = 0
 
+    @cached_property
+    def _names(self) -> frozenset[str]:
+        return frozenset(name for name, _ in self.instances)
+
     def has(self, keyword: str) -> np.bool_:
         """Whether it has the keyword."""
-        return np.bool_(any(name == keyword for name, _ in self.instances))
+        return np.bool_(keyword in self._names)
 
     def values(self, keyword: str) -> int:
         """Its instances' parameters: colors as a bit mask, numbers added up."""
