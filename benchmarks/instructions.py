@@ -1,12 +1,15 @@
-"""Instructions per pass of the damage-step core's workloads, counted by valgrind's cachegrind.
+"""Instructions per pass of the damage-step core's workloads, counted by valgrind's callgrind.
 
 Wall-clock benchmarks on a shared machine move by 2x with the load; the number of
 instructions executed does not. This counts, for each workload of `benchmarks/test_core.py`
 (and the decision search's many tiny batches, and bulk turns with two combat phases),
-the instructions one more pass costs (a run with ``--passes`` passes minus a run with none, so
-start-up, imports and drawing are left out; whole runs of the same code differ by about 10
-million instructions, so a batched pass of about 40 million needs ten passes to be measured
-within 2-3%), and compares two checkouts side by side:
+the instructions of its passes alone: each workload runs its passes inside
+``functools.reduce``, and callgrind counts only what runs inside that call
+(``--collect-atstart=no --toggle-collect=functools_reduce``), so start-up, imports, drawing
+and the warm-up pass are left out. Repeated runs of the same code give the same count to
+within a few thousand instructions (start-up alone differs by tens of millions from run to
+run, which is why a run with passes minus a run without was not precise enough). It compares
+two checkouts side by side:
 
     python benchmarks/instructions.py                          # this checkout
     python benchmarks/instructions.py --base ../old/.venv/bin/python
@@ -27,6 +30,7 @@ import sys
 
 #: Each workload's code: argv[1] is the number of passes after one warm-up pass.
 PRELUDE = """
+import functools
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -34,6 +38,12 @@ import ecs_combat
 from ecs_combat import load_scenario
 from ecs_combat.plugin.registry import load_registry
 passes = int(sys.argv[1])
+
+
+def measure(one):
+    # `one` run `passes` times inside functools.reduce: the only code callgrind counts (so
+    # the workloads must not call functools.reduce themselves)
+    functools.reduce(lambda _, __: one(), range(passes), None)
 plugins = sorted(
     ep.value for ep in metadata.distribution("ecs-combat").entry_points if ep.group == "ecs_combat"
 )
@@ -66,8 +76,12 @@ spec = load_spec(root / "{spec}", registry)
 generator = make_generator(spec, registry)
 engine = make_engine("batched", registry)
 size = default_chunk_size(spec, "batched")
-for _ in range(passes + 1):
+def one() -> None:
     simulate(generator, "batched", engine, 1, {battles}, size)
+
+
+one()  # warm-up, not counted
+measure(one)
 """
 
 WORKLOADS = {
@@ -76,9 +90,13 @@ WORKLOADS = {
 size = 8192  # simulate's chunk until 2026-12-01: the same work in every version
 chunks = [draw_battles(generator, 1, i * size, (i + 1) * size) for i in range(2)]
 engine = make_engine("batched", registry)
-for _ in range(passes + 1):
+def one() -> None:
     for drawn in chunks:
         engine.resolve_batch(drawn.batch)
+
+
+one()  # warm-up, not counted
+measure(one)
 """,
     "melee as the user runs it (12,288 battles)": SIMULATE.format(
         spec="examples/specs/melee.toml", battles=12_288
@@ -90,21 +108,33 @@ for _ in range(passes + 1):
     + """
 drawn = draw_battles(generator, 1, 0, 300)
 engine = make_engine("reference", registry)
-for _ in range(passes + 1):
+def one() -> None:
     engine.resolve_batch(drawn.batch)
+
+
+one()  # warm-up, not counted
+measure(one)
 """,
     "batched rules scenarios": """
 from ecs_combat.batched.engine import BatchedEngine
 scenarios = [load_scenario(p, registry) for p in sorted((root / "tests/scenarios").glob("*.toml"))]
 engine = BatchedEngine(registry)
-for _ in range(passes + 1):
+def one() -> None:
     engine.resolve_many(scenarios)
+
+
+one()  # warm-up, not counted
+measure(one)
 """,
     "batched decisions (best_attacks, race.toml)": """
 from ecs_combat.api_decisions import best_attacks
 path = root / "examples/decisions/race.toml"
-for _ in range(passes + 1):
+def one() -> None:
     best_attacks(path, registry)
+
+
+one()  # warm-up, not counted
+measure(one)
 """,
     "batched bulk turns (extra-combat, 2 chunks)": """
 import tomllib
@@ -119,36 +149,55 @@ generator = make_generator(spec, registry)
 size = default_chunk_size(spec, "batched")
 chunks = [draw_battles(generator, 1, i * size, (i + 1) * size) for i in range(2)]
 engine = BatchedEngine(registry)
-for _ in range(passes + 1):
+def one() -> None:
     for drawn in chunks:
         engine.resolve_turn_batch(drawn.turn)
+
+
+one()  # warm-up, not counted
+measure(one)
 """,
     "reference rules scenarios": """
 from ecs_combat.reference.engine import ReferenceEngine
 scenarios = [load_scenario(p, registry) for p in sorted((root / "tests/scenarios").glob("*.toml"))]
 engine = ReferenceEngine(registry)
-for _ in range(passes + 1):
+def one() -> None:
     for scenario in scenarios:
         engine.resolve(scenario)
+
+
+one()  # warm-up, not counted
+measure(one)
 """,
     "decisions: best blocks of nine 3x3 boards": """
 sys.path.insert(0, str(root / "benchmarks"))
 from decision_boards import boards
 from ecs_combat.decisions import best_blocks
 scenarios = boards(registry, 3, 9)
-for _ in range(passes + 1):
+def one() -> None:
     for scenario in scenarios:
         best_blocks(scenario, registry)
+
+
+one()  # warm-up, not counted
+measure(one)
 """,
 }
 
-VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null")
-REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+VALGRIND = (
+    "valgrind",
+    "--tool=callgrind",
+    "--collect-atstart=no",
+    "--toggle-collect=functools_reduce",
+    "--callgrind-out-file=/dev/null",
+)
+REFS = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 def instructions(python: str, code: str, passes: int) -> int:
-    """Instructions executed by `python -P -c code passes`, whole process (-P: the
-    current directory's ecs_combat is not imported in place of the installed one)."""
+    """Instructions executed inside the workload's ``functools.reduce`` by `python -P -c code
+    passes` (-P: the current directory's ecs_combat is not imported in place of the installed
+    one)."""
     run = subprocess.run(
         [*VALGRIND, python, "-P", "-c", code, str(passes)],
         capture_output=True,
@@ -163,8 +212,8 @@ def instructions(python: str, code: str, passes: int) -> int:
 
 
 def per_pass(python: str, code: str, passes: int) -> float:
-    """Instructions one more pass costs."""
-    return (instructions(python, code, passes) - instructions(python, code, 0)) / passes
+    """Instructions a pass costs."""
+    return instructions(python, code, passes) / passes
 
 
 def main() -> None:
@@ -173,16 +222,16 @@ def main() -> None:
     parser.add_argument(
         "--passes",
         type=int,
-        default=10,
-        help="passes counted on the batched engine (default 10; the reference engine's "
-        "workloads, each pass a hundred times longer, count a third as many)",
+        default=3,
+        help="passes counted on the batched engine (default 3; the reference engine's "
+        "workloads, each pass a hundred times longer, count a third as many, at least one)",
     )
     parser.add_argument("-k", dest="only", default="", help="only workloads whose name has this")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("instructions.py: valgrind is not on PATH")
-    if args.passes < 3:
-        sys.exit("instructions.py: --passes must be at least 3")
+    if args.passes < 1:
+        sys.exit("instructions.py: --passes must be at least 1")
     print(
         f"{'workload':36} {'this (M)':>10}"
         + (f" {'base (M)':>10} {'ratio':>6}" if args.base else "")
@@ -191,7 +240,7 @@ def main() -> None:
         if args.only not in name:
             continue
         code = PRELUDE + body
-        passes = args.passes // 3 if name.startswith("reference") else args.passes
+        passes = max(args.passes // 3, 1) if name.startswith("reference") else args.passes
         here = per_pass(sys.executable, code, passes)
         line = f"{name:36} {here / 1e6:10.1f}"
         if args.base:

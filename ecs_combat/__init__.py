@@ -44,13 +44,7 @@ from ecs_combat.plugin.definitions import (
     type_mask,
 )
 from ecs_combat.plugin.hookspecs import hookimpl
-from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
-from ecs_combat.plugin.registry import Registry, load_registry
-from ecs_combat.plugin.restrictions import Restriction, Side
-from ecs_combat.plugin.schedule import (
-    POINT_NAMES,
-    POINTS,
-    SET_ORDER,
+from ecs_combat.plugin.payloads import (
     Assignment,
     AttackDeclaration,
     BatchAttackDeclaration,
@@ -70,11 +64,13 @@ from ecs_combat.plugin.schedule import (
     Deaths,
     Destruction,
     EventDamage,
-    Point,
     StateCheck,
-    System,
     Trigger,
 )
+from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
+from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.plugin.restrictions import Restriction, Side
+from ecs_combat.plugin.schedule import POINT_NAMES, POINTS, SET_ORDER, Point, System
 from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult, TurnResult

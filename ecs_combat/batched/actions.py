@@ -12,7 +12,7 @@ from ecs_combat.batched.keywords import kept, refresh
 from ecs_combat.batched.numeric import mask_of, rows_of_battles, some
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin
-from ecs_combat.plugin.schedule import (
+from ecs_combat.plugin.payloads import (
     BatchDeaths,
     BatchDestruction,
     BatchEndOfCombat,

@@ -30,10 +30,7 @@ from ecs_combat.batched.numeric import (
 )
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.schedule import (
-    BatchDamageAssignment,
-    BatchDamageEvent,
-)
+from ecs_combat.plugin.payloads import BatchDamageAssignment, BatchDamageEvent
 
 I64 = np.int64
 U64 = np.uint64

@@ -26,7 +26,7 @@ from ecs_combat.batched.results import GAME_ENDED, HAPPENED
 from ecs_combat.batched.state import Run
 from ecs_combat.batched.views import CardTargets, RowSide
 from ecs_combat.plugin.definitions import color_mask
-from ecs_combat.plugin.schedule import BatchEventDamage
+from ecs_combat.plugin.payloads import BatchEventDamage
 
 I64 = np.int64
 U64 = np.uint64

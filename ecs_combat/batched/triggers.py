@@ -10,7 +10,7 @@ from ecs_combat.batched.keywords import keyword_index, listed_at, refresh
 from ecs_combat.batched.numeric import mask_of, run_starts
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin
-from ecs_combat.plugin.schedule import BatchTriggers
+from ecs_combat.plugin.payloads import BatchTriggers
 
 I64 = np.int64
 

@@ -85,8 +85,8 @@ def register_systems() -> Sequence[System]:
 
     Called once when the registry is built. Each :class:`ecs_combat.plugin.schedule.System` names
     its point (one of :data:`ecs_combat.plugin.schedule.POINT_NAMES`, in the order they happen), its
-    reference form and its batched form; see :mod:`ecs_combat.plugin.schedule` for what each point
-    passes to a system.
+    reference form and its batched form; see :mod:`ecs_combat.plugin.payloads` for what each
+    point passes to a system.
     """
     raise NotImplementedError
 

@@ -9,12 +9,7 @@ from typing import TYPE_CHECKING
 import esper
 
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.schedule import (
-    Assignment,
-    DamageAssignment,
-    DamageEvent,
-    Dealt,
-)
+from ecs_combat.plugin.payloads import Assignment, DamageAssignment, DamageEvent, Dealt
 from ecs_combat.reference.components import (
     Attacking,
     Blocking,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import esper
 
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.schedule import AttackDeclaration, BlockDeclaration
+from ecs_combat.plugin.payloads import AttackDeclaration, BlockDeclaration
 from ecs_combat.reference.components import Attacking, Blocking, Player, State, Stats, Tapped
 from ecs_combat.reference.state_based import destroy
 from ecs_combat.reference.triggers import resolve_triggers

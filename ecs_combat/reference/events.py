@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import esper
 
 from ecs_combat.plugin.definitions import Card as CardDefinition
+from ecs_combat.plugin.payloads import EventDamage
 from ecs_combat.plugin.phases import CastInMain
-from ecs_combat.plugin.schedule import EventDamage
 from ecs_combat.reference.components import (
     Attacking,
     Blocking,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import esper
 
-from ecs_combat.plugin.schedule import Deaths, Destruction, StateCheck
+from ecs_combat.plugin.payloads import Deaths, Destruction, StateCheck
 from ecs_combat.reference.components import (
     Attacking,
     Card,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ecs_combat.errors import call_plugin
-from ecs_combat.plugin.schedule import Trigger
+from ecs_combat.plugin.payloads import Trigger
 from ecs_combat.reference.state_based import state_based_actions
 
 if TYPE_CHECKING:
