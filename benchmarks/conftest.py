@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.plugin.loading import load_registry
+from ecs_combat.plugin.registry import Registry
 
 #: Where `--benchmark-save` writes and `--benchmark-compare` reads, unless given.
 BASELINES = Path(__file__).resolve().parent / "baselines"

@@ -36,7 +36,10 @@ from importlib import metadata
 from pathlib import Path
 import ecs_combat
 from ecs_combat import load_scenario
-from ecs_combat.plugin.registry import load_registry
+try:
+    from ecs_combat.plugin.loading import load_registry
+except ImportError:  # before 2026-12-01 it was in the registry's module
+    from ecs_combat.plugin.registry import load_registry
 passes = int(sys.argv[1])
 
 

@@ -44,6 +44,7 @@ from ecs_combat.plugin.definitions import (
     type_mask,
 )
 from ecs_combat.plugin.hookspecs import hookimpl
+from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.payloads import (
     Assignment,
     AttackDeclaration,
@@ -68,7 +69,7 @@ from ecs_combat.plugin.payloads import (
     Trigger,
 )
 from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
-from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction, Side
 from ecs_combat.plugin.schedule import POINT_NAMES, POINTS, SET_ORDER, Point, System
 from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget

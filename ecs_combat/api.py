@@ -16,7 +16,8 @@ import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.plugin.loading import load_registry
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.result import CombatResult, TurnResult
 from ecs_combat.scenario.loader import iter_scenarios
 from ecs_combat.scenario.model import Scenario

@@ -11,7 +11,8 @@ from ecs_combat.decisions import Choice, Decision, Objective
 from ecs_combat.decisions import best_attacks as search_attacks
 from ecs_combat.decisions import best_blocks as search_blocks
 from ecs_combat.errors import InputError
-from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.plugin.loading import load_registry
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.loader import iter_scenarios
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.turn_loader import is_turn_file

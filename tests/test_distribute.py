@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 from ecs_combat.errors import InputError, PluginError
-from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.plugin.loading import load_registry
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.distribute import (
     KILL_TASK_ENV,
     MAX_TASKS,

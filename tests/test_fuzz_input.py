@@ -22,7 +22,8 @@ from rich.console import Console
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cli.report import render
 from ecs_combat.errors import InputError, RefusedError
-from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.plugin.loading import load_registry
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.loader import load_scenarios
 from ecs_combat.simulation.spec import load_spec

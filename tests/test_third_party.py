@@ -37,7 +37,8 @@ from ecs_combat import (
 )
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.plugin import hookspecs
-from ecs_combat.plugin.registry import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, Registry
+from ecs_combat.plugin.loading import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 
 alpha = pytest.importorskip(

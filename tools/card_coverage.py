@@ -27,7 +27,8 @@ from pathlib import Path
 
 from ecs_combat.cards.database import database
 from ecs_combat.cards.library import modelings
-from ecs_combat.plugin.registry import ENTRY_POINT_GROUP, Registry, load_registry
+from ecs_combat.plugin.loading import ENTRY_POINT_GROUP, load_registry
+from ecs_combat.plugin.registry import Registry
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "data" / "creatures.jsonl.gz"

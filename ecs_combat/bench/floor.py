@@ -22,7 +22,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.plugin.registry import Registry, load_registry
+from ecs_combat.plugin.loading import load_registry
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.spec import TOURNAMENT_RANGE, strike_keywords
 
 IntArray = npt.NDArray[np.int64]

@@ -22,12 +22,8 @@ from ecs_combat.cli.turn_command import print_phases, resolve_turn_file
 from ecs_combat.console import is_plain, print_line, print_table, shown
 from ecs_combat.errors import InputError, PluginError, RefusedError
 from ecs_combat.plugin.definitions import plugin_name_for
-from ecs_combat.plugin.registry import (
-    Registry,
-    check_plugin_options,
-    load_registry,
-    parse_plugin_options,
-)
+from ecs_combat.plugin.loading import check_plugin_options, load_registry, parse_plugin_options
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.schedule import POINT_NAMES, System
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult

@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
-from ecs_combat.plugin.registry import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, Registry, load_registry
+from ecs_combat.plugin.loading import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, load_registry
+from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected, spec_key
 from ecs_combat.simulation.executors import WorkerPool as WorkerPool
 from ecs_combat.simulation.executors import environment, mark_running
