@@ -25,25 +25,22 @@ import pytest
 from ecs_combat.errors import InputError, PluginError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.distribute import (
-    KILL_TASK_ENV,
-    MAX_TASKS,
-    Job,
-    PluginOptions,
-    RemoteError,
-    Simulation,
-    WorkerDied,
-    WorkerPool,
-    fingerprint,
-    run_simulation,
-    run_task,
-    task_ranges,
-)
+from ecs_combat.simulation.distribute import Simulation, WorkerDied, WorkerPool, run_simulation
 from ecs_combat.simulation.executors import check_scheduler, dask_executor
 from ecs_combat.simulation.generate import BLOCK
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, max_chunk_size, summary
 from ecs_combat.simulation.simulate import simulate as simulate_in_chunks
 from ecs_combat.simulation.spec import parse_spec, tournament
+from ecs_combat.simulation.tasks import (
+    KILL_TASK_ENV,
+    MAX_TASKS,
+    Job,
+    PluginOptions,
+    RemoteError,
+    fingerprint,
+    run_task,
+    task_ranges,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 MELEE = ROOT / "examples" / "specs" / "melee.toml"

@@ -448,7 +448,8 @@ def simulate(
     each battle's blocks as the defending player's best (docs/simulate.md).
     """
     from ecs_combat.simulation.command import Interrupted, OutputFailed, run_command
-    from ecs_combat.simulation.distribute import PluginOptions, TaskFailed, WorkerDied
+    from ecs_combat.simulation.distribute import TaskFailed, WorkerDied
+    from ecs_combat.simulation.tasks import PluginOptions
 
     registry = state.registry
     plugins = PluginOptions.current(state.load, sorted(state.block))

@@ -32,7 +32,7 @@ from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.card_summary import card_summary, plot_cards, render_card_summary
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected
-from ecs_combat.simulation.distribute import PluginOptions, Simulation, local_workers
+from ecs_combat.simulation.distribute import Simulation, local_workers
 from ecs_combat.simulation.executors import WorkerPool, dask_executor
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
@@ -48,6 +48,7 @@ from ecs_combat.simulation.spec import (
     load_spec,
     tournament,
 )
+from ecs_combat.simulation.tasks import PluginOptions
 
 #: Matchup labels up to this long stay on one line in the table; longer ones fold.
 ONE_LINE_LABEL = 16
