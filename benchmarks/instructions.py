@@ -74,7 +74,10 @@ try:
 except ImportError:  # before 2026-12-01 it was in generate
     from ecs_combat.simulation.generate import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate
-from ecs_combat.simulation.spec import load_spec
+try:
+    from ecs_combat.simulation.spec_reader import load_spec
+except ImportError:  # before 2026-12-01 it was in spec
+    from ecs_combat.simulation.spec import load_spec
 spec = load_spec(root / "{spec}", registry)
 generator = make_generator(spec, registry)
 engine = make_engine("batched", registry)
@@ -145,7 +148,10 @@ from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size
-from ecs_combat.simulation.spec import parse_spec
+try:
+    from ecs_combat.simulation.spec_reader import parse_spec
+except ImportError:  # before 2026-12-01 it was in spec
+    from ecs_combat.simulation.spec import parse_spec
 path = root / "examples/specs/extra-combat.toml"
 spec = parse_spec(tomllib.loads(path.read_text()), registry, path.name)
 generator = make_generator(spec, registry)

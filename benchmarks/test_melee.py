@@ -28,7 +28,7 @@ from ecs_combat.simulation.simulate import (
     simulate,
     summary,
 )
-from ecs_combat.simulation.spec import load_spec
+from ecs_combat.simulation.spec_reader import load_spec
 
 BATTLES = 100_000
 SEED = 1

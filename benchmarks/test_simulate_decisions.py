@@ -17,7 +17,8 @@ import pytest
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import Run, default_chunk_size, make_engine, simulate
-from ecs_combat.simulation.spec import Spec, parse_spec, tournament
+from ecs_combat.simulation.spec import Spec, tournament
+from ecs_combat.simulation.spec_reader import parse_spec
 
 TOURNAMENT_BATTLES = 200_000
 POOL_BATTLES = 50_000

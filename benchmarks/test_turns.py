@@ -15,7 +15,7 @@ from ecs_combat import Registry
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.simulation.generate import Drawn, draw_battles
 from ecs_combat.simulation.generators import make_generator
-from ecs_combat.simulation.spec import parse_spec
+from ecs_combat.simulation.spec_reader import parse_spec
 
 SEED = 1
 CHUNKS = 8

@@ -399,7 +399,8 @@ def simulate(
         summary,
     )
     from ecs_combat.simulation.simulate import simulate as run_simulation
-    from ecs_combat.simulation.spec import BattleSpec, Spec, load_spec, tournament
+    from ecs_combat.simulation.spec import BattleSpec, Spec, tournament
+    from ecs_combat.simulation.spec_reader import load_spec
 
     _check_engine(engine)
     registry = _registry(registry)

@@ -36,7 +36,8 @@ from ecs_combat.simulation.simulate import (
     outcome_codes,
     simulate,
 )
-from ecs_combat.simulation.spec import BattleSpec, parse_spec
+from ecs_combat.simulation.spec import BattleSpec
+from ecs_combat.simulation.spec_reader import parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 TWO_DROPS = ROOT / "docs" / "examples" / "specs" / "two-drops.toml"

@@ -15,7 +15,7 @@ from cli_run import Completed, run_cli
 from ecs_combat import InputError, parse_scenario
 from ecs_combat.console import ELISION, SHOWN_LENGTH, plain_lines, shown
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.spec import parse_spec
+from ecs_combat.simulation.spec_reader import parse_spec
 from ecs_combat.suggest import closest
 
 ROOT = Path(__file__).resolve().parent.parent

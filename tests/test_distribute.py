@@ -30,7 +30,8 @@ from ecs_combat.simulation.executors import check_scheduler, dask_executor
 from ecs_combat.simulation.generate import BLOCK
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, max_chunk_size, summary
 from ecs_combat.simulation.simulate import simulate as simulate_in_chunks
-from ecs_combat.simulation.spec import parse_spec, tournament
+from ecs_combat.simulation.spec import tournament
+from ecs_combat.simulation.spec_reader import parse_spec
 from ecs_combat.simulation.tasks import (
     KILL_TASK_ENV,
     MAX_TASKS,

@@ -32,7 +32,7 @@ from cli_run import Completed, run_cli
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.schema import TURN_TABLES, tables
-from ecs_combat.simulation.spec import SpecReader, parse_spec
+from ecs_combat.simulation.spec_reader import SpecReader, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -26,7 +26,7 @@ from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.loader import load_scenarios
-from ecs_combat.simulation.spec import load_spec
+from ecs_combat.simulation.spec_reader import load_spec
 
 REGISTRY = load_registry(autoload=True)
 FUZZ = settings(

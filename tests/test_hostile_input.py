@@ -20,7 +20,7 @@ from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.checks import MAX_DEPTH, check_document
 from ecs_combat.scenario.loader import iter_scenarios, load_scenarios, parse_scenario
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.simulation.spec import load_spec, parse_spec
+from ecs_combat.simulation.spec_reader import load_spec, parse_spec
 
 
 def installed(*args: str) -> subprocess.CompletedProcess[str]:

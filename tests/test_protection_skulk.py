@@ -25,7 +25,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
-from ecs_combat.simulation.spec import parse_spec
+from ecs_combat.simulation.spec_reader import parse_spec
 
 if TYPE_CHECKING:  # the card-effect interface, for annotations only
     from ecs_combat.plugin.views import EffectTarget

@@ -21,7 +21,7 @@ from ecs_combat.simulation.generate import Generator
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import CREATURE_COLUMNS
-from ecs_combat.simulation.spec import load_spec
+from ecs_combat.simulation.spec_reader import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 #: SPECs of every kind: the tournament, made-up creatures with casts and hats, a card pool.

@@ -13,7 +13,7 @@ from scenario_text import combat, creature
 from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.decisions import best_blocks
 from ecs_combat.rules.legality import score_block_requirements
-from ecs_combat.simulation.spec import parse_spec
+from ecs_combat.simulation.spec_reader import parse_spec
 
 TWO = "[players.A]\n[players.B]\n"
 LURE_VS_TWO = (

@@ -27,7 +27,7 @@ from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.turn_schedule import schedule
 from ecs_combat.scenario.events import token_creature
 from ecs_combat.scenario.model import CreatureSpec
-from ecs_combat.simulation.spec import parse_spec
+from ecs_combat.simulation.spec_reader import parse_spec
 
 PLAYERS = """
 [players.A]

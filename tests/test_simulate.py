@@ -27,7 +27,8 @@ from ecs_combat.rules.legality import check_declarations
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import COLUMNS, TABLE_COLUMNS, Tally
-from ecs_combat.simulation.spec import parse_spec, strike_keywords, tournament
+from ecs_combat.simulation.spec import strike_keywords, tournament
+from ecs_combat.simulation.spec_reader import parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 MELEE = ROOT / "examples" / "specs" / "melee.toml"

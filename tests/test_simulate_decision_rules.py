@@ -27,7 +27,7 @@ from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation.decided import Decider
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.replay import replay_scenario
-from ecs_combat.simulation.spec import parse_spec
+from ecs_combat.simulation.spec_reader import parse_spec
 
 #: Two 1/1 attackers; each brings 0 or 1 creature of the defending player: a 2/4 that can
 #: block any number of creatures.

@@ -32,7 +32,8 @@ from ecs_combat.simulation.decided import Decider
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate, summary
-from ecs_combat.simulation.spec import TournamentSpec, parse_spec
+from ecs_combat.simulation.spec import TournamentSpec
+from ecs_combat.simulation.spec_reader import parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "specs" / "optimal-blocks.toml"

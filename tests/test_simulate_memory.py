@@ -12,7 +12,8 @@ import pytest
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import make_engine, run_chunk
-from ecs_combat.simulation.spec import load_spec, tournament
+from ecs_combat.simulation.spec import tournament
+from ecs_combat.simulation.spec_reader import load_spec
 
 MELEE = Path(__file__).resolve().parent.parent / "examples" / "specs" / "melee.toml"
 CHUNK = 1024

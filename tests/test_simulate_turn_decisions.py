@@ -32,7 +32,7 @@ from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.replay import replay_text
-from ecs_combat.simulation.spec import load_spec, parse_spec
+from ecs_combat.simulation.spec_reader import load_spec, parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "specs" / "optimal-turn.toml"

@@ -27,7 +27,7 @@ from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.generate import Drawn, SpecGenerator, draw_battles
 from ecs_combat.simulation.generators import make_generator
-from ecs_combat.simulation.spec import parse_spec
+from ecs_combat.simulation.spec_reader import parse_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "specs" / "extra-combat.toml"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ecs_combat import InputError, Registry
-from ecs_combat.simulation.spec import parse_spec
+from ecs_combat.simulation.spec_reader import parse_spec
 
 
 @pytest.mark.parametrize(

@@ -45,9 +45,9 @@ from ecs_combat.simulation.spec import (
     Spec,
     decisions_refused,
     drawn_refused,
-    load_spec,
     tournament,
 )
+from ecs_combat.simulation.spec_reader import load_spec
 from ecs_combat.simulation.tasks import PluginOptions
 
 #: Matchup labels up to this long stay on one line in the table; longer ones fold.

@@ -28,7 +28,7 @@ from ecs_combat.scenario.model import CreatureSpec
 from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from ecs_combat.simulation.spec import SpecReader
+    from ecs_combat.simulation.spec_reader import SpecReader
 
 #: The two players of a SPEC battle as a turn sees them: the attacking player has the turn.
 SIDES = ("attacking player", "defending player")
