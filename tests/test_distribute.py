@@ -244,7 +244,7 @@ def test_ctrl_c_stops_the_workers_and_says_what_is_saved(tmp_path: Path) -> None
 
 def test_a_dying_worker_is_reported_by_task_and_the_run_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    args = ("--battles", "2000000", "--seed", "9", "--out", str(out), "--workers", "2")
+    args = ("--battles", "1000000", "--seed", "9", "--out", str(out), "--workers", "2")
     p = run("simulate", *args, "--json", env={KILL_TASK_ENV: "6"})
     assert p.returncode == 1
     assert p.stdout == "" and "Traceback" not in p.stderr
@@ -253,11 +253,11 @@ def test_a_dying_worker_is_reported_by_task_and_the_run_resumes(tmp_path: Path) 
     )
     assert "--resume" in p.stderr and str(out) in p.stderr
     saved = task_files(out)
-    assert 0 < len(saved) < 16
+    assert 0 < len(saved) < 8  # 8 tasks: 7 of 131,072 battles, the last of 82,496
     assert "task-000006.json" not in [f.name for f in saved]
     resumed = simulate(*args, "--resume")
     assert resumed["run"]["tasks_resumed"] == len(saved)
-    assert without_run(resumed) == without_run(simulate("--battles", "2000000", "--seed", "9"))
+    assert without_run(resumed) == without_run(simulate("--battles", "1000000", "--seed", "9"))
 
 
 def test_without_checkpoints_a_dying_worker_says_how_to_keep_them() -> None:
