@@ -115,6 +115,7 @@ def step_names(out: dict[str, Any]) -> list[str]:
 #: tests, mypy, a wheel built): collected first, so that under pytest-xdist no worker is left
 #: running one of them alone at the end while the other cores wait.
 SLOW_FIRST = (
+    "test_distribute_dask.py",
     "test_distribute.py",
     "test_batched_agreement.py",
     "test_code_quality.py",

@@ -14,6 +14,7 @@ bounded and derandomized, so CI runs the same examples every time.
 
 from __future__ import annotations
 
+import functools
 import json
 import tomllib
 from collections import Counter
@@ -162,13 +163,47 @@ AGREEMENT = settings(
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
+# The generator's strategies, each built once: building one per draw (st.integers(0, 9) and
+# the like, inside the composite) made Hypothesis look it up in its strategy cache and
+# validate it at every draw, most of the generator's time. The draws are the same.
+
+
+@functools.cache
+def _integers(low: int, high: int) -> st.SearchStrategy[int]:
+    return st.integers(low, high)
+
+
+@functools.cache
+def _sampled(options: tuple[Any, ...]) -> st.SearchStrategy[Any]:
+    return st.sampled_from(options)
+
+
+@functools.cache
+def _permutations(values: tuple[Any, ...]) -> st.SearchStrategy[list[Any]]:
+    return st.permutations(values)
+
+
+@functools.cache
+def _subsets(allowed: tuple[str, ...], min_size: int) -> st.SearchStrategy[list[str]]:
+    return st.lists(st.sampled_from(allowed), min_size=min_size, max_size=len(allowed), unique=True)
+
+
+BOOLEANS = st.booleans()
+CREATURE_KEYWORDS = st.lists(st.sampled_from(KEYWORDS), max_size=3, unique=True)
+CREATURE_COUNTERS = st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(0, 2), max_size=2)
+CREATURE_COLORS = st.lists(st.sampled_from(COLORS), min_size=1, max_size=2)
+PLAYER_LANDS = st.lists(st.sampled_from(LANDS), max_size=2, unique=True)
+EVENT_POINTS = st.lists(st.integers(0, len(POINTS) - 1), max_size=5)
+EVENT_KEYWORDS = st.lists(st.sampled_from(KEYWORDS), min_size=1, max_size=2)
+EVENT_COUNTERS = st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(-2, 2), max_size=2)
+
 
 def _entry(draw: Draw, keyword: str) -> str:
     """One instance of a keyword as scenarios write it, with a parameter where it takes one."""
     kind = REGISTRY.keywords[keyword].parameter
     if kind == "color":
-        return f"{keyword} from {draw(st.sampled_from(FROM_WORDS))}"
-    return f"{keyword} {draw(st.integers(1, 3))}" if kind == "number" else keyword
+        return f"{keyword} from {draw(_sampled(tuple(FROM_WORDS)))}"
+    return f"{keyword} {draw(_integers(1, 3))}" if kind == "number" else keyword
 
 
 def _instances(table: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -188,35 +223,33 @@ def _creature(
 ) -> dict[str, Any]:
     """A random creature table. One that `fights` (an attacker or a blocker) mostly has power
     above 0, so most combats deal damage."""
-    low = draw(st.integers(0, 9)) == 9 if fights else draw(st.booleans())
+    low = draw(_integers(0, 9)) == 9 if fights else draw(BOOLEANS)
     table: dict[str, Any] = {
-        "controller": controller or draw(st.sampled_from(players)),
-        "power": draw(st.integers(-1, 0) if low else st.integers(1, 5)),
-        "toughness": draw(st.integers(1, 5)),
+        "controller": controller or draw(_sampled(tuple(players))),
+        "power": draw(_integers(-1, 0) if low else _integers(1, 5)),
+        "toughness": draw(_integers(1, 5)),
     }
     if KEYWORDS:
-        keywords = draw(st.lists(st.sampled_from(KEYWORDS), max_size=3, unique=True))
-        if controller == players[0] and fights and draw(st.integers(0, 9)) < 9:
+        keywords = draw(CREATURE_KEYWORDS)
+        if controller == players[0] and fights and draw(_integers(0, 9)) < 9:
             keywords = [k for k in keywords if k not in CANT_ATTACK]  # mostly an attacker
-        if STRIKES and draw(st.integers(0, 2)) == 0:  # the strike family, a third of the time
-            keywords = sorted({*keywords, draw(st.sampled_from(STRIKES))})
+        if STRIKES and draw(_integers(0, 2)) == 0:  # the strike family, a third of the time
+            keywords = sorted({*keywords, draw(_sampled(tuple(STRIKES)))})
         table["keywords"] = [_entry(draw, k) for k in keywords]
-    if COUNTER_KEYWORDS and draw(st.integers(0, 3)) == 3:
-        table["counters"] = draw(
-            st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(0, 2), max_size=2)
-        )
+    if COUNTER_KEYWORDS and draw(_integers(0, 3)) == 3:
+        table["counters"] = draw(CREATURE_COUNTERS)
     survives = not SURVIVES_LETHAL.isdisjoint(_keywords_of(table))
     counters = table.get("counters", {})
     toughness = table["toughness"] + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
-    table["damage"] = draw(st.integers(0, max(0, toughness + (1 if survives else -1))))
-    if draw(st.booleans()):
+    table["damage"] = draw(_integers(0, max(0, toughness + (1 if survives else -1))))
+    if draw(BOOLEANS):
         table["hat"] = True
-    name = draw(st.sampled_from([None, *NAMES]))
+    name = draw(_sampled((None, *NAMES)))
     if name is not None:
         table["name"] = name
-    if draw(st.integers(0, 3)) == 3:  # colors, for protection (702.16)
-        table["colors"] = draw(st.lists(st.sampled_from(COLORS), min_size=1, max_size=2))
-    if draw(st.integers(0, 7)) == 7:  # an artifact creature, for fear and intimidate
+    if draw(_integers(0, 3)) == 3:  # colors, for protection (702.16)
+        table["colors"] = draw(CREATURE_COLORS)
+    if draw(_integers(0, 7)) == 7:  # an artifact creature, for fear and intimidate
         table["types"] = ["artifact"]
     return table
 
@@ -287,7 +320,7 @@ def _split(draw: Draw, total: int, parts: int) -> list[int]:
     """`total` split into `parts` non-negative amounts."""
     out = []
     for _ in range(parts - 1):
-        n = draw(st.integers(0, total))
+        n = draw(_integers(0, total))
         out.append(n)
         total -= n
     return [*out, total]
@@ -298,23 +331,23 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
     """A random scenario document (as read from TOML) that the loader accepts. Most have
     attackers with power above 0 and blocks, so most reach a damage step that deals damage
     (`test_most_generated_scenarios_deal_damage`)."""
-    pids = ["A", "B", "C"][: draw(st.sampled_from([2, 2, 3]))]
+    pids = ["A", "B", "C"][: draw(_sampled((2, 2, 3)))]
     players: dict[str, Any] = {}
     for p in pids:
-        players[p] = {"life": draw(st.integers(1, 12))}
-        if draw(st.booleans()):
+        players[p] = {"life": draw(_integers(1, 12))}
+        if draw(BOOLEANS):
             players[p]["hat"] = True
-        if draw(st.integers(0, 3)) == 3:  # lands, for landwalk (702.14)
-            players[p]["lands"] = draw(st.lists(st.sampled_from(LANDS), max_size=2, unique=True))
-        if "poison" in REGISTRY.state_fields("player") and draw(st.integers(0, 3)) == 3:
-            players[p]["poison"] = draw(st.integers(0, 10))
+        if draw(_integers(0, 3)) == 3:  # lands, for landwalk (702.14)
+            players[p]["lands"] = draw(PLAYER_LANDS)
+        if "poison" in REGISTRY.state_fields("player") and draw(_integers(0, 3)) == 3:
+            players[p]["poison"] = draw(_integers(0, 10))
     creatures: dict[str, dict[str, Any]] = {}
     # the active player's creatures, the attackers; none now and then (508.8)
-    mine = 0 if draw(st.integers(0, 39)) == 39 else draw(st.sampled_from([1, 2, 3, 1, 2]))
+    mine = 0 if draw(_integers(0, 39)) == 39 else draw(_sampled((1, 2, 3, 1, 2)))
     for i in range(mine):
         creatures[f"c{i}"] = _creature(draw, pids, pids[0], fights=True)
-    for i in range(len(creatures), len(creatures) + draw(st.sampled_from([2, 3, 1, 4, 1, 2, 0]))):
-        owner = draw(st.sampled_from([*pids[1:], *pids[1:], *pids]))  # blockers, mostly
+    for i in range(len(creatures), len(creatures) + draw(_sampled((2, 3, 1, 4, 1, 2, 0)))):
+        owner = draw(_sampled((*pids[1:], *pids[1:], *pids)))  # blockers, mostly
         creatures[f"c{i}"] = _creature(draw, pids, owner, fights=owner != pids[0])
 
     taken: set[str] = set()
@@ -327,21 +360,21 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
             and "paired_with" not in t
             and o not in taken
         ]
-        if cid not in taken and mates and draw(st.integers(0, 3)) == 3:
-            mate = draw(st.sampled_from(mates))
+        if cid not in taken and mates and draw(_integers(0, 3)) == 3:
+            mate = draw(_sampled(tuple(mates)))
             table["paired_with"] = mate
             taken |= {cid, mate}
-            if draw(st.booleans()):
+            if draw(BOOLEANS):
                 creatures[mate]["paired_with"] = cid
 
     attackers: dict[str, str] = {}
     for cid, table in creatures.items():
-        if table["controller"] == pids[0] and _may_attack(table) and draw(st.integers(0, 7)) < 7:
-            attackers[cid] = draw(st.sampled_from(pids[1:]))
-    if not attackers and draw(st.integers(0, 9)) < 9:  # mostly someone attacks
+        if table["controller"] == pids[0] and _may_attack(table) and draw(_integers(0, 7)) < 7:
+            attackers[cid] = draw(_sampled(tuple(pids[1:])))
+    if not attackers and draw(_integers(0, 9)) < 9:  # mostly someone attacks
         able = [c for c, t in creatures.items() if t["controller"] == pids[0] and _may_attack(t)]
         if able:
-            attackers[able[0]] = draw(st.sampled_from(pids[1:]))
+            attackers[able[0]] = draw(_sampled(tuple(pids[1:])))
     blockers: dict[str, list[str]] = {}
     for cid, table in creatures.items():
         if cid in attackers:
@@ -352,9 +385,9 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
             if p == table["controller"]
             and _may_block(table, creatures[a], players[p].get("lands", []))
         ]
-        if options and draw(st.integers(0, 7)) < 7:
-            size = draw(st.sampled_from([1, 1, 1, 2, 3]))
-            blockers[cid] = list(draw(st.permutations(options))[: min(size, len(options))])
+        if options and draw(_integers(0, 7)) < 7:
+            size = draw(_sampled((1, 1, 1, 2, 3)))
+            blockers[cid] = list(draw(_permutations(tuple(options)))[: min(size, len(options))])
     for a in attackers:  # menace: too few blockers means none
         need = max((MIN_BLOCKERS.get(k, 1) for k in _keywords_of(creatures[a])), default=1)
         mine = [b for b, attacked in blockers.items() if a in attacked]
@@ -365,19 +398,17 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
                     del blockers[b]
     combat: dict[str, Any] = {
         "attackers": attackers,
-        "blockers": {
-            b: a[0] if len(a) == 1 and draw(st.booleans()) else a for b, a in blockers.items()
-        },
+        "blockers": {b: a[0] if len(a) == 1 and draw(BOOLEANS) else a for b, a in blockers.items()},
     }
 
     divide = []
     seen: set[tuple[str, str]] = set()
-    for _ in range(draw(st.sampled_from([0, 1, 0, 2]))):  # explicit divisions, half the time
+    for _ in range(draw(_sampled((0, 1, 0, 2)))):  # explicit divisions, half the time
         sources = [*attackers, *blockers]
         if not sources:
             break
-        source = draw(st.sampled_from(sources))
-        step = draw(st.sampled_from([*STEPS, REGULAR_STEP, REGULAR_STEP]))  # mostly regular
+        source = draw(_sampled(tuple(sources)))
+        step = draw(_sampled((*STEPS, REGULAR_STEP, REGULAR_STEP)))  # mostly regular
         if (step, source) in seen:
             continue
         seen.add((step, source))
@@ -386,19 +417,15 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
             allowed.append(attackers[source])
         else:
             allowed = list(blockers[source])
-        legal = draw(st.integers(0, 7)) < 7  # mostly legal: some recipient, the right total
-        chosen = draw(
-            st.lists(
-                st.sampled_from(allowed), min_size=int(legal), max_size=len(allowed), unique=True
-            )
-        )
+        legal = draw(_integers(0, 7)) < 7  # mostly legal: some recipient, the right total
+        chosen = draw(_subsets(tuple(allowed), int(legal)))
         power = max(
             _power(creatures[source]) + _attack_bonus(source, attackers, creatures, players), 0
         )
         if legal:
             amounts = dict(zip(chosen, _split(draw, power, len(chosen)), strict=True))
         else:
-            amounts = {r: draw(st.integers(0, 4)) for r in chosen}
+            amounts = {r: draw(_integers(0, 4)) for r in chosen}
         divide.append({"step": step, "source": source, "amounts": amounts})
     if divide:
         combat["divide"] = divide
@@ -413,11 +440,11 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
 def _events(draw: Draw, pids: Sequence[str], present: list[str]) -> list[dict[str, Any]]:
     """Random events, each naming only creatures there by then; file order is shuffled except
     among events at the same point."""
-    points = sorted(draw(st.lists(st.integers(0, len(POINTS) - 1), max_size=5)))
+    points = sorted(draw(EVENT_POINTS))
     chronological: list[tuple[int, dict[str, Any]]] = []
     entered = 0
     for p in points:
-        action = draw(st.sampled_from(ACTIONS))
+        action = draw(_sampled(tuple(ACTIONS)))
         if not present and action not in ("enter", "damage"):
             action = "enter"
         if action == "counters" and not COUNTER_KEYWORDS:
@@ -428,41 +455,39 @@ def _events(draw: Draw, pids: Sequence[str], present: list[str]) -> list[dict[st
             table["id"] = f"e{entered}"
             entered += 1
             ev["creature"] = table
-            ev["attacking"] = draw(st.sampled_from([q for q in pids if q != table["controller"]]))
+            ev["attacking"] = draw(_sampled(tuple(q for q in pids if q != table["controller"])))
         elif action == "damage":
-            ev["target"] = draw(st.sampled_from([*present, *pids]))
-            ev["amount"] = draw(st.integers(0, 4))
+            ev["target"] = draw(_sampled((*present, *pids)))
+            ev["amount"] = draw(_integers(0, 4))
         elif action == "cast":
-            card = REGISTRY.spell(draw(st.sampled_from(CARDS)))
+            card = REGISTRY.spell(draw(_sampled(tuple(CARDS))))
             assert card is not None
             ev["card"] = card.name
             if card.target.kind == "any":
-                ev["target"] = draw(st.sampled_from([*present, *pids]))
+                ev["target"] = draw(_sampled((*present, *pids)))
             elif card.target.kind == "creature":
-                ev["target"] = draw(st.sampled_from(present))
+                ev["target"] = draw(_sampled(tuple(present)))
             if card.creates is not None:
                 ev["token"] = f"t{entered}"
                 entered += 1
         else:
-            ev["target"] = draw(st.sampled_from(present))
+            ev["target"] = draw(_sampled(tuple(present)))
         if action in ("grant", "remove"):
-            names = draw(st.lists(st.sampled_from(KEYWORDS), min_size=1, max_size=2))
+            names = draw(EVENT_KEYWORDS)
             ev["keywords"] = [_entry(draw, k) for k in names]
         elif action == "counters":
-            ev["counters"] = draw(
-                st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(-2, 2), max_size=2)
-            )
+            ev["counters"] = draw(EVENT_COUNTERS)
         elif action == "pump":
-            ev["power"] = draw(st.integers(-3, 3))
-            ev["toughness"] = draw(st.integers(-3, 3))
+            ev["power"] = draw(_integers(-3, 3))
+            ev["toughness"] = draw(_integers(-3, 3))
         if action == "cast":
-            ev["caster"] = draw(st.sampled_from(pids))
+            ev["caster"] = draw(_sampled(tuple(pids)))
         chronological.append((p, ev))
         if action == "enter":
             present.append(ev["creature"]["id"])
         if "token" in ev:
             present.append(ev["token"])
-    order = draw(st.permutations(range(len(chronological))))
+    order = draw(_permutations(tuple(range(len(chronological)))))
     out: list[dict[str, Any]] = [{} for _ in chronological]
     for p in set(points):
         mine = [i for i, (q, _) in enumerate(chronological) if q == p]

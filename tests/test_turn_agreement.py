@@ -19,6 +19,9 @@ from ecs_combat.plugin.phases import COMBAT
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.turn_loader import parse_turn
 from ecs_combat.scenario.turns import TurnScenario
+
+# the kit's strategies, built once per argument (not at every draw): the same draws, faster
+from ecs_combat.testing.drawing import booleans, integers, lists_of, sampled
 from tests.conftest import bundled_registry
 
 REGISTRY: Registry = bundled_registry()
@@ -49,37 +52,37 @@ CASTS = ("Assault", "Battery", "Joint Assault", "Resurgence")
 @st.composite
 def turn_docs(draw: st.DrawFn) -> dict[str, Any]:
     """A turn file as a document: its combats drawn against the schedule its phases have."""
-    n_players = draw(st.sampled_from([2, 2, 3]))
+    n_players = draw(sampled([2, 2, 3]))
     ids = ["A", "B", "C"][:n_players]
-    players = {p: {"life": draw(st.sampled_from([1, 2, 3, 5, 20]))} for p in ids}
+    players = {p: {"life": draw(sampled([1, 2, 3, 5, 20]))} for p in ids}
     creatures: dict[str, Any] = {}
-    for i in range(draw(st.integers(1, 5))):
-        toughness = draw(st.integers(1, 4))
+    for i in range(draw(integers(1, 5))):
+        toughness = draw(integers(1, 4))
         spec: dict[str, Any] = {
-            "controller": draw(st.sampled_from(ids)),
-            "power": draw(st.integers(0, 4)),
+            "controller": draw(sampled(ids)),
+            "power": draw(integers(0, 4)),
             "toughness": toughness,
-            "keywords": draw(st.lists(st.sampled_from(KEYWORDS), max_size=3, unique=True)),
+            "keywords": draw(lists_of(KEYWORDS, max_size=3, unique=True)),
         }
-        if draw(st.integers(0, 3)) == 0:
-            spec["damage"] = draw(st.integers(0, toughness))  # lethal now and then: an error
-        if draw(st.integers(0, 4)) == 0:
-            spec["counters"] = {draw(st.sampled_from(["+1/+1", "-1/-1"])): 1}
+        if draw(integers(0, 3)) == 0:
+            spec["damage"] = draw(integers(0, toughness))  # lethal now and then: an error
+        if draw(integers(0, 4)) == 0:
+            spec["counters"] = {draw(sampled(["+1/+1", "-1/-1"])): 1}
         creatures[f"c{i}"] = spec
-    for p in draw(st.lists(st.sampled_from(ids), min_size=1, max_size=2)):
+    for p in draw(lists_of(ids, min_size=1, max_size=2)):
         creatures[f"wolf{len(creatures)}"] = {"card": "Throat Wolf", "controller": p}
-    active = draw(st.sampled_from(ids))
+    active = draw(sampled(ids))
     casts = []
-    for j in range(draw(st.integers(0, 3))):
-        card = draw(st.sampled_from(CASTS))
-        cast: dict[str, Any] = {"card": card, "caster": draw(st.sampled_from(ids)), "main": 1}
-        cast["main"] = draw(st.sampled_from([1, 1, 2]))
+    for j in range(draw(integers(0, 3))):
+        card = draw(sampled(CASTS))
+        cast: dict[str, Any] = {"card": card, "caster": draw(sampled(ids)), "main": 1}
+        cast["main"] = draw(sampled([1, 1, 2]))
         if card == "Battery":
             cast["token"] = f"elephant{j}"
         elif card == "Assault":
-            cast["target"] = draw(st.sampled_from([*creatures, *ids]))
+            cast["target"] = draw(sampled([*creatures, *ids]))
         elif card == "Joint Assault":
-            cast["target"] = draw(st.sampled_from(list(creatures)))
+            cast["target"] = draw(sampled(list(creatures)))
         casts.append(cast)
     doc: dict[str, Any] = {
         "players": players,
@@ -95,18 +98,18 @@ def turn_docs(draw: st.DrawFn) -> dict[str, Any]:
     owner = {cid: c["controller"] for cid, c in creatures.items()}
     owner.update({c["token"]: c["caster"] for c in casts if "token" in c})
     combats = []
-    for phase in [p for p in phases if p.kind == COMBAT][: draw(st.integers(1, 4))]:
+    for phase in [p for p in phases if p.kind == COMBAT][: draw(integers(1, 4))]:
         mine = [c for c in everyone if owner[c] == phase.player]
         if phase.only_attackers is not None:
             mine = [c for c in mine if c in phase.only_attackers]
         others = [p for p in ids if p != phase.player]
-        chosen = draw(st.lists(st.sampled_from(mine), max_size=3, unique=True)) if mine else []
-        attackers = {c: draw(st.sampled_from(others)) for c in chosen}
+        chosen = draw(lists_of(mine, max_size=3, unique=True)) if mine else []
+        attackers = {c: draw(sampled(others)) for c in chosen}
         blockers: dict[str, Any] = {}
         if attackers:
             for c in [c for c in everyone if owner[c] != phase.player and c not in attackers]:
-                if draw(st.booleans()):
-                    blockers[c] = draw(st.sampled_from(list(attackers)))
+                if draw(booleans()):
+                    blockers[c] = draw(sampled(list(attackers)))
         combats.append({"attackers": attackers, "blockers": blockers})
     doc["combats"] = combats
     return doc

@@ -12,7 +12,6 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.cards import cards
 from ecs_combat.cli.json_lines import LineWriter, json_line
@@ -150,7 +149,12 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         fail(str(exc), 2)
     except RefusedError as exc:
         fail(f"{file}: the {engine} engine refuses this turn: {exc}", 2)
-    resolver = BatchedEngine(registry) if engine == "batched" else ReferenceEngine(registry)
+    if engine == "batched":  # imported here: the other commands don't load the batched engine
+        from ecs_combat.batched.engine import BatchedEngine
+
+        resolver: BatchedEngine | ReferenceEngine = BatchedEngine(registry)
+    else:
+        resolver = ReferenceEngine(registry)
     batch = BATCH if engine == "batched" else 1
     pairs = resolve_stream(iter_scenarios(file, registry), resolver, batch)
     console = Console(highlight=False)

@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator, Sequence
 import click
 from rich.console import Console
 
-from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cli.turn_report import render_phases, render_turn
 from ecs_combat.console import is_plain, print_line, shown
 from ecs_combat.errors import InputError
@@ -32,6 +31,8 @@ def turn_resolver(
     """The engine's function resolving a batch of turns."""
     if engine == "reference":
         return ReferenceEngine(registry).resolve_turns
+    from ecs_combat.batched.engine import BatchedEngine  # only for --engine batched
+
     return BatchedEngine(registry).resolve_turns
 
 

@@ -4,6 +4,7 @@ where something is drawn, so the pytest plugin (the fixtures) loads without it."
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -23,15 +24,76 @@ Draw = Callable[["SearchStrategy[Any]"], Any]
 NAMES = ("Goblin 2", "Goblin-A", "goblin a", "Zebra", "Aardvark", "Ørn")
 
 
+# The strategies drawn from, each built once per distinct argument: a strategy built at every
+# draw (``st.integers(0, 3)`` inside a composite) is looked up in Hypothesis's strategy cache and
+# validated each time, most of a drawn document's cost. What is drawn is the same.
+
+
+@functools.lru_cache(maxsize=4096)
+def integers(low: int, high: int) -> SearchStrategy[int]:
+    """``st.integers(low, high)``, built once."""
+    from hypothesis import strategies as st
+
+    return st.integers(low, high)
+
+
+@functools.cache
+def booleans() -> SearchStrategy[bool]:
+    """``st.booleans()``, built once."""
+    from hypothesis import strategies as st
+
+    return st.booleans()
+
+
+@functools.lru_cache(maxsize=4096)
+def _sampled(options: tuple[Any, ...]) -> SearchStrategy[Any]:
+    from hypothesis import strategies as st
+
+    return st.sampled_from(options)
+
+
+def sampled(options: Sequence[Any]) -> SearchStrategy[Any]:
+    """``st.sampled_from(options)``, built once for options that can be hashed."""
+    key = tuple(options)
+    try:
+        return _sampled(key)
+    except TypeError:  # unhashable options (plugin objects): built each time
+        from hypothesis import strategies as st
+
+        return st.sampled_from(key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _lists(
+    options: tuple[Any, ...], min_size: int, max_size: int, unique: bool
+) -> SearchStrategy[list[Any]]:
+    from hypothesis import strategies as st
+
+    return st.lists(st.sampled_from(options), min_size=min_size, max_size=max_size, unique=unique)
+
+
+def lists_of(
+    options: Sequence[Any], min_size: int = 0, max_size: int = 3, unique: bool = False
+) -> SearchStrategy[list[Any]]:
+    """``st.lists(st.sampled_from(options), ...)``, built once for options that can be
+    hashed."""
+    key = tuple(options)
+    try:
+        return _lists(key, min_size, max_size, unique)
+    except TypeError:
+        from hypothesis import strategies as st
+
+        return st.lists(st.sampled_from(key), min_size=min_size, max_size=max_size, unique=unique)
+
+
 def instance_text(draw: Draw, keyword: Keyword) -> str:
     """One instance of a keyword as a scenario writes it, with a drawn parameter where it
     takes one: ``bushido 2``, ``protection from red``."""
-    from hypothesis import strategies as st
 
     if keyword.parameter == "number":
-        return f"{keyword.name} {draw(st.integers(1, 3))}"
+        return f"{keyword.name} {draw(integers(1, 3))}"
     if keyword.parameter == "color":
-        return f"{keyword.name} from {draw(st.sampled_from(FROM_WORDS))}"
+        return f"{keyword.name} from {draw(sampled(FROM_WORDS))}"
     return keyword.name
 
 
@@ -55,27 +117,26 @@ def creature_table(
     draw: Draw, controller: str, keywords: Sequence[Keyword], registry: Registry
 ) -> dict[str, Any]:
     """A creature table: mostly power above 0, so most combats deal damage."""
-    from hypothesis import strategies as st
 
-    toughness = draw(st.integers(1, 5))
+    toughness = draw(integers(1, 5))
     table: dict[str, Any] = {
         "controller": controller,
-        "power": draw(st.sampled_from([1, 2, 3, 4, 5, 0])),
+        "power": draw(sampled([1, 2, 3, 4, 5, 0])),
         "toughness": toughness,
     }
     if keywords:
-        chosen = draw(st.lists(st.sampled_from(keywords), max_size=3))
+        chosen = draw(lists_of(keywords, max_size=3))
         table["keywords"] = [instance_text(draw, kw) for kw in chosen]
         counters = [kw.name for kw in keywords if kw.counter]
-        if counters and draw(st.integers(0, 3)) == 3:
-            table["counters"] = {draw(st.sampled_from(counters)): draw(st.integers(1, 2))}
-    colors = draw(st.lists(st.sampled_from(COLORS), max_size=2, unique=True))
+        if counters and draw(integers(0, 3)) == 3:
+            table["counters"] = {draw(sampled(counters)): draw(integers(1, 2))}
+    colors = draw(lists_of(COLORS, max_size=2, unique=True))
     if colors:
         table["colors"] = colors
-    if draw(st.integers(0, 3)) == 3:
-        table["damage"] = draw(st.integers(0, toughness - 1))
-    if draw(st.booleans()):
-        table["name"] = draw(st.sampled_from(NAMES))
+    if draw(integers(0, 3)) == 3:
+        table["damage"] = draw(integers(0, toughness - 1))
+    if draw(booleans()):
+        table["name"] = draw(sampled(NAMES))
     return table
 
 
@@ -97,18 +158,17 @@ def draw_state(draw: Draw, doc: dict[str, Any], registry: Registry) -> None:
     """Put the plugins' state (``register_state``) on some creatures and players of `doc`:
     yes-or-no state now and then, numbers from 0 to 3, and creature references to another
     creature of the same controller, written on both creatures (a soulbond pair)."""
-    from hypothesis import strategies as st
 
     tables = {"creature": doc["creatures"], "player": doc["players"]}
     for owner, by_id in tables.items():
         for key, field_ in registry.state_fields(owner).items():
             for oid, table in by_id.items():
-                if key in table or draw(st.integers(0, 3)) != 0:
+                if key in table or draw(integers(0, 3)) != 0:
                     continue
                 if field_.kind == "bool":
                     table[key] = True
                 elif field_.kind == "int":
-                    table[key] = draw(st.integers(0, 3))
+                    table[key] = draw(integers(0, 3))
                 elif field_.kind == "creature" and owner == "creature":
                     mates = [
                         c
@@ -116,16 +176,15 @@ def draw_state(draw: Draw, doc: dict[str, Any], registry: Registry) -> None:
                         if c != oid and t["controller"] == table["controller"] and key not in t
                     ]
                     if mates:
-                        mate = draw(st.sampled_from(mates))
+                        mate = draw(sampled(mates))
                         table[key], by_id[mate][key] = mate, oid
 
 
 def _at(draw: Draw, registry: Registry) -> str:
     """When an event happens: as blockers are declared, or after a damage step."""
-    from hypothesis import strategies as st
 
     points = ["declare-blockers", *(f"after {n}" for n in registry.step_names)]
-    return str(draw(st.sampled_from(points)))
+    return str(draw(sampled(points)))
 
 
 def draw_events(
@@ -139,7 +198,6 @@ def draw_events(
     granted and removed, counters (keyword counters of `keywords`, the registry's counter
     kinds), pumps, noncombat damage, destruction, removal from combat, and casts of the card
     library's instants."""
-    from hypothesis import strategies as st
 
     creatures = list(doc["creatures"])
     players = list(doc["players"])
@@ -155,32 +213,32 @@ def draw_events(
     actions += ["grant", "remove"] * bool(keywords) + ["counters"] * bool(kinds)
     actions += ["cast"] * bool(cards)
     found: list[dict[str, Any]] = []
-    for i in range(draw(st.integers(0, 2))):
-        action = draw(st.sampled_from(actions))
+    for i in range(draw(integers(0, 2))):
+        action = draw(sampled(actions))
         event: dict[str, Any] = {"at": _at(draw, registry), "action": action}
-        target = draw(st.sampled_from(creatures))
+        target = draw(sampled(creatures))
         if action in ("grant", "remove"):
-            chosen = draw(st.lists(st.sampled_from(keywords), min_size=1, max_size=2))
+            chosen = draw(lists_of(keywords, min_size=1, max_size=2))
             event.update(target=target, keywords=[instance_text(draw, k) for k in chosen])
         elif action == "counters":
-            change = draw(st.sampled_from([1, 1, 2, -1]))
-            event.update(target=target, counters={draw(st.sampled_from(kinds)): change})
+            change = draw(sampled([1, 1, 2, -1]))
+            event.update(target=target, counters={draw(sampled(kinds)): change})
         elif action == "pump":
             event.update(
                 target=target,
-                power=draw(st.integers(-1, 2)),
-                toughness=draw(st.integers(-1, 2)),
+                power=draw(integers(-1, 2)),
+                toughness=draw(integers(-1, 2)),
             )
         elif action == "damage":
             event.update(
-                target=draw(st.sampled_from([*creatures, *players])),
-                amount=draw(st.integers(0, 3)),
+                target=draw(sampled([*creatures, *players])),
+                amount=draw(integers(0, 3)),
             )
         elif action == "cast":
-            card = draw(st.sampled_from(cards))
-            event.update(card=card.name, caster=draw(st.sampled_from(players)))
+            card = draw(sampled(cards))
+            event.update(card=card.name, caster=draw(sampled(players)))
             if card.target.kind == "any":
-                event["target"] = draw(st.sampled_from([*creatures, *players]))
+                event["target"] = draw(sampled([*creatures, *players]))
             elif card.target.kind != "none":
                 event["target"] = target
             if card.creates is not None:

@@ -19,8 +19,10 @@ from ecs_combat.testing.drawing import (
     draw_state,
     drop_event,
     drop_state_key,
+    integers,
     keywords_to_draw,
     may_block,
+    sampled,
 )
 from ecs_combat.testing.registries import engines_for
 
@@ -70,22 +72,21 @@ def _scenario(
     state: bool = False,
     events: bool = False,
 ) -> dict[str, Any]:
-    from hypothesis import strategies as st
 
     pids = ["A", "B", "C", "D"][: max(2, min(players, 4))]
-    doc_players = {p: {"life": draw(st.integers(1, 20))} for p in pids}
+    doc_players = {p: {"life": draw(integers(1, 20))} for p in pids}
     creatures: dict[str, dict[str, Any]] = {}
-    for i in range(draw(st.integers(1, attackers))):
+    for i in range(draw(integers(1, attackers))):
         creatures[f"a{i}"] = creature_table(draw, "A", kws, registry)
-    for i in range(draw(st.integers(0, blockers))):
-        creatures[f"b{i}"] = creature_table(draw, draw(st.sampled_from(pids[1:])), kws, registry)
+    for i in range(draw(integers(0, blockers))):
+        creatures[f"b{i}"] = creature_table(draw, draw(sampled(pids[1:])), kws, registry)
     sides = {cid: declared_side(t, registry) for cid, t in creatures.items()}
 
     attacking: dict[str, str] = {}
     for cid in creatures:
         able = cid.startswith("a") and why_cannot_attack(sides[cid], False, registry) is None
-        if able and draw(st.integers(0, 7)) < 7:
-            attacking[cid] = draw(st.sampled_from(pids[1:]))
+        if able and draw(integers(0, 7)) < 7:
+            attacking[cid] = draw(sampled(pids[1:]))
     blocks: dict[str, list[str]] = {}
     for cid, table in creatures.items():
         if cid in attacking:
@@ -95,8 +96,8 @@ def _scenario(
             for a, p in attacking.items()
             if p == table["controller"] and may_block(sides[a], sides[cid], registry)
         ]
-        if options and draw(st.integers(0, 7)) < 7:
-            blocks[cid] = [draw(st.sampled_from(options))]
+        if options and draw(integers(0, 7)) < 7:
+            blocks[cid] = [draw(sampled(options))]
     for a in attacking:  # too few blockers means none (509.1b)
         need, _ = least_blockers(sides[a], registry)
         mine = [b for b, attacked in blocks.items() if a in attacked]

@@ -22,8 +22,10 @@ from ecs_combat.testing.drawing import (
     draw_state,
     drop_event,
     drop_state_key,
+    integers,
     keywords_to_draw,
     may_block,
+    sampled,
 )
 from ecs_combat.testing.registries import engines_for
 
@@ -105,22 +107,21 @@ def _turn(
     state: bool,
     events: bool,
 ) -> dict[str, Any]:
-    from hypothesis import strategies as st
 
     pids = ["A", "B", "C", "D"][: max(2, min(players, 4))]
-    doc_players = {p: {"life": draw(st.sampled_from([20, 20, 10, 5, 3]))} for p in pids}
+    doc_players = {p: {"life": draw(sampled([20, 20, 10, 5, 3]))} for p in pids}
     tables: dict[str, dict[str, Any]] = {}
     for p in pids:
-        for i in range(draw(st.integers(1 if p == "A" else 0, creatures))):
+        for i in range(draw(integers(1 if p == "A" else 0, creatures))):
             tables[f"{p.lower()}{i}"] = creature_table(draw, p, kws, registry)
     casts: list[dict[str, Any]] = []
     spells, creature_cards = phase_adders(registry)
-    if spells and draw(st.integers(0, 4)) > 0:
-        casts.append({"card": draw(st.sampled_from(spells)), "caster": "A", "main": 1})
-    if creature_cards and draw(st.integers(0, 2)) == 0:
-        owner = draw(st.sampled_from(pids[1:]))
+    if spells and draw(integers(0, 4)) > 0:
+        casts.append({"card": draw(sampled(spells)), "caster": "A", "main": 1})
+    if creature_cards and draw(integers(0, 2)) == 0:
+        owner = draw(sampled(pids[1:]))
         tables[f"{owner.lower()}_adds"] = {
-            "card": draw(st.sampled_from(creature_cards)),
+            "card": draw(sampled(creature_cards)),
             "controller": owner,
         }
     doc: dict[str, Any] = {
@@ -141,10 +142,10 @@ def _turn(
             mine = [c for c in mine if c in phase.only_attackers]
         others = [p for p in pids if p != phase.player]
         attacking = {
-            c: draw(st.sampled_from(others))
+            c: draw(sampled(others))
             for c in mine
             if (c not in sides or why_cannot_attack(sides[c], False, registry) is None)
-            and draw(st.integers(0, 5)) > 0
+            and draw(integers(0, 5)) > 0
         }
         blocks: dict[str, str] = {}
         for cid, table in tables.items():
@@ -156,8 +157,8 @@ def _turn(
                 if p == table["controller"]
                 and (a not in sides or may_block(sides[a], sides[cid], registry))
             ]
-            if options and draw(st.integers(0, 3)) > 0:
-                blocks[cid] = draw(st.sampled_from(options))
+            if options and draw(integers(0, 3)) > 0:
+                blocks[cid] = draw(sampled(options))
         for a in attacking:  # too few blockers means none (509.1b)
             need, _ = least_blockers(sides[a], registry) if a in sides else (1, None)
             mine_blocking = [b for b, attacked in blocks.items() if attacked == a]
