@@ -135,8 +135,8 @@ def worth(sides: Sides, outcome: BatchOutcome) -> IntArray:
     return out
 
 
-#: Up to this many rows, :func:`lexicographic_ranks` reduces the whole array at once (faster
-#: for small arrays; column by column is faster for many rows).
+#: Up to this many rows, :func:`lexicographic_ranks` finds each term's lowest and highest
+#: value with one call over the whole array (faster for few rows; column by column for many).
 SMALL_SCORES = 256
 
 
@@ -145,20 +145,14 @@ def lexicographic_ranks(scores: IntArray) -> IntArray:
     equal numbers, a lower row a lower one."""
     if len(scores) == 0:
         return np.zeros(0, I64)
-    if len(scores) <= SMALL_SCORES and scores.shape[1]:  # a few calls over the whole array
-        lows = scores.min(axis=0)
-        spans = (scores.max(axis=0) - lows + 1).tolist()
-        if math.prod(map(float, spans)) < 2.0**62:
-            shifted = scores - lows
-            ranks: IntArray = shifted[:, 0].copy()
-            for t in range(1, len(spans)):
-                ranks *= spans[t]
-                ranks += shifted[:, t]
-            return ranks
-    # term by term: numpy reduces a few columns of many rows along the rows slowly
     columns = [scores[:, t] for t in range(scores.shape[1])]
-    low = [int(c.min()) for c in columns]
-    span = [int(c.max()) - lo + 1 for c, lo in zip(columns, low, strict=True)]
+    if len(scores) <= SMALL_SCORES:  # two calls over the whole array
+        lows = scores.min(axis=0)
+        low = lows.tolist()
+        span = (scores.max(axis=0) - lows + 1).tolist()
+    else:  # term by term: numpy reduces a few columns of many rows along the rows slowly
+        low = [int(c.min()) for c in columns]
+        span = [int(c.max()) - lo + 1 for c, lo in zip(columns, low, strict=True)]
     if math.prod(map(float, span)) < 2.0**62:
         # mixed radix, term by term (an integer matrix product is much slower)
         out: IntArray = columns[0] - low[0]

@@ -16,6 +16,7 @@ from ecs_combat.errors import InputError, PluginError
 from ecs_combat.plugin import hookspecs
 from ecs_combat.plugin.definitions import (
     PARAMETERS,
+    REGULAR_STEP,
     Card,
     CounterKind,
     DamageStep,
@@ -28,10 +29,7 @@ from ecs_combat.plugin.definitions import (
 from ecs_combat.plugin.ordering import order_systems
 from ecs_combat.plugin.phases import PhaseRule
 from ecs_combat.plugin.registry import (
-    CORE_KEYS,
     CORE_SCORE_TERMS,
-    CORE_STEPS,
-    STATE_KINDS,
     PluginInfo,
     Registry,
     ScheduledSystem,
@@ -43,6 +41,21 @@ from ecs_combat.suggest import closest, did_you_mean
 ENTRY_POINT_GROUP = "ecs_combat"
 DISABLE_AUTOLOAD_ENV = "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD"
 PLUGINS_ENV = "ECS_COMBAT_PLUGINS"
+
+#: The core's regular combat damage step (510.1-510.2).
+CORE_STEPS = (DamageStep(REGULAR_STEP, 30, default=True, rule="510.1"),)
+
+#: Scenario keys of the core, which plugins' state may not take.
+CORE_KEYS = {
+    "creature": frozenset(
+        {
+            "id", "name", "controller", "power", "toughness", "keywords", "counters", "damage",
+            "summoning_sick", "tapped", "colors", "types", "card", "value", "targets",
+        }
+    ),
+    "player": frozenset({"life", "lands"}),
+}  # fmt: skip
+STATE_KINDS = {"bool": bool, "int": int, "creature": type(None)}
 
 
 def _block_names(spec: str) -> set[str]:

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 import pluggy
 
 from ecs_combat.plugin.definitions import (
-    REGULAR_STEP,
     Card,
     CounterKind,
     DamageStep,
@@ -23,9 +22,6 @@ from ecs_combat.plugin.phases import PhaseRule
 from ecs_combat.plugin.restrictions import Restriction
 from ecs_combat.plugin.schedule import System
 from ecs_combat.suggest import did_you_mean
-
-#: The core's regular combat damage step (510.1-510.2).
-CORE_STEPS = (DamageStep(REGULAR_STEP, 30, default=True, rule="510.1"),)
 
 
 @dataclass(frozen=True)
@@ -185,16 +181,5 @@ class Registry:
         return [impl.plugin_name for impl in caller.get_hookimpls()]
 
 
-#: Scenario keys of the core, which plugins' state may not take.
-CORE_KEYS = {
-    "creature": frozenset(
-        {
-            "id", "name", "controller", "power", "toughness", "keywords", "counters", "damage",
-            "summoning_sick", "tapped", "colors", "types", "card", "value", "targets",
-        }
-    ),
-    "player": frozenset({"life", "lands"}),
-}  # fmt: skip
 #: The score terms of decisions that the core computes itself (RULES section 9).
 CORE_SCORE_TERMS = ("game", "material", "life")
-STATE_KINDS = {"bool": bool, "int": int, "creature": type(None)}

@@ -22,7 +22,6 @@ from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedEr
 from ecs_combat.plugin.loading import DISABLE_AUTOLOAD_ENV, PLUGINS_ENV, load_registry
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.checkpoints import spec_key
-from ecs_combat.simulation.executors import WorkerPool as WorkerPool
 from ecs_combat.simulation.executors import environment, mark_running
 from ecs_combat.simulation.generate import Generator
 from ecs_combat.simulation.generators import make_generator
