@@ -57,6 +57,36 @@ class BlockOptions:
 
 
 @dataclass(frozen=True)
+class DeclaredPairs:
+    """The (blocker, attacker) pairs of every declaration of one board, by creature places
+    in the file (CSR: ``start[d]:start[d + 1]``), grouped by attacker with its blockers in
+    file order."""
+
+    start: IntArray  #: [n_declarations + 1]
+    blocker: IntArray
+    attacker: IntArray
+    rank: IntArray  #: place of the attacker among those its blocker blocks
+
+    @staticmethod
+    def of(masks: MaskArray, attackers: IntArray, blockers: IntArray) -> DeclaredPairs:
+        n, na, nb = len(masks), len(attackers), len(blockers)
+        # one column per (attacker, blocker) pair, attackers outer
+        ai = np.arange(na, dtype=I64).repeat(nb)
+        bj = np.tile(np.arange(nb, dtype=I64), na)
+        shifts = np.arange(na, dtype=U64)[None, :, None]
+        on = ((masks[:, None, :] >> shifts) & U64(1)).astype(np.bool_).reshape(n, na * nb)
+        start = np.zeros(n + 1, I64)
+        np.cumsum(on.sum(axis=1), out=start[1:])
+        row, col = np.nonzero(on)
+        ai, bj = ai[col], bj[col]
+        # the attacker's place among those its blocker blocks (in file order)
+        below = masks[row, bj] & ((U64(1) << ai.astype(U64)) - U64(1))
+        return DeclaredPairs(
+            start, blockers[bj], attackers[ai], np.bitwise_count(below).astype(I64)
+        )
+
+
+@dataclass(frozen=True)
 class BlockDeclarations:
     """Every legal block declaration of one board."""
 
@@ -65,6 +95,8 @@ class BlockDeclarations:
     masks: MaskArray
     #: [n_declarations] place of each in the order ties are shown (0 first).
     tie_order: IntArray
+    #: The pairs of each declaration.
+    pairs: DeclaredPairs
 
     @property
     def count(self) -> int:
@@ -142,9 +174,51 @@ def _subsets(allowed: int, capacity: int) -> list[int]:
     return sorted(s for s in out if s)
 
 
+#: At most this many shapes of block options are remembered (then forgotten, all at once).
+SHAPES_KEPT = 10_000
+#: The declarations, tie order and pairs of each shape of block options met so far
+#: (:func:`_shape`): they depend on nothing else.
+_SHAPES: dict[object, tuple[MaskArray, IntArray, DeclaredPairs]] = {}
+
+
+def _shape(options: BlockOptions) -> object:
+    """What decides a board's declarations, their tie order and pairs: who is where, who may
+    block whom, capacities and least blockers (None when block requirements apply)."""
+    if options.requirements is not None:
+        return None
+    o = options
+    return (
+        o.attackers.tobytes(),
+        o.blockers.tobytes(),
+        o.legal.shape,
+        o.legal.tobytes(),
+        o.capacity.tobytes(),
+        o.least.tobytes(),
+    )
+
+
 def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:
     """Every legal declaration: each blocker blocks nothing or attackers it may block, up to
-    its capacity, and every blocked attacker has at least its least number of blockers."""
+    its capacity, and every blocked attacker has at least its least number of blockers
+    (worked out once per shape of options, :func:`_shape`)."""
+    key = _shape(options)
+    known = _SHAPES.get(key) if key is not None else None
+    if known is None:
+        masks = _declarations(options, where)
+        tie = tie_order(masks, options.blockers, options.attackers)
+        pairs = DeclaredPairs.of(masks, options.attackers, options.blockers)
+        known = (masks, tie, pairs)
+        if key is not None:
+            if len(_SHAPES) >= SHAPES_KEPT:
+                _SHAPES.clear()
+            for a in (masks, tie, pairs.start, pairs.blocker, pairs.attacker, pairs.rank):
+                a.setflags(write=False)  # shared by every board of the shape
+            _SHAPES[key] = known
+    return BlockDeclarations(options, *known)
+
+
+def _declarations(options: BlockOptions, where: str) -> MaskArray:
+    """The masks of every legal declaration (:func:`block_declarations`)."""
     per_blocker = []
     for j in range(len(options.blockers)):
         allowed = sum(1 << int(i) for i in options.legal[j].nonzero()[0])
@@ -172,7 +246,7 @@ def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:
     masks = masks[keep]
     if options.requirements is not None:
         masks = _most_obeying(options, masks)
-    return BlockDeclarations(options, masks, tie_order(masks, options.blockers, options.attackers))
+    return masks
 
 
 def _most_obeying(options: BlockOptions, masks: MaskArray) -> MaskArray:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.decisions.declarations import U64, BlockDeclarations
+from ecs_combat.decisions.declarations import BlockDeclarations
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
 from ecs_combat.decisions.tree import Blocks, Clock, Level, Resolved, Tree
 
@@ -46,41 +46,25 @@ class BoardResults:
 
 def blocks_of(declarations: list[BlockDeclarations]) -> Blocks:
     """The pairs of every declaration of every board, as :class:`Blocks`."""
-    boards, starts, blockers, attackers, ranks = [], [], [], [], []
-    total = 0
-    for b, decls in enumerate(declarations):
-        o = decls.options
-        masks = decls.masks
-        n = len(masks)
-        boards.append(np.full(n, b, I64))
-        # one column per (attacker, blocker) pair, attackers outer so that rows group by
-        # attacker with its blockers in file order
-        cols = [(i, j) for i in range(len(o.attackers)) for j in range(len(o.blockers))]
-        shifts = np.arange(len(o.attackers), dtype=U64)[None, :, None]
-        on = ((masks[:, None, :] >> shifts) & U64(1)).astype(np.bool_).reshape(n, len(cols))
-        counts = on.sum(axis=1)
-        start = np.zeros(n, I64)
-        np.cumsum(counts[:-1], out=start[1:])
-        starts.append(total + start)
-        total += int(counts.sum())
-        row, col = np.nonzero(on)
-        ai = np.array([p[0] for p in cols], I64)[col] if len(cols) else np.zeros(0, I64)
-        bj = np.array([p[1] for p in cols], I64)[col] if len(cols) else np.zeros(0, I64)
-        blockers.append(o.blockers[bj])
-        attackers.append(o.attackers[ai])
-        # the attacker's place among those its blocker blocks (in file order)
-        below = (
-            (masks[row, bj] & ((U64(1) << ai.astype(U64)) - U64(1)))
-            if len(cols)
-            else np.zeros(0, U64)
-        )
-        ranks.append(np.bitwise_count(below).astype(I64))
+    pairs = [d.pairs for d in declarations]
+    if len(pairs) == 1:  # one board: its own arrays
+        p = pairs[0]
+        board = np.zeros(len(p.start) - 1, I64)
+        return Blocks(board, p.start, p.blocker, p.attacker, p.rank)
+    counts = np.array([len(p.start) - 1 for p in pairs], I64)
+    ends = np.array([p.start[-1] for p in pairs], I64)
+    shift = np.concatenate([[0], ends.cumsum()[:-1]]).astype(I64)
     return Blocks(
-        board=np.concatenate(boards) if boards else np.zeros(0, I64),
-        start=np.concatenate([*starts, [total]]).astype(I64),
-        blocker=np.concatenate(blockers) if blockers else np.zeros(0, I64),
-        attacker=np.concatenate(attackers) if attackers else np.zeros(0, I64),
-        rank=np.concatenate(ranks) if ranks else np.zeros(0, I64),
+        board=np.arange(len(pairs), dtype=I64).repeat(counts),
+        start=np.concatenate(
+            [
+                *(p.start[:-1] + s for p, s in zip(pairs, shift.tolist(), strict=True)),
+                [int(ends.sum())],
+            ]
+        ).astype(I64),
+        blocker=np.concatenate([p.blocker for p in pairs]) if pairs else np.zeros(0, I64),
+        attacker=np.concatenate([p.attacker for p in pairs]) if pairs else np.zeros(0, I64),
+        rank=np.concatenate([p.rank for p in pairs]) if pairs else np.zeros(0, I64),
     )
 
 

@@ -158,8 +158,11 @@ class Tree:
         batch, cs, ps = copies.batch, copies.creature_start, copies.player_start
         b = self.blocks
         rows, owner = csr_rows(b.start, level.decl)
-        div_rows, div_owner = csr_rows(level.div_start, np.arange(len(level.decl), dtype=I64))
-        div = level.div[div_rows]
+        if len(level.div):
+            div_rows, div_owner = csr_rows(level.div_start, np.arange(len(level.decl), dtype=I64))
+            div = level.div[div_rows]
+        else:  # nothing chosen yet (the declarations' own level)
+            div, div_owner = level.div, np.zeros(0, I64)
         rec = div[:, 2]
         creature_ids = player_ids = None
         if named:
