@@ -480,3 +480,32 @@ def test_509_1a_how_many_attackers_a_blocker_may_block(
     )
     d = best_blocks(sc, registry)
     assert d.declarations == declarations
+
+
+@pytest.mark.parametrize("first", ["menace", "flying", "plain"])
+def test_declarations_remembered_per_shape_of_the_options(registry: Registry, first: str) -> None:
+    """A board's declarations are worked out once per shape of its block options; boards with
+    the creatures in the same places but other options get their own. Two 2/2 blockers and one
+    attacker: plain, 4 declarations (none, b1, b2, both); menace, 2 (none, both: 702.110b);
+    flying, 1 (none: 702.9b). Solved in each order, after a board of another shape."""
+    kinds = {"plain": (), "menace": ("menace",), "flying": ("flying",)}
+    counts = {"plain": 4, "menace": 2, "flying": 1}
+    for kind in [first, *(k for k in kinds if k != first)]:
+        sc = scenario(
+            board(
+                creature("x", "A", 2, 2, *kinds[kind]),
+                creature("b1", "B", 2, 2),
+                creature("b2", "B", 2, 2),
+                attackers={"x": "B"},
+            ),
+            registry,
+        )
+        d = best_blocks(sc, registry)
+        assert d.declarations == counts[kind], kind
+        shown = [c.blockers for c in d.best]
+        expected = {
+            "plain": [{"b1": "x"}, {"b2": "x"}, {"b1": "x", "b2": "x"}],
+            "menace": [{"b1": "x", "b2": "x"}, {}],
+            "flying": [{}],
+        }[kind]
+        assert shown == expected, kind
