@@ -155,6 +155,15 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         resolver: BatchedEngine | ReferenceEngine = BatchedEngine(registry)
     else:
         resolver = ReferenceEngine(registry)
+    if engine == "batched" and as_json and file.endswith(".jsonl"):
+        from ecs_combat.cli.batched_lines import LineResolver
+
+        assert isinstance(resolver, BatchedEngine)
+        try:  # many lines at a time, the same text (docs/performance.md)
+            LineResolver(registry, resolver).write(file, sys.stdout)
+        except StreamError as exc:
+            _stream_failed(exc, file, engine)
+        return
     batch = BATCH if engine == "batched" else 1
     pairs = resolve_stream(iter_scenarios(file, registry), resolver, batch)
     console = Console(highlight=False)
@@ -185,13 +194,7 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         if first is not None:
             _separator(console, first[0].file)
             render(*first, console)
-        if isinstance(exc.error, RefusedError):
-            fail(
-                f"{exc.scenario or file}: the {engine} engine refuses this scenario: "
-                f"{exc.error}{exc.resume_note()}",
-                2,
-            )
-        fail(f"{exc.error}{exc.resume_note()}", 2)
+        _stream_failed(exc, file, engine)
     if lines is not None:
         lines.flush()
     if first is not None:
@@ -313,6 +316,17 @@ def _sets(system: System) -> str:
     parts += [f"before {n}" for n in sorted(system.before)]
     parts += [f"after {n}" for n in sorted(system.after)]
     return shown(", ".join(parts) or "-")
+
+
+def _stream_failed(exc: StreamError, file: str, engine: str) -> NoReturn:
+    """The message of a stream's first invalid or refused scenario, exit 2."""
+    if isinstance(exc.error, RefusedError):
+        fail(
+            f"{exc.scenario or file}: the {engine} engine refuses this scenario: "
+            f"{exc.error}{exc.resume_note()}",
+            2,
+        )
+    fail(f"{exc.error}{exc.resume_note()}", 2)
 
 
 def _separator(console: Console, file: str) -> None:
