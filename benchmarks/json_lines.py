@@ -29,9 +29,6 @@ from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.loader import parse_scenario
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_loading import pairs_document  # noqa: E402
-
 KEYWORDS = [
     "flying", "reach", "trample", "deathtouch", "lifelink", "first strike", "double strike",
     "menace", "bushido 2", "protection from red", "indestructible", "infect",
@@ -124,6 +121,9 @@ def valid(doc: dict[str, Any], registry: Registry) -> bool:
 
 def lines(kind: str, n: int, seed: int, registry: Registry) -> list[str]:
     if kind == "pairs":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from test_loading import pairs_document
+
         return [json.dumps(pairs_document(1))] * n
     rng = random.Random(seed)
     out: list[str] = []

@@ -67,7 +67,7 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
         creature_ids=rows.creature_ids,
         creature_names=rows.creature_names,
         player_ids=rows.player_ids,
-        battle_files=list(files),
+        battle_files=files,
         attacking=rows.attacking,
         block_blocker=rows.block_blocker,
         block_attacker=rows.block_attacker,

@@ -29,6 +29,10 @@ ObjectArray = npt.NDArray[np.object_]
 #: Tokens per damage entry, life gained entry, creature that died, creature, player (without
 #: the plugins' state).
 _DAMAGE, _GAIN, _DIED, _CREATURE, _PLAYER = 7, 7, 3, 9, 6
+#: The text of the integers from -_LOW up to _HIGH, looked up rather than written one by one.
+_LOW, _HIGH = 1_000, 10_000
+_INTEGERS = np.array([str(i) for i in range(-_LOW, _HIGH)], object)
+_BOOLEANS = np.array(["false", "true"], object)
 
 
 def plain_ids(ids: list[str]) -> bool:
@@ -95,7 +99,7 @@ def json_text(run: Run) -> str:
     names = np.array(
         [f'{{"name": {json.dumps(plan.name)}, "damage": [' for plan in run.schedule.plans], object
     )
-    out[step_start[cell]] = np.where(first_step, "", ", ") + names[cell % n_steps]
+    out[step_start[cell]] = _either(first_step, "", ", ") + names[cell % n_steps]
     at = step_start[cell] + 1 + _DAMAGE * nd[cell]
     out[at] = '], "life_gained": ['
     at += 1 + _GAIN * ng[cell]
@@ -104,29 +108,29 @@ def json_text(run: Run) -> str:
     ids = np.concatenate([cids, pids])  # a recipient: a creature row, or -1 - a player row
     rank = np.arange(len(d_cell)) - np.searchsorted(d_cell, d_cell)
     at = step_start[d_cell] + 1 + _DAMAGE * rank
-    _put(out, at, np.where(rank == 0, '{"source": "', ', {"source": "'), cids[d_src])
+    _put(out, at, _either(rank == 0, '{"source": "', ', {"source": "'), cids[d_src])
     _put(out, at + 2, '", "target": "', ids[np.where(d_rec < 0, len(cids) - 1 - d_rec, d_rec)])
     _put(out, at + 4, '", "amount": ', _text(d_amt), "}")
     rank = np.arange(len(g_cell)) - np.searchsorted(g_cell, g_cell)
     at = step_start[g_cell] + 2 + _DAMAGE * nd[g_cell] + _GAIN * rank
-    _put(out, at, np.where(rank == 0, '{"player": "', ', {"player": "'), pids[g_player])
+    _put(out, at, _either(rank == 0, '{"player": "', ', {"player": "'), pids[g_player])
     _put(out, at + 2, '", "source": "', cids[g_src], '", "amount": ', _text(g_amt), "}")
     rank = np.arange(len(x_cell)) - np.searchsorted(x_cell, x_cell)
     at = step_start[x_cell] + 3 + _DAMAGE * nd[x_cell] + _GAIN * ng[x_cell] + _DIED * rank
-    _put(out, at, np.where(rank == 0, '"', ', "'), cids[x_row], '"')
+    _put(out, at, _either(rank == 0, '"', ', "'), cids[x_row], '"')
     # creatures
     at = c_start[c_battle] + _CREATURE * (np.arange(len(shown)) - _first(c_battle, c_battle))
-    alive = np.where(
+    alive = _either(
         c.on_bf[shown], '": {"alive": true, "damage": ', '": {"alive": false, "damage": '
     )
-    _put(out, at, np.where(at == c_start[c_battle], '"', ', "'), cids[shown], alive)
+    _put(out, at, _either(at == c_start[c_battle], '"', ', "'), cids[shown], alive)
     _put(out, at + 3, _text(c.marked[shown]), ', "power": ', _text(c.power[shown]))
     _put(out, at + 6, ', "toughness": ', _text(c.toughness[shown]), _creature_rest(run, shown))
     # players
     rows = np.arange(len(p.battle))
     at = p_start[p.battle] + p_width * (rows - _first(p.battle, p.battle))
-    lost = np.where(p.lost, ', "lost": true', ', "lost": false')
-    _put(out, at, np.where(at == p_start[p.battle], '"', ', "'), pids, '": {"life": ')
+    lost = _either(p.lost, ', "lost": true', ', "lost": false')
+    _put(out, at, _either(at == p_start[p.battle], '"', ', "'), pids, '": {"life": ')
     _put(out, at + 3, _text(p.life), lost)
     for k, (key, values) in enumerate(p_state.items()):
         _put(out, at + 5 + 2 * k, f", {json.dumps(key)}: ", values)
@@ -143,10 +147,24 @@ def _put(out: ObjectArray, at: IntArray, *tokens: Any) -> None:
 def _text(values: npt.NDArray[Any]) -> ObjectArray:
     """Integers (or booleans) as ``json.dumps`` writes them."""
     if values.dtype == np.bool_:
-        return np.where(values, "true", "false").astype(object)
-    if np.issubdtype(values.dtype, np.integer):
-        return np.array(list(map(str, values.tolist())), object)
-    return np.array([json.dumps(v) for v in values.tolist()], object)
+        found: ObjectArray = _BOOLEANS[values.astype(np.intp)]
+        return found
+    if not np.issubdtype(values.dtype, np.integer):
+        return np.array([json.dumps(v) for v in values.tolist()], object)
+    small = (values >= -_LOW) & (values < _HIGH)
+    if small.all():
+        found = _INTEGERS[values + _LOW]
+        return found
+    out = np.empty(len(values), object)
+    out[small] = _INTEGERS[values[small] + _LOW]
+    out[~small] = [str(v) for v in values[~small].tolist()]
+    return out
+
+
+def _either(where: npt.NDArray[np.bool_], yes: str, no: str) -> ObjectArray:
+    """`yes` where `where` is true, else `no` (the same two objects, not copies)."""
+    found: ObjectArray = np.array([no, yes], object)[where.astype(np.intp)]
+    return found
 
 
 def _first(keys: IntArray, sorted_keys: IntArray) -> IntArray:

@@ -14,10 +14,10 @@ then :class:`~ecs_combat.cli.stream.StreamError` is raised.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
-from itertools import islice
+from collections.abc import Iterator, Sequence
+from itertools import islice, repeat
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, overload
 
 import orjson
 
@@ -44,10 +44,10 @@ class LineResolver:
     """Resolves the lines of JSON Lines files with the batched engine, writing the text of
     ``--json``."""
 
-    def __init__(self, registry: Registry, engine: BatchedEngine, chunk: int = CHUNK) -> None:
+    def __init__(self, registry: Registry, engine: BatchedEngine, chunk: int | None = None) -> None:
         self.registry = registry
         self.engine = engine
-        self.chunk = chunk
+        self.chunk = chunk or CHUNK
         self.rows = RowReader(registry)
         self.quick = QuickReader(registry, self.rows.legality)
 
@@ -77,7 +77,7 @@ class LineResolver:
         failure: InputError | None = None
         fast = set(quick)
         end = len(raws)
-        for i, raw in enumerate(raws):
+        for i, raw in enumerate(raws if len(quick) < len(raws) else ()):
             if i in fast:
                 continue
             try:
@@ -92,17 +92,21 @@ class LineResolver:
             chosen = taken[:keep]
             rows, _ = self.rows.read([docs[k] for k in chosen], [quotes[k] for k in chosen])
             quick = quick[:keep]
-        lines: list[str] = []
+        text = ""
         if quick:
-            files = [f"{file}:{first + i}" for i in quick]
+            files = _Places(file, first, quick)
             try:
                 text = self.engine.json_lines(rows_to_batch(rows, self.registry, files))
-                lines = text.split("\n")
             except (InputError, RefusedError):  # resolved as before, a batch at a time
                 slow += [(i, self._scenario_of(raws[i], f"{file}:{first + i}")) for i in quick]
                 slow.sort(key=lambda pair: pair[0])
                 quick = []
-        done = self._write(quick, lines, slow, done, out)
+        if not slow:
+            out.write(text)
+            out.flush()
+            done += len(quick)
+        else:
+            done = self._write(quick, text.split("\n"), slow, done, out)
         if failure is not None:
             raise StreamError(failure, failure.file, done)
         return done
@@ -117,10 +121,6 @@ class LineResolver:
     ) -> int:
         """Write the results of a chunk's lines in the file's order: the quick lines' text, the
         others resolved as the line-by-line path resolves them."""
-        if not slow:
-            out.write("\n".join(lines[: len(quick)]) + "\n" if quick else "")
-            out.flush()
-            return done + len(quick)
         parts: list[str] = []
         pairs = resolve_stream((sc for _, sc in slow), self.engine, BATCH)
         k = 0
@@ -166,7 +166,11 @@ def _decoded(raws: list[bytes]) -> tuple[list[int], list[object], list[int]]:
     orjson): their places, documents and double quotes."""
     text = b"".join(raws)
     if text.isascii() and b"\\" not in text and b"\x7f" not in text:
-        places = list(range(len(raws)))
+        try:  # every line at once
+            every: list[object] = list(map(orjson.loads, raws))
+            return list(range(len(raws))), every, list(map(bytes.count, raws, repeat(b'"')))
+        except orjson.JSONDecodeError:
+            places = list(range(len(raws)))
     else:
         places = [
             i for i, r in enumerate(raws) if r.isascii() and b"\\" not in r and b"\x7f" not in r
@@ -181,6 +185,27 @@ def _decoded(raws: list[bytes]) -> tuple[list[int], list[object], list[int]]:
             continue
         kept.append(i)
     return kept, docs, [raws[i].count(b'"') for i in kept]
+
+
+class _Places(Sequence[str]):
+    """Where each quick line of a chunk is (``FILE:LINE``), made when asked (for a message)."""
+
+    def __init__(self, file: str, first: int, places: list[int]) -> None:
+        self.file, self.first, self.places = file, first, places
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return f"{self.file}:{self.first + self.places[i]}"
+
+    def __len__(self) -> int:
+        return len(self.places)
 
 
 def _flush(parts: list[str], out: TextIO) -> None:

@@ -80,7 +80,7 @@ class _Unusual(Exception):
 
 
 class _Columns:
-    """The rows of the lines read so far, as lists (rows numbered over all the lines)."""
+    """The lines read so far, as lists (rows numbered over all the lines)."""
 
     def __init__(self) -> None:
         self.n_players: list[int] = []
@@ -88,29 +88,25 @@ class _Columns:
         self.player_ids: list[str] = []
         self.life: list[Any] = []
         self.creature_ids: list[str] = []
-        self.creature_names: list[str] = []
         self.controller: list[int] = []
         self.power: list[Any] = []
         self.toughness: list[Any] = []
-        self.damage: list[Any] = []
-        self.keywords: list[Keywords | None] = []
-        self.colors: list[int] = []
-        self.types: list[int] = []
-        self.attacking: list[int] = []
+        #: (creature row, name, damage, keywords, colors, types) of the creatures with keys
+        #: beyond controller, power and toughness.
+        self.others: list[tuple[int, str, Any, Keywords | None, int, int]] = []
+        #: (creature row, player row attacked).
+        self.attacks: list[tuple[int, int]] = []
         #: Blocks in declaration order: (attacker's place among every line's attackers,
         #: blocker row, attacker row).
         self.blocks: list[tuple[int, int, int]] = []
-        self.n_attackers = 0
 
-    def cut(self, n_lines: int, n_players: int, n_creatures: int, n_blocks: int) -> None:
-        """Drop the rows of a line that turned out unusual."""
-        del self.n_players[n_lines:], self.n_creatures[n_lines:]
-        del self.player_ids[n_players:], self.life[n_players:]
-        for column in (self.creature_ids, self.creature_names, self.controller, self.power):
-            del column[n_creatures:]
-        for column in (self.toughness, self.damage, self.keywords, self.colors, self.types):
-            del column[n_creatures:]
-        del self.attacking[n_creatures:], self.blocks[n_blocks:]
+    def cut(self, marks: tuple[int, int, int, int, int]) -> None:
+        """Drop what a line that turned out unusual added (its ids, counts and places are
+        added only once it is known to be usual)."""
+        players, creatures, others, attacks, blocks = marks
+        del self.life[players:], self.controller[creatures:], self.power[creatures:]
+        del self.toughness[creatures:], self.others[others:], self.attacks[attacks:]
+        del self.blocks[blocks:]
 
 
 class RowReader:
@@ -154,26 +150,27 @@ class RowReader:
             c.creature_ids,
         )
         life, controller, power, toughness = c.life, c.controller, c.power, c.toughness
-        damage, keywords, colors, types = c.damage, c.keywords, c.colors, c.types
-        names, attacking, blocks = c.creature_names, c.attacking, c.blocks
-        top, combat_keys, empty = _TOP, _COMBAT, _EMPTY
+        others, attacks, blocks = c.others, c.attacks, c.blocks
+        top, combat_keys, empty = _TOP.issuperset, _COMBAT.issuperset, _EMPTY
+        a0 = 0  # attackers so far
         for k, doc in enumerate(docs):
-            b, p0, c0, k0 = len(n_players), len(player_ids), len(power), len(blocks)
+            p0, c0 = len(player_ids), len(creature_ids)
+            marks = (p0, c0, len(others), len(attacks), len(blocks))
             try:
-                if type(doc) is not dict or not top.issuperset(doc):
-                    continue
+                if type(doc) is not dict or not top(doc):
+                    raise _Unusual
                 players = doc["players"]
                 creatures = doc.get("creatures", empty)
                 combat = doc.get("combat", empty)
                 if type(players) is not dict or type(creatures) is not dict:
-                    continue
-                if type(combat) is not dict or not combat_keys.issuperset(combat):
-                    continue
+                    raise _Unusual
+                if type(combat) is not dict or not combat_keys(combat):
+                    raise _Unusual
                 attackers = combat.get("attackers", empty)
                 blockers = combat.get("blockers", empty)
                 if type(attackers) is not dict or type(blockers) is not dict or len(players) < 2:
-                    continue
-                strings = len(doc) + len(players) + len(creatures) + len(combat)
+                    raise _Unusual
+                strings = len(doc) + len(players) + 5 * len(creatures) + len(combat)
                 strings += 2 * len(attackers) + 2 * len(blockers)
                 # players
                 place: dict[str, int] = {}
@@ -190,64 +187,54 @@ class RowReader:
                     place[pid] = p0 + len(place)
                 # creatures
                 row: dict[str, int] = {}
-                plain = True
                 for cid, t in creatures.items():
                     if type(t) is not dict or cid in place:
                         raise _Unusual
                     controller.append(place[t["controller"]])
                     power.append(t["power"])
                     toughness.append(t["toughness"])
-                    if len(t) == 3:  # controller, power and toughness alone
-                        strings += 4
-                        names.append(cid)
-                        damage.append(0)
-                        keywords.append(None)
-                        colors.append(0)
-                        types.append(0)
-                    else:
-                        strings += len(t) + 1 + self._other(cid, t, c)
-                        plain = plain and keywords[-1] is None
+                    if len(t) != 3:  # more than controller, power and toughness
+                        strings += self._other(cid, t, c0 + len(row), c)
                     row[cid] = c0 + len(row)
                 if 2 * strings != quotes[k]:  # a key given twice, or a string not counted
                     raise _Unusual
                 # combat
-                attacking += [-1] * len(creatures)
                 for aid, pid in attackers.items():
                     a, d = row[aid], place[pid]
                     if d == p0 or controller[a] != p0:  # the first player attacks another
                         raise _Unusual
-                    attacking[a] = d
+                    attacks.append((a, d))
                 if blockers:
-                    order = dict(
-                        zip(
-                            attackers,
-                            range(c.n_attackers, c.n_attackers + len(attackers)),
-                            strict=True,
-                        )
+                    order = (
+                        dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
+                        if len(attackers) > 1
+                        else dict.fromkeys(attackers, a0)
                     )
                     for bid, aid in blockers.items():
                         blocker = row[bid]
                         if bid in attackers or place[attackers[aid]] != controller[blocker]:
                             raise _Unusual
                         blocks.append((order[aid], blocker, row[aid]))
-                if not plain and not self._legal(c, c0, k0):
+                if len(others) > marks[2] and not self._legal(c, c0, marks):
                     raise _Unusual
-                c.n_attackers += len(attackers)
-                n_players.append(len(players))
-                n_creatures.append(len(creatures))
-                player_ids += players
-                creature_ids += creatures
-                taken.append(k)
             except (_Unusual, KeyError, TypeError):
-                c.cut(b, p0, c0, k0)
+                c.cut(marks)
+                continue
+            a0 += len(attackers)
+            n_players.append(len(players))
+            n_creatures.append(len(creatures))
+            player_ids += players
+            creature_ids += creatures
+            taken.append(k)
         return c, taken
 
-    def _other(self, cid: str, t: dict[str, Any], c: _Columns) -> int:
-        """A creature's other keys (its name, damage, keywords, colors and types added to the
-        columns); how many strings their values hold."""
+    def _other(self, cid: str, t: dict[str, Any], row: int, c: _Columns) -> int:
+        """A creature with keys beyond controller, power and toughness: its name, damage,
+        keywords, colors and types added to the columns; how many strings those keys and
+        values hold."""
         if not _CREATURE.issuperset(t):
             raise _Unusual
-        strings = 0
+        strings = len(t) - 3  # its other keys
         name = cid
         if "name" in t:
             name = t["name"]
@@ -291,11 +278,7 @@ class RowReader:
                 raise _Unusual
             masks.append(mask)
             strings += len(listed)
-        c.creature_names.append(name)
-        c.damage.append(t.get("damage", 0))
-        c.keywords.append(found)
-        c.colors.append(masks[0])
-        c.types.append(masks[1])
+        c.others.append((row, name, t.get("damage", 0), found, masks[0], masks[1]))
         return strings
 
     def _keywords(self, texts: tuple[Any, ...]) -> Keywords | None:
@@ -313,22 +296,30 @@ class RowReader:
             parameters.append(instance.parameter)
         return (tuple(names), tuple(parameters)) if names else _NO_KEYWORDS
 
-    def _legal(self, c: _Columns, c0: int, k0: int) -> bool:
-        """The attacks and blocks of a line whose creatures have keywords (creature rows from
-        `c0`, blocks from `k0`)."""
-        kinds: list[Kind] = []
-        for i in range(c0, len(c.power)):
-            power = c.power[i]
-            if type(power) is not int:
-                return False
-            names, parameters = c.keywords[i] or _NO_KEYWORDS
-            colors = _names(c.colors[i], COLORS)
-            types = _names(c.types[i], CARD_TYPES)
-            kinds.append((names, parameters, power, colors, types))
+    def _legal(self, c: _Columns, c0: int, marks: tuple[int, int, int, int, int]) -> bool:
+        """The attacks and blocks of a line with creatures with other keys (creature rows from
+        `c0`; its other creatures, attacks and blocks after `marks`): legal when none has
+        keywords, else as :class:`KindLegality` says."""
+        others = c.others[marks[2] :]
+        if not any(o[3] for o in others):
+            return True
+        powers = c.power[c0:]
+        if any(type(p) is not int for p in powers):
+            return False
+        kinds: list[Kind] = [((), (), p, (), ()) for p in powers]
+        for row, _, _, keywords, colors, types in others:
+            names, parameters = keywords or _NO_KEYWORDS
+            kinds[row - c0] = (
+                names,
+                parameters,
+                powers[row - c0],
+                _names(colors, COLORS),
+                _names(types, CARD_TYPES),
+            )
         return self.legality.legal(
             kinds,
-            [i - c0 for i in range(c0, len(c.power)) if c.attacking[i] >= 0],
-            [(blocker - c0, attacker - c0) for _, blocker, attacker in c.blocks[k0:]],
+            [row - c0 for row, _ in c.attacks[marks[3] :]],
+            [(blocker - c0, attacker - c0) for _, blocker, attacker in c.blocks[marks[4] :]],
         )
 
 
@@ -336,30 +327,39 @@ def _numbers(c: _Columns) -> tuple[LineRows | None, set[int]]:
     """The rows, when every line's numbers and ids are right (integers in range, life and
     toughness above 0, damage below toughness, ids more than spaces); else the lines (their
     places among those read) that are not."""
-    nb = len(c.n_players)
+    nb, n_creatures = len(c.n_players), len(c.creature_ids)
     pbattle = np.repeat(np.arange(nb, dtype=I64), c.n_players)
     cbattle = np.repeat(np.arange(nb, dtype=I64), c.n_creatures)
     bad: set[int] = set()
-    found = [
-        _integers(values, battle, bad)
-        for values, battle in (
-            (c.life, pbattle),
-            (c.power, cbattle),
-            (c.toughness, cbattle),
-            (c.damage, cbattle),
-        )
-    ]
+    life = _integers(c.life, pbattle, bad)
+    power = _integers(c.power, cbattle, bad)
+    toughness = _integers(c.toughness, cbattle, bad)
+    damage = np.zeros(n_creatures, I64)
+    names = list(c.creature_ids)
+    keywords: list[Keywords | None] = [None] * n_creatures
+    colors = np.zeros(n_creatures, I64)
+    types = np.zeros(n_creatures, I64)
+    if c.others:
+        rows = np.array([o[0] for o in c.others], I64)
+        for row, name, _, found, color, kind in c.others:
+            names[row], keywords[row], colors[row], types[row] = name, found, color, kind
+        given = _integers([o[2] for o in c.others], cbattle[rows], bad)
+        if given is not None:
+            damage[rows] = given
     if not all(map(str.strip, c.player_ids)):
         bad.update(pbattle[[not p.strip() for p in c.player_ids]].tolist())
     if not all(map(str.strip, c.creature_ids)):
         bad.update(cbattle[[not x.strip() for x in c.creature_ids]].tolist())
-    life, power, toughness, damage = found
     if life is not None:
         bad.update(pbattle[life <= 0].tolist())
-    if toughness is not None and damage is not None:
+    if toughness is not None:
         bad.update(cbattle[(damage < 0) | (damage >= toughness)].tolist())
-    if bad or life is None or power is None or toughness is None or damage is None:
+    if bad or life is None or power is None or toughness is None:
         return None, bad
+    attacking = np.full(n_creatures, -1, I64)
+    if c.attacks:
+        attacks = np.array(c.attacks, I64)
+        attacking[attacks[:, 0]] = attacks[:, 1]
     blocks = np.array(c.blocks, I64).reshape(-1, 3)
     order = np.argsort(blocks[:, 0], kind="stable")  # by attacker, in declaration order
     return LineRows(
@@ -369,15 +369,15 @@ def _numbers(c: _Columns) -> tuple[LineRows | None, set[int]]:
         life=life,
         battle=cbattle,
         creature_ids=c.creature_ids,
-        creature_names=c.creature_names,
+        creature_names=names,
         controller=np.array(c.controller, I64),
         power=power,
         toughness=toughness,
         damage=damage,
-        keywords=c.keywords,
-        colors=np.array(c.colors, I64),
-        types=np.array(c.types, I64),
-        attacking=np.array(c.attacking, I64),
+        keywords=keywords,
+        colors=colors,
+        types=types,
+        attacking=attacking,
         block_blocker=blocks[order, 1],
         block_attacker=blocks[order, 2],
     ), bad
