@@ -27,12 +27,13 @@ I64 = np.int64
 ObjectArray = npt.NDArray[np.object_]
 
 #: Tokens per damage entry, life gained entry, creature that died, creature, player (without
-#: the plugins' state).
-_DAMAGE, _GAIN, _DIED, _CREATURE, _PLAYER = 7, 7, 3, 9, 6
-#: The text of the integers from -_LOW up to _HIGH, looked up rather than written one by one.
-_LOW, _HIGH = 1_000, 10_000
-_INTEGERS = np.array([str(i) for i in range(-_LOW, _HIGH)], object)
-_BOOLEANS = np.array(["false", "true"], object)
+#: the plugins' state: one token more per key).
+_DAMAGE, _GAIN, _DIED, _CREATURE, _PLAYER = 5, 5, 3, 5, 3
+#: Integers from -_LOW up to _HIGH are written by looking their text up (with the text around
+#: them: :func:`_framed`), the others one by one.
+_LOW, _HIGH = 64, 1_024
+#: The text of each integer from -_LOW up to _HIGH between some text before and after it.
+_TABLES: dict[tuple[str, str], ObjectArray] = {}
 
 
 def plain_ids(ids: list[str]) -> bool:
@@ -78,7 +79,7 @@ def json_text(run: Run) -> str:
     c_battle = c.battle[shown]
     n_c = np.bincount(c_battle, minlength=nb)
     p_state = _shown_state(run, "player")
-    p_width = _PLAYER + 2 * len(p_state)
+    p_width = _PLAYER + len(p_state)
     n_p = np.bincount(p.battle, minlength=nb)
     # where each battle, step, creatures' and players' part begin
     steps_total = step_size.reshape(nb, n_steps).sum(axis=1)
@@ -109,32 +110,43 @@ def json_text(run: Run) -> str:
     rank = np.arange(len(d_cell)) - np.searchsorted(d_cell, d_cell)
     at = step_start[d_cell] + 1 + _DAMAGE * rank
     _put(out, at, _either(rank == 0, '{"source": "', ', {"source": "'), cids[d_src])
-    _put(out, at + 2, '", "target": "', ids[np.where(d_rec < 0, len(cids) - 1 - d_rec, d_rec)])
-    _put(out, at + 4, '", "amount": ', _text(d_amt), "}")
+    target = ids[np.where(d_rec < 0, len(cids) - 1 - d_rec, d_rec)]
+    _put(out, at + 2, '", "target": "', target, _framed(d_amt, '", "amount": ', "}"))
     rank = np.arange(len(g_cell)) - np.searchsorted(g_cell, g_cell)
     at = step_start[g_cell] + 2 + _DAMAGE * nd[g_cell] + _GAIN * rank
     _put(out, at, _either(rank == 0, '{"player": "', ', {"player": "'), pids[g_player])
-    _put(out, at + 2, '", "source": "', cids[g_src], '", "amount": ', _text(g_amt), "}")
+    _put(out, at + 2, '", "source": "', cids[g_src], _framed(g_amt, '", "amount": ', "}"))
     rank = np.arange(len(x_cell)) - np.searchsorted(x_cell, x_cell)
     at = step_start[x_cell] + 3 + _DAMAGE * nd[x_cell] + _GAIN * ng[x_cell] + _DIED * rank
     _put(out, at, _either(rank == 0, '"', ', "'), cids[x_row], '"')
-    # creatures
+    # creatures: "id": {"alive": A, "damage": D, "power": P, "toughness": T, "counters": {...}}
     at = c_start[c_battle] + _CREATURE * (np.arange(len(shown)) - _first(c_battle, c_battle))
-    alive = _either(
-        c.on_bf[shown], '": {"alive": true, "damage": ', '": {"alive": false, "damage": '
+    marked = c.marked[shown]
+    alive = np.where(
+        c.on_bf[shown],
+        _framed(marked, '": {"alive": true, "damage": ', ', "power": '),
+        _framed(marked, '": {"alive": false, "damage": ', ', "power": '),
     )
     _put(out, at, _either(at == c_start[c_battle], '"', ', "'), cids[shown], alive)
-    _put(out, at + 3, _text(c.marked[shown]), ', "power": ', _text(c.power[shown]))
-    _put(out, at + 6, ', "toughness": ', _text(c.toughness[shown]), _creature_rest(run, shown))
-    # players
+    rest = _creature_rest(run, shown)
+    toughness = c.toughness[shown]
+    last = (
+        _framed(toughness, "", rest) if isinstance(rest, str) else _framed(toughness, "", "") + rest
+    )
+    _put(out, at + 3, _framed(c.power[shown], "", ', "toughness": '), last)
+    # players: "id": {"life": L, "lost": B, <the plugins' state>}
     rows = np.arange(len(p.battle))
     at = p_start[p.battle] + p_width * (rows - _first(p.battle, p.battle))
-    lost = _either(p.lost, ', "lost": true', ', "lost": false')
-    _put(out, at, _either(at == p_start[p.battle], '"', ', "'), pids, '": {"life": ')
-    _put(out, at + 3, _text(p.life), lost)
+    end = "" if p_state else "}"
+    life = np.where(
+        p.lost,
+        _framed(p.life, '": {"life": ', ', "lost": true' + end),
+        _framed(p.life, '": {"life": ', ', "lost": false' + end),
+    )
+    _put(out, at, _either(at == p_start[p.battle], '"', ', "'), pids, life)
     for k, (key, values) in enumerate(p_state.items()):
-        _put(out, at + 5 + 2 * k, f", {json.dumps(key)}: ", values)
-    out[at + p_width - 1] = "}"
+        end = "}" if k == len(p_state) - 1 else ""
+        out[at + _PLAYER + k] = _state_text(values, f", {json.dumps(key)}: ", end)
     return "".join(out.tolist())
 
 
@@ -144,21 +156,30 @@ def _put(out: ObjectArray, at: IntArray, *tokens: Any) -> None:
         out[at + k] = token
 
 
-def _text(values: npt.NDArray[Any]) -> ObjectArray:
-    """Integers (or booleans) as ``json.dumps`` writes them."""
-    if values.dtype == np.bool_:
-        found: ObjectArray = _BOOLEANS[values.astype(np.intp)]
-        return found
-    if not np.issubdtype(values.dtype, np.integer):
-        return np.array([json.dumps(v) for v in values.tolist()], object)
+def _framed(values: IntArray, before: str, after: str) -> ObjectArray:
+    """``before + str(v) + after`` for each integer (``json.dumps``'s text of an integer)."""
+    table = _TABLES.get((before, after))
+    if table is None:
+        table = _TABLES[before, after] = np.array(
+            [f"{before}{i}{after}" for i in range(-_LOW, _HIGH)], object
+        )
     small = (values >= -_LOW) & (values < _HIGH)
     if small.all():
-        found = _INTEGERS[values + _LOW]
+        found: ObjectArray = table[values + _LOW]
         return found
     out = np.empty(len(values), object)
-    out[small] = _INTEGERS[values[small] + _LOW]
-    out[~small] = [str(v) for v in values[~small].tolist()]
+    out[small] = table[values[small] + _LOW]
+    out[~small] = [f"{before}{v}{after}" for v in values[~small].tolist()]
     return out
+
+
+def _state_text(values: npt.NDArray[Any], before: str, after: str) -> ObjectArray:
+    """The plugins' state (booleans or integers) as ``json.dumps`` writes it, framed."""
+    if values.dtype == np.bool_:
+        return _either(values, f"{before}true{after}", f"{before}false{after}")
+    if np.issubdtype(values.dtype, np.integer):
+        return _framed(values.astype(I64), before, after)
+    return np.array([f"{before}{json.dumps(v)}{after}" for v in values.tolist()], object)
 
 
 def _either(where: npt.NDArray[np.bool_], yes: str, no: str) -> ObjectArray:
@@ -177,11 +198,11 @@ def _exclusive(sizes: IntArray) -> IntArray:
     return np.cumsum(sizes, axis=-1) - sizes
 
 
-def _shown_state(run: Run, owner: str) -> dict[str, ObjectArray]:
-    """The plugins' state shown in the output (``StateField.output``), as text."""
+def _shown_state(run: Run, owner: str) -> dict[str, npt.NDArray[Any]]:
+    """The plugins' state shown in the output (``StateField.output``)."""
     fields = run.schedule.registry.state_fields(owner)
     states = run.creatures.states if owner == "creature" else run.players.states
-    return {k: _text(states[k]) for k, f in fields.items() if f.output}
+    return {k: states[k] for k, f in fields.items() if f.output}
 
 
 def _creature_rest(run: Run, shown: IntArray) -> ObjectArray | str:
@@ -197,7 +218,7 @@ def _creature_rest(run: Run, shown: IntArray) -> ObjectArray | str:
             listed = ", ".join(f"{names[k]}: {row[k]}" for k in np.flatnonzero(some[i]).tolist())
             rest[i] = f', "counters": {{{listed}}}'
     for key, values in state.items():
-        rest = rest + f", {json.dumps(key)}: " + values[shown]
+        rest = rest + _state_text(values[shown], f", {json.dumps(key)}: ", "")
     if counts is None and not state:
         return ', "counters": {}}'
     ended: ObjectArray = rest + "}"

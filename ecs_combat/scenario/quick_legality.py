@@ -1,7 +1,7 @@
 """The attacks and blocks of a common JSON Lines line checked quickly (RULES 4): against the
 plugins' restrictions with the creatures as the line declares them
-(:func:`~ecs_combat.rules.sides.spec_side`), remembering the answer for each kind of creature
-(its keyword instances, power, colors and types).
+(:func:`~ecs_combat.rules.sides.spec_side`, remembered for each kind of creature: its keyword
+instances, power, colors and types).
 
 A line the reference world would be needed for (a declare-attackers system for its creatures,
 a keyword with a static ability, a block requirement such as lure's) is not legal here: the
@@ -12,11 +12,12 @@ share one :class:`KindLegality` per registry.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain
 
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.legality import least_blockers, why_cannot_attack
+from ecs_combat.plugin.restrictions import Restriction
 from ecs_combat.rules.sides import KeywordSide, spec_side
-from ecs_combat.rules.usage import attack_system_keywords, static_ability_keywords
+from ecs_combat.rules.usage import attack_system_keywords, static_ability_keywords, with_required
 from ecs_combat.scenario.instances import Parameter
 from ecs_combat.scenario.model import CreatureSpec
 
@@ -34,7 +35,14 @@ def kind_of(spec: CreatureSpec) -> Kind:
 
 
 class KindLegality:
-    """Whether the attacks and blocks of lines are surely legal, per kind of creature."""
+    """Whether the attacks and blocks of lines are surely legal, with the creatures' sides
+    remembered per kind.
+
+    A restriction is checked only where its keyword can be (:class:`Restriction`: where no
+    creature can have it, the rule is not checked; the batched engine checks those of the
+    keywords its batch has bits for): a line's attacks and blocks are checked against the
+    restrictions of the keywords its creatures have and those these require, which are few.
+    """
 
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
@@ -47,10 +55,22 @@ class KindLegality:
             r.keyword for r in registry.restrictions_of("block-requirement")
         )
         self.sides: dict[Kind, KeywordSide] = {}
-        self.attack_ok: dict[Kind, bool] = {}
-        self.block_ok: dict[Kind, bool] = {}
-        self.pair_ok: dict[tuple[Kind, Kind], bool] = {}
-        self.least: dict[Kind, int] = {}
+        #: The restrictions of each kind that a set of keywords brings.
+        self.rules: dict[frozenset[str], dict[str, list[Restriction]]] = {}
+        #: Each keyword's restrictions of each kind, and the keywords each requires.
+        self.by_keyword: dict[str, dict[str, list[Restriction]]] = {}
+        for kind in ("attack", "block", "block-pair", "blockers"):
+            mine = self.by_keyword[kind] = {}
+            for r in registry.restrictions_of(kind):
+                mine.setdefault(r.keyword, []).append(r)
+        self.requires: dict[str, frozenset[str]] = {}
+
+    def required(self, keyword: str) -> frozenset[str]:
+        """A keyword and those it requires."""
+        found = self.requires.get(keyword)
+        if found is None:
+            found = self.requires[keyword] = frozenset(with_required(self.registry, [keyword]))
+        return found
 
     def legal(
         self,
@@ -63,72 +83,66 @@ class KindLegality:
         them, its `blocks` as (blocker, attacker) places, each blocker blocking one attacker.
         False sends the line to the full check."""
         names = [k[0] for k in kinds]
-        if not any(names):
+        keywords = frozenset(chain.from_iterable(names))
+        if not keywords:
             # a restriction is checked only where its keyword is (Restriction.keyword), and
             # these creatures can't be tapped or summoning sick
             return True
         static, attack = self.static_keywords, self.attack_keywords
-        if static is None or any(not static.isdisjoint(n) for n in names):
+        if static is None or not static.isdisjoint(keywords):
             return False
         attacking = list(attackers)
-        if attacking and (attack is None or any(not attack.isdisjoint(n) for n in names)):
+        if attacking and (attack is None or not attack.isdisjoint(keywords)):
             return False
-        for a in attacking:
-            if not self.requirement_keywords.isdisjoint(names[a]):
-                return False
-            if not self.can_attack(kinds[a]):
-                return False
-        blocked: dict[int, int] = {}
-        for b, a in blocks:
-            if not self.can_block(kinds[b]) or not self.can_block_it(kinds[a], kinds[b]):
-                return False
-            blocked[a] = blocked.get(a, 0) + 1
-        return all(self.least_blockers(kinds[a]) <= n for a, n in blocked.items())
+        if not self.requirement_keywords.isdisjoint(keywords) and any(
+            not self.requirement_keywords.isdisjoint(names[a]) for a in attacking
+        ):
+            return False
+        rules = self.rules_of(keywords)
+        side = self.side
+        if rules["attack"]:  # 508.1a
+            for a in attacking:
+                mine = side(kinds[a])
+                if not all(r.test(mine) for r in rules["attack"]):
+                    return False
+        blocks = list(blocks)
+        if rules["block"] or rules["block-pair"]:  # 509.1a-b
+            for b, a in blocks:
+                mine, theirs = side(kinds[b]), side(kinds[a])
+                if not all(r.test(mine) for r in rules["block"]):
+                    return False
+                if not all(r.test(theirs, mine) for r in rules["block-pair"]):
+                    return False
+        if rules["blockers"] and blocks:  # 509.1b: at least so many blockers
+            blocked: dict[int, int] = {}
+            for _, a in blocks:
+                blocked[a] = blocked.get(a, 0) + 1
+            for a, n in blocked.items():
+                theirs = side(kinds[a])
+                if any(int(r.test(theirs)) > n for r in rules["blockers"]):
+                    return False
+        return True
+
+    def rules_of(self, keywords: frozenset[str]) -> dict[str, list[Restriction]]:
+        """The restrictions a line's keywords (and those they require) bring, by kind."""
+        found = self.rules.get(keywords)
+        if found is None:
+            if len(self.rules) >= REMEMBERED:
+                self.rules.clear()
+            possible = set().union(*(self.required(k) for k in keywords))
+            found = self.rules[keywords] = {
+                kind: [r for k in possible for r in self.by_keyword[kind].get(k, ())]
+                for kind in self.by_keyword
+            }
+        return found
 
     def side(self, kind: Kind) -> KeywordSide:
         """The creature as the restrictions see it."""
         side = self.sides.get(kind)
         if side is None:
             if len(self.sides) >= REMEMBERED:
-                self.forget()
+                self.sides.clear()
             names, parameters, power, colors, types = kind
             spec = CreatureSpec("", "", "", power, 1, names, parameters, colors=colors, types=types)
             side = self.sides[kind] = spec_side(spec, self.registry, ())
         return side
-
-    def forget(self) -> None:
-        """Start the memory again."""
-        for memory in (self.sides, self.attack_ok, self.block_ok, self.pair_ok, self.least):
-            memory.clear()
-
-    def can_attack(self, kind: Kind) -> bool:
-        ok = self.attack_ok.get(kind)
-        if ok is None:
-            why = why_cannot_attack(self.side(kind), False, self.registry)
-            ok = self.attack_ok[kind] = why is None
-        return ok
-
-    def can_block(self, kind: Kind) -> bool:
-        ok = self.block_ok.get(kind)
-        if ok is None:
-            side = self.side(kind)
-            ok = self.block_ok[kind] = all(
-                r.test(side) for r in self.registry.restrictions_of("block")
-            )
-        return ok
-
-    def can_block_it(self, attacker: Kind, blocker: Kind) -> bool:
-        ok = self.pair_ok.get((attacker, blocker))
-        if ok is None:
-            theirs, mine = self.side(attacker), self.side(blocker)
-            ok = self.pair_ok[attacker, blocker] = all(
-                r.test(theirs, mine) for r in self.registry.restrictions_of("block-pair")
-            )
-        return ok
-
-    def least_blockers(self, kind: Kind) -> int:
-        need = self.least.get(kind)
-        if need is None:
-            n, rule = least_blockers(self.side(kind), self.registry)
-            need = self.least[kind] = n if rule is not None else 1
-        return need

@@ -411,4 +411,13 @@ def _mask(listed: tuple[Any, ...], allowed: tuple[str, ...]) -> int | None:
 
 def _names(mask: int, allowed: tuple[str, ...]) -> tuple[str, ...]:
     """The names of a mask's bits, in `allowed` order."""
-    return tuple(n for i, n in enumerate(allowed) if mask >> i & 1)
+    return _NAMES[allowed][mask] if mask else ()
+
+
+#: The names of each mask of colors and of card types.
+_NAMES: dict[tuple[str, ...], list[tuple[str, ...]]] = {
+    allowed: [
+        tuple(n for i, n in enumerate(allowed) if m >> i & 1) for m in range(1 << len(allowed))
+    ]
+    for allowed in (COLORS, CARD_TYPES)
+}
