@@ -72,10 +72,10 @@ class LineResolver:
         results written in all."""
         places, docs, quotes = _decoded(raws)
         rows, taken = self.rows.read(docs, quotes)
-        quick = [places[k] for k in taken]
+        quick = taken if len(places) == len(raws) else [places[k] for k in taken]
         slow: list[tuple[int, Scenario]] = []  # (place in the chunk, scenario)
         failure: InputError | None = None
-        fast = set(quick)
+        fast = set(quick) if len(quick) < len(raws) else set()
         end = len(raws)
         for i, raw in enumerate(raws if len(quick) < len(raws) else ()):
             if i in fast:

@@ -129,16 +129,18 @@ class RowReader:
         """The rows of the lines of the common shape among some, and which lines those are
         (their places in `docs`). Each line is its document as orjson decodes ASCII text
         without a backslash or DEL, and how many double quotes the text holds."""
-        places = list(range(len(docs))) if self.usable else []
+        if not self.usable:
+            docs, quotes = [], []
+        columns, places = self._read(docs, quotes)
         while True:
-            columns, taken = self._read([docs[i] for i in places], [quotes[i] for i in places])
             rows, bad = _numbers(columns)
-            places = [places[i] for i in taken]
             if rows is not None:
                 return rows, places
             places = [p for k, p in enumerate(places) if k not in bad]
+            columns, taken = self._read([docs[i] for i in places], [quotes[i] for i in places])
+            places = [places[i] for i in taken]
 
-    def _read(self, docs: list[Any], quotes: list[int]) -> tuple[_Columns, list[int]]:
+    def _read(self, docs: Sequence[Any], quotes: Sequence[int]) -> tuple[_Columns, list[int]]:
         """The columns of the lines of the common shape, and their places in `docs` (their
         numbers not checked yet)."""
         c = _Columns()
@@ -208,13 +210,13 @@ class RowReader:
                     order = (
                         dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
                         if len(attackers) > 1
-                        else dict.fromkeys(attackers, a0)
+                        else None
                     )
                     for bid, aid in blockers.items():
                         blocker = row[bid]
                         if bid in attackers or place[attackers[aid]] != controller[blocker]:
                             raise _Unusual
-                        blocks.append((order[aid], blocker, row[aid]))
+                        blocks.append((a0 if order is None else order[aid], blocker, row[aid]))
                 if len(others) > marks[2] and not self._legal(c, c0, marks):
                     raise _Unusual
             except (_Unusual, KeyError, TypeError):
