@@ -94,19 +94,23 @@ class _Columns:
         #: (creature row, name, damage, keywords, colors, types) of the creatures with keys
         #: beyond controller, power and toughness.
         self.others: list[tuple[int, str, Any, Keywords | None, int, int]] = []
-        #: (creature row, player row attacked).
-        self.attacks: list[tuple[int, int]] = []
-        #: Blocks in declaration order: (attacker's place among every line's attackers,
-        #: blocker row, attacker row).
-        self.blocks: list[tuple[int, int, int]] = []
+        #: Attacks: the creature row, the player row attacked.
+        self.attack_row: list[int] = []
+        self.attack_player: list[int] = []
+        #: Blocks in declaration order: the attacker's place among every line's attackers,
+        #: the blocker's row, the attacker's row.
+        self.block_order: list[int] = []
+        self.block_blocker: list[int] = []
+        self.block_attacker: list[int] = []
 
     def cut(self, marks: tuple[int, int, int, int, int]) -> None:
         """Drop what a line that turned out unusual added (its ids, counts and places are
         added only once it is known to be usual)."""
         players, creatures, others, attacks, blocks = marks
         del self.life[players:], self.controller[creatures:], self.power[creatures:]
-        del self.toughness[creatures:], self.others[others:], self.attacks[attacks:]
-        del self.blocks[blocks:]
+        del self.toughness[creatures:], self.others[others:]
+        del self.attack_row[attacks:], self.attack_player[attacks:]
+        del self.block_order[blocks:], self.block_blocker[blocks:], self.block_attacker[blocks:]
 
 
 class RowReader:
@@ -152,12 +156,17 @@ class RowReader:
             c.creature_ids,
         )
         life, controller, power, toughness = c.life, c.controller, c.power, c.toughness
-        others, attacks, blocks = c.others, c.attacks, c.blocks
+        others, attack_row, attack_player = c.others, c.attack_row, c.attack_player
+        block_order, block_blocker, block_attacker = (
+            c.block_order,
+            c.block_blocker,
+            c.block_attacker,
+        )
         top, combat_keys, empty = _TOP.issuperset, _COMBAT.issuperset, _EMPTY
         a0 = 0  # attackers so far
         for k, doc in enumerate(docs):
             p0, c0 = len(player_ids), len(creature_ids)
-            marks = (p0, c0, len(others), len(attacks), len(blocks))
+            marks = (p0, c0, len(others), len(attack_row), len(block_order))
             try:
                 if type(doc) is not dict or not top(doc):
                     raise _Unusual
@@ -205,7 +214,8 @@ class RowReader:
                     a, d = row[aid], place[pid]
                     if d == p0 or controller[a] != p0:  # the first player attacks another
                         raise _Unusual
-                    attacks.append((a, d))
+                    attack_row.append(a)
+                    attack_player.append(d)
                 if blockers:
                     order = (
                         dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
@@ -216,7 +226,9 @@ class RowReader:
                         blocker = row[bid]
                         if bid in attackers or place[attackers[aid]] != controller[blocker]:
                             raise _Unusual
-                        blocks.append((a0 if order is None else order[aid], blocker, row[aid]))
+                        block_order.append(a0 if order is None else order[aid])
+                        block_blocker.append(blocker)
+                        block_attacker.append(row[aid])
                 if len(others) > marks[2] and not self._legal(c, c0, marks):
                     raise _Unusual
             except (_Unusual, KeyError, TypeError):
@@ -320,8 +332,13 @@ class RowReader:
             )
         return self.legality.legal(
             kinds,
-            [row - c0 for row, _ in c.attacks[marks[3] :]],
-            [(blocker - c0, attacker - c0) for _, blocker, attacker in c.blocks[marks[4] :]],
+            [row - c0 for row in c.attack_row[marks[3] :]],
+            [
+                (blocker - c0, attacker - c0)
+                for blocker, attacker in zip(
+                    c.block_blocker[marks[4] :], c.block_attacker[marks[4] :], strict=True
+                )
+            ],
         )
 
 
@@ -359,11 +376,8 @@ def _numbers(c: _Columns) -> tuple[LineRows | None, set[int]]:
     if bad or life is None or power is None or toughness is None:
         return None, bad
     attacking = np.full(n_creatures, -1, I64)
-    if c.attacks:
-        attacks = np.array(c.attacks, I64)
-        attacking[attacks[:, 0]] = attacks[:, 1]
-    blocks = np.array(c.blocks, I64).reshape(-1, 3)
-    order = np.argsort(blocks[:, 0], kind="stable")  # by attacker, in declaration order
+    attacking[np.array(c.attack_row, I64)] = np.array(c.attack_player, I64)
+    order = np.argsort(np.array(c.block_order, I64), kind="stable")  # by attacker, as declared
     return LineRows(
         n_battles=nb,
         player_battle=pbattle,
@@ -380,8 +394,8 @@ def _numbers(c: _Columns) -> tuple[LineRows | None, set[int]]:
         colors=colors,
         types=types,
         attacking=attacking,
-        block_blocker=blocks[order, 1],
-        block_attacker=blocks[order, 2],
+        block_blocker=np.array(c.block_blocker, I64)[order],
+        block_attacker=np.array(c.block_attacker, I64)[order],
     ), bad
 
 
