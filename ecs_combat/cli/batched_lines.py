@@ -28,6 +28,7 @@ from ecs_combat.cli.json_lines import json_line
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.documents import json_line_document, open_json_lines
 from ecs_combat.scenario.loader import parse_scenario
 from ecs_combat.scenario.model import Scenario
@@ -50,6 +51,12 @@ class LineResolver:
         self.chunk = chunk or CHUNK
         self.rows = RowReader(registry)
         self.quick = QuickReader(registry, self.rows.legality)
+
+    def stream(self, file: str, out: TextIO) -> Iterator[tuple[Scenario, CombatResult]]:
+        """:meth:`write`, as the stream of :func:`resolve_stream` does its work: writing every
+        result as it is iterated, yielding none."""
+        self.write(file, out)
+        yield from ()
 
     def write(self, file: str, out: TextIO) -> None:
         """Resolve every line of `file`, writing each result's line to `out` (flushed once a

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -149,23 +149,20 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         fail(str(exc), 2)
     except RefusedError as exc:
         fail(f"{file}: the {engine} engine refuses this turn: {exc}", 2)
+    written: Iterator[tuple[Scenario, CombatResult]] | None = None
     if engine == "batched":  # imported here: the other commands don't load the batched engine
         from ecs_combat.batched.engine import BatchedEngine
 
-        resolver: BatchedEngine | ReferenceEngine = BatchedEngine(registry)
+        batched = BatchedEngine(registry)
+        resolver: BatchedEngine | ReferenceEngine = batched
+        if as_json and file.endswith(".jsonl"):  # many lines at a time (docs/performance.md)
+            from ecs_combat.cli.batched_lines import LineResolver
+
+            written = LineResolver(registry, batched).stream(file, sys.stdout)
     else:
         resolver = ReferenceEngine(registry)
-    if engine == "batched" and as_json and file.endswith(".jsonl"):
-        from ecs_combat.cli.batched_lines import LineResolver
-
-        assert isinstance(resolver, BatchedEngine)
-        try:  # many lines at a time, the same text (docs/performance.md)
-            LineResolver(registry, resolver).write(file, sys.stdout)
-        except StreamError as exc:
-            _stream_failed(exc, file, engine)
-        return
     batch = BATCH if engine == "batched" else 1
-    pairs = resolve_stream(iter_scenarios(file, registry), resolver, batch)
+    pairs = written or resolve_stream(iter_scenarios(file, registry), resolver, batch)
     console = Console(highlight=False)
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
@@ -194,7 +191,13 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         if first is not None:
             _separator(console, first[0].file)
             render(*first, console)
-        _stream_failed(exc, file, engine)
+        if isinstance(exc.error, RefusedError):
+            fail(
+                f"{exc.scenario or file}: the {engine} engine refuses this scenario: "
+                f"{exc.error}{exc.resume_note()}",
+                2,
+            )
+        fail(f"{exc.error}{exc.resume_note()}", 2)
     if lines is not None:
         lines.flush()
     if first is not None:
@@ -316,17 +319,6 @@ def _sets(system: System) -> str:
     parts += [f"before {n}" for n in sorted(system.before)]
     parts += [f"after {n}" for n in sorted(system.after)]
     return shown(", ".join(parts) or "-")
-
-
-def _stream_failed(exc: StreamError, file: str, engine: str) -> NoReturn:
-    """The message of a stream's first invalid or refused scenario, exit 2."""
-    if isinstance(exc.error, RefusedError):
-        fail(
-            f"{exc.scenario or file}: the {engine} engine refuses this scenario: "
-            f"{exc.error}{exc.resume_note()}",
-            2,
-        )
-    fail(f"{exc.error}{exc.resume_note()}", 2)
 
 
 def _separator(console: Console, file: str) -> None:
