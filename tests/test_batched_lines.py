@@ -80,21 +80,26 @@ KEYWORDS = [
 ]  # fmt: skip
 
 
+#: Numbers beyond the text's look-up tables (-64 to 1,023), up to the format's limit.
+LARGE = st.integers(1_000, 1_000_000_000)
+
+
 @st.composite
 def combats(draw: st.DrawFn) -> dict[str, Any]:
     """Lines of the common shape with combat: attackers, blockers (several on one attacker),
-    keywords, life totals, damage, colors."""
+    keywords, life totals, damage, colors, numbers small, large and negative."""
     players: dict[str, Any] = {"ann": {}, "bo": {}}
     if draw(st.booleans()):
         players["cy"] = {}
     for p in players:
         if draw(st.integers(0, 3)) == 0:
-            players[p]["life"] = draw(st.integers(1, 6))
+            players[p]["life"] = draw(st.one_of(st.integers(1, 6), LARGE))
     defenders = list(players)[1:]
 
     def creature(controller: str) -> dict[str, Any]:
-        t: dict[str, Any] = {"controller": controller, "power": draw(st.integers(0, 5))}
-        t["toughness"] = draw(st.integers(1, 5))
+        t: dict[str, Any] = {"controller": controller}
+        t["power"] = draw(st.one_of(st.integers(0, 5), st.integers(-2_000, 0), LARGE))
+        t["toughness"] = draw(st.one_of(st.integers(1, 5), LARGE))
         if draw(st.booleans()):
             t["keywords"] = draw(st.lists(st.sampled_from(KEYWORDS), max_size=2, unique=True))
         if draw(st.integers(0, 5)) == 0:
