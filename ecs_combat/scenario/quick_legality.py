@@ -123,6 +123,19 @@ class KindLegality:
                     return False
         return True
 
+    def known(self, keywords: frozenset[str], attacks: bool) -> bool | None:
+        """What :meth:`legal` says of a line with these keywords (and attackers, if
+        `attacks`) without looking at its creatures: False for a keyword the reference world
+        is needed for, True when the keywords bring no restriction, else None."""
+        static, attack = self.static_keywords, self.attack_keywords
+        if static is None or not static.isdisjoint(keywords):
+            return False
+        if attacks and (attack is None or not attack.isdisjoint(keywords)):
+            return False
+        if not self.requirement_keywords.isdisjoint(keywords):
+            return None
+        return None if any(self.rules_of(keywords).values()) else True
+
     def rules_of(self, keywords: frozenset[str]) -> dict[str, list[Restriction]]:
         """The restrictions a line's keywords (and those they require) bring, by kind."""
         found = self.rules.get(keywords)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -315,8 +316,12 @@ class RowReader:
         `c0`; its other creatures, attacks and blocks after `marks`): legal when none has
         keywords, else as :class:`KindLegality` says."""
         others = c.others[marks[2] :]
-        if not any(o[3] for o in others):
+        used = frozenset(chain.from_iterable(o[3][0] for o in others if o[3] is not None))
+        if not used:
             return True
+        known = self.legality.known(used, len(c.attack_row) > marks[3])
+        if known is not None:  # nothing to check creature by creature
+            return known
         powers = c.power[c0:]
         if any(type(p) is not int for p in powers):
             return False
