@@ -12,11 +12,12 @@ What it skips of the full reader, and why it may:
   no control character, and every ``"`` opens or closes a string: a duplicate key (which
   orjson would keep silently) shows as fewer keys and strings than quotes;
 - nesting is fixed by the shape, far under the depth limit;
-- the attacks and blocks are checked against the plugins' restrictions with the creatures as
-  the scenario declares them (:func:`~ecs_combat.rules.sides.spec_side`), remembering the
-  answer for each kind of creature; a line the reference world would be needed for (a
-  declare-attackers system for its creatures, a keyword with a static ability, a block
-  requirement such as lure's) is left to the full reader.
+- the attacks and blocks are checked against the restrictions of the line's keywords with the
+  creatures as the scenario declares them (:class:`~.quick_legality.KindLegality`); a line the
+  reference world would be needed for (a declare-attackers system for its creatures, a keyword
+  with a static ability, a block requirement such as lure's) is left to the full reader;
+- the plugins' scenario checks run, but those that say they find nothing without state keys
+  (``StateField.check_defaults``), which these lines never give.
 """
 
 from __future__ import annotations
