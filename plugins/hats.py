@@ -167,6 +167,7 @@ def register_state() -> list[StateField]:
             default_from=WEARING_HAT,
             summary="the player has a hat with them",
             check=wearing_means_having,
+            check_defaults=False,  # nobody wears a hat by default
         ),
     ]
 

@@ -41,5 +41,6 @@ def register_state() -> list[StateField]:
             None,
             summary="its soulbond partner",
             check=pairs_are_consistent,
+            check_defaults=False,  # no partner given: nothing to check
         )
     ]

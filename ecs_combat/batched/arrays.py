@@ -7,6 +7,7 @@ per-battle work is a segmented operation, never a Python loop.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,7 +148,7 @@ class CombatBatch:
     #: [E] index of the event in its scenario's ``events`` list (file order).
     event_index: IntArray | None = None
     #: Per battle: the file (``file:line`` for JSON Lines) it was read from.
-    battle_files: list[str] | None = None
+    battle_files: Sequence[str] | None = None
 
     @property
     def n_creatures(self) -> int:

@@ -24,6 +24,7 @@ from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, StepDivisions
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.keywords import refresh
 from ecs_combat.batched.masks import KeywordMasks
+from ecs_combat.batched.result_text import json_text
 from ecs_combat.batched.results import Results
 from ecs_combat.batched.schedule import Schedules, start
 from ecs_combat.batched.state import Run
@@ -110,6 +111,17 @@ class BatchedEngine:
             run.raise_error()
             assert run.log is not None
             return Results(run, run.log).build()
+
+    def json_lines(self, batch: CombatBatch) -> str:
+        """Resolve every battle of a batch; the text ``resolve --json`` writes for each, one
+        line each in battle order (:func:`~.result_text.json_text`: for a batch without
+        events whose ids ``json.dumps`` writes as they are, such as the common lines of a
+        JSON Lines file, :mod:`.lines`)."""
+        with collector_paused():
+            run = self.start(batch, record=True)
+            combat.play(run)
+            run.raise_error()
+            return json_text(run)
 
     def resolve_turns(self, turns: Sequence[TurnScenario]) -> list[TurnResult]:
         """Resolve turns with several combat phases as one run (:mod:`.turn`); results

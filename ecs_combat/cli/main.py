@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -149,14 +149,20 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         fail(str(exc), 2)
     except RefusedError as exc:
         fail(f"{file}: the {engine} engine refuses this turn: {exc}", 2)
+    written: Iterator[tuple[Scenario, CombatResult]] | None = None
     if engine == "batched":  # imported here: the other commands don't load the batched engine
         from ecs_combat.batched.engine import BatchedEngine
 
-        resolver: BatchedEngine | ReferenceEngine = BatchedEngine(registry)
+        batched = BatchedEngine(registry)
+        resolver: BatchedEngine | ReferenceEngine = batched
+        if as_json and file.endswith(".jsonl"):  # many lines at a time (docs/performance.md)
+            from ecs_combat.cli.batched_lines import LineResolver
+
+            written = LineResolver(registry, batched).stream(file, sys.stdout)
     else:
         resolver = ReferenceEngine(registry)
     batch = BATCH if engine == "batched" else 1
-    pairs = resolve_stream(iter_scenarios(file, registry), resolver, batch)
+    pairs = written or resolve_stream(iter_scenarios(file, registry), resolver, batch)
     console = Console(highlight=False)
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None

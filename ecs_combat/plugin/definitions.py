@@ -163,7 +163,10 @@ class StateField:
     ``"creature"`` (the id of a creature on the battlefield as combat begins). Both engines
     store it (a component value; an array) and plugins read and change it. With `output`, it
     is part of each creature's or player's ``resolve --json`` object. `check` validates a
-    whole scenario: it returns ``(key path, message)`` for the first problem, or None.
+    whole scenario: it returns ``(key path, message)`` for the first problem, or None. With
+    `check_defaults` False, the plugin promises that `check` finds nothing wrong in a scenario
+    that gives no plugin's state key (every creature and player with the defaults): the quick
+    readers of JSON Lines, whose lines give none, then skip it.
 
     A creature's state belongs to the object: a creature that returns to the battlefield is a
     new object (400.7) and has the default again, and a ``creature`` reference naming the old
@@ -182,6 +185,8 @@ class StateField:
     #: A characteristic of the card, kept by a creature that returns as a new object (400.7).
     printed: bool = False
     check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
+    #: Whether `check` may find a problem when every creature and player has the defaults.
+    check_defaults: bool = field(default=True, compare=False)
 
 
 @dataclass(frozen=True)

@@ -130,12 +130,15 @@ def load_registry(
     packages: dict[str, list[str]] = {}
 
     if autoload:
+        #: Each distribution's name and version, its metadata read once (not once a plugin).
+        named: dict[int, tuple[str | None, str | None]] = {}
         for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
             if ep.name in blocked or pm.has_plugin(ep.name):
                 continue
             dist = ep.dist
-            dist_name = dist.metadata["Name"] if dist else None
-            version = dist.version if dist else None
+            if id(dist) not in named:
+                named[id(dist)] = (dist.metadata["Name"], dist.version) if dist else (None, None)
+            dist_name, version = named[id(dist)]
             try:
                 plugin = ep.load()
             except Exception as exc:  # any import failure is the plugin's, reported by name

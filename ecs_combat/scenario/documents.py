@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 from ecs_combat.errors import InputError
 from ecs_combat.scenario.checks import check_document, decode_toml, too_deep, too_long_integer
@@ -139,8 +139,24 @@ def _json_lines(
 ) -> Iterator[tuple[str, Any]]:
     """The documents of a JSON Lines file, one line at a time (what `quick` reads of a line
     instead)."""
+    with open_json_lines(p, file) as stream:
+        for n, raw in enumerate(stream, 1):
+            where = f"{file}:{n}"
+            if quick is not None:
+                found = quick(raw, where)
+                if found is not None:
+                    yield where, found
+                    continue
+            doc = json_line_document(raw, where, kind, file)
+            if doc is not None:
+                yield where, doc
+
+
+def open_json_lines(p: Path, file: str) -> BinaryIO:
+    """A JSON Lines file opened to be read line by line (as bytes), or an :class:`InputError`
+    saying why it can't be."""
     try:
-        stream = p.open("rb")
+        return p.open("rb")
     except FileNotFoundError:
         raise InputError(file, "", "no such file") from None
     except IsADirectoryError:
@@ -149,23 +165,21 @@ def _json_lines(
         raise InputError(file, "", "permission denied") from None
     except OSError as exc:
         raise InputError(file, "", f"cannot read: {exc.strerror or exc}") from None
-    with stream:
-        for n, raw in enumerate(stream, 1):
-            where = f"{file}:{n}"
-            if quick is not None:
-                found = quick(raw, where)
-                if found is not None:
-                    yield where, found
-                    continue
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputError(where, f"byte {exc.start}", "not valid UTF-8 text") from None
-            if not line.strip():
-                continue
-            doc = decode_json(line, where, lines=False)
-            check_document(doc, where)
-            yield where, checked(doc, where, kind, file, surrogates=_may_escape_surrogates(line))
+
+
+def json_line_document(raw: bytes, where: str, kind: Kind, file: str) -> Any:
+    """The document of one line of a JSON Lines file read at `where` (``FILE:LINE``), checked
+    as a document of `kind`; None for a blank line; an :class:`InputError` if it is not
+    one."""
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(where, f"byte {exc.start}", "not valid UTF-8 text") from None
+    if not line.strip():
+        return None
+    doc = decode_json(line, where, lines=False)
+    check_document(doc, where)
+    return checked(doc, where, kind, file, surrogates=_may_escape_surrogates(line))
 
 
 def decode_json(text: str, file: str, lines: bool = True) -> Any:

@@ -12,28 +12,27 @@ What it skips of the full reader, and why it may:
   no control character, and every ``"`` opens or closes a string: a duplicate key (which
   orjson would keep silently) shows as fewer keys and strings than quotes;
 - nesting is fixed by the shape, far under the depth limit;
-- the attacks and blocks are checked against the plugins' restrictions with the creatures as
-  the scenario declares them (:func:`~ecs_combat.rules.sides.spec_side`), remembering the
-  answer for each kind of creature; a line the reference world would be needed for (a
-  declare-attackers system for its creatures, a keyword with a static ability, a block
-  requirement such as lure's) is left to the full reader.
+- the attacks and blocks are checked against the restrictions of the line's keywords with the
+  creatures as the scenario declares them (:class:`~.quick_legality.KindLegality`); a line the
+  reference world would be needed for (a declare-attackers system for its creatures, a keyword
+  with a static ability, a block requirement such as lure's) is left to the full reader;
+- the plugins' scenario checks run, but those that say they find nothing without state keys
+  (``StateField.check_defaults``), which these lines never give.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
 
 from ecs_combat.plugin.definitions import CARD_TYPES, COLORS
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.legality import least_blockers, why_cannot_attack
-from ecs_combat.rules.sides import KeywordSide, spec_side
-from ecs_combat.rules.usage import attack_system_keywords, static_ability_keywords
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
+from ecs_combat.scenario.quick_legality import KindLegality, kind_of
 
 _TOP = frozenset({"players", "creatures", "combat"})
 _PLAYER = frozenset({"life"})
@@ -42,11 +41,6 @@ _CREATURE = frozenset(
     | {"tapped", "summoning_sick"}
 )
 _COMBAT = frozenset({"attackers", "blockers"})
-#: Kinds of creature whose answers are remembered, before the memory starts again.
-_REMEMBERED = 100_000
-
-#: A creature as legality reads it here: its keyword instances, power, colors and types.
-_Kind = tuple[tuple[str, ...], tuple[Parameter, ...], int, tuple[str, ...], tuple[str, ...]]
 
 
 class _Unusual(Exception):
@@ -56,35 +50,18 @@ class _Unusual(Exception):
 class QuickReader:
     """Reads the common lines of JSON Lines files for one registry."""
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry, legality: KindLegality | None = None) -> None:
         self.registry = registry
         self.instances: dict[str, Instance | None] = {}
-        self.player_state = _defaults(registry, "player")
-        self.creature_state = _defaults(registry, "creature")
-        self.checks = [
-            f.check
-            for owner in ("player", "creature")
-            for f in registry.state_fields(owner).values()
-            if f.check is not None
-        ]
+        self.player_state = state_defaults(registry, "player")
+        self.creature_state = state_defaults(registry, "creature")
+        self.checks = quick_checks(registry)
         # a creature reference with a default would be checked by the full reader
         self.usable = all(
             f.kind != "creature" or f.default is None
             for f in registry.state_fields("creature").values()
         )
-        #: Keywords whose static abilities the reference world gives (a plugin's static
-        #: ability belongs to its keywords), and keywords with a declare-attackers system:
-        #: a line with them is left to the full reader; None: every line is.
-        self.static_keywords = static_ability_keywords(registry)
-        self.attack_keywords = attack_system_keywords(registry)
-        self.requirement_keywords = frozenset(
-            r.keyword for r in registry.restrictions_of("block-requirement")
-        )
-        self.sides: dict[_Kind, KeywordSide] = {}
-        self.attack_ok: dict[_Kind, bool] = {}
-        self.block_ok: dict[_Kind, bool] = {}
-        self.pair_ok: dict[tuple[_Kind, _Kind], bool] = {}
-        self.least: dict[_Kind, int] = {}
+        self.legality = legality or KindLegality(registry)
 
     def scenario(self, raw: bytes, file: str) -> Scenario | None:
         """The scenario of one line read at `file` (``FILE:LINE``), or None for the full
@@ -243,86 +220,15 @@ class QuickReader:
             out[cid] = (attacker,)
         return out
 
-    # -- legality (RULES 4: as the scenario declares the creatures) ------------------------
-
     def _legal(self, sc: Scenario) -> bool:
-        """Whether the attacks and blocks are surely legal, with nothing for the reference
-        world to change first; False sends the line to the full check."""
-        specs = sc.creatures
-        if not any(s.keywords for s in specs.values()):
-            # a restriction is checked only where its keyword is (Restriction.keyword), and
-            # these creatures can't be tapped or summoning sick
-            return True
-        static, attack = self.static_keywords, self.attack_keywords
-        if static is None or any(not static.isdisjoint(s.keywords) for s in specs.values()):
-            return False
-        if sc.attackers and (
-            attack is None or any(not attack.isdisjoint(s.keywords) for s in specs.values())
-        ):
-            return False
-        for cid in sc.attackers:
-            spec = specs[cid]
-            if not self.requirement_keywords.isdisjoint(spec.keywords):
-                return False
-            if not self._attack_ok(_kind(spec)):
-                return False
-        blocked: dict[str, int] = {}
-        for cid, (aid,) in sc.blockers.items():
-            mine, theirs = _kind(specs[cid]), _kind(specs[aid])
-            if not self._block_ok(mine) or not self._pair_ok(theirs, mine):
-                return False
-            blocked[aid] = blocked.get(aid, 0) + 1
-        return all(self._least(_kind(specs[aid])) <= n for aid, n in blocked.items())
-
-    def _side(self, kind: _Kind) -> KeywordSide:
-        side = self.sides.get(kind)
-        if side is None:
-            if len(self.sides) >= _REMEMBERED:
-                self._forget()
-            names, parameters, power, colors, types = kind
-            spec = CreatureSpec("", "", "", power, 1, names, parameters, colors=colors, types=types)
-            side = self.sides[kind] = spec_side(spec, self.registry, ())
-        return side
-
-    def _forget(self) -> None:
-        for memory in (self.sides, self.attack_ok, self.block_ok, self.pair_ok, self.least):
-            memory.clear()
-
-    def _attack_ok(self, kind: _Kind) -> bool:
-        ok = self.attack_ok.get(kind)
-        if ok is None:
-            why = why_cannot_attack(self._side(kind), False, self.registry)
-            ok = self.attack_ok[kind] = why is None
-        return ok
-
-    def _block_ok(self, kind: _Kind) -> bool:
-        ok = self.block_ok.get(kind)
-        if ok is None:
-            side = self._side(kind)
-            ok = self.block_ok[kind] = all(
-                r.test(side) for r in self.registry.restrictions_of("block")
-            )
-        return ok
-
-    def _pair_ok(self, attacker: _Kind, blocker: _Kind) -> bool:
-        ok = self.pair_ok.get((attacker, blocker))
-        if ok is None:
-            theirs, mine = self._side(attacker), self._side(blocker)
-            ok = self.pair_ok[attacker, blocker] = all(
-                r.test(theirs, mine) for r in self.registry.restrictions_of("block-pair")
-            )
-        return ok
-
-    def _least(self, kind: _Kind) -> int:
-        need = self.least.get(kind)
-        if need is None:
-            n, rule = least_blockers(self._side(kind), self.registry)
-            need = self.least[kind] = n if rule is not None else 1
-        return need
-
-
-def _kind(spec: CreatureSpec) -> _Kind:
-    return (spec.keywords, spec.parameters, spec.power, spec.colors, spec.types)
+        """Whether the attacks and blocks are surely legal (:class:`KindLegality`)."""
+        specs = list(sc.creatures.values())
+        place = {spec.id: i for i, spec in enumerate(specs)}
+        return self.legality.legal(
+            [kind_of(spec) for spec in specs],
+            [place[cid] for cid in sc.attackers],
+            [(place[cid], place[aid]) for cid, (aid,) in sc.blockers.items()],
+        )
 
 
 def _names(value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
@@ -351,7 +257,18 @@ def _integer(value: Any) -> int:
     return value
 
 
-def _defaults(registry: Registry, owner: str) -> dict[str, Any]:
+def quick_checks(registry: Registry) -> list[Callable[[Any], tuple[str, str] | None]]:
+    """The plugins' scenario checks a line that gives no state key needs (those that may find
+    a problem when every creature and player has the defaults)."""
+    return [
+        f.check
+        for owner in ("player", "creature")
+        for f in registry.state_fields(owner).values()
+        if f.check is not None and f.check_defaults
+    ]
+
+
+def state_defaults(registry: Registry, owner: str) -> dict[str, Any]:
     """The plugins' state of a creature or player given nothing (as the full reader fills
     it)."""
     out: dict[str, Any] = {}

@@ -1,0 +1,120 @@
+"""The common lines of a JSON Lines file (:class:`~ecs_combat.scenario.quick_rows.LineRows`) as
+one :class:`CombatBatch`, column by column: the batch ``scenarios_to_batch`` makes of the same
+lines' scenarios, without a scenario for each."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ecs_combat.batched.arrays import CombatBatch
+from ecs_combat.batched.from_scenarios import keyword_bits
+from ecs_combat.plugin.definitions import FROM_WORDS
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.usage import with_required
+from ecs_combat.scenario.quick import state_defaults
+from ecs_combat.scenario.quick_rows import Keywords, LineRows
+
+I64 = np.int64
+
+
+def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> CombatBatch:
+    """One batch holding the lines of `rows`, battle i being the i-th, read from ``files[i]``
+    (``FILE:LINE``)."""
+    used = {name for k in set(rows.keywords) if k is not None for name in k[0]}
+    names = with_required(registry, used)
+    bits = keyword_bits(names)  # refuses more keywords than the masks hold
+    index = {name: b.bit_length() - 1 for name, b in bits.items()}
+    n_creatures = len(rows.battle)
+    masks = {None: 0} | {k: _mask(k, bits) for k in set(rows.keywords) if k is not None}
+    instances = [
+        (row, index[name], _parameter(p))
+        for row, k in enumerate(rows.keywords)
+        if k is not None
+        for name, p in zip(*k, strict=True)
+    ]
+    inst = np.array(instances, I64).reshape(-1, 3)
+    empty = np.zeros(0, I64)
+    return CombatBatch(
+        n_battles=rows.n_battles,
+        keyword_names=names,
+        player_battle=rows.player_battle,
+        life=rows.life,
+        battle=rows.battle,
+        controller=rows.controller,
+        power=rows.power,
+        toughness=rows.toughness,
+        damage=rows.damage,
+        keywords=np.array([masks[k] for k in rows.keywords], np.uint64).reshape(-1),
+        colors=rows.colors,
+        types=rows.types,
+        player_lands=np.zeros(len(rows.player_battle), I64),
+        present=np.ones(n_creatures, np.bool_),
+        tapped=None,
+        counters=None,
+        counter_names=(*names, *registry.counter_kinds),
+        creature_state=_state(registry, "creature", n_creatures),
+        player_state=_state(registry, "player", len(rows.player_battle)),
+        instance_row=inst[:, 0].copy(),
+        instance_keyword=inst[:, 1].copy(),
+        instance_parameter=inst[:, 2].copy(),
+        target_source=empty.copy(),
+        target_keyword=empty.copy(),
+        target_instance=empty.copy(),
+        target_row=empty.copy(),
+        creature_ids=rows.creature_ids,
+        creature_names=rows.creature_names,
+        player_ids=rows.player_ids,
+        battle_files=files,
+        attacking=rows.attacking,
+        block_blocker=rows.block_blocker,
+        block_attacker=rows.block_attacker,
+        block_rank=np.zeros(len(rows.block_blocker), I64),
+        event_instance_event=empty.copy(),
+        event_instance_keyword=empty.copy(),
+        event_instance_parameter=empty.copy(),
+        division_step=empty.copy(),
+        division_source=empty.copy(),
+        division_recipient=empty.copy(),
+        division_amount=empty.copy(),
+        division_index=empty.copy(),
+        event_battle=empty.copy(),
+        event_point=empty.copy(),
+        event_action=empty.copy(),
+        event_target=empty.copy(),
+        event_keywords=np.zeros(0, np.uint64),
+        event_counters=None,
+        event_power=empty.copy(),
+        event_toughness=empty.copy(),
+        event_amount=empty.copy(),
+        event_player=empty.copy(),
+        event_card=empty.copy(),
+        event_index=empty.copy(),
+        card_names=tuple(card.name for card in registry.spells()),
+        event_token=None,
+    )
+
+
+def _mask(k: Keywords, bits: dict[str, int]) -> int:
+    out = 0
+    for name in k[0]:
+        out |= bits[name]
+    return out
+
+
+def _parameter(p: Any) -> int:
+    """A keyword instance's parameter as the batch codes it."""
+    return -1 if p is None else FROM_WORDS.index(p) if isinstance(p, str) else int(p)
+
+
+def _state(registry: Registry, owner: str, n: int) -> dict[str, Any]:
+    """The plugins' state of `n` rows given nothing: the defaults (a creature reference: -1)."""
+    fields = registry.state_fields(owner)
+    return {
+        key: np.full(n, -1 if value is None else value, np.bool_ if f.kind == "bool" else I64)
+        for (key, value), f in zip(
+            state_defaults(registry, owner).items(), fields.values(), strict=True
+        )
+    }

@@ -1,0 +1,252 @@
+"""The text ``resolve FILE.jsonl --json`` writes for each battle of a run (``json.dumps`` of
+:meth:`CombatResult.to_json`), made from the run's arrays and log for every battle at once,
+with no :class:`CombatResult` for each.
+
+Every line is a sequence of tokens: fixed pieces of text (``'{"steps": ['``, ``', "damage": '``,
+the separators) and values (ids, numbers written as ``str`` writes them, ``true`` and
+``false``). How many tokens each part of a line takes is known from counts (steps taken, damage
+dealt, creatures, players), so where every token goes is computed with numpy, the tokens are
+put in place in one object array, and the whole text is one ``str.join``. For a batch whose ids
+``json.dumps`` writes as they are (ASCII, printable, without ``"`` or ``\\``) and without events.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import IntArray
+
+if TYPE_CHECKING:
+    from ecs_combat.batched.state import Run
+
+I64 = np.int64
+ObjectArray = npt.NDArray[np.object_]
+
+#: Tokens per damage entry, life gained entry, creature that died, creature, player (without
+#: the plugins' state: one token more per key).
+_DAMAGE, _GAIN, _DIED, _CREATURE, _PLAYER = 5, 5, 3, 5, 3
+#: Integers from -_LOW up to _HIGH are written by looking their text up (with the text around
+#: them: :func:`_framed`), the others one by one.
+_LOW, _HIGH = 64, 1_024
+#: The text of each integer from -_LOW up to _HIGH between some text before and after it.
+_TABLES: dict[tuple[str, str], ObjectArray] = {}
+
+
+def plain_ids(ids: list[str]) -> bool:
+    """Whether ``json.dumps`` writes every id as it is, in quotes."""
+    text = "".join(ids)
+    return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
+
+
+def json_text(run: Run) -> str:
+    """Each battle's result document as ``json.dumps`` writes it, one line each, in battle
+    order (each line ending with a newline)."""
+    b, log = run.batch, run.log
+    assert log is not None and b.creature_ids is not None and b.player_ids is not None
+    if len(b.event_battle) or not plain_ids(b.creature_ids) or not plain_ids(b.player_ids):
+        raise ValueError("json_text: a batch with events, or with ids json.dumps escapes")
+    nb, n_steps = run.nb, len(run.schedule.plans)
+    cids = np.array(b.creature_ids, object)
+    pids = np.array(b.player_ids, object)
+    c, p = run.creatures, run.players
+    # the damage steps' entries, sorted as CombatResult lists them
+    d_step, d_src, d_rec, d_amt, d_pos = _cat5(log.damage)
+    order = np.lexsort((d_pos, d_src, d_step, c.battle[d_src]))
+    d_step, d_src, d_rec, d_amt = d_step[order], d_src[order], d_rec[order], d_amt[order]
+    g_step, g_player, g_src, g_amt = _cat4(log.gains)
+    order = np.lexsort((g_src, g_step, c.battle[g_src]))
+    g_step, g_player, g_src, g_amt = g_step[order], g_player[order], g_src[order], g_amt[order]
+    x_step = np.concatenate([np.full(len(r), s, I64) for s, r in log.died] or [np.zeros(0, I64)])
+    x_row = np.concatenate([np.asarray(r, I64) for _, r in log.died] or [np.zeros(0, I64)])
+    order = np.lexsort((x_row, x_step, c.battle[x_row]))
+    x_step, x_row = x_step[order], x_row[order]
+    # cells (battle, step): how many entries of each kind, where each cell's entries begin
+    d_cell = c.battle[d_src] * n_steps + d_step
+    g_cell = c.battle[g_src] * n_steps + g_step
+    x_cell = c.battle[x_row] * n_steps + x_step
+    cells = nb * n_steps
+    nd = np.bincount(d_cell, minlength=cells)
+    ng = np.bincount(g_cell, minlength=cells)
+    nx = np.bincount(x_cell, minlength=cells)
+    taken = run.combat.steps_taken.T.reshape(-1)  # [battle, step]
+    step_size = np.where(taken, 4 + _DAMAGE * nd + _GAIN * ng + _DIED * nx, 0)
+    # creatures and players shown
+    shown = np.flatnonzero(c.entered)
+    c_battle = c.battle[shown]
+    n_c = np.bincount(c_battle, minlength=nb)
+    p_state = _shown_state(run, "player")
+    p_width = _PLAYER + len(p_state)
+    n_p = np.bincount(p.battle, minlength=nb)
+    # where each battle, step, creatures' and players' part begin
+    steps_total = step_size.reshape(nb, n_steps).sum(axis=1)
+    size = 4 + steps_total + _CREATURE * n_c + p_width * n_p
+    start = np.zeros(nb + 1, I64)
+    np.cumsum(size, out=start[1:])
+    step_start = (start[:-1, None] + 1 + _exclusive(step_size.reshape(nb, n_steps))).reshape(-1)
+    c_start = start[:-1] + 1 + steps_total + 1
+    p_start = c_start + _CREATURE * n_c + 1
+    out = np.empty(int(start[-1]), object)
+    out[start[:-1]] = '{"steps": ['
+    out[c_start - 1] = '], "creatures": {'
+    out[p_start - 1] = '}, "players": {'
+    out[start[1:] - 1] = '}, "skipped_events": []}\n'
+    # steps
+    cell = np.flatnonzero(taken)
+    first_step = np.arange(len(cell)) == _first(cell // n_steps, cell // n_steps)
+    names = np.array(
+        [f'{{"name": {json.dumps(plan.name)}, "damage": [' for plan in run.schedule.plans], object
+    )
+    out[step_start[cell]] = _either(first_step, "", ", ") + names[cell % n_steps]
+    at = step_start[cell] + 1 + _DAMAGE * nd[cell]
+    out[at] = '], "life_gained": ['
+    at += 1 + _GAIN * ng[cell]
+    out[at] = '], "died": ['
+    out[at + 1 + _DIED * nx[cell]] = "]}"
+    ids = np.concatenate([cids, pids])  # a recipient: a creature row, or -1 - a player row
+    rank = np.arange(len(d_cell)) - np.searchsorted(d_cell, d_cell)
+    at = step_start[d_cell] + 1 + _DAMAGE * rank
+    _put(out, at, _either(rank == 0, '{"source": "', ', {"source": "'), cids[d_src])
+    target = ids[np.where(d_rec < 0, len(cids) - 1 - d_rec, d_rec)]
+    _put(out, at + 2, '", "target": "', target, _framed(d_amt, '", "amount": ', "}"))
+    rank = np.arange(len(g_cell)) - np.searchsorted(g_cell, g_cell)
+    at = step_start[g_cell] + 2 + _DAMAGE * nd[g_cell] + _GAIN * rank
+    _put(out, at, _either(rank == 0, '{"player": "', ', {"player": "'), pids[g_player])
+    _put(out, at + 2, '", "source": "', cids[g_src], _framed(g_amt, '", "amount": ', "}"))
+    rank = np.arange(len(x_cell)) - np.searchsorted(x_cell, x_cell)
+    at = step_start[x_cell] + 3 + _DAMAGE * nd[x_cell] + _GAIN * ng[x_cell] + _DIED * rank
+    _put(out, at, _either(rank == 0, '"', ', "'), cids[x_row], '"')
+    # creatures: "id": {"alive": A, "damage": D, "power": P, "toughness": T, "counters": {...}}
+    at = c_start[c_battle] + _CREATURE * (np.arange(len(shown)) - _first(c_battle, c_battle))
+    marked = c.marked[shown]
+    alive = np.where(
+        c.on_bf[shown],
+        _framed(marked, '": {"alive": true, "damage": ', ', "power": '),
+        _framed(marked, '": {"alive": false, "damage": ', ', "power": '),
+    )
+    _put(out, at, _either(at == c_start[c_battle], '"', ', "'), cids[shown], alive)
+    rest = _creature_rest(run, shown)
+    toughness = c.toughness[shown]
+    last = (
+        _framed(toughness, "", rest) if isinstance(rest, str) else _framed(toughness, "", "") + rest
+    )
+    _put(out, at + 3, _framed(c.power[shown], "", ', "toughness": '), last)
+    # players: "id": {"life": L, "lost": B, <the plugins' state>}
+    rows = np.arange(len(p.battle))
+    at = p_start[p.battle] + p_width * (rows - _first(p.battle, p.battle))
+    end = "" if p_state else "}"
+    life = np.where(
+        p.lost,
+        _framed(p.life, '": {"life": ', ', "lost": true' + end),
+        _framed(p.life, '": {"life": ', ', "lost": false' + end),
+    )
+    _put(out, at, _either(at == p_start[p.battle], '"', ', "'), pids, life)
+    for k, (key, values) in enumerate(p_state.items()):
+        end = "}" if k == len(p_state) - 1 else ""
+        out[at + _PLAYER + k] = _state_text(values, f", {json.dumps(key)}: ", end)
+    return "".join(out.tolist())
+
+
+def _put(out: ObjectArray, at: IntArray, *tokens: Any) -> None:
+    """Tokens (each a constant or one per place) at `at`, `at + 1`, ..."""
+    for k, token in enumerate(tokens):
+        out[at + k] = token
+
+
+def _framed(values: IntArray, before: str, after: str) -> ObjectArray:
+    """``before + str(v) + after`` for each integer (``json.dumps``'s text of an integer)."""
+    table = _TABLES.get((before, after))
+    if table is None:
+        table = _TABLES[before, after] = np.array(
+            [f"{before}{i}{after}" for i in range(-_LOW, _HIGH)], object
+        )
+    small = (values >= -_LOW) & (values < _HIGH)
+    if small.all():
+        found: ObjectArray = table[values + _LOW]
+        return found
+    out = np.empty(len(values), object)
+    out[small] = table[values[small] + _LOW]
+    out[~small] = [f"{before}{v}{after}" for v in values[~small].tolist()]
+    return out
+
+
+def _state_text(values: npt.NDArray[Any], before: str, after: str) -> ObjectArray:
+    """The plugins' state (booleans or integers) as ``json.dumps`` writes it, framed."""
+    if values.dtype == np.bool_:
+        return _either(values, f"{before}true{after}", f"{before}false{after}")
+    if np.issubdtype(values.dtype, np.integer):
+        return _framed(values.astype(I64), before, after)
+    return np.array([f"{before}{json.dumps(v)}{after}" for v in values.tolist()], object)
+
+
+def _either(where: npt.NDArray[np.bool_], yes: str, no: str) -> ObjectArray:
+    """`yes` where `where` is true, else `no` (the same two objects, not copies)."""
+    found: ObjectArray = np.array([no, yes], object)[where.astype(np.intp)]
+    return found
+
+
+def _first(keys: IntArray, sorted_keys: IntArray) -> IntArray:
+    """For each key, the place of its first occurrence in `sorted_keys` (sorted)."""
+    return np.searchsorted(sorted_keys, keys).astype(I64)
+
+
+def _exclusive(sizes: IntArray) -> IntArray:
+    """Sums of the sizes before each along the last axis."""
+    return np.cumsum(sizes, axis=-1) - sizes
+
+
+def _shown_state(run: Run, owner: str) -> dict[str, npt.NDArray[Any]]:
+    """The plugins' state shown in the output (``StateField.output``)."""
+    fields = run.schedule.registry.state_fields(owner)
+    states = run.creatures.states if owner == "creature" else run.players.states
+    return {k: states[k] for k, f in fields.items() if f.output}
+
+
+def _creature_rest(run: Run, shown: IntArray) -> ObjectArray | str:
+    """What ends each creature's object: its counters, the plugins' state, ``}``."""
+    counts = run.keywords.counts
+    state = _shown_state(run, "creature")
+    rest: ObjectArray = np.full(len(shown), ', "counters": {}', object)
+    if counts is not None:
+        names = [json.dumps(n) for n in run.batch.counter_names]
+        some = counts[shown] > 0
+        for i in np.flatnonzero(some.any(axis=1)).tolist():
+            row = counts[shown[i]]
+            listed = ", ".join(f"{names[k]}: {row[k]}" for k in np.flatnonzero(some[i]).tolist())
+            rest[i] = f', "counters": {{{listed}}}'
+    for key, values in state.items():
+        rest = rest + _state_text(values[shown], f", {json.dumps(key)}: ", "")
+    if counts is None and not state:
+        return ', "counters": {}}'
+    ended: ObjectArray = rest + "}"
+    return ended
+
+
+def _cat5(
+    parts: list[tuple[int, IntArray, IntArray, IntArray, IntArray]],
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """The logged damage: step, source, recipient, amount, place among the source's
+    recipients."""
+    if not parts:
+        e = np.zeros(0, I64)
+        return e, e, e, e, e
+    step = np.concatenate([np.full(len(x[1]), x[0], I64) for x in parts])
+    src, rec, amt, pos = (
+        np.concatenate([np.asarray(x[k], I64) for x in parts]) for k in range(1, 5)
+    )
+    return step, src, rec, amt, pos
+
+
+def _cat4(
+    parts: list[tuple[int, IntArray, IntArray, IntArray]],
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The logged life gained: step, player, source, amount."""
+    if not parts:
+        e = np.zeros(0, I64)
+        return e, e, e, e
+    step = np.concatenate([np.full(len(x[2]), x[0], I64) for x in parts])
+    player, src, amt = (np.concatenate([np.asarray(x[k], I64) for x in parts]) for k in range(1, 4))
+    return step, player, src, amt

@@ -1,0 +1,444 @@
+"""The common lines of a JSON Lines file read straight into columns, many lines at once, with
+no :class:`Scenario` for each: what ``resolve FILE.jsonl --engine batched`` makes its batches
+of.
+
+:meth:`RowReader.read` takes the lines the quick reader (:mod:`.quick`) takes, and no others:
+players with at most ``life``, creatures with at most a name, controller, power, toughness,
+keywords, damage (not lethal), colors and types (each once, in the order the format lists
+them), a value, and ``tapped`` and ``summoning_sick`` false; attackers, each blocker blocking
+one attacker; checked as the quick reader checks them (the text, the quotes, the legality of
+the attacks and blocks with :class:`~ecs_combat.scenario.quick_legality.KindLegality`). It never
+raises: a line it does not take is left to the quick reader and the full reader.
+
+Each line is a few dictionary look-ups and appends to the columns of all the lines; what can
+be checked over all the lines at once is (:func:`_numbers`): that every number is an integer
+in range, every life above 0, every toughness above 0 with damage below it, every id more than
+spaces. Lines that fail it are dropped and the others read again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, color_mask, type_mask
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.checks import LIMIT
+from ecs_combat.scenario.instances import Parameter, parse_instance
+from ecs_combat.scenario.quick import quick_checks
+from ecs_combat.scenario.quick_legality import Kind, KindLegality
+
+IntArray = npt.NDArray[np.int64]
+I64 = np.int64
+
+_TOP = frozenset({"players", "creatures", "combat"})
+_CREATURE = frozenset(
+    {"name", "controller", "power", "toughness", "keywords", "damage", "colors", "types", "value"}
+    | {"tapped", "summoning_sick"}
+)
+_COMBAT = frozenset({"attackers", "blockers"})
+_EMPTY: dict[str, Any] = {}
+
+#: A creature's keyword instances: their names and parameters.
+Keywords = tuple[tuple[str, ...], tuple[Parameter, ...]]
+_NO_KEYWORDS: Keywords = ((), ())
+
+
+@dataclass
+class LineRows:
+    """The rows of the lines :meth:`RowReader.read` took, battle i being the i-th: players and
+    creatures in each line's order; rows are numbered from 0 over all the lines."""
+
+    n_battles: int
+    player_battle: IntArray
+    player_ids: list[str]
+    life: IntArray
+    battle: IntArray
+    creature_ids: list[str]
+    creature_names: list[str]
+    controller: IntArray  #: player row
+    power: IntArray
+    toughness: IntArray
+    damage: IntArray
+    #: Each creature's keyword instances, or None for none.
+    keywords: list[Keywords | None]
+    colors: IntArray
+    types: IntArray
+    attacking: IntArray  #: the player row it attacks, or -1
+    #: Blocks grouped by attacker in attack order, each attacker's blockers in declaration
+    #: order: creature rows.
+    block_blocker: IntArray
+    block_attacker: IntArray
+
+
+class _Unusual(Exception):
+    """The line is not of the common shape."""
+
+
+class _Columns:
+    """The lines read so far, as lists (rows numbered over all the lines)."""
+
+    def __init__(self) -> None:
+        self.n_players: list[int] = []
+        self.n_creatures: list[int] = []
+        self.player_ids: list[str] = []
+        self.life: list[Any] = []
+        self.creature_ids: list[str] = []
+        self.controller: list[int] = []
+        self.power: list[Any] = []
+        self.toughness: list[Any] = []
+        #: (creature row, name, damage, keywords, colors, types) of the creatures with keys
+        #: beyond controller, power and toughness.
+        self.others: list[tuple[int, str, Any, Keywords | None, int, int]] = []
+        #: Attacks: the creature row, the player row attacked.
+        self.attack_row: list[int] = []
+        self.attack_player: list[int] = []
+        #: Blocks in declaration order: the attacker's place among every line's attackers,
+        #: the blocker's row, the attacker's row.
+        self.block_order: list[int] = []
+        self.block_blocker: list[int] = []
+        self.block_attacker: list[int] = []
+
+    def cut(self, marks: tuple[int, int, int, int, int]) -> None:
+        """Drop what a line that turned out unusual added (its ids, counts and places are
+        added only once it is known to be usual)."""
+        players, creatures, others, attacks, blocks = marks
+        del self.life[players:], self.controller[creatures:], self.power[creatures:]
+        del self.toughness[creatures:], self.others[others:]
+        del self.attack_row[attacks:], self.attack_player[attacks:]
+        del self.block_order[blocks:], self.block_blocker[blocks:], self.block_attacker[blocks:]
+
+
+class RowReader:
+    """Reads the common lines of JSON Lines files into :class:`LineRows` for one registry."""
+
+    def __init__(self, registry: Registry, legality: KindLegality | None = None) -> None:
+        self.registry = registry
+        self.legality = legality or KindLegality(registry)
+        #: Whether any line can be read here: not with a plugin's scenario check that a line
+        #: without state keys still needs, nor with a creature reference given by default.
+        self.usable = not quick_checks(registry) and all(
+            f.kind != "creature" or f.default is None
+            for f in registry.state_fields("creature").values()
+        )
+        self.keyword_lists: dict[tuple[Any, ...], Keywords | None] = {}
+        self.color_lists: dict[tuple[Any, ...], int | None] = {}
+        self.type_lists: dict[tuple[Any, ...], int | None] = {}
+
+    def read(self, docs: Sequence[Any], quotes: Sequence[int]) -> tuple[LineRows, list[int]]:
+        """The rows of the lines of the common shape among some, and which lines those are
+        (their places in `docs`). Each line is its document as orjson decodes ASCII text
+        without a backslash or DEL, and how many double quotes the text holds."""
+        if not self.usable:
+            docs, quotes = [], []
+        columns, places = self._read(docs, quotes)
+        while True:
+            rows, bad = _numbers(columns)
+            if rows is not None:
+                return rows, places
+            places = [p for k, p in enumerate(places) if k not in bad]
+            columns, taken = self._read([docs[i] for i in places], [quotes[i] for i in places])
+            places = [places[i] for i in taken]
+
+    def _read(self, docs: Sequence[Any], quotes: Sequence[int]) -> tuple[_Columns, list[int]]:
+        """The columns of the lines of the common shape, and their places in `docs` (their
+        numbers not checked yet)."""
+        c = _Columns()
+        taken: list[int] = []
+        n_players, n_creatures, player_ids, creature_ids = (
+            c.n_players,
+            c.n_creatures,
+            c.player_ids,
+            c.creature_ids,
+        )
+        life, controller, power, toughness = c.life, c.controller, c.power, c.toughness
+        others, attack_row, attack_player = c.others, c.attack_row, c.attack_player
+        block_order, block_blocker, block_attacker = (
+            c.block_order,
+            c.block_blocker,
+            c.block_attacker,
+        )
+        top, combat_keys, empty = _TOP.issuperset, _COMBAT.issuperset, _EMPTY
+        a0 = 0  # attackers so far
+        for k, doc in enumerate(docs):
+            p0, c0 = len(player_ids), len(creature_ids)
+            marks = (p0, c0, len(others), len(attack_row), len(block_order))
+            try:
+                if type(doc) is not dict or not top(doc):
+                    raise _Unusual
+                players = doc["players"]
+                creatures = doc.get("creatures", empty)
+                combat = doc.get("combat", empty)
+                if type(players) is not dict or type(creatures) is not dict:
+                    raise _Unusual
+                if type(combat) is not dict or not combat_keys(combat):
+                    raise _Unusual
+                attackers = combat.get("attackers", empty)
+                blockers = combat.get("blockers", empty)
+                if type(attackers) is not dict or type(blockers) is not dict or len(players) < 2:
+                    raise _Unusual
+                strings = len(doc) + len(players) + 5 * len(creatures) + len(combat)
+                strings += 2 * len(attackers) + 2 * len(blockers)
+                # players
+                place: dict[str, int] = {}
+                for pid, t in players.items():
+                    if type(t) is not dict:
+                        raise _Unusual
+                    if t:
+                        if len(t) != 1:
+                            raise _Unusual
+                        life.append(t["life"])
+                        strings += 1
+                    else:
+                        life.append(20)
+                    place[pid] = p0 + len(place)
+                # creatures
+                row: dict[str, int] = {}
+                for cid, t in creatures.items():
+                    if type(t) is not dict or cid in place:
+                        raise _Unusual
+                    controller.append(place[t["controller"]])
+                    power.append(t["power"])
+                    toughness.append(t["toughness"])
+                    if len(t) != 3:  # more than controller, power and toughness
+                        strings += self._other(cid, t, c0 + len(row), c)
+                    row[cid] = c0 + len(row)
+                if 2 * strings != quotes[k]:  # a key given twice, or a string not counted
+                    raise _Unusual
+                # combat
+                for aid, pid in attackers.items():
+                    a, d = row[aid], place[pid]
+                    if d == p0 or controller[a] != p0:  # the first player attacks another
+                        raise _Unusual
+                    attack_row.append(a)
+                    attack_player.append(d)
+                if blockers:
+                    order = (
+                        dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
+                        if len(attackers) > 1
+                        else None
+                    )
+                    for bid, aid in blockers.items():
+                        blocker = row[bid]
+                        if bid in attackers or place[attackers[aid]] != controller[blocker]:
+                            raise _Unusual
+                        block_order.append(a0 if order is None else order[aid])
+                        block_blocker.append(blocker)
+                        block_attacker.append(row[aid])
+                if len(others) > marks[2] and not self._legal(c, c0, marks):
+                    raise _Unusual
+            except (_Unusual, KeyError, TypeError):
+                c.cut(marks)
+                continue
+            a0 += len(attackers)
+            n_players.append(len(players))
+            n_creatures.append(len(creatures))
+            player_ids += players
+            creature_ids += creatures
+            taken.append(k)
+        return c, taken
+
+    def _other(self, cid: str, t: dict[str, Any], row: int, c: _Columns) -> int:
+        """A creature with keys beyond controller, power and toughness: its name, damage,
+        keywords, colors and types added to the columns; how many strings those keys and
+        values hold."""
+        if not _CREATURE.issuperset(t):
+            raise _Unusual
+        strings = len(t) - 3  # its other keys
+        name = cid
+        if "name" in t:
+            name = t["name"]
+            if type(name) is not str or not name.strip():
+                raise _Unusual
+            strings += 1
+        if "value" in t:
+            value = t["value"]
+            if type(value) is not int or abs(value) > LIMIT:
+                raise _Unusual
+        if t.get("tapped", False) is not False or t.get("summoning_sick", False) is not False:
+            raise _Unusual
+        found: Keywords | None = None
+        if "keywords" in t:
+            texts = t["keywords"]
+            if type(texts) is not list:
+                raise _Unusual
+            given = tuple(texts)
+            if given not in self.keyword_lists:
+                self.keyword_lists[given] = self._keywords(given)
+            found = self.keyword_lists[given]
+            if found is None:
+                raise _Unusual
+            strings += len(texts)
+            if not found[0]:
+                found = None
+        masks = []
+        for key, memory, allowed in (
+            ("colors", self.color_lists, COLORS),
+            ("types", self.type_lists, CARD_TYPES),
+        ):
+            listed: tuple[Any, ...] = ()
+            if key in t:
+                if type(t[key]) is not list:
+                    raise _Unusual
+                listed = tuple(t[key])
+            if listed not in memory:
+                memory[listed] = _mask(listed, allowed)
+            mask = memory[listed]
+            if mask is None:
+                raise _Unusual
+            masks.append(mask)
+            strings += len(listed)
+        c.others.append((row, name, t.get("damage", 0), found, masks[0], masks[1]))
+        return strings
+
+    def _keywords(self, texts: tuple[Any, ...]) -> Keywords | None:
+        """Keyword instances as the full reader reads them, or None."""
+        names: list[str] = []
+        parameters: list[Parameter] = []
+        for text in texts:
+            if type(text) is not str or not text.strip():
+                return None
+            try:
+                instance = parse_instance(text, self.registry)
+            except ValueError:
+                return None
+            names.append(instance.name)
+            parameters.append(instance.parameter)
+        return (tuple(names), tuple(parameters)) if names else _NO_KEYWORDS
+
+    def _legal(self, c: _Columns, c0: int, marks: tuple[int, int, int, int, int]) -> bool:
+        """The attacks and blocks of a line with creatures with other keys (creature rows from
+        `c0`; its other creatures, attacks and blocks after `marks`): legal when none has
+        keywords, else as :class:`KindLegality` says."""
+        others = c.others[marks[2] :]
+        used = frozenset(chain.from_iterable(o[3][0] for o in others if o[3] is not None))
+        if not used:
+            return True
+        known = self.legality.known(used, len(c.attack_row) > marks[3])
+        if known is not None:  # nothing to check creature by creature
+            return known
+        powers = c.power[c0:]
+        if any(type(p) is not int for p in powers):
+            return False
+        kinds: list[Kind] = [((), (), p, (), ()) for p in powers]
+        for row, _, _, keywords, colors, types in others:
+            names, parameters = keywords or _NO_KEYWORDS
+            kinds[row - c0] = (
+                names,
+                parameters,
+                powers[row - c0],
+                _names(colors, COLORS),
+                _names(types, CARD_TYPES),
+            )
+        return self.legality.legal(
+            kinds,
+            [row - c0 for row in c.attack_row[marks[3] :]],
+            [
+                (blocker - c0, attacker - c0)
+                for blocker, attacker in zip(
+                    c.block_blocker[marks[4] :], c.block_attacker[marks[4] :], strict=True
+                )
+            ],
+        )
+
+
+def _numbers(c: _Columns) -> tuple[LineRows | None, set[int]]:
+    """The rows, when every line's numbers and ids are right (integers in range, life and
+    toughness above 0, damage below toughness, ids more than spaces); else the lines (their
+    places among those read) that are not."""
+    nb, n_creatures = len(c.n_players), len(c.creature_ids)
+    pbattle = np.repeat(np.arange(nb, dtype=I64), c.n_players)
+    cbattle = np.repeat(np.arange(nb, dtype=I64), c.n_creatures)
+    bad: set[int] = set()
+    life = _integers(c.life, pbattle, bad)
+    power = _integers(c.power, cbattle, bad)
+    toughness = _integers(c.toughness, cbattle, bad)
+    damage = np.zeros(n_creatures, I64)
+    names = list(c.creature_ids)
+    keywords: list[Keywords | None] = [None] * n_creatures
+    colors = np.zeros(n_creatures, I64)
+    types = np.zeros(n_creatures, I64)
+    if c.others:
+        rows = np.array([o[0] for o in c.others], I64)
+        for row, name, _, found, color, kind in c.others:
+            names[row], keywords[row], colors[row], types[row] = name, found, color, kind
+        given = _integers([o[2] for o in c.others], cbattle[rows], bad)
+        if given is not None:
+            damage[rows] = given
+    if not all(map(str.strip, c.player_ids)):
+        bad.update(pbattle[[not p.strip() for p in c.player_ids]].tolist())
+    if not all(map(str.strip, c.creature_ids)):
+        bad.update(cbattle[[not x.strip() for x in c.creature_ids]].tolist())
+    if life is not None:
+        bad.update(pbattle[life <= 0].tolist())
+    if toughness is not None:
+        bad.update(cbattle[(damage < 0) | (damage >= toughness)].tolist())
+    if bad or life is None or power is None or toughness is None:
+        return None, bad
+    attacking = np.full(n_creatures, -1, I64)
+    attacking[np.array(c.attack_row, I64)] = np.array(c.attack_player, I64)
+    order = np.argsort(np.array(c.block_order, I64), kind="stable")  # by attacker, as declared
+    return LineRows(
+        n_battles=nb,
+        player_battle=pbattle,
+        player_ids=c.player_ids,
+        life=life,
+        battle=cbattle,
+        creature_ids=c.creature_ids,
+        creature_names=names,
+        controller=np.array(c.controller, I64),
+        power=power,
+        toughness=toughness,
+        damage=damage,
+        keywords=keywords,
+        colors=colors,
+        types=types,
+        attacking=attacking,
+        block_blocker=np.array(c.block_blocker, I64)[order],
+        block_attacker=np.array(c.block_attacker, I64)[order],
+    ), bad
+
+
+def _integers(values: list[Any], battle: IntArray, bad: set[int]) -> IntArray | None:
+    """Values that must be integers within the limit, as an array; the lines of others are
+    added to `bad` (None: some are not)."""
+    if set(map(type, values)) - {int}:
+        bad.update(battle[[type(v) is not int for v in values]].tolist())
+        return None
+    try:
+        found = np.array(values, I64)
+    except OverflowError:
+        bad.update(battle[[abs(v) > LIMIT for v in values]].tolist())
+        return None
+    out = np.abs(found) > LIMIT
+    if out.any():
+        bad.update(battle[out].tolist())
+        return None
+    return found
+
+
+def _mask(listed: tuple[Any, ...], allowed: tuple[str, ...]) -> int | None:
+    """The bit mask of colors or card types written as the full reader keeps them (each once,
+    in `allowed` order), or None."""
+    if list(listed) != [n for n in allowed if n in listed]:
+        return None
+    return color_mask(listed) if allowed is COLORS else type_mask(listed)
+
+
+def _names(mask: int, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """The names of a mask's bits, in `allowed` order."""
+    return _NAMES[allowed][mask] if mask else ()
+
+
+#: The names of each mask of colors and of card types.
+_NAMES: dict[tuple[str, ...], list[tuple[str, ...]]] = {
+    allowed: [
+        tuple(n for i, n in enumerate(allowed) if m >> i & 1) for m in range(1 << len(allowed))
+    ]
+    for allowed in (COLORS, CARD_TYPES)
+}
