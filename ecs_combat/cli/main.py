@@ -15,15 +15,14 @@ from rich.text import Text
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.cards import cards
 from ecs_combat.cli.json_lines import LineWriter, json_line
+from ecs_combat.cli.plugins_command import plugins_json, print_plugins
 from ecs_combat.cli.report import render
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
 from ecs_combat.cli.turn_command import print_phases, resolve_turn_file
-from ecs_combat.console import is_plain, print_line, print_table, shown
+from ecs_combat.console import is_plain, print_line, shown
 from ecs_combat.errors import InputError, PluginError, RefusedError
-from ecs_combat.plugin.definitions import plugin_name_for
 from ecs_combat.plugin.loading import check_plugin_options, load_registry, parse_plugin_options
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.plugin.schedule import POINT_NAMES, System
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.loader import iter_scenarios
@@ -313,14 +312,6 @@ def phases(state: State, file: str, as_json: bool) -> None:
         fail(str(exc), 2)
 
 
-def _sets(system: System) -> str:
-    """A system's sets and constraints, for the schedule table."""
-    parts = [*sorted(system.sets)]
-    parts += [f"before {n}" for n in sorted(system.before)]
-    parts += [f"after {n}" for n in sorted(system.after)]
-    return shown(", ".join(parts) or "-")
-
-
 def _separator(console: Console, file: str) -> None:
     """The line between two scenarios' accounts: a rule on a terminal, plain in a pipe."""
     if is_plain(console):
@@ -335,66 +326,10 @@ def _separator(console: Console, file: str) -> None:
 def plugins(state: State, as_json: bool) -> None:
     """List the loaded plugins with their distributions, versions, keywords and systems, then
     the points of a combat in order with the systems that run at each (the schedule)."""
-    registry = state.registry
     if as_json:
-        doc = [
-            {
-                "name": p.name,
-                "distribution": p.distribution,
-                "version": p.version,
-                "module": p.module,
-                "keywords": list(p.keywords),
-                # what each keyword takes: "number" (bushido 2), "color" (protection from red)
-                "parameters": {k: registry.keywords[k].parameter or None for k in p.keywords},
-                "steps": list(p.steps),
-                "cards": list(p.cards),
-                "systems": [{"point": point, "name": name} for point, name in p.systems],
-                "state": list(p.state),
-            }
-            for p in registry.plugins
-        ]
-        click.echo(json.dumps(doc, indent=2))
-        return
-    headers = ("plugin", "distribution", "version", "keywords", "steps", "cards", "systems")
-    rows = [
-        [
-            shown(p.name),
-            shown(p.distribution or "-"),
-            shown(p.version or "-"),
-            ", ".join(shown(_written(registry, k)) for k in p.keywords),
-            ", ".join(map(shown, p.steps)),
-            ", ".join(map(shown, p.cards)),
-            ", ".join(shown(point) for point, _ in p.systems),
-        ]
-        for p in registry.plugins
-    ]
-    console = Console(highlight=False)
-    print_table(console, headers, rows)
-    schedule: list[list[str]] = []
-    for point in POINT_NAMES:
-        at = registry.systems_at(point)
-        schedule += [
-            [shown(point), shown(s.plugin), shown(s.system.name), _sets(s.system)] for s in at
-        ] or [[shown(point), "-", "-", "-"]]
-    print_line(console, "Schedule: the points of a combat in order, and their systems")
-    print_table(console, ("point", "plugin", "system", "sets"), schedule)
-    print_line(console, f"Damage steps: {' → '.join(map(shown, registry.step_names))}")
-    if registry.blocked:
-        blocked = sorted({plugin_name_for(n) for n in registry.blocked})
-        print_line(console, f"Blocked: {', '.join(map(shown, blocked))}")
-    for reason in registry.unavailable.values():
-        print_line(console, f"Unavailable: {shown(reason, 1000)}")
-
-
-#: How `plugins` writes a keyword that takes a parameter, by the parameter's kind.
-PARAMETER_FORMS = {"number": "{} N", "color": "{} from COLOR|QUALITY"}
-
-
-def _written(registry: Registry, keyword: str) -> str:
-    """A keyword as scenarios write it: ``bushido N``, ``protection from COLOR|QUALITY``,
-    ``flying``."""
-    kind = registry.keywords[keyword].parameter
-    return PARAMETER_FORMS.get(kind, "{}").format(keyword)
+        click.echo(json.dumps(plugins_json(state.registry), indent=2))
+    else:
+        print_plugins(state.registry, Console(highlight=False))
 
 
 @cli.command()
