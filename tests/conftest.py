@@ -21,6 +21,7 @@ import pytest
 from ecs_combat import CombatResult, RefusedError, Registry, Scenario, load_registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.simulation.executors import SINGLE_THREADED
 
 Resolve = Callable[[str], dict[str, Any]]
 
@@ -123,6 +124,29 @@ SLOW_FIRST = (
     "test_card_data.py",
     "test_plugin_kit.py",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The environment of the test processes (pytest-xdist's workers, started after this) and
+    of every command the tests start; none of it changes a result.
+
+    - A bytecode cache. Where ``PYTHONDONTWRITEBYTECODE`` forbids writing ``__pycache__``
+      beside the sources, each process would compile ecs-combat's and the plugins' modules
+      (and the test files, rewritten by pytest) from source: about 0.2 s of CPU per
+      ``ecs-combat`` started, 5 s per worker. They share one cache in pytest's cache
+      directory instead (``PYTHONPYCACHEPREFIX``), outside the sources; without pytest's
+      cache (``-p no:cacheprovider``) or with a prefix already set, nothing changes.
+    - numpy's BLAS on one thread (as the command's worker processes run it): otherwise each
+      process starting numpy starts a thread per core, about 0.07 s of CPU, for linear
+      algebra that ecs-combat does not do.
+    """
+    cache = getattr(config, "cache", None)
+    forbidden = os.environ.get("PYTHONDONTWRITEBYTECODE")
+    if forbidden and cache is not None and not os.environ.get("PYTHONPYCACHEPREFIX"):
+        os.environ["PYTHONPYCACHEPREFIX"] = str(cache.mkdir("pycache"))
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+    for name, value in SINGLE_THREADED.items():
+        os.environ.setdefault(name, value)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -32,6 +32,7 @@ from ecs_combat.simulation.simulate import simulate as simulate_in_chunks
 from ecs_combat.simulation.spec import tournament
 from ecs_combat.simulation.spec_reader import parse_spec
 from ecs_combat.simulation.tasks import (
+    HOLD_TASK_ENV,
     KILL_TASK_ENV,
     MAX_TASKS,
     Job,
@@ -73,8 +74,9 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 def environment(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {**os.environ, **(extra or {})}
     env.pop("ECS_COMBAT_PLUGINS", None)
-    if extra is None or KILL_TASK_ENV not in extra:
-        env.pop(KILL_TASK_ENV, None)
+    for fault in (KILL_TASK_ENV, HOLD_TASK_ENV):
+        if extra is None or fault not in extra:
+            env.pop(fault, None)
     return env
 
 
@@ -218,6 +220,10 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_summary(tmp_path: Path)
 
 
 def test_ctrl_c_stops_the_workers_and_says_what_is_saved(tmp_path: Path) -> None:
+    """Ctrl-C in the middle of a run. The worker that takes task 2 never finishes it
+    (HOLD_TASK_ENV), so the run is still going when the interrupt comes, however late: the
+    6,000,000 battles alone take a second or two, which a test process waiting for a busy
+    machine could miss entirely (the command then ended with 0)."""
     psutil = pytest.importorskip("psutil")
     out = tmp_path / "run"
     p = subprocess.Popen(
@@ -225,15 +231,22 @@ def test_ctrl_c_stops_the_workers_and_says_what_is_saved(tmp_path: Path) -> None
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=environment(),
+        env=environment({HOLD_TASK_ENV: "2"}),
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
-    deadline = time.monotonic() + 60
-    while not task_files(out) and p.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    workers = psutil.Process(p.pid).children()
-    os.killpg(p.pid, signal.SIGINT)
-    _, err = p.communicate(timeout=30)
+    try:
+        deadline = time.monotonic() + 60
+        while not task_files(out) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert task_files(out) and p.poll() is None  # under way: tasks saved, one held
+        workers = psutil.Process(p.pid).children()
+        assert len(workers) == 2
+        os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:  # not stopped by the interrupt: the test fails, the run ends
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
     assert p.returncode == 130
     assert "interrupted;" in err and "tasks are saved in" in err and "--resume" in err
     assert "Traceback" not in err

@@ -34,6 +34,10 @@ def run(*args: str, file_size: int | None = None) -> subprocess.CompletedProcess
         return run_cli(args, env={**unset, "COLUMNS": "200"})
     env = {k: v for k, v in os.environ.items() if not k.startswith("ECS_COMBAT_")}
     env["COLUMNS"] = "200"
+    # No bytecode written under the limit: Python saves the .pyc of a module it compiles
+    # without checking the write, so a truncated one would break every later process that
+    # imports that module from the same cache (tests/conftest.py).
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
 
     def limit() -> None:
         if file_size is not None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 import click
 from rich.console import Console
@@ -239,6 +240,21 @@ def _decision_options(f: F) -> F:
     return f
 
 
+def _ctrl_c_exits_130(f: F) -> F:
+    """Ctrl-C, whenever it comes while the command runs, ends it with one line and exit status
+    130 (docs/simulate.md), rather than click's ``Aborted!`` and 1. (A run interrupted once
+    built says what its checkpoints hold: :class:`~ecs_combat.simulation.command.Interrupted`.)"""
+
+    @functools.wraps(f)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return f(*args, **kwargs)
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+
+    return cast(F, command)
+
+
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @_decision_options
@@ -367,6 +383,7 @@ def plugins(state: State, as_json: bool) -> None:
               "`ecs-combat resolve` (a turn file for a SPEC with [turn]), instead of running "
               "it.")  # fmt: skip
 @click.pass_obj
+@_ctrl_c_exits_130
 def simulate(
     state: State,
     spec: str | None,

@@ -33,7 +33,12 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.card_summary import card_summary, plot_cards, render_card_summary
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected
 from ecs_combat.simulation.distribute import Simulation, local_workers
-from ecs_combat.simulation.executors import WorkerPool, dask_executor
+from ecs_combat.simulation.executors import (
+    WorkerPool,
+    ctrl_c_deferred,
+    ctrl_c_remembered,
+    dask_executor,
+)
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.intervals import percent_with_interval
@@ -251,9 +256,52 @@ def run_command(
     Every output path is checked before the run. Raises :class:`InputError` for a bad SPEC or
     option, :class:`RefusedError` when the batched engine can't resolve the battles,
     :class:`~ecs_combat.simulation.distribute.WorkerDied` when a worker goes away, :class:`Interrupted`
-    on Ctrl-C, and :class:`OutputFailed` (after printing the summary) when a file could not
+    on Ctrl-C, whenever it comes (building the run, starting the workers, running, writing
+    the outputs), and :class:`OutputFailed` (after printing the summary) when a file could not
     be written after all.
     """
+    #: The run and its checkpoint directory, once built: what an interruption reports.
+    built: list[tuple[Simulation, str | None]] = []
+    try:
+        with ctrl_c_remembered():
+            _run_command(
+                registry, spec_file, battles, seed, engine_name, as_json, out, plot, chunk_size,
+                workers=workers, scheduler=scheduler, resume=resume, plugins=plugins,
+                decisions=decisions, built=built,
+            )  # fmt: skip
+    except KeyboardInterrupt:
+        raise Interrupted(_interrupted(*built[0]) if built else "interrupted") from None
+
+
+def _interrupted(simulation: Simulation, checkpoint: str | None) -> str:
+    """What an interrupted run says: how many of its tasks the checkpoint directory holds."""
+    if checkpoint is None:
+        return "interrupted"
+    return (
+        f"interrupted; {simulation.saved} of {len(simulation.tasks)} tasks are saved in "
+        f"{checkpoint}: run the same command with --resume to finish"
+    )
+
+
+def _run_command(
+    registry: Registry,
+    spec_file: str | None,
+    battles: int,
+    seed: int | None,
+    engine_name: str,
+    as_json: bool,
+    out: str | None,
+    plot: str | None,
+    chunk_size: int | None,
+    *,
+    workers: int,
+    scheduler: str | None,
+    resume: bool,
+    plugins: PluginOptions | None,
+    decisions: str | None,
+    built: list[tuple[Simulation, str | None]],
+) -> None:
+    """:func:`run_command`, but for Ctrl-C; the run is put in `built` as soon as it is."""
     spec = _with_decisions(
         load_spec(spec_file, registry) if spec_file else tournament(registry), decisions, registry
     )
@@ -291,6 +339,7 @@ def run_command(
         resume=resume,
         with_table=kind in ("csv", "parquet"),
     )
+    built.append((simulation, checkpoint))
     writer = None
     if out is not None and checkpoint is None:
         writer = BattleWriter(out, simulation.generator.label)
@@ -306,29 +355,22 @@ def run_command(
         else:
             workers = local_workers(workers, simulation)
         if scheduler is None and workers > 1:
-            # Forked before the progress bar starts its thread; stopped at once on the way out.
-            pool = WorkerPool(workers)
-            stack.callback(pool.stop)
+            # Forked before the progress bar starts its thread; stopped at once on the way out,
+            # however the run ends (Ctrl-C waits until the stop is registered).
+            with ctrl_c_deferred():
+                pool = WorkerPool(workers)
+                stack.callback(pool.stop)
             executor = pool
             description += f", {workers} workers"
         if writer is not None:
             stack.enter_context(writer)
         advance = stack.enter_context(progress_bar(battles, description, enabled=not as_json))
-        try:
-            run = simulation.run(
-                executor,
-                workers,
-                advance,
-                writer.write if writer is not None else None,
-            )
-        except KeyboardInterrupt:
-            kept = (
-                f"; {simulation.saved} of {len(simulation.tasks)} tasks are saved in "
-                f"{checkpoint}: run the same command with --resume to finish"
-                if checkpoint is not None
-                else ""
-            )
-            raise Interrupted(f"interrupted{kept}") from None
+        run = simulation.run(
+            executor,
+            workers,
+            advance,
+            writer.write if writer is not None else None,
+        )
     errors: list[str] = []
     if writer is not None and writer.error is not None:
         errors.append(f"{writer.error}; the file was not written")

@@ -16,6 +16,7 @@ its own verified file, beside a manifest naming the run; resuming skips the task
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -28,6 +29,11 @@ from typing import Any
 from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.checkpoints import Checkpoints, Rejected
+from ecs_combat.simulation.executors import (
+    CTRL_C_CHECK_SECONDS,
+    ctrl_c_deferred,
+    raise_if_interrupted,
+)
 from ecs_combat.simulation.executors import WorkerPool as WorkerPool
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import (
@@ -226,6 +232,7 @@ class Simulation:
             for index in todo:
 
                 def each_chunk(chunk: ChunkResult) -> None:
+                    raise_if_interrupted()
                     if on_rows is not None and chunk.table is not None:
                         on_rows(chunk)
                     if on_progress is not None:
@@ -298,7 +305,10 @@ class Simulation:
             while running:
                 if broken is not None:
                     self._fail(broken, running, executor)
-                complete, _ = wait(running, return_when=FIRST_COMPLETED)
+                complete, _ = wait(
+                    running, timeout=CTRL_C_CHECK_SECONDS, return_when=FIRST_COMPLETED
+                )
+                raise_if_interrupted()
                 failed: BaseException | None = None
                 for future in sorted(complete, key=lambda f: running[f]):
                     if future.exception() is not None:
@@ -413,11 +423,11 @@ def run_simulation(
     workers = local_workers(workers or 1, simulation)
     if workers == 1:
         return simulation.run(None, 1, on_progress)
-    pool = WorkerPool(workers)
-    try:
+    with contextlib.ExitStack() as stack:
+        with ctrl_c_deferred():  # the pool is stopped however the run ends
+            pool = WorkerPool(workers)
+            stack.callback(pool.stop)
         return simulation.run(pool, workers, on_progress)
-    finally:
-        pool.stop()
 
 
 def local_workers(asked: int, simulation: Simulation) -> int:

@@ -30,6 +30,8 @@ SINGLE_THREADED = {
 DASK_EXTRA = 'pip install "ecs-combat[dask]"'
 #: How long stopping a pool waits for its manager thread (it ends in milliseconds).
 STOP_SECONDS = 5.0
+#: How often a run waiting for its tasks looks for a Ctrl-C that Python swallowed.
+CTRL_C_CHECK_SECONDS = 0.5
 
 
 @contextlib.contextmanager
@@ -51,6 +53,67 @@ def environment(values: Mapping[str, str | None]) -> Iterator[None]:
         apply(saved)
 
 
+# ---------------------------------------------------------------------------------------------
+# Ctrl-C
+
+#: Whether Ctrl-C was pressed inside :func:`ctrl_c_remembered`.
+_ctrl_c_pressed = False
+
+
+@contextlib.contextmanager
+def ctrl_c_remembered() -> Iterator[None]:
+    """Ctrl-C in the body raises KeyboardInterrupt as usual, and is remembered: one that
+    Python swallows (raised while a weakref callback or a ``__del__`` method runs, where an
+    exception is only printed) is raised again by :func:`raise_if_interrupted`, which a run
+    calls between its chunks and, waiting for tasks, at least every
+    :data:`CTRL_C_CHECK_SECONDS`. Nothing changes outside the main thread, or where SIGINT
+    already has a handler other than Python's."""
+    global _ctrl_c_pressed
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+
+    def pressed(signum: int, frame: object) -> None:
+        global _ctrl_c_pressed
+        _ctrl_c_pressed = True
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, pressed)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _ctrl_c_pressed = False
+
+
+def raise_if_interrupted() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C was pressed in :func:`ctrl_c_remembered`."""
+    if _ctrl_c_pressed:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def ctrl_c_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back for the body (SIGINT blocked in this thread; one pressed meanwhile is
+    raised as the body ends): for steps that must not be cut in two, such as starting a pool
+    and registering its stop. Threads started in the body never take SIGINT; processes forked
+    in it start with it blocked."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+# ---------------------------------------------------------------------------------------------
+# The worker pool
+
 #: glibc's mallopt parameters.
 M_TRIM_THRESHOLD = -1
 M_MMAP_THRESHOLD = -3
@@ -69,6 +132,8 @@ def _start_worker(board: Any) -> None:
         board[slot] = os.getpid()
     _board = board, slot
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # held back since the fork: see WorkerPool
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _stopped)
     parent = multiprocessing.parent_process()
     if parent is not None:
@@ -118,6 +183,12 @@ class WorkerPool(ProcessPoolExecutor):
     with this process's registry, generator and engine (see :func:`prime`); the pool must be
     made before any other thread (such as the progress bar's) runs, so that no lock is copied
     held. Elsewhere, where forking is unsafe, they are spawned and build their own.
+
+    Ctrl-C reaches the whole process group, the workers too: they ignore it from the moment
+    they exist (it is held back while the pool starts, :func:`ctrl_c_deferred`, so a worker
+    never sees it before it ignores it), and so do the threads the pool starts in this
+    process, leaving it to the main thread. A Ctrl-C pressed while the pool starts is raised
+    once it has, and stops it.
     """
 
     def __init__(self, workers: int, method: str | None = None) -> None:
@@ -126,12 +197,17 @@ class WorkerPool(ProcessPoolExecutor):
         context = multiprocessing.get_context(method)
         #: (pid, task + 1) per worker; task 0 is none.
         self.board: Any = context.Array("q", 2 * workers)
-        with environment(SINGLE_THREADED):
-            super().__init__(
-                workers, mp_context=context, initializer=_start_worker, initargs=(self.board,)
-            )
-            for _ in range(workers):
-                self.submit(os.getpid).result()
+        try:
+            with ctrl_c_deferred(), environment(SINGLE_THREADED):
+                super().__init__(
+                    workers, mp_context=context, initializer=_start_worker, initargs=(self.board,)
+                )
+                for _ in range(workers):
+                    self.submit(os.getpid).result()
+        except BaseException:  # Ctrl-C pressed as it started, or a worker that did not
+            with contextlib.suppress(Exception):
+                self.stop()
+            raise
 
     def tasks_of_dead_workers(self) -> list[int]:
         """After the pool broke: the tasks its dead workers were running."""
@@ -145,9 +221,12 @@ class WorkerPool(ProcessPoolExecutor):
         pool's manager thread to finish with them (left running, it races the interpreter's
         exit, which then prints ``OSError: Bad file descriptor``)."""
         manager: threading.Thread | None = getattr(self, "_executor_manager_thread", None)
-        self.shutdown(wait=False, cancel_futures=True)
+        # Taken before shutting down, which forgets them (and would otherwise wait for each
+        # worker to finish its task: for ever, for a task that never ends).
         processes: dict[int, multiprocessing.Process] = getattr(self, "_processes", None) or {}
-        for process in list(processes.values()):
+        running = list(processes.values())
+        self.shutdown(wait=False, cancel_futures=True)
+        for process in running:
             with contextlib.suppress(Exception):
                 process.terminate()
         if manager is not None and manager is not threading.current_thread():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +46,10 @@ MAX_TASKS = 4096
 #: Fault injection for the tests: a worker process (not the one that submitted the run) that
 #: starts the task with this index exits at once, as a killed worker would.
 KILL_TASK_ENV = "ECS_COMBAT_TEST_KILL_TASK"
+#: Fault injection for the tests: a worker process (not the one that submitted the run) that
+#: starts the task with this index never finishes it (it waits until it is stopped), so the
+#: run cannot end by itself.
+HOLD_TASK_ENV = "ECS_COMBAT_TEST_HOLD_TASK"
 
 
 def task_battles(spec: Spec, battles: int) -> int:
@@ -246,8 +251,11 @@ def run_task(
     their tallies in order. The per-battle tables (if the job asks for them) go to `on_chunk`,
     chunk by chunk, where the task runs in-process, and are returned joined otherwise."""
     mark_running(index)
-    if os.environ.get(KILL_TASK_ENV) == str(index) and os.getpid() != job.origin_pid:
-        os._exit(70)
+    if os.getpid() != job.origin_pid:
+        if os.environ.get(KILL_TASK_ENV) == str(index):
+            os._exit(70)
+        while os.environ.get(HOLD_TASK_ENV) == str(index):
+            time.sleep(1)
     try:
         generator, engine = _worker_state(job)
         tally = Tally()
