@@ -37,6 +37,8 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
     ]
     inst = np.array(instances, I64).reshape(-1, 3)
     empty = np.zeros(0, I64)
+    # the fields left out (events, divisions, targets, counters) take CombatBatch's defaults:
+    # none; the two indices are empty arrays, as scenarios_to_batch gives them
     return CombatBatch(
         n_battles=rows.n_battles,
         keyword_names=names,
@@ -52,18 +54,12 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
         types=rows.types,
         player_lands=np.zeros(len(rows.player_battle), I64),
         present=np.ones(n_creatures, np.bool_),
-        tapped=None,
-        counters=None,
         counter_names=(*names, *registry.counter_kinds),
         creature_state=_state(registry, "creature", n_creatures),
         player_state=_state(registry, "player", len(rows.player_battle)),
         instance_row=inst[:, 0].copy(),
         instance_keyword=inst[:, 1].copy(),
         instance_parameter=inst[:, 2].copy(),
-        target_source=empty.copy(),
-        target_keyword=empty.copy(),
-        target_instance=empty.copy(),
-        target_row=empty.copy(),
         creature_ids=rows.creature_ids,
         creature_names=rows.creature_names,
         player_ids=rows.player_ids,
@@ -72,28 +68,9 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
         block_blocker=rows.block_blocker,
         block_attacker=rows.block_attacker,
         block_rank=np.zeros(len(rows.block_blocker), I64),
-        event_instance_event=empty.copy(),
-        event_instance_keyword=empty.copy(),
-        event_instance_parameter=empty.copy(),
-        division_step=empty.copy(),
-        division_source=empty.copy(),
-        division_recipient=empty.copy(),
-        division_amount=empty.copy(),
         division_index=empty.copy(),
-        event_battle=empty.copy(),
-        event_point=empty.copy(),
-        event_action=empty.copy(),
-        event_target=empty.copy(),
-        event_keywords=np.zeros(0, np.uint64),
-        event_counters=None,
-        event_power=empty.copy(),
-        event_toughness=empty.copy(),
-        event_amount=empty.copy(),
-        event_player=empty.copy(),
-        event_card=empty.copy(),
         event_index=empty.copy(),
         card_names=tuple(card.name for card in registry.spells()),
-        event_token=None,
     )
 
 

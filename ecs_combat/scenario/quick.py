@@ -43,8 +43,19 @@ _CREATURE = frozenset(
 _COMBAT = frozenset({"attackers", "blockers"})
 
 
-class _Unusual(Exception):
+class Unusual(Exception):
     """The line is not of the common shape: the full reader reads it."""
+
+
+def given_name(table: Mapping[str, Any]) -> str | None:
+    """A creature table's `name`, None without one; :class:`Unusual` unless a nonblank
+    string."""
+    if "name" not in table:
+        return None
+    name = table["name"]
+    if type(name) is not str or not name.strip():
+        raise Unusual
+    return name
 
 
 class QuickReader:
@@ -71,36 +82,36 @@ class QuickReader:
         try:
             doc = orjson.loads(raw)
             return self._scenario(doc, file, raw.count(b'"'))
-        except (_Unusual, orjson.JSONDecodeError):
+        except (Unusual, orjson.JSONDecodeError):
             return None
 
     # -- the document ----------------------------------------------------------------------
 
     def _scenario(self, doc: Any, file: str, quotes: int) -> Scenario:
         if type(doc) is not dict or not doc.keys() <= _TOP:
-            raise _Unusual
+            raise Unusual
         strings = len(doc)
         players_doc = _table(doc.get("players", {}))
         creatures_doc = _table(doc.get("creatures", {}))
         combat = _table(doc.get("combat", {}))
         if len(players_doc) < 2 or not combat.keys() <= _COMBAT:
-            raise _Unusual
+            raise Unusual
         strings += len(players_doc) + len(creatures_doc) + len(combat)
         players: dict[str, PlayerSpec] = {}
         for pid, t in players_doc.items():
             _id(pid)
             if type(t) is not dict or not t.keys() <= _PLAYER:
-                raise _Unusual
+                raise Unusual
             strings += len(t)
             life = _integer(t.get("life", 20))
             if life <= 0:
-                raise _Unusual
+                raise Unusual
             players[pid] = PlayerSpec(pid, life, dict(self.player_state), ())
         creatures: dict[str, CreatureSpec] = {}
         for cid, t in creatures_doc.items():
             _id(cid)
             if cid in players or type(t) is not dict or not t.keys() <= _CREATURE:
-                raise _Unusual
+                raise Unusual
             strings += len(t)
             creatures[cid], n = self._creature(cid, t, players)
             strings += n
@@ -108,15 +119,15 @@ class QuickReader:
         blockers_doc = _table(combat.get("blockers", {}))
         strings += 2 * len(attackers_doc) + 2 * len(blockers_doc)
         if 2 * strings != quotes:  # a key given twice, or a string this did not count
-            raise _Unusual
+            raise Unusual
         attackers = self._attackers(attackers_doc, creatures, players)
         blockers = self._blockers(blockers_doc, attackers, creatures)
         scenario = Scenario(file, players, creatures, attackers, blockers)
         for check in self.checks:
             if check(scenario) is not None:
-                raise _Unusual
+                raise Unusual
         if not self._legal(scenario):
-            raise _Unusual
+            raise Unusual
         return scenario
 
     def _creature(
@@ -124,27 +135,23 @@ class QuickReader:
     ) -> tuple[CreatureSpec, int]:
         """A creature and how many strings its table holds besides its keys."""
         if "controller" not in t or "power" not in t or "toughness" not in t:
-            raise _Unusual
+            raise Unusual
         controller = t["controller"]
         if type(controller) is not str or controller not in players:
-            raise _Unusual
-        strings = 1
-        name = cid
-        if "name" in t:
-            name = t["name"]
-            if type(name) is not str or not name.strip():
-                raise _Unusual
-            strings += 1
+            raise Unusual
+        name = given_name(t)
+        strings = 1 if name is None else 2
+        name = cid if name is None else name
         power = _integer(t["power"])
         toughness = _integer(t["toughness"])
         if toughness <= 0:
-            raise _Unusual
+            raise Unusual
         damage = _integer(t.get("damage", 0))
         if not 0 <= damage < toughness:  # lethal damage (704.5g): the full reader says so
-            raise _Unusual
+            raise Unusual
         value = _integer(t["value"]) if "value" in t else None
         if t.get("tapped", False) is not False or t.get("summoning_sick", False) is not False:
-            raise _Unusual
+            raise Unusual
         colors = _names(t.get("colors", ()), COLORS)
         types = _names(t.get("types", ()), CARD_TYPES)
         strings += len(colors) + len(types)
@@ -153,7 +160,7 @@ class QuickReader:
         if "keywords" in t:
             texts = t["keywords"]
             if type(texts) is not list:
-                raise _Unusual
+                raise Unusual
             found = [self._instance(text) for text in texts]
             names = tuple(i.name for i in found)
             parameters = tuple(i.parameter for i in found)
@@ -179,7 +186,7 @@ class QuickReader:
 
     def _instance(self, text: Any) -> Instance:
         if type(text) is not str:
-            raise _Unusual
+            raise Unusual
         if text not in self.instances:
             try:
                 found = parse_instance(text, self.registry) if text.strip() else None
@@ -188,7 +195,7 @@ class QuickReader:
             self.instances[text] = found
         instance = self.instances[text]
         if instance is None:
-            raise _Unusual
+            raise Unusual
         return instance
 
     @staticmethod
@@ -201,9 +208,9 @@ class QuickReader:
         for cid, pid in table.items():
             spec = creatures.get(cid)
             if spec is None or type(pid) is not str or pid not in players:
-                raise _Unusual
+                raise Unusual
             if pid == spec.controller or spec.controller != active:
-                raise _Unusual
+                raise Unusual
         return table
 
     @staticmethod
@@ -214,9 +221,9 @@ class QuickReader:
         for cid, attacker in table.items():
             spec = creatures.get(cid)
             if spec is None or cid in attackers or type(attacker) is not str:
-                raise _Unusual
+                raise Unusual
             if attacker not in attackers or attackers[attacker] != spec.controller:
-                raise _Unusual
+                raise Unusual
             out[cid] = (attacker,)
         return out
 
@@ -235,25 +242,25 @@ def _names(value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
     """Colors or card types as the full reader keeps them (each once, in `allowed` order),
     when written exactly so."""
     if type(value) not in (list, tuple) or list(value) != [n for n in allowed if n in value]:
-        raise _Unusual
+        raise Unusual
     return tuple(value)
 
 
 def _table(value: Any) -> dict[str, Any]:
     if type(value) is not dict:
-        raise _Unusual
+        raise Unusual
     return value
 
 
 def _id(value: str) -> None:
     """An id the full reader takes as it is, and that no message would need to quote."""
     if not value.strip() or not value.isprintable():
-        raise _Unusual
+        raise Unusual
 
 
 def _integer(value: Any) -> int:
     if type(value) is not int or abs(value) > LIMIT:
-        raise _Unusual
+        raise Unusual
     return value
 
 

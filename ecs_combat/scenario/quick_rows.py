@@ -30,7 +30,7 @@ from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, color_mask, type_m
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.instances import Parameter, parse_instance
-from ecs_combat.scenario.quick import quick_checks
+from ecs_combat.scenario.quick import Unusual, given_name, quick_checks
 from ecs_combat.scenario.quick_legality import Kind, KindLegality
 
 IntArray = npt.NDArray[np.int64]
@@ -74,10 +74,6 @@ class LineRows:
     #: order: creature rows.
     block_blocker: IntArray
     block_attacker: IntArray
-
-
-class _Unusual(Exception):
-    """The line is not of the common shape."""
 
 
 class _Columns:
@@ -170,28 +166,28 @@ class RowReader:
             marks = (p0, c0, len(others), len(attack_row), len(block_order))
             try:
                 if type(doc) is not dict or not top(doc):
-                    raise _Unusual
+                    raise Unusual
                 players = doc["players"]
                 creatures = doc.get("creatures", empty)
                 combat = doc.get("combat", empty)
                 if type(players) is not dict or type(creatures) is not dict:
-                    raise _Unusual
+                    raise Unusual
                 if type(combat) is not dict or not combat_keys(combat):
-                    raise _Unusual
+                    raise Unusual
                 attackers = combat.get("attackers", empty)
                 blockers = combat.get("blockers", empty)
                 if type(attackers) is not dict or type(blockers) is not dict or len(players) < 2:
-                    raise _Unusual
+                    raise Unusual
                 strings = len(doc) + len(players) + 5 * len(creatures) + len(combat)
                 strings += 2 * len(attackers) + 2 * len(blockers)
                 # players
                 place: dict[str, int] = {}
                 for pid, t in players.items():
                     if type(t) is not dict:
-                        raise _Unusual
+                        raise Unusual
                     if t:
                         if len(t) != 1:
-                            raise _Unusual
+                            raise Unusual
                         life.append(t["life"])
                         strings += 1
                     else:
@@ -201,7 +197,7 @@ class RowReader:
                 row: dict[str, int] = {}
                 for cid, t in creatures.items():
                     if type(t) is not dict or cid in place:
-                        raise _Unusual
+                        raise Unusual
                     controller.append(place[t["controller"]])
                     power.append(t["power"])
                     toughness.append(t["toughness"])
@@ -209,12 +205,12 @@ class RowReader:
                         strings += self._other(cid, t, c0 + len(row), c)
                     row[cid] = c0 + len(row)
                 if 2 * strings != quotes[k]:  # a key given twice, or a string not counted
-                    raise _Unusual
+                    raise Unusual
                 # combat
                 for aid, pid in attackers.items():
                     a, d = row[aid], place[pid]
                     if d == p0 or controller[a] != p0:  # the first player attacks another
-                        raise _Unusual
+                        raise Unusual
                     attack_row.append(a)
                     attack_player.append(d)
                 if blockers:
@@ -226,13 +222,13 @@ class RowReader:
                     for bid, aid in blockers.items():
                         blocker = row[bid]
                         if bid in attackers or place[attackers[aid]] != controller[blocker]:
-                            raise _Unusual
+                            raise Unusual
                         block_order.append(a0 if order is None else order[aid])
                         block_blocker.append(blocker)
                         block_attacker.append(row[aid])
                 if len(others) > marks[2] and not self._legal(c, c0, marks):
-                    raise _Unusual
-            except (_Unusual, KeyError, TypeError):
+                    raise Unusual
+            except (Unusual, KeyError, TypeError):
                 c.cut(marks)
                 continue
             a0 += len(attackers)
@@ -248,31 +244,28 @@ class RowReader:
         keywords, colors and types added to the columns; how many strings those keys and
         values hold."""
         if not _CREATURE.issuperset(t):
-            raise _Unusual
+            raise Unusual
         strings = len(t) - 3  # its other keys
-        name = cid
-        if "name" in t:
-            name = t["name"]
-            if type(name) is not str or not name.strip():
-                raise _Unusual
-            strings += 1
+        name = given_name(t)
+        strings += name is not None
+        name = cid if name is None else name
         if "value" in t:
             value = t["value"]
             if type(value) is not int or abs(value) > LIMIT:
-                raise _Unusual
+                raise Unusual
         if t.get("tapped", False) is not False or t.get("summoning_sick", False) is not False:
-            raise _Unusual
+            raise Unusual
         found: Keywords | None = None
         if "keywords" in t:
             texts = t["keywords"]
             if type(texts) is not list:
-                raise _Unusual
+                raise Unusual
             given = tuple(texts)
             if given not in self.keyword_lists:
                 self.keyword_lists[given] = self._keywords(given)
             found = self.keyword_lists[given]
             if found is None:
-                raise _Unusual
+                raise Unusual
             strings += len(texts)
             if not found[0]:
                 found = None
@@ -284,13 +277,13 @@ class RowReader:
             listed: tuple[Any, ...] = ()
             if key in t:
                 if type(t[key]) is not list:
-                    raise _Unusual
+                    raise Unusual
                 listed = tuple(t[key])
             if listed not in memory:
                 memory[listed] = _mask(listed, allowed)
             mask = memory[listed]
             if mask is None:
-                raise _Unusual
+                raise Unusual
             masks.append(mask)
             strings += len(listed)
         c.others.append((row, name, t.get("damage", 0), found, masks[0], masks[1]))
