@@ -90,6 +90,22 @@ one()  # warm-up, not counted
 measure(one)
 """
 
+#: The built-in tournament as `ecs-combat simulate` runs it, blocks as drawn or decided.
+TOURNAMENT_RUN = """
+import dataclasses
+from ecs_combat.simulation.simulate import simulate
+spec = dataclasses.replace(spec, decisions="{decisions}")
+generator = make_generator(spec, registry)
+engine = make_engine("batched", registry)
+size = default_chunk_size(spec, "batched")
+def one() -> None:
+    simulate(generator, "batched", engine, 1, 65_536, size)
+
+
+one()  # warm-up, not counted
+measure(one)
+"""
+
 WORKLOADS = {
     "batched tournament (2 chunks)": TOURNAMENT
     + """
@@ -104,6 +120,10 @@ def one() -> None:
 one()  # warm-up, not counted
 measure(one)
 """,
+    "tournament as the user runs it (65,536 battles)": TOURNAMENT
+    + TOURNAMENT_RUN.format(decisions="drawn"),
+    "tournament with decisions (65,536 battles)": TOURNAMENT
+    + TOURNAMENT_RUN.format(decisions="optimal"),
     "melee as the user runs it (12,288 battles)": SIMULATE.format(
         spec="examples/specs/melee.toml", battles=12_288
     ),

@@ -9,12 +9,15 @@ import dataclasses
 import tomllib
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scenario_text import combat, creature
 
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.boards import join_outcomes, take_outcomes
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.batched.numeric import distinct_rows
 
 PLAYERS = "[players.A]\n[players.B]\n"
 
@@ -63,3 +66,26 @@ def test_taken_and_joined_outcomes_keep_every_column(registry: Registry) -> None
         else:
             rows = players if len(theirs) == len(players) else order
             assert np.array_equal(mine, theirs[rows]), field.name
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 40).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(-3, 5), min_size=n, max_size=n), min_size=0, max_size=30
+        )
+    ),
+    st.booleans(),
+)
+def test_distinct_rows_as_numpy_unique_gives_them(rows: list[list[int]], huge: bool) -> None:
+    """The bulk search's shapes of boards: `distinct_rows` gives what
+    ``np.unique(axis=0, return_inverse=True)`` gives, whether the rows fit one number (mixed
+    radix) or not (`huge`: a column spanning 2^40 values, more than 40 columns overflow)."""
+    width = len(rows[0]) if rows else 3
+    a = np.array(rows, np.int64).reshape(len(rows), width)
+    if huge and len(a) and width:
+        a[0, 0] = 1 << 40
+    kinds, inverse = distinct_rows(a)
+    want_kinds, want_inverse = np.unique(a, axis=0, return_inverse=True)
+    assert kinds.tolist() == want_kinds.tolist()
+    assert inverse.tolist() == want_inverse.reshape(-1).tolist()

@@ -4,6 +4,9 @@ blocks and chunks")."""
 
 from __future__ import annotations
 
+import platform
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -40,3 +43,36 @@ def test_chunks_keep_nothing_of_their_resolution(registry: Registry, workload: s
     finally:
         tracemalloc.stop()
     assert now - before < (peak - before) / 5
+
+
+FAULTS = """
+import resource
+import numpy as np
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.testing.registries import registry_with
+BatchedEngine(registry_with())
+
+
+def work():  # arrays of a chunk's sizes made and dropped in turn, the larger last
+    for n in (1 << 16, 1 << 17, 1 << 18, 1 << 19):
+        a = np.ones(n); b = np.ones(2 * n); del a; c = np.ones(4 * n); del b, c
+
+
+work()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(20):
+    work()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(
+    platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc only"
+)
+def test_freed_arrays_are_reused_not_mapped_afresh() -> None:
+    """Once a batched engine exists, arrays freed between chunks are reused: twenty rounds of
+    arrays of 0.5-16 MB made and dropped take (almost) no fresh pages. With glibc's own
+    settings (`keep_freed_memory` not called) the same rounds took about 1,000 page faults,
+    and a tournament with decisions spent a third of its CPU time in the system."""
+    run = subprocess.run([sys.executable, "-c", FAULTS], capture_output=True, text=True, check=True)
+    assert int(run.stdout) < 50

@@ -24,6 +24,7 @@ from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, StepDivisions
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.keywords import refresh
 from ecs_combat.batched.masks import KeywordMasks
+from ecs_combat.batched.memory import keep_freed_memory
 from ecs_combat.batched.result_text import json_text
 from ecs_combat.batched.results import Results
 from ecs_combat.batched.schedule import Schedules, start
@@ -46,6 +47,7 @@ class BatchedEngine:
 
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
+        keep_freed_memory()  # arrays freed between chunks are reused, not mapped afresh
         self.plans = plan_steps(registry)
         #: The keyword masks, systems and static hooks of its runs, made once each.
         self.schedules = Schedules(registry, self.plans)

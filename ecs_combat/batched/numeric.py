@@ -179,3 +179,25 @@ def rows_of_battles(battles: BoolArray | None, battle: IntArray) -> BoolArray | 
         return None
     out: BoolArray = battles[battle]
     return out
+
+
+def distinct_rows(rows: IntArray) -> tuple[IntArray, IntArray]:
+    """The distinct rows of a 2-D integer array in lexicographic order, and each row's place
+    among them: ``np.unique(rows, axis=0, return_inverse=True)``, whose sort of whole rows is
+    slow, done as one sort of a number per row (mixed radix) when the numbers fit."""
+    n = len(rows)
+    if n == 0 or not rows.shape[1]:
+        return rows[: min(n, 1)], np.zeros(n, I64)
+    if not np.count_nonzero(rows != rows[0]):  # one kind: the common case
+        return rows[:1], np.zeros(n, I64)
+    low = rows.min(axis=0)
+    span = rows.max(axis=0) - low + 1
+    if float(np.prod(span.astype(np.float64))) >= 2.0**62:
+        kinds, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return kinds, inverse.reshape(-1).astype(I64)
+    key = np.zeros(n, I64)
+    for t in range(rows.shape[1]):
+        key *= span[t]
+        key += rows[:, t] - low[t]
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1).astype(I64)

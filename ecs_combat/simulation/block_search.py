@@ -28,6 +28,7 @@ from ecs_combat.batched.boards import (
     join_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched.numeric import distinct_rows
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import best_declarations, search
 from ecs_combat.decisions.tree import Blocks, Clock, Tree
@@ -201,7 +202,7 @@ class BlockSearch:
         shape_key = _shape_keys(chunk, battles, n_att, n_blk)
         boards, raws, ties, shapes, starts = [], [], [], [], []
         tables: list[Shape] = []
-        kinds, which_kind = np.unique(shape_key, axis=0, return_inverse=True)
+        kinds, which_kind = distinct_rows(shape_key)
         for s, key in enumerate(kinds.tolist()):
             mine = np.flatnonzero(which_kind.reshape(-1) == s)
             a, k = key[0], key[1]
