@@ -113,6 +113,22 @@ class Copies:
     creature_row: IntArray  #: [N] the source row of each creature row
     player_row: IntArray  #: [P] the source row of each player row
 
+    def segments(self) -> Rows:
+        """The copies' players and creatures grouped by battle (no instances or targets)."""
+        return Rows(
+            _segments(self.player_start, len(self.player_row)),
+            _segments(self.creature_start, len(self.creature_row)),
+        )
+
+
+def _segments(start: IntArray, rows: int) -> Segments:
+    """Segments of `rows` rows from each battle's first row (ascending)."""
+    count = np.empty(len(start), I64)
+    count[:-1] = start[1:] - start[:-1]
+    if len(start):
+        count[-1] = rows - start[-1]
+    return Segments(start, count)
+
 
 def copy_boards(
     batch: CombatBatch,
@@ -296,12 +312,15 @@ Outcomes = tuple[BatchOutcome, IntArray, IntArray]
 
 
 def take_outcomes(outcome: BatchOutcome, battle_of_row: IntArray, player_battle: IntArray,
-                  battles: IntArray) -> Outcomes:  # fmt: skip
+                  battles: IntArray, rows: Rows | None = None) -> Outcomes:  # fmt: skip
     """The outcome of some battles of a batch (creature rows `battle_of_row`, player rows
-    `player_battle`), as battles ``0 .. len(battles) - 1`` in that order."""
+    `player_battle`; `rows`: their segments, if known), as battles ``0 .. len(battles) - 1``
+    in that order."""
     n = len(outcome.damage_to_players)
-    crow, ccopy, _ = Segments.of(battle_of_row, n).gather(battles)
-    prow, pcopy, _ = Segments.of(player_battle, n).gather(battles)
+    creatures = Segments.of(battle_of_row, n) if rows is None else rows.creatures
+    players = Segments.of(player_battle, n) if rows is None else rows.players
+    crow, ccopy, _ = creatures.gather(battles)
+    prow, pcopy, _ = players.gather(battles)
     o = outcome
     taken = BatchOutcome(
         alive=o.alive[crow],

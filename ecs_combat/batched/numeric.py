@@ -201,3 +201,15 @@ def distinct_rows(rows: IntArray) -> tuple[IntArray, IntArray]:
         key += rows[:, t] - low[t]
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     return rows[first], inverse.reshape(-1).astype(I64)
+
+
+def distinct_values(values: IntArray) -> list[int]:
+    """The distinct values, ascending: ``np.unique(values).tolist()``, without its sort or
+    hash table when they are all one value (the common case: one group, one level)."""
+    if values.size == 0:
+        return []
+    low, high = int(values.min()), int(values.max())
+    if low == high:
+        return [low]
+    out: list[int] = np.unique(values).tolist()
+    return out

@@ -29,6 +29,7 @@ from ecs_combat.batched.boards import (
     take_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine, Played
+from ecs_combat.batched.numeric import distinct_values
 from ecs_combat.decisions.children import (
     Children,
     Expanded,
@@ -122,7 +123,7 @@ class Tree:
     backed_up: int = 0  #: :class:`Expanded` groups whose values are backed up already
     #: Keep each level's batch and outcome (:meth:`outcomes_of`).
     keep_outcomes: bool = False
-    kept: list[tuple[CombatBatch, BatchOutcome]] = field(default_factory=list)
+    kept: list[tuple[CombatBatch, BatchOutcome, Rows]] = field(default_factory=list)
     #: Record the levels of at most :data:`RECORDED_ROWS` creature rows, for the results of
     #: their nodes (:meth:`results_of`); the boards must name their creatures and players.
     record: bool = False
@@ -195,7 +196,7 @@ class Tree:
         outcome, records = played.outcome, played.divisions
         self.evaluated += batch.n_battles
         if self.keep_outcomes:
-            self.kept.append((batch, outcome))
+            self.kept.append((batch, outcome, copies.segments()))
         values = score(self.objective, batch, outcome, self._sides(copies, level))
         indexed = [StepRecord(r, batch.battle, batch.n_battles) for r in records]
         first = np.full(len(level.decl), -1, I64)
@@ -245,7 +246,7 @@ class Tree:
         # each node's dividers, gathered record by record
         found: dict[int, StepChoices] = {}
         record_of = first[expand]
-        for i in np.unique(record_of).tolist():
+        for i in distinct_values(record_of):
             mine = expand[record_of == i].tolist()
             found.update(zip(mine, records[i].choices_of(mine, attacked), strict=True))
         for k in places:
@@ -392,11 +393,11 @@ class Tree:
         li = firsts.searchsorted(nodes, side="right") - 1
         parts: list[Outcomes] = []
         owners: list[IntArray] = []
-        for i in np.unique(li).tolist():
+        for i in distinct_values(li):
             mine = (li == i).nonzero()[0]
-            batch, outcome = self.kept[i]
+            batch, outcome, rows = self.kept[i]
             taken = nodes[mine] - self.levels[i].first
-            parts.append(take_outcomes(outcome, batch.battle, batch.player_battle, taken))
+            parts.append(take_outcomes(outcome, batch.battle, batch.player_battle, taken, rows))
             owners.append(mine)
         joined = join_outcomes(parts)
         if len(parts) == 1:
@@ -411,7 +412,7 @@ class Tree:
         li = firsts.searchsorted(nodes, side="right") - 1
         rows: list[IntArray] = []
         owners: list[IntArray] = []
-        for i in np.unique(li).tolist():
+        for i in distinct_values(li):
             mine = (li == i).nonzero()[0]
             level = self.levels[i]
             taken, place = csr_rows(level.div_start, nodes[mine] - level.first)

@@ -28,7 +28,7 @@ from ecs_combat.batched.boards import (
     join_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.numeric import distinct_rows
+from ecs_combat.batched.numeric import distinct_rows, distinct_values
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import best_declarations, search
 from ecs_combat.decisions.tree import Blocks, Clock, Tree
@@ -138,7 +138,7 @@ class BlockSearch:
         )
         parts: list[Chosen] = []
         value = np.zeros((nb, len(self.objective.terms)), I64)
-        for g in np.unique(group[search_of]).tolist():
+        for g in distinct_values(group[search_of]):
             battles = np.flatnonzero((group == g) & search_of)
             part = self._search(batch, sides, legality, chunk, battles, n_att, n_blk, outcomes)
             value[battles] = part.value

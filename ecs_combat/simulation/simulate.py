@@ -47,11 +47,12 @@ COLUMNS = (
     "blockers_died",
 )
 OUTCOME_COLUMN = (4, 1, 2, 3)
-#: A batched-engine chunk holds about this many creatures (at least one block of battles). Small
-#: chunks measured fastest (docs/performance.md): their arrays stay in the CPU caches, and below
-#: the C allocator's threshold for giving memory back to the system, so it is reused instead of
-#: being mapped afresh; larger than this, the engine's per-step Python work is amortised less.
-CHUNK_CREATURES = 1 << 14
+#: A batched-engine chunk holds about this many creatures (at least one block of battles): the
+#: size measured fastest (docs/performance.md, "Chunk size matters"). Smaller, the engine's
+#: per-step Python work is amortised less; larger, the arrays fall out of the CPU caches. (The
+#: engine keeps freed memory for reuse, :mod:`ecs_combat.batched.memory`, so large arrays are
+#: not mapped afresh each chunk.)
+CHUNK_CREATURES = 1 << 16
 #: Battles per chunk for the reference engine (it reports progress once a chunk).
 REFERENCE_CHUNK = 256
 #: A chunk holds at most about this many creatures: a batched-engine chunk takes about 140
