@@ -110,6 +110,15 @@ LURED = {
     "keywords": {"lure": 0.4, "flying": 0.3, "menace": 0.2, "trample": 0.3, "deathtouch": 0.2},
 }
 
+#: Boards all of one shape (two attackers, two creatures that may block) where every
+#: declaration is legal: the search lists them all at once (`_every_declaration`).
+ALIKE = {
+    **MIXED,
+    "attackers": 2,
+    "blockers_per_attacker": [1, 1],
+    "keywords": {"trample": 0.4, "first strike": 0.3, "deathtouch": 0.3},
+}
+
 
 def blockers_of(scenario: Any) -> dict[str, str | list[str]]:
     """``combat.blockers`` as `best_blocks` shows them: one attacker, or a list of several."""
@@ -142,8 +151,9 @@ def lure_blocked_by_several(scenario: Any) -> bool:
         (SEVERAL, 3, lambda sc: any(len(a) > 1 for a in sc.blockers.values())),
         (TRIGGERED, 5, skulk_blocked_by_stronger),
         (LURED, 5, lure_blocked_by_several),
+        (ALIKE, 2, lambda sc: any(len(sc.blockers_of(a)) > 1 for a in sc.attackers)),
     ],
-    ids=["restrictions", "several-attackers", "attack-triggers", "lure"],
+    ids=["restrictions", "several-attackers", "attack-triggers", "lure", "one-shape"],
 )
 def test_each_battle_gets_the_blocks_best_blocks_gives_its_scenario(
     registry: Registry, doc: dict[str, Any], seed: int, witness: Any

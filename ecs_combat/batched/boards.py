@@ -37,11 +37,19 @@ class Segments:
         """For copies of `battles`: the source rows in order, each row's copy, and each
         copy's first new row."""
         count = self.count[battles]
-        ends = count.cumsum()
-        new_start = ends - count
-        copy = np.arange(len(battles), dtype=I64).repeat(count)
-        shift = (self.start[battles] - new_start).repeat(count)
-        return np.arange(len(copy), dtype=I64) + shift, copy, new_start
+        n = len(battles)
+        each = int(count[0]) if n else 0
+        if each and not np.count_nonzero(count != each):  # as many rows in each: repeat faster
+            new_start = np.arange(0, n * each, each, dtype=I64)
+            copy = np.arange(n, dtype=I64).repeat(each)
+            shift = (self.start[battles] - new_start).repeat(each)
+        else:
+            new_start = count.cumsum()
+            new_start -= count
+            copy = np.arange(n, dtype=I64).repeat(count)
+            shift = (self.start[battles] - new_start).repeat(count)
+        shift += np.arange(len(copy), dtype=I64)
+        return shift, copy, new_start
 
 
 #: The fields of a :class:`CombatBatch`.
@@ -388,8 +396,13 @@ def join_outcomes(parts: list[Outcomes]) -> Outcomes:
 def csr_rows(start: IntArray, groups: IntArray) -> tuple[IntArray, IntArray]:
     """Rows of CSR groups `groups` (group g is rows ``start[g]:start[g + 1]``), in order, and
     each row's place in `groups`."""
-    count = start[groups + 1] - start[groups]
+    low = start[groups]
+    count = start[groups + 1] - low
     owner = np.arange(len(groups), dtype=I64).repeat(count)
-    first = np.concatenate([[0], count.cumsum()[:-1]]).astype(I64)
-    within = np.arange(int(count.sum()), dtype=I64) - first[owner]
-    return start[groups][owner] + within, owner
+    # row i of the output is low[owner] + (i - first[owner]), first: each group's first i
+    first = count.cumsum()
+    first -= count
+    low -= first
+    rows = np.arange(len(owner), dtype=I64)
+    rows += low.repeat(count)
+    return rows, owner

@@ -129,7 +129,7 @@ def search(
         ranks = lexicographic_ranks(tree.values[0])
         lower = np.where(solved | bounded, ranks, -1)
         threshold = _thresholds(
-            board_of, len(offset) - 1, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top
+            board_of, offset, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top
         )
         pending = ~solved & ~cut
         if bounds:
@@ -182,12 +182,12 @@ def best_declarations(results: BoardResults, tie_key: IntArray) -> IntArray:
         out[boards[first]] = order[first]
         return out
     key = np.where(solved, ranks * ties + tie_key, np.iinfo(I64).max)
-    return _first_lowest(results.offset, key, solved)
+    return _first_lowest(results.offset, results.board, key, solved)
 
 
-def _first_lowest(offset: IntArray, key: IntArray, among: BoolArray) -> IntArray:
-    """Per board (declarations ``offset[b]:offset[b + 1]``), the declaration of lowest `key`
-    among `among` (the first of equal ones), or -1."""
+def _first_lowest(offset: IntArray, board: IntArray, key: IntArray, among: BoolArray) -> IntArray:
+    """Per board (declarations ``offset[b]:offset[b + 1]``, `board` each one's), the
+    declaration of lowest `key` among `among` (the first of equal ones), or -1."""
     n = len(offset) - 1
     out = np.full(n, -1, I64)
     some = offset[1:] > offset[:-1]
@@ -196,7 +196,6 @@ def _first_lowest(offset: IntArray, key: IntArray, among: BoolArray) -> IntArray
     low = np.minimum.reduceat(key, offset[:-1][some])
     lowest = np.zeros(n, I64)
     lowest[some] = low
-    board = np.arange(n, dtype=I64).repeat(offset[1:] - offset[:-1])
     hit = (among & (key == lowest[board])).nonzero()[0]
     first = np.ones(len(hit), np.bool_)
     first[1:] = board[hit][1:] != board[hit][:-1]
@@ -208,11 +207,11 @@ def _first_lowest(offset: IntArray, key: IntArray, among: BoolArray) -> IntArray
 FIRST_CHUNK = 16
 
 
-def _thresholds(board_of: IntArray, n_boards: int, solved_rank: IntArray, top: int) -> IntArray:
-    """The `top`-th best solved rank of each board (above every rank while fewer are solved)."""
-    out = np.full(n_boards, int(solved_rank.max(initial=0)) + 1, I64)
+def _thresholds(board_of: IntArray, offset: IntArray, solved_rank: IntArray, top: int) -> IntArray:
+    """The `top`-th best solved rank of each board (its declarations ``offset[b]:offset[b + 1]``,
+    `board_of` each declaration's board), above every rank while fewer are solved."""
+    out = np.full(len(offset) - 1, int(solved_rank.max(initial=0)) + 1, I64)
     if top == 1 and len(board_of):
-        offset = board_of.searchsorted(np.arange(n_boards + 1))
         some = offset[1:] > offset[:-1]
         out[some] = np.minimum.reduceat(solved_rank, offset[:-1][some])
         return out

@@ -195,8 +195,9 @@ class Tree:
         self.played.append(played if record else None)
         outcome, records = played.outcome, played.divisions
         self.evaluated += batch.n_battles
+        rows = copies.segments()
         if self.keep_outcomes:
-            self.kept.append((batch, outcome, copies.segments()))
+            self.kept.append((batch, outcome, rows))
         values = score(self.objective, batch, outcome, self._sides(copies, level))
         indexed = [StepRecord(r, batch.battle, batch.n_battles) for r in records]
         first = np.full(len(level.decl), -1, I64)

@@ -105,14 +105,17 @@ class BlockSearch:
         legality: Legality,
         outcomes: bool = False,
         searched: BoolArray | None = None,
+        rows: Rows | None = None,
     ) -> Best:
         """Each board's best blocks against its attackers (``batch.attacking``) by its
         creatures `defends` (those that may block), the attacking player's best divisions,
         and their value; only boards `searched` (default: all) are searched, the others
         declare nothing. With `outcomes`, also the searched boards' outcomes (battles in
-        board order)."""
+        board order). `rows`: the batch's players and creatures by battle, if known."""
         nb = batch.n_battles
-        cs = Segments.of(batch.battle, nb)
+        if rows is None:
+            rows = Rows(Segments.of(batch.player_battle, nb), Segments.of(batch.battle, nb))
+        cs = rows.creatures
         attacks = batch.attacking >= 0
         n_att = np.bincount(batch.battle[attacks], minlength=nb).astype(I64)
         n_blk = np.bincount(batch.battle[defends], minlength=nb).astype(I64)
@@ -124,11 +127,11 @@ class BlockSearch:
             else legality.capacity(blk_rows).astype(I64)
         )
         raw = declarations_of(n_att, capacity, batch.battle[blk_rows], nb)
-        rows = np.where(search_of, raw * np.maximum(cs.count, 1), 0)
+        size = np.where(search_of, raw * np.maximum(cs.count, 1), 0)
         # by the rows before each battle's own, so that a group ends once it has enough
-        group = ((np.cumsum(rows) - rows) // SEARCH_ROWS).astype(I64)
+        group = ((np.cumsum(size) - size) // SEARCH_ROWS).astype(I64)
         chunk = ChunkRows(
-            Rows(Segments.of(batch.player_battle, nb), cs),
+            rows,
             np.arange(batch.n_creatures, dtype=I64) - cs.start[batch.battle],
             att_rows,
             blk_rows,
@@ -143,7 +146,7 @@ class BlockSearch:
             part = self._search(batch, sides, legality, chunk, battles, n_att, n_blk, outcomes)
             value[battles] = part.value
             parts.append(part)
-        d = _declarations(batch, parts)
+        d = _declarations(batch, parts, rows)
         known = [p.outcome for p in parts if p.outcome is not None]
         return Best(d, value, search_of, join_outcomes(known) if outcomes and known else None)
 
@@ -200,51 +203,86 @@ class BlockSearch:
         att_first = chunk.first_attacker[battles]
         blk_first = chunk.first_blocker[battles]
         shape_key = _shape_keys(chunk, battles, n_att, n_blk)
-        boards, raws, ties, shapes, starts = [], [], [], [], []
+        parts: list[tuple[IntArray, ...]] = []
         tables: list[Shape] = []
         kinds, which_kind = distinct_rows(shape_key)
         for s, key in enumerate(kinds.tolist()):
-            mine = np.flatnonzero(which_kind.reshape(-1) == s)
+            mine = np.flatnonzero(which_kind == s) if len(kinds) > 1 else None
             a, k = key[0], key[1]
             shape = self.shape(a, tuple(key[2 : 2 + k]))
-            att = att_rows[att_first[mine][:, None] + np.arange(a, dtype=I64)]
-            blk = blk_rows[blk_first[mine][:, None] + np.arange(k, dtype=I64)]
-            ok = _legal(legality, shape, att.reshape(len(mine), a), blk.reshape(len(mine), k))
+            af = att_first if mine is None else att_first[mine]
+            bf = blk_first if mine is None else blk_first[mine]
+            att = att_rows[af[:, None] + np.arange(a, dtype=I64)]
+            blk = blk_rows[bf[:, None] + np.arange(k, dtype=I64)]
+            ok = _legal(legality, shape, att.reshape(len(af), a), blk.reshape(len(bf), k))
+            if len(kinds) == 1 and not np.count_nonzero(~ok):  # all alike, all legal
+                return _every_declaration(shape, battles, place[att], place[blk]), np.tile(
+                    shape.tie, len(battles)
+                )
             b, r = np.nonzero(ok)
-            boards.append(battles[mine][b])
-            raws.append(r)
-            ties.append(shape.tie[r])
-            shapes.append(np.full(len(r), len(tables), I64))
-            starts.append(np.stack([att_first[mine][b], blk_first[mine][b]], axis=1))
+            on = battles if mine is None else battles[mine]
+            # r plus the rows of the tables before this one: a row of every shape's table
+            at = r + sum(len(t.tie) for t in tables)
+            parts.append((on[b], shape.tie[r], at, af[b], bf[b]))
             tables.append(shape)
-        board, raw, tie = np.concatenate(boards), np.concatenate(raws), np.concatenate(ties)
-        which, first = np.concatenate(shapes), np.concatenate(starts)
+        board, tie, decl, att0, blk0 = (
+            parts[0] if len(parts) == 1 else (np.concatenate(x) for x in zip(*parts, strict=True))
+        )
         if len(tables) > 1:  # by battle
             order = np.argsort(board, kind="stable")
-            board, raw, tie, which, first = (x[order] for x in (board, raw, tie, which, first))
-        # one table of every shape's pairs; declaration (shape s, raw r) is row base[s] + r
-        base = np.concatenate([[0], np.cumsum([len(t.tie) for t in tables])]).astype(I64)
-        pair_base = np.concatenate([[0], np.cumsum([len(t.pair_attacker) for t in tables])])
-        start = np.concatenate(
-            [t.start[:-1] + pb for t, pb in zip(tables, pair_base, strict=False)]
-        )
-        start = np.concatenate([start, [pair_base[-1]]]).astype(I64)
-        pair_att = np.concatenate([t.pair_attacker for t in tables])
-        pair_blk = np.concatenate([t.pair_blocker for t in tables])
-        pair_rank = np.concatenate([t.pair_rank for t in tables])
-        rows, owner = csr_rows(start, base[which] + raw)
+            board, tie, decl, att0, blk0 = (x[order] for x in (board, tie, decl, att0, blk0))
+        # one table of every shape's pairs; declaration row d's are start[d]:start[d + 1]
+        start, pair_att, pair_blk, pair_rank = _pair_table(tables)
+        rows, owner = csr_rows(start, decl)
+        count = start[decl + 1] - start[decl]
         return (
             Blocks(
                 board=board,
-                start=np.concatenate(
-                    [[0], np.cumsum(start[base[which] + raw + 1] - start[base[which] + raw])]
-                ).astype(I64),
-                blocker=place[blk_rows[first[owner, 1] + pair_blk[rows]]],
-                attacker=place[att_rows[first[owner, 0] + pair_att[rows]]],
+                start=np.concatenate([[0], np.cumsum(count)]).astype(I64),
+                blocker=place[blk_rows[blk0[owner] + pair_blk[rows]]],
+                attacker=place[att_rows[att0[owner] + pair_att[rows]]],
                 rank=pair_rank[rows],
             ),
             tie,
         )
+
+
+def _every_declaration(shape: Shape, battles: IntArray, att: IntArray, blk: IntArray) -> Blocks:
+    """Every declaration of `shape` for each of some battles (ascending; `att`, `blk`: the
+    places of their attackers and of their creatures that may block, [battles, a] and
+    [battles, k]), in the shape's order."""
+    n, per = len(battles), len(shape.pair_attacker)
+    r = len(shape.tie)
+    start = np.empty(n * r + 1, I64)  # each battle's pairs after the battles' before it
+    np.add((np.arange(n, dtype=I64) * per).repeat(r), np.tile(shape.start[:-1], n),
+           out=start[:-1])  # fmt: skip
+    start[-1] = n * per
+    return Blocks(
+        board=battles.repeat(r),
+        start=start,
+        blocker=blk[:, shape.pair_blocker].reshape(-1),
+        attacker=att[:, shape.pair_attacker].reshape(-1),
+        rank=np.tile(shape.pair_rank, n),
+    )
+
+
+def _pair_table(tables: list[Shape]) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The pairs of the declarations of several shapes as one table, the declarations of each
+    after those of the shapes before it: each declaration's first pair (CSR, one more at the
+    end), and each pair's attacker, blocker and rank (:class:`Shape`)."""
+    if len(tables) == 1:
+        t = tables[0]
+        return t.start, t.pair_attacker, t.pair_blocker, t.pair_rank
+    pair_base = np.cumsum([0, *(len(t.pair_attacker) for t in tables)])
+    start = np.concatenate(
+        [*(t.start[:-1] + pb for t, pb in zip(tables, pair_base, strict=False)), pair_base[-1:]]
+    ).astype(I64)
+    return (
+        start,
+        np.concatenate([t.pair_attacker for t in tables]),
+        np.concatenate([t.pair_blocker for t in tables]),
+        np.concatenate([t.pair_rank for t in tables]),
+    )
 
 
 def _shape_keys(chunk: ChunkRows, battles: IntArray, n_att: IntArray, n_blk: IntArray) -> IntArray:
@@ -327,10 +365,10 @@ class Chosen:
     outcome: Outcomes | None = None
 
 
-def _declarations(batch: CombatBatch, parts: list[Chosen]) -> Declarations:
-    """The chosen blocks and divisions of every battle, by rows of the batch."""
-    cs = Segments.of(batch.battle, batch.n_battles).start
-    ps = Segments.of(batch.player_battle, batch.n_battles).start
+def _declarations(batch: CombatBatch, parts: list[Chosen], rows: Rows) -> Declarations:
+    """The chosen blocks and divisions of every battle, by rows of the batch (`rows`: its
+    players and creatures by battle)."""
+    cs, ps = rows.creatures.start, rows.players.start
     empty = np.zeros(0, I64)
     block_board = np.concatenate([empty, *(p.block_board for p in parts)])
     blocker = np.concatenate([empty, *(p.blocker for p in parts)])

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.batched.numeric import distinct_values, run_starts
 from ecs_combat.decisions.declarations import U64, tie_order
 
 I64 = np.int64
@@ -91,13 +92,20 @@ def declarations_of(
     attackers: IntArray, capacities: IntArray, board: IntArray, n: int
 ) -> FloatArray:
     """[n] how many raw declarations each of `n` boards has (float, may be huge): its
-    attackers' number, and the capacity and board of each creature that may block."""
+    attackers' number, and the capacity and board of each creature that may block (boards
+    ascending)."""
     out = np.ones(n, np.float64)
     if len(capacities):
         a = attackers[board]
         caps = np.minimum(capacities, a)
         width = int(caps.max()) + 1
-        kinds, which = np.unique(a * width + caps, return_inverse=True)
-        each = np.array([float(options(int(x) // width, int(x) % width)) for x in kinds])
-        np.multiply.at(out, board, each[which])
+        key = a * width + caps
+        kinds = distinct_values(key)
+        if len(kinds) == 1:
+            each = np.full(len(key), float(options(kinds[0] // width, kinds[0] % width)))
+        else:
+            table = np.array([float(options(x // width, x % width)) for x in kinds])
+            each = table[np.searchsorted(kinds, key)]
+        first = run_starts(board)  # each board's first creature
+        out[board[first]] = np.multiply.reduceat(each, first)
     return out

@@ -25,7 +25,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
 from ecs_combat.batched.block_rules import declaring_blockers
-from ecs_combat.batched.boards import Segments, with_declarations
+from ecs_combat.batched.boards import Rows, Segments, with_declarations
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
@@ -66,12 +66,15 @@ class Decider:
         player's), judged on the combat as blockers are declared."""
         at = declaring_blockers(self.engine, batch, defends)
         legality = Legality(at.legal_blocks, at.blockers_needed, at.required, at.capacity)
-        return self.search.best(batch, self._sides(batch), at.may_block, legality, outcomes)
+        nb = batch.n_battles
+        rows = Rows(Segments.of(batch.player_battle, nb), Segments.of(batch.battle, nb))
+        sides = self._sides(batch, rows)
+        return self.search.best(batch, sides, at.may_block, legality, outcomes, rows=rows)
 
-    def _sides(self, batch: CombatBatch) -> Sides:
+    def _sides(self, batch: CombatBatch, rows: Rows) -> Sides:
         """Player 2i attacks, 2i + 1 defends (as drawn); a creature's value is its power
         plus toughness as drawn (RULES section 9)."""
-        ps = Segments.of(batch.player_battle, batch.n_battles).start
+        ps = rows.players.start
         return Sides(ps, ps + 1, (batch.power + batch.toughness).astype(I64))
 
 
