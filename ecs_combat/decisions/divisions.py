@@ -16,6 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray, StepDivisions
+from ecs_combat.batched.numeric import mask_of
 
 I64 = np.int64
 
@@ -72,16 +73,17 @@ class StepRecord:
         bb, ba = rec.block_blocker, rec.block_attacker
         per_attacker = np.bincount(ba, minlength=n)
         per_blocker = np.bincount(bb, minlength=n)
-        excess = rec.player_gets_excess
-        self.attacker_divides = rec.deals & ((per_attacker >= 2) | ((per_attacker >= 1) & excess))
-        self.blocker_divides = rec.deals & (per_blocker >= 2)
+        # only blocked attackers and blocking creatures divide: judged on the blocks' rows
+        attackers = ba[rec.deals[ba] & ((per_attacker[ba] >= 2) | rec.player_gets_excess[ba])]
+        blockers = bb[rec.deals[bb] & (per_blocker[bb] >= 2)]
+        self.attacker_divides = mask_of(n, attackers)
+        self.blocker_divides = mask_of(n, blockers)
         self.battle_of_row = battle_of_row
-        divides = self.attacker_divides | self.blocker_divides
         #: Battles where the defending player, or anyone, has a division to choose.
-        self.defending_battles = _battles(self.blocker_divides, battle_of_row, n_battles)
-        self.battles = _battles(divides, battle_of_row, n_battles)
+        self.defending_battles = mask_of(n_battles, battle_of_row[blockers])
+        self.battles = self.defending_battles.copy()
+        self.battles[battle_of_row[attackers]] = True
         self._per_attacker, self._per_blocker = per_attacker, per_blocker
-        self._divides = divides
         self._indexed = False
 
     def _index(self) -> None:
@@ -96,7 +98,7 @@ class StepRecord:
         self.by_blocker = np.lexsort((rec.block_rank, bb))
         self.attacker_start = np.concatenate([[0], self._per_attacker.cumsum()])
         self.blocker_start = np.concatenate([[0], self._per_blocker.cumsum()])
-        self.divider_rows = self._divides.nonzero()[0]
+        self.divider_rows = (self.attacker_divides | self.blocker_divides).nonzero()[0]
         self.divider_battle = battle_of_row[self.divider_rows]
         fixed_blocks = ~self.attacker_divides[ba] & rec.deals[ba] & (rec.power[ba] > 0)
         fixed_rows = fixed_blocks.nonzero()[0]
@@ -180,14 +182,6 @@ def _ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
     owner = np.arange(len(lo), dtype=I64).repeat(count)
     first = count.cumsum() - count
     return np.arange(len(owner), dtype=I64) + (lo - first).repeat(count), owner
-
-
-def _battles(rows: BoolArray, battle_of_row: IntArray, n_battles: int) -> BoolArray:
-    out = np.zeros(n_battles, np.bool_)
-    at = rows.nonzero()[0]
-    if len(at):
-        out[battle_of_row[at]] = True
-    return out
 
 
 @dataclass(frozen=True)

@@ -105,11 +105,15 @@ def score(
             out[:, i] = lost[d] - lost[a]
         elif term == "material":
             entered = batch.present if outcome.entered is None else outcome.entered
-            lost = np.where(
-                entered, sides.value - np.where(outcome.alive, worth(sides, outcome), 0), 0
-            )
-            sign = np.where(batch.controller == d[batch.battle], 1, -1)
-            out[:, i] = np.bincount(batch.battle, weights=sign * lost, minlength=nb).astype(I64)
+            if outcome.returned is None:  # what is on the battlefield is worth its value
+                lost = np.where(entered & ~outcome.alive, sides.value, 0)
+            else:
+                kept = np.where(outcome.alive, worth(sides, outcome), 0)
+                lost = np.where(entered, sides.value - kept, 0)
+            # the defending player's loss minus the others': per player, then per battle
+            by_player = np.bincount(batch.controller, weights=lost, minlength=len(batch.life))
+            total = np.bincount(batch.player_battle, weights=by_player, minlength=nb)
+            out[:, i] = (2 * by_player[d] - total).astype(I64)
         elif term == "life":
             lost_life = batch.life - outcome.life
             out[:, i] = lost_life[d] - lost_life[a]

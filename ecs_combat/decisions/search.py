@@ -190,6 +190,12 @@ def _first_lowest(offset: IntArray, board: IntArray, key: IntArray, among: BoolA
     declaration of lowest `key` among `among` (the first of equal ones), or -1."""
     n = len(offset) - 1
     out = np.full(n, -1, I64)
+    each = _declarations_each(offset)
+    if each:  # as many declarations each: a pass per place, not one reduction per board
+        low, at = _lowest_by_place(key, n, each)
+        found = among[offset[:-1] + at]
+        out[found] = (offset[:-1] + at)[found]
+        return out
     some = offset[1:] > offset[:-1]
     if not some.any():
         return out
@@ -203,6 +209,35 @@ def _first_lowest(offset: IntArray, board: IntArray, key: IntArray, among: BoolA
     return out
 
 
+#: Up to this many declarations a board, boards with as many each find their lowest values
+#: with a pass per place instead of a reduction per board (slow for short segments).
+FEW_DECLARATIONS = 16
+
+
+def _declarations_each(offset: IntArray) -> int:
+    """How many declarations every board has, if they all have as many (at least one and
+    at most :data:`FEW_DECLARATIONS`), else 0."""
+    if len(offset) < 2 or offset[0] != 0:
+        return 0
+    each = int(offset[1] - offset[0])
+    if not 0 < each <= FEW_DECLARATIONS or offset[-1] - offset[0] != each * (len(offset) - 1):
+        return 0
+    return each if not np.count_nonzero(np.diff(offset) != each) else 0
+
+
+def _lowest_by_place(values: IntArray, n: int, each: int) -> tuple[IntArray, IntArray]:
+    """For `n` boards of `each` consecutive values: each board's lowest value and the place
+    of the first one that low."""
+    boards = values.reshape(n, each)
+    low = boards[:, 0].copy()
+    at = np.zeros(n, I64)
+    for j in range(1, each):
+        lower = boards[:, j] < low
+        low[lower] = boards[:, j][lower]
+        at[lower] = j
+    return low, at
+
+
 #: Declarations solved per board in the first round; each later round takes four times more.
 FIRST_CHUNK = 16
 
@@ -210,7 +245,11 @@ FIRST_CHUNK = 16
 def _thresholds(board_of: IntArray, offset: IntArray, solved_rank: IntArray, top: int) -> IntArray:
     """The `top`-th best solved rank of each board (its declarations ``offset[b]:offset[b + 1]``,
     `board_of` each declaration's board), above every rank while fewer are solved."""
-    out = np.full(len(offset) - 1, int(solved_rank.max(initial=0)) + 1, I64)
+    n = len(offset) - 1
+    out = np.full(n, int(solved_rank.max(initial=0)) + 1, I64)
+    each = _declarations_each(offset)
+    if top == 1 and each:  # as many declarations each: a pass per place
+        return _lowest_by_place(solved_rank, n, each)[0]
     if top == 1 and len(board_of):
         some = offset[1:] > offset[:-1]
         out[some] = np.minimum.reduceat(solved_rank, offset[:-1][some])
