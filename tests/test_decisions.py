@@ -4,8 +4,9 @@ declaration shown replays to its outcome on both engines; the search against bru
 from __future__ import annotations
 
 import tomllib
-from typing import Any
+from typing import Any, cast
 
+import numpy as np
 import pytest
 from decisions_brute import ADDITIONAL, ANY_NUMBER, brute_attacks, brute_blocks
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from ecs_combat import InputError, Registry, Scenario, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions import Decision, Objective, best_attacks, best_blocks
+from ecs_combat.decisions.search import BoardResults, best_declarations, ranked_declarations
 from ecs_combat.reference.engine import ReferenceEngine
 
 PLAYERS = "[players.A]\n[players.B]\n"
@@ -509,3 +511,32 @@ def test_declarations_remembered_per_shape_of_the_options(registry: Registry, fi
             "flying": [{}],
         }[kind]
         assert shown == expected, kind
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 4), min_size=1, max_size=12),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
+def test_each_boards_best_is_the_first_of_its_ranking(
+    counts: list[int], alike: bool, seed: int
+) -> None:
+    """RULES section 9, ties: the bulk search's choice per board (`best_declarations`, one
+    pass per place when every board has as many declarations, a reduction per board
+    otherwise) is the first of the board's ranking (`ranked_declarations`, a sort): the
+    lowest score term by term, equal scores in tie order; -1 when nothing is solved."""
+    rng = np.random.default_rng(seed)
+    if alike:
+        counts = [max(counts[0], 1)] * len(counts)
+    offset = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    d = int(offset[-1])
+    board = np.repeat(np.arange(len(counts)), counts).astype(np.int64)
+    values = rng.integers(-2, 3, size=(d, 3)).astype(np.int64)
+    solved = rng.random(d) < 0.8
+    tie = np.concatenate([rng.permutation(c) for c in counts]).astype(np.int64)
+    results = BoardResults(cast(Any, None), board, offset, values, solved, ~solved)
+    best = best_declarations(results, tie)
+    for b in range(len(counts)):
+        ranked = ranked_declarations(results, b, tie[offset[b] : offset[b + 1]])
+        assert best[b] == (ranked[0] if len(ranked) else -1)
