@@ -116,11 +116,10 @@ class BlockSearch:
         if rows is None:
             rows = Rows(Segments.of(batch.player_battle, nb), Segments.of(batch.battle, nb))
         cs = rows.creatures
-        attacks = batch.attacking >= 0
-        n_att = np.bincount(batch.battle[attacks], minlength=nb).astype(I64)
-        n_blk = np.bincount(batch.battle[defends], minlength=nb).astype(I64)
+        att_rows, blk_rows = np.flatnonzero(batch.attacking >= 0), np.flatnonzero(defends)
+        n_att = np.bincount(batch.battle[att_rows], minlength=nb).astype(I64)
+        n_blk = np.bincount(batch.battle[blk_rows], minlength=nb).astype(I64)
         search_of = np.ones(nb, np.bool_) if searched is None else searched.copy()
-        att_rows, blk_rows = np.flatnonzero(attacks), np.flatnonzero(defends)
         capacity = (
             np.ones(len(blk_rows), I64)
             if legality.capacity is None
