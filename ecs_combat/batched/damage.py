@@ -17,6 +17,7 @@ from ecs_combat.batched.arrays import (
     IntArray,
     StepDivisions,
 )
+from ecs_combat.batched.dealers import dealers
 from ecs_combat.batched.keywords import flags
 from ecs_combat.batched.numeric import (
     Flow,
@@ -114,36 +115,30 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
     combat.excess_by = plan.excess_by
     if run.divisions is not None:
         _record_divisions(run, s, deals, plan)
-    att, blocking, attacking = combat.att, combat.blocking, combat.attacking
-    deals_a, deals_b = deals & att, deals & blocking
-    unblocked = (deals_a & ~combat.blocked).nonzero()[0]
+    attacking = combat.attacking
+    dense = bool(combat.div_rows)  # explicit divisions read the dealers' masks
+    who = dealers(combat, deals, n, dense)
+    unblocked = who.unblocked
     to_player = [Flow(unblocked, -1 - attacking[unblocked], power[unblocked], 0)]
     to_creature: list[Flow] = []
     if combat.nblocks:
         bb, ba = combat.bb, combat.ba
         # attackers: the blocks, in declaration order, whose attacker deals and whose
         # blocker is still blocking
-        rows = deals_a[ba].nonzero()[0]
-        blk = bb[rows]
-        still = blocking[blk].nonzero()[0]
-        rows, blk = rows[still], blk[still]
-        blockers, players = _attackers_divide(run, rows, blk, ba[rows], destroys, excess)
+        rows = who.attacker_blocks
+        blockers, players = _attackers_divide(run, rows, bb[rows], ba[rows], destroys, excess)
         to_creature.append(blockers)
         to_player.append(players)
         if excess is not None:  # no blocker left: all of it to the player (702.19e)
-            alone = (deals_a & combat.blocked & excess).nonzero()[0]
+            alone = who.attackers[combat.blocked[who.attackers] & excess[who.attackers]]
             alone = alone[(~mask_of(n, blockers.source)[alone]).nonzero()[0]]
             to_player.append(Flow(alone, -1 - attacking[alone], power[alone], 1 << 40))
         # blockers: the blocks whose blocker deals and whose attacker is still attacking
-        order = combat.q if combat.multi_block else None
-        rows = deals_b[bb if order is None else bb[order]].nonzero()[0]
-        if order is not None:
-            rows = order[rows]
-        attacker = ba[rows]
-        still = att[attacker].nonzero()[0]
-        rows, attacker = rows[still], attacker[still]
-        to_creature.append(_blockers_divide(run, rows, bb[rows], attacker, destroys))
-    explicit = _explicit(run, s, deals_a, deals_b, excess)
+        rows = who.blocker_blocks
+        to_creature.append(_blockers_divide(run, rows, bb[rows], ba[rows], destroys))
+    explicit = (
+        _explicit(run, s, deals & combat.att, deals & combat.blocking, excess) if dense else None
+    )
     if explicit is not None:  # sources dividing as the scenario says drop the default
         to_player = [f.without(explicit.sources) for f in to_player]
         to_creature = [f.without(explicit.sources) for f in to_creature]

@@ -173,7 +173,7 @@ def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
     change power and toughness while on the creature (122.1a)."""
     kw = run.keywords
     if kw.counts is None:
-        kw.counts = np.zeros((run.n, len(run.batch.counter_names)), I64)
+        kw.counts = np.zeros((run.n, len(run.batch.counter_names)), I64, order="F")
     if kw.counter is None:
         counters_begin(run)
     assert kw.counter is not None
@@ -195,10 +195,13 @@ def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
 def counter(run: Run, kind: str) -> IntArray:
     """Each row's count of a kind of counter (read-only)."""
     counter_names = run.batch.counter_names
-    counts = run.keywords.counts
-    if counts is None or kind not in counter_names:
-        return np.zeros(run.n, I64)
-    out: IntArray = counts[:, counter_names.index(kind)]
+    kw = run.keywords
+    if kw.counts is None or kind not in counter_names:
+        if kw.no_counters is None:  # one column of zeros, read-only, for every kind
+            kw.no_counters = np.zeros(run.n, I64)
+            kw.no_counters.flags.writeable = False
+        return kw.no_counters
+    out: IntArray = kw.counts[:, counter_names.index(kind)]
     return out
 
 

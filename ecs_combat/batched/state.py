@@ -141,6 +141,8 @@ class KeywordRows:
     static: bool
     #: Keyword mask -> who has it now (read-only), until keywords change.
     flags: dict[int, BoolArray] = field(default_factory=dict)
+    #: Zero counters of a kind on every row (read-only), once asked for.
+    no_counters: IntArray | None = None
 
     @classmethod
     def of(
@@ -164,7 +166,8 @@ class KeywordRows:
         base = batch.keywords.astype(kt)
         born = base.copy()
         own, counter = base, None
-        counts = None if batch.counters is None else batch.counters.astype(I64, copy=True)
+        # Column by column (order="F"): the systems read one kind of counter at a time.
+        counts = None if batch.counters is None else np.array(batch.counters, I64, order="F")
         if counts is not None:
             counter = bits_of(counts[:, :k] > 0).astype(kt)
             own = base | counter
@@ -240,6 +243,10 @@ class CombatRows:
     required_blocks: list[tuple[IntArray, IntArray, str]] = field(default_factory=list)
     #: The keywords that let attackers assign excess to the player this step, for errors.
     excess_by: list[tuple[str, Any]] = field(default_factory=list)
+    #: Each creature row's blocks as an attacker (start, count) and as a blocker (block
+    #: row or -1), once asked for (:mod:`.dealers`); forgotten when the blocks change.
+    by_attacker: tuple[IntArray, IntArray] | None = None
+    by_blocker: IntArray | None = None
 
     @property
     def nblocks(self) -> int:
@@ -288,6 +295,7 @@ class CombatRows:
 
     def index_blocks(self, n: int) -> None:
         """Group the blocks by attacker (declared order kept); the blockers' own view."""
+        self.by_attacker = self.by_blocker = None
         nblocks = len(self.bb)
         if nblocks == 0:
             return
