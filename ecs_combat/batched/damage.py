@@ -22,6 +22,7 @@ from ecs_combat.batched.keywords import flags
 from ecs_combat.batched.numeric import (
     Flow,
     RowGroups,
+    battles_with,
     concat,
     divide_in_order,
     mask_of,
@@ -59,7 +60,7 @@ def step_exists(run: Run, s: int) -> BoolArray:
     if not strike:
         return np.zeros(run.nb, np.bool_)
     strikers = run.combat.in_combat & flags(run, strike)
-    return mask_of(run.nb, run.creatures.battle[strikers.nonzero()[0]])
+    return battles_with(strikers, run.creatures.battle, run.nb, run.per_battle)
 
 
 def damage_step(run: Run, s: int, happen: BoolArray) -> None:
@@ -71,7 +72,7 @@ def damage_step(run: Run, s: int, happen: BoolArray) -> None:
     # Creatures in combat are in battles with attackers; a striker's battle has the step.
     # So only battles whose game is over need leaving out.
     game_over = run.players.game_over
-    rows_mask = rows_of_battles(~game_over, c.battle) if some(game_over) else None
+    rows_mask = rows_of_battles(~game_over, c.battle, run.per_battle) if some(game_over) else None
     in_combat = combat.in_combat if rows_mask is None else combat.in_combat & rows_mask
     striker = in_combat & flags(run, masks.strike[s])
     if plan.step.default:

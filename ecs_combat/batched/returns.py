@@ -36,7 +36,8 @@ def return_to_battlefield(run: Run, rows: IntArray) -> None:
     c.power[rows] = c.born_power[rows]
     c.toughness[rows] = c.born_toughness[rows]
     if kw.counts is not None:
-        kw.counts[rows] = 0
+        for j in range(kw.counts.shape[1]):  # stored column by column
+            kw.counts[rows, j] = 0
     if kw.counter is not None:
         kw.counter[rows] = 0
     kw.base[rows] = kw.born[rows]
@@ -79,10 +80,10 @@ def _forget_state(run: Run, rows: IntArray) -> None:
     for key, f in fields.items():
         if not f.printed and f.default_from is not None and key in states:
             states[key][rows] = states[f.default_from][rows]
-    n = run.creatures.on_bf.size
-    returning = mask_of(n + 1, rows)  # row n: no creature (-1)
+    returning = mask_of(run.creatures.on_bf.size, rows)
     for owner, arrays in (("creature", states), ("player", run.players.states)):
         for key, f in registry.state_fields(owner).items():
             if f.kind == "creature" and key in arrays:
                 column = arrays[key]
-                column[returning[np.where(column >= 0, column, n)]] = -1
+                refs = np.flatnonzero(column >= 0)  # few rows refer to a creature
+                column[refs[returning[column[refs]]]] = -1

@@ -197,6 +197,18 @@ class KeywordRows:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class BlockIndex:
+    """Each creature row's blocks: as an attacker, where they begin and how many there are
+    (the blocks are grouped by attacker); as a blocker, its block row or -1."""
+
+    start: IntArray
+    count: IntArray
+    as_blocker: IntArray
+    #: Whether the attackers' groups and the blockers come in the order of their rows.
+    in_order: bool
+
+
 @dataclass(slots=True, eq=False)
 class CombatRows:
     """The rows of one combat phase: attackers, blocks, strikers, divisions, events and the
@@ -243,10 +255,9 @@ class CombatRows:
     required_blocks: list[tuple[IntArray, IntArray, str]] = field(default_factory=list)
     #: The keywords that let attackers assign excess to the player this step, for errors.
     excess_by: list[tuple[str, Any]] = field(default_factory=list)
-    #: Each creature row's blocks as an attacker (start, count) and as a blocker (block
-    #: row or -1), once asked for (:mod:`.dealers`); forgotten when the blocks change.
-    by_attacker: tuple[IntArray, IntArray] | None = None
-    by_blocker: IntArray | None = None
+    #: Each creature row's blocks, once asked for (:mod:`.dealers`); forgotten when the
+    #: blocks change.
+    block_index: BlockIndex | None = None
 
     @property
     def nblocks(self) -> int:
@@ -295,7 +306,7 @@ class CombatRows:
 
     def index_blocks(self, n: int) -> None:
         """Group the blocks by attacker (declared order kept); the blockers' own view."""
-        self.by_attacker = self.by_blocker = None
+        self.block_index = None
         nblocks = len(self.bb)
         if nblocks == 0:
             return
@@ -442,6 +453,8 @@ class Run:
     log: Log | None
     #: What each step's dealers could divide, when asked for (decision search).
     divisions: list[StepDivisions] | None = None
+    #: k when battle i's rows are rows ki to ki + k - 1 (:func:`.numeric.rows_per_battle`).
+    per_battle: int | None = None
     #: The input error of the first battle found to have one: (battle, error).
     error: tuple[int, InputError] | None = None
     #: Plugins' per-creature columns.
