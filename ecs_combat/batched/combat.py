@@ -62,12 +62,15 @@ def declare(run: Run) -> None:
     # A block of or by a creature that left the battlefield or combat before blocks (the
     # attack triggers, a player leaving the game) is not declared (509.1a).
     bb, ba = combat.bb, combat.ba
-    declared = c.on_bf[bb] & combat.att[ba]
+    declared = combat.of_blockers(c.on_bf) & combat.of_attackers(combat.att)
     if np.count_nonzero(declared) < len(declared):
         bb, ba = bb[declared], ba[declared]
-    if combat.nblocks:
         combat.blocking[bb] = True
         combat.in_combat[bb] = True
+    elif combat.nblocks:
+        blockers = bb if combat.bb_at is None else combat.bb_at
+        combat.blocking[blockers] = True
+        combat.in_combat[blockers] = True
     combat.blocks_declared = True
     refresh(run, None)
     if some(combat.has_attack):

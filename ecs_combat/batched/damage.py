@@ -127,16 +127,22 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
         # attackers: the blocks, in declaration order, whose attacker deals and whose
         # blocker is still blocking
         rows = who.attacker_blocks
-        blockers, players = _attackers_divide(run, rows, bb[rows], ba[rows], destroys, excess)
+        pick: AnyArray = rows if who.attacker_mask is None else who.attacker_mask
+        every = len(rows) == combat.nblocks  # then rows are every block's, in order
+        blk, atk = (bb, ba) if every else (bb[pick], ba[pick])
+        blockers, players = _attackers_divide(run, rows, blk, atk, destroys, excess)
         to_creature.append(blockers)
         to_player.append(players)
         if excess is not None:  # no blocker left: all of it to the player (702.19e)
-            alone = who.attackers[combat.blocked[who.attackers] & excess[who.attackers]]
+            alone = who.blocked_with(combat.blocked, excess)
             alone = alone[(~mask_of(n, blockers.source)[alone]).nonzero()[0]]
             to_player.append(Flow(alone, -1 - attacking[alone], power[alone], 1 << 40))
         # blockers: the blocks whose blocker deals and whose attacker is still attacking
         rows = who.blocker_blocks
-        to_creature.append(_blockers_divide(run, rows, bb[rows], ba[rows], destroys))
+        pick = rows if who.blocker_mask is None else who.blocker_mask
+        every = len(rows) == combat.nblocks and not combat.multi_block
+        blk, atk = (bb, ba) if every else (bb[pick], ba[pick])
+        to_creature.append(_blockers_divide(run, rows, blk, atk, destroys))
     explicit = (
         _explicit(run, s, deals & combat.att, deals & combat.blocking, excess) if dense else None
     )
@@ -206,7 +212,7 @@ def deal(run: Run, s: int, flows: list[Flow]) -> None:
     amount, recipient = event.amount, event.recipient
     some = amount > 0
     creature = recipient >= 0
-    marks = (creature & event.marked & some).nonzero()[0]
+    marks = creature & event.marked & some  # a mask: picked by compressing, no gather
     np.add.at(run.creatures.marked, recipient[marks], amount[marks])
     player = (~creature & some).nonzero()[0]
     np.add.at(run.players.to_players, run.creatures.battle[event.source[player]], amount[player])
@@ -237,7 +243,8 @@ def _attackers_divide(
     order, `bb` and `ba` their blockers and attackers. Returns the damage to the blockers,
     and the excess that goes to the players (702.19b-d).
     """
-    power = run.creatures.power[ba]
+    c = run.combat  # every block's attackers: without a gather when evenly spaced
+    power = c.of_attackers(run.creatures.power) if ba is c.ba else run.creatures.power[ba]
     groups = None if run.combat.one_blocker_each else RowGroups.of(ba)
     if groups is None or groups.size == len(rows):  # one blocker each: all of it, or
         # lethal and the rest
@@ -281,7 +288,8 @@ def _blockers_divide(
     declared them (510.1d; a blocker sends no excess to a player, 702.19a). `rows` are the
     block rows that receive damage, grouped by blocker in that order, `bb` and `ba` their
     blockers and attackers."""
-    amount = run.creatures.power[bb]
+    c = run.combat
+    amount = c.of_blockers(run.creatures.power) if bb is c.bb else run.creatures.power[bb]
     if run.combat.multi_block:
         groups = RowGroups.of(bb)
         if groups.size < len(rows):

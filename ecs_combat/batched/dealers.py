@@ -8,14 +8,17 @@ when few do (a first-strike step): each creature's blocks are indexed once per c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.batched.numeric import run_starts
 from ecs_combat.batched.state import BlockIndex, CombatRows
 
 I64 = np.int64
+AnyArray = npt.NDArray[Any]
 #: Dealers are read row by row when they are fewer than one creature row in this many
 #: (measured: a gather per dealer costs about as much as a pass over eight rows).
 FEW = 8
@@ -27,15 +30,28 @@ _NONE.flags.writeable = False
 class Dealers:
     """A step's dealers, ascending: attackers that deal, blocked or not."""
 
-    #: Attacking dealers (rows).
-    attackers: IntArray
-    #: Unblocked attacking dealers.
+    #: Attacking dealers: a row mask, or rows.
+    attackers: BoolArray | IntArray
+    #: Unblocked attacking dealers (rows).
     unblocked: IntArray
     #: Block rows whose attacker deals and whose blocker is still blocking.
     attacker_blocks: IntArray
     #: Block rows whose blocker deals and whose attacker is still attacking, grouped by
     #: blocker in its declared order.
     blocker_blocks: IntArray
+    #: The same as masks over the block rows, when found from whole masks (picking by a mask
+    #: is faster than by rows).
+    attacker_mask: BoolArray | None = None
+    blocker_mask: BoolArray | None = None
+
+    def blocked_with(self, blocked: BoolArray, also: BoolArray) -> IntArray:
+        """The blocked attacking dealers that have `also` set (rows)."""
+        a: AnyArray = self.attackers
+        if a.dtype == np.bool_:
+            rows: IntArray = (a & blocked & also).nonzero()[0]
+            return rows
+        picked: IntArray = a[blocked[a] & also[a]]
+        return picked
 
 
 def dealers(combat: CombatRows, deals: BoolArray, n: int, dense: bool) -> Dealers:
@@ -43,21 +59,21 @@ def dealers(combat: CombatRows, deals: BoolArray, n: int, dense: bool) -> Dealer
     att, blocking, blocked = combat.att, combat.blocking, combat.blocked
     dense = dense or combat.multi_block or bool(np.count_nonzero(deals) * FEW >= n)
     if dense:
-        attackers = (deals & att).nonzero()[0]
-        unblocked = attackers[~blocked[attackers]]
+        attacks = deals & att
+        unblocked = (attacks & ~blocked).nonzero()[0]
         if not combat.nblocks:
-            return Dealers(attackers, unblocked, _NONE, _NONE)
-        bb, ba = combat.bb, combat.ba
-        live = blocking[bb]  # blocks in effect: the blocker blocking, the attacker attacking
-        live &= att[ba]
-        a_rows = (deals[ba] & live).nonzero()[0]
+            return Dealers(attacks, unblocked, _NONE, _NONE)
+        # blocks in effect: the blocker blocking, the attacker attacking
+        live = combat.of_blockers(blocking) & combat.of_attackers(att)
+        a_mask = combat.of_attackers(deals) & live
         if combat.multi_block:
             q = combat.q
             assert q is not None
-            b_rows = q[(deals[bb[q]] & live[q]).nonzero()[0]]
-        else:
-            b_rows = (deals[bb] & live).nonzero()[0]
-        return Dealers(attackers, unblocked, a_rows, b_rows)
+            b_rows = q[(deals[combat.bb[q]] & live[q]).nonzero()[0]]
+            return Dealers(attacks, unblocked, a_mask.nonzero()[0], b_rows, a_mask)
+        b_mask = combat.of_blockers(deals) & live
+        a_rows, b_rows = a_mask.nonzero()[0], b_mask.nonzero()[0]
+        return Dealers(attacks, unblocked, a_rows, b_rows, a_mask, b_mask)
     rows = deals.nonzero()[0]
     attackers = rows[att[rows]]
     unblocked = attackers[~blocked[attackers]]

@@ -172,6 +172,20 @@ def mask_of(size: int, indices: IntArray) -> BoolArray:
     return out
 
 
+def as_slice(rows: IntArray) -> slice | None:
+    """The slice that picks the same rows, when they are evenly spaced and ascending (a
+    gather by it is then a view); else None."""
+    n = len(rows)
+    if n < 2:
+        return None
+    first, step = int(rows[0]), int(rows[1] - rows[0])
+    if step <= 0 or int(rows[-1]) != first + step * (n - 1):
+        return None
+    if not np.array_equal(np.diff(rows), np.full(n - 1, step, rows.dtype)):
+        return None
+    return slice(first, first + step * (n - 1) + 1, step)
+
+
 def rows_per_battle(battle: IntArray, nb: int) -> int | None:
     """k when every battle's rows are k consecutive rows (rows ki to ki + k - 1 are battle
     i's, as in one-on-one battles), else None: masks by battle are then strided views."""

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray, MaskArray, StepDivisions
 from ecs_combat.batched.masks import KeywordMasks
-from ecs_combat.batched.numeric import bits_of, distinct_runs, run_starts, starts_mask
+from ecs_combat.batched.numeric import as_slice, bits_of, distinct_runs, run_starts, starts_mask
 from ecs_combat.batched.results import Log
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry, ScheduledSystem
@@ -258,6 +258,9 @@ class CombatRows:
     #: Each creature row's blocks, once asked for (:mod:`.dealers`); forgotten when the
     #: blocks change.
     block_index: BlockIndex | None = None
+    #: `bb` and `ba` as slices when they are evenly spaced rows (one-on-one battles).
+    bb_at: slice | None = None
+    ba_at: slice | None = None
 
     @property
     def nblocks(self) -> int:
@@ -298,6 +301,20 @@ class CombatRows:
         out.index_events(batch, n_steps)
         return out
 
+    def of_blockers(self, values: AnyArray) -> AnyArray:
+        """Each block's blocker's value (``values[bb]``; a strided copy, faster than a
+        gather, when the blockers are evenly spaced rows)."""
+        if self.bb_at is None:
+            return values[self.bb]
+        return np.ascontiguousarray(values[self.bb_at])
+
+    def of_attackers(self, values: AnyArray) -> AnyArray:
+        """Each block's attacker's value (``values[ba]``; a strided copy when evenly
+        spaced)."""
+        if self.ba_at is None:
+            return values[self.ba]
+        return np.ascontiguousarray(values[self.ba_at])
+
     def writable_attacking(self) -> None:
         """Copy `attacking` before it changes, if it is still the batch's."""
         if self.attacking_shared:
@@ -307,6 +324,7 @@ class CombatRows:
     def index_blocks(self, n: int) -> None:
         """Group the blocks by attacker (declared order kept); the blockers' own view."""
         self.block_index = None
+        self.bb_at = self.ba_at = None
         nblocks = len(self.bb)
         if nblocks == 0:
             return
@@ -315,7 +333,8 @@ class CombatRows:
             order = np.argsort(self.ba, kind="stable")
             self.bb, self.ba, self.rank = self.bb[order], self.ba[order], self.rank[order]
             starts = run_starts(self.ba)
-        self.blocked[self.ba] = True
+        self.bb_at, self.ba_at = as_slice(self.bb), as_slice(self.ba)
+        self.blocked[self.ba if self.ba_at is None else self.ba_at] = True
         self.one_blocker_each = len(starts) == nblocks
         blockers = run_starts(self.bb)
         self.multi_block = not (len(blockers) == nblocks and distinct_runs(self.bb, blockers, n))
