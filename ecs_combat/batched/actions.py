@@ -9,7 +9,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.batched.keywords import kept, refresh
-from ecs_combat.batched.numeric import mask_of
+from ecs_combat.batched.numeric import mask_of, some
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.payloads import (
@@ -60,32 +60,30 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     c, p = run.creatures, run.players
     if battles is not None and np.count_nonzero(battles) == battles.size:
         battles = None
-    # The few rows and players that meet a condition, found first; the battles being
-    # checked are looked up for them only.
+    # The battles being checked are looked up for the few rows and players that meet a
+    # condition only (or as strided rows when each battle has k consecutive rows).
     toughness = c.toughness
+    zero = toughness <= 0  # 0 or less: it dies, whatever is marked
     met = np.greater_equal(c.marked, toughness)
-    met |= toughness <= 0  # 0 or less: it dies, whatever is marked
+    met |= zero
     met &= c.on_bf
-    rows = met.nonzero()[0]
     low = (p.life <= 0).nonzero()[0]
     low = low[~p.lost[low]]
     if battles is not None:
-        rows = rows[battles[c.battle[rows]]]
+        if run.per_battle is not None:
+            met &= np.repeat(battles, run.per_battle)
+        else:
+            rows = met.nonzero()[0]
+            met = mask_of(run.n, np.compress(battles[c.battle[rows]], rows))
         low = low[battles[p.battle[low]]]
-    zero = toughness[rows] <= 0
-    dies = mask_of(run.n, rows[zero])
-    destroy_ = mask_of(run.n, rows[~zero])
-    loses = mask_of(len(p.life), low)
+    dies = met & zero
     checked = battles if battles is not None else np.ones(run.nb, np.bool_)
-    check = BatchStateCheck(checked, destroy_, dies, loses)
+    check = BatchStateCheck(checked, met ^ dies, dies, mask_of(len(p.life), low))
     run_systems(run, "state-based-actions", check)
-    destroyed = check.destroy.nonzero()[0]
-    destroyed = destroyed[~check.dies[destroyed]]
-    if destroyed.size:
-        dead = (destroy(run, mask_of(run.n, destroyed)) | check.dies).nonzero()[0]
-    else:
-        dead = check.dies.nonzero()[0]
-    dead = dead[c.on_bf[dead]]
+    destroy_ = check.destroy & ~check.dies
+    if some(destroy_):
+        destroy_ = destroy(run, destroy_)
+    dead = ((destroy_ | check.dies) & c.on_bf).nonzero()[0]
     if dead.size:
         leave(run, dead)
     losing = check.loses.nonzero()[0]

@@ -127,9 +127,8 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
         # attackers: the blocks, in declaration order, whose attacker deals and whose
         # blocker is still blocking
         rows = who.attacker_blocks
-        pick: AnyArray = rows if who.attacker_mask is None else who.attacker_mask
         every = len(rows) == combat.nblocks  # then rows are every block's, in order
-        blk, atk = (bb, ba) if every else (bb[pick], ba[pick])
+        blk, atk = (bb, ba) if every else (bb[rows], ba[rows])
         blockers, players = _attackers_divide(run, rows, blk, atk, destroys, excess)
         to_creature.append(blockers)
         to_player.append(players)
@@ -139,9 +138,8 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
             to_player.append(Flow(alone, -1 - attacking[alone], power[alone], 1 << 40))
         # blockers: the blocks whose blocker deals and whose attacker is still attacking
         rows = who.blocker_blocks
-        pick = rows if who.blocker_mask is None else who.blocker_mask
         every = len(rows) == combat.nblocks and not combat.multi_block
-        blk, atk = (bb, ba) if every else (bb[pick], ba[pick])
+        blk, atk = (bb, ba) if every else (bb[rows], ba[rows])
         to_creature.append(_blockers_divide(run, rows, blk, atk, destroys))
     explicit = (
         _explicit(run, s, deals & combat.att, deals & combat.blocking, excess) if dense else None
@@ -212,7 +210,7 @@ def deal(run: Run, s: int, flows: list[Flow]) -> None:
     amount, recipient = event.amount, event.recipient
     some = amount > 0
     creature = recipient >= 0
-    marks = creature & event.marked & some  # a mask: picked by compressing, no gather
+    marks = (creature & event.marked & some).nonzero()[0]
     np.add.at(run.creatures.marked, recipient[marks], amount[marks])
     player = (~creature & some).nonzero()[0]
     np.add.at(run.players.to_players, run.creatures.battle[event.source[player]], amount[player])

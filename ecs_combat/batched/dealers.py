@@ -39,10 +39,6 @@ class Dealers:
     #: Block rows whose blocker deals and whose attacker is still attacking, grouped by
     #: blocker in its declared order.
     blocker_blocks: IntArray
-    #: The same as masks over the block rows, when found from whole masks (picking by a mask
-    #: is faster than by rows).
-    attacker_mask: BoolArray | None = None
-    blocker_mask: BoolArray | None = None
 
     def blocked_with(self, blocked: BoolArray, also: BoolArray) -> IntArray:
         """The blocked attacking dealers that have `also` set (rows)."""
@@ -70,10 +66,10 @@ def dealers(combat: CombatRows, deals: BoolArray, n: int, dense: bool) -> Dealer
             q = combat.q
             assert q is not None
             b_rows = q[(deals[combat.bb[q]] & live[q]).nonzero()[0]]
-            return Dealers(attacks, unblocked, a_mask.nonzero()[0], b_rows, a_mask)
+            return Dealers(attacks, unblocked, a_mask.nonzero()[0], b_rows)
         b_mask = combat.of_blockers(deals) & live
         a_rows, b_rows = a_mask.nonzero()[0], b_mask.nonzero()[0]
-        return Dealers(attacks, unblocked, a_rows, b_rows, a_mask, b_mask)
+        return Dealers(attacks, unblocked, a_rows, b_rows)
     rows = deals.nonzero()[0]
     attackers = rows[att[rows]]
     unblocked = attackers[~blocked[attackers]]
