@@ -47,9 +47,9 @@ def mark_dealt(combat: CombatContext, event: DamageEvent) -> None:
 
 
 def mark_dealt_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
-    hit = (event.recipient >= 0) & (event.amount > 0)
-    hit[hit] = batch.has(DEATHTOUCH)[event.source[hit]]
-    if hit.any():
+    hit = np.flatnonzero((event.recipient >= 0) & (event.amount > 0))
+    hit = hit[batch.has(DEATHTOUCH)[event.source[hit]]]
+    if hit.size:
         batch.marks(MARK, np.bool_)[event.recipient[hit]] = True
 
 
@@ -65,9 +65,10 @@ def destroy_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     if not batch.has_marks(MARK):
         return
     dealt = batch.marks(MARK, np.bool_)
-    checked = dealt & check.battles[batch.battle()]
-    check.destroy |= checked & batch.on_battlefield()
-    dealt &= ~checked
+    rows = np.flatnonzero(dealt)  # few: looked up for these only
+    rows = rows[check.battles[batch.battle()[rows]]]
+    check.destroy[rows[batch.on_battlefield()[rows]]] = True
+    dealt[rows] = False
 
 
 @hookimpl

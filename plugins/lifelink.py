@@ -35,13 +35,14 @@ def gain_life(combat: CombatContext, event: DamageEvent) -> None:
 
 def gain_life_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: one gain per lifelink source that dealt damage."""
-    has = batch.has(LIFELINK)
-    gaining = has[event.source] & (event.amount > 0)
-    if not gaining.any():
+    gaining = np.flatnonzero(event.amount > 0)
+    gaining = gaining[batch.has(LIFELINK)[event.source[gaining]]]
+    if not gaining.size:
         return
-    dealt = np.bincount(event.source[gaining], weights=event.amount[gaining])  # by source row
-    sources = np.flatnonzero(dealt)  # in row order; each dealt more than 0
-    event.gains.append((batch.controller()[sources], sources, dealt[sources].astype(np.int64)))
+    sources, source = np.unique(event.source[gaining], return_inverse=True)  # in row order
+    dealt = np.zeros(len(sources), np.int64)  # each dealt more than 0
+    np.add.at(dealt, source.reshape(-1), event.amount[gaining])
+    event.gains.append((batch.controller()[sources], sources, dealt))
 
 
 @hookimpl

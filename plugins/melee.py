@@ -53,10 +53,17 @@ def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
 
 def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
     rows = np.flatnonzero(declaration.attackers)
-    controller, defender = batch.controller()[rows], batch.defending_player()[rows]
-    pairs = np.unique(controller * batch.player_rows + defender)
-    per_player = np.bincount(pairs // batch.player_rows, minlength=batch.player_rows)
-    batch.marks(ATTACKED, np.int64)[rows] = per_player[controller]
+    controller = batch.controller()[rows]
+    # the opponents are counted for the controllers of attackers with melee only
+    counted = np.zeros(batch.player_rows, np.bool_)
+    counted[controller[batch.has(MELEE)[rows]]] = True
+    keep = counted[controller]
+    rows, controller = rows[keep], controller[keep]
+    if rows.size:
+        defender = batch.defending_player()[rows]
+        pairs = np.unique(controller * batch.player_rows + defender)
+        per_player = np.bincount(pairs // batch.player_rows, minlength=batch.player_rows)
+        batch.marks(ATTACKED, np.int64)[rows] = per_player[controller]
     declaration.trigger_each_instance(batch, MELEE, resolve_batched)
 
 

@@ -7,6 +7,8 @@ action: a system at ``state-based-actions``, checked with the others, in both en
 
 from __future__ import annotations
 
+import numpy as np
+
 from ecs_combat import (
     BatchContext,
     BatchStateCheck,
@@ -35,9 +37,9 @@ def poisoned(combat: CombatContext, check: StateCheck) -> None:
 
 def poisoned_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     """The same over a batch's player rows, in the battles being checked."""
-    check.loses |= (batch.player_state(POISON) >= LOSING_COUNT) & check.battles[
-        batch.player_battle()
-    ]
+    players = np.flatnonzero(batch.player_state(POISON) >= LOSING_COUNT)
+    if players.size:
+        check.loses[players] |= check.battles[batch.player_battle()[players]]
 
 
 @hookimpl

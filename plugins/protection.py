@@ -98,14 +98,13 @@ def _protected(batch: BatchContext) -> np.ndarray:
 
 def prevent_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch."""
-    protected = _protected(batch)
-    if not protected.any():
+    hit = np.flatnonzero(event.recipient >= 0)  # damage to creatures with protection
+    hit = hit[batch.has(PROTECTION)[event.recipient[hit]]]
+    if not hit.size:
         return
-    to_creature = event.recipient >= 0
-    recipient = np.where(to_creature, event.recipient, 0)
-    source_colors = np.asarray(batch.colors(), np.int64)[event.source]
-    prevented = to_creature & _from_creature_source(protected[recipient], source_colors)
-    event.amount[prevented] = 0
+    protected = _protected(batch)[event.recipient[hit]]
+    source_colors = np.asarray(batch.colors(), np.int64)[event.source[hit]]
+    event.amount[hit[_from_creature_source(protected, source_colors)]] = 0
 
 
 def prevent_event(combat: CombatContext, event: EventDamage) -> None:

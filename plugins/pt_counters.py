@@ -37,10 +37,12 @@ def annihilate_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     plus = batch.counters(PLUS)
     if not plus.any():  # most batches: nothing to cancel, and nothing more to read
         return
-    n = np.minimum(plus, batch.counters(MINUS))
-    rows = np.flatnonzero((n > 0) & batch.on_battlefield() & check.battles[batch.battle()])
+    minus = batch.counters(MINUS)
+    rows = np.flatnonzero((plus > 0) & (minus > 0))  # few: looked up for these only
+    rows = rows[batch.on_battlefield()[rows]]
+    rows = rows[check.battles[batch.battle()[rows]]]
     if rows.size:
-        remove = -n[rows]
+        remove = -np.minimum(plus[rows], minus[rows])
         batch.add_counters(rows, PLUS, remove)
         batch.add_counters(rows, MINUS, remove)
 

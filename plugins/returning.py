@@ -52,8 +52,10 @@ def returning_system(keyword: str, rule: str, kind: str) -> System:
                 combat.note(f"{combat.creature_id(c)} is a token: it doesn't return (111.8)")
 
     def returns_batched(batch: BatchContext, deaths: BatchDeaths) -> None:
-        go = deaths.creatures & ~batch.on_battlefield() & batch.has(keyword)
-        rows = np.flatnonzero(go & (batch.counters(kind) == 0))
+        rows = np.flatnonzero(deaths.creatures)  # few: looked up for these only
+        rows = rows[~batch.on_battlefield()[rows]]
+        rows = rows[batch.has(keyword)[rows]]
+        rows = rows[batch.counters(kind)[rows] == 0]
         if rows.size:
             batch.return_to_battlefield(rows)
             back = rows[batch.on_battlefield()[rows]]

@@ -9,7 +9,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.batched.keywords import kept, refresh
-from ecs_combat.batched.numeric import mask_of, rows_of_battles, some
+from ecs_combat.batched.numeric import mask_of, some
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.payloads import (
@@ -45,25 +45,40 @@ def state_based_actions(run: Run, battles: BoolArray | None) -> IntArray:
     again after them (704.3) in the battles where creatures died, until a check finds
     nothing that dies. Returns who died, in row order."""
     dead = check_state(run, battles)
-    died = dead
-    while dead.size and run.schedule.systems["dies"]:
+    if not dead.size or not run.schedule.systems["dies"]:
+        return dead
+    died = mask_of(run.n, dead)  # a creature dies once: the checks' deaths are distinct
+    while dead.size:
         dead = check_state(run, mask_of(run.nb, run.creatures.battle[dead]))
-        died = np.union1d(died, dead)
-    return died
+        died[dead] = True
+    out: IntArray = died.nonzero()[0]
+    return out
 
 
 def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     """One check of the state-based actions (704.3), then the `dies` systems."""
     c, p = run.creatures, run.players
-    rows_mask = rows_of_battles(battles, c.battle)
-    in_play = c.on_bf if rows_mask is None else c.on_bf & rows_mask
-    dies = in_play & (c.toughness <= 0)
-    destroy_ = in_play & ~dies & (c.marked >= c.toughness)
-    loses = ~p.lost & (p.life <= 0)
+    if battles is not None and np.count_nonzero(battles) == battles.size:
+        battles = None
+    # The battles being checked are looked up for the few rows and players that meet a
+    # condition only (or as strided rows when each battle has k consecutive rows).
+    toughness = c.toughness
+    zero = toughness <= 0  # 0 or less: it dies, whatever is marked
+    met = np.greater_equal(c.marked, toughness)
+    met |= zero
+    met &= c.on_bf
+    low = (p.life <= 0).nonzero()[0]
+    low = low[~p.lost[low]]
     if battles is not None:
-        loses &= battles[p.battle]
+        if run.per_battle is not None:
+            met &= np.repeat(battles, run.per_battle)
+        else:
+            rows = met.nonzero()[0]
+            met = mask_of(run.n, np.compress(battles[c.battle[rows]], rows))
+        low = low[battles[p.battle[low]]]
+    dies = met & zero
     checked = battles if battles is not None else np.ones(run.nb, np.bool_)
-    check = BatchStateCheck(checked, destroy_, dies, loses)
+    check = BatchStateCheck(checked, met ^ dies, dies, mask_of(len(p.life), low))
     run_systems(run, "state-based-actions", check)
     destroy_ = check.destroy & ~check.dies
     if some(destroy_):
@@ -71,7 +86,8 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     dead = ((destroy_ | check.dies) & c.on_bf).nonzero()[0]
     if dead.size:
         leave(run, dead)
-    losing = (check.loses & ~p.lost).nonzero()[0]
+    losing = check.loses.nonzero()[0]
+    losing = losing[~p.lost[losing]]
     if losing.size:
         players_lose(run, losing)
     if dead.size:

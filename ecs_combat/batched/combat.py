@@ -14,8 +14,9 @@ from ecs_combat.batched.actions import (
     state_based_actions,
 )
 from ecs_combat.batched.arrays import BatchOutcome
+from ecs_combat.batched.context import read_only
 from ecs_combat.batched.keywords import refresh
-from ecs_combat.batched.numeric import mask_of, some
+from ecs_combat.batched.numeric import battles_with, some
 from ecs_combat.batched.results import GAME_ENDED, HAPPENED, NO_ATTACKERS, NO_STEP
 from ecs_combat.batched.state import Run
 from ecs_combat.batched.triggers import resolve_triggers
@@ -61,14 +62,19 @@ def declare(run: Run) -> None:
     # A block of or by a creature that left the battlefield or combat before blocks (the
     # attack triggers, a player leaving the game) is not declared (509.1a).
     bb, ba = combat.bb, combat.ba
-    declared = c.on_bf[bb] & combat.att[ba]
-    if combat.nblocks:
-        combat.blocking[bb[declared]] = True
-        combat.in_combat[bb[declared]] = True
+    declared = combat.of_blockers(c.on_bf) & combat.of_attackers(combat.att)
+    if np.count_nonzero(declared) < len(declared):
+        bb, ba = bb[declared], ba[declared]
+        combat.blocking[bb] = True
+        combat.in_combat[bb] = True
+    elif combat.nblocks:
+        blockers = bb if combat.bb_at is None else combat.bb_at
+        combat.blocking[blockers] = True
+        combat.in_combat[blockers] = True
     combat.blocks_declared = True
     refresh(run, None)
     if some(combat.has_attack):
-        blocking = BatchBlockDeclaration(bb[declared], ba[declared])
+        blocking = BatchBlockDeclaration(read_only(bb), read_only(ba))
         run_systems(run, "declare-blockers", blocking)
         resolve_triggers(run, blocking.triggers)
 
@@ -80,7 +86,7 @@ def declare_attackers(run: Run) -> None:
         check_marked_damage(run)
     combat = run.combat
     att = combat.att.copy()
-    combat.has_attack = mask_of(run.nb, run.creatures.battle[att.nonzero()[0]])
+    combat.has_attack = battles_with(att, run.creatures.battle, run.nb, run.per_battle)
     combat.in_combat |= att
     refresh(run, None)
     declaration = BatchAttackDeclaration(att, att.copy())
@@ -94,6 +100,8 @@ def check_marked_damage(run: Run) -> None:
     """A creature can't start the combat with lethal damage marked unless nothing
     destroys it (704.5g): an input error, as the reference engine says it."""
     c = run.creatures
+    if not some(c.marked):  # no damage marked: the common case
+        return
     lethal = c.entered & (c.toughness > 0) & (c.marked >= c.toughness)  # 704.5g
     if not lethal.any():
         return

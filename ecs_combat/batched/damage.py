@@ -17,10 +17,12 @@ from ecs_combat.batched.arrays import (
     IntArray,
     StepDivisions,
 )
+from ecs_combat.batched.dealers import dealers
 from ecs_combat.batched.keywords import flags
 from ecs_combat.batched.numeric import (
     Flow,
     RowGroups,
+    battles_with,
     concat,
     divide_in_order,
     mask_of,
@@ -58,7 +60,7 @@ def step_exists(run: Run, s: int) -> BoolArray:
     if not strike:
         return np.zeros(run.nb, np.bool_)
     strikers = run.combat.in_combat & flags(run, strike)
-    return mask_of(run.nb, run.creatures.battle[strikers.nonzero()[0]])
+    return battles_with(strikers, run.creatures.battle, run.nb, run.per_battle)
 
 
 def damage_step(run: Run, s: int, happen: BoolArray) -> None:
@@ -70,7 +72,7 @@ def damage_step(run: Run, s: int, happen: BoolArray) -> None:
     # Creatures in combat are in battles with attackers; a striker's battle has the step.
     # So only battles whose game is over need leaving out.
     game_over = run.players.game_over
-    rows_mask = rows_of_battles(~game_over, c.battle) if some(game_over) else None
+    rows_mask = rows_of_battles(~game_over, c.battle, run.per_battle) if some(game_over) else None
     in_combat = combat.in_combat if rows_mask is None else combat.in_combat & rows_mask
     striker = in_combat & flags(run, masks.strike[s])
     if plan.step.default:
@@ -114,36 +116,34 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
     combat.excess_by = plan.excess_by
     if run.divisions is not None:
         _record_divisions(run, s, deals, plan)
-    att, blocking, attacking = combat.att, combat.blocking, combat.attacking
-    deals_a, deals_b = deals & att, deals & blocking
-    unblocked = (deals_a & ~combat.blocked).nonzero()[0]
+    attacking = combat.attacking
+    dense = bool(combat.div_rows)  # explicit divisions read the dealers' masks
+    who = dealers(combat, deals, n, dense)
+    unblocked = who.unblocked
     to_player = [Flow(unblocked, -1 - attacking[unblocked], power[unblocked], 0)]
     to_creature: list[Flow] = []
     if combat.nblocks:
         bb, ba = combat.bb, combat.ba
         # attackers: the blocks, in declaration order, whose attacker deals and whose
         # blocker is still blocking
-        rows = deals_a[ba].nonzero()[0]
-        blk = bb[rows]
-        still = blocking[blk].nonzero()[0]
-        rows, blk = rows[still], blk[still]
-        blockers, players = _attackers_divide(run, rows, blk, ba[rows], destroys, excess)
+        rows = who.attacker_blocks
+        every = len(rows) == combat.nblocks  # then rows are every block's, in order
+        blk, atk = (bb, ba) if every else (bb[rows], ba[rows])
+        blockers, players = _attackers_divide(run, rows, blk, atk, destroys, excess)
         to_creature.append(blockers)
         to_player.append(players)
         if excess is not None:  # no blocker left: all of it to the player (702.19e)
-            alone = (deals_a & combat.blocked & excess).nonzero()[0]
+            alone = who.blocked_with(combat.blocked, excess)
             alone = alone[(~mask_of(n, blockers.source)[alone]).nonzero()[0]]
             to_player.append(Flow(alone, -1 - attacking[alone], power[alone], 1 << 40))
         # blockers: the blocks whose blocker deals and whose attacker is still attacking
-        order = combat.q if combat.multi_block else None
-        rows = deals_b[bb if order is None else bb[order]].nonzero()[0]
-        if order is not None:
-            rows = order[rows]
-        attacker = ba[rows]
-        still = att[attacker].nonzero()[0]
-        rows, attacker = rows[still], attacker[still]
-        to_creature.append(_blockers_divide(run, rows, bb[rows], attacker, destroys))
-    explicit = _explicit(run, s, deals_a, deals_b, excess)
+        rows = who.blocker_blocks
+        every = len(rows) == combat.nblocks and not combat.multi_block
+        blk, atk = (bb, ba) if every else (bb[rows], ba[rows])
+        to_creature.append(_blockers_divide(run, rows, blk, atk, destroys))
+    explicit = (
+        _explicit(run, s, deals & combat.att, deals & combat.blocking, excess) if dense else None
+    )
     if explicit is not None:  # sources dividing as the scenario says drop the default
         to_player = [f.without(explicit.sources) for f in to_player]
         to_creature = [f.without(explicit.sources) for f in to_creature]
@@ -241,7 +241,8 @@ def _attackers_divide(
     order, `bb` and `ba` their blockers and attackers. Returns the damage to the blockers,
     and the excess that goes to the players (702.19b-d).
     """
-    power = run.creatures.power[ba]
+    c = run.combat  # every block's attackers: without a gather when evenly spaced
+    power = c.of_attackers(run.creatures.power) if ba is c.ba else run.creatures.power[ba]
     groups = None if run.combat.one_blocker_each else RowGroups.of(ba)
     if groups is None or groups.size == len(rows):  # one blocker each: all of it, or
         # lethal and the rest
@@ -285,7 +286,8 @@ def _blockers_divide(
     declared them (510.1d; a blocker sends no excess to a player, 702.19a). `rows` are the
     block rows that receive damage, grouped by blocker in that order, `bb` and `ba` their
     blockers and attackers."""
-    amount = run.creatures.power[bb]
+    c = run.combat
+    amount = c.of_blockers(run.creatures.power) if bb is c.bb else run.creatures.power[bb]
     if run.combat.multi_block:
         groups = RowGroups.of(bb)
         if groups.size < len(rows):

@@ -111,7 +111,7 @@ def refresh(run: Run, battles: BoolArray | None) -> None:
                 continue
             given[np.asarray(rows, dtype=np.bool_)] |= s.kt(bit)
     now = kw.own | (given if kw.removed is None else given & ~kw.removed)
-    rows_mask = rows_of_battles(battles, run.creatures.battle)
+    rows_mask = rows_of_battles(battles, run.creatures.battle, run.per_battle)
     if rows_mask is None:
         kw.cur[:] = now
     else:
@@ -173,21 +173,24 @@ def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
     change power and toughness while on the creature (122.1a)."""
     kw = run.keywords
     if kw.counts is None:
-        kw.counts = np.zeros((run.n, len(run.batch.counter_names)), I64)
+        kw.counts = np.zeros((run.n, len(run.batch.counter_names)), I64, order="F")
     if kw.counter is None:
         counters_begin(run)
     assert kw.counter is not None
     kt = run.schedule.kt
     k = len(run.schedule.masks.names)
-    before = kw.counts[t]
-    counts = np.maximum(before + change, 0)
-    kw.counts[t] = counts
-    gained = bits_of(change[:, :k] > 0).astype(kt)
-    still = bits_of(counts[:, :k] > 0).astype(kt)
-    kw.counter[t] = (kw.counter[t] | gained) & still
-    update_own(run, t)
-    if len(kw.counter_pt) > k:
-        gives = (counts - before) @ kw.counter_pt
+    cols = np.flatnonzero((change != 0).any(axis=0)).tolist()  # the kinds that change
+    before = np.stack([kw.counts[t, j] for j in cols], axis=1) if cols else change[:, :0]
+    counts = np.maximum(before + change[:, cols], 0)
+    for i, j in enumerate(cols):  # column by column: the counts are stored so
+        kw.counts[t, j] = counts[:, i]
+    if cols and cols[0] < k:  # keyword counters (122.1b): the rows' keywords again
+        gained = bits_of(change[:, :k] > 0).astype(kt)
+        still = bits_of(kw.counts[t, :k] > 0).astype(kt)
+        kw.counter[t] = (kw.counter[t] | gained) & still
+        update_own(run, t)
+    if len(kw.counter_pt) > k and cols and cols[-1] >= k:
+        gives = (counts - before) @ kw.counter_pt[cols]
         if gives.any():
             pump(run, t, gives[:, 0], gives[:, 1])
 
@@ -195,10 +198,13 @@ def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
 def counter(run: Run, kind: str) -> IntArray:
     """Each row's count of a kind of counter (read-only)."""
     counter_names = run.batch.counter_names
-    counts = run.keywords.counts
-    if counts is None or kind not in counter_names:
-        return np.zeros(run.n, I64)
-    out: IntArray = counts[:, counter_names.index(kind)]
+    kw = run.keywords
+    if kw.counts is None or kind not in counter_names:
+        if kw.no_counters is None:  # one column of zeros, read-only, for every kind
+            kw.no_counters = np.zeros(run.n, I64)
+            kw.no_counters.flags.writeable = False
+        return kw.no_counters
+    out: IntArray = kw.counts[:, counter_names.index(kind)]
     return out
 
 
@@ -239,13 +245,14 @@ def instances(run: Run, keyword: str) -> tuple[IntArray, IntArray]:
     now = flags(run, bit)
     keep = now[rows]
     rows, params = rows[keep], params[keep]
-    base = (kw.base & kt(bit)) != 0
-    single = np.flatnonzero(now & ~(listed & base))
-    from_counter = (
-        np.zeros(0, I64)
-        if kw.counter is None
-        else np.flatnonzero(((kw.counter & kt(bit)) != 0) & listed & base)
-    )
+    # the rows that have it now, and those with its counter: few, looked up one by one
+    have = np.flatnonzero(now)
+    single = have[~(listed[have] & ((kw.base[have] & kt(bit)) != 0))]
+    from_counter = np.zeros(0, I64)
+    if kw.counter is not None:
+        from_counter = np.flatnonzero((kw.counter & kt(bit)) != 0)
+        keep = listed[from_counter] & ((kw.base[from_counter] & kt(bit)) != 0)
+        from_counter = from_counter[keep]
     all_rows = np.concatenate([rows, single, from_counter])
     all_params = np.concatenate([params, np.full(len(single) + len(from_counter), -1, I64)])
     order = np.argsort(all_rows, kind="stable")
@@ -268,14 +275,18 @@ def listed_at(run: Run, rows: IntArray, keywords: IntArray, instances: IntArray)
     if not n_inst:
         return out
     k = max(len(run.schedule.masks.names), 1)
-    entry = np.arange(n_inst, dtype=I64)
-    in_row = entry - np.searchsorted(kw.inst_row, kw.inst_row)  # place in its row
-    key = kw.inst_row * k + kw.inst_kw
+    # the instances of the keywords asked about only (their order kept)
+    entry = np.flatnonzero(np.isin(kw.inst_kw, np.unique(keywords[keywords >= 0])))
+    if not entry.size:
+        return out
+    row = kw.inst_row[entry]
+    in_row = entry - np.searchsorted(kw.inst_row, row)  # place in its row
+    key = row * k + kw.inst_kw[entry]
     by_key = np.argsort(key, kind="stable")
     keys = key[by_key]
     want = rows * k + keywords
     at = np.searchsorted(keys, want) + instances
-    found = (keywords >= 0) & (at < n_inst)
+    found = (keywords >= 0) & (at < len(entry))
     at = np.where(found, at, 0)
     found &= keys[at] == want
     return np.where(found, in_row[by_key[at]], out)

@@ -172,11 +172,53 @@ def mask_of(size: int, indices: IntArray) -> BoolArray:
     return out
 
 
-def rows_of_battles(battles: BoolArray | None, battle: IntArray) -> BoolArray | None:
+def as_slice(rows: IntArray) -> slice | None:
+    """The slice that picks the same rows, when they are evenly spaced and ascending (a
+    gather by it is then a view); else None."""
+    n = len(rows)
+    if n < 2:
+        return None
+    first, step = int(rows[0]), int(rows[1] - rows[0])
+    if step <= 0 or int(rows[-1]) != first + step * (n - 1):
+        return None
+    if not np.array_equal(np.diff(rows), np.full(n - 1, step, rows.dtype)):
+        return None
+    return slice(first, first + step * (n - 1) + 1, step)
+
+
+def rows_per_battle(battle: IntArray, nb: int) -> int | None:
+    """k when every battle's rows are k consecutive rows (rows ki to ki + k - 1 are battle
+    i's, as in one-on-one battles), else None: masks by battle are then strided views."""
+    n = len(battle)
+    k = n // nb if nb else 0
+    if not k or k * nb != n or k > 4:
+        return None
+    numbers = np.arange(nb, dtype=battle.dtype)
+    if all(np.array_equal(battle[j::k], numbers) for j in range(k)):
+        return k
+    return None
+
+
+def battles_with(rows: BoolArray, battle: IntArray, nb: int, per_battle: int | None) -> BoolArray:
+    """Battle mask: the battles in which some row of a row mask is set (`per_battle`: as
+    :func:`rows_per_battle` found)."""
+    if per_battle is None:
+        return mask_of(nb, battle[rows.nonzero()[0]])
+    out = rows[0::per_battle].copy()
+    for j in range(1, per_battle):
+        out |= rows[j::per_battle]
+    return out
+
+
+def rows_of_battles(
+    battles: BoolArray | None, battle: IntArray, per_battle: int | None = None
+) -> BoolArray | None:
     """Row mask of the rows (of battle numbers `battle`) in some battles (None: every battle,
     and None when they are all)."""
     if battles is None or np.count_nonzero(battles) == battles.size:
         return None
+    if per_battle is not None:
+        return np.repeat(battles, per_battle)
     out: BoolArray = battles[battle]
     return out
 

@@ -11,6 +11,7 @@ import numpy as np
 from ecs_combat.batched.actions import remove_from_combat
 from ecs_combat.batched.arrays import IntArray
 from ecs_combat.batched.keywords import forget_flags, update_own
+from ecs_combat.batched.numeric import mask_of
 from ecs_combat.batched.state import Run
 
 I64 = np.int64
@@ -35,7 +36,8 @@ def return_to_battlefield(run: Run, rows: IntArray) -> None:
     c.power[rows] = c.born_power[rows]
     c.toughness[rows] = c.born_toughness[rows]
     if kw.counts is not None:
-        kw.counts[rows] = 0
+        for j in range(kw.counts.shape[1]):  # stored column by column
+            kw.counts[rows, j] = 0
     if kw.counter is not None:
         kw.counter[rows] = 0
     kw.base[rows] = kw.born[rows]
@@ -45,8 +47,9 @@ def return_to_battlefield(run: Run, rows: IntArray) -> None:
     if kw.static:
         kw.cur[rows] = kw.own[rows]
     forget_flags(run)
-    gone = np.isin(kw.inst_row, rows)
-    born = np.isin(kw.born_inst_row, rows)
+    returning = mask_of(run.n, rows)
+    gone = returning[kw.inst_row]
+    born = returning[kw.born_inst_row]
     row = np.concatenate([kw.inst_row[~gone], kw.born_inst_row[born]])
     order = np.argsort(row, kind="stable")
     kw.inst_row = row[order]
@@ -77,8 +80,10 @@ def _forget_state(run: Run, rows: IntArray) -> None:
     for key, f in fields.items():
         if not f.printed and f.default_from is not None and key in states:
             states[key][rows] = states[f.default_from][rows]
+    returning = mask_of(run.creatures.on_bf.size, rows)
     for owner, arrays in (("creature", states), ("player", run.players.states)):
         for key, f in registry.state_fields(owner).items():
             if f.kind == "creature" and key in arrays:
                 column = arrays[key]
-                column[np.isin(column, rows)] = -1
+                refs = np.flatnonzero(column >= 0)  # few rows refer to a creature
+                column[refs[returning[column[refs]]]] = -1

@@ -12,7 +12,7 @@ import numpy as np
 from ecs_combat.batched.arrays import ACTION_CODE, CombatBatch, IntArray
 from ecs_combat.batched.context import BatchedContext
 from ecs_combat.batched.masks import KeywordMasks
-from ecs_combat.batched.numeric import bits_of, mask_type
+from ecs_combat.batched.numeric import bits_of, mask_type, rows_per_battle
 from ecs_combat.batched.results import Log
 from ecs_combat.batched.state import (
     ONE_COMBAT,
@@ -156,5 +156,6 @@ def start(schedule: Schedule, batch: CombatBatch, record: bool, policy: Policy =
         policy,
         Log() if record else None,
     )
+    run.per_battle = rows_per_battle(batch.battle, batch.n_battles)
     run.context = BatchedContext(run)
     return run

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray, MaskArray, StepDivisions
 from ecs_combat.batched.masks import KeywordMasks
-from ecs_combat.batched.numeric import bits_of, distinct_runs, run_starts, starts_mask
+from ecs_combat.batched.numeric import as_slice, bits_of, distinct_runs, run_starts, starts_mask
 from ecs_combat.batched.results import Log
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry, ScheduledSystem
@@ -141,6 +141,8 @@ class KeywordRows:
     static: bool
     #: Keyword mask -> who has it now (read-only), until keywords change.
     flags: dict[int, BoolArray] = field(default_factory=dict)
+    #: Zero counters of a kind on every row (read-only), once asked for.
+    no_counters: IntArray | None = None
 
     @classmethod
     def of(
@@ -164,7 +166,8 @@ class KeywordRows:
         base = batch.keywords.astype(kt)
         born = base.copy()
         own, counter = base, None
-        counts = None if batch.counters is None else batch.counters.astype(I64, copy=True)
+        # Column by column (order="F"): the systems read one kind of counter at a time.
+        counts = None if batch.counters is None else np.array(batch.counters, I64, order="F")
         if counts is not None:
             counter = bits_of(counts[:, :k] > 0).astype(kt)
             own = base | counter
@@ -192,6 +195,18 @@ class KeywordRows:
             return None
         out: IntArray = self.counts @ self.counter_pt
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class BlockIndex:
+    """Each creature row's blocks: as an attacker, where they begin and how many there are
+    (the blocks are grouped by attacker); as a blocker, its block row or -1."""
+
+    start: IntArray
+    count: IntArray
+    as_blocker: IntArray
+    #: Whether the attackers' groups and the blockers come in the order of their rows.
+    in_order: bool
 
 
 @dataclass(slots=True, eq=False)
@@ -240,6 +255,12 @@ class CombatRows:
     required_blocks: list[tuple[IntArray, IntArray, str]] = field(default_factory=list)
     #: The keywords that let attackers assign excess to the player this step, for errors.
     excess_by: list[tuple[str, Any]] = field(default_factory=list)
+    #: Each creature row's blocks, once asked for (:mod:`.dealers`); forgotten when the
+    #: blocks change.
+    block_index: BlockIndex | None = None
+    #: `bb` and `ba` as slices when they are evenly spaced rows (one-on-one battles).
+    bb_at: slice | None = None
+    ba_at: slice | None = None
 
     @property
     def nblocks(self) -> int:
@@ -280,6 +301,20 @@ class CombatRows:
         out.index_events(batch, n_steps)
         return out
 
+    def of_blockers(self, values: AnyArray) -> AnyArray:
+        """Each block's blocker's value (``values[bb]``; a strided copy, faster than a
+        gather, when the blockers are evenly spaced rows)."""
+        if self.bb_at is None:
+            return values[self.bb]
+        return np.ascontiguousarray(values[self.bb_at])
+
+    def of_attackers(self, values: AnyArray) -> AnyArray:
+        """Each block's attacker's value (``values[ba]``; a strided copy when evenly
+        spaced)."""
+        if self.ba_at is None:
+            return values[self.ba]
+        return np.ascontiguousarray(values[self.ba_at])
+
     def writable_attacking(self) -> None:
         """Copy `attacking` before it changes, if it is still the batch's."""
         if self.attacking_shared:
@@ -288,6 +323,8 @@ class CombatRows:
 
     def index_blocks(self, n: int) -> None:
         """Group the blocks by attacker (declared order kept); the blockers' own view."""
+        self.block_index = None
+        self.bb_at = self.ba_at = None
         nblocks = len(self.bb)
         if nblocks == 0:
             return
@@ -296,7 +333,8 @@ class CombatRows:
             order = np.argsort(self.ba, kind="stable")
             self.bb, self.ba, self.rank = self.bb[order], self.ba[order], self.rank[order]
             starts = run_starts(self.ba)
-        self.blocked[self.ba] = True
+        self.bb_at, self.ba_at = as_slice(self.bb), as_slice(self.ba)
+        self.blocked[self.ba if self.ba_at is None else self.ba_at] = True
         self.one_blocker_each = len(starts) == nblocks
         blockers = run_starts(self.bb)
         self.multi_block = not (len(blockers) == nblocks and distinct_runs(self.bb, blockers, n))
@@ -434,6 +472,8 @@ class Run:
     log: Log | None
     #: What each step's dealers could divide, when asked for (decision search).
     divisions: list[StepDivisions] | None = None
+    #: k when battle i's rows are rows ki to ki + k - 1 (:func:`.numeric.rows_per_battle`).
+    per_battle: int | None = None
     #: The input error of the first battle found to have one: (battle, error).
     error: tuple[int, InputError] | None = None
     #: Plugins' per-creature columns.

@@ -158,6 +158,8 @@ class TournamentGenerator:
         self.possible = self.bits.mask(spec.keywords)
         self._k = len(spec.keywords) + 1
         self._fixed: dict[int, dict[str, Any]] = {}
+        self._two = np.full(BLOCK, 2, dtype=np.int64)  # creatures a battle, shared read-only
+        self._two.flags.writeable = False
         possible = self.possible
         self._free_blocks = not (
             self.bits.restricts_blocks(possible)
@@ -180,9 +182,10 @@ class TournamentGenerator:
             toughness = rng.integers(
                 spec.toughness[0], spec.toughness[1] + 1, size=(n, 2), dtype=np.uint8
             )
+        two = self._two if n == BLOCK else np.full(n, 2, dtype=np.int64)
         return Draws(
             {
-                "creatures": np.full(n, 2, dtype=np.int64),
+                "creatures": two,
                 "keyword": keyword,
                 "power": power,
                 "toughness": toughness,
@@ -199,9 +202,9 @@ class TournamentGenerator:
         masks = self.code_masks[keyword.reshape(-1)]
         codes = keyword.astype(np.int64)
         if self._free_blocks:
-            side = np.tile(np.array([True, False]), n)
-            return Drawn(self._one_on_one(n, power, toughness, masks), codes[:, 0], codes[:, 1],
-                         side, two_rows_a_battle=True)  # fmt: skip
+            batch = self._one_on_one(n, power, toughness, masks)
+            side = self._fixed[n]["side"]
+            return Drawn(batch, codes[:, 0], codes[:, 1], side, two_rows_a_battle=True)
         batch, side = assemble(
             self.bits,
             counts=cols["creatures"],
@@ -272,6 +275,7 @@ class TournamentGenerator:
             "block_blocker": np.arange(1, rows, 2, dtype=np.int64),
             "block_attacker": np.arange(0, rows, 2, dtype=np.int64),
             "block_rank": np.zeros(n, dtype=np.int64),
+            "side": np.tile(np.array([True, False]), n),
         }
         for value in fixed.values():
             for array in value.values() if isinstance(value, dict) else (value,):
