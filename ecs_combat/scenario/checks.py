@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ecs_combat.errors import InputError
+from ecs_combat.suggest import did_you_mean
 
 #: The largest magnitude of an integer in a document: far beyond any game, and small enough that
 #: sums over many creatures stay exact in the batched engine's 64-bit arrays.
@@ -213,7 +214,9 @@ class Checker:
             if key not in allowed:
                 where = f"{path}.{key}" if path else key
                 raise self.fail(
-                    where, f"unknown key {key!r} (allowed: {', '.join(sorted(allowed))})"
+                    where,
+                    f"unknown key {key!r}{did_you_mean(key, allowed)} "
+                    f"(allowed: {', '.join(sorted(allowed))})",
                 )
 
     def integer(
