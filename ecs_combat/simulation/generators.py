@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.card_draw import CardGenerator
-from ecs_combat.simulation.generate import Generator, SpecGenerator, TournamentGenerator
+from ecs_combat.simulation.generate import Generator, SpecGenerator
 from ecs_combat.simulation.spec import Spec, TournamentSpec
+from ecs_combat.simulation.tournament_draw import TournamentGenerator
 
 
 def make_generator(spec: Spec, registry: Registry) -> Generator:
