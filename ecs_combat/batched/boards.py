@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.batched.numeric import row_ranges
 
 I64 = np.int64
 
@@ -36,20 +37,20 @@ class Segments:
     def gather(self, battles: IntArray) -> tuple[IntArray, IntArray, IntArray]:
         """For copies of `battles`: the source rows in order, each row's copy, and each
         copy's first new row."""
-        count = self.count[battles]
-        n = len(battles)
-        each = int(count[0]) if n else 0
-        if each and not np.count_nonzero(count != each):  # as many rows in each: repeat faster
-            new_start = np.arange(0, n * each, each, dtype=I64)
-            copy = np.arange(n, dtype=I64).repeat(each)
-            shift = (self.start[battles] - new_start).repeat(each)
-        else:
-            new_start = count.cumsum()
-            new_start -= count
-            copy = np.arange(n, dtype=I64).repeat(count)
-            shift = (self.start[battles] - new_start).repeat(count)
-        shift += np.arange(len(copy), dtype=I64)
-        return shift, copy, new_start
+        lo, count = self.start[battles], self.count[battles]
+        rows, copy = row_ranges(lo, lo + count)
+        new_start = count.cumsum()
+        new_start -= count
+        return rows, copy, new_start
+
+    @staticmethod
+    def starting(start: IntArray, rows: int) -> Segments:
+        """The segments of `rows` rows whose battles begin at `start` (ascending)."""
+        count = np.empty(len(start), I64)
+        count[:-1] = start[1:] - start[:-1]
+        if len(start):
+            count[-1] = rows - start[-1]
+        return Segments(start, count)
 
 
 #: The fields of a :class:`CombatBatch`.
@@ -102,6 +103,14 @@ class Rows:
     targets: OwnedRows | None = None
 
     @staticmethod
+    def by_battle(batch: CombatBatch) -> Rows:
+        """A batch's players and creatures grouped by battle (no instances or targets)."""
+        return Rows(
+            Segments.of(batch.player_battle, batch.n_battles),
+            Segments.of(batch.battle, batch.n_battles),
+        )
+
+    @staticmethod
     def of(batch: CombatBatch) -> Rows:
         return Rows(
             Segments.of(batch.player_battle, batch.n_battles),
@@ -124,18 +133,9 @@ class Copies:
     def segments(self) -> Rows:
         """The copies' players and creatures grouped by battle (no instances or targets)."""
         return Rows(
-            _segments(self.player_start, len(self.player_row)),
-            _segments(self.creature_start, len(self.creature_row)),
+            Segments.starting(self.player_start, len(self.player_row)),
+            Segments.starting(self.creature_start, len(self.creature_row)),
         )
-
-
-def _segments(start: IntArray, rows: int) -> Segments:
-    """Segments of `rows` rows from each battle's first row (ascending)."""
-    count = np.empty(len(start), I64)
-    count[:-1] = start[1:] - start[:-1]
-    if len(start):
-        count[-1] = rows - start[-1]
-    return Segments(start, count)
 
 
 def copy_boards(
@@ -396,13 +396,4 @@ def join_outcomes(parts: list[Outcomes]) -> Outcomes:
 def csr_rows(start: IntArray, groups: IntArray) -> tuple[IntArray, IntArray]:
     """Rows of CSR groups `groups` (group g is rows ``start[g]:start[g + 1]``), in order, and
     each row's place in `groups`."""
-    low = start[groups]
-    count = start[groups + 1] - low
-    owner = np.arange(len(groups), dtype=I64).repeat(count)
-    # row i of the output is low[owner] + (i - first[owner]), first: each group's first i
-    first = count.cumsum()
-    first -= count
-    low -= first
-    rows = np.arange(len(owner), dtype=I64)
-    rows += low.repeat(count)
-    return rows, owner
+    return row_ranges(start[groups], start[groups + 1])

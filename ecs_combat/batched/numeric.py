@@ -255,3 +255,22 @@ def distinct_values(values: IntArray) -> list[int]:
         return [low]
     out: list[int] = np.unique(values).tolist()
     return out
+
+
+def row_ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
+    """The rows ``lo[i]:hi[i]`` of every i, in order, and each one's i (scalar repeats when
+    every range is as long: numpy's repeat by a count array is the slower)."""
+    count = hi - lo
+    n = len(lo)
+    each = int(count[0]) if n else 0
+    if each and not np.count_nonzero(count != each):
+        first = np.arange(0, n * each, each, dtype=I64)
+        owner = np.arange(n, dtype=I64).repeat(each)
+        shift = (lo - first).repeat(each)
+    else:
+        first = count.cumsum()
+        first -= count
+        owner = np.arange(n, dtype=I64).repeat(count)
+        shift = (lo - first).repeat(count)
+    shift += np.arange(len(owner), dtype=I64)
+    return shift, owner

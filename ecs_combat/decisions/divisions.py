@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray, StepDivisions
-from ecs_combat.batched.numeric import mask_of
+from ecs_combat.batched.numeric import mask_of, row_ranges
 
 I64 = np.int64
 
@@ -115,13 +115,13 @@ class StepRecord:
         wanted = np.asarray(battles, I64)
         lo = self.divider_battle.searchsorted(wanted)
         hi = self.divider_battle.searchsorted(wanted + 1)
-        places, owner = _ranges(lo, hi)
+        places, owner = row_ranges(lo, hi)
         rows = self.divider_rows[places]
         attacks = self.attacker_divides[rows]
         # each divider's recipients: an attacker's blockers, a blocker's attackers, in order
         start = np.where(attacks, self.attacker_start[rows], self.blocker_start[rows])
         end = np.where(attacks, self.attacker_start[rows + 1], self.blocker_start[rows + 1])
-        at, of = _ranges(start, end)
+        at, of = row_ranges(start, end)
         by_att = attacks[of]
         blocks = np.where(by_att, self.by_attacker[at], self.by_blocker[at])
         recipient = np.where(by_att, r.block_blocker[blocks], r.block_attacker[blocks])
@@ -174,14 +174,6 @@ class StepRecord:
                 amount, hot = fixed.get(b, (0, False))
                 fixed[b] = (amount + int(r.power[a]), hot or bool(r.one_is_lethal[a]))
         return fixed
-
-
-def _ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
-    """The places ``lo[i]:hi[i]`` of every i, in order, and each one's i."""
-    count = hi - lo
-    owner = np.arange(len(lo), dtype=I64).repeat(count)
-    first = count.cumsum() - count
-    return np.arange(len(owner), dtype=I64) + (lo - first).repeat(count), owner
 
 
 @dataclass(frozen=True)

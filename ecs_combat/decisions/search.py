@@ -189,13 +189,12 @@ def _first_lowest(offset: IntArray, board: IntArray, key: IntArray, among: BoolA
     """Per board (declarations ``offset[b]:offset[b + 1]``, `board` each one's), the
     declaration of lowest `key` among `among` (the first of equal ones), or -1."""
     n = len(offset) - 1
-    out = np.full(n, -1, I64)
     each = _declarations_each(offset)
     if each:  # as many declarations each: a pass per place, not one reduction per board
-        low, at = _lowest_by_place(key, n, each)
-        found = among[offset[:-1] + at]
-        out[found] = (offset[:-1] + at)[found]
+        lowest = offset[:-1] + _lowest_by_place(key, n, each)[1]
+        out: IntArray = np.where(among[lowest], lowest, -1)
         return out
+    out = np.full(n, -1, I64)
     some = offset[1:] > offset[:-1]
     if not some.any():
         return out
@@ -219,10 +218,10 @@ def _declarations_each(offset: IntArray) -> int:
     at most :data:`FEW_DECLARATIONS`), else 0."""
     if len(offset) < 2 or offset[0] != 0:
         return 0
-    each = int(offset[1] - offset[0])
-    if not 0 < each <= FEW_DECLARATIONS or offset[-1] - offset[0] != each * (len(offset) - 1):
+    each = int(offset[1])
+    if not 0 < each <= FEW_DECLARATIONS or offset[-1] != each * (len(offset) - 1):
         return 0
-    return each if not np.count_nonzero(np.diff(offset) != each) else 0
+    return 0 if np.count_nonzero(np.diff(offset) != each) else each
 
 
 def _lowest_by_place(values: IntArray, n: int, each: int) -> tuple[IntArray, IntArray]:
@@ -246,10 +245,10 @@ def _thresholds(board_of: IntArray, offset: IntArray, solved_rank: IntArray, top
     """The `top`-th best solved rank of each board (its declarations ``offset[b]:offset[b + 1]``,
     `board_of` each declaration's board), above every rank while fewer are solved."""
     n = len(offset) - 1
-    out = np.full(n, int(solved_rank.max(initial=0)) + 1, I64)
     each = _declarations_each(offset)
     if top == 1 and each:  # as many declarations each: a pass per place
         return _lowest_by_place(solved_rank, n, each)[0]
+    out = np.full(n, int(solved_rank.max(initial=0)) + 1, I64)
     if top == 1 and len(board_of):
         some = offset[1:] > offset[:-1]
         out[some] = np.minimum.reduceat(solved_rank, offset[:-1][some])

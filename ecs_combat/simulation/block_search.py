@@ -23,7 +23,6 @@ from ecs_combat.batched.boards import (
     Declarations,
     Outcomes,
     Rows,
-    Segments,
     csr_rows,
     join_outcomes,
 )
@@ -114,7 +113,7 @@ class BlockSearch:
         board order). `rows`: the batch's players and creatures by battle, if known."""
         nb = batch.n_battles
         if rows is None:
-            rows = Rows(Segments.of(batch.player_battle, nb), Segments.of(batch.battle, nb))
+            rows = Rows.by_battle(batch)
         cs = rows.creatures
         att_rows, blk_rows = np.flatnonzero(batch.attacking >= 0), np.flatnonzero(defends)
         n_att = np.bincount(batch.battle[att_rows], minlength=nb).astype(I64)
@@ -206,11 +205,10 @@ class BlockSearch:
         tables: list[Shape] = []
         kinds, which_kind = distinct_rows(shape_key)
         for s, key in enumerate(kinds.tolist()):
-            mine = np.flatnonzero(which_kind == s) if len(kinds) > 1 else None
+            mine = slice(None) if len(kinds) == 1 else np.flatnonzero(which_kind == s)
             a, k = key[0], key[1]
             shape = self.shape(a, tuple(key[2 : 2 + k]))
-            af = att_first if mine is None else att_first[mine]
-            bf = blk_first if mine is None else blk_first[mine]
+            af, bf = att_first[mine], blk_first[mine]
             att = att_rows[af[:, None] + np.arange(a, dtype=I64)]
             blk = blk_rows[bf[:, None] + np.arange(k, dtype=I64)]
             ok = _legal(legality, shape, att.reshape(len(af), a), blk.reshape(len(bf), k))
@@ -219,7 +217,7 @@ class BlockSearch:
                     shape.tie, len(battles)
                 )
             b, r = np.nonzero(ok)
-            on = battles if mine is None else battles[mine]
+            on = battles[mine]
             # r plus the rows of the tables before this one: a row of every shape's table
             at = r + sum(len(t.tie) for t in tables)
             parts.append((on[b], shape.tie[r], at, af[b], bf[b]))

@@ -25,7 +25,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
 from ecs_combat.batched.block_rules import declaring_blockers
-from ecs_combat.batched.boards import Rows, Segments, with_declarations
+from ecs_combat.batched.boards import Rows, with_declarations
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
@@ -66,8 +66,7 @@ class Decider:
         player's), judged on the combat as blockers are declared."""
         at = declaring_blockers(self.engine, batch, defends)
         legality = Legality(at.legal_blocks, at.blockers_needed, at.required, at.capacity)
-        nb = batch.n_battles
-        rows = Rows(Segments.of(batch.player_battle, nb), Segments.of(batch.battle, nb))
+        rows = Rows.by_battle(batch)
         sides = self._sides(batch, rows)
         return self.search.best(batch, sides, at.may_block, legality, outcomes, rows=rows)
 
