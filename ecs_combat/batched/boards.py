@@ -1,10 +1,11 @@
-"""Copies of battles as new batches: the boards of candidate combats (decisions).
+"""Battles' rows grouped by battle, declarations given to a batch, and outcomes taken from
+one: what the decision search and bulk simulations need around the boards they copy
+(:mod:`.board_copies`).
 
 A *board* is a battle's players, creatures, keyword instances, plugins' state and events: all of
-a :class:`CombatBatch` but the declarations. :func:`copy_boards` copies chosen battles' boards
-into a new batch (one battle may be copied many times), with every row reference moved to the
-copy's rows; :func:`with_declarations` then gives each copy its own attacks, blocks and
-explicit divisions. Everything is array work: no Python loop over battles.
+a :class:`CombatBatch` but the declarations. :func:`with_declarations` gives a batch's battles
+their attacks, blocks and explicit divisions; :func:`take_outcomes` takes some battles'
+outcomes. Everything is array work: no Python loop over battles.
 """
 
 from __future__ import annotations
@@ -69,13 +70,6 @@ def replaced(batch: CombatBatch, **changes: Any) -> CombatBatch:
     return out
 
 
-def _move(refs: IntArray, shift: IntArray) -> IntArray:
-    """Row references (-1 for none) moved by `shift` (the same length: each reference's
-    new first row of its battle minus the old one)."""
-    out: IntArray = np.where(refs >= 0, refs + shift, refs)
-    return out
-
-
 @dataclass(frozen=True)
 class OwnedRows:
     """Rows of a child table (keyword instances, targets) grouped by their owner rows."""
@@ -118,150 +112,6 @@ class Rows:
             OwnedRows.of(batch.instance_row, batch.n_creatures),
             OwnedRows.of(batch.target_source, batch.n_creatures),
         )
-
-
-@dataclass(frozen=True)
-class Copies:
-    """Copies of boards as a batch (:func:`copy_boards`), with each copy's first rows."""
-
-    batch: CombatBatch
-    creature_start: IntArray  #: [n_battles] first creature row of each copy
-    player_start: IntArray  #: [n_battles] first player row of each copy
-    creature_row: IntArray  #: [N] the source row of each creature row
-    player_row: IntArray  #: [P] the source row of each player row
-
-    def segments(self) -> Rows:
-        """The copies' players and creatures grouped by battle (no instances or targets)."""
-        return Rows(
-            Segments.starting(self.player_start, len(self.player_row)),
-            Segments.starting(self.creature_start, len(self.creature_row)),
-        )
-
-
-def copy_boards(
-    batch: CombatBatch,
-    battles: IntArray,
-    creature_refs: tuple[str, ...],
-    rows: Rows | None = None,
-) -> Copies:
-    """A batch whose battle ``i`` is a copy of ``batch``'s battle ``battles[i]``: players,
-    creatures (attacking as in the source), instances, targets, plugins' state and events; no
-    blocks and no divisions; with the copies' first rows. `creature_refs` are the creature state
-    keys that hold creature rows; `rows` are ``Rows.of(batch)``, if known."""
-    battles = np.asarray(battles, I64)
-    nb = len(battles)
-    rows = rows or Rows.of(batch)
-    players, creatures = rows.players, rows.creatures
-    prow, pcopy, pstart = players.gather(battles)
-    crow, ccopy, cstart = creatures.gather(battles)
-    # what to add to a reference to a row of the source battle, per copy
-    p_shift = pstart - players.start[battles]
-    c_shift = cstart - creatures.start[battles]
-    # the same for the references each creature row holds
-    c_by_row = np.arange(len(crow), dtype=I64) - crow
-    p_by_row = p_shift[ccopy]
-
-    # instances follow their creature rows
-    inst = _rows_of(batch.instance_row, crow, batch.n_creatures, rows.instances)
-    inst_copy = ccopy[inst[1]]
-    aims = _rows_of(batch.target_source, crow, batch.n_creatures, rows.targets)
-    aims_copy = ccopy[aims[1]]
-    state = {
-        k: (_move(v[crow], c_by_row) if k in creature_refs else v[crow])
-        for k, v in batch.creature_state.items()
-    }
-    out = replaced(
-        batch,
-        n_battles=nb,
-        player_battle=pcopy,
-        life=batch.life[prow],
-        battle=ccopy,
-        controller=batch.controller[crow] + p_by_row,
-        power=batch.power[crow],
-        toughness=batch.toughness[crow],
-        damage=batch.damage[crow],
-        keywords=batch.keywords[crow],
-        colors=batch.colors[crow],
-        attacking=_move(batch.attacking[crow], p_by_row),
-        present=batch.present[crow],
-        types=None if batch.types is None else batch.types[crow],
-        player_lands=None if batch.player_lands is None else batch.player_lands[prow],
-        tapped=None if batch.tapped is None else batch.tapped[crow],
-        block_blocker=np.zeros(0, I64),
-        block_attacker=np.zeros(0, I64),
-        block_rank=np.zeros(0, I64),
-        counters=None if batch.counters is None else batch.counters[crow],
-        creature_state=state,
-        player_state={k: v[prow] for k, v in batch.player_state.items()},
-        instance_row=_move(batch.instance_row[inst[0]], c_shift[inst_copy]),
-        instance_keyword=batch.instance_keyword[inst[0]],
-        instance_parameter=batch.instance_parameter[inst[0]],
-        target_source=_move(batch.target_source[aims[0]], c_shift[aims_copy]),
-        target_keyword=batch.target_keyword[aims[0]],
-        target_instance=batch.target_instance[aims[0]],
-        target_row=_move(batch.target_row[aims[0]], c_shift[aims_copy]),
-        division_step=np.zeros(0, I64),
-        division_source=np.zeros(0, I64),
-        division_recipient=np.zeros(0, I64),
-        division_amount=np.zeros(0, I64),
-        creature_ids=None,
-        # names decide some keywords (alpha strike), so each copy keeps its creatures'
-        creature_names=None
-        if batch.creature_names is None
-        else np.asarray(batch.creature_names, dtype=object)[crow].tolist(),
-        player_ids=None,
-        division_index=None,
-        battle_files=None,
-    )
-    if len(batch.event_battle) == 0:
-        return Copies(out, cstart, pstart, crow, prow)
-    events = Segments.of(batch.event_battle, batch.n_battles)
-    erow, ecopy, estart = events.gather(battles)
-    target = batch.event_target[erow]
-    moved_target = np.where(target < 0, target - p_shift[ecopy], target + c_shift[ecopy])
-    ev_inst = _rows_of(batch.event_instance_event, erow, len(batch.event_battle))
-    e_shift = estart - events.start[battles]
-    out = replaced(
-        out,
-        event_battle=ecopy,
-        event_point=batch.event_point[erow],
-        event_action=batch.event_action[erow],
-        event_target=moved_target,
-        event_keywords=batch.event_keywords[erow],
-        event_counters=None if batch.event_counters is None else batch.event_counters[erow],
-        event_instance_event=_move(
-            batch.event_instance_event[ev_inst[0]], e_shift[ecopy[ev_inst[1]]]
-        ),
-        event_instance_keyword=batch.event_instance_keyword[ev_inst[0]],
-        event_instance_parameter=batch.event_instance_parameter[ev_inst[0]],
-        event_power=batch.event_power[erow],
-        event_toughness=batch.event_toughness[erow],
-        event_amount=batch.event_amount[erow],
-        event_player=_move(batch.event_player[erow], p_shift[ecopy]),
-        event_card=batch.event_card[erow],
-        event_token=None
-        if batch.event_token is None
-        else _move(batch.event_token[erow], c_shift[ecopy]),
-        event_index=None if batch.event_index is None else batch.event_index[erow],
-    )
-    return Copies(out, cstart, pstart, crow, prow)
-
-
-def _rows_of(
-    owner: IntArray, taken: IntArray, n_owners: int, owned: OwnedRows | None = None
-) -> tuple[IntArray, IntArray]:
-    """Rows of a child table (instances of creatures, of events) whose owner rows are copied
-    as `taken`: the child rows in the copies' order, and the place in `taken` of each one's
-    owner. Child rows of one owner are contiguous and ordered by owner; `owned` is
-    ``OwnedRows.of(owner, n_owners)``, if known."""
-    if len(owner) == 0:
-        return np.zeros(0, I64), np.zeros(0, I64)
-    owned = owned or OwnedRows.of(owner, n_owners)
-    per = owned.count[taken]
-    place = np.arange(len(taken), dtype=I64).repeat(per)
-    first = per.cumsum() - per
-    within = np.arange(len(place), dtype=I64) - first[place]
-    return owned.order[owned.start[taken][place] + within], place
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,9 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
     excess = plan.player_gets_excess if some(plan.player_gets_excess) else None
     destroys = plan.one_is_lethal if some(plan.one_is_lethal) else None
     combat.excess_by = plan.excess_by
-    if run.divisions is not None:
+    if run.divisions is not None and (
+        excess is not None or not combat.one_blocker_each or combat.multi_block
+    ):  # else nobody has a division to choose: one blocker each, no excess to send on
         _record_divisions(run, s, deals, plan)
     attacking = combat.attacking
     dense = bool(combat.div_rows)  # explicit divisions read the dealers' masks

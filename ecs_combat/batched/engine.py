@@ -84,8 +84,9 @@ class BatchedEngine:
     def resolve_batch_with_divisions(
         self, batch: CombatBatch
     ) -> tuple[BatchOutcome, list[StepDivisions]]:
-        """:meth:`resolve_batch`, and for each damage step that took place how its dealers
-        could have divided their damage (in the order the steps happened)."""
+        """:meth:`resolve_batch`, and for each damage step that took place with a dealer
+        that could divide its damage (two or more blockers or attackers, or excess it may
+        send on) how the dealers could have divided it (in the order the steps happened)."""
         played = self.play_batch(batch, record=False)
         return played.outcome, played.divisions
 
@@ -156,7 +157,8 @@ class Played:
     def __init__(self, run: Run) -> None:
         self._run = run
         self.outcome = combat.outcome(run)
-        #: How each damage step's dealers could have divided their damage.
+        #: How the dealers could have divided their damage, in each damage step where
+        #: one could (:meth:`BatchedEngine.resolve_batch_with_divisions`).
         self.divisions: list[StepDivisions] = run.divisions or []
 
     @property

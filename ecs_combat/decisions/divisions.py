@@ -68,6 +68,7 @@ class StepRecord:
     """One recorded step, indexed for finding each battle's dividers."""
 
     def __init__(self, rec: StepDivisions, battle_of_row: IntArray, n_battles: int) -> None:
+        """`battle_of_row`: the battle (or node) each creature row is counted in."""
         self.rec = rec
         n = len(rec.deals)
         bb, ba = rec.block_blocker, rec.block_attacker
@@ -98,8 +99,10 @@ class StepRecord:
         self.by_blocker = np.lexsort((rec.block_rank, bb))
         self.attacker_start = np.concatenate([[0], self._per_attacker.cumsum()])
         self.blocker_start = np.concatenate([[0], self._per_blocker.cumsum()])
-        self.divider_rows = (self.attacker_divides | self.blocker_divides).nonzero()[0]
-        self.divider_battle = battle_of_row[self.divider_rows]
+        rows = (self.attacker_divides | self.blocker_divides).nonzero()[0]
+        battle = battle_of_row[rows]
+        by_battle = np.argsort(battle, kind="stable")  # rows need not be ordered by battle
+        self.divider_rows, self.divider_battle = rows[by_battle], battle[by_battle]
         fixed_blocks = ~self.attacker_divides[ba] & rec.deals[ba] & (rec.power[ba] > 0)
         fixed_rows = fixed_blocks.nonzero()[0]
         fixed_battle = battle_of_row[bb[fixed_rows]]

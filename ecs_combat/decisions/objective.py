@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.numeric import as_slice
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import CORE_SCORE_TERMS, Registry
 from ecs_combat.suggest import did_you_mean
@@ -97,12 +98,13 @@ def score(
 ) -> IntArray:
     """[n_battles, len(terms)] the score of each battle's outcome."""
     nb = batch.n_battles
-    out = np.zeros((nb, len(objective.terms)), I64)
-    a, d = sides.attacking_player, sides.defending_player
+    out = np.empty((nb, len(objective.terms)), I64)
+    # the players' rows: strided views when evenly spaced (one-on-one battles), not gathers
+    a = as_slice(sides.attacking_player) or sides.attacking_player
+    d = as_slice(sides.defending_player) or sides.defending_player
     for i, term in enumerate(objective.terms):
         if term == "game":
-            lost = outcome.lost.astype(I64)
-            out[:, i] = lost[d] - lost[a]
+            np.subtract(outcome.lost[d], outcome.lost[a], out=out[:, i], dtype=I64)
         elif term == "material":
             entered = batch.present if outcome.entered is None else outcome.entered
             if outcome.returned is None:  # what is on the battlefield is worth its value
@@ -112,16 +114,19 @@ def score(
                 lost = np.where(entered, sides.value - kept, 0)
             # the defending player's loss minus the others': per player, then per battle
             by_player = np.bincount(batch.controller, weights=lost, minlength=len(batch.life))
-            total = np.bincount(batch.player_battle, weights=by_player, minlength=nb)
-            out[:, i] = (2 * by_player[d] - total).astype(I64)
+            if len(batch.life) == 2 * nb:  # two players each (a combat has at least two)
+                np.subtract(by_player[d], by_player[a], out=out[:, i], casting="unsafe")
+            else:
+                total = np.bincount(batch.player_battle, weights=by_player, minlength=nb)
+                out[:, i] = (2 * by_player[d] - total).astype(I64)
         elif term == "life":
             lost_life = batch.life - outcome.life
-            out[:, i] = lost_life[d] - lost_life[a]
+            np.subtract(lost_life[d], lost_life[a], out=out[:, i])
         else:
             key = objective.player_keys[term]
             assert outcome.player_state is not None
             grew = outcome.player_state[key].astype(I64) - batch.player_state[key].astype(I64)
-            out[:, i] = grew[d] - grew[a]
+            np.subtract(grew[d], grew[a], out=out[:, i])
     return out
 
 

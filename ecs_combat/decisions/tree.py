@@ -18,11 +18,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.batched.board_copies import Copies, copy_boards, tile_boards
 from ecs_combat.batched.boards import (
-    Copies,
     Outcomes,
     Rows,
-    copy_boards,
     csr_rows,
     join_outcomes,
     replaced,
@@ -55,6 +54,10 @@ class Blocks:
     blocker: IntArray
     attacker: IntArray
     rank: IntArray  #: place of the attacker among those its blocker blocks
+    #: When every board has this many declarations (> 0), boards in ascending order: if the
+    #: boards are also consecutive battles, the first level is resolved as that many copies
+    #: of their run, a declaration at a time (:func:`~ecs_combat.batched.board_copies.tile_boards`).
+    each: int = 0
 
 
 @dataclass
@@ -93,12 +96,39 @@ class Expansion:
 @dataclass(frozen=True)
 class Resolved:
     """A level resolved: its battles, scores and step records, and each node's first step
-    (record index) with a choice at or after its own start, or -1 (a leaf)."""
+    (record index) with a choice at or after its own start, or -1 (a leaf). Values, records
+    and `first` are by node; the batch's battles are its nodes in the order `node_battle`
+    gives (None: node i is battle i)."""
 
     copies: Copies
     values: IntArray
     records: list[StepRecord]
     first: IntArray
+    node_battle: IntArray | None = None
+
+    def starts(self) -> tuple[list[int], list[int]]:
+        """Each node's first creature and player rows in the batch."""
+        cs, ps = self.copies.creature_start, self.copies.player_start
+        if self.node_battle is not None:
+            cs, ps = cs[self.node_battle], ps[self.node_battle]
+        return cs.tolist(), ps.tolist()
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A level's nodes laid out as battles in another order than their own: a declaration
+    at a time."""
+
+    node: IntArray  #: [battles] each battle's node
+    battle: IntArray  #: [nodes] each node's battle
+    #: Battles ``t * boards + i`` are nodes ``i * each + t``.
+    each: int
+
+    def by_node(self, values: IntArray) -> IntArray:
+        """Rows of `values` by battle, in node order."""
+        n = len(values) // self.each
+        by_board = values.reshape(self.each, n, *values.shape[1:]).swapaxes(0, 1)
+        return np.ascontiguousarray(by_board).reshape(values.shape)
 
 
 @dataclass
@@ -123,7 +153,10 @@ class Tree:
     backed_up: int = 0  #: :class:`Expanded` groups whose values are backed up already
     #: Keep each level's batch and outcome (:meth:`outcomes_of`).
     keep_outcomes: bool = False
-    kept: list[tuple[CombatBatch, BatchOutcome, Rows]] = field(default_factory=list)
+    #: Per level: its batch, outcome, rows by battle and battle of each node (None: its own).
+    kept: list[tuple[CombatBatch, BatchOutcome, Rows, IntArray | None]] = field(
+        default_factory=list
+    )
     #: Record the levels of at most :data:`RECORDED_ROWS` creature rows, for the results of
     #: their nodes (:meth:`results_of`); the boards must name their creatures and players.
     record: bool = False
@@ -151,14 +184,19 @@ class Tree:
 
     # -- resolving a level -----------------------------------------------------------------
 
-    def battles(self, level: Level, named: bool = False) -> Copies:
-        """The level's nodes as one batch; `named`: with the boards' creature and player ids
-        (for results)."""
-        board = self.blocks.board[level.decl]
-        copies = copy_boards(self.boards, board, self._refs, self._rows)
-        batch, cs, ps = copies.batch, copies.creature_start, copies.player_start
+    def battles(self, level: Level, named: bool = False) -> tuple[Copies, Layout | None]:
+        """The level's nodes as one batch, and how its battles are laid out if not a node
+        each in order; `named`: with the boards' creature and player ids (for results)."""
         b = self.blocks
-        rows, owner = csr_rows(b.start, level.decl)
+        decl, layout = level.decl, self._tiled(level, named)
+        if layout is None:
+            copies = copy_boards(self.boards, b.board[decl], self._refs, self._rows)
+        else:  # declaration by declaration: battle t * boards + i is node i * each + t
+            lo, n = int(b.board[decl[0]]), len(decl) // b.each
+            copies = tile_boards(self.boards, lo, lo + n, b.each, self._refs, self._rows)
+            decl = decl[layout.node]
+        batch, cs, ps = copies.batch, copies.creature_start, copies.player_start
+        rows, owner = csr_rows(b.start, decl)
         if len(level.div):
             div_rows, div_owner = csr_rows(level.div_start, np.arange(len(level.decl), dtype=I64))
             div = level.div[div_rows]
@@ -183,38 +221,58 @@ class Tree:
             creature_ids=creature_ids,
             player_ids=player_ids,
         )
-        return Copies(batch, cs, ps, copies.creature_row, copies.player_row)
+        return Copies(batch, cs, ps, copies.creature_row, copies.player_row), layout
+
+    def _tiled(self, level: Level, named: bool) -> Layout | None:
+        """For a first level whose boards all have `Blocks.each` declarations and are
+        consecutive battles (not named: recorded levels keep node order), its battles laid
+        out a declaration at a time; else None."""
+        each, decl = self.blocks.each, level.decl
+        if not each or named or level.first != 0 or len(level.div) or len(decl) % each:
+            return None
+        n = len(decl) // each
+        board = self.blocks.board
+        if not n or int(board[decl[-1]]) - int(board[decl[0]]) != n - 1:
+            return None
+        t, i = np.arange(each, dtype=I64), np.arange(n, dtype=I64)
+        # battle t * n + i is node i * each + t
+        return Layout((i * each + t[:, None]).reshape(-1), (t * n + i[:, None]).reshape(-1), each)
 
     def resolve(self, level: Level) -> Resolved:
         """Resolve a level."""
         board = self.blocks.board[level.decl]
         record = self.record and int(self._rows.creatures.count[board].sum()) <= RECORDED_ROWS
-        copies = self.battles(level, named=record)
+        copies, layout = self.battles(level, named=record)
         batch = copies.batch
         played = self.engine.play_batch(batch, record=record)
         self.played.append(played if record else None)
         outcome, records = played.outcome, played.divisions
         self.evaluated += batch.n_battles
-        rows = copies.segments()
+        node, node_battle = (None, None) if layout is None else (layout.node, layout.battle)
         if self.keep_outcomes:
-            self.kept.append((batch, outcome, rows))
-        values = score(self.objective, batch, outcome, self._sides(copies, level))
-        indexed = [StepRecord(r, batch.battle, batch.n_battles) for r in records]
+            self.kept.append((batch, outcome, copies.segments(), node_battle))
+        decl = level.decl if node is None else level.decl[node]
+        values = score(self.objective, batch, outcome, self._sides(copies, decl))
+        node_of_row = batch.battle if node is None else node[batch.battle]
+        indexed = [StepRecord(r, node_of_row, batch.n_battles) for r in records]
+        if layout is not None:
+            values = layout.by_node(values)
         first = np.full(len(level.decl), -1, I64)
         for i, rec in enumerate(indexed):
             open_ = (first < 0) & rec.battles & (rec.rec.step >= level.start_step)
             first[open_] = i
-        return Resolved(copies, values, indexed, first)
+        return Resolved(copies, values, indexed, first, node_battle)
 
-    def _sides(self, copies: Copies, level: Level) -> Sides:
+    def _sides(self, copies: Copies, decl: IntArray) -> Sides:
+        """The sides of the copies' battles (`decl`: each one's declaration)."""
         src = self.board_sides
-        board = self.blocks.board[level.decl]
+        board = self.blocks.board[decl]
         shift = copies.player_start - self._rows.players.start[board]
         return Sides(
             src.attacking_player[board] + shift,
             src.defending_player[board] + shift,
-            src.value[copies.creature_row],
-            None if src.keyed is None else src.keyed[copies.creature_row],
+            copies.of_creatures(src.value),
+            None if src.keyed is None else copies.of_creatures(src.keyed),
         )
 
     # -- growing ----------------------------------------------------------------------------
@@ -235,10 +293,9 @@ class Tree:
         """The next level: the children of the level's nodes `expand` (places in `level`)."""
         if len(expand) == 0:
             return None
-        copies, records, first = resolved.copies, resolved.records, resolved.first
-        attacked = copies.batch.attacking
-        cs = copies.creature_start.tolist()
-        ps = copies.player_start.tolist()
+        records, first = resolved.records, resolved.first
+        attacked = resolved.copies.batch.attacking
+        cs, ps = resolved.starts()
         kinds: list[Children] = []
         next_id = first_id = self.n_nodes
         first_expansion = len(self.expansions)
@@ -396,8 +453,10 @@ class Tree:
         owners: list[IntArray] = []
         for i in distinct_values(li):
             mine = (li == i).nonzero()[0]
-            batch, outcome, rows = self.kept[i]
+            batch, outcome, rows, node_battle = self.kept[i]
             taken = nodes[mine] - self.levels[i].first
+            if node_battle is not None:
+                taken = node_battle[taken]
             parts.append(take_outcomes(outcome, batch.battle, batch.player_battle, taken, rows))
             owners.append(mine)
         joined = join_outcomes(parts)

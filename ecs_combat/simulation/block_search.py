@@ -260,6 +260,7 @@ def _every_declaration(shape: Shape, battles: IntArray, att: IntArray, blk: IntA
         blocker=blk[:, shape.pair_blocker].reshape(-1),
         attacker=att[:, shape.pair_attacker].reshape(-1),
         rank=np.tile(shape.pair_rank, n),
+        each=r,
     )
 
 

@@ -27,7 +27,8 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
 from ecs_combat.batched.block_rules import DeclaringBlockers, declaring_blockers
-from ecs_combat.batched.boards import Copies, Declarations, Rows, copy_boards
+from ecs_combat.batched.board_copies import Copies, copy_boards
+from ecs_combat.batched.boards import Declarations, Rows
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.phase_start import PhaseStart
 from ecs_combat.decisions.declarations import attack_declarations

@@ -1,0 +1,348 @@
+"""Copies of battles' boards as a new batch, for candidate combats (decisions).
+
+A *board* is a battle's players, creatures, keyword instances, plugins' state and events: all of
+a :class:`CombatBatch` but the declarations. :func:`copy_boards` copies chosen battles' boards
+into a new batch (one battle may be copied many times), with every row reference moved to the
+copy's rows; :func:`tile_boards` copies a run of consecutive battles several times over, which
+takes whole slices of every array instead of gathering rows (several times faster). Either way
+each copy then gets its own attacks, blocks and explicit divisions
+(:func:`~ecs_combat.batched.boards.with_declarations`). Everything is array work: no Python
+loop over battles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched.arrays import CombatBatch, IntArray
+from ecs_combat.batched.boards import OwnedRows, Rows, Segments, replaced
+
+I64 = np.int64
+_A = TypeVar("_A", bound=npt.NDArray[Any])
+
+
+@dataclass(frozen=True)
+class Copies:
+    """Copies of boards as a batch (:func:`copy_boards`), with each copy's first rows."""
+
+    batch: CombatBatch
+    creature_start: IntArray  #: [n_battles] first creature row of each copy
+    player_start: IntArray  #: [n_battles] first player row of each copy
+    creature_row: IntArray  #: [N] the source row of each creature row
+    player_row: IntArray  #: [P] the source row of each player row
+    #: When the creature rows are copies of one run of source rows (:func:`tile_boards`).
+    creature_run: _Take | None = None
+
+    def of_creatures(self, values: _A) -> _A:
+        """The copies' rows of a column of the source's creature rows."""
+        if self.creature_run is not None:
+            return self.creature_run(values)
+        return values[self.creature_row]  # type: ignore[return-value]
+
+    def segments(self) -> Rows:
+        """The copies' players and creatures grouped by battle (no instances or targets)."""
+        return Rows(
+            Segments.starting(self.player_start, len(self.player_row)),
+            Segments.starting(self.creature_start, len(self.creature_row)),
+        )
+
+
+@dataclass(frozen=True)
+class _Take:
+    """How the copies take the rows of one table (creatures, players, instances...): a
+    gather of the source rows `rows`, or `times` copies of the source rows ``lo:hi``."""
+
+    rows: IntArray | None
+    lo: int = 0
+    hi: int = 0
+    times: int = 1
+
+    def __call__(self, values: _A) -> _A:
+        """The copies' rows of a column of the table."""
+        if self.rows is not None:
+            return values[self.rows]  # type: ignore[return-value]
+        part = values[self.lo : self.hi]
+        if self.times == 1:
+            return part.copy()  # type: ignore[return-value]
+        return np.concatenate([part] * self.times)  # type: ignore[return-value]
+
+    def listed(self, values: list[str]) -> list[str]:
+        """The copies' rows of a list."""
+        if self.rows is not None:
+            out: list[str] = np.asarray(values, dtype=object)[self.rows].tolist()
+            return out
+        return values[self.lo : self.hi] * self.times
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Which source rows make the copies' rows, table by table, and for each new row what
+    moves a reference to a source row of its battle: to creature rows (``c_*``), player rows
+    (``p_*``), event rows (``e_*``)."""
+
+    n_battles: int
+    creatures: _Take
+    players: _Take
+    instances: _Take
+    targets: _Take
+    battle: IntArray  #: [N] each new creature row's battle
+    player_battle: IntArray
+    c_on_creature: IntArray
+    p_on_creature: IntArray
+    c_on_instance: IntArray
+    c_on_target: IntArray
+
+
+@dataclass(frozen=True)
+class _EventPlan:
+    """The same for the events and the instances `grant` events give."""
+
+    events: _Take
+    instances: _Take
+    battle: IntArray
+    c_on_event: IntArray
+    p_on_event: IntArray
+    e_on_instance: IntArray
+
+
+def copy_boards(
+    batch: CombatBatch,
+    battles: IntArray,
+    creature_refs: tuple[str, ...],
+    rows: Rows | None = None,
+) -> Copies:
+    """A batch whose battle ``i`` is a copy of ``batch``'s battle ``battles[i]``: players,
+    creatures (attacking as in the source), instances, targets, plugins' state and events; no
+    blocks and no divisions; with the copies' first rows. `creature_refs` are the creature state
+    keys that hold creature rows; `rows` are ``Rows.of(batch)``, if known."""
+    battles = np.asarray(battles, I64)
+    rows = rows or Rows.of(batch)
+    players, creatures = rows.players, rows.creatures
+    prow, pcopy, pstart = players.gather(battles)
+    crow, ccopy, cstart = creatures.gather(battles)
+    # what to add to a reference to a row of the source battle, per copy
+    p_shift = pstart - players.start[battles]
+    c_shift = cstart - creatures.start[battles]
+    inst = _rows_of(batch.instance_row, crow, batch.n_creatures, rows.instances)
+    aims = _rows_of(batch.target_source, crow, batch.n_creatures, rows.targets)
+    plan = _Plan(
+        len(battles),
+        _Take(crow),
+        _Take(prow),
+        _Take(inst[0]),
+        _Take(aims[0]),
+        ccopy,
+        pcopy,
+        np.arange(len(crow), dtype=I64) - crow,
+        p_shift[ccopy],
+        c_shift[ccopy[inst[1]]],
+        c_shift[ccopy[aims[1]]],
+    )
+    events = None
+    if len(batch.event_battle):
+        segments = Segments.of(batch.event_battle, batch.n_battles)
+        erow, ecopy, estart = segments.gather(battles)
+        ev_inst = _rows_of(batch.event_instance_event, erow, len(batch.event_battle))
+        e_shift = estart - segments.start[battles]
+        events = _EventPlan(
+            _Take(erow),
+            _Take(ev_inst[0]),
+            ecopy,
+            c_shift[ecopy],
+            p_shift[ecopy],
+            e_shift[ecopy[ev_inst[1]]],
+        )
+    return Copies(_copied(batch, plan, events, creature_refs), cstart, pstart, crow, prow)
+
+
+def tile_boards(
+    batch: CombatBatch,
+    lo: int,
+    hi: int,
+    times: int,
+    creature_refs: tuple[str, ...],
+    rows: Rows | None = None,
+) -> Copies:
+    """``copy_boards(batch, np.tile(np.arange(lo, hi), times), ...)``: battles ``lo:hi``
+    copied `times` over (battle ``t * (hi - lo) + i`` is a copy of battle ``lo + i``), made
+    from whole slices of the source arrays. `rows`: ``Rows.by_battle(batch)``, if known."""
+    rows = rows or Rows.by_battle(batch)
+    c = _Run.of(rows.creatures.start, batch.n_creatures, lo, hi, times)
+    p = _Run.of(rows.players.start, batch.n_players, lo, hi, times)
+    battle = _Run(lo, hi, times)  # of the battles themselves
+    # child tables are ordered by their owner rows: a run of owners has a run of theirs
+    inst = _Run.owned(batch.instance_row, c, times)
+    aims = _Run.owned(batch.target_source, c, times)
+    plan = _Plan(
+        (hi - lo) * times,
+        c.take,
+        p.take,
+        inst.take,
+        aims.take,
+        c.take(batch.battle) + battle.on(c),
+        p.take(batch.player_battle) + battle.on(p),
+        c.on(c),
+        p.on(c),
+        c.on(inst),
+        c.on(aims),
+    )
+    events = None
+    if len(batch.event_battle):
+        e = _Run.owned(batch.event_battle, battle, times)
+        grants = _Run.owned(batch.event_instance_event, e, times)
+        events = _EventPlan(
+            e.take, grants.take, e.take(batch.event_battle) + battle.on(e), c.on(e), p.on(e),
+            e.on(grants),
+        )  # fmt: skip
+    first = _Take(None, lo, hi, times)
+    return Copies(
+        _copied(batch, plan, events, creature_refs),
+        first(rows.creatures.start) + c.on(battle),
+        first(rows.players.start) + p.on(battle),
+        c.take(np.arange(batch.n_creatures, dtype=I64)),
+        p.take(np.arange(batch.n_players, dtype=I64)),
+        c.take,
+    )
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A run of consecutive rows ``lo:hi`` of one table, copied `times` over."""
+
+    lo: int
+    hi: int
+    times: int
+
+    @staticmethod
+    def of(start: IntArray, size: int, lo: int, hi: int, times: int) -> _Run:
+        """The rows of battles ``lo:hi`` (`start`: each battle's first row; `size` rows)."""
+        end = int(start[hi]) if hi < len(start) else size
+        return _Run(int(start[lo]) if lo < hi else end, end, times)
+
+    @staticmethod
+    def owned(owner: IntArray, owners: _Run, times: int) -> _Run:
+        """The rows of a child table (`owner`: each one's owner row, ascending) whose owners
+        are the rows of `owners`."""
+        lo, hi = owner.searchsorted([owners.lo, owners.hi]).tolist()
+        return _Run(lo, hi, times)
+
+    @property
+    def take(self) -> _Take:
+        return _Take(None, self.lo, self.hi, self.times)
+
+    def on(self, rows: _Run) -> IntArray:
+        """For each copied row of `rows`: what moves a reference to one of this run's
+        source rows into the row's copy."""
+        per_copy = np.arange(self.times, dtype=I64) * (self.hi - self.lo) - self.lo
+        return per_copy.repeat(rows.hi - rows.lo)
+
+
+def _copied(
+    batch: CombatBatch,
+    plan: _Plan,
+    events: _EventPlan | None,
+    creature_refs: tuple[str, ...],
+) -> CombatBatch:
+    """The copies of :func:`copy_boards` as `plan` and `events` take them."""
+    take, c_on = plan.creatures, plan.c_on_creature
+    p_on = plan.p_on_creature
+    state = {
+        k: (_move(take(v), c_on) if k in creature_refs else take(v))
+        for k, v in batch.creature_state.items()
+    }
+    out = replaced(
+        batch,
+        n_battles=plan.n_battles,
+        player_battle=plan.player_battle,
+        life=plan.players(batch.life),
+        battle=plan.battle,
+        controller=take(batch.controller) + p_on,
+        power=take(batch.power),
+        toughness=take(batch.toughness),
+        damage=take(batch.damage),
+        keywords=take(batch.keywords),
+        colors=take(batch.colors),
+        attacking=_move(take(batch.attacking), p_on),
+        present=take(batch.present),
+        types=None if batch.types is None else take(batch.types),
+        player_lands=None if batch.player_lands is None else plan.players(batch.player_lands),
+        tapped=None if batch.tapped is None else take(batch.tapped),
+        block_blocker=np.zeros(0, I64),
+        block_attacker=np.zeros(0, I64),
+        block_rank=np.zeros(0, I64),
+        counters=None if batch.counters is None else take(batch.counters),
+        creature_state=state,
+        player_state={k: plan.players(v) for k, v in batch.player_state.items()},
+        instance_row=_move(plan.instances(batch.instance_row), plan.c_on_instance),
+        instance_keyword=plan.instances(batch.instance_keyword),
+        instance_parameter=plan.instances(batch.instance_parameter),
+        target_source=_move(plan.targets(batch.target_source), plan.c_on_target),
+        target_keyword=plan.targets(batch.target_keyword),
+        target_instance=plan.targets(batch.target_instance),
+        target_row=_move(plan.targets(batch.target_row), plan.c_on_target),
+        division_step=np.zeros(0, I64),
+        division_source=np.zeros(0, I64),
+        division_recipient=np.zeros(0, I64),
+        division_amount=np.zeros(0, I64),
+        creature_ids=None,
+        # names decide some keywords (alpha strike), so each copy keeps its creatures'
+        creature_names=None if batch.creature_names is None else take.listed(batch.creature_names),
+        player_ids=None,
+        division_index=None,
+        battle_files=None,
+    )
+    if events is None:
+        return out
+    e = events.events
+    target = e(batch.event_target)
+    return replaced(
+        out,
+        event_battle=events.battle,
+        event_point=e(batch.event_point),
+        event_action=e(batch.event_action),
+        event_target=np.where(target < 0, target - events.p_on_event, target + events.c_on_event),
+        event_keywords=e(batch.event_keywords),
+        event_counters=None if batch.event_counters is None else e(batch.event_counters),
+        event_instance_event=_move(
+            events.instances(batch.event_instance_event), events.e_on_instance
+        ),
+        event_instance_keyword=events.instances(batch.event_instance_keyword),
+        event_instance_parameter=events.instances(batch.event_instance_parameter),
+        event_power=e(batch.event_power),
+        event_toughness=e(batch.event_toughness),
+        event_amount=e(batch.event_amount),
+        event_player=_move(e(batch.event_player), events.p_on_event),
+        event_card=e(batch.event_card),
+        event_token=None
+        if batch.event_token is None
+        else _move(e(batch.event_token), events.c_on_event),
+        event_index=None if batch.event_index is None else e(batch.event_index),
+    )
+
+
+def _move(refs: IntArray, shift: IntArray) -> IntArray:
+    """Row references (-1 for none) moved by `shift` (the same length: each reference's
+    new first row of its battle minus the old one)."""
+    out: IntArray = np.where(refs >= 0, refs + shift, refs)
+    return out
+
+
+def _rows_of(
+    owner: IntArray, taken: IntArray, n_owners: int, owned: OwnedRows | None = None
+) -> tuple[IntArray, IntArray]:
+    """Rows of a child table (instances of creatures, of events) whose owner rows are copied
+    as `taken`: the child rows in the copies' order, and the place in `taken` of each one's
+    owner. Child rows of one owner are contiguous and ordered by owner; `owned` is
+    ``OwnedRows.of(owner, n_owners)``, if known."""
+    if len(owner) == 0:
+        return np.zeros(0, I64), np.zeros(0, I64)
+    owned = owned or OwnedRows.of(owner, n_owners)
+    per = owned.count[taken]
+    place = np.arange(len(taken), dtype=I64).repeat(per)
+    first = per.cumsum() - per
+    within = np.arange(len(place), dtype=I64) - first[place]
+    return owned.order[owned.start[taken][place] + within], place
