@@ -70,6 +70,20 @@ class _Take:
             return part.copy()  # type: ignore[return-value]
         return np.concatenate([part] * self.times)  # type: ignore[return-value]
 
+    def moved(self, refs: IntArray, shift: IntArray, keep_none: bool = True) -> IntArray:
+        """The copies' rows of a column of row references, each moved by `shift` (per copied
+        row for a gather, per copy for a run); with `keep_none`, -1 (none) stays -1."""
+        if self.rows is not None:
+            taken = refs[self.rows]
+            out: IntArray = (
+                np.where(taken >= 0, taken + shift, taken) if keep_none else taken + shift
+            )
+            return out
+        part = refs[self.lo : self.hi]
+        by_copy = shift[:, None] * (part >= 0) if keep_none else shift[:, None]
+        out = (part[None, :] + by_copy).reshape(-1)
+        return out
+
     def listed(self, values: list[str]) -> list[str]:
         """The copies' rows of a list."""
         if self.rows is not None:
@@ -80,9 +94,10 @@ class _Take:
 
 @dataclass(frozen=True)
 class _Plan:
-    """Which source rows make the copies' rows, table by table, and for each new row what
-    moves a reference to a source row of its battle: to creature rows (``c_*``), player rows
-    (``p_*``), event rows (``e_*``)."""
+    """Which source rows make the copies' rows, table by table, and what moves a reference
+    to a source row of a battle into its copy: to creature rows (``c_*``), player rows
+    (``p_*``), event rows (``e_*``), per copied row of the table named (gathers) or per copy
+    (runs: :class:`_Take` ``moved``)."""
 
     n_battles: int
     creatures: _Take
@@ -90,7 +105,7 @@ class _Plan:
     instances: _Take
     targets: _Take
     battle: IntArray  #: [N] each new creature row's battle
-    player_battle: IntArray
+    player_battle: IntArray  #: [P]
     c_on_creature: IntArray
     p_on_creature: IntArray
     c_on_instance: IntArray
@@ -175,34 +190,33 @@ def tile_boards(
     p = _Run.of(rows.players.start, batch.n_players, lo, hi, times)
     battle = _Run(lo, hi, times)  # of the battles themselves
     # child tables are ordered by their owner rows: a run of owners has a run of theirs
-    inst = _Run.owned(batch.instance_row, c, times)
-    aims = _Run.owned(batch.target_source, c, times)
+    inst = _Run.owned(batch.instance_row, c)
+    aims = _Run.owned(batch.target_source, c)
+    # references move by a copy's first row minus its source's, the same for a whole copy
+    c_on, p_on, b_on = c.shift, p.shift, battle.shift
     plan = _Plan(
         (hi - lo) * times,
         c.take,
         p.take,
         inst.take,
         aims.take,
-        c.take(batch.battle) + battle.on(c),
-        p.take(batch.player_battle) + battle.on(p),
-        c.on(c),
-        p.on(c),
-        c.on(inst),
-        c.on(aims),
-    )
+        c.take.moved(batch.battle, b_on, keep_none=False),
+        p.take.moved(batch.player_battle, b_on, keep_none=False),
+        c_on, p_on, c_on, c_on,
+    )  # fmt: skip
     events = None
     if len(batch.event_battle):
-        e = _Run.owned(batch.event_battle, battle, times)
-        grants = _Run.owned(batch.event_instance_event, e, times)
+        e = _Run.owned(batch.event_battle, battle)
+        grants = _Run.owned(batch.event_instance_event, e)
         events = _EventPlan(
-            e.take, grants.take, e.take(batch.event_battle) + battle.on(e), c.on(e), p.on(e),
-            e.on(grants),
+            e.take, grants.take, e.take.moved(batch.event_battle, b_on, keep_none=False),
+            c_on, p_on, e.shift,
         )  # fmt: skip
-    first = _Take(None, lo, hi, times)
+    first = battle.take
     return Copies(
         _copied(batch, plan, events, creature_refs),
-        first(rows.creatures.start) + c.on(battle),
-        first(rows.players.start) + p.on(battle),
+        first.moved(rows.creatures.start, c_on, keep_none=False),
+        first.moved(rows.players.start, p_on, keep_none=False),
         c.take(np.arange(batch.n_creatures, dtype=I64)),
         p.take(np.arange(batch.n_players, dtype=I64)),
         c.take,
@@ -224,21 +238,20 @@ class _Run:
         return _Run(int(start[lo]) if lo < hi else end, end, times)
 
     @staticmethod
-    def owned(owner: IntArray, owners: _Run, times: int) -> _Run:
+    def owned(owner: IntArray, owners: _Run) -> _Run:
         """The rows of a child table (`owner`: each one's owner row, ascending) whose owners
         are the rows of `owners`."""
         lo, hi = owner.searchsorted([owners.lo, owners.hi]).tolist()
-        return _Run(lo, hi, times)
+        return _Run(lo, hi, owners.times)
 
     @property
     def take(self) -> _Take:
         return _Take(None, self.lo, self.hi, self.times)
 
-    def on(self, rows: _Run) -> IntArray:
-        """For each copied row of `rows`: what moves a reference to one of this run's
-        source rows into the row's copy."""
-        per_copy = np.arange(self.times, dtype=I64) * (self.hi - self.lo) - self.lo
-        return per_copy.repeat(rows.hi - rows.lo)
+    @property
+    def shift(self) -> IntArray:
+        """Per copy: what moves a reference to one of the run's source rows into the copy."""
+        return np.arange(self.times, dtype=I64) * (self.hi - self.lo) - self.lo
 
 
 def _copied(
@@ -251,7 +264,7 @@ def _copied(
     take, c_on = plan.creatures, plan.c_on_creature
     p_on = plan.p_on_creature
     state = {
-        k: (_move(take(v), c_on) if k in creature_refs else take(v))
+        k: (take.moved(v, c_on) if k in creature_refs else take(v))
         for k, v in batch.creature_state.items()
     }
     out = replaced(
@@ -260,13 +273,13 @@ def _copied(
         player_battle=plan.player_battle,
         life=plan.players(batch.life),
         battle=plan.battle,
-        controller=take(batch.controller) + p_on,
+        controller=take.moved(batch.controller, p_on, keep_none=False),
         power=take(batch.power),
         toughness=take(batch.toughness),
         damage=take(batch.damage),
         keywords=take(batch.keywords),
         colors=take(batch.colors),
-        attacking=_move(take(batch.attacking), p_on),
+        attacking=take.moved(batch.attacking, p_on),
         present=take(batch.present),
         types=None if batch.types is None else take(batch.types),
         player_lands=None if batch.player_lands is None else plan.players(batch.player_lands),
@@ -277,13 +290,13 @@ def _copied(
         counters=None if batch.counters is None else take(batch.counters),
         creature_state=state,
         player_state={k: plan.players(v) for k, v in batch.player_state.items()},
-        instance_row=_move(plan.instances(batch.instance_row), plan.c_on_instance),
+        instance_row=plan.instances.moved(batch.instance_row, plan.c_on_instance),
         instance_keyword=plan.instances(batch.instance_keyword),
         instance_parameter=plan.instances(batch.instance_parameter),
-        target_source=_move(plan.targets(batch.target_source), plan.c_on_target),
+        target_source=plan.targets.moved(batch.target_source, plan.c_on_target),
         target_keyword=plan.targets(batch.target_keyword),
         target_instance=plan.targets(batch.target_instance),
-        target_row=_move(plan.targets(batch.target_row), plan.c_on_target),
+        target_row=plan.targets.moved(batch.target_row, plan.c_on_target),
         division_step=np.zeros(0, I64),
         division_source=np.zeros(0, I64),
         division_recipient=np.zeros(0, I64),
@@ -298,37 +311,32 @@ def _copied(
     if events is None:
         return out
     e = events.events
-    target = e(batch.event_target)
+    # a player as target is -1 - its row: it moves the other way
+    on_player = e.moved(batch.event_target, -events.p_on_event, keep_none=False)
+    on_creature = e.moved(batch.event_target, events.c_on_event, keep_none=False)
     return replaced(
         out,
         event_battle=events.battle,
         event_point=e(batch.event_point),
         event_action=e(batch.event_action),
-        event_target=np.where(target < 0, target - events.p_on_event, target + events.c_on_event),
+        event_target=np.where(e(batch.event_target) < 0, on_player, on_creature),
         event_keywords=e(batch.event_keywords),
         event_counters=None if batch.event_counters is None else e(batch.event_counters),
-        event_instance_event=_move(
-            events.instances(batch.event_instance_event), events.e_on_instance
+        event_instance_event=events.instances.moved(
+            batch.event_instance_event, events.e_on_instance
         ),
         event_instance_keyword=events.instances(batch.event_instance_keyword),
         event_instance_parameter=events.instances(batch.event_instance_parameter),
         event_power=e(batch.event_power),
         event_toughness=e(batch.event_toughness),
         event_amount=e(batch.event_amount),
-        event_player=_move(e(batch.event_player), events.p_on_event),
+        event_player=e.moved(batch.event_player, events.p_on_event),
         event_card=e(batch.event_card),
         event_token=None
         if batch.event_token is None
-        else _move(e(batch.event_token), events.c_on_event),
+        else e.moved(batch.event_token, events.c_on_event),
         event_index=None if batch.event_index is None else e(batch.event_index),
     )
-
-
-def _move(refs: IntArray, shift: IntArray) -> IntArray:
-    """Row references (-1 for none) moved by `shift` (the same length: each reference's
-    new first row of its battle minus the old one)."""
-    out: IntArray = np.where(refs >= 0, refs + shift, refs)
-    return out
 
 
 def _rows_of(

@@ -230,7 +230,9 @@ def distinct_rows(rows: IntArray) -> tuple[IntArray, IntArray]:
     n = len(rows)
     if n == 0 or not rows.shape[1]:
         return rows[: min(n, 1)], np.zeros(n, I64)
-    if not np.count_nonzero(rows != rows[0]):  # one kind: the common case
+    first = rows[0].tolist()  # one kind is the common case (column by column: numpy
+    # compares rows of a few columns against one row slowly)
+    if not any(np.count_nonzero(rows[:, t] != v) for t, v in enumerate(first)):
         return rows[:1], np.zeros(n, I64)
     low = rows.min(axis=0)
     span = rows.max(axis=0) - low + 1

@@ -125,8 +125,10 @@ def score(
         else:
             key = objective.player_keys[term]
             assert outcome.player_state is not None
-            grew = outcome.player_state[key].astype(I64) - batch.player_state[key].astype(I64)
-            np.subtract(grew[d], grew[a], out=out[:, i])
+            after, before, column = outcome.player_state[key], batch.player_state[key], out[:, i]
+            np.subtract(after[d], after[a], out=column, dtype=I64)
+            column -= before[d]
+            column += before[a]
     return out
 
 

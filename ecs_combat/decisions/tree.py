@@ -54,9 +54,10 @@ class Blocks:
     blocker: IntArray
     attacker: IntArray
     rank: IntArray  #: place of the attacker among those its blocker blocks
-    #: When every board has this many declarations (> 0), boards in ascending order: if the
-    #: boards are also consecutive battles, the first level is resolved as that many copies
-    #: of their run, a declaration at a time (:func:`~ecs_combat.batched.board_copies.tile_boards`).
+    #: When every board has the same `each` (> 0) declarations, of the same pairs by place
+    #: (one shape, each one legal), boards in ascending order: if the boards are also
+    #: consecutive battles, the first level is resolved as `each` copies of their run, a
+    #: declaration at a time (:func:`~ecs_combat.batched.board_copies.tile_boards`).
     each: int = 0
 
 
@@ -123,6 +124,22 @@ class Layout:
     battle: IntArray  #: [nodes] each node's battle
     #: Battles ``t * boards + i`` are nodes ``i * each + t``.
     each: int
+
+    def block_rows(self, start: IntArray) -> tuple[IntArray, IntArray]:
+        """``csr_rows(start, node)``: the rows of each battle's pairs in the blocks' CSR
+        `start`, and each one's battle, for a first level whose boards have the same
+        declarations (:attr:`Blocks.each`)."""
+        each = self.each
+        n = len(self.node) // each
+        per = int(start[each] - start[0])  # pairs of a board
+        rows, owner = [], []
+        board_first = np.arange(n, dtype=I64) * per
+        first = start[: each + 1].tolist()
+        for t in range(each):
+            lo, hi = first[t], first[t + 1]
+            rows.append((board_first[:, None] + np.arange(lo, hi, dtype=I64)).reshape(-1))
+            owner.append(np.arange(t * n, (t + 1) * n, dtype=I64).repeat(hi - lo))
+        return np.concatenate(rows), np.concatenate(owner)
 
     def by_node(self, values: IntArray) -> IntArray:
         """Rows of `values` by battle, in node order."""
@@ -194,9 +211,8 @@ class Tree:
         else:  # declaration by declaration: battle t * boards + i is node i * each + t
             lo, n = int(b.board[decl[0]]), len(decl) // b.each
             copies = tile_boards(self.boards, lo, lo + n, b.each, self._refs, self._rows)
-            decl = decl[layout.node]
         batch, cs, ps = copies.batch, copies.creature_start, copies.player_start
-        rows, owner = csr_rows(b.start, decl)
+        rows, owner = csr_rows(b.start, decl) if layout is None else layout.block_rows(b.start)
         if len(level.div):
             div_rows, div_owner = csr_rows(level.div_start, np.arange(len(level.decl), dtype=I64))
             div = level.div[div_rows]
