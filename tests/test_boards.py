@@ -17,7 +17,7 @@ from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.boards import join_outcomes, take_outcomes
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
-from ecs_combat.batched.numeric import distinct_rows
+from ecs_combat.batched.numeric import distinct_rows, repeated, row_ranges, tiled
 
 PLAYERS = "[players.A]\n[players.B]\n"
 
@@ -89,3 +89,30 @@ def test_distinct_rows_as_numpy_unique_gives_them(rows: list[list[int]], huge: b
     want_kinds, want_inverse = np.unique(a, axis=0, return_inverse=True)
     assert kinds.tolist() == want_kinds.tolist()
     assert inverse.tolist() == want_inverse.reshape(-1).tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 50), min_size=0, max_size=20),
+    st.integers(0, 12),
+    st.booleans(),
+)
+def test_row_ranges_list_every_range_in_order(lo: list[int], each: int, uneven: bool) -> None:
+    """`row_ranges` (a pass per place for a few rows each, repeats otherwise) lists the rows
+    ``lo[i]:hi[i]`` of every i in order, each with its i."""
+    counts = [each + (i % 3 if uneven else 0) for i in range(len(lo))]
+    hi = [a + c for a, c in zip(lo, counts, strict=True)]
+    rows, owner = row_ranges(np.array(lo, np.int64), np.array(hi, np.int64))
+    assert rows.tolist() == [r for a, b in zip(lo, hi, strict=True) for r in range(a, b)]
+    assert owner.tolist() == [i for i, c in enumerate(counts) for _ in range(c)]
+    assert rows.dtype == owner.dtype == np.int64
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-5, 5), min_size=0, max_size=12), st.integers(0, 11))
+def test_repeated_and_tiled_as_numpy_gives_them(values: list[int], times: int) -> None:
+    """`repeated` and `tiled` (strided passes for a few) are numpy's repeat and tile."""
+    array = np.array(values, np.int64)
+    assert repeated(array, times).tolist() == array.repeat(times).tolist()
+    assert tiled(array, times).tolist() == np.tile(array, times).tolist()
+    assert repeated(array, times).dtype == tiled(array, times).dtype == np.int64

@@ -259,12 +259,47 @@ def distinct_values(values: IntArray) -> list[int]:
     return out
 
 
+#: Ranges of at most this many rows each, all as long, are listed a place at a time; so are
+#: repeats and tiles of at most this many.
+FEW_ROWS = 8
+
+
+def repeated(values: AnyArray, times: int) -> AnyArray:
+    """``values.repeat(times)``: a strided pass per copy when few (numpy repeats by a few
+    slowly)."""
+    if times > FEW_ROWS:
+        return values.repeat(times)
+    out = np.empty(len(values) * times, values.dtype)
+    for j in range(times):
+        out[j::times] = values
+    return out
+
+
+def tiled(values: AnyArray, times: int) -> AnyArray:
+    """``np.tile(values, times)`` of a 1-D array: a strided fill per value when few."""
+    k = len(values)
+    if k > FEW_ROWS:
+        return np.tile(values, times)
+    out = np.empty(k * times, values.dtype)
+    for j, v in enumerate(values.tolist()):
+        out[j::k] = v
+    return out
+
+
 def row_ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
     """The rows ``lo[i]:hi[i]`` of every i, in order, and each one's i (scalar repeats when
     every range is as long: numpy's repeat by a count array is the slower)."""
     count = hi - lo
     n = len(lo)
     each = int(count[0]) if n else 0
+    if 0 < each <= FEW_ROWS and not np.count_nonzero(count != each):
+        # a strided pass per place: numpy repeats by a few slowly
+        rows, owner = np.empty(n * each, I64), np.empty(n * each, I64)
+        places = np.arange(n, dtype=I64)
+        for j in range(each):
+            np.add(lo, j, out=rows[j::each])
+            owner[j::each] = places
+        return rows, owner
     if each and not np.count_nonzero(count != each):
         first = np.arange(0, n * each, each, dtype=I64)
         owner = np.arange(n, dtype=I64).repeat(each)

@@ -230,10 +230,11 @@ def _lowest_by_place(values: IntArray, n: int, each: int) -> tuple[IntArray, Int
     boards = values.reshape(n, each)
     low = boards[:, 0].copy()
     at = np.zeros(n, I64)
-    for j in range(1, each):
-        lower = boards[:, j] < low
-        low[lower] = boards[:, j][lower]
-        at[lower] = j
+    for j in range(1, each):  # whole-array passes: assigning through a mask is slower
+        place = boards[:, j]
+        lower = place < low
+        np.minimum(low, place, out=low)
+        np.copyto(at, j, where=lower)
     return low, at
 
 

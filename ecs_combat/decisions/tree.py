@@ -28,7 +28,7 @@ from ecs_combat.batched.boards import (
     take_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine, Played
-from ecs_combat.batched.numeric import distinct_values
+from ecs_combat.batched.numeric import distinct_values, repeated
 from ecs_combat.decisions.children import (
     Children,
     Expanded,
@@ -138,7 +138,7 @@ class Layout:
         for t in range(each):
             lo, hi = first[t], first[t + 1]
             rows.append((board_first[:, None] + np.arange(lo, hi, dtype=I64)).reshape(-1))
-            owner.append(np.arange(t * n, (t + 1) * n, dtype=I64).repeat(hi - lo))
+            owner.append(repeated(np.arange(t * n, (t + 1) * n, dtype=I64), hi - lo))
         return np.concatenate(rows), np.concatenate(owner)
 
     def by_node(self, values: IntArray) -> IntArray:

@@ -27,7 +27,7 @@ from ecs_combat.batched.boards import (
     join_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.numeric import distinct_rows, distinct_values
+from ecs_combat.batched.numeric import distinct_rows, distinct_values, repeated, tiled
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import best_declarations, search
 from ecs_combat.decisions.tree import Blocks, Clock, Tree
@@ -213,7 +213,7 @@ class BlockSearch:
             blk = blk_rows[bf[:, None] + np.arange(k, dtype=I64)]
             ok = _legal(legality, shape, att.reshape(len(af), a), blk.reshape(len(bf), k))
             if len(kinds) == 1 and not np.count_nonzero(~ok):  # all alike, all legal
-                return _every_declaration(shape, battles, place[att], place[blk]), np.tile(
+                return _every_declaration(shape, battles, place[att], place[blk]), tiled(
                     shape.tie, len(battles)
                 )
             b, r = np.nonzero(ok)
@@ -251,15 +251,15 @@ def _every_declaration(shape: Shape, battles: IntArray, att: IntArray, blk: IntA
     n, per = len(battles), len(shape.pair_attacker)
     r = len(shape.tie)
     start = np.empty(n * r + 1, I64)  # each battle's pairs after the battles' before it
-    np.add((np.arange(n, dtype=I64) * per).repeat(r), np.tile(shape.start[:-1], n),
+    np.add(repeated(np.arange(n, dtype=I64) * per, r), tiled(shape.start[:-1], n),
            out=start[:-1])  # fmt: skip
     start[-1] = n * per
     return Blocks(
-        board=battles.repeat(r),
+        board=repeated(battles, r),
         start=start,
         blocker=blk[:, shape.pair_blocker].reshape(-1),
         attacker=att[:, shape.pair_attacker].reshape(-1),
-        rank=np.tile(shape.pair_rank, n),
+        rank=tiled(shape.pair_rank, n),
         each=r,
     )
 
