@@ -9,7 +9,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.batched.keywords import kept, refresh
-from ecs_combat.batched.numeric import mask_of, some
+from ecs_combat.batched.numeric import mask_of, repeated, some
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.payloads import (
@@ -71,7 +71,7 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     low = low[~p.lost[low]]
     if battles is not None:
         if run.per_battle is not None:
-            met &= np.repeat(battles, run.per_battle)
+            met &= repeated(battles, run.per_battle)
         else:
             rows = met.nonzero()[0]
             met = mask_of(run.n, np.compress(battles[c.battle[rows]], rows))

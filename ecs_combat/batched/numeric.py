@@ -218,7 +218,7 @@ def rows_of_battles(
     if battles is None or np.count_nonzero(battles) == battles.size:
         return None
     if per_battle is not None:
-        return np.repeat(battles, per_battle)
+        return repeated(battles, per_battle)
     out: BoolArray = battles[battle]
     return out
 
