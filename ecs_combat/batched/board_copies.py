@@ -217,8 +217,8 @@ def tile_boards(
         _copied(batch, plan, events, creature_refs),
         first.moved(rows.creatures.start, c_on, keep_none=False),
         first.moved(rows.players.start, p_on, keep_none=False),
-        c.take(np.arange(batch.n_creatures, dtype=I64)),
-        p.take(np.arange(batch.n_players, dtype=I64)),
+        np.tile(np.arange(c.lo, c.hi, dtype=I64), times),
+        np.tile(np.arange(p.lo, p.hi, dtype=I64), times),
         c.take,
     )
 

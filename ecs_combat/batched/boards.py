@@ -192,7 +192,7 @@ def take_outcomes(outcome: BatchOutcome, battle_of_row: IntArray, player_battle:
         dealt_to_players=None if o.dealt_to_players is None else o.dealt_to_players[crow],
         life_gained=None if o.life_gained is None else o.life_gained[crow],
         entered=None if o.entered is None else o.entered[crow],
-        steps_taken=None if o.steps_taken is None else o.steps_taken[:, battles],
+        steps_taken=None if o.steps_taken is None else np.take(o.steps_taken, battles, axis=1),
         player_state=None
         if o.player_state is None
         else {k: v[prow] for k, v in o.player_state.items()},
