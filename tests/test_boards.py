@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from unittest.mock import patch
 
 import numpy as np
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from scenario_text import combat, creature
 
 from ecs_combat import Registry, parse_scenario
+from ecs_combat.batched import numeric
 from ecs_combat.batched.boards import join_outcomes, take_outcomes
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
@@ -85,10 +87,12 @@ def test_distinct_rows_as_numpy_unique_gives_them(rows: list[list[int]], huge: b
     a = np.array(rows, np.int64).reshape(len(rows), width)
     if huge and len(a) and width:
         a[0, 0] = 1 << 40
-    kinds, inverse = distinct_rows(a)
     want_kinds, want_inverse = np.unique(a, axis=0, return_inverse=True)
-    assert kinds.tolist() == want_kinds.tolist()
-    assert inverse.tolist() == want_inverse.reshape(-1).tolist()
+    for strided_from in (0, numeric.STRIDED_FROM):  # one kind found column by column, or not
+        with patch.object(numeric, "STRIDED_FROM", strided_from):
+            kinds, inverse = distinct_rows(a)
+        assert kinds.tolist() == want_kinds.tolist()
+        assert inverse.tolist() == want_inverse.reshape(-1).tolist()
 
 
 @settings(max_examples=200, deadline=None)
@@ -102,10 +106,12 @@ def test_row_ranges_list_every_range_in_order(lo: list[int], each: int, uneven: 
     ``lo[i]:hi[i]`` of every i in order, each with its i."""
     counts = [each + (i % 3 if uneven else 0) for i in range(len(lo))]
     hi = [a + c for a, c in zip(lo, counts, strict=True)]
-    rows, owner = row_ranges(np.array(lo, np.int64), np.array(hi, np.int64))
-    assert rows.tolist() == [r for a, b in zip(lo, hi, strict=True) for r in range(a, b)]
-    assert owner.tolist() == [i for i, c in enumerate(counts) for _ in range(c)]
-    assert rows.dtype == owner.dtype == np.int64
+    for strided_from in (0, numeric.STRIDED_FROM):  # the strided passes, and the calls
+        with patch.object(numeric, "STRIDED_FROM", strided_from):
+            rows, owner = row_ranges(np.array(lo, np.int64), np.array(hi, np.int64))
+        assert rows.tolist() == [r for a, b in zip(lo, hi, strict=True) for r in range(a, b)]
+        assert owner.tolist() == [i for i, c in enumerate(counts) for _ in range(c)]
+        assert rows.dtype == owner.dtype == np.int64
 
 
 @settings(max_examples=100, deadline=None)
@@ -113,6 +119,8 @@ def test_row_ranges_list_every_range_in_order(lo: list[int], each: int, uneven: 
 def test_repeated_and_tiled_as_numpy_gives_them(values: list[int], times: int) -> None:
     """`repeated` and `tiled` (strided passes for a few) are numpy's repeat and tile."""
     array = np.array(values, np.int64)
-    assert repeated(array, times).tolist() == array.repeat(times).tolist()
-    assert tiled(array, times).tolist() == np.tile(array, times).tolist()
-    assert repeated(array, times).dtype == tiled(array, times).dtype == np.int64
+    for strided_from in (0, numeric.STRIDED_FROM):  # the strided passes, and the calls
+        with patch.object(numeric, "STRIDED_FROM", strided_from):
+            assert repeated(array, times).tolist() == array.repeat(times).tolist()
+            assert tiled(array, times).tolist() == np.tile(array, times).tolist()
+            assert repeated(array, times).dtype == tiled(array, times).dtype == np.int64

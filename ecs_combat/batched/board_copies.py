@@ -63,8 +63,8 @@ class _Take:
 
     def __call__(self, values: _A) -> _A:
         """The copies' rows of a column of the table."""
-        if self.rows is not None:
-            return values[self.rows]  # type: ignore[return-value]
+        if self.rows is not None:  # take: faster than indexing by an array
+            return values.take(self.rows, axis=0)  # type: ignore[return-value]
         part = values[self.lo : self.hi]
         if self.times == 1:
             return part.copy()  # type: ignore[return-value]
@@ -74,7 +74,7 @@ class _Take:
         """The copies' rows of a column of row references, each moved by `shift` (per copied
         row for a gather, per copy for a run); with `keep_none`, -1 (none) stays -1."""
         if self.rows is not None:
-            taken = refs[self.rows]
+            taken = refs.take(self.rows)
             out: IntArray = (
                 np.where(taken >= 0, taken + shift, taken) if keep_none else taken + shift
             )

@@ -179,24 +179,24 @@ def take_outcomes(outcome: BatchOutcome, battle_of_row: IntArray, player_battle:
     players = Segments.of(player_battle, n) if rows is None else rows.players
     crow, ccopy, _ = creatures.gather(battles)
     prow, pcopy, _ = players.gather(battles)
-    o = outcome
+    o = outcome  # ndarray.take: faster than indexing by an array
     taken = BatchOutcome(
-        alive=o.alive[crow],
-        damage=o.damage[crow],
-        power=o.power[crow],
-        toughness=o.toughness[crow],
-        life=o.life[prow],
-        lost=o.lost[prow],
-        died_in_step=o.died_in_step[crow],
-        damage_to_players=o.damage_to_players[battles],
-        dealt_to_players=None if o.dealt_to_players is None else o.dealt_to_players[crow],
-        life_gained=None if o.life_gained is None else o.life_gained[crow],
-        entered=None if o.entered is None else o.entered[crow],
-        steps_taken=None if o.steps_taken is None else np.take(o.steps_taken, battles, axis=1),
+        alive=o.alive.take(crow),
+        damage=o.damage.take(crow),
+        power=o.power.take(crow),
+        toughness=o.toughness.take(crow),
+        life=o.life.take(prow),
+        lost=o.lost.take(prow),
+        died_in_step=o.died_in_step.take(crow),
+        damage_to_players=o.damage_to_players.take(battles),
+        dealt_to_players=None if o.dealt_to_players is None else o.dealt_to_players.take(crow),
+        life_gained=None if o.life_gained is None else o.life_gained.take(crow),
+        entered=None if o.entered is None else o.entered.take(crow),
+        steps_taken=None if o.steps_taken is None else o.steps_taken.take(battles, axis=1),
         player_state=None
         if o.player_state is None
-        else {k: v[prow] for k, v in o.player_state.items()},
-        returned=None if o.returned is None else o.returned[crow],
+        else {k: v.take(prow) for k, v in o.player_state.items()},
+        returned=None if o.returned is None else o.returned.take(crow),
     )
     return taken, ccopy, pcopy
 

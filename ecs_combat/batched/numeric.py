@@ -230,9 +230,15 @@ def distinct_rows(rows: IntArray) -> tuple[IntArray, IntArray]:
     n = len(rows)
     if n == 0 or not rows.shape[1]:
         return rows[: min(n, 1)], np.zeros(n, I64)
-    first = rows[0].tolist()  # one kind is the common case (column by column: numpy
-    # compares rows of a few columns against one row slowly)
-    if not any(np.count_nonzero(rows[:, t] != v) for t, v in enumerate(first)):
+    # one kind is the common case (column by column when many: numpy compares rows of a few
+    # columns against one row slowly)
+    if n < STRIDED_FROM:
+        one_kind = not np.count_nonzero(rows != rows[0])
+    else:
+        one_kind = not any(
+            np.count_nonzero(rows[:, t] != v) for t, v in enumerate(rows[0].tolist())
+        )
+    if one_kind:
         return rows[:1], np.zeros(n, I64)
     low = rows.min(axis=0)
     span = rows.max(axis=0) - low + 1
@@ -260,14 +266,16 @@ def distinct_values(values: IntArray) -> list[int]:
 
 
 #: Ranges of at most this many rows each, all as long, are listed a place at a time; so are
-#: repeats and tiles of at most this many.
+#: repeats and tiles of at most this many, of arrays of :data:`STRIDED_FROM` or more values
+#: (for smaller ones a single call costs less).
 FEW_ROWS = 8
+STRIDED_FROM = 2048
 
 
 def repeated(values: AnyArray, times: int) -> AnyArray:
     """``values.repeat(times)``: a strided pass per copy when few (numpy repeats by a few
     slowly)."""
-    if times > FEW_ROWS:
+    if times > FEW_ROWS or len(values) < STRIDED_FROM:
         return values.repeat(times)
     out = np.empty(len(values) * times, values.dtype)
     for j in range(times):
@@ -278,7 +286,7 @@ def repeated(values: AnyArray, times: int) -> AnyArray:
 def tiled(values: AnyArray, times: int) -> AnyArray:
     """``np.tile(values, times)`` of a 1-D array: a strided fill per value when few."""
     k = len(values)
-    if k > FEW_ROWS:
+    if k > FEW_ROWS or times < STRIDED_FROM:
         return np.tile(values, times)
     out = np.empty(k * times, values.dtype)
     for j, v in enumerate(values.tolist()):
@@ -292,7 +300,7 @@ def row_ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
     count = hi - lo
     n = len(lo)
     each = int(count[0]) if n else 0
-    if 0 < each <= FEW_ROWS and not np.count_nonzero(count != each):
+    if 0 < each <= FEW_ROWS and n >= STRIDED_FROM and not np.count_nonzero(count != each):
         # a strided pass per place: numpy repeats by a few slowly
         rows, owner = np.empty(n * each, I64), np.empty(n * each, I64)
         places = np.arange(n, dtype=I64)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.numeric import as_slice
+from ecs_combat.batched.numeric import STRIDED_FROM, as_slice
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import CORE_SCORE_TERMS, Registry
 from ecs_combat.suggest import did_you_mean
@@ -99,9 +99,11 @@ def score(
     """[n_battles, len(terms)] the score of each battle's outcome."""
     nb = batch.n_battles
     out = np.empty((nb, len(objective.terms)), I64)
-    # the players' rows: strided views when evenly spaced (one-on-one battles), not gathers
-    a = as_slice(sides.attacking_player) or sides.attacking_player
-    d = as_slice(sides.defending_player) or sides.defending_player
+    a: IntArray | slice = sides.attacking_player
+    d: IntArray | slice = sides.defending_player
+    if nb >= STRIDED_FROM:  # strided views when evenly spaced (one-on-one battles): no gathers
+        a = as_slice(sides.attacking_player) or a
+        d = as_slice(sides.defending_player) or d
     for i, term in enumerate(objective.terms):
         if term == "game":
             np.subtract(outcome.lost[d], outcome.lost[a], out=out[:, i], dtype=I64)
