@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,22 +90,27 @@ def assemble(
     attacking = np.where(attacks, controller + 1, -1)
 
     blocker_rows = np.flatnonzero(blocks)
-    attacker_rows = starts[battle[blocker_rows]] + assigned[blocker_rows]
+    first_row = battle * per_battle if per_battle is not None else np.repeat(starts, counts)
+    first_row += assigned
+    attacker_rows = first_row[blocker_rows]
     legal = attacks[attacker_rows]
+    attacker_masks = keywords[attacker_rows]
     if bits.restricts_blocks(possible):
         legal &= bits.legal_blocks(
-            keywords[attacker_rows],
+            attacker_masks,
             keywords[blocker_rows],
             possible,
-            power[attacker_rows],
-            power[blocker_rows],
+            lambda: power[attacker_rows],
+            lambda: power[blocker_rows],
             None if facts is None else facts.take(attacker_rows),
             None if facts is None else facts.take(blocker_rows),
         )
-    need = bits.blockers_needed(keywords[attacker_rows], possible)
-    if need is not None:
-        have = np.bincount(attacker_rows[legal], minlength=rows)[attacker_rows]
-        legal &= have >= need
+    need = bits.blockers_needed(attacker_masks, possible)
+    if need is not None:  # only the blocks of attackers needing more than one are checked
+        needy = (need > 1).nonzero()[0]
+        if needy.size:
+            have = np.bincount(attacker_rows[legal], minlength=rows)
+            legal[needy] &= have[attacker_rows[needy]] >= need[needy]
     block_blocker = blocker_rows[legal]
     block_attacker = attacker_rows[legal]
 
@@ -131,30 +137,46 @@ def assemble(
         creature_names=names,
     )
     if casts is not None and casts.entries:
-        blocked = np.zeros(rows, dtype=np.bool_)
-        blocked[block_attacker] = True
-        blocks = np.zeros(rows, dtype=np.bool_)
-        blocks[block_blocker] = True
-        _add_casts(batch, casts, attacks, blocked, blocks)
+        _add_casts(batch, casts, attacks, block_attacker, block_blocker)
     return batch, role == 0
 
 
 def _add_casts(
-    batch: CombatBatch, casts: Casts, attacks: BoolArray, blocked: BoolArray, blocks: BoolArray
+    batch: CombatBatch,
+    casts: Casts,
+    attacks: BoolArray,
+    block_attacker: IntArray,
+    block_blocker: IntArray,
 ) -> None:
     """Cast events at declare-blockers, by row and then in `[[casts]]` order."""
-    wanted = {"blocked attacker": attacks & blocked, "attacker": attacks, "blocker": blocks}
+
+    def marked(rows: IntArray) -> BoolArray:
+        out = np.zeros(len(attacks), dtype=np.bool_)
+        out[rows] = True
+        return out
+
+    wanted: dict[str, Callable[[], BoolArray]] = {  # made when a cast asks for them
+        "blocked attacker": lambda: attacks & marked(block_attacker),
+        "attacker": lambda: attacks,
+        "blocker": lambda: marked(block_blocker),
+    }
+    kinds: dict[str, BoolArray] = {}
     targets: list[IntArray] = []
     order: list[IntArray] = []
     cards: list[IntArray] = []
     for i, (card, kind, drawn) in enumerate(casts.entries):
-        rows = np.flatnonzero(drawn & wanted[kind])
+        if kind not in kinds:
+            kinds[kind] = wanted[kind]()
+        rows = np.flatnonzero(drawn & kinds[kind])
         targets.append(rows)
         order.append(np.full(rows.shape, i, dtype=np.int64))
         cards.append(np.full(rows.shape, card, dtype=np.int64))
-    target = np.concatenate(targets)
-    sort = np.lexsort((np.concatenate(order), target))
-    target = target[sort]
+    if len(targets) == 1:  # one entry: its rows ascending already
+        target, card_of = targets[0], cards[0]
+    else:
+        target = np.concatenate(targets)
+        sort = np.lexsort((np.concatenate(order), target))
+        target, card_of = target[sort], np.concatenate(cards)[sort]
     e = int(target.shape[0])
     batch.event_battle = batch.battle[target]
     batch.event_point = np.zeros(e, dtype=np.int64)
@@ -165,5 +187,5 @@ def _add_casts(
     batch.event_toughness = np.zeros(e, dtype=np.int64)
     batch.event_amount = np.zeros(e, dtype=np.int64)
     batch.event_player = batch.controller[target]
-    batch.event_card = np.concatenate(cards)[sort]
+    batch.event_card = card_of
     batch.card_names = casts.card_names

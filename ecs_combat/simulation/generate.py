@@ -88,6 +88,8 @@ class Drawn:
     #: [N] each creature row's card, an index into the generator's pool; None when the
     #: creatures are made up.
     card: IntArray | None = None
+    #: [n] each battle's first creature row, when known (the batch's rows are battle-major).
+    battle_start: IntArray | None = None
 
 
 class Generator(Protocol):
@@ -345,15 +347,35 @@ class SpecGenerator:
             home=c.get("home"),
         )
         turn = None if self.turn is None else self.turn.build(batch, c, counts)
-        codes = self._codes(batch, side, n), self._codes(batch, ~side, n)
-        return Drawn(batch, *codes, side, turn=turn)
+        start = np.zeros(n, dtype=np.int64)
+        np.cumsum(counts[:-1], out=start[1:])
+        codes = self._codes(batch.keywords, side, start)
+        return Drawn(batch, *codes, side, turn=turn, battle_start=start)
 
-    def _codes(self, batch: CombatBatch, rows: BoolArray, n: int) -> IntArray:
-        code = np.zeros(n, dtype=np.int64)
+    def _codes(
+        self, keywords: MaskArray, side: BoolArray, start: IntArray
+    ) -> tuple[IntArray, IntArray]:
+        """Each battle's matchup codes, of its attacking side and of its blocking side."""
+        m = len(self._matchup_bits)
+        row = np.zeros(keywords.shape[0], dtype=np.int64)
         for i, bit in enumerate(self._matchup_bits):
-            has = rows & ((batch.keywords & bit) != np.uint64(0))
-            code |= (np.bincount(batch.battle[has], minlength=n) > 0).astype(np.int64) << i
-        return code
+            row |= np.left_shift((keywords & bit) != np.uint64(0), i, dtype=np.int64)
+        row = np.where(side, row, row << m)  # the blocking side's bits above the attacking's
+        code = battle_reduce(np.bitwise_or, row, start)
+        return code & ((1 << m) - 1), code >> m
+
+
+def battle_reduce(ufunc: np.ufunc, values: Array, start: IntArray) -> Array:
+    """`ufunc` reduced over each battle's rows (`start`: each battle's first row, the rows
+    battle-major); 0 for a battle without rows."""
+    rows = values.shape[0]
+    if rows == 0:
+        return np.zeros(start.shape[0], dtype=values.dtype)
+    out: Array = ufunc.reduceat(values, np.minimum(start, rows - 1))
+    empty = np.diff(start, append=rows) == 0
+    if empty.any():
+        out[empty] = 0
+    return out
 
 
 def draw_battles(generator: Generator, seed: int, start: int, stop: int) -> Drawn:
@@ -373,6 +395,10 @@ def side_deaths(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArray
     if drawn.two_rows_a_battle:
         pairs = dead.reshape(-1, 2).astype(np.int64)
         return pairs[:, 0], pairs[:, 1]
+    if drawn.battle_start is not None:  # one sum per battle: the defending side's above
+        shift = np.where(drawn.attacking_side, np.int64(0), np.int64(32))
+        both = battle_reduce(np.add, np.left_shift(dead, shift, dtype=np.int64), drawn.battle_start)
+        return both & 0xFFFFFFFF, both >> 32
     n = batch.n_battles
     att = np.bincount(batch.battle[dead & drawn.attacking_side], minlength=n)
     blk = np.bincount(batch.battle[dead & ~drawn.attacking_side], minlength=n)
