@@ -235,8 +235,13 @@ class SpecGenerator:
         """Per row, the mask of its keywords: keyword ``j`` where its uniform ``words[j]`` is
         below its probability for the row's side."""
         has = words < self._kw_limits[0][:, None]
+        attacks = None
         for j in self._kw_differ:
-            np.copyto(has[j], words[j] < self._kw_limits[1][j], where=blocks)
+            if self._kw_limits[1][j] == 0:  # blockers never have it
+                attacks = ~blocks if attacks is None else attacks
+                has[j] &= attacks
+            else:
+                np.copyto(has[j], words[j] < self._kw_limits[1][j], where=blocks)
         if self._kw_masks is None:
             masks: MaskArray = np.bitwise_or.reduce(has * self._kw_bits[:, None], axis=0)
             return masks
@@ -244,7 +249,7 @@ class SpecGenerator:
         keyword_set = drawn[0].astype(np.uint16)
         for j in range(1, drawn.shape[0]):
             keyword_set |= np.left_shift(drawn[j], j, dtype=np.uint16)
-        out: MaskArray = self._kw_masks[keyword_set]
+        out: MaskArray = self._kw_masks.take(keyword_set)
         return out
 
     def draw(self, rng: np.random.Generator, n: int) -> Draws:
