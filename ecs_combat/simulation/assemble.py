@@ -32,6 +32,25 @@ def state_columns(
     return out
 
 
+#: The read-only arrays of one value :func:`filled` shares, by dtype and value: the longest
+#: asked for so far (a shorter one is a view of its start).
+_FILLED: dict[tuple[str, int | bool], Array] = {}
+
+
+def filled(size: int, value: int | bool, dtype: type[np.generic], shared: bool) -> Array:
+    """`size` elements of `value`: with `shared`, a read-only view shared with other
+    callers, else a new array."""
+    if not shared:
+        return np.full(size, value, dtype=dtype)
+    key = (np.dtype(dtype).str, value)
+    have = _FILLED.get(key)
+    if have is None or have.shape[0] < size:
+        have = np.full(size, value, dtype=dtype)
+        have.flags.writeable = False
+        _FILLED[key] = have
+    return have[:size]
+
+
 @dataclass
 class Casts:
     """Which card is cast on which creature rows."""
@@ -58,6 +77,7 @@ def assemble(
     player_state: dict[str, Array] | None = None,
     home: BoolArray | None = None,
     facts: RowFacts | None = None,
+    shared: bool = False,
 ) -> tuple[CombatBatch, BoolArray]:
     """Build the batch of two-player battles from per-creature arrays, battle-major.
 
@@ -67,7 +87,9 @@ def assemble(
     an attacker left with fewer blockers than it needs (702.111b) is unblocked. Returns the batch
     and the attacking-side mask. The plugins' state not given takes its default. Creatures
     in `home` neither attack nor block. `facts` gives the creatures' colors and keyword
-    parameters (else colorless, no parameters).
+    parameters (else colorless, no parameters). With `shared`, the columns that hold one value
+    (no damage, colorless, present, life) are read-only views shared by every batch built
+    (engines don't write to their input), not made for each.
     """
     n = int(counts.shape[0])
     if per_battle is not None:
@@ -119,21 +141,21 @@ def assemble(
         keyword_names=bits.names,
         counter_names=(*bits.names, *bits.registry.counter_kinds),
         player_battle=np.repeat(np.arange(n, dtype=np.int64), 2),
-        life=np.full(2 * n, life, dtype=np.int64),
+        life=filled(2 * n, life, np.int64, shared),
         player_state=state_columns(bits.registry, "player", 2 * n, player_state),
         battle=battle,
         controller=controller,
         power=power,
         toughness=toughness,
-        damage=np.zeros(rows, dtype=np.int64),
+        damage=filled(rows, 0, np.int64, shared),
         keywords=keywords,
-        colors=np.zeros(rows, dtype=np.int64) if facts is None else facts.colors,
+        colors=filled(rows, 0, np.int64, shared) if facts is None else facts.colors,
         creature_state=state_columns(bits.registry, "creature", rows, creature_state),
         attacking=attacking,
-        present=np.ones(rows, dtype=np.bool_),
+        present=filled(rows, True, np.bool_, shared),
         block_blocker=block_blocker,
         block_attacker=block_attacker,
-        block_rank=np.zeros(block_blocker.shape[0], dtype=np.int64),
+        block_rank=filled(block_blocker.shape[0], 0, np.int64, shared),
         creature_names=names,
     )
     if casts is not None and casts.entries:

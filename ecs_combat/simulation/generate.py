@@ -350,6 +350,7 @@ class SpecGenerator:
                 k[6:]: v.reshape(-1) for k, v in draws.battle_cols.items() if k.startswith("state ")
             },
             home=c.get("home"),
+            shared=True,
         )
         turn = None if self.turn is None else self.turn.build(batch, c, counts)
         start = np.zeros(n, dtype=np.int64)
@@ -362,9 +363,11 @@ class SpecGenerator:
     ) -> tuple[IntArray, IntArray]:
         """Each battle's matchup codes, of its attacking side and of its blocking side."""
         m = len(self._matchup_bits)
-        row = np.zeros(keywords.shape[0], dtype=np.int64)
+        row = np.zeros(keywords.shape[0], dtype=np.int64) if m == 0 else None
         for i, bit in enumerate(self._matchup_bits):
-            row |= np.left_shift((keywords & bit) != np.uint64(0), i, dtype=np.int64)
+            has = np.left_shift((keywords & bit) != np.uint64(0), i, dtype=np.int64)
+            row = has if row is None else row | has
+        assert row is not None
         row = np.where(side, row, row << m)  # the blocking side's bits above the attacking's
         code = battle_reduce(np.bitwise_or, row, start)
         return code & ((1 << m) - 1), code >> m
