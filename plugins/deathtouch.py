@@ -47,8 +47,9 @@ def mark_dealt(combat: CombatContext, event: DamageEvent) -> None:
 
 
 def mark_dealt_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
-    hit = np.flatnonzero((event.recipient >= 0) & (event.amount > 0))
-    hit = hit[batch.has(DEATHTOUCH)[event.source[hit]]]
+    dealt = (event.recipient >= 0) & (event.amount > 0)
+    dealt &= batch.has(DEATHTOUCH)[event.source]  # one gather: most damage is dealt
+    hit = np.flatnonzero(dealt)
     if hit.size:
         batch.marks(MARK, np.bool_)[event.recipient[hit]] = True
 

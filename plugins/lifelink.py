@@ -35,8 +35,7 @@ def gain_life(combat: CombatContext, event: DamageEvent) -> None:
 
 def gain_life_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: one gain per lifelink source that dealt damage."""
-    gaining = np.flatnonzero(event.amount > 0)
-    gaining = gaining[batch.has(LIFELINK)[event.source[gaining]]]
+    gaining = np.flatnonzero((event.amount > 0) & batch.has(LIFELINK)[event.source])
     if not gaining.size:
         return
     sources, source = np.unique(event.source[gaining], return_inverse=True)  # in row order

@@ -34,8 +34,10 @@ def annihilate(combat: CombatContext, check: StateCheck) -> None:
 
 def annihilate_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     """The same over a batch, in the battles being checked."""
+    if not batch.has_counters(PLUS):  # most batches: no counters at all, nothing to read
+        return
     plus = batch.counters(PLUS)
-    if not plus.any():  # most batches: nothing to cancel, and nothing more to read
+    if not plus.any():  # nothing to cancel, and nothing more to read
         return
     minus = batch.counters(MINUS)
     rows = np.flatnonzero((plus > 0) & (minus > 0))  # few: looked up for these only

@@ -10,7 +10,16 @@ import numpy.typing as npt
 
 from ecs_combat.batched import keywords
 from ecs_combat.batched.actions import blockers_of, leave, lose_life, sacrifice
-from ecs_combat.batched.keywords import add_counters, counter, has, instances, lands, pump, types
+from ecs_combat.batched.keywords import (
+    add_counters,
+    counter,
+    has,
+    has_counters,
+    instances,
+    lands,
+    pump,
+    types,
+)
 from ecs_combat.batched.returns import return_to_battlefield
 from ecs_combat.batched.state import Run
 from ecs_combat.batched.views import ability_targets
@@ -123,6 +132,9 @@ class BatchedContext:
 
     def counters(self, kind: str) -> IntArray:
         return read_only(counter(self._run, kind))
+
+    def has_counters(self, kind: str) -> bool:
+        return has_counters(self._run, kind)
 
     def creature_state(self, key: str) -> StateArray:
         return self._run.creatures.states[key]

@@ -76,12 +76,20 @@ def dealers(combat: CombatRows, deals: BoolArray, n: int, dense: bool) -> Dealer
     if not combat.nblocks:
         return Dealers(attackers, unblocked, _NONE, _NONE)
     index = _index(combat, n)
-    a_rows = _ranges(index.start[attackers], index.count[attackers], index.in_order)
+    blockers = rows[blocking[rows]]
+    if index.start is None or index.count is None or index.as_blocker is None:
+        # in order: each attacker's blocks and each blocker's block by binary search
+        start = combat.ba.searchsorted(attackers, "left")
+        a_rows = _ranges(start, combat.ba.searchsorted(attackers, "right") - start, True)
+        at = np.minimum(combat.bb.searchsorted(blockers), combat.nblocks - 1)
+        b_rows = at[combat.bb[at] == blockers]
+    else:
+        a_rows = _ranges(index.start[attackers], index.count[attackers], index.in_order)
+        b_rows = index.as_blocker[blockers]
+        b_rows = b_rows[b_rows >= 0]
+        if not index.in_order:
+            b_rows = np.sort(b_rows)
     a_rows = a_rows[blocking[combat.bb[a_rows]]]
-    b_rows = index.as_blocker[rows[blocking[rows]]]
-    b_rows = b_rows[b_rows >= 0]
-    if not index.in_order:
-        b_rows = np.sort(b_rows)
     b_rows = b_rows[att[combat.ba[b_rows]]]
     return Dealers(attackers, unblocked, a_rows, b_rows)
 
@@ -100,8 +108,13 @@ def _ranges(start: IntArray, count: IntArray, in_order: bool) -> IntArray:
 
 def _index(combat: CombatRows, n: int) -> BlockIndex:
     """Each creature row's blocks, made once per combat's blocks (grouped by attacker, each
-    blocker in one block at most)."""
+    blocker in one block at most); when the attackers and the blockers come in row order,
+    none (:func:`dealers` searches the blocks)."""
     if combat.block_index is None:
+        ba, bb = combat.ba, combat.bb
+        if bool((ba[1:] >= ba[:-1]).all() and (bb[1:] > bb[:-1]).all()):
+            combat.block_index = BlockIndex(None, None, None, True)  # no per-row index
+            return combat.block_index
         starts = run_starts(combat.ba)
         first = combat.ba[starts]
         start = np.zeros(n, I64)

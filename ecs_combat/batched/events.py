@@ -21,7 +21,7 @@ from ecs_combat.batched.arrays import (
     IntArray,
 )
 from ecs_combat.batched.keywords import add_instances, change_counters, refresh, update_own
-from ecs_combat.batched.numeric import mask_of
+from ecs_combat.batched.numeric import distinct_values, mask_of
 from ecs_combat.batched.results import GAME_ENDED, HAPPENED
 from ecs_combat.batched.state import Run
 from ecs_combat.batched.views import CardTargets, RowSide
@@ -222,7 +222,7 @@ def resolve_casts(
     attacking = np.zeros(len(targets), np.bool_)
     blocking = np.zeros(len(targets), np.bool_)
     attacking[c], blocking[c] = run.combat.att[t], run.combat.blocking[t]
-    for ci in np.unique(cards).tolist():
+    for ci in distinct_values(cards):
         card = all_cards[ci]
         assert card is not None  # checked when the run began
         rule = card.target

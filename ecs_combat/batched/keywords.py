@@ -208,6 +208,12 @@ def counter(run: Run, kind: str) -> IntArray:
     return out
 
 
+def has_counters(run: Run, kind: str) -> bool:
+    """Whether any row may have counters of a kind (no row has any until counters are put on
+    a creature of the batch)."""
+    return run.keywords.counts is not None and kind in run.batch.counter_names
+
+
 def add_counters(run: Run, rows: IntArray, kind: str, change: IntArray | int) -> None:
     """Put (positive) or remove (negative) counters of a kind on some rows (once each)."""
     counter_names = run.batch.counter_names

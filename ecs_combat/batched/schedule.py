@@ -12,7 +12,7 @@ import numpy as np
 from ecs_combat.batched.arrays import ACTION_CODE, CombatBatch, IntArray
 from ecs_combat.batched.context import BatchedContext
 from ecs_combat.batched.masks import KeywordMasks
-from ecs_combat.batched.numeric import bits_of, mask_type, rows_per_battle
+from ecs_combat.batched.numeric import bits_of, distinct_values, mask_type, rows_per_battle
 from ecs_combat.batched.results import Log
 from ecs_combat.batched.state import (
     ONE_COMBAT,
@@ -98,7 +98,7 @@ def card_bits(
     """The bits of the keywords some cards (indices into `names`) may grant; a card or
     keyword the batch can't hold is refused."""
     used = 0
-    for ci in np.unique(card_indices).tolist():
+    for ci in distinct_values(card_indices):
         card = registry.card(names[ci])
         if card is None:
             raise RefusedError(f"no card {names[ci]!r} in the card library")

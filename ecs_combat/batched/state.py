@@ -200,11 +200,12 @@ class KeywordRows:
 @dataclass(frozen=True, slots=True)
 class BlockIndex:
     """Each creature row's blocks: as an attacker, where they begin and how many there are
-    (the blocks are grouped by attacker); as a blocker, its block row or -1."""
+    (the blocks are grouped by attacker); as a blocker, its block row or -1. None when the
+    blocks are in order (their rows found by binary search instead)."""
 
-    start: IntArray
-    count: IntArray
-    as_blocker: IntArray
+    start: IntArray | None
+    count: IntArray | None
+    as_blocker: IntArray | None
     #: Whether the attackers' groups and the blockers come in the order of their rows.
     in_order: bool
 

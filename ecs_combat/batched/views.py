@@ -59,6 +59,8 @@ class RowSide:
         """Its instances' parameters: colors as a bit mask, numbers added up."""
         rows, params = instances(self.run, keyword)
         given = params >= 0
+        if not given.any():  # no parameters: 0 for every row (most batches)
+            return np.zeros(len(self.rows), I64)
         out = np.zeros(self.run.n, I64)
         kw = self.run.schedule.registry.keyword(keyword)
         if kw is not None and kw.parameter == "color":

@@ -360,6 +360,11 @@ class BatchContext(Protocol):
         """Per row: how many counters of a kind are on it."""
         ...
 
+    def has_counters(self, kind: str) -> bool:
+        """Whether any row may have counters of a kind (False: :meth:`counters` is 0 for
+        every row, and reading it can be skipped)."""
+        ...
+
     def creature_state(self, key: str) -> StateArray:
         """A plugin's state of every creature row (writable; a creature reference is a row or
         -1)."""

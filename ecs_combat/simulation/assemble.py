@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,25 @@ def state_columns(
     return out
 
 
+#: The read-only arrays of one value :func:`filled` shares, by dtype and value: the longest
+#: asked for so far (a shorter one is a view of its start).
+_FILLED: dict[tuple[str, int | bool], Array] = {}
+
+
+def filled(size: int, value: int | bool, dtype: type[np.generic], shared: bool) -> Array:
+    """`size` elements of `value`: with `shared`, a read-only view shared with other
+    callers, else a new array."""
+    if not shared:
+        return np.full(size, value, dtype=dtype)
+    key = (np.dtype(dtype).str, value)
+    have = _FILLED.get(key)
+    if have is None or have.shape[0] < size:
+        have = np.full(size, value, dtype=dtype)
+        have.flags.writeable = False
+        _FILLED[key] = have
+    return have[:size]
+
+
 @dataclass
 class Casts:
     """Which card is cast on which creature rows."""
@@ -57,6 +77,7 @@ def assemble(
     player_state: dict[str, Array] | None = None,
     home: BoolArray | None = None,
     facts: RowFacts | None = None,
+    shared: bool = False,
 ) -> tuple[CombatBatch, BoolArray]:
     """Build the batch of two-player battles from per-creature arrays, battle-major.
 
@@ -66,7 +87,9 @@ def assemble(
     an attacker left with fewer blockers than it needs (702.111b) is unblocked. Returns the batch
     and the attacking-side mask. The plugins' state not given takes its default. Creatures
     in `home` neither attack nor block. `facts` gives the creatures' colors and keyword
-    parameters (else colorless, no parameters).
+    parameters (else colorless, no parameters). With `shared`, the columns that hold one value
+    (no damage, colorless, present, life) are read-only views shared by every batch built
+    (engines don't write to their input), not made for each.
     """
     n = int(counts.shape[0])
     if per_battle is not None:
@@ -89,22 +112,27 @@ def assemble(
     attacking = np.where(attacks, controller + 1, -1)
 
     blocker_rows = np.flatnonzero(blocks)
-    attacker_rows = starts[battle[blocker_rows]] + assigned[blocker_rows]
+    first_row = battle * per_battle if per_battle is not None else np.repeat(starts, counts)
+    first_row += assigned
+    attacker_rows = first_row[blocker_rows]
     legal = attacks[attacker_rows]
+    attacker_masks = keywords[attacker_rows]
     if bits.restricts_blocks(possible):
         legal &= bits.legal_blocks(
-            keywords[attacker_rows],
+            attacker_masks,
             keywords[blocker_rows],
             possible,
-            power[attacker_rows],
-            power[blocker_rows],
+            lambda: power[attacker_rows],
+            lambda: power[blocker_rows],
             None if facts is None else facts.take(attacker_rows),
             None if facts is None else facts.take(blocker_rows),
         )
-    need = bits.blockers_needed(keywords[attacker_rows], possible)
-    if need is not None:
-        have = np.bincount(attacker_rows[legal], minlength=rows)[attacker_rows]
-        legal &= have >= need
+    need = bits.blockers_needed(attacker_masks, possible)
+    if need is not None:  # only the blocks of attackers needing more than one are checked
+        needy = (need > 1).nonzero()[0]
+        if needy.size:
+            have = np.bincount(attacker_rows[legal], minlength=rows)
+            legal[needy] &= have[attacker_rows[needy]] >= need[needy]
     block_blocker = blocker_rows[legal]
     block_attacker = attacker_rows[legal]
 
@@ -113,48 +141,64 @@ def assemble(
         keyword_names=bits.names,
         counter_names=(*bits.names, *bits.registry.counter_kinds),
         player_battle=np.repeat(np.arange(n, dtype=np.int64), 2),
-        life=np.full(2 * n, life, dtype=np.int64),
+        life=filled(2 * n, life, np.int64, shared),
         player_state=state_columns(bits.registry, "player", 2 * n, player_state),
         battle=battle,
         controller=controller,
         power=power,
         toughness=toughness,
-        damage=np.zeros(rows, dtype=np.int64),
+        damage=filled(rows, 0, np.int64, shared),
         keywords=keywords,
-        colors=np.zeros(rows, dtype=np.int64) if facts is None else facts.colors,
+        colors=filled(rows, 0, np.int64, shared) if facts is None else facts.colors,
         creature_state=state_columns(bits.registry, "creature", rows, creature_state),
         attacking=attacking,
-        present=np.ones(rows, dtype=np.bool_),
+        present=filled(rows, True, np.bool_, shared),
         block_blocker=block_blocker,
         block_attacker=block_attacker,
-        block_rank=np.zeros(block_blocker.shape[0], dtype=np.int64),
+        block_rank=filled(block_blocker.shape[0], 0, np.int64, shared),
         creature_names=names,
     )
     if casts is not None and casts.entries:
-        blocked = np.zeros(rows, dtype=np.bool_)
-        blocked[block_attacker] = True
-        blocks = np.zeros(rows, dtype=np.bool_)
-        blocks[block_blocker] = True
-        _add_casts(batch, casts, attacks, blocked, blocks)
+        _add_casts(batch, casts, attacks, block_attacker, block_blocker)
     return batch, role == 0
 
 
 def _add_casts(
-    batch: CombatBatch, casts: Casts, attacks: BoolArray, blocked: BoolArray, blocks: BoolArray
+    batch: CombatBatch,
+    casts: Casts,
+    attacks: BoolArray,
+    block_attacker: IntArray,
+    block_blocker: IntArray,
 ) -> None:
     """Cast events at declare-blockers, by row and then in `[[casts]]` order."""
-    wanted = {"blocked attacker": attacks & blocked, "attacker": attacks, "blocker": blocks}
+
+    def marked(rows: IntArray) -> BoolArray:
+        out = np.zeros(len(attacks), dtype=np.bool_)
+        out[rows] = True
+        return out
+
+    wanted: dict[str, Callable[[], BoolArray]] = {  # made when a cast asks for them
+        "blocked attacker": lambda: attacks & marked(block_attacker),
+        "attacker": lambda: attacks,
+        "blocker": lambda: marked(block_blocker),
+    }
+    kinds: dict[str, BoolArray] = {}
     targets: list[IntArray] = []
     order: list[IntArray] = []
     cards: list[IntArray] = []
     for i, (card, kind, drawn) in enumerate(casts.entries):
-        rows = np.flatnonzero(drawn & wanted[kind])
+        if kind not in kinds:
+            kinds[kind] = wanted[kind]()
+        rows = np.flatnonzero(drawn & kinds[kind])
         targets.append(rows)
         order.append(np.full(rows.shape, i, dtype=np.int64))
         cards.append(np.full(rows.shape, card, dtype=np.int64))
-    target = np.concatenate(targets)
-    sort = np.lexsort((np.concatenate(order), target))
-    target = target[sort]
+    if len(targets) == 1:  # one entry: its rows ascending already
+        target, card_of = targets[0], cards[0]
+    else:
+        target = np.concatenate(targets)
+        sort = np.lexsort((np.concatenate(order), target))
+        target, card_of = target[sort], np.concatenate(cards)[sort]
     e = int(target.shape[0])
     batch.event_battle = batch.battle[target]
     batch.event_point = np.zeros(e, dtype=np.int64)
@@ -165,5 +209,5 @@ def _add_casts(
     batch.event_toughness = np.zeros(e, dtype=np.int64)
     batch.event_amount = np.zeros(e, dtype=np.int64)
     batch.event_player = batch.controller[target]
-    batch.event_card = np.concatenate(cards)[sort]
+    batch.event_card = card_of
     batch.card_names = casts.card_names

@@ -19,6 +19,7 @@ from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntA
 from ecs_combat.batched.turn import TurnBatch
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.assemble import Array, Casts, assemble
+from ecs_combat.simulation.float_words import WordArray, below, float32_words, grid_limit, limits
 from ecs_combat.simulation.keyword_bits import KeywordBits
 from ecs_combat.simulation.spec import BattleSpec, Range, Spec
 from ecs_combat.simulation.turns import TurnPlan, turn_keywords
@@ -87,6 +88,8 @@ class Drawn:
     #: [N] each creature row's card, an index into the generator's pool; None when the
     #: creatures are made up.
     card: IntArray | None = None
+    #: [n] each battle's first creature row, when known (the batch's rows are battle-major).
+    battle_start: IntArray | None = None
 
 
 class Generator(Protocol):
@@ -161,12 +164,14 @@ class SpecGenerator:
         self.keywords = tuple(used)
         self.possible = self.bits.mask(used)
         self._kw_bits = np.array([int(self.bits.bit[k]) for k in used], dtype=np.uint64)
-        self._kw_p = tuple(
-            np.array([side.keywords.get(k, 0.0) for k in used], dtype=np.float32)
+        #: Per side (attacker, blocker), the float32 uniforms below each keyword's
+        #: probability, as 24-bit integers (:mod:`.float_words`).
+        self._kw_limits = tuple(
+            limits([side.keywords.get(k, 0.0) for k in used])
             for side in (spec.attacker, spec.blocker)
         )
         #: The keywords drawn with another probability for blockers than for attackers.
-        self._kw_differ = np.flatnonzero(self._kw_p[0] != self._kw_p[1]).tolist()
+        self._kw_differ = np.flatnonzero(self._kw_limits[0] != self._kw_limits[1]).tolist()
         #: The mask of each set of the drawn keywords (bit ``j``: ``used[j]``), when few.
         self._kw_masks: MaskArray | None = None
         if len(used) <= KEYWORD_TABLE_BITS:
@@ -217,20 +222,26 @@ class SpecGenerator:
         return drawn
 
     def _chance(
-        self, rng: np.random.Generator, role: Array, p_attacker: float, p_blocker: float
+        self, words: WordArray, blocks: BoolArray, p_attacker: float, p_blocker: float
     ) -> BoolArray:
-        """Per row, whether an event of its side's probability happens."""
-        u = rng.random((role.shape[0],), dtype=np.float32)
+        """Per row, whether an event of its side's probability happens (`words`: a float32
+        uniform per row, :mod:`.float_words`)."""
         if p_attacker == p_blocker:
-            return np.asarray(u < np.float32(p_attacker))
-        return np.asarray(u < np.where(role == 0, np.float32(p_attacker), np.float32(p_blocker)))
+            return below(words, p_attacker)
+        m_a, m_b = grid_limit(p_attacker), grid_limit(p_blocker)
+        return np.asarray(words < np.where(blocks, np.uint32(m_b), np.uint32(m_a)))
 
-    def _keyword_masks(self, u: Array, blocks: BoolArray) -> MaskArray:
-        """Per row, the mask of its keywords: keyword ``j`` where ``u[j]`` is below its
-        probability for the row's side."""
-        has = u < self._kw_p[0][:, None]
+    def _keyword_masks(self, words: WordArray, blocks: BoolArray) -> MaskArray:
+        """Per row, the mask of its keywords: keyword ``j`` where its uniform ``words[j]`` is
+        below its probability for the row's side."""
+        has = words < self._kw_limits[0][:, None]
+        attacks = None
         for j in self._kw_differ:
-            has[j] = np.where(blocks, u[j] < self._kw_p[1][j], has[j])
+            if self._kw_limits[1][j] == 0:  # blockers never have it
+                attacks = ~blocks if attacks is None else attacks
+                has[j] &= attacks
+            else:
+                np.copyto(has[j], words[j] < self._kw_limits[1][j], where=blocks)
         if self._kw_masks is None:
             masks: MaskArray = np.bitwise_or.reduce(has * self._kw_bits[:, None], axis=0)
             return masks
@@ -238,7 +249,7 @@ class SpecGenerator:
         keyword_set = drawn[0].astype(np.uint16)
         for j in range(1, drawn.shape[0]):
             keyword_set |= np.left_shift(drawn[j], j, dtype=np.uint16)
-        out: MaskArray = self._kw_masks[keyword_set]
+        out: MaskArray = self._kw_masks.take(keyword_set)
         return out
 
     def draw(self, rng: np.random.Generator, n: int) -> Draws:
@@ -249,19 +260,28 @@ class SpecGenerator:
         per_att = rng.integers(
             spec.blockers_per_attacker[0], spec.blockers_per_attacker[1] + 1, size=total_att
         )
+        # Each battle's rows: its attackers (assigned -1), then the blockers of its first
+        # attacker (assigned 0), of its second, and so on: one run of rows per battle and
+        # per attacker, the battle's run first.
+        att_first = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(n_att, out=att_first[1:])
         att_battle = np.repeat(np.arange(n), n_att)
-        n_blk = np.bincount(att_battle, weights=per_att, minlength=n).astype(np.int64)
-        counts = n_att + n_blk
-        rows = int(counts.sum())
-        # Each battle's rows: its attackers (role 0), then its blockers (role 1).
-        runs = np.stack([n_att, n_blk], axis=1).reshape(-1)
-        role = np.repeat(np.tile(np.array([0, 1], dtype=np.int8), n), runs)
-        blocks = role == 1
-        att_first = np.zeros(n, dtype=np.int64)
-        np.cumsum(n_att[:-1], out=att_first[1:])
-        att_local = np.arange(total_att) - att_first[att_battle]
-        assigned = np.full(rows, -1, dtype=np.int64)
-        assigned[blocks] = np.repeat(att_local, per_att)
+        heads = np.arange(n) + att_first[:-1]
+        own = np.arange(total_att)
+        places = own + att_battle + 1
+        run_length = np.empty(n + total_att, dtype=np.int64)
+        run_length[heads] = n_att
+        run_length[places] = per_att
+        run_value = np.empty(n + total_att, dtype=np.int64)
+        run_value[heads] = -1
+        run_value[places] = own - att_first[att_battle]
+        assigned = np.repeat(run_value, run_length)
+        blocks = assigned >= 0
+        role = blocks.view(np.int8)
+        blocked_by = np.zeros(total_att + 1, dtype=np.int64)
+        np.cumsum(per_att, out=blocked_by[1:])
+        counts = n_att + blocked_by[att_first[1:]] - blocked_by[att_first[:-1]]
+        rows = int(assigned.shape[0])
 
         a, b = spec.attacker, spec.blocker
         cols: dict[str, Array] = {
@@ -270,15 +290,20 @@ class SpecGenerator:
             "power": self._uniform(rng, role, (a.power, b.power)),
             "toughness": self._uniform(rng, role, (a.toughness, b.toughness)),
         }
-        if self.keywords:
-            u = rng.random((len(self.keywords), rows), dtype=np.float32)
-            cols["keywords"] = self._keyword_masks(u, blocks)
-        for key in self.bits.registry.state_fields("creature"):
-            p_a, p_b = a.state.get(key, 0.0), b.state.get(key, 0.0)
-            if p_a or p_b:
-                cols[f"state {key}"] = self._chance(rng, role, p_a, p_b)
-        for i, cast in enumerate(spec.casts):
-            cols[f"cast{i}"] = self._chance(rng, role, cast.probability, cast.probability)
+        # The keywords, the creatures' state and the casts are float32 uniforms drawn one
+        # after the other, a row of `rows` each: read at once as their 24-bit integers.
+        k = len(self.keywords)
+        chances = [
+            (f"state {key}", a.state.get(key, 0.0), b.state.get(key, 0.0))
+            for key in self.bits.registry.state_fields("creature")
+        ]
+        chances = [c for c in chances if c[1] or c[2]]
+        chances += [(f"cast{i}", c.probability, c.probability) for i, c in enumerate(spec.casts)]
+        words = float32_words(rng, (k + len(chances)) * rows).reshape(k + len(chances), rows)
+        if k:
+            cols["keywords"] = self._keyword_masks(words[:k], blocks)
+        for i, (key, p_a, p_b) in enumerate(chances):
+            cols[key] = self._chance(words[k + i], blocks, p_a, p_b)
         battle_cols: dict[str, Array] = {"creatures": counts}
         for key, chance in spec.player_state.items():
             battle_cols[f"state {key}"] = rng.random((n, 2)) < chance
@@ -325,17 +350,40 @@ class SpecGenerator:
                 k[6:]: v.reshape(-1) for k, v in draws.battle_cols.items() if k.startswith("state ")
             },
             home=c.get("home"),
+            shared=True,
         )
         turn = None if self.turn is None else self.turn.build(batch, c, counts)
-        codes = self._codes(batch, side, n), self._codes(batch, ~side, n)
-        return Drawn(batch, *codes, side, turn=turn)
+        start = np.zeros(n, dtype=np.int64)
+        np.cumsum(counts[:-1], out=start[1:])
+        codes = self._codes(batch.keywords, side, start)
+        return Drawn(batch, *codes, side, turn=turn, battle_start=start)
 
-    def _codes(self, batch: CombatBatch, rows: BoolArray, n: int) -> IntArray:
-        code = np.zeros(n, dtype=np.int64)
+    def _codes(
+        self, keywords: MaskArray, side: BoolArray, start: IntArray
+    ) -> tuple[IntArray, IntArray]:
+        """Each battle's matchup codes, of its attacking side and of its blocking side."""
+        m = len(self._matchup_bits)
+        row = np.zeros(keywords.shape[0], dtype=np.int64) if m == 0 else None
         for i, bit in enumerate(self._matchup_bits):
-            has = rows & ((batch.keywords & bit) != np.uint64(0))
-            code |= (np.bincount(batch.battle[has], minlength=n) > 0).astype(np.int64) << i
-        return code
+            has = np.left_shift((keywords & bit) != np.uint64(0), i, dtype=np.int64)
+            row = has if row is None else row | has
+        assert row is not None
+        row = np.where(side, row, row << m)  # the blocking side's bits above the attacking's
+        code = battle_reduce(np.bitwise_or, row, start)
+        return code & ((1 << m) - 1), code >> m
+
+
+def battle_reduce(ufunc: np.ufunc, values: Array, start: IntArray) -> Array:
+    """`ufunc` reduced over each battle's rows (`start`: each battle's first row, the rows
+    battle-major); 0 for a battle without rows."""
+    rows = values.shape[0]
+    if rows == 0:
+        return np.zeros(start.shape[0], dtype=values.dtype)
+    out: Array = ufunc.reduceat(values, np.minimum(start, rows - 1))
+    empty = np.diff(start, append=rows) == 0
+    if empty.any():
+        out[empty] = 0
+    return out
 
 
 def draw_battles(generator: Generator, seed: int, start: int, stop: int) -> Drawn:
@@ -355,6 +403,10 @@ def side_deaths(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArray
     if drawn.two_rows_a_battle:
         pairs = dead.reshape(-1, 2).astype(np.int64)
         return pairs[:, 0], pairs[:, 1]
+    if drawn.battle_start is not None:  # one sum per battle: the defending side's above
+        shift = np.where(drawn.attacking_side, np.int64(0), np.int64(32))
+        both = battle_reduce(np.add, np.left_shift(dead, shift, dtype=np.int64), drawn.battle_start)
+        return both & 0xFFFFFFFF, both >> 32
     n = batch.n_battles
     att = np.bincount(batch.battle[dead & drawn.attacking_side], minlength=n)
     blk = np.bincount(batch.battle[dead & ~drawn.attacking_side], minlength=n)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -14,6 +15,8 @@ from ecs_combat.plugin.restrictions import Restriction
 from ecs_combat.rules.usage import with_required
 from ecs_combat.simulation.spec import Spec, drawn_keywords
 
+#: Creatures' power as a rule reads it: none (0), given, or made when read.
+Power = IntArray | Callable[[], IntArray] | None
 #: A CombatBatch keyword mask has 64 bits.
 MAX_KEYWORDS = 64
 
@@ -67,8 +70,8 @@ class KeywordBits:
         attacker_masks: MaskArray,
         blocker_masks: MaskArray,
         possible: np.uint64,
-        attacker_power: IntArray | None = None,
-        blocker_power: IntArray | None = None,
+        attacker_power: Power = None,
+        blocker_power: Power = None,
         attacker_cards: RowFacts | None = None,
         blocker_cards: RowFacts | None = None,
     ) -> BoolArray:
@@ -76,7 +79,8 @@ class KeywordBits:
 
         Only keywords in `possible` are checked (the others appear on no creature). Creatures
         are colorless with keywords without parameters unless `attacker_cards` and
-        `blocker_cards` give their colors and parameters.
+        `blocker_cards` give their colors and parameters; their power is 0 unless given (or
+        a function that gives it, called if a rule reads it).
         """
         ok = np.ones(attacker_masks.shape, dtype=np.bool_)
         attacker = _MaskSide(self, attacker_masks, attacker_power, attacker_cards)
@@ -135,18 +139,48 @@ class _MaskSide:
         self,
         bits: KeywordBits,
         masks: MaskArray,
-        power: IntArray | None = None,
+        power: Power = None,
         facts: RowFacts | None = None,
     ) -> None:
         self.bits = bits
         self.masks = masks
         self.facts = facts
-        self.opponent = np.zeros(masks.shape, np.bool_)
-        self.colors = np.zeros(masks.shape, np.int64) if facts is None else facts.colors
-        self.power = np.zeros(masks.shape, np.int64) if power is None else power
-        #: Drawn creatures are creatures only; their players control no lands.
-        self.types = np.zeros(masks.shape, np.int64)
-        self.lands = np.zeros(masks.shape, np.int64)
+        self._power = power
+
+    def _zeros(self, dtype: type[np.generic] = np.int64) -> Any:
+        return np.zeros(self.masks.shape, dtype)
+
+    # What a restriction does not read is not made: most read keywords only.
+    @property
+    def opponent(self) -> BoolArray:
+        out: BoolArray = self._zeros(np.bool_)
+        return out
+
+    @property
+    def colors(self) -> IntArray:
+        out: IntArray = self._zeros() if self.facts is None else self.facts.colors
+        return out
+
+    @property
+    def power(self) -> IntArray:
+        if self._power is None:
+            out: IntArray = self._zeros()
+            return out
+        if callable(self._power):
+            self._power = self._power()
+        return self._power
+
+    @property
+    def types(self) -> IntArray:
+        """Drawn creatures are creatures only."""
+        out: IntArray = self._zeros()
+        return out
+
+    @property
+    def lands(self) -> IntArray:
+        """The players of drawn battles control no lands."""
+        out: IntArray = self._zeros()
+        return out
 
     def values(self, keyword: str) -> IntArray:
         if self.facts is None:
