@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.batched.keyword_rows import Counts
 from ecs_combat.batched.numeric import bits_of, rows_of_battles
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import RefusedError
@@ -173,20 +174,21 @@ def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
     change power and toughness while on the creature (122.1a)."""
     kw = run.keywords
     if kw.counts is None:
-        kw.counts = np.zeros((run.n, len(run.batch.counter_names)), I64, order="F")
+        kw.counts = Counts(run.n, len(run.batch.counter_names))
     if kw.counter is None:
         counters_begin(run)
     assert kw.counter is not None
     kt = run.schedule.kt
     k = len(run.schedule.masks.names)
     cols = np.flatnonzero((change != 0).any(axis=0)).tolist()  # the kinds that change
-    before = np.stack([kw.counts[t, j] for j in cols], axis=1) if cols else change[:, :0]
+    columns = [kw.counts.writable(j) for j in cols]
+    before = np.stack([col[t] for col in columns], axis=1) if cols else change[:, :0]
     counts = np.maximum(before + change[:, cols], 0)
-    for i, j in enumerate(cols):  # column by column: the counts are stored so
-        kw.counts[t, j] = counts[:, i]
+    for i, col in enumerate(columns):
+        col[t] = counts[:, i]
     if cols and cols[0] < k:  # keyword counters (122.1b): the rows' keywords again
         gained = bits_of(change[:, :k] > 0).astype(kt)
-        still = bits_of(kw.counts[t, :k] > 0).astype(kt)
+        still = bits_of(kw.counts.at(t, k) > 0).astype(kt)
         kw.counter[t] = (kw.counter[t] | gained) & still
         update_own(run, t)
     if len(kw.counter_pt) > k and cols and cols[-1] >= k:
@@ -199,13 +201,15 @@ def counter(run: Run, kind: str) -> IntArray:
     """Each row's count of a kind of counter (read-only)."""
     counter_names = run.batch.counter_names
     kw = run.keywords
-    if kw.counts is None or kind not in counter_names:
+    found = None
+    if kw.counts is not None and kind in counter_names:
+        found = kw.counts.column(counter_names.index(kind))
+    if found is None:
         if kw.no_counters is None:  # one column of zeros, read-only, for every kind
             kw.no_counters = np.zeros(run.n, I64)
             kw.no_counters.flags.writeable = False
         return kw.no_counters
-    out: IntArray = kw.counts[:, counter_names.index(kind)]
-    return out
+    return found
 
 
 def add_counters(run: Run, rows: IntArray, kind: str, change: IntArray | int) -> None:

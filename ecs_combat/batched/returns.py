@@ -36,8 +36,7 @@ def return_to_battlefield(run: Run, rows: IntArray) -> None:
     c.power[rows] = c.born_power[rows]
     c.toughness[rows] = c.born_toughness[rows]
     if kw.counts is not None:
-        for j in range(kw.counts.shape[1]):  # stored column by column
-            kw.counts[rows, j] = 0
+        kw.counts.clear(rows)
     if kw.counter is not None:
         kw.counter[rows] = 0
     kw.base[rows] = kw.born[rows]
