@@ -103,8 +103,12 @@ class KeywordRows:
     born_inst_param: IntArray
     #: Whether static abilities can give keywords (`cur` is then its own array).
     static: bool
-    #: Keyword mask -> who has it now (read-only), until keywords change.
-    flags: dict[int, BoolArray] = field(default_factory=dict)
+    #: Keyword mask -> (who has it now (read-only), how many of `changed` it has seen).
+    flags: dict[int, tuple[BoolArray, int]] = field(default_factory=dict)
+    #: The rows whose keywords changed since the oldest flags were made, change by change.
+    changed: list[IntArray] = field(default_factory=list)
+    #: How many rows `changed` holds.
+    changed_rows: int = 0
     #: Zero counters of a kind on every row (read-only), once asked for.
     no_counters: IntArray | None = None
 

@@ -24,15 +24,22 @@ AnyArray = npt.NDArray[Any]
 
 def flags(run: Run, mask: int) -> BoolArray:
     """Whether each creature has any keyword of `mask` now. Read-only: it is cached until
-    keywords change."""
+    keywords change, and then made again from a copy for the rows that changed only."""
     kw = run.keywords
     found = kw.flags.get(mask)
+    seen = len(kw.changed)
+    if found is not None and found[1] == seen:
+        return found[0]
+    bits = run.schedule.kt(mask)
     if found is None:
-        kt = run.schedule.kt
-        found = ((kw.cur & kt(mask)) != 0) if mask else np.zeros(run.n, np.bool_)
-        found.flags.writeable = False
-        kw.flags[mask] = found
-    return found
+        out = ((kw.cur & bits) != 0) if mask else np.zeros(run.n, np.bool_)
+    else:
+        out = found[0].copy()
+        rows = np.concatenate(kw.changed[found[1] :])
+        out[rows] = (kw.cur[rows] & bits) != 0
+    out.flags.writeable = False
+    kw.flags[mask] = (out, seen)
+    return out
 
 
 def has(run: Run, keyword: str) -> BoolArray:
@@ -45,9 +52,16 @@ def has(run: Run, keyword: str) -> BoolArray:
     return view
 
 
-def forget_flags(run: Run) -> None:
-    """Forget the cached keyword flags after keywords changed."""
-    run.keywords.flags.clear()
+def forget_flags(run: Run, rows: IntArray | None = None) -> None:
+    """Forget the cached keyword flags after keywords changed (of some rows, or of any)."""
+    kw = run.keywords
+    if rows is None or not kw.flags or kw.changed_rows + len(rows) > run.n // 8:
+        kw.flags.clear()
+        kw.changed.clear()
+        kw.changed_rows = 0
+    else:  # the flags are patched for these rows when next asked for
+        kw.changed.append(np.array(rows, np.int64))
+        kw.changed_rows += len(rows)
 
 
 class StaticView:
@@ -117,7 +131,7 @@ def refresh(run: Run, battles: BoolArray | None) -> None:
         kw.cur[:] = now
     else:
         np.copyto(kw.cur, now, where=rows_mask)
-    kw.flags.clear()
+    forget_flags(run)
 
 
 def counters_begin(run: Run) -> None:
@@ -136,7 +150,7 @@ def update_own(run: Run, rows: IntArray) -> None:
     if kw.counter is not None:
         kw.own[rows] = kw.base[rows] | kw.counter[rows]
     if not kw.static:  # `cur` is `own`
-        kw.flags.clear()
+        forget_flags(run, rows)
 
 
 def grant(run: Run, rows: IntArray, bits: Any) -> None:

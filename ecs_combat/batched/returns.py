@@ -43,9 +43,9 @@ def return_to_battlefield(run: Run, rows: IntArray) -> None:
     if kw.removed is not None:
         kw.removed[rows] = 0
     update_own(run, rows)
-    if kw.static:
+    if kw.static:  # else `cur` is `own`, and update_own forgot the rows' flags
         kw.cur[rows] = kw.own[rows]
-    forget_flags(run)
+        forget_flags(run, rows)
     returning = mask_of(run.n, rows)
     gone = returning[kw.inst_row]
     born = returning[kw.born_inst_row]
