@@ -87,10 +87,15 @@ def prevent(combat: CombatContext, event: DamageEvent) -> None:
             d.amount = 0
 
 
-def _protected(batch: BatchContext) -> np.ndarray:
-    """Per row: its protection qualities as a bit mask."""
+def _protected(batch: BatchContext, of: np.ndarray | None = None) -> np.ndarray:
+    """Per row: its protection qualities as a bit mask (only those of the rows `of`, if
+    given; 0 for the others)."""
     rows, params = batch.instances(PROTECTION)
     named = params >= 0
+    if of is not None:
+        wanted = np.zeros(batch.rows, np.bool_)
+        wanted[of] = True
+        named &= wanted[rows]
     protected = np.zeros(batch.rows, np.int64)
     np.bitwise_or.at(protected, rows[named], np.left_shift(1, params[named]))
     return protected
@@ -102,8 +107,9 @@ def prevent_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     hit = hit[batch.has(PROTECTION)[event.recipient[hit]]]
     if not hit.size:
         return
-    protected = _protected(batch)[event.recipient[hit]]
-    source_colors = np.asarray(batch.colors(), np.int64)[event.source[hit]]
+    recipient = event.recipient[hit]
+    protected = _protected(batch, recipient)[recipient]
+    source_colors = batch.colors()[event.source[hit]]
     event.amount[hit[_from_creature_source(protected, source_colors)]] = 0
 
 
