@@ -70,11 +70,8 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     low = (p.life <= 0).nonzero()[0]
     low = low[~p.lost[low]]
     if battles is not None:
-        if run.per_battle is not None:
-            met &= np.repeat(battles, run.per_battle)
-        else:
-            rows = met.nonzero()[0]
-            met = mask_of(run.n, np.compress(battles[c.battle[rows]], rows))
+        rows = met.nonzero()[0]
+        met[rows[~battles[c.battle[rows]]]] = False
         low = low[battles[p.battle[low]]]
     dies = met & zero
     checked = battles if battles is not None else np.ones(run.nb, np.bool_)
