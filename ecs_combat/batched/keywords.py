@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.batched.keyword_rows import Counts
-from ecs_combat.batched.numeric import bits_of, rows_of_battles
+from ecs_combat.batched.numeric import bits_of, distinct_values, rows_of_battles
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import normalize_keyword
@@ -294,7 +294,13 @@ def listed_at(run: Run, rows: IntArray, keywords: IntArray, instances: IntArray)
         return out
     k = max(len(run.schedule.masks.names), 1)
     # the instances of the keywords asked about only (their order kept)
-    entry = np.flatnonzero(np.isin(kw.inst_kw, np.unique(keywords[keywords >= 0])))
+    asked = distinct_values(keywords[keywords >= 0])  # a few keywords: one pass each
+    if not asked:
+        return out
+    wanted = kw.inst_kw == asked[0]
+    for keyword in asked[1:]:
+        wanted |= kw.inst_kw == keyword
+    entry = np.flatnonzero(wanted)
     if not entry.size:
         return out
     row = kw.inst_row[entry]
