@@ -111,6 +111,8 @@ class KeywordRows:
     changed_rows: int = 0
     #: Zero counters of a kind on every row (read-only), once asked for.
     no_counters: IntArray | None = None
+    #: The keyword bits some row's keyword counters have ever given (0: none).
+    counter_bits: int = 0
 
     @classmethod
     def of(
@@ -140,7 +142,7 @@ class KeywordRows:
             counts = Counts.of_matrix(matrix)
             counter = bits_of(matrix[:, :k] > 0).astype(kt)
             own = base | counter
-        return cls(
+        keywords = cls(
             base=base,
             own=own,
             cur=own.copy() if static else own,
@@ -157,6 +159,9 @@ class KeywordRows:
             born_inst_param=batch.instance_parameter,
             static=static,
         )
+        if counter is not None and counter.size:
+            keywords.counter_bits = int(np.bitwise_or.reduce(counter))
+        return keywords
 
     def gives(self) -> IntArray | None:
         """The power and toughness the counters give [rows, 2], if any kind gives some."""

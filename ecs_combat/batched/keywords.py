@@ -202,6 +202,8 @@ def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
         col[t] = counts[:, i]
     if cols and cols[0] < k:  # keyword counters (122.1b): the rows' keywords again
         gained = bits_of(change[:, :k] > 0).astype(kt)
+        if gained.size:
+            kw.counter_bits |= int(np.bitwise_or.reduce(gained))
         still = bits_of(kw.counts.at(t, k) > 0).astype(kt)
         kw.counter[t] = (kw.counter[t] | gained) & still
         update_own(run, t)
@@ -263,14 +265,19 @@ def instances(run: Run, keyword: str) -> tuple[IntArray, IntArray]:
     now = flags(run, bit)
     keep = now[rows]
     rows, params = rows[keep], params[keep]
-    # the rows that have it now, and those with its counter: few, looked up one by one
-    have = np.flatnonzero(now)
-    single = have[~(listed[have] & ((kw.base[have] & kt(bit)) != 0))]
+    # the rows that have it now with no instance listed (one pass over the rows), or listed
+    # but not among their printed and granted keywords (the listed ones looked up)
+    single = np.flatnonzero(now & ~listed)
+    others = rows[(kw.base[rows] & kt(bit)) == 0]
+    if others.size:
+        single = np.concatenate([single, np.unique(others)])
     from_counter = np.zeros(0, I64)
-    if kw.counter is not None:
+    if kw.counter is not None and kw.counter_bits & bit:  # some counter gave it
         from_counter = np.flatnonzero((kw.counter & kt(bit)) != 0)
         keep = listed[from_counter] & ((kw.base[from_counter] & kt(bit)) != 0)
         from_counter = from_counter[keep]
+    if not single.size and not from_counter.size:  # the listed ones, in row order already
+        return rows, params
     all_rows = np.concatenate([rows, single, from_counter])
     all_params = np.concatenate([params, np.full(len(single) + len(from_counter), -1, I64)])
     order = np.argsort(all_rows, kind="stable")
