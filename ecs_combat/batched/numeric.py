@@ -274,3 +274,11 @@ def row_ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
         shift = (lo - first).repeat(count)
     shift += np.arange(len(owner), dtype=I64)
     return shift, owner
+
+
+def rows_in(battle: IntArray, battles: IntArray) -> IntArray:
+    """The rows of some battles (ascending battle numbers), in order: `battle` is each row's
+    battle, ascending (a battle's rows are consecutive)."""
+    lo = np.searchsorted(battle, battles)
+    rows, _ = row_ranges(lo, np.searchsorted(battle, battles, "right"))
+    return rows
