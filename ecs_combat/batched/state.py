@@ -315,6 +315,14 @@ class PlayerRows:
             self.active = np.searchsorted(self.battle, np.arange(len(self.game_over)))
         return self.active
 
+    def active_of(self, battles: IntArray) -> IntArray:
+        """The active player rows of some battles (looked up for these only while every
+        battle's is its first player's)."""
+        if self.active is None:
+            out: IntArray = np.searchsorted(self.battle, battles)
+            return out
+        return self.active[battles]
+
     @classmethod
     def of(cls, batch: CombatBatch) -> PlayerRows:
         nb = batch.n_battles

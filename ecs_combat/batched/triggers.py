@@ -35,7 +35,7 @@ def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> None:
     battle = c.battle[source]
     # players per battle (a battle's player rows are contiguous, battles ascending)
     seats = np.searchsorted(p.battle, battle, "right") - np.searchsorted(p.battle, battle)
-    rank = (c.controller[source] - p.active_rows()[battle]) % seats  # from the active player
+    rank = (c.controller[source] - p.active_of(battle)) % seats  # from the active player
     order = np.lexsort((local, kind, listed, source, -rank, battle))
     starts = run_starts(battle[order])
     position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
