@@ -62,15 +62,13 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
         battles = None
     which = None if battles is None else battles.nonzero()[0]
     if which is not None and len(which) * 16 < run.nb:  # a few battles: their rows only
-        rows = rows_in(c.battle, which)
+        rows = rows_in(c.battle, which, run.per_battle)
         toughness = c.toughness[rows]
         zero = toughness <= 0  # 0 or less: it dies, whatever is marked
         met = np.greater_equal(c.marked[rows], toughness)
         met |= zero
         met &= c.on_bf[rows]
         destroys, dies = mask_of(run.n, rows[met & ~zero]), mask_of(run.n, rows[met & zero])
-        players = rows_in(p.battle, which)
-        low = players[(p.life[players] <= 0) & ~p.lost[players]]
     else:
         # The battles being checked are looked up for the few rows and players that meet a
         # condition only.
@@ -79,14 +77,15 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
         met = np.greater_equal(c.marked, toughness)
         met |= zero
         met &= c.on_bf
-        low = (p.life <= 0).nonzero()[0]
-        low = low[~p.lost[low]]
         if battles is not None:
             rows = met.nonzero()[0]
             met[rows[~battles[c.battle[rows]]]] = False
-            low = low[battles[p.battle[low]]]
         dies = met & zero
         destroys = met ^ dies
+    low = (p.life <= 0).nonzero()[0]  # few players: looked up one by one
+    low = low[~p.lost[low]]
+    if battles is not None:
+        low = low[battles[p.battle[low]]]
     checked = battles if battles is not None else np.ones(run.nb, np.bool_)
     check = BatchStateCheck(checked, destroys, dies, mask_of(len(p.life), low))
     run_systems(run, "state-based-actions", check)
