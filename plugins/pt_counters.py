@@ -35,10 +35,11 @@ def annihilate(combat: CombatContext, check: StateCheck) -> None:
 def annihilate_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     """The same over a batch, in the battles being checked."""
     plus = batch.counters(PLUS)
-    if not plus.any():  # most batches: nothing to cancel, and nothing more to read
+    rows = np.flatnonzero(plus)  # few: looked up for these only
+    if not rows.size:  # most batches: nothing to cancel, and nothing more to read
         return
     minus = batch.counters(MINUS)
-    rows = np.flatnonzero((plus > 0) & (minus > 0))  # few: looked up for these only
+    rows = rows[(plus[rows] > 0) & (minus[rows] > 0)]
     rows = rows[batch.on_battlefield()[rows]]
     rows = rows[check.battles[batch.battle()[rows]]]
     if rows.size:
