@@ -186,6 +186,12 @@ def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
     """Change counters of rows `t` (distinct) by `change` [len(t), counter columns]: a
     count never goes below 0; keyword counters give their keyword (122.1b); the others
     change power and toughness while on the creature (122.1a)."""
+    cols = np.flatnonzero((change != 0).any(axis=0)).tolist()  # the kinds that change
+    _change_kinds(run, t, {j: change[:, j] for j in cols})
+
+
+def _change_kinds(run: Run, t: IntArray, changes: dict[int, IntArray]) -> None:
+    """:func:`change_counters` by the kinds that change (ascending), a column each."""
     kw = run.keywords
     if kw.counts is None:
         kw.counts = Counts(run.n, len(run.batch.counter_names))
@@ -194,23 +200,34 @@ def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
     assert kw.counter is not None
     kt = run.schedule.kt
     k = len(run.schedule.masks.names)
-    cols = np.flatnonzero((change != 0).any(axis=0)).tolist()  # the kinds that change
-    columns = [kw.counts.writable(j) for j in cols]
-    before = np.stack([col[t] for col in columns], axis=1) if cols else change[:, :0]
-    counts = np.maximum(before + change[:, cols], 0)
-    for i, col in enumerate(columns):
-        col[t] = counts[:, i]
-    if cols and cols[0] < k:  # keyword counters (122.1b): the rows' keywords again
-        gained = bits_of(change[:, :k] > 0).astype(kt)
+    dealt: dict[int, IntArray] = {}  # how much each kind changed, as counts never go below 0
+    for j, by in changes.items():
+        col = kw.counts.writable(j)
+        before = col[t]
+        after = np.maximum(before + by, 0)
+        col[t] = after
+        dealt[j] = after - before
+    if any(j < k for j in changes):  # keyword counters (122.1b): the rows' keywords again
+        gained = np.zeros(len(t), np.uint64)
+        for j, by in changes.items():
+            if j < k:
+                gained |= (by > 0).astype(np.uint64) << np.uint64(j)
+        gained = gained.astype(kt)
         if gained.size:
             kw.counter_bits |= int(np.bitwise_or.reduce(gained))
         still = bits_of(kw.counts.at(t, k) > 0).astype(kt)
         kw.counter[t] = (kw.counter[t] | gained) & still
         update_own(run, t)
-    if len(kw.counter_pt) > k and cols and cols[-1] >= k:
-        gives = (counts - before) @ kw.counter_pt[cols]
-        if gives.any():
-            pump(run, t, gives[:, 0], gives[:, 1])
+    if len(kw.counter_pt) > k and any(j >= k for j in changes):
+        power, toughness = np.zeros(len(t), I64), np.zeros(len(t), I64)
+        for j, by in dealt.items():
+            gives_power, gives_toughness = kw.counter_pt[j].tolist()
+            if gives_power:
+                power += by * gives_power
+            if gives_toughness:
+                toughness += by * gives_toughness
+        if power.any() or toughness.any():
+            pump(run, t, power, toughness)
 
 
 def counter(run: Run, kind: str) -> IntArray:
@@ -233,9 +250,12 @@ def add_counters(run: Run, rows: IntArray, kind: str, change: IntArray | int) ->
     counter_names = run.batch.counter_names
     if kind not in counter_names:
         raise RefusedError(f"counters of kind {kind!r} have no column in the batch")
-    delta = np.zeros((len(rows), len(counter_names)), I64)
-    delta[:, counter_names.index(kind)] = change
-    change_counters(run, rows, delta)
+    by = np.zeros(len(rows), I64)
+    by[:] = change
+    if by.any():
+        _change_kinds(run, rows, {counter_names.index(kind): by})
+    else:  # nothing changes: as change_counters does with no change
+        change_counters(run, rows, np.zeros((len(rows), 0), I64))
 
 
 def add_instances(run: Run, rows: IntArray, keywords: IntArray, params: IntArray) -> None:
