@@ -58,11 +58,11 @@ def state_based_actions(run: Run, battles: BoolArray | None) -> IntArray:
 def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     """One check of the state-based actions (704.3), then the `dies` systems."""
     c, p = run.creatures, run.players
-    if battles is not None and np.count_nonzero(battles) == battles.size:
+    checked = run.nb if battles is None else np.count_nonzero(battles)
+    if checked == run.nb:
         battles = None
-    which = None if battles is None else battles.nonzero()[0]
-    if which is not None and len(which) * 16 < run.nb:  # a few battles: their rows only
-        rows = rows_in(c.battle, which, run.per_battle)
+    if battles is not None and checked * 16 < run.nb:  # a few battles: their rows only
+        rows = rows_in(c.battle, battles.nonzero()[0], run.per_battle)
         toughness = c.toughness[rows]
         zero = toughness <= 0  # 0 or less: it dies, whatever is marked
         met = np.greater_equal(c.marked[rows], toughness)
@@ -86,8 +86,8 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     low = low[~p.lost[low]]
     if battles is not None:
         low = low[battles[p.battle[low]]]
-    checked = battles if battles is not None else np.ones(run.nb, np.bool_)
-    check = BatchStateCheck(checked, destroys, dies, mask_of(len(p.life), low))
+    in_check = battles if battles is not None else np.ones(run.nb, np.bool_)
+    check = BatchStateCheck(in_check, destroys, dies, mask_of(len(p.life), low))
     run_systems(run, "state-based-actions", check)
     destroy_ = check.destroy & ~check.dies
     if some(destroy_):
