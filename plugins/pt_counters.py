@@ -34,12 +34,13 @@ def annihilate(combat: CombatContext, check: StateCheck) -> None:
 
 def annihilate_batched(batch: BatchContext, check: BatchStateCheck) -> None:
     """The same over a batch, in the battles being checked."""
-    plus = batch.counters(PLUS)
-    rows = np.flatnonzero(plus)  # few: looked up for these only
-    if not rows.size:  # most batches: nothing to cancel, and nothing more to read
+    plus, minus = batch.counters(PLUS), batch.counters(MINUS)
+    # most batches: nothing to cancel, and nothing more to read (a maximum is the cheapest
+    # pass over a column of counts: any(), count_nonzero() and nonzero() of int64 are not)
+    if not plus.size or plus.max() <= 0 or minus.max() <= 0:
         return
-    minus = batch.counters(MINUS)
-    rows = rows[(plus[rows] > 0) & (minus[rows] > 0)]
+    rows = (plus > 0).nonzero()[0]  # few: looked up for these only
+    rows = rows[minus[rows] > 0]
     rows = rows[batch.on_battlefield()[rows]]
     rows = rows[check.battles[batch.battle()[rows]]]
     if rows.size:
