@@ -365,7 +365,7 @@ def _credited(out: IntArray, key: IntArray, outcome: BatchOutcome, n_cards: int)
     for column, values in ((7, outcome.dealt_to_players), (8, outcome.life_gained)):
         if values is None:
             continue
-        some = np.flatnonzero(values)  # the rows that did it
+        some = (values != 0).nonzero()[0]  # the rows that did it
         if some.size:
             weights = values[some].astype(np.float64)
             summed = np.bincount(key[some], weights=weights, minlength=n_cards * 2)
@@ -392,7 +392,7 @@ def _one_on_one_counts(
     keys = np.concatenate([a * 8 + code, b * 8 + 4 + _SEEN_FROM[1][code]])
     out = _outcome_counts(keys, n_cards)
     damage = outcome.damage_to_players
-    dealt = np.flatnonzero(damage)  # the battles with damage to players
+    dealt = (damage != 0).nonzero()[0]  # the battles with damage to players
     if dealt.size:
         weights = damage[dealt].astype(np.float64)
         at = np.concatenate([a[dealt] * 2, b[dealt] * 2 + 1])
