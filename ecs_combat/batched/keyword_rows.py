@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray, MaskArray
 from ecs_combat.batched.numeric import bits_of
@@ -109,6 +110,12 @@ class KeywordRows:
     changed: list[IntArray] = field(default_factory=list)
     #: How many rows `changed` holds.
     changed_rows: int = 0
+    #: `cur`'s bytes, plane by plane [itemsize, rows] (one keyword's flags read one plane),
+    #: once several keywords' flags were made; as of `planes_seen` changes.
+    planes: npt.NDArray[np.uint8] | None = None
+    planes_seen: int = 0
+    #: Flags made from every row's keywords so far.
+    made: int = 0
     #: Zero counters of a kind on every row (read-only), once asked for.
     no_counters: IntArray | None = None
     #: The keyword bits some row's keyword counters have ever given (0: none).
