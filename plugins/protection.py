@@ -97,7 +97,11 @@ def _protected(batch: BatchContext, of: np.ndarray | None = None) -> np.ndarray:
         wanted[of] = True
         named &= wanted[rows]
     protected = np.zeros(batch.rows, np.int64)
-    np.bitwise_or.at(protected, rows[named], np.left_shift(1, params[named]))
+    rows, params = rows[named], params[named]
+    if rows.size:  # a row's instances are consecutive (row order): OR-ed run by run
+        starts = (np.diff(rows, prepend=-1) != 0).nonzero()[0]
+        qualities = np.bitwise_or.reduceat(np.left_shift(1, params), starts)
+        protected[rows[starts]] = qualities
     return protected
 
 
