@@ -96,7 +96,8 @@ def _defaults(batch: BatchContext, sources: np.ndarray) -> np.ndarray:
     candidate = attackers[np.repeat(start, count) + offset]
     source = sources[which]
     ok = power[candidate] < power[source]
-    ok[ok] = batch.can_target(source[ok], candidate[ok])
+    if ok.any():  # (targeting asks the restrictions, which cost the same for none)
+        ok[ok] = batch.can_target(source[ok], candidate[ok])
     which, candidate = which[ok], candidate[ok]
     if not which.size:
         return out
