@@ -49,14 +49,21 @@ def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
 
 
 def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
-    life, playing = batch.life(), ~batch.lost()
+    found, _ = batch.instances(DETHRONE)
+    rows = found[declaration.attackers[found]]  # few: looked up for these only
+    defender = batch.defending_player()[rows]
+    rows, defender = rows[defender >= 0], defender[defender >= 0]
+    if not rows.size:
+        return
+    life, player_battle = batch.life(), batch.player_battle()
+    battle = batch.battle()[rows]
+    in_play = np.zeros(batch.battles, np.bool_)
+    in_play[battle] = True
+    players = np.flatnonzero(in_play[player_battle] & ~batch.lost())
     most = np.full(batch.battles, np.iinfo(np.int64).min, np.int64)
-    np.maximum.at(most, batch.player_battle()[playing], life[playing])
-    defender = batch.defending_player()
-    attacking = declaration.attackers & (defender >= 0)
+    np.maximum.at(most, player_battle[players], life[players])
     richest = np.zeros(batch.rows, np.bool_)
-    rows = np.flatnonzero(attacking)
-    richest[rows] = life[defender[rows]] >= most[batch.battle()[rows]]
+    richest[rows] = life[defender] >= most[battle]
     declaration.trigger_each_instance(batch, DETHRONE, resolve_batched, richest)
 
 

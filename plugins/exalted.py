@@ -39,16 +39,24 @@ def attacks_alone(combat: CombatContext, declaration: AttackDeclaration) -> None
 
 
 def attacks_alone_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
-    attackers = declaration.attackers
-    alone = np.bincount(batch.battle()[attackers], minlength=batch.battles) == 1
     rows, _ = batch.instances(EXALTED)  # each instance triggers (702.83b)
-    rows = rows[batch.on_battlefield()[rows] & alone[batch.battle()[rows]]]
+    rows = rows[batch.on_battlefield()[rows]]
+    if not rows.size:
+        return
+    battle = batch.battle()
+    # the attackers of the battles with exalted only: whether one attacks alone there
+    exalted = np.zeros(batch.battles, np.bool_)
+    exalted[battle[rows]] = True
+    attackers = np.flatnonzero(declaration.attackers & exalted[battle])
+    alone = np.bincount(battle[attackers], minlength=batch.battles) == 1
+    rows = rows[alone[battle[rows]]]
     if not rows.size:
         return
     per_player = np.bincount(batch.controller()[rows], minlength=len(batch.life()))
-    alone_attackers = np.flatnonzero(attackers & alone[batch.battle()])
+    alone_attackers = attackers[alone[battle[attackers]]]
     gain = per_player[batch.controller()[alone_attackers]]
-    batch.pump(alone_attackers, gain, gain)
+    gains = gain > 0  # the others get +0/+0
+    batch.pump(alone_attackers[gains], gain[gains], gain[gains])
 
 
 @hookimpl

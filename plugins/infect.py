@@ -42,17 +42,20 @@ def as_counters(combat: CombatContext, event: DamageEvent) -> None:
 
 def as_counters_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: counters added once per creature, summed over sources."""
-    infect = (event.amount > 0) & batch.has(INFECT)[event.source]
-    to_creature = event.recipient >= 0
-    creatures = infect & to_creature & event.marked
-    players = infect & ~to_creature & event.loses_life
-    if creatures.any():
+    infect = np.flatnonzero(event.amount > 0)
+    infect = infect[batch.has(INFECT)[event.source[infect]]]
+    if not infect.size:
+        return
+    to_creature = event.recipient[infect] >= 0
+    creatures = infect[to_creature & event.marked[infect]]
+    players = infect[~to_creature & event.loses_life[infect]]
+    if creatures.size:
         event.marked[creatures] = False
         rows, where = np.unique(event.recipient[creatures], return_inverse=True)
         totals = np.zeros(len(rows), np.int64)
         np.add.at(totals, where, event.amount[creatures])
         batch.add_counters(rows, MINUS, totals)
-    if players.any():
+    if players.size:
         event.loses_life[players] = False
         np.add.at(batch.player_state(POISON), -1 - event.recipient[players], event.amount[players])
 

@@ -52,14 +52,14 @@ def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
 
 
 def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
-    rows = np.flatnonzero(declaration.attackers)
-    controller = batch.controller()[rows]
-    # the opponents are counted for the controllers of attackers with melee only
-    counted = np.zeros(batch.player_rows, np.bool_)
-    counted[controller[batch.has(MELEE)[rows]]] = True
-    keep = counted[controller]
-    rows, controller = rows[keep], controller[keep]
-    if rows.size:
+    attackers, controllers = declaration.attackers, batch.controller()
+    melee = np.flatnonzero(attackers & batch.has(MELEE))
+    if melee.size:
+        # the opponents are counted for the controllers of attackers with melee only
+        counted = np.zeros(batch.player_rows, np.bool_)
+        counted[controllers[melee]] = True
+        rows = np.flatnonzero(attackers & counted[controllers])
+        controller = controllers[rows]
         defender = batch.defending_player()[rows]
         pairs = np.unique(controller * batch.player_rows + defender)
         per_player = np.bincount(pairs // batch.player_rows, minlength=batch.player_rows)

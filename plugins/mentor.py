@@ -77,9 +77,13 @@ def _defaults(batch: BatchContext, sources: np.ndarray) -> np.ndarray:
     battle, kept where the attacker has lesser power and may be targeted; each source takes
     the greatest power, then the first row (file order)."""
     battle, power = batch.battle(), batch.power()
-    attackers = np.flatnonzero(batch.attacking())
     out = np.full(len(sources), -1, np.int64)
-    if not attackers.size or not len(sources):
+    if not len(sources):
+        return out
+    mentored = np.zeros(batch.battles, np.bool_)  # the sources' battles only
+    mentored[battle[sources]] = True
+    attackers = np.flatnonzero(batch.attacking() & mentored[battle])
+    if not attackers.size:
         return out
     attackers = attackers[np.argsort(battle[attackers], kind="stable")]  # by battle, then row
     start = np.searchsorted(battle[attackers], battle[sources], side="left")
@@ -92,7 +96,8 @@ def _defaults(batch: BatchContext, sources: np.ndarray) -> np.ndarray:
     candidate = attackers[np.repeat(start, count) + offset]
     source = sources[which]
     ok = power[candidate] < power[source]
-    ok[ok] = batch.can_target(source[ok], candidate[ok])
+    if ok.any():  # (targeting asks the restrictions, which cost the same for none)
+        ok[ok] = batch.can_target(source[ok], candidate[ok])
     which, candidate = which[ok], candidate[ok]
     if not which.size:
         return out

@@ -87,12 +87,21 @@ def prevent(combat: CombatContext, event: DamageEvent) -> None:
             d.amount = 0
 
 
-def _protected(batch: BatchContext) -> np.ndarray:
-    """Per row: its protection qualities as a bit mask."""
+def _protected(batch: BatchContext, of: np.ndarray | None = None) -> np.ndarray:
+    """Per row: its protection qualities as a bit mask (only those of the rows `of`, if
+    given; 0 for the others)."""
     rows, params = batch.instances(PROTECTION)
     named = params >= 0
+    if of is not None:
+        wanted = np.zeros(batch.rows, np.bool_)
+        wanted[of] = True
+        named &= wanted[rows]
     protected = np.zeros(batch.rows, np.int64)
-    np.bitwise_or.at(protected, rows[named], np.left_shift(1, params[named]))
+    rows, params = rows[named], params[named]
+    if rows.size:  # a row's instances are consecutive (row order): OR-ed run by run
+        starts = (np.diff(rows, prepend=-1) != 0).nonzero()[0]
+        qualities = np.bitwise_or.reduceat(np.left_shift(1, params), starts)
+        protected[rows[starts]] = qualities
     return protected
 
 
@@ -102,8 +111,9 @@ def prevent_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     hit = hit[batch.has(PROTECTION)[event.recipient[hit]]]
     if not hit.size:
         return
-    protected = _protected(batch)[event.recipient[hit]]
-    source_colors = np.asarray(batch.colors(), np.int64)[event.source[hit]]
+    recipient = event.recipient[hit]
+    protected = _protected(batch, recipient)[recipient]
+    source_colors = batch.colors()[event.source[hit]]
     event.amount[hit[_from_creature_source(protected, source_colors)]] = 0
 
 

@@ -34,9 +34,9 @@ def as_counters(combat: CombatContext, event: DamageEvent) -> None:
 
 def as_counters_batched(batch: BatchContext, event: BatchDamageEvent) -> None:
     """The same over a batch: counters added once per creature, summed over sources."""
-    hit = (event.recipient >= 0) & event.marked & (event.amount > 0)
-    hit[hit] = batch.has(WITHER)[event.source[hit]]
-    if not hit.any():
+    hit = np.flatnonzero((event.recipient >= 0) & event.marked & (event.amount > 0))
+    hit = hit[batch.has(WITHER)[event.source[hit]]]
+    if not hit.size:
         return
     event.marked[hit] = False
     rows, where = np.unique(event.recipient[hit], return_inverse=True)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.batched.keywords import kept, refresh
-from ecs_combat.batched.numeric import mask_of, repeated, some
+from ecs_combat.batched.numeric import mask_of, rows_in, some
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.payloads import (
@@ -58,27 +58,36 @@ def state_based_actions(run: Run, battles: BoolArray | None) -> IntArray:
 def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     """One check of the state-based actions (704.3), then the `dies` systems."""
     c, p = run.creatures, run.players
-    if battles is not None and np.count_nonzero(battles) == battles.size:
+    checked = run.nb if battles is None else np.count_nonzero(battles)
+    if checked == run.nb:
         battles = None
-    # The battles being checked are looked up for the few rows and players that meet a
-    # condition only (or as strided rows when each battle has k consecutive rows).
-    toughness = c.toughness
-    zero = toughness <= 0  # 0 or less: it dies, whatever is marked
-    met = np.greater_equal(c.marked, toughness)
-    met |= zero
-    met &= c.on_bf
-    low = (p.life <= 0).nonzero()[0]
+    if battles is not None and checked * 16 < run.nb:  # a few battles: their rows only
+        rows = rows_in(c.battle, battles.nonzero()[0], run.per_battle)
+        toughness = c.toughness[rows]
+        zero = toughness <= 0  # 0 or less: it dies, whatever is marked
+        met = np.greater_equal(c.marked[rows], toughness)
+        met |= zero
+        met &= c.on_bf[rows]
+        destroys, dies = mask_of(run.n, rows[met & ~zero]), mask_of(run.n, rows[met & zero])
+    else:
+        # The battles being checked are looked up for the few rows and players that meet a
+        # condition only.
+        toughness = c.toughness
+        zero = toughness <= 0
+        met = np.greater_equal(c.marked, toughness)
+        met |= zero
+        met &= c.on_bf
+        if battles is not None:
+            rows = met.nonzero()[0]
+            met[rows[~battles[c.battle[rows]]]] = False
+        dies = met & zero
+        destroys = met ^ dies
+    low = (p.life <= 0).nonzero()[0]  # few players: looked up one by one
     low = low[~p.lost[low]]
     if battles is not None:
-        if run.per_battle is not None:
-            met &= repeated(battles, run.per_battle)
-        else:
-            rows = met.nonzero()[0]
-            met = mask_of(run.n, np.compress(battles[c.battle[rows]], rows))
         low = low[battles[p.battle[low]]]
-    dies = met & zero
-    checked = battles if battles is not None else np.ones(run.nb, np.bool_)
-    check = BatchStateCheck(checked, met ^ dies, dies, mask_of(len(p.life), low))
+    in_check = battles if battles is not None else np.ones(run.nb, np.bool_)
+    check = BatchStateCheck(in_check, destroys, dies, mask_of(len(p.life), low))
     run_systems(run, "state-based-actions", check)
     destroy_ = check.destroy & ~check.dies
     if some(destroy_):

@@ -100,7 +100,7 @@ def check_marked_damage(run: Run) -> None:
     """A creature can't start the combat with lethal damage marked unless nothing
     destroys it (704.5g): an input error, as the reference engine says it."""
     c = run.creatures
-    if not some(c.marked):  # no damage marked: the common case
+    if not some(c.marked != 0):  # no damage marked: the common case
         return
     lethal = c.entered & (c.toughness > 0) & (c.marked >= c.toughness)  # 704.5g
     if not lethal.any():

@@ -66,7 +66,7 @@ def apply_events(run: Run, rows: IntArray) -> None:
         # 506.3b-c: it attacks only if the attacking player controls it and the player it
         # would attack is still in the game.
         player = b.event_player[rows[enter]]
-        active = run.players.active_rows()[run.creatures.battle[t]]
+        active = run.players.active_of(run.creatures.battle[t])
         attacks = (run.creatures.controller[t] == active) & ~run.players.lost[player]
         run.combat.attacking[t] = np.where(attacks, player, -1)
         run.combat.att[t] = attacks

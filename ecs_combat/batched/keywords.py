@@ -4,18 +4,23 @@ and removed."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
-from ecs_combat.batched.numeric import bits_of, rows_of_battles
+from ecs_combat.batched.keyword_rows import Counts
+from ecs_combat.batched.numeric import bits_of, distinct_values, rows_of_battles
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import normalize_keyword
 
 I64 = np.int64
+#: Flags of one keyword are read from byte planes of the keywords once this many flags were
+#: made from every row's keywords in a run (making the planes costs about five of them).
+PLANES_AFTER = 4
 #: Where instances no keyword list names (counters', static abilities') sort among a row's.
 UNLISTED = 1 << 30
 AnyArray = npt.NDArray[Any]
@@ -23,15 +28,47 @@ AnyArray = npt.NDArray[Any]
 
 def flags(run: Run, mask: int) -> BoolArray:
     """Whether each creature has any keyword of `mask` now. Read-only: it is cached until
-    keywords change."""
+    keywords change, and then made again from a copy for the rows that changed only."""
     kw = run.keywords
     found = kw.flags.get(mask)
+    seen = len(kw.changed)
+    if found is not None and found[1] == seen:
+        return found[0]
+    bits = run.schedule.kt(mask)
+    out: BoolArray
     if found is None:
-        kt = run.schedule.kt
-        found = ((kw.cur & kt(mask)) != 0) if mask else np.zeros(run.n, np.bool_)
-        found.flags.writeable = False
-        kw.flags[mask] = found
-    return found
+        kw.made += 1
+        one = mask > 0 and mask & (mask - 1) == 0
+        if one and kw.made > PLANES_AFTER and kw.cur.flags.c_contiguous:
+            byte, value = divmod(mask.bit_length() - 1, 8)  # one keyword: one byte plane
+            plane = _planes(run, byte)
+            out = np.not_equal(plane & np.uint8(1 << value), 0)
+        else:
+            out = ((kw.cur & bits) != 0) if mask else np.zeros(run.n, np.bool_)
+    else:
+        out = found[0].copy()
+        rows = np.concatenate(kw.changed[found[1] :])
+        out[rows] = (kw.cur[rows] & bits) != 0
+    out.flags.writeable = False
+    kw.flags[mask] = (out, seen)
+    return out
+
+
+def _planes(run: Run, byte: int) -> npt.NDArray[np.uint8]:
+    """Byte `byte` (0: bits 0-7) of every row's current keywords, contiguous: a test of one
+    bit there reads an eighth of what ``cur & bit`` reads. The planes are made once (a
+    transpose of `cur`'s bytes) and patched for the rows whose keywords changed since."""
+    kw = run.keywords
+    size = kw.cur.dtype.itemsize
+    seen = len(kw.changed)
+    if kw.planes is None:
+        kw.planes = np.ascontiguousarray(kw.cur.view(np.uint8).reshape(-1, size).T)
+    elif kw.planes_seen < seen:
+        rows = np.concatenate(kw.changed[kw.planes_seen :])
+        kw.planes[:, rows] = kw.cur[rows].view(np.uint8).reshape(-1, size).T
+    kw.planes_seen = seen
+    plane: npt.NDArray[np.uint8] = kw.planes[byte if sys.byteorder == "little" else size - 1 - byte]
+    return plane
 
 
 def has(run: Run, keyword: str) -> BoolArray:
@@ -44,9 +81,18 @@ def has(run: Run, keyword: str) -> BoolArray:
     return view
 
 
-def forget_flags(run: Run) -> None:
-    """Forget the cached keyword flags after keywords changed."""
-    run.keywords.flags.clear()
+def forget_flags(run: Run, rows: IntArray | None = None) -> None:
+    """Forget the cached keyword flags after keywords changed (of some rows, or of any)."""
+    kw = run.keywords
+    kept = kw.flags or kw.planes is not None
+    if rows is not None and kept and kw.changed_rows + len(rows) <= run.n // 8:
+        kw.changed.append(np.array(rows, np.int64))  # patched there when next asked for
+        kw.changed_rows += len(rows)
+        return
+    kw.flags.clear()
+    kw.changed.clear()
+    kw.changed_rows = 0
+    kw.planes = None
 
 
 class StaticView:
@@ -116,7 +162,7 @@ def refresh(run: Run, battles: BoolArray | None) -> None:
         kw.cur[:] = now
     else:
         np.copyto(kw.cur, now, where=rows_mask)
-    kw.flags.clear()
+    forget_flags(run)
 
 
 def counters_begin(run: Run) -> None:
@@ -135,7 +181,7 @@ def update_own(run: Run, rows: IntArray) -> None:
     if kw.counter is not None:
         kw.own[rows] = kw.base[rows] | kw.counter[rows]
     if not kw.static:  # `cur` is `own`
-        kw.flags.clear()
+        forget_flags(run, rows)
 
 
 def grant(run: Run, rows: IntArray, bits: Any) -> None:
@@ -171,47 +217,70 @@ def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
     """Change counters of rows `t` (distinct) by `change` [len(t), counter columns]: a
     count never goes below 0; keyword counters give their keyword (122.1b); the others
     change power and toughness while on the creature (122.1a)."""
+    cols = np.flatnonzero((change != 0).any(axis=0)).tolist()  # the kinds that change
+    _change_kinds(run, t, {j: change[:, j] for j in cols})
+
+
+def _change_kinds(run: Run, t: IntArray, changes: dict[int, IntArray]) -> None:
+    """:func:`change_counters` by the kinds that change (ascending), a column each."""
     kw = run.keywords
     if kw.counts is None:
-        kw.counts = np.zeros((run.n, len(run.batch.counter_names)), I64, order="F")
+        kw.counts = Counts(run.n, len(run.batch.counter_names))
     if kw.counter is None:
         counters_begin(run)
     assert kw.counter is not None
     kt = run.schedule.kt
     k = len(run.schedule.masks.names)
-    cols = np.flatnonzero((change != 0).any(axis=0)).tolist()  # the kinds that change
-    before = np.stack([kw.counts[t, j] for j in cols], axis=1) if cols else change[:, :0]
-    counts = np.maximum(before + change[:, cols], 0)
-    for i, j in enumerate(cols):  # column by column: the counts are stored so
-        kw.counts[t, j] = counts[:, i]
-    if cols and cols[0] < k:  # keyword counters (122.1b): the rows' keywords again
-        gained = bits_of(change[:, :k] > 0).astype(kt)
-        still = bits_of(kw.counts[t, :k] > 0).astype(kt)
+    dealt: dict[int, IntArray] = {}  # how much each kind changed, as counts never go below 0
+    for j, by in changes.items():
+        col = kw.counts.writable(j)
+        before = col[t]
+        after = np.maximum(before + by, 0)
+        col[t] = after
+        dealt[j] = after - before
+    if any(j < k for j in changes):  # keyword counters (122.1b): the rows' keywords again
+        gained = np.zeros(len(t), np.uint64)
+        for j, by in changes.items():
+            if j < k:
+                gained |= (by > 0).astype(np.uint64) << np.uint64(j)
+        gained = gained.astype(kt)
+        if gained.size:
+            kw.counter_bits |= int(np.bitwise_or.reduce(gained))
+        still = bits_of(kw.counts.at(t, k) > 0).astype(kt)
         kw.counter[t] = (kw.counter[t] | gained) & still
         update_own(run, t)
-    if len(kw.counter_pt) > k and cols and cols[-1] >= k:
-        gives = (counts - before) @ kw.counter_pt[cols]
-        if gives.any():
-            pump(run, t, gives[:, 0], gives[:, 1])
+    if len(kw.counter_pt) > k and any(j >= k for j in changes):
+        power, toughness = np.zeros(len(t), I64), np.zeros(len(t), I64)
+        for j, by in dealt.items():
+            gives_power, gives_toughness = kw.counter_pt[j].tolist()
+            if gives_power:
+                power += by * gives_power
+            if gives_toughness:
+                toughness += by * gives_toughness
+        if power.any() or toughness.any():
+            pump(run, t, power, toughness)
 
 
 def counter(run: Run, kind: str) -> IntArray:
     """Each row's count of a kind of counter (read-only)."""
     counter_names = run.batch.counter_names
     kw = run.keywords
-    if kw.counts is None or kind not in counter_names:
+    found = None
+    if kw.counts is not None and kind in counter_names:
+        found = kw.counts.column(counter_names.index(kind))
+    if found is None:
         if kw.no_counters is None:  # one column of zeros, read-only, for every kind
             kw.no_counters = np.zeros(run.n, I64)
             kw.no_counters.flags.writeable = False
         return kw.no_counters
-    out: IntArray = kw.counts[:, counter_names.index(kind)]
-    return out
+    return found
 
 
 def has_counters(run: Run, kind: str) -> bool:
-    """Whether any row may have counters of a kind (no row has any until counters are put on
-    a creature of the batch)."""
-    return run.keywords.counts is not None and kind in run.batch.counter_names
+    """Whether any row may have counters of a kind (no row has any until counters of the kind
+    are put on a creature of the batch)."""
+    counts, names = run.keywords.counts, run.batch.counter_names
+    return counts is not None and kind in names and counts.column(names.index(kind)) is not None
 
 
 def add_counters(run: Run, rows: IntArray, kind: str, change: IntArray | int) -> None:
@@ -219,9 +288,12 @@ def add_counters(run: Run, rows: IntArray, kind: str, change: IntArray | int) ->
     counter_names = run.batch.counter_names
     if kind not in counter_names:
         raise RefusedError(f"counters of kind {kind!r} have no column in the batch")
-    delta = np.zeros((len(rows), len(counter_names)), I64)
-    delta[:, counter_names.index(kind)] = change
-    change_counters(run, rows, delta)
+    by = np.zeros(len(rows), I64)
+    by[:] = change
+    if by.any():
+        _change_kinds(run, rows, {counter_names.index(kind): by})
+    else:  # nothing changes: as change_counters does with no change
+        change_counters(run, rows, np.zeros((len(rows), 0), I64))
 
 
 def add_instances(run: Run, rows: IntArray, keywords: IntArray, params: IntArray) -> None:
@@ -251,14 +323,19 @@ def instances(run: Run, keyword: str) -> tuple[IntArray, IntArray]:
     now = flags(run, bit)
     keep = now[rows]
     rows, params = rows[keep], params[keep]
-    # the rows that have it now, and those with its counter: few, looked up one by one
-    have = np.flatnonzero(now)
-    single = have[~(listed[have] & ((kw.base[have] & kt(bit)) != 0))]
+    # the rows that have it now with no instance listed (one pass over the rows), or listed
+    # but not among their printed and granted keywords (the listed ones looked up)
+    single = np.flatnonzero(now & ~listed)
+    others = rows[(kw.base[rows] & kt(bit)) == 0]
+    if others.size:
+        single = np.concatenate([single, np.unique(others)])
     from_counter = np.zeros(0, I64)
-    if kw.counter is not None:
+    if kw.counter is not None and kw.counter_bits & bit:  # some counter gave it
         from_counter = np.flatnonzero((kw.counter & kt(bit)) != 0)
         keep = listed[from_counter] & ((kw.base[from_counter] & kt(bit)) != 0)
         from_counter = from_counter[keep]
+    if not single.size and not from_counter.size:  # the listed ones, in row order already
+        return rows, params
     all_rows = np.concatenate([rows, single, from_counter])
     all_params = np.concatenate([params, np.full(len(single) + len(from_counter), -1, I64)])
     order = np.argsort(all_rows, kind="stable")
@@ -282,7 +359,13 @@ def listed_at(run: Run, rows: IntArray, keywords: IntArray, instances: IntArray)
         return out
     k = max(len(run.schedule.masks.names), 1)
     # the instances of the keywords asked about only (their order kept)
-    entry = np.flatnonzero(np.isin(kw.inst_kw, np.unique(keywords[keywords >= 0])))
+    asked = distinct_values(keywords[keywords >= 0])  # a few keywords: one pass each
+    if not asked:
+        return out
+    wanted = kw.inst_kw == asked[0]
+    for keyword in asked[1:]:
+        wanted |= kw.inst_kw == keyword
+    entry = np.flatnonzero(wanted)
     if not entry.size:
         return out
     row = kw.inst_row[entry]

@@ -319,3 +319,15 @@ def row_ranges(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
         shift = (lo - first).repeat(count)
     shift += np.arange(len(owner), dtype=I64)
     return shift, owner
+
+
+def rows_in(battle: IntArray, battles: IntArray, per_battle: int | None = None) -> IntArray:
+    """The rows of some battles (ascending battle numbers), in order: `battle` is each row's
+    battle, ascending (a battle's rows are consecutive; `per_battle`: as
+    :func:`rows_per_battle` found)."""
+    if per_battle is not None:
+        out: IntArray = (battles[:, None] * per_battle + np.arange(per_battle)).reshape(-1)
+        return out
+    lo = np.searchsorted(battle, battles)
+    rows, _ = row_ranges(lo, np.searchsorted(battle, battles, "right"))
+    return rows

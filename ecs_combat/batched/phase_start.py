@@ -93,7 +93,7 @@ def phase_start(
 
 def _state(run: Run, template: CombatBatch, happens: BoolArray) -> CombatBatch:
     """The run's state as a batch of one combat (see the module's docstring)."""
-    counts = run.keywords.counts
+    counts = None if run.keywords.counts is None else run.keywords.counts.matrix()
     power, toughness = run.creatures.power.copy(), run.creatures.toughness.copy()
     if counts is not None:  # counters give their power and toughness again as it is played
         gives = counts @ run.keywords.counter_pt
@@ -109,7 +109,7 @@ def _state(run: Run, template: CombatBatch, happens: BoolArray) -> CombatBatch:
         toughness=toughness,
         damage=run.creatures.marked.copy(),
         keywords=run.keywords.base.astype(np.uint64),
-        counters=None if counts is None else counts.copy(),
+        counters=counts,
         present=run.creatures.on_bf.copy(),
         tapped=run.creatures.tapped.copy(),
         attacking=attacking.astype(I64),

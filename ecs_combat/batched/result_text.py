@@ -212,9 +212,10 @@ def _creature_rest(run: Run, shown: IntArray) -> ObjectArray | str:
     rest: ObjectArray = np.full(len(shown), ', "counters": {}', object)
     if counts is not None:
         names = [json.dumps(n) for n in run.batch.counter_names]
-        some = counts[shown] > 0
+        at = counts.at(shown)
+        some = at > 0
         for i in np.flatnonzero(some.any(axis=1)).tolist():
-            row = counts[shown[i]]
+            row = at[i]
             listed = ", ".join(f"{names[k]}: {row[k]}" for k in np.flatnonzero(some[i]).tolist())
             rest[i] = f', "counters": {{{listed}}}'
     for key, values in state.items():

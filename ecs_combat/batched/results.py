@@ -156,7 +156,7 @@ class Results:
         entered = run.creatures.entered[crow].tolist()
         life, lost = run.players.life[prow].tolist(), run.players.lost[prow].tolist()
         counter_names = run.batch.counter_names
-        counts = None if run.keywords.counts is None else run.keywords.counts[crow].tolist()
+        counts = None if run.keywords.counts is None else run.keywords.counts.at(crow).tolist()
         reg = run.schedule.registry
         c_shown = {
             k: run.creatures.states[k][crow].tolist()

@@ -36,25 +36,29 @@ def return_to_battlefield(run: Run, rows: IntArray) -> None:
     c.power[rows] = c.born_power[rows]
     c.toughness[rows] = c.born_toughness[rows]
     if kw.counts is not None:
-        for j in range(kw.counts.shape[1]):  # stored column by column
-            kw.counts[rows, j] = 0
+        kw.counts.clear(rows)
     if kw.counter is not None:
         kw.counter[rows] = 0
     kw.base[rows] = kw.born[rows]
     if kw.removed is not None:
         kw.removed[rows] = 0
     update_own(run, rows)
-    if kw.static:
+    if kw.static:  # else `cur` is `own`, and update_own forgot the rows' flags
         kw.cur[rows] = kw.own[rows]
-    forget_flags(run)
-    returning = mask_of(run.n, rows)
-    gone = returning[kw.inst_row]
-    born = returning[kw.born_inst_row]
-    row = np.concatenate([kw.inst_row[~gone], kw.born_inst_row[born]])
-    order = np.argsort(row, kind="stable")
-    kw.inst_row = row[order]
-    kw.inst_kw = np.concatenate([kw.inst_kw[~gone], kw.born_inst_kw[born]])[order]
-    kw.inst_param = np.concatenate([kw.inst_param[~gone], kw.born_inst_param[born]])[order]
+        forget_flags(run, rows)
+    if not (
+        kw.inst_row is kw.born_inst_row
+        and kw.inst_kw is kw.born_inst_kw
+        and kw.inst_param is kw.born_inst_param
+    ):  # else the rows' instances are the ones they were born with already
+        returning = mask_of(run.n, rows)
+        gone = returning[kw.inst_row]
+        born = returning[kw.born_inst_row]
+        row = np.concatenate([kw.inst_row[~gone], kw.born_inst_row[born]])
+        order = np.argsort(row, kind="stable")
+        kw.inst_row = row[order]
+        kw.inst_kw = np.concatenate([kw.inst_kw[~gone], kw.born_inst_kw[born]])[order]
+        kw.inst_param = np.concatenate([kw.inst_param[~gone], kw.born_inst_param[born]])[order]
     for column in run.columns.values():
         column[rows] = 0
     combat.struck[rows] = False

@@ -11,6 +11,7 @@ import numpy as np
 
 from ecs_combat.batched.arrays import ACTION_CODE, CombatBatch, IntArray
 from ecs_combat.batched.context import BatchedContext
+from ecs_combat.batched.keyword_rows import KeywordRows
 from ecs_combat.batched.masks import KeywordMasks
 from ecs_combat.batched.numeric import bits_of, distinct_values, mask_type, rows_per_battle
 from ecs_combat.batched.results import Log
@@ -18,7 +19,6 @@ from ecs_combat.batched.state import (
     ONE_COMBAT,
     CombatRows,
     CreatureRows,
-    KeywordRows,
     PlayerRows,
     Policy,
     Run,

@@ -14,8 +14,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray, MaskArray, StepDivisions
+from ecs_combat.batched.keyword_rows import KeywordRows
 from ecs_combat.batched.masks import KeywordMasks
-from ecs_combat.batched.numeric import as_slice, bits_of, distinct_runs, run_starts, starts_mask
+from ecs_combat.batched.numeric import as_slice, distinct_runs, run_starts, starts_mask
 from ecs_combat.batched.results import Log
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry, ScheduledSystem
@@ -106,95 +107,6 @@ class CreatureRows:
             setattr(self, name, getattr(self, name).copy())
         if name == "power":
             self.power_positive = None
-
-
-@dataclass(slots=True, eq=False)
-class KeywordRows:
-    """The creatures' keywords as masks over the batch's keyword bits, their keyword
-    instances and counters."""
-
-    #: Printed and granted keywords.
-    base: MaskArray
-    #: Printed, granted and counters' (the same array as `base` while no counters).
-    own: MaskArray
-    #: The keywords creatures have now (own plus static), as of the last refresh (the same
-    #: array as `own` without static abilities).
-    cur: MaskArray
-    #: Keywords from keyword counters, once there are any.
-    counter: MaskArray | None
-    #: Keywords an effect removed, once one did.
-    removed: MaskArray | None
-    #: Counts of each kind of counter [rows, counter columns], once there are any.
-    counts: IntArray | None
-    #: Power and toughness each kind of counter gives [counter columns, 2].
-    counter_pt: IntArray
-    #: Keyword instances with their parameters (printed, then granted), by row.
-    inst_row: IntArray
-    inst_kw: IntArray
-    inst_param: IntArray
-    #: What the batch put onto the battlefield: a returning creature starts from it (400.7).
-    born: MaskArray
-    born_inst_row: IntArray
-    born_inst_kw: IntArray
-    born_inst_param: IntArray
-    #: Whether static abilities can give keywords (`cur` is then its own array).
-    static: bool
-    #: Keyword mask -> who has it now (read-only), until keywords change.
-    flags: dict[int, BoolArray] = field(default_factory=dict)
-    #: Zero counters of a kind on every row (read-only), once asked for.
-    no_counters: IntArray | None = None
-
-    @classmethod
-    def of(
-        cls,
-        batch: CombatBatch,
-        kt: type[np.unsignedinteger[Any]],
-        k: int,
-        registry: Registry,
-        static: bool,
-    ) -> KeywordRows:
-        """The batch's keywords and counters; `k` keyword bits in masks of type `kt`."""
-        extra = batch.counter_names[k:]
-        counter_pt = np.asarray(
-            [[0, 0]] * k
-            + [
-                [registry.counter_kinds[c].power, registry.counter_kinds[c].toughness]
-                for c in extra
-            ],
-            I64,
-        ).reshape(-1, 2)
-        base = batch.keywords.astype(kt)
-        born = base.copy()
-        own, counter = base, None
-        # Column by column (order="F"): the systems read one kind of counter at a time.
-        counts = None if batch.counters is None else np.array(batch.counters, I64, order="F")
-        if counts is not None:
-            counter = bits_of(counts[:, :k] > 0).astype(kt)
-            own = base | counter
-        return cls(
-            base=base,
-            own=own,
-            cur=own.copy() if static else own,
-            counter=counter,
-            removed=None,
-            counts=counts,
-            counter_pt=counter_pt,
-            inst_row=batch.instance_row,
-            inst_kw=batch.instance_keyword,
-            inst_param=batch.instance_parameter,
-            born=born,
-            born_inst_row=batch.instance_row,
-            born_inst_kw=batch.instance_keyword,
-            born_inst_param=batch.instance_parameter,
-            static=static,
-        )
-
-    def gives(self) -> IntArray | None:
-        """The power and toughness the counters give [rows, 2], if any kind gives some."""
-        if self.counts is None or not (self.counter_pt != 0).any():
-            return None
-        out: IntArray = self.counts @ self.counter_pt
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +315,14 @@ class PlayerRows:
         if self.active is None:
             self.active = np.searchsorted(self.battle, np.arange(len(self.game_over)))
         return self.active
+
+    def active_of(self, battles: IntArray) -> IntArray:
+        """The active player rows of some battles (looked up for these only while every
+        battle's is its first player's)."""
+        if self.active is None:
+            out: IntArray = np.searchsorted(self.battle, battles)
+            return out
+        return self.active[battles]
 
     @classmethod
     def of(cls, batch: CombatBatch) -> PlayerRows:

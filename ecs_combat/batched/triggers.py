@@ -33,8 +33,9 @@ def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> None:
     )
     listed = listed_at(run, source, keyword, instance)
     battle = c.battle[source]
-    seats = np.bincount(p.battle, minlength=run.nb)[battle]
-    rank = (c.controller[source] - p.active_rows()[battle]) % seats  # from the active player
+    # players per battle (a battle's player rows are contiguous, battles ascending)
+    seats = np.searchsorted(p.battle, battle, "right") - np.searchsorted(p.battle, battle)
+    rank = (c.controller[source] - p.active_of(battle)) % seats  # from the active player
     order = np.lexsort((local, kind, listed, source, -rank, battle))
     starts = run_starts(battle[order])
     position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))

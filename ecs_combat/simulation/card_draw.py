@@ -233,8 +233,8 @@ class CardGenerator(SpecGenerator):
         if self._may_attack is not None:
             attacking = attacking.copy()
             attacking[0::2] = np.where(self._may_attack[a], attacking[0::2], -1)
-        legal = self._legal(a, b)
-        odd = fixed["odd"]
+        blocks = np.flatnonzero(self._legal(a, b))  # the battles with a block
+        blocker = fixed["odd"][blocks]
         batch = CombatBatch(
             n_battles=n,
             keyword_names=self.bits.names,
@@ -252,9 +252,9 @@ class CardGenerator(SpecGenerator):
             creature_state=fixed["creature_state"],
             attacking=attacking,
             present=fixed["present"],
-            block_blocker=odd[legal],
-            block_attacker=odd[legal] - 1,
-            block_rank=np.zeros(int(np.count_nonzero(legal)), dtype=np.int64),
+            block_blocker=blocker,
+            block_attacker=blocker - 1,
+            block_rank=np.zeros(len(blocks), dtype=np.int64),
             creature_names=self._names[card].tolist() if self.needs_names else None,
         )
         self._add_instances(batch, card)
@@ -363,8 +363,12 @@ def _credited(out: IntArray, key: IntArray, outcome: BatchOutcome, n_cards: int)
     """The columns credited to the creature that did it (dealt to players, life gained),
     summed per ``card * 2 + role`` of each creature row."""
     for column, values in ((7, outcome.dealt_to_players), (8, outcome.life_gained)):
-        if values is not None and values.any():
-            summed = np.bincount(key, weights=values.astype(np.float64), minlength=n_cards * 2)
+        if values is None:
+            continue
+        some = (values != 0).nonzero()[0]  # the rows that did it
+        if some.size:
+            weights = values[some].astype(np.float64)
+            summed = np.bincount(key[some], weights=weights, minlength=n_cards * 2)
             out[..., column] = np.rint(summed).reshape(n_cards, 2)
 
 
@@ -388,9 +392,10 @@ def _one_on_one_counts(
     keys = np.concatenate([a * 8 + code, b * 8 + 4 + _SEEN_FROM[1][code]])
     out = _outcome_counts(keys, n_cards)
     damage = outcome.damage_to_players
-    if damage.any():
-        weights = damage.astype(np.float64)
-        at = np.concatenate([a * 2, b * 2 + 1])
+    dealt = (damage != 0).nonzero()[0]  # the battles with damage to players
+    if dealt.size:
+        weights = damage[dealt].astype(np.float64)
+        at = np.concatenate([a[dealt] * 2, b[dealt] * 2 + 1])
         summed = np.bincount(at, weights=np.concatenate([weights, weights]), minlength=2 * n_cards)
         out[..., 5] = np.rint(summed).reshape(n_cards, 2)
     out[..., 6] = out[..., 2] + out[..., 3]
