@@ -28,7 +28,7 @@ from ecs_combat.batched.boards import (
     take_outcomes,
 )
 from ecs_combat.batched.engine import BatchedEngine, Played
-from ecs_combat.batched.numeric import distinct_values, repeated
+from ecs_combat.batched.numeric import distinct_values
 from ecs_combat.decisions.children import (
     Children,
     Expanded,
@@ -37,6 +37,7 @@ from ecs_combat.decisions.children import (
     level_rows,
 )
 from ecs_combat.decisions.divisions import StepChoices, StepRecord
+from ecs_combat.decisions.layout import Layout
 from ecs_combat.decisions.objective import Objective, Sides, score
 from ecs_combat.rules.result import CombatResult
 
@@ -113,39 +114,6 @@ class Resolved:
         if self.node_battle is not None:
             cs, ps = cs[self.node_battle], ps[self.node_battle]
         return cs.tolist(), ps.tolist()
-
-
-@dataclass(frozen=True)
-class Layout:
-    """A level's nodes laid out as battles in another order than their own: a declaration
-    at a time."""
-
-    node: IntArray  #: [battles] each battle's node
-    battle: IntArray  #: [nodes] each node's battle
-    #: Battles ``t * boards + i`` are nodes ``i * each + t``.
-    each: int
-
-    def block_rows(self, start: IntArray) -> tuple[IntArray, IntArray]:
-        """``csr_rows(start, node)``: the rows of each battle's pairs in the blocks' CSR
-        `start`, and each one's battle, for a first level whose boards have the same
-        declarations (:attr:`Blocks.each`)."""
-        each = self.each
-        n = len(self.node) // each
-        per = int(start[each] - start[0])  # pairs of a board
-        rows, owner = [], []
-        board_first = np.arange(n, dtype=I64) * per
-        first = start[: each + 1].tolist()
-        for t in range(each):
-            lo, hi = first[t], first[t + 1]
-            rows.append((board_first[:, None] + np.arange(lo, hi, dtype=I64)).reshape(-1))
-            owner.append(repeated(np.arange(t * n, (t + 1) * n, dtype=I64), hi - lo))
-        return np.concatenate(rows), np.concatenate(owner)
-
-    def by_node(self, values: IntArray) -> IntArray:
-        """Rows of `values` by battle, in node order."""
-        n = len(values) // self.each
-        by_board = values.reshape(self.each, n, *values.shape[1:]).swapaxes(0, 1)
-        return np.ascontiguousarray(by_board).reshape(values.shape)
 
 
 @dataclass
@@ -240,19 +208,11 @@ class Tree:
         return Copies(batch, cs, ps, copies.creature_row, copies.player_row), layout
 
     def _tiled(self, level: Level, named: bool) -> Layout | None:
-        """For a first level whose boards all have `Blocks.each` declarations and are
-        consecutive battles (not named: recorded levels keep node order), its battles laid
-        out a declaration at a time; else None."""
-        each, decl = self.blocks.each, level.decl
-        if not each or named or level.first != 0 or len(level.div) or len(decl) % each:
+        """The first level laid out a declaration at a time when its boards allow it
+        (:meth:`Layout.tiled`), unless named (recorded levels keep node order)."""
+        if named or level.first != 0 or len(level.div):
             return None
-        n = len(decl) // each
-        board = self.blocks.board
-        if not n or int(board[decl[-1]]) - int(board[decl[0]]) != n - 1:
-            return None
-        t, i = np.arange(each, dtype=I64), np.arange(n, dtype=I64)
-        # battle t * n + i is node i * each + t
-        return Layout((i * each + t[:, None]).reshape(-1), (t * n + i[:, None]).reshape(-1), each)
+        return Layout.tiled(self.blocks.each, self.blocks.board, level.decl)
 
     def resolve(self, level: Level) -> Resolved:
         """Resolve a level."""
