@@ -14,6 +14,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -219,6 +220,22 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_summary(tmp_path: Path)
     assert without_run(resumed) == without_run(whole)
 
 
+@contextlib.contextmanager
+def sigint_at_default() -> Iterator[None]:
+    """Processes started in the body get SIGINT at its default, as a shell starts a foreground
+    job: an ignored SIGINT is inherited, and this test process may have had it ignored by a
+    test before (a first full run of the suite on a fresh clone did: the run then ignored the
+    interrupt, as a program started with Ctrl-C ignored should)."""
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if before is signal.SIG_IGN:
+            signal.signal(signal.SIGINT, before)
+
+
 def test_ctrl_c_stops_the_workers_and_says_what_is_saved(tmp_path: Path) -> None:
     """Ctrl-C in the middle of a run. The worker that takes task 2 never finishes it
     (HOLD_TASK_ENV), so the run is still going when the interrupt comes, however late: the
@@ -226,14 +243,15 @@ def test_ctrl_c_stops_the_workers_and_says_what_is_saved(tmp_path: Path) -> None
     machine could miss entirely (the command then ended with 0)."""
     psutil = pytest.importorskip("psutil")
     out = tmp_path / "run"
-    p = subprocess.Popen(
-        ["ecs-combat", "simulate", "-n", "6000000", "--out", str(out), "--workers", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=environment({HOLD_TASK_ENV: "2"}),
-        start_new_session=True,  # its own process group, as a terminal's foreground job
-    )
+    with sigint_at_default():
+        p = subprocess.Popen(
+            ["ecs-combat", "simulate", "-n", "6000000", "--out", str(out), "--workers", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment({HOLD_TASK_ENV: "2"}),
+            start_new_session=True,  # its own process group, as a terminal's foreground job
+        )
     try:
         deadline = time.monotonic() + 60
         while not task_files(out) and p.poll() is None and time.monotonic() < deadline:
