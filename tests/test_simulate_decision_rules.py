@@ -22,9 +22,10 @@ from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.batched.boards import Segments, with_declarations
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
-from ecs_combat.decisions import best_blocks
+from ecs_combat.decisions import best_attacks, best_blocks
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation.decided import Decider
+from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.replay import replay_scenario
 from ecs_combat.simulation.spec_reader import parse_spec
@@ -86,60 +87,76 @@ def test_509_1a_510_1d_one_creature_blocks_both_attackers_and_kills_both(
     tmp_path: Path, engine: str, registry: Registry
 ) -> None:
     """RULES 9 scores (game, material, life) for the attacking player, the defender
-    minimises; values: 1/1 = 2, 2/4 = 6. With one 2/4 against the two 1/1s:
+    minimises; values: 1/1 = 2, 2/4 = 6. With one 2/4 against the two 1/1s attacking:
 
     - no block: (0, 0, 2);
     - it blocks one: that one dies (2 >= 1), it takes 1: (0, -2, 1);
     - it blocks both (509.1a: any number) and divides its 2 damage 1 + 1 (510.1d: the
       defending player's choice): both die, it takes 1 + 1 = 2 < 4: (0, -4, 0), the best.
 
-    With two 2/4s one blocking both already gives (0, -4, 0) (the fewest creatures declared
-    are shown first). So every battle with a blocker is a blocker win, two attackers dying
-    and no damage to the player; one without has 2 damage and nobody dies. Blocking one
-    attacker per creature (the old search) would leave one alive and deal 1 in the battles
-    with one blocker."""
+    So the attacking player (CONTRACT 9) attacks with neither where B has a 2/4 (one 1/1
+    alone is blocked and dies: (0, -2, 0); nothing: (0, 0, 0)), and with both where B has
+    nothing to block with: 2 damage, nobody dies, in every battle."""
     m = totals(tmp_path, DOUBLE, engine)
-    assert m["blocker_wins"] + m["neither_dies"] == m["battles"]
-    assert m["blocker_wins"] > 0 and m["neither_dies"] > 0
-    assert m["attackers_died"] == 2 * m["blocker_wins"]
-    assert m["blockers_died"] == 0
-    assert m["damage_to_players"] == 2 * m["neither_dies"]
+    assert m["neither_dies"] == m["battles"]
+    assert m["attackers_died"] == m["blockers_died"] == 0
+    assert 0 < m["damage_to_players"] < 2 * m["battles"]
+    assert m["damage_to_players"] % 2 == 0
+
+
+def bulk_battles(text: str, registry: Registry, n: int) -> list[tuple[Scenario, Scenario]]:
+    """The first `n` battles of a SPEC as drawn (every drawn attacker attacking) and with
+    the blocks the bulk search (:meth:`Decider.best`) chooses against those attackers."""
+    generator = make_generator(parse_spec(tomllib.loads(text), registry), registry)
+    drawn = draw_battles(generator, 1, 0, n)
+    best = Decider(registry).best(drawn.batch, ~drawn.attacking_side)
+    chosen = with_declarations(drawn.batch, best.declarations)
+    return list(
+        zip(
+            batch_to_scenarios(drawn.batch, registry),
+            batch_to_scenarios(chosen, registry),
+            strict=True,
+        )
+    )
 
 
 def test_a_lone_blocker_of_both_is_what_best_blocks_chooses(registry: Registry) -> None:
-    """The replayed battles with one 2/4 declare it blocking both attackers, dividing 1 + 1
-    (above), as `best_blocks` decides the battle's scenario."""
-    generator = make_generator(parse_spec(tomllib.loads(DOUBLE), registry), registry)
+    """Against both 1/1s attacking, the battles with one 2/4 declare it blocking both,
+    dividing 1 + 1 (above), as `best_blocks` decides the battle's scenario; and the attacking
+    player's best attack there is none (`best_attacks`), as the run declares."""
     seen = 0
-    for k in range(12):
-        scenario = replay_scenario(generator, registry, 1, k)
-        if sum(c.controller == "B" for c in scenario.creatures.values()) != 1:
+    generator = make_generator(parse_spec(tomllib.loads(DOUBLE), registry), registry)
+    for k, (plain, decided) in enumerate(bulk_battles(DOUBLE, registry, 12)):
+        if sum(c.controller == "B" for c in plain.creatures.values()) != 1:
             continue
         seen += 1
-        assert scenario.blockers == {"c2": ("c0", "c1")}
-        (division,) = scenario.divisions
+        assert decided.blockers == {"c2": ("c0", "c1")}
+        (division,) = decided.divisions
         assert division.source == "c2" and dict(division.amounts) == {"c0": 1, "c1": 1}
-        best = best_blocks(bare(scenario), registry, top=1).best[0]
+        best = best_blocks(bare(plain), registry, top=1).best[0]
         assert best.blockers == {"c2": ["c0", "c1"]}
+        assert replay_scenario(generator, registry, 1, k).attackers == {}
+        open_board = dataclasses.replace(plain, attackers={}, blockers={}, divisions=[])
+        assert best_attacks(open_board, registry, top=1).best[0].attackers == {}
     assert seen >= 2
 
 
 @pytest.mark.parametrize("engine", ["batched", "reference"])
-def test_702_118b_an_exalted_skulk_attacker_is_blocked_by_an_equal_power(
+def test_702_118b_an_exalted_skulk_attacker_is_not_sent_into_an_equal_power(
     tmp_path: Path, engine: str, registry: Registry
 ) -> None:
     """Exalted (702.83) gives the lone 1/1 attacker +1/+1 as it attacks: as blockers are
     declared it is a 2/2, and the 2/3's power 2 is not greater (702.118b): it may block.
     Blocking kills it (2 >= 2) and the 2/3 survives (2 < 3): (0, -2, 0) against (0, 0, 2)
-    unblocked, so every battle is blocked and won by the blocker, no damage to the player.
-    Judged on the drawn powers (2 > 1) the block would be refused and nothing blocked."""
+    unblocked, so the attack is worth (0, -2, 0) < (0, 0, 0): the attacking player never
+    attacks; nobody dies, no damage. Judged on the drawn powers (2 > 1) the block would be
+    refused, the attack worth (0, 0, 2) and made in every battle."""
     m = totals(tmp_path, SKULK, engine, n=50)
-    assert m["blocker_wins"] == m["battles"] == 50
+    assert m["neither_dies"] == m["battles"] == 50
     assert m["damage_to_players"] == 0
-    generator = make_generator(parse_spec(tomllib.loads(SKULK), registry), registry)
-    scenario = replay_scenario(generator, registry, 1, 0)
-    assert scenario.blockers == {"c1": ("c0",)}
-    assert best_blocks(bare(scenario), registry, top=1).best[0].blockers == {"c1": "c0"}
+    ((plain, decided),) = bulk_battles(SKULK, registry, 1)
+    assert decided.blockers == {"c1": ("c0",)}
+    assert best_blocks(bare(plain), registry, top=1).best[0].blockers == {"c1": "c0"}
 
 
 PROVOKE = """\
@@ -211,9 +228,11 @@ def test_509_1c_the_provoked_creature_blocks_the_provoker(
 
 
 def test_the_bound_counts_every_set_a_creature_may_block(tmp_path: Path) -> None:
-    """3 attackers and 6 creatures that may block: (3 + 1)^6 = 4,096 declarations when each
-    blocks one attacker or none, searched; (2^3)^6 = 262,144 > 100,000 when one may block any
-    set of them: refused, exit status 2 naming `decisions`."""
+    """3 attackers and 6 creatures that may block: every attack of s of the attackers (C(3,
+    s) of them) with every block declaration against it: sum of C(3, s) (s + 1)^6 = 1 + 192 +
+    2,187 + 4,096 = 6,476 declarations when each creature blocks one attacker or none,
+    searched; sum of C(3, s) (2^s)^6 = 1 + 192 + 12,288 + 262,144 = 274,625 > 100,000 when
+    one may block any set of them: refused, exit status 2 naming `decisions`."""
     base = 'decisions = "optimal"\nattackers = 3\nblockers_per_attacker = 2\n'
     path = tmp_path / "spec.toml"
     path.write_text(base)
@@ -222,7 +241,7 @@ def test_the_bound_counts_every_set_a_creature_may_block(tmp_path: Path) -> None
     path.write_text(base + '[keywords]\n"can block an additional creature" = 0.1\n')
     p = run_cli(("simulate", str(path), "-n", "2", "--seed", "1"), env=env)
     assert p.returncode == 2 and "Traceback" not in p.stderr
-    assert "decisions" in p.stderr and "262,144" in p.stderr and "may block several" in p.stderr
+    assert "decisions" in p.stderr and "274,625" in p.stderr and "may block several" in p.stderr
 
 
 def test_lure_is_drawn_only_with_chosen_blocks(tmp_path: Path, registry: Registry) -> None:

@@ -24,7 +24,7 @@ from rich.console import Console
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.cards.notes import result_json
-from ecs_combat.decisions import best_blocks
+from ecs_combat.decisions import best_attacks, best_blocks
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.simulation.card_draw import CardGenerator
 from ecs_combat.simulation.card_summary import card_summary, render_card_summary
@@ -155,34 +155,39 @@ def lure_blocked_by_several(scenario: Any) -> bool:
     ],
     ids=["restrictions", "several-attackers", "attack-triggers", "lure", "one-shape"],
 )
-def test_each_battle_gets_the_blocks_best_blocks_gives_its_scenario(
+def test_each_battle_gets_the_attack_and_blocks_best_attacks_gives_its_scenario(
     registry: Registry, doc: dict[str, Any], seed: int, witness: Any
 ) -> None:
-    """RULES 9: for drawn battles written as scenarios, `best_blocks`' first declaration (ties
-    as shown first) is the one the bulk search chose, and resolving the chosen blocks and
-    divisions gives the best line's outcome: with block restrictions; with creatures that may
-    block several attackers (509.1a) and divide their damage among them (510.1d); with
-    attack triggers that change a block's legality (the creatures as blockers are declared);
-    and with lure's requirements (509.1c)."""
-    spec = parse_spec(doc, registry)
+    """RULES 9, CONTRACT 9: for drawn battles written as scenarios without their attacks,
+    `best_attacks`' first declaration (ties as shown first: the fewest attackers) is the
+    attack the bulk search chose among the drawn attackers, answered by the same blocks, and
+    resolving the chosen declarations and divisions on the reference engine gives the best
+    line's outcome: with block restrictions; with creatures that may block several attackers
+    (509.1a) and divide their damage among them (510.1d); with attack triggers that change a
+    block's legality (the creatures as blockers are declared); and with lure's requirements
+    (509.1c). At 2 life most attacks threaten the game (RULES 9's first term), so blocks are
+    made and the block rules matter."""
+    spec = parse_spec({**doc, "life": 2}, registry)
     generator = make_generator(spec, registry)
-    drawn = draw_battles(generator, seed, 0, 40)
+    drawn = draw_battles(generator, seed, 0, 60)
     chosen, _ = Decider(registry).decide(drawn)
     bare = batch_to_scenarios(drawn.batch, registry)
     mine = batch_to_scenarios(chosen.batch, registry)
-    some_blocked = some_divided = witnessed = 0
+    held_back = some_blocked = witnessed = 0
     for plain, decided in zip(bare, mine, strict=True):
-        best = best_blocks(plain, registry, top=1).best[0]
+        open_board = dataclasses.replace(plain, attackers={}, blockers={}, divisions=[])
+        best = best_attacks(open_board, registry, top=1).best[0]
+        assert dict(decided.attackers) == best.attackers, plain.file
         assert blockers_of(decided) == best.blockers, plain.file
         outcome = result_json(decided, ReferenceEngine(registry).resolve(decided))
         assert outcome["creatures"] == best.outcome["creatures"]
         assert outcome["players"] == best.outcome["players"]
+        held_back += len(decided.attackers) < len(plain.attackers)
         some_blocked += bool(best.blockers)
-        some_divided += bool(best.divide)
         witnessed += witness is not None and witness(decided)
-    # the battles drawn exercise blocks and a chosen division (not only empty declarations)
-    assert some_blocked >= 10
-    assert some_divided >= 1
+    # the battles drawn exercise attacks held back and made, and blocks
+    assert held_back >= 3 and any(s.attackers for s in mine)
+    assert some_blocked >= 5
     # and what the keywords are drawn for
     assert witness is None or witnessed >= 1
 
@@ -199,30 +204,32 @@ def tally(spec: TournamentSpec, registry: Registry, engine: str, n: int = 400) -
 
 
 @pytest.mark.parametrize("engine", ["batched", "reference"])
-def test_a_first_striker_that_kills_any_blocker_is_not_blocked(
-    registry: Registry, engine: str
-) -> None:
+def test_a_3_3_attacks_only_where_no_block_beats_it(registry: Registry, engine: str) -> None:
     """Every creature is 3/3; a side has first strike or nothing, life 20. RULES 9 scores
-    (game, material, life, poison), value = power + toughness = 6, the defender minimises:
+    (game, material, life, poison), value = power + toughness = 6; the attacking player
+    maximises over attacking or not (CONTRACT 9), the defender minimises over its blocks:
 
-    - first strike attacks a plain 3/3: a block loses the blocker (material +6), no block
-      costs 3 life (0, 0, 3, 0): never blocked, neither dies, 3 damage a battle;
-    - plain attacks plain, or first strike attacks first strike: a block trades (6 - 6 = 0
-      material, no life) against 3 life: always a trade;
-    - plain attacks a first striker: the block kills it for free (material -6): blocker wins.
-    With drawn decisions every battle is blocked (the tournament always blocks).
-    """
+    - first strike attacks a plain 3/3: a block loses the blocker (0, 6, 0, 0), no block
+      costs 3 life (0, 0, 3, 0): the attack is worth (0, 0, 3, 0) > (0, 0, 0, 0) for not
+      attacking; it attacks, unblocked: neither dies, 3 damage a battle;
+    - plain attacks plain, or first strike attacks first strike: the block trades (0, 0, 0,
+      0), the defender's best, equal to not attacking: of equal declarations the fewest
+      creatures come first (RULES 9), so it does not attack: neither dies, no damage;
+    - plain attacks a first striker: the block kills it for free (0, -6, 0, 0) < not
+      attacking: no attack, neither dies.
+    With drawn decisions every creature attacks and every battle is blocked."""
     spec = TournamentSpec(("first strike",), (3, 3), (3, 3), 20, decisions="optimal")
     rows = tally(spec, registry, engine)
     fs, none = "first strike", "none"
     m = rows[(fs, none)]
     assert m["neither_dies"] == m["battles"] > 0
     assert m["damage_to_players"] == 3 * m["battles"]
-    for key in ((none, none), (fs, fs)):
-        assert rows[key]["trades"] == rows[key]["battles"] > 0
-    assert rows[(none, fs)]["blocker_wins"] == rows[(none, fs)]["battles"] > 0
+    for key in ((none, none), (fs, fs), (none, fs)):
+        assert rows[key]["neither_dies"] == rows[key]["battles"] > 0
+        assert rows[key]["damage_to_players"] == 0
     drawn = tally(dataclasses.replace(spec, decisions="drawn"), registry, engine)
     assert drawn[(fs, none)]["attacker_wins"] == drawn[(fs, none)]["battles"]
+    assert drawn[(none, none)]["trades"] == drawn[(none, none)]["battles"]
 
 
 @pytest.mark.parametrize("engine", ["batched", "reference"])
@@ -258,11 +265,16 @@ def test_both_engines_give_the_same_summary() -> None:
 
 def test_the_option_applies_to_the_tournament_and_changes_the_blocks() -> None:
     """--decisions optimal on the tournament: no attacker ever wins alone (a defender never
-    blocks to lose its creature for nothing at 20 life); drawn, many do."""
+    blocks to lose its creature for nothing at 20 life); drawn, many do. Nobody dies at all:
+    a block the defender makes scores at most 0 for the attacker (a trade, or a win for the
+    blocker) where no block scores the attacker's power in life, so such an attack is worth
+    at most not attacking, and with equal values the fewest attackers come first (RULES 9):
+    the attacks made are the ones left unblocked."""
     optimal = summary_of("-n", "2000", "--seed", "1", "--decisions", "optimal")
     drawn = summary_of("-n", "2000", "--seed", "1")
     assert optimal["spec"]["decisions"] == "optimal" and "decisions" not in drawn["spec"]
     assert optimal["totals"]["attacker_wins"] == 0 < drawn["totals"]["attacker_wins"]
+    assert optimal["totals"]["neither_dies"] == 2000
     assert optimal["totals"]["damage_to_players"] > 0 == drawn["totals"]["damage_to_players"]
 
 
@@ -281,7 +293,8 @@ def test_the_option_overrides_the_spec_key(tmp_path: Path) -> None:
         ("decisions = 1", "decisions: must be one of 'drawn', 'optimal', not an integer"),
         (
             'decisions = "optimal"\nattackers = 5\nblockers_per_attacker = [0, 3]',
-            "up to 470,184,984,576 block declarations; an exact search takes at most 100,000",
+            "up to 633,653,946,352 declarations (every attack with every block declaration "
+            "against it); an exact search takes at most 100,000",
         ),
         (
             'decisions = "optimal"\nattackers = 4\nblockers_per_attacker = 2\n[turn]\n'
@@ -314,14 +327,18 @@ def test_the_option_is_refused_for_a_spec_too_large_to_search() -> None:
 
 
 def test_two_player_boards_keep_their_sides(registry: Registry) -> None:
-    """The decided batch keeps the drawn creatures and attacks; only blocks and divisions
-    change, and every block is by a defending creature of the same battle."""
+    """The decided batch keeps the drawn creatures; its attackers are some of the drawn
+    attackers, each attacking the player it was drawn to attack; every block is by a
+    defending creature of the same battle against a chosen attacker."""
     spec = parse_spec(MIXED, registry)
     generator = make_generator(spec, registry)
     drawn = draw_battles(generator, 1, 0, 200)
     chosen = Decider(registry).decide(drawn)[0].batch
-    assert np.array_equal(chosen.attacking, drawn.batch.attacking)
+    attacks = chosen.attacking >= 0
+    assert np.array_equal(chosen.attacking[attacks], drawn.batch.attacking[attacks])
+    assert 0 < np.count_nonzero(attacks) < np.count_nonzero(drawn.batch.attacking >= 0)
     assert not drawn.attacking_side[chosen.block_blocker].any()
+    assert (chosen.attacking[chosen.block_attacker] >= 0).all()
     assert np.array_equal(chosen.battle[chosen.block_blocker], chosen.battle[chosen.block_attacker])
 
 

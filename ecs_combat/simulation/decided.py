@@ -29,6 +29,7 @@ from ecs_combat.batched.boards import Rows, with_declarations
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.simulation.attack_search import AttackSearch
 from ecs_combat.simulation.block_search import Best, BlockSearch, Legality
 from ecs_combat.simulation.generate import Drawn, Generator
 from ecs_combat.simulation.turn_decided import TurnDecider
@@ -37,12 +38,14 @@ I64 = np.int64
 
 
 class Decider:
-    """Chooses the blocks (and divisions) of drawn battles with the batched engine's search."""
+    """Chooses the attacks, blocks and divisions of drawn battles with the batched engine's
+    search."""
 
     def __init__(self, registry: Registry) -> None:
         self.engine = BatchedEngine(registry)
         self.objective = Objective.default(registry)
         self.search = BlockSearch(self.engine, self.objective)
+        self.attacks = AttackSearch(self.search)
 
     @property
     def combats_resolved(self) -> int:
@@ -50,16 +53,14 @@ class Decider:
         return self.search.combats_resolved
 
     def decide(self, drawn: Drawn, outcomes: bool = False) -> tuple[Drawn, BatchOutcome | None]:
-        """The battles with the defending player's best blocks and the best line's
-        divisions instead of the drawn blocks; with `outcomes`, also their outcomes as the
-        search resolved them (the batched engine's)."""
+        """The battles with the attacking player's best attack among its drawn attackers,
+        the defending player's best blocks against it and the best line's divisions,
+        instead of the drawn declarations; their outcomes are for the run's engine to
+        resolve (None)."""
         batch = drawn.batch
-        best = self.best(batch, ~drawn.attacking_side, outcomes)
-        decided = dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations))
-        if not outcomes:
-            return decided, None
-        assert best.outcome is not None
-        return decided, best.outcome[0]
+        rows = Rows.by_battle(batch)
+        best = self.attacks.best(batch, self._sides(batch, rows), ~drawn.attacking_side, rows)
+        return dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations)), None
 
     def best(self, batch: CombatBatch, defends: BoolArray, outcomes: bool = False) -> Best:
         """The best blocks of a batch's battles by the creatures `defends` (the defending
@@ -84,9 +85,9 @@ _turn_deciders: weakref.WeakKeyDictionary[Generator, TurnDecider] = weakref.Weak
 def decided(
     generator: Generator, drawn: Drawn, engine: object
 ) -> tuple[Drawn, BatchOutcome | None]:
-    """The drawn battles as the generator's spec says: blocks as drawn, or with
-    ``decisions = "optimal"`` the best blocks (:class:`Decider`). When `engine` is the
-    batched engine, also their outcomes (the search resolved them with it); else None: the
+    """The drawn battles as the generator's spec says: attacks and blocks as drawn, or with
+    ``decisions = "optimal"`` the best attacks and blocks (:class:`Decider`). When `engine`
+    is the batched engine, also their outcomes if the search kept them; else None: the
     engine is to resolve them. Turns (a SPEC with ``[turn]``) are decided phase by phase as
     they are played (:class:`~ecs_combat.simulation.turn_decided.TurnDecider`): None."""
     if generator.spec.decisions != "optimal":

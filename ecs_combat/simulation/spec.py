@@ -215,10 +215,10 @@ def _decisions(decisions: str) -> dict[str, str]:
 
 def most_declarations(spec: Spec, registry: Registry) -> int:
     """How many declarations the largest decision of the spec's battles can have, at most:
-    each creature of the defending player blocks nothing or one attacker (509.1a), or any set
-    of attackers when a keyword the battles can hold lets it block several; in a later combat
-    phase of a turn, each set of the attacking player's creatures that may attack is an
-    attack, answered by every such block declaration."""
+    each set of the attacking player's drawn attackers is an attack (in a turn's first combat
+    phase, its drawn attackers attack), answered by every block declaration: each creature of
+    the defending player blocks nothing or one attacker (509.1a), or any set of attackers when
+    a keyword the battles can hold lets it block several."""
     return _largest_decision(spec, registry)[0]
 
 
@@ -232,7 +232,10 @@ def blocks_several(spec: Spec, registry: Registry) -> bool:
 def _largest_decision(spec: Spec, registry: Registry) -> tuple[int, str]:
     """:func:`most_declarations`, and which decision it is (words for a message)."""
     if isinstance(spec, TournamentSpec):
-        return 2, "one attacker and one creature that may block have {:,} block declarations"
+        return 3, (
+            "one attacker and one creature that may block have {:,} declarations (no attack, "
+            "or the attack unblocked or blocked)"
+        )
     several = blocks_several(spec, registry)
     each = "; each may block several" if several else ""
 
@@ -241,10 +244,12 @@ def _largest_decision(spec: Spec, registry: Registry) -> tuple[int, str]:
 
     attackers = spec.attackers[1]
     blockers = attackers * spec.blockers_per_attacker[1]
-    if spec.turn is None:
-        return sets(attackers) ** blockers, (
+    if spec.turn is None:  # every set of the drawn attackers, each answered by every block
+        count = sum(math.comb(attackers, s) * sets(s) ** blockers for s in range(attackers + 1))
+        return count, (
             f"its largest battle ({attackers} attackers, {blockers} creatures that may block"
-            f"{each}) can have up to {{:,}} block declarations"
+            f"{each}) can have up to {{:,}} declarations (every attack with every block "
+            "declaration against it)"
         )
     sides = {side: sum(c.controller == side for c in spec.turn.creatures) for side in SIDES}
     own = {SIDES[0]: attackers + sides[SIDES[0]], SIDES[1]: blockers + sides[SIDES[1]]}
