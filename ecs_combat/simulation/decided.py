@@ -1,6 +1,7 @@
-"""Bulk simulation with decisions (``decisions = "optimal"``, CONTRACT section 8): each drawn
-battle's blocks are not the drawn ones but the defending player's best, searched exactly as
-RULES section 9 says, with the attacking player's best damage divisions.
+"""Bulk simulation with decisions (``decisions = "optimal"``, CONTRACT sections 8 and 9): each
+drawn battle's attack is the attacking player's best set of its drawn attackers
+(:mod:`.attack_search`), its blocks the defending player's best against it, searched exactly as
+RULES section 9 says, with both players' best damage divisions.
 
 Everything is array work over the battles of a chunk (:mod:`.block_search`). Battles of one
 *shape* (attackers, creatures that may block) share one enumeration of raw declarations (each
