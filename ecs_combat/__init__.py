@@ -44,6 +44,7 @@ from ecs_combat.plugin.definitions import (
     type_mask,
 )
 from ecs_combat.plugin.hookspecs import hookimpl
+from ecs_combat.plugin.kernels import KernelColumn, KernelPart
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.payloads import (
     Assignment,
@@ -190,6 +191,8 @@ __all__ = [
     "EventDamage",
     "InputError",
     "IntArray",
+    "KernelColumn",
+    "KernelPart",
     "Keyword",
     "MarkValue",
     "Objective",
