@@ -46,7 +46,9 @@ class BatchedEngine:
 
     name = "batched"
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry, kernels: bool = True) -> None:
+        """With `kernels` (and numba, and ``ECS_COMBAT_KERNELS`` not ``0``), a batch the
+        plugin set's compiled kernel can resolve is resolved there (:meth:`resolve_batch`)."""
         self.registry = registry
         keep_freed_memory()  # arrays freed between chunks are reused, not mapped afresh
         self.plans = plan_steps(registry)
@@ -55,7 +57,7 @@ class BatchedEngine:
         #: The compiled kernel of the plugin set (:mod:`ecs_combat.kernel`), once a batch
         #: asked for it (None when kernels are not used).
         self._kernel: Kernel | None = None
-        self._kernel_asked = False
+        self._kernel_asked = not kernels
 
     def kernel(self) -> Kernel | None:
         """The plugin set's compiled kernel, or None when kernels are not used (made at the

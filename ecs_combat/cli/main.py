@@ -16,6 +16,7 @@ from rich.text import Text
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.cards import cards
 from ecs_combat.cli.json_lines import LineWriter, json_line
+from ecs_combat.cli.kernels_command import kernels
 from ecs_combat.cli.plugins_command import plugins_json, print_plugins
 from ecs_combat.cli.report import render
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
@@ -503,6 +504,7 @@ def bench(
 
 
 cli.add_command(cards)
+cli.add_command(kernels)
 
 for _command in cli.commands.values():  # -p is accepted after the command too
     _command.params.append(

@@ -8,6 +8,8 @@ import importlib.util
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -54,6 +56,24 @@ def _write_atomically(path: Path, text: str) -> None:
     with os.fdopen(fd, "w") as f:
         f.write(text)
     os.replace(tmp, path)
+
+
+@contextmanager
+def locked(source: KernelSource) -> Iterator[None]:
+    """Hold the kernel's lock (a file beside its module) while compiling it: another process
+    waits, then reads what this one compiled from numba's cache."""
+    path = write(source).with_suffix(".lock")
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks here: each process compiles its own
+        yield
+        return
+    with open(path, "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def load(source: KernelSource) -> ModuleType:

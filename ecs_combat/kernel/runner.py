@@ -60,11 +60,12 @@ class Kernel:
         for what, rows in (
             ("events", b.event_battle),
             ("explicit divisions", b.division_step),
-            ("keyword instances", b.instance_row),
             ("targets", b.target_source),
         ):
             if rows.size:
                 return f"the batch has {what}"
+        if b.instance_row.size and bool((b.instance_parameter >= 0).any()):
+            return "the batch has keyword instances with parameters"  # parts see none
         if b.counters is not None and b.counters.size and bool(b.counters.any()):
             return "the batch has counters"
         if not bool(np.asarray(b.present).all()):
@@ -78,12 +79,60 @@ class Kernel:
             return "a battle has fewer than two players"
         return ""
 
+    def compile(self) -> None:
+        """Compile the kernel, or read it from numba's cache: one process at a time (a lock
+        beside the module), so that processes starting at once compile it once."""
+        with cache.locked(self.source):
+            none = np.zeros(0, I64)
+            empty = CombatBatch(0, (), *(none,) * 14)
+            args = self._arguments(empty, np.zeros(0, np.bool_), (), (), {})
+            self.module.resolve_range(0, 0, *args)
+
     def resolve(self, schedule: Schedule, batch: CombatBatch) -> BatchOutcome:
         """Resolve every battle of a batch the kernel can resolve (:meth:`refusal`)."""
-        m = self.module
-        b = batch
-        n, nb, np_ = b.n_creatures, b.n_battles, b.n_players
+        if self._module is None:
+            self.compile()
         masks = schedule.masks
+        default = np.array([p.step.default for p in schedule.plans], np.bool_)
+        args = self._arguments(batch, default, masks.strike, masks.withhold, masks.bit)
+        c, st, bt, *_, owns = args
+        self._run(self.module.resolve_range, batch.n_battles, args)
+        player_state = {key: v.copy() for key, v in batch.player_state.items()}
+        for own, (_, columns) in zip(owns, self.source.owns, strict=True):
+            for i, col in enumerate(columns):
+                if col.owner == "player" and col.state is not None:
+                    dtype = player_state[col.state].dtype if col.state in player_state else I64
+                    player_state[col.state] = own[i].astype(dtype)
+        return BatchOutcome(
+            alive=c.on_battlefield,
+            damage=c.marked,
+            power=c.power,
+            toughness=c.toughness,
+            life=c.life,
+            lost=c.lost,
+            died_in_step=st.died,
+            damage_to_players=bt.to_players,
+            dealt_to_players=st.to_players,
+            life_gained=c.life_gained,
+            entered=np.asarray(batch.present, np.bool_),
+            steps_taken=bt.steps_taken,
+            player_state=player_state,
+            returned=np.full(batch.n_creatures, -1, I64),
+        )
+
+    def _arguments(
+        self,
+        b: CombatBatch,
+        default: npt.NDArray[np.bool_],
+        strike: tuple[int, ...],
+        withhold: tuple[int, ...],
+        bit: dict[str, int],
+    ) -> tuple[Any, ...]:
+        """The kernel's arguments for a batch: its arrays in, the state and scratch arrays;
+        the step table (`default`, `strike`, `withhold`) and the keyword bits of the batch's
+        schedule."""
+        m = self.module
+        n, nb, np_ = b.n_creatures, b.n_battles, b.n_players
         attacking = np.asarray(b.attacking, I64)
         c = m.Core(
             _read(b.battle, I64),
@@ -103,10 +152,7 @@ class Kernel:
         )
         st = m.State(
             _read(b.keywords, U64),
-            np.zeros(n, np.bool_),
-            np.zeros(n, np.bool_),
-            np.zeros(n, np.bool_),
-            np.zeros(n, np.bool_),
+            *(np.zeros(n, np.bool_) for _ in range(4)),
             np.zeros(n, I64),
             np.zeros(n, np.bool_),
             np.zeros(n, I64),
@@ -119,55 +165,27 @@ class Kernel:
             order = np.argsort(ba, kind="stable")
             bb, ba, rank = bb[order], ba[order], rank[order]
         bl = m.Blocks(_read(bb, I64), _read(ba, I64), _read(rank, I64), np.zeros(len(bb), I64))
-        n_steps = len(schedule.plans)
         bt = m.Battles(
             _starts(b.battle, nb),
             _starts(b.player_battle, nb),
             _starts(np.asarray(b.battle)[ba], nb),
             np.zeros(nb, I64),
             np.zeros(nb, np.bool_),
-            np.zeros((n_steps, nb), np.bool_),
+            np.zeros((len(default), nb), np.bool_),
         )
-        sp = m.Steps(
-            np.array([p.step.default for p in schedule.plans], np.bool_),
-            np.array(masks.strike, U64),
-            np.array(masks.withhold, U64),
-        )
+        sp = m.Steps(default, np.array(strike, U64), np.array(withhold, U64))
         room = 2 * (n + len(bb))
         fl = m.Flows(np.zeros(room, I64), np.zeros(room, I64), np.zeros(room, I64))
         a = m.Assign(np.zeros(n, np.bool_), np.zeros(n, np.bool_))
         k = m.Check(np.zeros(n, np.bool_), np.zeros(n, np.bool_), np.zeros(np_, np.bool_))
         guards = np.array(
-            [sum(masks.bit.get(kw, 0) for kw in p.keywords) for p in self.source.parts] or [0],
-            U64,
+            [sum(bit.get(kw, 0) for kw in p.keywords) for p in self.source.parts] or [0], U64
         )
         owns = tuple(
             () if cls is None else cls(*(self._column(col, b) for col in columns))
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
-        self._run(m.resolve_range, nb, (c, st, bt, bl, sp, fl, a, k, guards, owns))
-        player_state = {key: v.copy() for key, v in b.player_state.items()}
-        for own, (_, columns) in zip(owns, self.source.owns, strict=True):
-            for i, col in enumerate(columns):
-                if col.owner == "player" and col.state is not None:
-                    dtype = player_state[col.state].dtype if col.state in player_state else I64
-                    player_state[col.state] = own[i].astype(dtype)
-        return BatchOutcome(
-            alive=c.on_battlefield,
-            damage=c.marked,
-            power=c.power,
-            toughness=c.toughness,
-            life=c.life,
-            lost=c.lost,
-            died_in_step=st.died,
-            damage_to_players=bt.to_players,
-            dealt_to_players=st.to_players,
-            life_gained=c.life_gained,
-            entered=np.asarray(b.present, np.bool_),
-            steps_taken=bt.steps_taken,
-            player_state=player_state,
-            returned=np.full(n, -1, I64),
-        )
+        return c, st, bt, bl, sp, fl, a, k, guards, owns
 
     def _column(self, column: KernelColumn, batch: CombatBatch) -> AnyArray:
         """A plugin's own column's first values."""

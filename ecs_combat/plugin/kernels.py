@@ -31,6 +31,10 @@ in order (every signature is fixed: the generator calls the part exactly so):
     for each creature about to be destroyed (guard: its keywords); returns whether it still
     is (False: indestructible, 702.12).
 
+A part is called once per element however many times its keyword is listed: give kernel
+parts to keywords whose instances are redundant (702.2f, 702.15f, ...); a batch with keyword
+parameters (bushido 2) is resolved by the batched engine.
+
 The core's columns (`c`, :data:`CORE_COLUMNS`) are the creatures' and players' rows of the
 whole batch; `a` and `k` are the point's own (:data:`POINT_COLUMNS`); `own` holds the plugin's
 :class:`KernelColumn` s (every part of a plugin gets the same `own`).
