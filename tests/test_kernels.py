@@ -174,7 +174,7 @@ PLAYERS = "[players.a]\nlife = 20\n[players.b]\nlife = 20\n"
 def creature(name: str, who: str, power: int, toughness: int, *keywords: str) -> str:
     kws = ", ".join(f'"{k}"' for k in keywords)
     return (
-        f"[creatures.{name}]\ncontroller = \"{who}\"\npower = {power}\n"
+        f'[creatures.{name}]\ncontroller = "{who}"\npower = {power}\n'
         f"toughness = {toughness}\nkeywords = [{kws}]\n"
     )
 
@@ -209,7 +209,11 @@ def test_double_strike_and_lifelink(registry: Registry, engines: tuple[BatchedEn
 def test_indestructible_and_lethal(registry: Registry, engines: tuple[BatchedEngine, Any]) -> None:
     """702.12b: an indestructible 1/1 blocker dealt 5 by a deathtouch source is neither
     destroyed by lethal damage (704.5g) nor by deathtouch (704.5h)."""
-    text = PLAYERS + creature("x", "a", 5, 5, "deathtouch") + creature("y", "b", 1, 1, "indestructible")
+    text = (
+        PLAYERS
+        + creature("x", "a", 5, 5, "deathtouch")
+        + creature("y", "b", 1, 1, "indestructible")
+    )
     text += '[combat]\nattackers = { x = "b" }\nblockers = { y = "x" }\n'
     out = resolve_text(engines[0], registry, text)
     assert out.alive.tolist() == [True, True]
@@ -336,7 +340,9 @@ def test_cli_kernels_build_and_list() -> None:
     assert built.returncode == 0 and "ready in" in built.stdout, built.stderr
     listed = run(*THIRD_PARTY, "kernels")
     name = Path(built.stdout.split(":")[0]).name
-    assert any(line.startswith(name) and line.endswith("yes") for line in listed.stdout.splitlines())
+    assert any(
+        line.startswith(name) and line.endswith("yes") for line in listed.stdout.splitlines()
+    )
     off = run("kernels", "build", env={"ECS_COMBAT_KERNELS": "0"})
     assert off.returncode == 1 and "ECS_COMBAT_KERNELS=0" in off.stderr
 

@@ -84,7 +84,10 @@ class Kernel:
         beside the module), so that processes starting at once compile it once."""
         with cache.locked(self.source):
             none = np.zeros(0, I64)
-            empty = CombatBatch(0, (), *(none,) * 14)
+            empty = CombatBatch(
+                0, (), none, none, none, none, none, none, none, np.zeros(0, U64), none, none,
+                np.zeros(0, np.bool_), none, none, none,
+            )  # fmt: skip
             args = self._arguments(empty, np.zeros(0, np.bool_), (), (), {})
             self.module.resolve_range(0, 0, *args)
 

@@ -29,7 +29,7 @@ Core = namedtuple(
         "on_battlefield",
         "attacking",
         "blocking",
-        "defender",
+        "attacked",
         "life_gained",
         "life",
         "lost",
@@ -181,7 +181,7 @@ def attacker_divides(i: int, e: int, c: Any, st: Any, bl: Any, fl: Any, a: Any) 
     lethal damage to each blocker still blocking in declared order, the rest to the player
     where a system allows excess, else to the first of them (702.19b-e)."""
     power = c.power[i]
-    player = -1 - c.defender[i]
+    player = -1 - c.attacked[i]
     if not st.blocked[i]:
         return flow(fl, e, i, player, power)
     first = -1
@@ -283,7 +283,7 @@ def check_state(
     for i in range(r0, r1):  # they leave the game with their creatures (800.4a)
         if c.on_battlefield[i] and k.loses[c.controller[i]]:
             leave(i, c, st)
-        elif c.attacking[i] and k.loses[c.defender[i]]:
+        elif c.attacking[i] and k.loses[c.attacked[i]]:
             c.attacking[i] = False
             st.in_combat[i] = c.blocking[i]
 

@@ -69,7 +69,7 @@ CORE_COLUMNS: dict[str, tuple[str, str, str]] = {
     "on_battlefield": ("creature", "bool", "whether it is on the battlefield"),
     "attacking": ("creature", "bool", "whether it is attacking now"),
     "blocking": ("creature", "bool", "whether it is blocking now"),
-    "defender": ("creature", "int", "the player row it attacks (read where attacking)"),
+    "attacked": ("creature", "int", "the player row it attacks (read where attacking)"),
     "life_gained": ("creature", "int", "life its controller gained from its damage"),
     "life": ("player", "int", "the player's life"),
     "lost": ("player", "bool", "whether the player lost the game"),
