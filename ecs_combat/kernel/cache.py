@@ -55,6 +55,7 @@ def _write_atomically(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     with os.fdopen(fd, "w") as f:
         f.write(text)
+    os.chmod(tmp, 0o644)  # readable as a module file is (mkstemp makes it private)
     os.replace(tmp, path)
 
 
