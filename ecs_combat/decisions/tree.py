@@ -13,6 +13,7 @@ defending player's replies (scores compared term by term).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,9 +40,14 @@ from ecs_combat.decisions.children import (
 from ecs_combat.decisions.divisions import StepChoices, StepRecord
 from ecs_combat.decisions.layout import Layout
 from ecs_combat.decisions.objective import Objective, Sides, score
+from ecs_combat.errors import RefusedError
 from ecs_combat.rules.result import CombatResult
 
 I64 = np.int64
+
+#: Values of leaves past their own combat: given each leaf's board, result (as
+#: ``resolve --json`` has it) and score, their values ([n, T]).
+Continuation = Callable[[IntArray, list[CombatResult], IntArray], IntArray]
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,9 @@ class Tree:
     #: :meth:`line`; the groups indexed so far.
     _where: dict[int, tuple[int, int]] = field(default_factory=dict)
     _indexed_groups: int = 0
+    #: The values of leaves beyond their own combat (the two-combat horizon, RULES 12), or
+    #: None: their scores. Needs `record` (the leaves' results are what it reads).
+    continuation: Continuation | None = None
 
     def __post_init__(self) -> None:
         self._rows = self.board_rows or Rows.of(self.boards)
@@ -237,7 +246,28 @@ class Tree:
         for i, rec in enumerate(indexed):
             open_ = (first < 0) & rec.battles & (rec.rec.step >= level.start_step)
             first[open_] = i
+        if self.continuation is not None:
+            values = self._continued(played if record else None, values, first, level.decl)
         return Resolved(copies, values, indexed, first, node_battle)
+
+    def _continued(
+        self, played: Played | None, values: IntArray, first: IntArray, decl: IntArray
+    ) -> IntArray:
+        """The leaves' values with their :attr:`continuation`."""
+        assert self.continuation is not None
+        if played is None:
+            raise RefusedError(
+                f"a level of {self._rows.creatures.count[self.blocks.board[decl]].sum():,} "
+                f"creature rows: looking past a combat reads every leaf's result, from "
+                f"levels of at most {RECORDED_ROWS:,}"
+            )
+        leaves = (first < 0).nonzero()[0]
+        if not len(leaves):
+            return values
+        out = values.copy()
+        results = played.results(leaves.tolist(), notes=False)
+        out[leaves] = self.continuation(self.blocks.board[decl[leaves]], results, values[leaves])
+        return out
 
     def _sides(self, copies: Copies, decl: IntArray) -> Sides:
         """The sides of the copies' battles (`decl`: each one's declaration)."""
