@@ -134,18 +134,23 @@ def best_blocks(
     budget: float | None = None,
     exhaustive: bool = False,
     continuation: Continuation | None = None,
+    declarations: BlockDeclarations | None = None,
 ) -> Decision:
     """The defending player's best block declarations against the scenario's attackers, each
     with the attacking player's best divisions (RULES section 9). `exhaustive` searches every
     declaration to the end, without the bounds that skip those that can't be best (the same
     answer, slower: for measuring). `continuation` values each candidate combat past its end
-    (:attr:`~.tree.Tree.continuation`: the two-combat horizon)."""
+    (:attr:`~.tree.Tree.continuation`: the two-combat horizon). `declarations`: search only
+    these (default: every legal one; :meth:`BlockDeclarations.only` gives one declaration's
+    best divisions)."""
     clock = Clock(budget)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
     engine = engine_for(registry)
     template = _template(scenario, registry)
-    decls = block_declarations(block_options(scenario, registry, defender), scenario.file)
+    decls = declarations or block_declarations(
+        block_options(scenario, registry, defender), scenario.file
+    )
     sides = _sides(scenario, template, template, attacker, defender)
     results = search_blocks(
         engine, objective, template, sides, [decls], top, clock, bounds=not exhaustive,

@@ -102,6 +102,14 @@ class BlockDeclarations:
     def count(self) -> int:
         return int(self.masks.shape[0])
 
+    def only(self, d: int) -> BlockDeclarations:
+        """Declaration `d` alone (for searching the best divisions of a chosen block)."""
+        masks = self.masks[d : d + 1]
+        o = self.options
+        return BlockDeclarations(
+            o, masks, np.zeros(1, I64), DeclaredPairs.of(masks, o.attackers, o.blockers)
+        )
+
 
 def attackers_able(scenario: Scenario, registry: Registry, player: str) -> list[str]:
     """`player`'s creatures that can attack (508.1a), in file order: each alone is an attack

@@ -231,8 +231,16 @@ def play(
     turn's next combat phase that happens, or the next turn (after cleanup and untap), or the
     race over."""
     assert not state.over, "the race is over"
+    result = resolve_with(state, registry, resolve, (*state.declared, decided))
+    return advance(state, decided, result, registry)
+
+
+def advance(
+    state: RaceState, decided: Decided, result: TurnResult, registry: Registry
+) -> RaceState:
+    """:func:`play` once the current turn, declared so far and then as `decided`, resolved
+    to `result` (a caller may resolve the turns of many races as one batch)."""
     declared = (*state.declared, decided)
-    result = resolve_with(state, registry, resolve, declared)
     combats = state.combat_phases
     index = [i for i, p in enumerate(state.phases) if p.kind == COMBAT]
     skipped = {s.index for s in result.skipped_phases}
@@ -392,6 +400,7 @@ __all__ = [
     "PlayedTurn",
     "RaceState",
     "TurnResolver",
+    "advance",
     "after_turn",
     "combat_scenario",
     "only_attackers",
