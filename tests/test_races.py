@@ -14,7 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.decisions.race import DrawnPolicy, OptimalPolicy, attack_options, play_race
+from ecs_combat.decisions.race import (
+    DrawnPolicy,
+    OptimalPolicy,
+    Policy,
+    attack_options,
+    play_race,
+)
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
@@ -348,6 +354,6 @@ def test_optimal_never_loses_to_drawn_with_more_of_everything(
         "race": {"turns": 8},
     }
     race = race_of(doc, registry)
-    policies = {"A": OptimalPolicy(registry), "B": DrawnPolicy(registry, seed)}
+    policies: dict[str, Policy] = {"A": OptimalPolicy(registry), "B": DrawnPolicy(registry, seed)}
     state = play_race(race, registry, resolver("reference", registry), policies)
     assert state.winner != "B"
