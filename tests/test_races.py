@@ -4,6 +4,7 @@ replayed by `resolve`, the input errors, and the optimal policy against the draw
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,8 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.race import RaceState, TurnResolver, start
 from ecs_combat.rules.result import TurnResult
-from ecs_combat.scenario.race import RaceScenario, parse_race
+from ecs_combat.scenario.race import RaceScenario, load_race, parse_race
+from ecs_combat.scenario.schema import RACE_TABLES
 from ecs_combat.scenario.turn_loader import parse_turn
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.scenario.writer import turn_toml_text
@@ -357,3 +359,39 @@ def test_optimal_never_loses_to_drawn_with_more_of_everything(
     policies: dict[str, Policy] = {"A": OptimalPolicy(registry), "B": DrawnPolicy(registry, seed)}
     state = play_race(race, registry, resolver("reference", registry), policies)
     assert state.winner != "B"
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+RACE_MARKER = re.compile(r"<!-- race: (\S+) -->\n```json\n(.*?)```", re.S)
+
+
+def test_the_worked_examples_of_docs_races(registry: Registry) -> None:
+    """Every `<!-- race: PATH -->` block of docs/races.md: the race in PATH gives these
+    fields (winner, turns_played, life, and decided.N: fields of turn N's first combat)."""
+    root = DOCS.parent
+    found = RACE_MARKER.findall((DOCS / "races.md").read_text())
+    assert len(found) >= 5
+    resolve = resolver("reference", registry)
+    for path, text in found:
+        want = json.loads(text)
+        state = play_race(load_race(root / path, registry), registry, resolve)
+        assert state.winner == want["winner"], path
+        assert len(state.history) == want["turns_played"], path
+        assert lives(state) == want["life"], path
+        for n, fields in want["decided"].items():
+            got = state.history[int(n) - 1].decided[0].to_json()
+            assert {k: got[k] for k in fields} == fields, (path, n)
+
+
+def test_the_python_example_of_docs_races(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (DOCS / "races.md").read_text()
+    code = text.split("## From Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(DOCS.parent)
+    exec(compile(code, "docs/races.md", "exec"), {})
+
+
+def test_every_race_key_is_documented() -> None:
+    text = (DOCS / "races.md").read_text()
+    for where, table in RACE_TABLES.items():
+        for key in table:
+            assert f"`{key}`" in text, f"{where}.{key}"
