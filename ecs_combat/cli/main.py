@@ -28,6 +28,7 @@ from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.loader import iter_scenarios
 from ecs_combat.scenario.model import Scenario
+from ecs_combat.scenario.race import is_race_file
 from ecs_combat.scenario.turn_loader import is_turn_file
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -142,6 +143,8 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     """
     registry = state.registry
     try:
+        if is_race_file(file):
+            fail(f"{file}: this is a race ([race]): play it with `ecs-combat race {file}`", 2)
         if is_turn_file(file):  # a turn with several combat phases (docs/turns.md)
             resolve_turn_file(registry, file, engine, as_json, Console(highlight=False))
             return

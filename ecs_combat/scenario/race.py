@@ -118,6 +118,13 @@ def parse_race(doc: Any, registry: Registry, file: str = "<race>") -> RaceScenar
     for key in table:
         if key not in RACE_KEYS:
             raise parser.c.fail(f"race.{key}", f"unknown key{did_you_mean(key, sorted(RACE_KEYS))}")
+    for spec in board.creatures.values():
+        if spec.targets:
+            raise parser.c.fail(
+                f"{spec.path}.targets",
+                "a race decides who attacks each turn: its triggers' targets can't be fixed in "
+                "advance (leave `targets` out: mentor then takes its default target)",
+            )
     parser.players = board.players
     order = list(board.players)
     first = parser.player_ref(table["first"], "race.first") if "first" in table else order[0]
