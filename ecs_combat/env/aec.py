@@ -144,10 +144,14 @@ class RaceEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a race (drawn among the environment's races by the seed's generator)."""
+        """Start a race: ``options={"race": i}`` the i-th of the environment's races, else
+        one drawn among them by the seed's generator."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        race = self.races[int(self._rng.integers(len(self.races)))] if len(self.races) > 1 else self.races[0]
+        chosen = (options or {}).get("race")
+        if chosen is None:
+            chosen = int(self._rng.integers(len(self.races))) if len(self.races) > 1 else 0
+        race = self.races[chosen]
         self.game = self.rules.begin(race)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
