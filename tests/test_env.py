@@ -25,11 +25,21 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.race import RaceScenario, parse_race
 
+# PettingZoo's api_test advises against what PettingZoo's own classic environments do:
+# observations as {"observation", "action_mask"} dicts, agents named as the players are.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably"),
+    pytest.mark.filterwarnings("ignore:We recommend agents to be named"),
+]
+
 ROOT = Path(__file__).resolve().parent.parent
 OGRE_AND_BEAR = ROOT / "examples" / "races" / "ogre-and-bear.toml"
 
 
-def race(registry: Registry, creatures: dict[str, dict[str, object]], **table: object) -> RaceScenario:
+def race(
+    registry: Registry, creatures: dict[str, dict[str, object]], **table: object
+) -> RaceScenario:
     doc = {
         "players": {"A": {"life": 5}, "B": {"life": 5}},
         "creatures": creatures,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -47,7 +47,9 @@ def load_races(races: RaceSource | Sequence[RaceSource], registry: Registry) -> 
     for r in out[1:]:
         if set(r.players) != first:
             raise InputError(
-                r.file, "players", f"every race must be between {sorted(first)}, not {sorted(r.players)}"
+                r.file,
+                "players",
+                f"every race must be between {sorted(first)}, not {sorted(r.players)}",
             )
     return out
 
@@ -89,9 +91,9 @@ class RaceEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
     :mod:`.game`). `max_actions`: the action space's size (default: the bound the races
     need, :func:`action_bound`)."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "name": "ecs_combat_race_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": ("ansi", "human"),
         "is_parallelizable": False,
     }
 
@@ -121,8 +123,9 @@ class RaceEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
                 f"environment's action space takes ({MOST_ACTIONS:,})",
             )
         self.max_actions = max_actions or bound
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        modes: tuple[str, ...] = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be one of {', '.join(modes)}, not {render_mode!r}")
         self.render_mode = render_mode
         self.rules = Rules(registry, divisions)
         self.resolve = turn_resolver(registry, engine)
@@ -158,7 +161,7 @@ class RaceEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.game.player
         self._check_options(self.game)
 
@@ -251,4 +254,12 @@ def describe(game: Game) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["MOST_ACTIONS", "RaceEnv", "TurnsResolver", "action_bound", "describe", "load_races", "turn_resolver"]
+__all__ = [
+    "MOST_ACTIONS",
+    "RaceEnv",
+    "TurnsResolver",
+    "action_bound",
+    "describe",
+    "load_races",
+    "turn_resolver",
+]

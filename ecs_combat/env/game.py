@@ -113,7 +113,9 @@ class Rules:
         able = [c for c in able if only is None or c in only]
         defender = state.defending_player
         ids = list(board.creatures)
-        attacks = [{c: defender for i, c in enumerate(able) if m >> i & 1} for m in range(1 << len(able))]
+        attacks = [
+            {c: defender for i, c in enumerate(able) if m >> i & 1} for m in range(1 << len(able))
+        ]
         attacks.sort(key=lambda a: (len(a), [ids.index(c) for c in a]))
         return Game(state, board, None, tuple(attacks))
 

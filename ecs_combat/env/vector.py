@@ -34,7 +34,10 @@ class RaceVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.NDArray[A
     """`num_envs` races stepped at once (see the module's docstring); the arguments as
     :class:`~.aec.RaceEnv`'s."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium declares it an instance variable)
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": (),
+    }
 
     def __init__(
         self,
@@ -93,7 +96,11 @@ class RaceVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.NDArray[A
     def step(
         self, actions: npt.NDArray[np.int64]
     ) -> tuple[
-        Observations, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+        Observations,
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
     ]:
         """One declaration in every race (see the module's docstring)."""
         if not self.games:
