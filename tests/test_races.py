@@ -395,3 +395,25 @@ def test_every_race_key_is_documented() -> None:
     for where, table in RACE_TABLES.items():
         for key in table:
             assert f"`{key}`" in text, f"{where}.{key}"
+
+
+def test_a_race_under_a_budget_is_not_called_optimal(tmp_path: Path) -> None:
+    """CONTRACT 9: --budget bounds the race's whole search; decisions made once it ran out
+    are the best found, and the race says it is not optimal, and why."""
+    creatures = {
+        f"{p.lower()}{i}": creature(p, 2 + i, 3 - i % 2, k)
+        for p in ("A", "B")
+        for i, k in enumerate(["first strike", "flying", "vigilance"])
+    }
+    doc = {
+        "players": {"A": {"life": 9}, "B": {"life": 9}},
+        "creatures": creatures,
+        "race": {"horizon": "two combats", "turns": 4},
+    }
+    path = tmp_path / "race.json"
+    path.write_text(json.dumps(doc))
+    done = run_cli(["race", str(path), "--json", "--budget", "0.01"])
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["optimal"] is False and "budget" in out["reason"]
+    assert run_cli(["race", str(path), "--budget", "0"]).returncode == 2

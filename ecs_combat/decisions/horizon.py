@@ -47,9 +47,10 @@ I64 = np.int64
 class TwoCombats:
     """Decides a race's combat phases over this combat and the next one."""
 
-    def __init__(self, registry: Registry, budget: float | None = None) -> None:
+    def __init__(self, registry: Registry, clock: Clock | None = None) -> None:
         self.registry = registry
-        self.budget = budget
+        #: The search's budget, shared by every decision (None: no budget).
+        self.clock = clock or Clock(None)
         self.objective = Objective.default(registry)
         #: The next combat's value by its board (a board's document as JSON text).
         self._known: dict[str, IntArray] = {}
@@ -63,7 +64,7 @@ class TwoCombats:
         phase = state.phase
         assert phase is not None
         last = phase is state.combat_phases[-1]
-        clock = Clock(self.budget)
+        clock = self.clock
         self._complete = True
         continuation = self._continuation(state, scenario, clock) if last else None
         if attackers is None:
@@ -71,20 +72,18 @@ class TwoCombats:
                 scenario,
                 self.registry,
                 top=1,
-                budget=self.budget,
+                budget=clock.left(),
                 only=only_attackers(state),
                 continuation=continuation,
             )
-            chosen: Mapping[str, str] = decision.best[0].attackers or {}
+            return decided_of(decision, None, self._complete)
         elif attackers:
             declared = dataclasses.replace(scenario, attackers=dict(attackers))
             decision = best_blocks(
-                declared, self.registry, top=1, budget=self.budget, continuation=continuation
+                declared, self.registry, top=1, budget=clock.left(), continuation=continuation
             )
-            chosen = attackers
-        else:
-            return Decided(Declaration(), None, True)
-        return _decided(decision, chosen, self._complete)
+            return decided_of(decision, attackers, self._complete)
+        return Decided(Declaration(), None, True)
 
     def _continuation(self, state: RaceState, first: Scenario, clock: Clock) -> Continuation:
         """Values of the first combat's leaves: their scores plus the next combat's."""
@@ -98,6 +97,9 @@ class TwoCombats:
             for i, result in enumerate(results):
                 if any(p.lost for p in result.players.values()):
                     continue  # the game is over: nothing comes next
+                if clock.out():  # valued by this combat alone: not optimal
+                    self._complete = False
+                    continue
                 players, creatures = after_turn(
                     state.players, state.creatures, result.players, result.creatures, state.active
                 )
@@ -115,10 +117,13 @@ class TwoCombats:
         known = self._known.get(key)
         if known is not None:
             return known
-        left = None if clock.seconds is None else max(clock.seconds - clock.elapsed, 1e-3)
-        decision = best_attacks(board, self.registry, top=1, budget=left, objective=self.objective)
-        if not decision.optimal:
+        decision = best_attacks(
+            board, self.registry, top=1, budget=clock.left(), objective=self.objective
+        )
+        if not decision.optimal or not decision.best:
             self._complete = False
+        if not decision.best:  # nothing solved in time: this combat alone
+            return np.zeros(len(self.objective.terms), I64)
         value = np.array([decision.best[0].score[t] for t in self.objective.terms], I64)
         if decision.optimal:
             if len(self._known) > KNOWN_BOARDS:
@@ -131,12 +136,22 @@ class TwoCombats:
 KNOWN_BOARDS = 100_000
 
 
-def _decided(decision: Decision, attackers: Mapping[str, str], complete: bool) -> Decided:
+def decided_of(
+    decision: Decision, attackers: Mapping[str, str] | None = None, complete: bool = True
+) -> Decided:
+    """A search's best declaration as a race's choice (`attackers`: those the blocks
+    answer, when the search chose only blocks). A search that solved nothing in its budget
+    declares nothing more (no attack, or no blocks); `complete` False: something it relied
+    on was cut short (then not optimal)."""
+    if not decision.best:
+        why = decision.reason or "the budget ran out before any declaration was solved"
+        return Decided(Declaration(dict(attackers or {})), None, False, why)
     best = decision.best[0]
+    chosen = best.attackers if attackers is None else attackers
     optimal = decision.optimal and complete
     reason = decision.reason
     if not complete and reason is None:
         reason = "the budget ran out while solving the next combat"
     return Decided(
-        Declaration(dict(attackers), best.blockers, best.divide), best.score, optimal, reason
+        Declaration(dict(chosen or {}), best.blockers, best.divide), best.score, optimal, reason
     )

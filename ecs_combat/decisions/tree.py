@@ -508,3 +508,8 @@ class Clock:
 
     def out(self) -> bool:
         return self.seconds is not None and self.elapsed > self.seconds
+
+    def left(self, least: float = 1e-3) -> float | None:
+        """The seconds left of the budget (at least `least`: a search given them still
+        answers with what it solved first), or None without a budget."""
+        return None if self.seconds is None else max(self.seconds - self.elapsed, least)
