@@ -417,3 +417,45 @@ def test_a_race_under_a_budget_is_not_called_optimal(tmp_path: Path) -> None:
     out = json.loads(done.stdout)
     assert out["optimal"] is False and "budget" in out["reason"]
     assert run_cli(["race", str(path), "--budget", "0"]).returncode == 2
+
+
+RACE_KEYWORDS = [
+    "flying", "first strike", "deathtouch", "vigilance", "lifelink", "trample", "persist",
+    "undying", "reach", "double strike", "infect", "menace", "exalted", "haste",
+]  # fmt: skip
+
+
+@st.composite
+def race_boards(draw: st.DrawFn) -> dict[str, Any]:
+    creatures = {}
+    for player in ("A", "B"):
+        for i in range(draw(st.integers(1, 2))):
+            creatures[f"{player.lower()}{i}"] = creature(
+                player,
+                draw(st.integers(0, 4)),
+                draw(st.integers(1, 4)),
+                *draw(st.lists(st.sampled_from(RACE_KEYWORDS), max_size=2, unique=True)),
+            )
+            if draw(st.booleans()) and draw(st.booleans()):
+                creatures[f"{player.lower()}{i}"]["summoning_sick"] = True
+    return {
+        "players": {"A": {"life": draw(st.integers(1, 8))}, "B": {"life": draw(st.integers(1, 8))}},
+        "creatures": creatures,
+        "race": {"turns": 6, "first": draw(st.sampled_from(["A", "B"]))},
+    }
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=race_boards())
+def test_both_engines_play_the_same_race(registry: Registry, doc: dict[str, Any]) -> None:
+    """The race played on each engine is the same race, turn by turn (the decisions read the
+    board each engine leaves), and every turn replays on the other engine."""
+    race = race_of(doc, registry)
+    states = [play_race(race, registry, resolver(e, registry)) for e in ("reference", "batched")]
+    ref, bat = states
+    assert [t.document for t in ref.history] == [t.document for t in bat.history]
+    assert [t.result.to_json() for t in ref.history] == [t.result.to_json() for t in bat.history]
+    assert ref.winner == bat.winner
+    batched = resolver("batched", registry)
+    for t in ref.history:
+        assert batched(parse_turn(t.document, registry, "t.toml")).to_json() == t.result.to_json()
