@@ -459,3 +459,18 @@ def test_both_engines_play_the_same_race(registry: Registry, doc: dict[str, Any]
     batched = resolver("batched", registry)
     for t in ref.history:
         assert batched(parse_turn(t.document, registry, "t.toml")).to_json() == t.result.to_json()
+
+
+def test_a_board_too_large_for_two_combats_is_refused_with_its_size(tmp_path: Path) -> None:
+    creatures = {
+        f"{p.lower()}{i}": creature(p, 1 + i % 4, 1 + (i * 3) % 4, *kw)
+        for p in ("A", "B")
+        for i, kw in enumerate([["flying"], ["first strike"], [], ["trample"], [], []])
+    }
+    doc = {"players": {"A": {}, "B": {}}, "creatures": creatures,
+           "race": {"horizon": "two combats", "turns": 2}}  # fmt: skip
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(doc))
+    done = run_cli(["race", str(path), "--json"])
+    assert done.returncode == 2
+    assert "4,595,232 creature rows at once, more than 262,144" in done.stderr
