@@ -98,10 +98,12 @@ if TYPE_CHECKING:
     from ecs_combat.api_races import (
         DrawnPolicy,
         OptimalPolicy,
+        RaceResults,
         RaceScenario,
         RaceState,
         load_race,
         race,
+        races,
     )
     from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
     from ecs_combat.batched.engine import BatchedEngine
@@ -123,7 +125,10 @@ _LAZY = {
         "ecs_combat.api_decisions",
     ),
     **dict.fromkeys(
-        ["DrawnPolicy", "OptimalPolicy", "RaceScenario", "RaceState", "load_race", "race"],
+        [
+            "DrawnPolicy", "OptimalPolicy", "RaceResults", "RaceScenario", "RaceState",
+            "load_race", "race", "races",
+        ],
         "ecs_combat.api_races",
     ),
     "BatchOutcome": "ecs_combat.batched.arrays",
@@ -213,6 +218,7 @@ __all__ = [
     "PlayerSpec",
     "PluginError",
     "Point",
+    "RaceResults",
     "RaceScenario",
     "RaceState",
     "ReferenceEngine",
@@ -250,6 +256,7 @@ __all__ = [
     "normalize_keyword",
     "parse_scenario",
     "race",
+    "races",
     "resolve",
     "resolve_battles",
     "simulate",

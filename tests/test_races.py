@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from cli_run import run_cli
 from hypothesis import HealthCheck, given, settings
@@ -474,3 +475,28 @@ def test_a_board_too_large_for_two_combats_is_refused_with_its_size(tmp_path: Pa
     done = run_cli(["race", str(path), "--json"])
     assert done.returncode == 2
     assert "4,595,232 creature rows at once, more than 262,144" in done.stderr
+
+
+def test_races_from_arrays(registry: Registry, engine: str) -> None:
+    """ecs_combat.races: each battle built from arrays played as a race, A first: the
+    hand-derived races above (a 3/3 against a 2/2 at 5 life: A wins in 3 turns at 3 life;
+    with vigilance in 5 at 5), as a table and a DataFrame."""
+    import ecs_combat
+
+    built = ecs_combat.battles(
+        [0, 0, 1, 1], [0, 1, 0, 1], [3, 2, 3, 2], [3, 2, 3, 2],
+        keywords={"vigilance": np.array([False, False, True, False])}, life=5,
+        registry=registry,
+    )  # fmt: skip
+    result = ecs_combat.races(built, registry, engine=engine)
+    table = result.table("races")
+    assert table["winner"].tolist() == [0, 0]
+    assert table["turns_played"].tolist() == [3, 5]
+    assert table["life_a"].tolist() == [3, 5] and table["life_b"].tolist() == [-1, -1]
+    assert table["optimal"].all()
+    frame = result.to_pandas()
+    assert list(frame.columns) == ["race", "winner", "turns_played", "life_a", "life_b", "optimal"]
+    assert result.states[1].history[1].decided[0].declaration.attackers == {}
+    with pytest.raises(InputError) as caught:
+        ecs_combat.races(built, registry, horizon="two combat")
+    assert caught.value.path == "horizon"
