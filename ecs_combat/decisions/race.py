@@ -3,9 +3,10 @@ policies that choose among them: :class:`OptimalPolicy` (section 9's minimax for
 or over this combat and the next one: :mod:`.horizon`) and :class:`DrawnPolicy` (uniformly
 at random among the legal declarations).
 
-A policy is any callable taking a :class:`~ecs_combat.rules.race.RaceState` and returning a
-:class:`~ecs_combat.rules.race.Decided` for its current combat phase; a program may play
-either side with its own (:func:`play_race` takes one per player).
+A policy (:class:`Policy`) answers ``attack(state)`` (the attack, with the blocks and divisions
+it expects) and ``block(state, attackers)``, each a :class:`~ecs_combat.rules.race.Decided` for
+the state's current combat phase; a program may play either side with its own
+(:func:`play_race` takes one per player).
 """
 
 from __future__ import annotations
@@ -185,8 +186,9 @@ def play_race(
     policies: Mapping[str, Policy] | Policy | None = None,
     budget: float | None = None,
 ) -> RaceState:
-    """Play a race to its end: each combat phase declared by the policy of its attacking
-    player (`policies`: one per player, one for both, or None: the race's own), each turn
+    """Play a race to its end: in each combat phase the attacking player's policy attacks
+    and the defending player's blocks (:func:`decide`; `policies`: one per player, one for
+    both, or None: the race's own, with `budget` seconds of search in all), each turn
     resolved by `resolve`. Returns the final state (``state.history`` holds every turn)."""
     own = policies if isinstance(policies, Policy) else policy_for(race, registry, budget)
     chosen: dict[str, Policy] = {p: own for p in race.players}
