@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from cli_run import run_cli
 from hypothesis import HealthCheck, given, settings
@@ -395,3 +396,107 @@ def test_every_race_key_is_documented() -> None:
     for where, table in RACE_TABLES.items():
         for key in table:
             assert f"`{key}`" in text, f"{where}.{key}"
+
+
+def test_a_race_under_a_budget_is_not_called_optimal(tmp_path: Path) -> None:
+    """CONTRACT 9: --budget bounds the race's whole search; decisions made once it ran out
+    are the best found, and the race says it is not optimal, and why."""
+    creatures = {
+        f"{p.lower()}{i}": creature(p, 2 + i, 3 - i % 2, k)
+        for p in ("A", "B")
+        for i, k in enumerate(["first strike", "flying", "vigilance"])
+    }
+    doc = {
+        "players": {"A": {"life": 9}, "B": {"life": 9}},
+        "creatures": creatures,
+        "race": {"horizon": "two combats", "turns": 4},
+    }
+    path = tmp_path / "race.json"
+    path.write_text(json.dumps(doc))
+    done = run_cli(["race", str(path), "--json", "--budget", "0.01"])
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["optimal"] is False and "budget" in out["reason"]
+    assert run_cli(["race", str(path), "--budget", "0"]).returncode == 2
+
+
+RACE_KEYWORDS = [
+    "flying", "first strike", "deathtouch", "vigilance", "lifelink", "trample", "persist",
+    "undying", "reach", "double strike", "infect", "menace", "exalted", "haste",
+]  # fmt: skip
+
+
+@st.composite
+def race_boards(draw: st.DrawFn) -> dict[str, Any]:
+    creatures = {}
+    for player in ("A", "B"):
+        for i in range(draw(st.integers(1, 2))):
+            creatures[f"{player.lower()}{i}"] = creature(
+                player,
+                draw(st.integers(0, 4)),
+                draw(st.integers(1, 4)),
+                *draw(st.lists(st.sampled_from(RACE_KEYWORDS), max_size=2, unique=True)),
+            )
+            if draw(st.booleans()) and draw(st.booleans()):
+                creatures[f"{player.lower()}{i}"]["summoning_sick"] = True
+    return {
+        "players": {"A": {"life": draw(st.integers(1, 8))}, "B": {"life": draw(st.integers(1, 8))}},
+        "creatures": creatures,
+        "race": {"turns": 6, "first": draw(st.sampled_from(["A", "B"]))},
+    }
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=race_boards())
+def test_both_engines_play_the_same_race(registry: Registry, doc: dict[str, Any]) -> None:
+    """The race played on each engine is the same race, turn by turn (the decisions read the
+    board each engine leaves), and every turn replays on the other engine."""
+    race = race_of(doc, registry)
+    states = [play_race(race, registry, resolver(e, registry)) for e in ("reference", "batched")]
+    ref, bat = states
+    assert [t.document for t in ref.history] == [t.document for t in bat.history]
+    assert [t.result.to_json() for t in ref.history] == [t.result.to_json() for t in bat.history]
+    assert ref.winner == bat.winner
+    batched = resolver("batched", registry)
+    for t in ref.history:
+        assert batched(parse_turn(t.document, registry, "t.toml")).to_json() == t.result.to_json()
+
+
+def test_a_board_too_large_for_two_combats_is_refused_with_its_size(tmp_path: Path) -> None:
+    creatures = {
+        f"{p.lower()}{i}": creature(p, 1 + i % 4, 1 + (i * 3) % 4, *kw)
+        for p in ("A", "B")
+        for i, kw in enumerate([["flying"], ["first strike"], [], ["trample"], [], []])
+    }
+    doc = {"players": {"A": {}, "B": {}}, "creatures": creatures,
+           "race": {"horizon": "two combats", "turns": 2}}  # fmt: skip
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(doc))
+    done = run_cli(["race", str(path), "--json"])
+    assert done.returncode == 2
+    assert "4,595,232 creature rows at once, more than 262,144" in done.stderr
+
+
+def test_races_from_arrays(registry: Registry, engine: str) -> None:
+    """ecs_combat.races: each battle built from arrays played as a race, A first: the
+    hand-derived races above (a 3/3 against a 2/2 at 5 life: A wins in 3 turns at 3 life;
+    with vigilance in 5 at 5), as a table and a DataFrame."""
+    import ecs_combat
+
+    built = ecs_combat.battles(
+        [0, 0, 1, 1], [0, 1, 0, 1], [3, 2, 3, 2], [3, 2, 3, 2],
+        keywords={"vigilance": np.array([False, False, True, False])}, life=5,
+        registry=registry,
+    )  # fmt: skip
+    result = ecs_combat.races(built, registry, engine=engine)
+    table = result.table("races")
+    assert table["winner"].tolist() == [0, 0]
+    assert table["turns_played"].tolist() == [3, 5]
+    assert table["life_a"].tolist() == [3, 5] and table["life_b"].tolist() == [-1, -1]
+    assert table["optimal"].all()
+    frame = result.to_pandas()
+    assert list(frame.columns) == ["race", "winner", "turns_played", "life_a", "life_b", "optimal"]
+    assert result.states[1].history[1].decided[0].declaration.attackers == {}
+    with pytest.raises(InputError) as caught:
+        ecs_combat.races(built, registry, horizon="two combat")
+    assert caught.value.path == "horizon"

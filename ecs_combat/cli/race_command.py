@@ -10,10 +10,9 @@ from typing import Any
 import click
 from rich.console import Console
 
-from ecs_combat.cli.turn_command import turn_resolver
+from ecs_combat.api_races import race
 from ecs_combat.cli.turn_report import render_turn
 from ecs_combat.console import is_plain, print_line, shown
-from ecs_combat.decisions.race import play_race
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.race import RaceState
 from ecs_combat.scenario.race import load_race
@@ -30,9 +29,7 @@ def run_race(
 ) -> None:
     """Play the race in FILE and print it."""
     began = time.perf_counter()
-    race = load_race(file, registry)
-    many = turn_resolver(registry, engine)
-    state = play_race(race, registry, lambda turn: many([turn])[0], budget=budget)
+    state = race(load_race(file, registry), registry, engine=engine, budget=budget)
     seconds = time.perf_counter() - began
     if as_json:
         click.echo(json.dumps(race_json(state, engine, seconds), indent=2))

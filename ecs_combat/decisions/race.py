@@ -3,9 +3,10 @@ policies that choose among them: :class:`OptimalPolicy` (section 9's minimax for
 or over this combat and the next one: :mod:`.horizon`) and :class:`DrawnPolicy` (uniformly
 at random among the legal declarations).
 
-A policy is any callable taking a :class:`~ecs_combat.rules.race.RaceState` and returning a
-:class:`~ecs_combat.rules.race.Decided` for its current combat phase; a program may play
-either side with its own (:func:`play_race` takes one per player).
+A policy (:class:`Policy`) answers ``attack(state)`` (the attack, with the blocks and divisions
+it expects) and ``block(state, attackers)``, each a :class:`~ecs_combat.rules.race.Decided` for
+the state's current combat phase; a program may play either side with its own
+(:func:`play_race` takes one per player).
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ecs_combat.decisions.decide import Decision, best_attacks, best_blocks
+from ecs_combat.decisions.decide import best_attacks, best_blocks
 from ecs_combat.decisions.declarations import (
     BlockDeclarations,
     attackers_able,
     block_declarations,
 )
 from ecs_combat.decisions.declarations import block_options as options_of
-from ecs_combat.decisions.horizon import TwoCombats
+from ecs_combat.decisions.horizon import TwoCombats, decided_of
+from ecs_combat.decisions.tree import Clock
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.race import (
@@ -108,16 +110,17 @@ def _blocks(decls: BlockDeclarations, d: int, ids: list[str]) -> dict[str, str |
 class OptimalPolicy:
     """RULES section 12's optimal policy: each declaration is section 9's minimax for this
     combat (`horizon` ``"combat"``), or over this combat and the next one (``"two
-    combats"``; one combat in the race's last turn). `budget`: seconds at most per
-    decision (then it may not be optimal)."""
+    combats"``; one combat in the race's last turn). `budget`: seconds of search at most
+    over all the policy's decisions, from its making (a race's whole search: a decision made
+    once it ran out is the best found first, and not optimal)."""
 
     def __init__(
         self, registry: Registry, horizon: str = "combat", budget: float | None = None
     ) -> None:
         self.registry = registry
         self.horizon = horizon
-        self.budget = budget
-        self._two = TwoCombats(registry, budget) if horizon == "two combats" else None
+        self.clock = Clock(budget)
+        self._two = TwoCombats(registry, self.clock) if horizon == "two combats" else None
 
     def attack(self, state: RaceState) -> Decided:
         """The best attack, with the best blocks and divisions that answer it."""
@@ -125,9 +128,9 @@ class OptimalPolicy:
             return self._two.decide(state)
         scenario = combat_scenario(state, self.registry)
         decision = best_attacks(
-            scenario, self.registry, top=1, budget=self.budget, only=only_attackers(state)
+            scenario, self.registry, top=1, budget=self.clock.left(), only=only_attackers(state)
         )
-        return _decided(decision)
+        return decided_of(decision)
 
     def block(self, state: RaceState, attackers: Mapping[str, str]) -> Decided:
         """The best blocks against `attackers`, with the attacking player's best divisions."""
@@ -138,23 +141,11 @@ class OptimalPolicy:
         )
         if not attackers:
             return Decided(Declaration(), None, True)
-        decision = best_blocks(scenario, self.registry, top=1, budget=self.budget)
-        return _decided(decision, attackers)
+        decision = best_blocks(scenario, self.registry, top=1, budget=self.clock.left())
+        return decided_of(decision, attackers)
 
     def __call__(self, state: RaceState) -> Decided:
         return self.attack(state)
-
-
-def _decided(decision: Decision, attackers: Mapping[str, str] | None = None) -> Decided:
-    best = decision.best[0]
-    chosen = best.attackers if attackers is None else attackers
-    assert chosen is not None
-    return Decided(
-        Declaration(dict(chosen), best.blockers, best.divide),
-        best.score,
-        decision.optimal,
-        decision.reason,
-    )
 
 
 class DrawnPolicy:
@@ -195,8 +186,9 @@ def play_race(
     policies: Mapping[str, Policy] | Policy | None = None,
     budget: float | None = None,
 ) -> RaceState:
-    """Play a race to its end: each combat phase declared by the policy of its attacking
-    player (`policies`: one per player, one for both, or None: the race's own), each turn
+    """Play a race to its end: in each combat phase the attacking player's policy attacks
+    and the defending player's blocks (:func:`decide`; `policies`: one per player, one for
+    both, or None: the race's own, with `budget` seconds of search in all), each turn
     resolved by `resolve`. Returns the final state (``state.history`` holds every turn)."""
     own = policies if isinstance(policies, Policy) else policy_for(race, registry, budget)
     chosen: dict[str, Policy] = {p: own for p in race.players}

@@ -226,7 +226,15 @@ class Tree:
     def resolve(self, level: Level) -> Resolved:
         """Resolve a level."""
         board = self.blocks.board[level.decl]
-        record = self.record and int(self._rows.creatures.count[board].sum()) <= RECORDED_ROWS
+        rows = int(self._rows.creatures.count[board].sum())
+        horizon = self.continuation is not None
+        record = self.record and rows <= (HORIZON_ROWS if horizon else RECORDED_ROWS)
+        if horizon and not record:  # refused before anything is resolved
+            raise RefusedError(
+                f"looking past a combat reads the result of every candidate combat: this "
+                f"board's come to {rows:,} creature rows at once, more than {HORIZON_ROWS:,} "
+                '(decide it with horizon = "combat", or make the board smaller)'
+            )
         copies, layout = self.battles(level, named=record)
         batch = copies.batch
         played = self.engine.play_batch(batch, record=record)
@@ -254,13 +262,7 @@ class Tree:
         self, played: Played | None, values: IntArray, first: IntArray, decl: IntArray
     ) -> IntArray:
         """The leaves' values with their :attr:`continuation`."""
-        assert self.continuation is not None
-        if played is None:
-            raise RefusedError(
-                f"a level of {self._rows.creatures.count[self.blocks.board[decl]].sum():,} "
-                f"creature rows: looking past a combat reads every leaf's result, from "
-                f"levels of at most {RECORDED_ROWS:,}"
-            )
+        assert self.continuation is not None and played is not None
         leaves = (first < 0).nonzero()[0]
         if not len(leaves):
             return values
@@ -493,6 +495,9 @@ class Tree:
 
 #: Levels of at most this many creature rows are recorded when the tree records.
 RECORDED_ROWS = 1 << 14
+#: Levels of trees with a :attr:`Tree.continuation` are recorded up to this many creature rows;
+#: a larger one is refused.
+HORIZON_ROWS = 1 << 18
 
 
 class Clock:
@@ -508,3 +513,8 @@ class Clock:
 
     def out(self) -> bool:
         return self.seconds is not None and self.elapsed > self.seconds
+
+    def left(self, least: float = 1e-3) -> float | None:
+        """The seconds left of the budget (at least `least`: a search given them still
+        answers with what it solved first), or None without a budget."""
+        return None if self.seconds is None else max(self.seconds - self.elapsed, least)
