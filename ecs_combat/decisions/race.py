@@ -12,7 +12,7 @@ the state's current combat phase; a program may play either side with its own
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -73,10 +73,10 @@ def block_options(
 ) -> list[dict[str, str | list[str]]]:
     """Every legal block declaration (509.1, requirements obeyed as far as possible: 509.1c)
     against `attackers` in the current combat phase, in the order ties are shown."""
-    decls = _block_declarations(state, attackers, registry)
+    decls = block_declarations_of(state, attackers, registry)
     ids = list(combat_scenario(state, registry).creatures)
     order = np.argsort(decls.tie_order, kind="stable")
-    return [_blocks(decls, int(d), ids) for d in order]
+    return [blockers_of(decls, int(d), ids) for d in order]
 
 
 def _able(state: RaceState, registry: Registry) -> list[str]:
@@ -86,15 +86,16 @@ def _able(state: RaceState, registry: Registry) -> list[str]:
     return [c for c in able if only is None or c in only]
 
 
-def _block_declarations(
+def block_declarations_of(
     state: RaceState, attackers: Mapping[str, str], registry: Registry
 ) -> BlockDeclarations:
+    """The legal block declarations against `attackers` in the current combat phase."""
     scenario = combat_scenario(state, registry)
     declared = dataclasses.replace(scenario, attackers=dict(attackers))
     return block_declarations(options_of(declared, registry, state.defending_player), scenario.file)
 
 
-def _blocks(decls: BlockDeclarations, d: int, ids: list[str]) -> dict[str, str | list[str]]:
+def blockers_of(decls: BlockDeclarations, d: int, ids: Sequence[str]) -> dict[str, str | list[str]]:
     """Declaration `d` as ``combat.blockers`` takes it (`ids`: the board's creature ids)."""
     o = decls.options
     attacker_ids = [ids[int(i)] for i in o.attackers]
@@ -162,9 +163,11 @@ class DrawnPolicy:
         return self.block(state, attackers)
 
     def block(self, state: RaceState, attackers: Mapping[str, str]) -> Decided:
-        decls = _block_declarations(state, attackers, self.registry)
+        decls = block_declarations_of(state, attackers, self.registry)
         ids = list(combat_scenario(state, self.registry).creatures)
-        blockers = _blocks(decls, int(self.rng.integers(decls.count)), ids) if decls.count else {}
+        blockers = (
+            blockers_of(decls, int(self.rng.integers(decls.count)), ids) if decls.count else {}
+        )
         return Decided(Declaration(dict(attackers), blockers, ()))
 
     def __call__(self, state: RaceState) -> Decided:
@@ -219,7 +222,9 @@ __all__ = [
     "OptimalPolicy",
     "Policy",
     "attack_options",
+    "block_declarations_of",
     "block_options",
+    "blockers_of",
     "decide",
     "play_race",
     "policy_for",

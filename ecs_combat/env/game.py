@@ -18,19 +18,15 @@ division (`"default"`); the defending player's blockers divide theirs the same w
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
 from ecs_combat.decisions.decide import best_blocks
-from ecs_combat.decisions.declarations import (
-    BlockDeclarations,
-    attackers_able,
-    block_declarations,
-    block_options,
-)
+from ecs_combat.decisions.declarations import BlockDeclarations
+from ecs_combat.decisions.race import attack_options, block_declarations_of, blockers_of
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.race import (
@@ -39,7 +35,6 @@ from ecs_combat.rules.race import (
     RaceState,
     advance,
     combat_scenario,
-    only_attackers,
     start,
     turn_document,
 )
@@ -108,16 +103,7 @@ class Rules:
         if state.over:
             return Game(state, combat_board(state), None, ())
         board = combat_scenario(state, self.registry)
-        able = attackers_able(board, self.registry, state.attacking_player)
-        only = only_attackers(state)
-        able = [c for c in able if only is None or c in only]
-        defender = state.defending_player
-        ids = list(board.creatures)
-        attacks = [
-            {c: defender for i, c in enumerate(able) if m >> i & 1} for m in range(1 << len(able))
-        ]
-        attacks.sort(key=lambda a: (len(a), [ids.index(c) for c in a]))
-        return Game(state, board, None, tuple(attacks))
+        return Game(state, board, None, tuple(attack_options(state, self.registry)))
 
     def declare(self, game: Game, action: int) -> Game | Decided:
         """The player to act declares option `action`: the game waiting for blocks, or the
@@ -138,19 +124,17 @@ class Rules:
         return self._answer(game, game.attack, game.order[action])
 
     def _blocking(self, game: Game, attack: dict[str, str]) -> Game:
-        declared = dataclasses.replace(game.board, attackers=attack)
-        options = block_options(declared, self.registry, game.state.defending_player)
-        decls = block_declarations(options, game.board.file)
+        decls = block_declarations_of(game.state, attack, self.registry)
         order = np.argsort(decls.tie_order, kind="stable").tolist()
         ids = list(game.board.creatures)
-        shown = tuple(_blocks(decls, d, ids) for d in order)
+        shown = tuple(blockers_of(decls, d, ids) for d in order)
         return Game(game.state, game.board, attack, shown, decls, tuple(order))
 
     def _answer(self, game: Game, attack: Attack, d: int) -> Decided:
         """Blocks `d` with the divisions the rule gives."""
         assert game.blocks is not None
         ids = list(game.board.creatures)
-        blockers = _blocks(game.blocks, d, ids)
+        blockers = blockers_of(game.blocks, d, ids)
         if self.divisions == "default" or not blockers:
             return Decided(Declaration(dict(attack), blockers))
         declared = dataclasses.replace(game.board, attackers=dict(attack))
@@ -182,19 +166,6 @@ def combat_board(state: RaceState) -> Scenario:
     """The board as the race ended (no combat phase left to declare)."""
     players = dict(state.players)
     return Scenario(state.race.file, players, dict(state.creatures), {}, {})
-
-
-def _blocks(decls: BlockDeclarations, d: int, ids: Sequence[str]) -> dict[str, str | list[str]]:
-    """Declaration `d` as ``combat.blockers`` takes it."""
-    o = decls.options
-    attacker_ids = [ids[int(i)] for i in o.attackers]
-    out: dict[str, str | list[str]] = {}
-    for j, cid in enumerate(o.blocker_ids):
-        mask = int(decls.masks[d, j])
-        blocked = [attacker_ids[i] for i in range(len(attacker_ids)) if mask >> i & 1]
-        if blocked:
-            out[cid] = blocked[0] if len(blocked) == 1 else blocked
-    return out
 
 
 def _canonical(declared: Attack | Blocks) -> frozenset[tuple[str, tuple[str, ...]]]:
