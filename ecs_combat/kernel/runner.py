@@ -16,6 +16,7 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.batched.state import Schedule
 from ecs_combat.kernel import cache
+from ecs_combat.kernel.availability import THREADS_ENV
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.plugin.kernels import KERNEL_POINTS, KernelColumn
 from ecs_combat.plugin.registry import Registry
@@ -23,8 +24,6 @@ from ecs_combat.plugin.registry import Registry
 I64 = np.int64
 U64 = np.uint64
 AnyArray = npt.NDArray[Any]
-#: Environment variable: the most threads a batch's battles are split over.
-THREADS_ENV = "ECS_COMBAT_KERNEL_THREADS"
 #: A thread gets at least this many battles.
 BATTLES_A_THREAD = 4096
 
