@@ -10,9 +10,6 @@ import click
 from rich.console import Console
 
 from ecs_combat.console import print_line, print_table, shown
-from ecs_combat.kernel import cache
-from ecs_combat.kernel.availability import KERNELS_ENV, numba_missing, wanted
-from ecs_combat.kernel.generate import generate
 
 
 @click.group(invoke_without_command=True)
@@ -24,6 +21,9 @@ def kernels(ctx: click.Context) -> None:
     it applies (ECS_COMBAT_KERNELS=0: never)."""
     if ctx.invoked_subcommand is not None:
         return
+    from ecs_combat.kernel import cache  # imported when asked for: start-up stays as it was
+    from ecs_combat.kernel.generate import generate
+
     current = cache.module_path(generate(ctx.obj.registry))
     console = Console(highlight=False)
     print_line(console, f"cache: {shown(str(cache.cache_dir()))}")
@@ -41,6 +41,9 @@ def kernels(ctx: click.Context) -> None:
 def build(state: Any) -> None:
     """Compile the loaded plugin set's kernel now (or read it from the cache), so that the
     first bulk run does not pay for compiling it."""
+    from ecs_combat.kernel import cache
+    from ecs_combat.kernel.availability import KERNELS_ENV, numba_missing, wanted
+
     if not wanted():
         raise click.ClickException(f"{KERNELS_ENV}=0: kernels are off")
     why = numba_missing()
