@@ -357,3 +357,20 @@ def test_parts_run_as_python() -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stdout[-3000:]
     assert " passed" in out.stdout and "failed" not in out.stdout
+
+
+def test_a_plugin_without_kernel_parts_still_works() -> None:
+    """Poisonous (examples/poisonous) has no kernel parts and a system without keywords: with
+    it loaded, every batch goes to the numpy engine, which answers as before."""
+    pytest.importorskip("ecs_combat_poisonous")
+    registry = registry_with("ecs_combat_poisonous")
+    engine = BatchedEngine(registry)
+    kernel = engine.kernel()
+    assert kernel is not None
+    generator = make_generator(TournamentSpec(strike_keywords(registry)), registry)
+    batch = draw_battles(generator, 5, 0, 500).batch
+    why = kernel.refusal(engine.schedules.of([batch]), batch)
+    assert "'poisonous triggers resolve'" in why and "no kernel part" in why
+    assert_same(
+        engine.resolve_batch(batch), BatchedEngine(registry, kernels=False).resolve_batch(batch)
+    )

@@ -14,8 +14,6 @@ if TYPE_CHECKING:
 
 #: Environment variable: ``0`` makes the numpy engine resolve every batch.
 KERNELS_ENV = "ECS_COMBAT_KERNELS"
-#: Environment variable: the most threads a batch's battles are split over.
-THREADS_ENV = "ECS_COMBAT_KERNEL_THREADS"
 
 log = logging.getLogger("ecs_combat")
 

@@ -3,7 +3,6 @@ and the outcome out, battles split over threads (the kernel releases the GIL).""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
@@ -16,8 +15,8 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.batched.state import Schedule
 from ecs_combat.kernel import cache
-from ecs_combat.kernel.availability import THREADS_ENV
 from ecs_combat.kernel.generate import KernelSource, generate
+from ecs_combat.kernel.threads import thread_limit
 from ecs_combat.plugin.kernels import KERNEL_POINTS, KernelColumn
 from ecs_combat.plugin.registry import Registry
 
@@ -217,14 +216,6 @@ class Kernel:
         jobs = [self._pool.submit(kernel, lo, hi, *args) for lo, hi in pairwise(edges)]
         for job in jobs:
             job.result()
-
-
-def thread_limit() -> int:
-    """``$ECS_COMBAT_KERNEL_THREADS``, else the CPUs this process may run on."""
-    given = os.environ.get(THREADS_ENV, "")
-    if given.isdigit() and int(given) > 0:
-        return int(given)
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _read(values: Any, dtype: type[Any]) -> AnyArray:

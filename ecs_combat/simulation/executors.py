@@ -20,7 +20,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from ecs_combat.errors import InputError
-from ecs_combat.kernel.availability import THREADS_ENV
+from ecs_combat.kernel.threads import THREADS_ENV
 
 #: Environment variables worker processes get, so that numpy's libraries start no thread pools.
 SINGLE_THREADED = {
