@@ -156,7 +156,7 @@ class Kernel:
             *(np.zeros(n, np.bool_) for _ in range(4)),
             np.zeros(n, I64),
             np.zeros(n, np.bool_),
-            np.zeros(n, I64),
+            np.empty(n, I64),  # each attacker's first block: set as its blocks are counted
             np.zeros(n, I64),
         )
         bb, ba, rank = (
@@ -165,7 +165,7 @@ class Kernel:
         if ba.size > 1 and bool((ba[1:] < ba[:-1]).any()):  # grouped, attackers ascending
             order = np.argsort(ba, kind="stable")
             bb, ba, rank = bb[order], ba[order], rank[order]
-        bl = m.Blocks(_read(bb, I64), _read(ba, I64), _read(rank, I64), np.zeros(len(bb), I64))
+        bl = m.Blocks(_read(bb, I64), _read(ba, I64), _read(rank, I64), np.empty(len(bb), I64))
         bt = m.Battles(
             _starts(b.battle, nb),
             _starts(b.player_battle, nb),
@@ -176,7 +176,7 @@ class Kernel:
         )
         sp = m.Steps(default, np.array(strike, U64), np.array(withhold, U64))
         room = 2 * (n + len(bb))
-        fl = m.Flows(np.zeros(room, I64), np.zeros(room, I64), np.zeros(room, I64))
+        fl = m.Flows(np.empty(room, I64), np.empty(room, I64), np.empty(room, I64))  # scratch
         a = m.Assign(np.zeros(n, np.bool_), np.zeros(n, np.bool_))
         k = m.Check(np.zeros(n, np.bool_), np.zeros(n, np.bool_), np.zeros(np_, np.bool_))
         guards = np.array(
