@@ -36,7 +36,7 @@ from ecs_combat.plugin.registry import (
 )
 from ecs_combat.plugin.restrictions import KINDS, Restriction
 from ecs_combat.plugin.schedule import POINT_NAMES, System
-from ecs_combat.suggest import closest, did_you_mean
+from ecs_combat.suggest import closest, did_you_mean, some_names
 
 ENTRY_POINT_GROUP = "ecs_combat"
 DISABLE_AUTOLOAD_ENV = "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD"
@@ -100,7 +100,8 @@ def check_plugin_options(options: Iterable[str]) -> None:
         raise InputError(
             "-p",
             opt,
-            f"no plugin is named {name!r} (known: {', '.join(sorted(known)) or 'none'}){hint}",
+            f"no plugin is named {name!r}{hint} (known: {some_names(name, known) or 'none'}; "
+            "`ecs-combat plugins` lists them)",
         )
 
 
