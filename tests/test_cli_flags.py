@@ -1,6 +1,7 @@
-"""Bad command lines and empty files: one line naming the command, the flag and what is wrong,
-with the closest valid name for a typo, exit status 2 (README.md "Bad input"); never click's
-usage block. In this process (tests/cli_run.py), but for one run of the installed command."""
+"""The command's messages: a bad command line or an empty file is one line naming the command,
+the flag and what is wrong, with the closest valid name for a typo, exit status 2 (README.md
+"Bad input"), never click's usage block; a long run in a pipe says how far it is. In this
+process (tests/cli_run.py), but for one run of the installed command."""
 
 from __future__ import annotations
 
@@ -85,3 +86,40 @@ def test_an_empty_file_says_it_is_empty(
     assert p.returncode == 2
     assert p.stderr == f"ecs-combat: {path}: {message}" + p.stderr.split(message, 1)[1]
     assert p.stderr.count("\n") == 1
+
+
+def test_in_a_pipe_a_long_run_says_how_far_it_is_every_30_seconds() -> None:
+    """PipeProgress on a clock the test moves: nothing before 30 s, then a line with the
+    battles done, the speed and the time left at that speed; none for a finished run."""
+    from ecs_combat.simulation.command import PipeProgress
+
+    now = [100.0]
+    lines: list[str] = []
+    progress = PipeProgress(2_000_000_000_000, clock=lambda: now[0], say=lines.append)
+    now[0] += 29.0
+    progress(29_000_000)
+    assert lines == []  # under 30 s: quiet
+    now[0] += 1.0
+    progress(1_000_000)  # 30,000,000 in 30 s: 1,000,000 a second: 1,999,970,000 s to go
+    assert lines == [
+        "ecs-combat: 30,000,000 of 2,000,000,000,000 battles (0.0%) in 30 s, 1,000,000 a "
+        "second; about 23 days left"
+    ]
+    now[0] += 10.0
+    progress(10_000_000)
+    assert len(lines) == 1  # the next line 30 s after the last
+    now[0] += 20.0
+    progress(20_000_000)
+    assert lines[1].startswith(
+        "ecs-combat: 60,000,000 of 2,000,000,000,000 battles (0.0%) in 1 min 0 s"
+    )
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(12.4, "12 s"), (725, "12 min 5 s"), (12_000, "3 h 20 min"), (4_000_000, "46 days")],
+)
+def test_time_left_is_said_in_the_largest_units(seconds: float, said: str) -> None:
+    from ecs_combat.simulation.command import duration
+
+    assert duration(seconds) == said

@@ -60,7 +60,7 @@ COMMANDS: dict[str, tuple[list[str], set[str], set[str]]] = {
             "ecs_combat.decisions",
         },
         {"ecs_combat.batched", "ecs_combat.decisions"},
-    ),  # fmt: skip
+    ),
     # a bulk run: numba allowed (compiled kernels), not pandas, pyarrow, matplotlib or Dask
     "simulate": (
         ["simulate", "-n", "2000", "--seed", "1"],
@@ -77,7 +77,7 @@ COMMANDS: dict[str, tuple[list[str], set[str], set[str]]] = {
             "ecs_combat.simulation",
         },
         {"ecs_combat.batched", "ecs_combat.simulation"},
-    ),  # fmt: skip
+    ),
 }
 
 
