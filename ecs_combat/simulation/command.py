@@ -447,6 +447,7 @@ def _run_command(
     doc["run"]["scheduler"] = scheduler
     doc["run"]["spec_file"] = spec_file
     doc["run"]["out"] = out
+    before_plot = len(errors)  # the errors of --out; those after, of --plot
     if plot is not None:
         try:
             if cards:
@@ -458,14 +459,41 @@ def _run_command(
         except OSError as exc:
             errors.append(f"--plot {plot}: cannot write: {exc.strerror or exc}")
     doc["run"]["output_errors"] = errors
+    written = _written(out, kind, plot, errors, before_plot, cards)
+    doc["run"]["written"] = written
     if as_json:
         click.echo(json.dumps(doc, indent=2))
-    elif cards:
-        render_card_summary(doc, Console(highlight=False), run_line(doc))
     else:
-        render_summary(doc, Console(highlight=False))
+        console = Console(highlight=False)
+        if cards:
+            render_card_summary(doc, console, run_line(doc))
+        else:
+            render_summary(doc, console)
+        for line in written:
+            print_line(console, f"Wrote {line['what']} to {shown(line['path'])}")
     if errors:
         raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")
+
+
+def _written(
+    out: str | None,
+    kind: str | None,
+    plot: str | None,
+    errors: list[str],
+    before_plot: int,
+    cards: bool,
+) -> list[dict[str, str]]:
+    """The files the run wrote and what each holds (``run.written``; a line each under the
+    readable summary). `errors` are the files that failed, those of --out before
+    `before_plot`, then those of --plot."""
+    written = []
+    if out is not None and before_plot == 0:
+        what = "the checkpoints of its tasks" if kind == "checkpoints" else "per-battle results"
+        written.append({"what": what, "path": out})
+    if plot is not None and len(errors) == before_plot:
+        chart = "the chart of the best and worst cards" if cards else "the heatmap"
+        written.append({"what": chart, "path": plot})
+    return written
 
 
 def _with_decisions(spec: Spec, decisions: str | None, registry: Registry) -> Spec:
