@@ -8,6 +8,12 @@ load average is printed with the table (docs/performance.md, "Start-up")::
 
     python benchmarks/startup.py                 # 21 runs of each
     python benchmarks/startup.py --runs 51
+    python benchmarks/startup.py --base ../old   # also the sources of another checkout
+
+``--base DIR`` runs each command a second way, from the sources of the checkout DIR (its
+``ecs_combat``, its bundled plugins and docs, found ahead of this editable installation; the
+dependencies and entry points are this installation's), alternating with this one, so the
+table compares the two under the same load.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,11 +45,29 @@ COMMANDS = {
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def timed(argv: list[str]) -> tuple[float, float]:
+#: The console script's code, with this installation's editable finder out of the way.
+BASE_MAIN = (
+    "import sys; sys.meta_path[:] = [f for f in sys.meta_path "
+    "if not type(f).__module__.startswith('__editable__')]; "
+    "from ecs_combat.cli.main import main; main()"
+)
+
+
+def base_packages(root: Path) -> str:
+    """A directory of links to a checkout's packages under their installed names."""
+    links = Path(tempfile.mkdtemp(prefix="startup-base-"))
+    for name, where in (("ecs_combat", "ecs_combat"), ("ecs_combat_keywords", "plugins"),
+                        ("ecs_combat_docs", "docs")):  # fmt: skip
+        (links / name).symlink_to((root / where).resolve())
+    return str(links)
+
+
+def timed(argv: list[str], env: dict[str, str] = ENV) -> tuple[float, float]:
     """Wall-clock and CPU seconds of one run of ``argv``, output discarded."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, check=True, env=ENV)
+    # run elsewhere than in a checkout, whose ecs_combat would come first on sys.path
+    subprocess.run(argv, stdout=subprocess.DEVNULL, check=True, env=env, cwd=tempfile.gettempdir())
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -52,25 +77,34 @@ def timed(argv: list[str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=21, help="runs of each command")
+    parser.add_argument("--base", help="a checkout whose sources to time too (PYTHONPATH)")
     args = parser.parse_args()
+    base_env = {**ENV, "PYTHONPATH": base_packages(Path(args.base))} if args.base else None
+    base_argv = [sys.executable, "-c", BASE_MAIN]
     script = shutil.which("ecs-combat", path=str(Path(sys.executable).parent)) or "ecs-combat"
     python = [sys.executable, "-c", "pass"]
     runs: dict[str, list[tuple[float, float]]] = {"python -c pass": []}
     runs.update({name: [] for name in COMMANDS})
+    if base_env is not None:
+        runs.update({f"base {name}": [] for name in COMMANDS})
     for rest in COMMANDS.values():  # a first run writes the bytecode caches
         timed([script, *rest])
+        if base_env is not None:
+            timed([*base_argv, *rest], base_env)
     for _ in range(args.runs):  # alternating, so that a change of load touches every command
         runs["python -c pass"].append(timed(python))
         for name, rest in COMMANDS.items():
             runs[name].append(timed([script, *rest]))
+            if base_env is not None:
+                runs[f"base {name}"].append(timed([*base_argv, *rest], base_env))
     base_wall = statistics.median(w for w, _ in runs["python -c pass"])
     base_cpu = statistics.median(c for _, c in runs["python -c pass"])
     print(f"load average before the table: {os.getloadavg()[0]:.2f}; {args.runs} runs each")
-    print(f"{'command':28} {'wall':>8} {'cpu':>8} {'wall-py':>8} {'cpu-py':>8}  (seconds, medians)")
+    print(f"{'command':33} {'wall':>8} {'cpu':>8} {'wall-py':>8} {'cpu-py':>8}  (seconds, medians)")
     for name, times in runs.items():
         wall = statistics.median(w for w, _ in times)
         cpu = statistics.median(c for _, c in times)
-        print(f"{name:28} {wall:8.3f} {cpu:8.3f} {wall - base_wall:8.3f} {cpu - base_cpu:8.3f}")
+        print(f"{name:33} {wall:8.3f} {cpu:8.3f} {wall - base_wall:8.3f} {cpu - base_cpu:8.3f}")
 
 
 if __name__ == "__main__":

@@ -85,6 +85,9 @@ def known_plugin_names(load: Iterable[str] = ()) -> set[str]:
 def check_plugin_options(options: Iterable[str]) -> None:
     """Raise :class:`InputError` for a ``no:NAME`` that names no known plugin, in either
     spelling (``first_strike``, ``first strike``), naming the known ones and the closest."""
+    options = list(options)
+    if not any(opt.startswith("no:") for opt in options):
+        return  # nothing to check: the entry points are not read twice
     load, _ = parse_plugin_options(options)
     known = known_plugin_names(load)
     for opt in options:
