@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         resolve_battles,
         simulate,
     )
+    from ecs_combat.api_accounts import account, replay, scenarios
     from ecs_combat.api_decisions import Choice, Decision, Objective, best_attacks, best_blocks
     from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
     from ecs_combat.batched.engine import BatchedEngine
@@ -212,6 +213,7 @@ _LAZY = {
         ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
         "ecs_combat.api_decisions",
     ),
+    **dict.fromkeys(["account", "replay", "scenarios"], "ecs_combat.api_accounts"),
     "BatchOutcome": "ecs_combat.batched.arrays",
     "CombatBatch": "ecs_combat.batched.arrays",
     "BatchedEngine": "ecs_combat.batched.engine",
@@ -317,6 +319,7 @@ __all__ = [
     "TurnResult",
     "TurnScenario",
     "TurnView",
+    "account",
     "battles",
     "best_attacks",
     "best_blocks",
@@ -330,8 +333,10 @@ __all__ = [
     "load_scenarios",
     "normalize_keyword",
     "parse_scenario",
+    "replay",
     "resolve",
     "resolve_battles",
+    "scenarios",
     "simulate",
     "type_mask",
 ]
