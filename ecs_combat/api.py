@@ -195,7 +195,7 @@ def _column(name: str, values: Any, n: int | None, kind: str = "int") -> Array:
         return array
     if array.dtype.kind not in "iu" and not (array.dtype.kind == "b" and kind == "int"):
         raise InputError(None, name, f"must be an array of integers, not {array.dtype}")
-    return array.astype(np.int64)
+    return array.astype(np.int64, copy=False)  # int64 arrays are used as given, not copied
 
 
 def _first_bad(name: str, bad: BoolArray, what: str) -> None:
@@ -224,7 +224,9 @@ def battles(
     creature without flying or reach) is not declared and the creature stays back, as in
     ``ecs-combat simulate``. `keywords`: keyword name -> boolean array, which creatures have it
     (keywords that take a number or a color can't be given so). Both players start at `life`.
-    Bad arrays raise :class:`InputError` naming the array and the first bad row.
+    Bad arrays raise :class:`InputError` naming the array and the first bad row. Arrays of
+    int64 are used as given, not copied (the engines never write to them): don't change them
+    while the battles are in use.
     """
     from ecs_combat.simulation.assemble import assemble
     from ecs_combat.simulation.keyword_bits import KeywordBits
@@ -275,8 +277,9 @@ def battles(
     home = (s == 1) & (blk < 0)
     assigned = np.where(blk >= 0, blk - starts[b], 0)
     batch, attacking_side = assemble(
-        bits, counts, s, assigned, p, t, masks, life, bits.mask(names), home=home
-    )
+        bits, counts, s, assigned, p, t, masks, life, bits.mask(names), home=home, shared=True,
+        battle=b,
+    )  # fmt: skip
     return Battles(batch, attacking_side)
 
 
