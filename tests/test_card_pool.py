@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cli_run import Completed
+from cli_run import run_cli as in_process
 from rich.console import Console
 
 from ecs_combat import ReferenceEngine
@@ -47,7 +49,13 @@ def spec_of(registry: Registry, text: str) -> BattleSpec:
     return parse_spec(tomllib.loads(textwrap.dedent(text)), registry, "pool.toml")
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str) -> Completed:
+    """The command in this process (tests/cli_run.py): the pool is read once per test worker."""
+    return in_process(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
+
+
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed command, in a process of its own."""
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
@@ -408,7 +416,7 @@ def test_checkpoints_and_workers_keep_the_per_card_tally(tmp_path: Path) -> None
     runs = tmp_path / "runs"
     saved = run_cli(*args, "--out", f"{runs}/")
     resumed = run_cli(*args, "--out", f"{runs}/", "--resume")
-    workers = run_cli(*args, "--workers", "2")
+    workers = installed(*args, "--workers", "2")  # the installed command starts the workers
     expected = {k: v for k, v in json.loads(plain.stdout).items() if k != "run"}
     for p in (saved, resumed, workers):
         assert p.returncode == 0, p.stderr
