@@ -212,6 +212,8 @@ def battles(
     *,
     blocks: Any = None,
     keywords: Mapping[str, Any] | None = None,
+    colors: Any = None,
+    counters: Mapping[str, Any] | None = None,
     life: int = 20,
     registry: Registry | None = None,
 ) -> Battles:
@@ -222,14 +224,19 @@ def battles(
     player B. `blocks`: for a creature of B, the row of the creature of A in the same battle
     it blocks, or -1 (default: none blocks); a block the rules forbid (a flyer blocked by a
     creature without flying or reach) is not declared and the creature stays back, as in
-    ``ecs-combat simulate``. `keywords`: keyword name -> boolean array, which creatures have it
-    (keywords that take a number or a color can't be given so). Both players start at `life`.
+    ``ecs-combat simulate``. `keywords`: keyword name -> an array saying which creatures have
+    it: booleans for a keyword without a parameter; for one that takes a number (``bushido``),
+    the number (0: the creature lacks it); for one that takes a quality (``protection``), the
+    words after "from" (``"red"``; ``""``: it lacks it). `colors`: each creature's colors as
+    a bit mask (:func:`~ecs_combat.plugin.definitions.color_mask`; default colorless).
+    `counters`: counter kind (``"+1/+1"``, ``"-1/-1"``) or keyword (a keyword counter) -> how
+    many each creature has. Both players start at `life`.
     Bad arrays raise :class:`InputError` naming the array and the first bad row. Arrays of
     int64 are used as given, not copied (the engines never write to them): don't change them
     while the battles are in use.
     """
+    from ecs_combat.api_arrays import read_creatures
     from ecs_combat.simulation.assemble import assemble
-    from ecs_combat.simulation.keyword_bits import KeywordBits
 
     registry = _registry(registry)
     b = _column("battle", battle, None)
@@ -256,30 +263,18 @@ def battles(
     _first_bad("blocks", (blk >= 0) & (s == 0), "a creature of player A attacks: it can't block")
     _first_bad("blocks", (blk >= 0) & (b[safe] != b), "must be a creature of the same battle")
     _first_bad("blocks", (blk >= 0) & (s[safe] != 0), "must be a creature of player A")
-    names: list[str] = []
-    has: list[BoolArray] = []
-    for given, values in (keywords or {}).items():
-        kw = registry.keyword(given)
-        if kw is None:
-            raise InputError(None, f"keywords.{given}", registry.unknown_keyword_reason(given))
-        if kw.parameter:
-            raise InputError(
-                None,
-                f"keywords.{given}",
-                f"{kw.name!r} takes a {kw.parameter}: not available from arrays",
-            )
-        names.append(kw.name)
-        has.append(_column(f"keywords.{given}", values, n, "bool"))
-    bits = KeywordBits(registry, keywords=names)
-    masks = np.zeros(n, dtype=np.uint64)
-    for name, rows in zip(names, has, strict=True):
-        masks[rows] |= bits.bit[name]
+    creatures = read_creatures(n, registry, keywords, colors, counters, _column)
+    bits = creatures.bits(registry)
+    masks = creatures.masks(bits)
     home = (s == 1) & (blk < 0)
     assigned = np.where(blk >= 0, blk - starts[b], 0)
+    # declared with the keywords of keyword counters too; the batch holds the printed ones
     batch, attacking_side = assemble(
-        bits, counts, s, assigned, p, t, masks, life, bits.mask(names), home=home, shared=True,
-        battle=b,
+        bits, counts, s, assigned, p, t, creatures.declared(bits, masks), life,
+        bits.mask(list(bits.names)), home=home, shared=True, battle=b, facts=creatures.facts(),
     )  # fmt: skip
+    batch.keywords = masks
+    creatures.complete(batch, bits)
     return Battles(batch, attacking_side)
 
 
