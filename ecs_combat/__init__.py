@@ -31,7 +31,14 @@ if TYPE_CHECKING:
         simulate,
     )
     from ecs_combat.api_accounts import account, replay, scenarios
-    from ecs_combat.api_decisions import Choice, Decision, Objective, best_attacks, best_blocks
+    from ecs_combat.api_decisions import (
+        Choice,
+        Decision,
+        Objective,
+        best_attacks,
+        best_blocks,
+        best_blocks_of,
+    )
     from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
     from ecs_combat.batched.engine import BatchedEngine
     from ecs_combat.plugin.context import (
@@ -210,7 +217,7 @@ _LAZY = {
         "ecs_combat.api",
     ),
     **dict.fromkeys(
-        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
+        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks", "best_blocks_of"],
         "ecs_combat.api_decisions",
     ),
     **dict.fromkeys(["account", "replay", "scenarios"], "ecs_combat.api_accounts"),
@@ -323,6 +330,7 @@ __all__ = [
     "battles",
     "best_attacks",
     "best_blocks",
+    "best_blocks_of",
     "color_mask",
     "from_mask",
     "hookimpl",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import BoolArray, CombatBatch
+from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
@@ -309,21 +309,29 @@ def resolve_battles(
 ) -> BattleResults:
     """Resolve battles built by :func:`battles` on either engine (the reference engine one
     battle at a time: about 300 times slower)."""
-    from ecs_combat.simulation.generate import Drawn
-    from ecs_combat.simulation.simulate import make_engine, outcome_codes
+    from ecs_combat.simulation.simulate import make_engine
 
     _check_engine(engine)
     registry = _registry(registry)
-    batch = battles.batch
-    outcome = make_engine(engine, registry).resolve_batch(batch)
-    drawn = Drawn(batch, np.zeros(batch.n_battles, np.int64), np.zeros(batch.n_battles, np.int64),
-                  battles.attacking_side)  # fmt: skip
-    code, att_died, blk_died = outcome_codes(drawn, outcome)
+    outcome = make_engine(engine, registry).resolve_batch(battles.batch)
+    return battle_tables(battles.batch, battles.attacking_side, outcome)
+
+
+def battle_tables(
+    batch: CombatBatch, attacking_side: BoolArray, outcome: BatchOutcome
+) -> BattleResults:
+    """The tables of :class:`BattleResults` of a batch of two-player battles (the attacking
+    player's creatures `attacking_side`) and its outcome."""
+    from ecs_combat.simulation.generate import Drawn
+    from ecs_combat.simulation.simulate import outcome_codes
+
+    zeros = np.zeros(batch.n_battles, np.int64)
+    code, att_died, blk_died = outcome_codes(Drawn(batch, zeros, zeros, attacking_side), outcome)
     blocking = np.full(batch.n_creatures, -1, np.int64)
     blocking[batch.block_blocker] = batch.block_attacker
     creatures = {
         "battle": batch.battle.copy(),
-        "side": (~battles.attacking_side).astype(np.int64),
+        "side": (~attacking_side).astype(np.int64),
         "attacking": batch.attacking >= 0,
         "blocking": blocking,
         "power": np.asarray(outcome.power, np.int64).copy(),

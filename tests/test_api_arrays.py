@@ -100,3 +100,67 @@ def test_bad_arrays_name_the_array_and_row(
         ecs_combat.battles(**args)  # type: ignore[arg-type]
     assert caught.value.path == place
     assert words in caught.value.message
+
+
+# -- the best blocks of many boards in one call ------------------------------------------------
+
+
+def test_best_blocks_of_many_boards_by_hand(registry: Registry) -> None:
+    """Three boards, A's creatures attacking (RULES section 9's score):
+
+    0. A 3/3 against two 2/2s: blocking with both kills it and loses one 2/2 (material 4 - 6
+       = -2, the lowest): a trade.
+    1. A 1/1 against a 2/2: the block kills it for nothing: the blocker wins.
+    2. A 2/2 flyer against a 3/3 without flying or reach: no block is legal; B takes 2.
+    """
+    b = ecs_combat.battles(
+        battle=np.array([0, 0, 0, 1, 1, 2, 2]),
+        side=np.array([0, 1, 1, 0, 1, 0, 1]),
+        power=np.array([3, 2, 2, 1, 2, 2, 3]),
+        toughness=np.array([3, 2, 2, 1, 2, 2, 3]),
+        keywords={"flying": np.array([False] * 5 + [True, False])},
+        registry=registry,
+    )
+    r = ecs_combat.best_blocks_of(b, registry)
+    assert r.creatures["blocking"].tolist() == [-1, 0, 0, -1, 3, -1, -1]
+    assert [OUTCOMES[c] for c in r.battles["outcome"]] == [
+        "trade", "blocker wins", "neither dies",
+    ]  # fmt: skip
+    assert r.battles["attackers_died"].tolist() == [1, 1, 0]
+    assert r.battles["blockers_died"].tolist() == [1, 0, 0]
+    assert r.battles["life_b"].tolist() == [20, 20, 18]
+
+
+def test_best_blocks_of_agrees_with_best_blocks_board_by_board(registry: Registry) -> None:
+    """Random boards of one to three attackers and blockers with keywords: the bulk search's
+    choice scores as the one-board search's best (the same declaration, ties aside)."""
+    from ecs_combat.batched.convert import batch_to_scenarios
+
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(1, 4, (40, 2))
+    side = np.concatenate([np.repeat([0, 1], s) for s in sizes])
+    battle = np.repeat(np.arange(len(sizes)), sizes.sum(axis=1))
+    n = len(side)
+    keywords = {
+        k: rng.random(n) < 0.15
+        for k in ("first strike", "deathtouch", "trample", "flying", "reach", "lifelink")
+    }
+    keywords["trample"] &= side == 0
+    b = ecs_combat.battles(
+        battle=battle, side=side, power=rng.integers(1, 6, n), toughness=rng.integers(1, 6, n),
+        keywords=keywords, registry=registry,
+    )  # fmt: skip
+    bulk = ecs_combat.best_blocks_of(b, registry)
+    assert (bulk.creatures["blocking"] >= 0).sum() > 20  # boards where blocking pays
+    for k, scenario in enumerate(batch_to_scenarios(b.batch, registry)):
+        one = ecs_combat.best_blocks(scenario, registry, top=1)
+        rows = np.flatnonzero(battle == k)
+        ids = list(scenario.creatures)
+        chosen = {
+            ids[i]: ids[int(bulk.creatures["blocking"][rows[0] + i]) - rows[0]]
+            for i in range(len(rows))
+            if bulk.creatures["blocking"][rows[0] + i] >= 0
+        }
+        best = {blocker: attackers for blocker, attackers in one.best[0].blockers.items()}
+        assert chosen == {k2: v if isinstance(v, str) else v[0] for k2, v in best.items()}, k
+        assert bulk.battles["life_b"][k] == one.best[0].outcome["players"]["B"]["life"], k
