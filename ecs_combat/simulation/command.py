@@ -42,6 +42,7 @@ from ecs_combat.simulation.executors import (
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.intervals import percent_with_interval
+from ecs_combat.simulation.race_summary import race_summary, render_race_summary
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
@@ -309,6 +310,10 @@ def _run_command(
         raise InputError(
             "--engine", engine_name, "a SPEC with [turn] resolves on the batched engine only"
         )
+    if isinstance(spec, BattleSpec) and spec.race is not None and out is not None:
+        raise InputError(
+            "--out", out, "a SPEC with [race] writes no files yet: its summary is all it gives"
+        )
     kind = check_out_path(out) if out is not None else None
     checkpoint = out if kind == "checkpoints" else None
     if resume and checkpoint is None:
@@ -382,14 +387,19 @@ def _run_command(
         )
     generator = simulation.generator
     cards = generator.pool is not None
+    races = isinstance(spec, BattleSpec) and spec.race is not None
     if generator.pool is not None:
         doc = card_summary(generator.pool, spec, seed, run)
+    elif isinstance(spec, BattleSpec) and spec.race is not None:
+        doc = race_summary(generator, spec, seed, run)
     else:
         doc = summary(generator, spec, seed, run)
     doc["run"]["scheduler"] = scheduler
     doc["run"]["spec_file"] = spec_file
     doc["run"]["out"] = out
-    if plot is not None:
+    if plot is not None and races:
+        errors.append(f"--plot {plot}: a SPEC with [race] draws no chart")
+    elif plot is not None:
         try:
             if cards:
                 plot_cards(doc, plot)
@@ -404,6 +414,8 @@ def _run_command(
         click.echo(json.dumps(doc, indent=2))
     elif cards:
         render_card_summary(doc, Console(highlight=False), run_line(doc))
+    elif races:
+        render_race_summary(doc, Console(highlight=False), run_line(doc))
     else:
         render_summary(doc, Console(highlight=False))
     if errors:
@@ -412,6 +424,10 @@ def _run_command(
 
 def _with_decisions(spec: Spec, decisions: str | None, registry: Registry) -> Spec:
     """The spec with `--decisions` (when given) instead of its own ``decisions``."""
+    if decisions is not None and isinstance(spec, BattleSpec) and spec.race is not None:
+        raise InputError(
+            "--decisions", decisions, "a SPEC with [race] is decided by its race.decisions"
+        )
     if decisions is None or decisions == spec.decisions:
         return spec
     spec = dataclasses.replace(spec, decisions=decisions)
@@ -448,6 +464,12 @@ def replay_command(
         "Players: A attacks B. Creatures: c0, c1, ... as in the per-battle file's creatures.",
         "Read it with: ecs-combat resolve FILE.toml",
     )
+    if isinstance(spec, BattleSpec) and spec.race is not None:
+        comments = (
+            f"Race {battle} of `{run}` (the same race whatever -n, --engine or --workers).",
+            "Players: A (the drawn attacking player) takes the first turn; creatures c0, c1, ...",
+            "Play it with: ecs-combat race FILE.toml",
+        )
     click.echo(
         replay_text(make_generator(spec, registry), registry, seed, battle, comments), nl=False
     )

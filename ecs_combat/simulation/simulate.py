@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -27,7 +27,10 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
+from ecs_combat.rules.result import TurnResult
+from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.intervals import rate_and_interval
+from ecs_combat.simulation.races import play_chunk
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
 ENGINES = ("batched", "reference")
@@ -61,10 +64,15 @@ MAX_CHUNK_CREATURES = 1 << 21
 
 
 class BatchResolver(Protocol):
-    """An engine that resolves a whole :class:`CombatBatch` (both engines, through adapters)."""
+    """An engine that resolves a whole :class:`CombatBatch` and many turns (both engines,
+    through adapters)."""
 
     def resolve_batch(self, batch: CombatBatch) -> BatchOutcome:
         """Resolve every battle of the batch."""
+        ...
+
+    def resolve_turns(self, turns: Sequence[TurnScenario]) -> list[TurnResult]:
+        """Resolve each turn."""
         ...
 
 
@@ -123,6 +131,10 @@ class Tally:
     #: For battles of real cards: the per-card tally, [card, role, CARD_COLUMNS]
     #: (:func:`~ecs_combat.simulation.card_draw.card_counts`); else None.
     cards: npt.NDArray[np.int64] | None = None
+    #: For races (a SPEC with ``[race]``, whose `counts` rows are
+    #: :data:`~ecs_combat.simulation.races.RACE_COLUMNS`): [combat phases played, candidate
+    #: combats the searches resolved to decide them]; else None.
+    combats: npt.NDArray[np.int64] | None = None
 
     @property
     def battles(self) -> int:
@@ -140,7 +152,10 @@ class Tally:
         cards = self.cards
         if other.cards is not None:
             cards = other.cards.copy() if cards is None else cards + other.cards
-        return Tally(out, self.creatures + other.creatures, cards)
+        combats = self.combats
+        if other.combats is not None:
+            combats = other.combats.copy() if combats is None else combats + other.combats
+        return Tally(out, self.creatures + other.creatures, cards, combats)
 
     @staticmethod
     def of(
@@ -274,7 +289,14 @@ def run_chunk(
     stop: int,
     with_table: bool = False,
 ) -> ChunkResult:
-    """Draw battles ``start`` to ``stop - 1`` of the run with `seed`, resolve and tally them."""
+    """Draw battles ``start`` to ``stop - 1`` of the run with `seed`, resolve and tally them
+    (with ``[race]``: play each as a race, :mod:`.races`)."""
+    spec = generator.spec
+    if isinstance(spec, BattleSpec) and spec.race is not None:
+        counts, creatures, player, seconds = play_chunk(generator, engine, seed, start, stop)
+        combats = np.array([player.combats_played, player.combats_resolved], np.int64)
+        tally = Tally(counts, creatures, combats=combats)
+        return ChunkResult(index, start, stop, tally, seconds)
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
     drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine
@@ -432,3 +454,4 @@ def summary(generator: Generator, spec: Spec, seed: int, run: Run) -> dict[str, 
         ],
         "run": run.describe(),
     }
+
