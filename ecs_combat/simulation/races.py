@@ -13,6 +13,7 @@ its SPEC, seed and number of races, never on chunks or workers; and race `k` is 
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -23,12 +24,21 @@ import numpy.typing as npt
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.decisions.race import OptimalPolicy, Policy, decide, policy_for
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.race import Decided, RaceState, advance, start, turn_document
+from ecs_combat.rules.race import (
+    Decided,
+    RaceState,
+    advance,
+    combat_scenario,
+    only_attackers,
+    start,
+    turn_document,
+)
 from ecs_combat.rules.result import TurnResult
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.race import RaceScenario, RaceSettings
 from ecs_combat.scenario.turn_loader import parse_turn
 from ecs_combat.scenario.turns import TurnScenario
+from ecs_combat.scenario.writer import scenario_document
 from ecs_combat.simulation.generate import Generator, draw_battles
 from ecs_combat.simulation.spec import BattleSpec, RaceSpec
 
@@ -74,6 +84,10 @@ class RacePlayer:
         self.combats_played = 0
         #: Candidate combats resolved by the searches that chose them.
         self.combats_resolved = 0
+        #: Combat phases declared as an earlier one on the same board was (:meth:`decide`).
+        self.combats_recalled = 0
+        #: Each board's declarations as the optimal per-combat policy chose them, by board.
+        self._known: dict[str, Decided] = {}
 
     def play(self, races: Sequence[RaceScenario]) -> list[RaceState]:
         """Each race played to its end (the final states, in order)."""
@@ -96,6 +110,7 @@ class RacePlayer:
                 states[i] = advance(states[i], d, result, registry)
             self.combats_played += len(running)
             running = [i for i in running if not states[i].over]
+        self._known.clear()
         self.combats_resolved += sum(
             p.combats_resolved for p in policies if isinstance(p, OptimalPolicy)
         )
@@ -105,11 +120,38 @@ class RacePlayer:
         """The current combat phase's declarations of each race (its policy's, both sides').
         One call for all the races of a step: the per-combat search runs board by board
         (:func:`~ecs_combat.decisions.decide.best_attacks`) until a bulk attack search over
-        many boards replaces it here."""
-        return [
-            decide(s, {pid: p for pid in s.race.players})
-            for s, p in zip(states, policies, strict=True)
-        ]
+        many boards replaces it here. With the per-combat horizon a decision depends on the
+        combat's board alone (RULES section 9), so a board seen before, in this race or
+        another (two players holding back turn after turn), is declared as it was then."""
+        out = []
+        for s, p in zip(states, policies, strict=True):
+            key = self._board_key(s) if self._recallable(s, p) else None
+            known = self._known.get(key) if key is not None else None
+            if known is not None:
+                self.combats_recalled += 1
+                out.append(known)
+                continue
+            chosen = decide(s, {pid: p for pid in s.race.players})
+            if key is not None:
+                self._known[key] = chosen
+            out.append(chosen)
+        return out
+
+    @staticmethod
+    def _recallable(state: RaceState, policy: Policy) -> bool:
+        """Whether the race's decision depends on its combat's board alone: the optimal
+        policy looking one combat ahead."""
+        return isinstance(policy, OptimalPolicy) and policy.horizon == "combat"
+
+    def _board_key(self, state: RaceState) -> str:
+        """The current combat as it begins (the attacking player first, every creature's
+        state), and the creatures that may attack in it, as text."""
+        scenario = combat_scenario(state, self.registry)
+        board = scenario_document(scenario, self.registry)
+        del board["combat"]
+        cards = [c.card for c in scenario.creatures.values()]
+        only = only_attackers(state)
+        return json.dumps([board, cards, None if only is None else sorted(only)])
 
 
 def race_counts(
