@@ -42,8 +42,8 @@ from ecs_combat.simulation.executors import (
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.intervals import percent_with_interval
-from ecs_combat.simulation.race_summary import race_summary, render_race_summary
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
+from ecs_combat.simulation.race_summary import race_summary, render_race_summary
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
 from ecs_combat.simulation.spec import (

@@ -37,7 +37,6 @@ def race_row(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
     return row
 
 
-
 def race_summary(generator: Generator, spec: BattleSpec, seed: int, run: Run) -> dict[str, Any]:
     """The machine-readable summary of races; ``run`` also counts the combat phases played and
     the candidate combats the searches resolved to decide them."""

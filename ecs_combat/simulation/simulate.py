@@ -24,11 +24,11 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.result import TurnResult
+from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
-from ecs_combat.rules.result import TurnResult
-from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.races import play_chunk
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
@@ -58,6 +58,9 @@ OUTCOME_COLUMN = (4, 1, 2, 3)
 CHUNK_CREATURES = 1 << 16
 #: Battles per chunk for the reference engine (it reports progress once a chunk).
 REFERENCE_CHUNK = 256
+#: Races per chunk (a SPEC with ``[race]``): played together, step by step (:mod:`.races`);
+#: a race takes thousands of times a battle's work, and progress is reported once a chunk.
+RACE_CHUNK = 256
 #: A chunk holds at most about this many creatures: a batched-engine chunk takes about 140
 #: bytes a creature, so about 300 MB (``--chunk-size`` beyond it is refused).
 MAX_CHUNK_CREATURES = 1 << 21
@@ -100,7 +103,10 @@ def expected_creatures(spec: Spec) -> float:
 
 
 def default_chunk_size(spec: Spec, engine: str) -> int:
-    """Battles per chunk: whole blocks of about :data:`CHUNK_CREATURES` creatures (batched)."""
+    """Battles per chunk: whole blocks of about :data:`CHUNK_CREATURES` creatures (batched);
+    :data:`RACE_CHUNK` races (a SPEC with ``[race]``)."""
+    if isinstance(spec, BattleSpec) and spec.race is not None:
+        return RACE_CHUNK
     if engine == "reference":
         return REFERENCE_CHUNK
     blocks = max(1, math.ceil(CHUNK_CREATURES / expected_creatures(spec) / BLOCK))
@@ -293,9 +299,9 @@ def run_chunk(
     (with ``[race]``: play each as a race, :mod:`.races`)."""
     spec = generator.spec
     if isinstance(spec, BattleSpec) and spec.race is not None:
-        counts, creatures, player, seconds = play_chunk(generator, engine, seed, start, stop)
+        counts, n_creatures, player, seconds = play_chunk(generator, engine, seed, start, stop)
         combats = np.array([player.combats_played, player.combats_resolved], np.int64)
-        tally = Tally(counts, creatures, combats=combats)
+        tally = Tally(counts, n_creatures, combats=combats)
         return ChunkResult(index, start, stop, tally, seconds)
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
@@ -454,4 +460,3 @@ def summary(generator: Generator, spec: Spec, seed: int, run: Run) -> dict[str, 
         ],
         "run": run.describe(),
     }
-

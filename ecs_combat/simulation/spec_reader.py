@@ -241,6 +241,8 @@ class SpecReader(Checker):
         self.keys(doc, "", self.TOP)
         # a race's declarations are legal ones, requirements obeyed, whether searched or drawn
         self.optimal = doc.get("decisions") == "optimal" or "race" in doc
+        if "race" in doc:
+            self.race_alone(doc)
         pool = self.pool(doc)
         keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
         state = self.table(doc.get("state", {}), "state")
@@ -289,8 +291,8 @@ class SpecReader(Checker):
                 raise self.fail("decisions", f'"optimal" is refused for this SPEC: {why}')
         return spec
 
-    def race(self, doc: dict[str, Any]) -> RaceSpec:
-        """The ``[race]`` table: each drawn board played as a race (RULES section 12)."""
+    def race_alone(self, doc: dict[str, Any]) -> None:
+        """Refuse what a SPEC with ``[race]`` can't have beside it."""
         for key, why in (
             ("decisions", "a race's decisions are race.decisions"),
             ("turn", "a race plays whole turns itself"),
@@ -299,6 +301,9 @@ class SpecReader(Checker):
         ):
             if key in doc:
                 raise self.fail(key, f"can't be given beside [race]: {why}")
+
+    def race(self, doc: dict[str, Any]) -> RaceSpec:
+        """The ``[race]`` table: each drawn board played as a race (RULES section 12)."""
         t = self.table(doc["race"], "race")
         if "first" in t:
             raise self.fail(
