@@ -131,7 +131,9 @@ def test_b_wins_when_it_moves_second_with_more(tmp_path: Path) -> None:
     text = OGRE_AND_BEAR.replace("life = 5", "life = 3").replace(
         "[attacker]\npower = 3\ntoughness = 3", "[attacker]\npower = 1\ntoughness = 1"
     )
-    text = text.replace("[blocker]\npower = 2\ntoughness = 2", "[blocker]\npower = 5\ntoughness = 5")
+    text = text.replace(
+        "[blocker]\npower = 2\ntoughness = 2", "[blocker]\npower = 5\ntoughness = 5"
+    )
     doc = run(tmp_path, text + "[race]\n", "-n", "2", "--seed", "1")
     t = doc["totals"]
     assert (t["race_wins"], t["race_losses"], t["race_draws"]) == (0, 2, 0)
