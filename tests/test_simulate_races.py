@@ -172,6 +172,31 @@ def test_bulk_races_are_the_races_played_alone(
         assert state.final_players == alone.final_players
 
 
+def test_two_combat_races_in_bulk_are_the_races_played_alone(registry: Registry) -> None:
+    """With the two-combat horizon (no board remembered: the decision depends on the turn
+    too) the bulk races end as each played alone."""
+    text = MIXED.replace("attackers = [1, 2]", "attackers = 1").replace(
+        "blockers_per_attacker = [0, 2]", "blockers_per_attacker = 1"
+    )
+    generator, spec = _races(registry, text + '[race]\nturns = 4\nhorizon = "two combats"\n', 0, 2)
+    from ecs_combat.batched.convert import batch_to_scenarios
+    from ecs_combat.simulation.generate import draw_battles
+    from ecs_combat.simulation.races import race_scenario
+
+    drawn = draw_battles(generator, 8, 0, 2)
+    races = [
+        race_scenario(b, spec.race, k)
+        for k, b in enumerate(batch_to_scenarios(drawn.batch, registry))
+    ]
+    player = RacePlayer(registry, make_engine("batched", registry))
+    together = player.play(races)
+    assert player.combats_recalled == 0 and player.combats_resolved > 0
+    for race, state in zip(races, together, strict=True):
+        alone = play_race(race, registry, turn_resolver("batched", registry))
+        assert [t.document for t in state.history] == [t.document for t in alone.history]
+        assert state.winner == alone.winner
+
+
 def test_race_seeds_are_the_python_apis(registry: Registry) -> None:
     """Race k's drawn decisions are seeded as ecs_combat.races seeds battle k, within what a
     race file's seed takes; they differ from race to race."""
@@ -216,7 +241,7 @@ def test_the_same_summary_whatever_the_workers(tmp_path: Path) -> None:
             check=True,
         ).stdout
         doc = json.loads(out)
-        return json.dumps(results(doc))
+        return json.dumps({**results(doc), "played": doc["run"]["combats_played"]})
 
     assert summary("--workers", "2", "--chunk-size", "3") == summary("--workers", "1")
 
