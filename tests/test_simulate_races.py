@@ -345,3 +345,17 @@ def test_a_board_too_large_to_search_is_refused(tmp_path: Path) -> None:
 def test_a_race_casts_no_spells(tmp_path: Path) -> None:
     text = OGRE_AND_BEAR + '[[casts]]\ncard = "Giant Growth"\nprobability = 0.5\n[race]\n'
     assert "casts: can't be given beside [race]" in refused(tmp_path, text, "-n", "1")
+
+
+def test_the_python_api_gives_the_commands_summary(tmp_path: Path) -> None:
+    import ecs_combat
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text(OGRE_AND_BEAR + "[race]\n", encoding="utf-8")
+    sim = ecs_combat.simulate(spec, battles=3, seed=1)
+    assert sim.summary["simulation"] == "races"
+    assert sim.summary["totals"]["race_wins"] == 3
+    assert sim.summary["totals"]["mean_turns_to_win"] == 3.0
+    assert results(sim.summary) == results(
+        run(tmp_path, OGRE_AND_BEAR + "[race]\n", "-n", "3", "--seed", "1")
+    )
