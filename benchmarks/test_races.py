@@ -79,7 +79,7 @@ def test_bulk_races(benchmark: Any, registry: Registry) -> None:
     counted: list[tuple[int, int]] = []
 
     def once() -> None:
-        _, _, player, _ = play_chunk(generator, engine, 1, 0, 64)
+        player = play_chunk(generator, engine, 1, 0, 64).player
         counted.append((player.combats_played, player.combats_resolved))
 
     benchmark.pedantic(once, rounds=1, iterations=1)

@@ -223,9 +223,9 @@ def test_the_same_summary_whatever_the_chunks(tmp_path: Path, registry: Registry
     assert docs[2]["run"]["chunks"] == 11
     # the counts are those of the races played in one chunk by the library
     generator, _ = _races(registry, text, 9, 11)
-    counts, _, player, _ = play_chunk(generator, make_engine("batched", registry), 9, 0, 11)
-    assert sum(int(c[0]) for c in counts.values()) == 11
-    assert docs[0]["run"]["combats_played"] == player.combats_played
+    played = play_chunk(generator, make_engine("batched", registry), 9, 0, 11)
+    assert sum(int(c[0]) for c in played.counts.values()) == 11
+    assert docs[0]["run"]["combats_played"] == played.player.combats_played
 
 
 def test_the_same_summary_whatever_the_workers(tmp_path: Path) -> None:
@@ -302,6 +302,41 @@ def test_the_ogres_replay_is_docs_race(tmp_path: Path) -> None:
 # -- the readable table ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_out_writes_a_row_per_race(tmp_path: Path, workers: str) -> None:
+    """The ogre's races (docs/races.md): A wins in 3 turns at 3 life, B ends at -1; nobody
+    blocked, so neither creature died."""
+    out = tmp_path / "races.csv"
+    spec = tmp_path / "spec.toml"
+    spec.write_text(OGRE_AND_BEAR + "[race]\n", encoding="utf-8")
+    args = ["simulate", str(spec), "-n", "3", "--seed", "1", "--out", str(out)]
+    result = subprocess.run(
+        ["ecs-combat", *args, "--workers", workers, "--chunk-size", "2"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert "Races: 3" in result.stdout
+    races = out.read_text().splitlines()
+    assert races[0] == "battle,attacker,blocker,winner,turns_played,life_a,life_b"
+    assert races[1:] == [f"{k},any,any,A,3,3,-1" for k in range(3)]
+    creatures = (tmp_path / "races.creatures.csv").read_text().splitlines()
+    assert creatures[1:3] == ["0,A,c0,,,3,3,False", "0,B,c1,,,2,2,False"]
+    assert len(creatures) == 7
+
+
+def test_out_marks_who_died(tmp_path: Path) -> None:
+    """A's 1/1 against B's 5/5 (as above): the 1/1 chump-blocks in turn 2 and dies; the 5/5
+    lives; B wins in 4 turns with A at -2."""
+    text = OGRE_AND_BEAR.replace("life = 5", "life = 3")
+    text = text.replace("power = 3\ntoughness = 3", "power = 1\ntoughness = 1")
+    text = text.replace("power = 2\ntoughness = 2", "power = 5\ntoughness = 5")
+    out = tmp_path / "races.csv"
+    doc = run(tmp_path, text + "[race]\n", "-n", "1", "--seed", "1", "--out", str(out))
+    assert doc["totals"]["race_losses"] == 1
+    assert out.read_text().splitlines()[1] == "0,any,any,B,4,-2,3"
+    creatures = (tmp_path / "races.creatures.csv").read_text().splitlines()
+    assert creatures[1:] == ["0,A,c0,,,1,1,True", "0,B,c1,,,5,5,False"]
+
+
 def test_the_table_shows_each_matchups_races(tmp_path: Path) -> None:
     spec = tmp_path / "spec.toml"
     spec.write_text(OGRE_AND_BEAR + "[race]\n", encoding="utf-8")
@@ -327,7 +362,7 @@ def test_the_table_shows_each_matchups_races(tmp_path: Path) -> None:
         ("seed = -1\n", "", (), "race.seed"),
         ("", 'decisions = "optimal"\n', (), "decisions: can't be given beside [race]"),
         ("", "", ("--decisions", "optimal"), "--decisions"),
-        ("", "", ("--out", "x.csv"), "--out"),
+        ("", "", ("--out", "runs/"), "--out: runs/: a SPEC with [race] keeps no checkpoints"),
     ],
 )
 def test_input_errors_name_the_key(

@@ -310,11 +310,15 @@ def _run_command(
         raise InputError(
             "--engine", engine_name, "a SPEC with [turn] resolves on the batched engine only"
         )
-    if isinstance(spec, BattleSpec) and spec.race is not None and out is not None:
-        raise InputError(
-            "--out", out, "a SPEC with [race] writes no files yet: its summary is all it gives"
-        )
+    races = isinstance(spec, BattleSpec) and spec.race is not None
     kind = check_out_path(out) if out is not None else None
+    if races and kind == "checkpoints":
+        raise InputError(
+            "--out",
+            str(out),
+            "a SPEC with [race] keeps no checkpoints: --out FILE.csv or "
+            "FILE.parquet writes one row per race",
+        )
     checkpoint = out if kind == "checkpoints" else None
     if resume and checkpoint is None:
         raise InputError("--resume", "", "needs --out DIR, the directory of the run to resume")
@@ -347,7 +351,7 @@ def _run_command(
     built.append((simulation, checkpoint))
     writer = None
     if out is not None and checkpoint is None:
-        writer = BattleWriter(out, simulation.generator.label)
+        writer = BattleWriter(out, simulation.generator.label, races=races)
     if checkpoint is not None:
         report_rejected(simulation.rejected, simulation, checkpoint)
     description = f"{engine_name} engine"
@@ -387,7 +391,6 @@ def _run_command(
         )
     generator = simulation.generator
     cards = generator.pool is not None
-    races = isinstance(spec, BattleSpec) and spec.race is not None
     if generator.pool is not None:
         doc = card_summary(generator.pool, spec, seed, run)
     elif isinstance(spec, BattleSpec) and spec.race is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -39,7 +40,7 @@ from ecs_combat.scenario.race import RaceScenario, RaceSettings
 from ecs_combat.scenario.turn_loader import parse_turn
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.scenario.writer import scenario_document
-from ecs_combat.simulation.generate import Generator, draw_battles
+from ecs_combat.simulation.generate import Drawn, Generator, draw_battles
 from ecs_combat.simulation.spec import BattleSpec, RaceSpec
 
 I64 = np.int64
@@ -175,11 +176,26 @@ def race_counts(
     return counts
 
 
+@dataclass(frozen=True)
+class PlayedChunk:
+    """Races ``start`` to ``stop - 1`` of a run, played (:func:`play_chunk`)."""
+
+    #: The boards as drawn.
+    drawn: Drawn
+    #: Each race's final state, in order.
+    states: list[RaceState]
+    #: The :data:`RACE_COLUMNS` counts per matchup.
+    counts: dict[tuple[int, int], npt.NDArray[np.int64]]
+    #: The player that played them (its counts of combats).
+    player: RacePlayer
+    #: Seconds spent playing them.
+    seconds: float
+
+
 def play_chunk(
     generator: Generator, engine: TurnsResolver, seed: int, start: int, stop: int
-) -> tuple[dict[tuple[int, int], npt.NDArray[np.int64]], int, RacePlayer, float]:
-    """Races ``start`` to ``stop - 1`` of the run with `seed`: their counts per matchup, the
-    creatures they began with, the player (its counts of combats), and the seconds spent."""
+) -> PlayedChunk:
+    """Races ``start`` to ``stop - 1`` of the run with `seed`, played together."""
     spec = generator.spec
     assert isinstance(spec, BattleSpec) and spec.race is not None
     registry = generator.bits.registry
@@ -193,14 +209,57 @@ def play_chunk(
     states = player.play(races)
     seconds = time.perf_counter() - began
     counts = race_counts(states, drawn.attacker_code, drawn.blocker_code)
-    return counts, drawn.batch.n_creatures, player, seconds
+    return PlayedChunk(drawn, states, counts, player, seconds)
+
+
+#: Columns of the per-race table (``--out FILE.csv``): the race (its battle number), the
+#: matchup labels, who won (``A``, ``B``, or empty: nobody), the turns played, and each
+#: player's life as the race ended.
+RACE_TABLE_COLUMNS = (
+    "battle",
+    "attacker",
+    "blocker",
+    "winner",
+    "turns_played",
+    "life_a",
+    "life_b",
+)
+#: The ``winner`` column's codes as written: A, B, nobody.
+WINNERS = ("A", "B", "")
+
+
+def race_table(played: PlayedChunk, start: int, stop: int) -> dict[str, npt.NDArray[Any]]:
+    """The per-race table of played races (:data:`RACE_TABLE_COLUMNS`; matchups and winners
+    as codes: ``winner`` indexes :data:`WINNERS`)."""
+    states = played.states
+    return {
+        "battle": np.arange(start, stop, dtype=I64),
+        "attacker": played.drawn.attacker_code,
+        "blocker": played.drawn.blocker_code,
+        "winner": np.array([WINNERS.index(s.winner or "") for s in states], I64),
+        "turns_played": np.array([len(s.history) for s in states], I64),
+        "life_a": np.array([s.final_players["A"].life for s in states], I64),
+        "life_b": np.array([s.final_players["B"].life for s in states], I64),
+    }
+
+
+def died_in_races(played: PlayedChunk) -> npt.NDArray[np.bool_]:
+    """Per drawn creature (row), whether it died in its race (it was gone at the end: a
+    persist creature that returned did not die for good)."""
+    died = [not state.seen[cid].alive for state in played.states for cid in state.race.creatures]
+    return np.array(died, np.bool_)
 
 
 __all__ = [
     "FIRST",
     "RACE_COLUMNS",
+    "RACE_TABLE_COLUMNS",
+    "WINNERS",
+    "PlayedChunk",
     "RacePlayer",
+    "died_in_races",
     "play_chunk",
     "race_counts",
     "race_scenario",
+    "race_table",
 ]

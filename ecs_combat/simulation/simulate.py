@@ -30,7 +30,7 @@ from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.intervals import rate_and_interval
-from ecs_combat.simulation.races import play_chunk
+from ecs_combat.simulation.races import died_in_races, play_chunk, race_table
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
 ENGINES = ("batched", "reference")
@@ -241,6 +241,14 @@ def creature_table(
 ) -> dict[str, npt.NDArray[Any]]:
     """The per-creature table of drawn battles (:data:`CREATURE_COLUMNS`); text columns are
     object arrays, each distinct text made once."""
+    gone = ~outcome.alive if outcome.entered is None else outcome.entered & ~outcome.alive
+    return creature_rows(generator, drawn, gone, start)
+
+
+def creature_rows(
+    generator: Generator, drawn: Drawn, died: npt.NDArray[np.bool_], start: int
+) -> dict[str, npt.NDArray[Any]]:
+    """:func:`creature_table` given which of the drawn creatures died (`died`, per row)."""
     batch = drawn.batch
     n = batch.n_creatures
     first = np.zeros(batch.n_battles, dtype=np.int64)
@@ -258,7 +266,6 @@ def creature_table(
             batch.keywords.astype(np.int64),
             lambda m: ", ".join(k for i, k in enumerate(names) if m >> i & 1),
         )
-    gone = ~outcome.alive if outcome.entered is None else outcome.entered & ~outcome.alive
     return {
         "battle": batch.battle + start,
         "side": np.array(SIDES, dtype=object)[(~drawn.attacking_side).astype(np.int64)],
@@ -267,7 +274,7 @@ def creature_table(
         "keywords": keywords,
         "power": batch.power.astype(np.int64),
         "toughness": batch.toughness.astype(np.int64),
-        "died": gone,
+        "died": died,
     }
 
 
@@ -299,10 +306,15 @@ def run_chunk(
     (with ``[race]``: play each as a race, :mod:`.races`)."""
     spec = generator.spec
     if isinstance(spec, BattleSpec) and spec.race is not None:
-        counts, n_creatures, player, seconds = play_chunk(generator, engine, seed, start, stop)
+        played = play_chunk(generator, engine, seed, start, stop)
+        player = played.player
         combats = np.array([player.combats_played, player.combats_resolved], np.int64)
-        tally = Tally(counts, n_creatures, combats=combats)
-        return ChunkResult(index, start, stop, tally, seconds)
+        tally = Tally(played.counts, played.drawn.batch.n_creatures, combats=combats)
+        table = creatures = None
+        if with_table:
+            table = race_table(played, start, stop)
+            creatures = creature_rows(generator, played.drawn, died_in_races(played), start)
+        return ChunkResult(index, start, stop, tally, played.seconds, table, creatures)
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
     drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine
