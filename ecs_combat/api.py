@@ -388,12 +388,13 @@ def simulate(
     """Run a simulation as ``ecs-combat simulate [SPEC]`` does, in this process: the keyword
     tournament without `spec`, else the SPEC file. The same spec, `battles` and `seed` give
     the same battles and summary as the command. Without `seed` a random one is drawn (the
-    summary's ``seed``). With `tables`, the per-battle and per-creature tables are kept (not
-    for a SPEC with ``[race]``: its summary is all it gives)."""
+    summary's ``seed``). With `tables`, the per-battle (for a SPEC with ``[race]``, per-race)
+    and per-creature tables are kept."""
     from ecs_combat.simulation.card_summary import card_summary
     from ecs_combat.simulation.generators import make_generator
     from ecs_combat.simulation.outfiles import code_labels
     from ecs_combat.simulation.race_summary import race_summary
+    from ecs_combat.simulation.races import WINNERS
     from ecs_combat.simulation.simulate import (
         default_chunk_size,
         make_engine,
@@ -431,7 +432,7 @@ def simulate(
         doc = summary(generator, chosen, seed, run)
     doc["run"]["spec_file"] = None if spec is None else str(spec)
     result = SimulationResult(doc)
-    if tables and chunks and not races:  # races keep no per-battle tables
+    if tables and chunks:
         per_battle = {
             k: np.concatenate([c.table[k] for c in chunks if c.table])
             for k in chunks[0].table or {}
@@ -439,6 +440,10 @@ def simulate(
         for side in ("attacker", "blocker"):
             per_battle[side] = np.array(
                 code_labels(per_battle[side], generator.label), dtype=object
+            )
+        if races:  # one row per race
+            per_battle["winner"] = np.array(
+                code_labels(per_battle["winner"], lambda c: WINNERS[c]), dtype=object
             )
         result.battles = per_battle
         result.creatures = {

@@ -391,6 +391,9 @@ def test_the_python_api_gives_the_commands_summary(tmp_path: Path) -> None:
     assert sim.summary["simulation"] == "races"
     assert sim.summary["totals"]["race_wins"] == 3
     assert sim.summary["totals"]["mean_turns_to_win"] == 3.0
+    assert list(sim.battles["winner"]) == ["A", "A", "A"]
+    assert list(sim.battles["turns_played"]) == [3, 3, 3]
+    assert list(sim.creatures["died"]) == [False] * 6
     assert results(sim.summary) == results(
         run(tmp_path, OGRE_AND_BEAR + "[race]\n", "-n", "3", "--seed", "1")
     )
