@@ -20,7 +20,7 @@ from ecs_combat import Registry
 from ecs_combat.api_races import turn_resolver
 from ecs_combat.cli.main import cli
 from ecs_combat.decisions.race import play_race
-from ecs_combat.scenario.race import parse_race
+from ecs_combat.scenario.race import RaceScenario, parse_race
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.races import RacePlayer, play_chunk
 from ecs_combat.simulation.simulate import make_engine
@@ -397,3 +397,16 @@ def test_the_python_api_gives_the_commands_summary(tmp_path: Path) -> None:
     assert results(sim.summary) == results(
         run(tmp_path, OGRE_AND_BEAR + "[race]\n", "-n", "3", "--seed", "1")
     )
+
+
+def test_the_python_apis_replay_is_the_race(tmp_path: Path) -> None:
+    """ecs_combat.replay(K) of a race SPEC reads race K back; ecs_combat.race plays it to the
+    ogre's three-turn win."""
+    import ecs_combat
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text(OGRE_AND_BEAR + "[race]\n", encoding="utf-8")
+    race = ecs_combat.replay(1, spec, seed=1)
+    assert isinstance(race, RaceScenario) and race.settings.first == "A"
+    final = ecs_combat.race(race, engine="batched")
+    assert final.winner == "A" and len(final.history) == 3
