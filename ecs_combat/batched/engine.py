@@ -47,7 +47,7 @@ class BatchedEngine:
     name = "batched"
 
     def __init__(self, registry: Registry, kernels: bool = True) -> None:
-        """With `kernels` (and numba, and ``ECS_COMBAT_KERNELS`` not ``0``), a batch the
+        """With `kernels` (and numba, and ``ECS_COMBAT_KERNELS=1``), a batch the
         plugin set's compiled kernel can resolve is resolved there (:meth:`resolve_batch`)."""
         self.registry = registry
         keep_freed_memory()  # arrays freed between chunks are reused, not mapped afresh

@@ -18,7 +18,7 @@ def kernels(ctx: click.Context) -> None:
     """List the compiled kernels in the cache ($ECS_COMBAT_KERNEL_CACHE, else
     ~/.cache/ecs-combat/kernels): one per plugin set, named by a hash of its parts' source;
     the loaded plugin set's is marked. Bulk runs resolve their batches in the kernel where
-    it applies (ECS_COMBAT_KERNELS=0: never)."""
+    it applies when ECS_COMBAT_KERNELS=1 (the default is the numpy engine)."""
     if ctx.invoked_subcommand is not None:
         return
     from ecs_combat.kernel import cache  # imported when asked for: start-up stays as it was
@@ -45,7 +45,7 @@ def build(state: Any) -> None:
     from ecs_combat.kernel.availability import KERNELS_ENV, numba_missing, wanted
 
     if not wanted():
-        raise click.ClickException(f"{KERNELS_ENV}=0: kernels are off")
+        raise click.ClickException(f"{KERNELS_ENV} is not 1: kernels are off")
     why = numba_missing()
     if why:
         raise click.ClickException(why)

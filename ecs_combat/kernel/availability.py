@@ -12,15 +12,17 @@ from ecs_combat.plugin.registry import Registry
 if TYPE_CHECKING:
     from ecs_combat.kernel.runner import Kernel
 
-#: Environment variable: ``0`` makes the numpy engine resolve every batch.
+#: Environment variable: ``1`` lets a compiled kernel resolve the batches it can; anything
+#: else (and unset: the default until the kernel is faster than the numpy engine, see
+#: docs/performance.md) makes the numpy engine resolve every batch.
 KERNELS_ENV = "ECS_COMBAT_KERNELS"
 
 log = logging.getLogger("ecs_combat")
 
 
 def wanted() -> bool:
-    """Whether kernels may be used (``ECS_COMBAT_KERNELS`` is not ``0``)."""
-    return os.environ.get(KERNELS_ENV, "1").strip() != "0"
+    """Whether kernels may be used (``ECS_COMBAT_KERNELS`` is ``1``)."""
+    return os.environ.get(KERNELS_ENV, "0").strip() == "1"
 
 
 @cache
