@@ -9,7 +9,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched import keywords
-from ecs_combat.batched.actions import blockers_of, leave, lose_life, sacrifice
+from ecs_combat.batched.actions import (
+    blockers_of,
+    destroy_rows,
+    leave,
+    lose_life,
+    remove_damage,
+    remove_from_combat,
+    sacrifice,
+)
 from ecs_combat.batched.keywords import (
     add_counters,
     counter,
@@ -196,6 +204,23 @@ class BatchedContext:
     def sacrifice(self, rows: IntArray) -> None:
         keep = self._fresh(rows)
         sacrifice(self._run, rows if keep is None else rows[keep])
+
+    def destroy(self, rows: IntArray) -> BoolArray:
+        rows = np.asarray(rows, np.int64)
+        keep = self._fresh(rows)
+        if keep is None:
+            return destroy_rows(self._run, rows)
+        out = np.zeros(len(rows), np.bool_)
+        out[keep] = destroy_rows(self._run, rows[keep])
+        return out
+
+    def remove_from_combat(self, rows: IntArray) -> None:
+        keep = self._fresh(rows)
+        remove_from_combat(self._run, rows if keep is None else rows[keep])
+
+    def remove_damage(self, rows: IntArray) -> None:
+        keep = self._fresh(rows)
+        remove_damage(self._run, rows if keep is None else rows[keep])
 
     def return_to_battlefield(self, rows: IntArray) -> None:
         return_to_battlefield(self._run, rows)

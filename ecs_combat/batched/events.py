@@ -9,9 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.actions import (
-    creatures_died,
-    destroy,
-    leave,
+    destroy_rows,
     remove_from_combat,
     run_systems,
     state_based_actions,
@@ -137,12 +135,7 @@ def _apply(run: Run, action: str, rows: IntArray, t: IntArray) -> None:
     elif action == "remove-from-combat":
         remove_from_combat(run, t)
     elif action == "destroy":
-        refresh(run, mask_of(run.nb, b.event_battle[rows]))
-        about = np.zeros(run.n, np.bool_)
-        about[t] = True
-        destroyed = np.flatnonzero(destroy(run, about))
-        leave(run, destroyed)
-        creatures_died(run, destroyed)
+        destroy_rows(run, t)
 
 
 def deal_event_damage(run: Run, rows: IntArray, target: IntArray) -> None:

@@ -17,7 +17,7 @@ of either engine is part of the contract; a plugin imports neither engine.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -216,10 +216,25 @@ class CombatContext(Protocol):
         """The player loses life (not damage, 119.3)."""
         ...
 
-    def sacrifice(self, creature: Creature) -> None:
-        """Its controller sacrifices it (701.17): it dies (700.4), so the `dies` systems run,
-        with state-based actions after a creature returns. Nothing for one off the
-        battlefield."""
+    def sacrifice(self, creatures: Sequence[Creature]) -> None:
+        """Their controllers sacrifice creatures (701.17): they leave the battlefield together
+        and die (700.4), so the `dies` systems run once for the whole group, then state-based
+        actions are checked (704.3). Nothing for those off the battlefield."""
+        ...
+
+    def destroy(self, creature: Creature) -> bool:
+        """An effect destroys the creature (701.8): through the `destroy` systems first
+        (indestructible, regeneration may keep it), then it dies as :meth:`sacrifice` says.
+        Whether it was destroyed (False for one off the battlefield)."""
+        ...
+
+    def remove_from_combat(self, creature: Creature) -> None:
+        """It stops being an attacking or blocking creature (506.4); an attacker it blocked
+        stays blocked (509.1h)."""
+        ...
+
+    def remove_damage(self, creature: Creature) -> None:
+        """All damage marked on it is removed (regeneration, 701.19; cleanup, 514.2)."""
         ...
 
     def return_to_battlefield(self, creature: Creature) -> None:
@@ -432,7 +447,23 @@ class BatchContext(Protocol):
         ...
 
     def sacrifice(self, rows: IntArray) -> None:
-        """Some distinct rows are sacrificed (701.17), as :meth:`CombatContext.sacrifice`."""
+        """Some distinct rows are sacrificed (701.17), as :meth:`CombatContext.sacrifice`:
+        the `dies` systems run once for all of them."""
+        ...
+
+    def destroy(self, rows: IntArray) -> BoolArray:
+        """An effect destroys some distinct rows (701.8), as :meth:`CombatContext.destroy`:
+        the `destroy` systems once for all of them, then those destroyed die together.
+        Per row given: whether it was destroyed."""
+        ...
+
+    def remove_from_combat(self, rows: IntArray) -> None:
+        """Some rows stop attacking or blocking (506.4), as
+        :meth:`CombatContext.remove_from_combat`."""
+        ...
+
+    def remove_damage(self, rows: IntArray) -> None:
+        """All damage marked on some rows is removed."""
         ...
 
     def return_to_battlefield(self, rows: IntArray) -> None:

@@ -21,7 +21,7 @@ from ecs_combat.reference.components import (
     SummoningSick,
 )
 from ecs_combat.reference.damage import amounts_text
-from ecs_combat.reference.state_based import creatures_died, destroy, state_based_actions
+from ecs_combat.reference.state_based import destroy_creatures, state_based_actions
 from ecs_combat.reference.views import CardTarget, EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 from ecs_combat.scenario.events import token_creature
@@ -95,13 +95,10 @@ def apply_event(combat: Combat, ev: Event) -> None:
         combat.board.remove_from_combat(e)
         combat.note(f"{ev.at}: {ev.target} is removed from combat")
     elif ev.action == "destroy":
-        combat.board.refresh_keywords()
-        if not destroy(combat, {e}):
-            combat.note(f"{ev.at}: {ev.target} is not destroyed ({combat.now.kept.get(e, '')})")
-        else:
-            combat.board.leave_battlefield(e)
+        if destroy_creatures(combat, [e]):
             combat.note(f"{ev.at}: {ev.target} is destroyed")
-            creatures_died(combat, [e])
+        else:
+            combat.note(f"{ev.at}: {ev.target} is not destroyed ({combat.now.kept.get(e, '')})")
 
 
 def event_damage(combat: Combat, recipient: int, to_player: bool, amount: int) -> int:
