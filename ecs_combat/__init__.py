@@ -26,6 +26,7 @@ from ecs_combat.plugin.definitions import (
     COLORS,
     FROM_WORDS,
     LAND_TYPES,
+    PT_BASE,
     QUALITIES,
     REGULAR_STEP,
     Card,
@@ -33,6 +34,7 @@ from ecs_combat.plugin.definitions import (
     CreatureToken,
     DamageStep,
     Keyword,
+    PowerToughness,
     ScoreTerm,
     SplitCard,
     StateField,
@@ -41,8 +43,10 @@ from ecs_combat.plugin.definitions import (
     from_mask,
     land_mask,
     normalize_keyword,
+    pt_parameter,
     type_mask,
 )
+from ecs_combat.plugin.event_actions import EventAction
 from ecs_combat.plugin.hookspecs import hookimpl
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.payloads import (
@@ -143,6 +147,7 @@ __all__ = [
     "OUTCOMES",
     "POINTS",
     "POINT_NAMES",
+    "PT_BASE",
     "QUALITIES",
     "REGULAR_STEP",
     "SET_ORDER",
@@ -187,6 +192,7 @@ __all__ = [
     "EcsCombatError",
     "EffectTarget",
     "Engine",
+    "EventAction",
     "EventDamage",
     "InputError",
     "IntArray",
@@ -199,6 +205,7 @@ __all__ = [
     "PlayerSpec",
     "PluginError",
     "Point",
+    "PowerToughness",
     "ReferenceEngine",
     "RefusedError",
     "Registry",
@@ -232,6 +239,7 @@ __all__ = [
     "load_scenarios",
     "normalize_keyword",
     "parse_scenario",
+    "pt_parameter",
     "resolve",
     "resolve_battles",
     "simulate",

@@ -32,6 +32,13 @@ EVENT_ACTIONS = (
 )
 ACTION_CODE = {name: code for code, name in enumerate(EVENT_ACTIONS)}
 
+
+def action_names(plugin_actions: Sequence[str]) -> tuple[str, ...]:
+    """Every action code's name: the core's (:data:`EVENT_ACTIONS`), then the plugins' event
+    actions (``Registry.event_actions``) in registry order."""
+    return (*EVENT_ACTIONS, *plugin_actions)
+
+
 #: ``division_recipient`` of the one row that stands for a division with no amounts at all.
 NO_RECIPIENT = np.iinfo(np.int64).min
 

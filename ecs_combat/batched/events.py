@@ -23,6 +23,7 @@ from ecs_combat.batched.numeric import distinct_values, mask_of
 from ecs_combat.batched.results import GAME_ENDED, HAPPENED
 from ecs_combat.batched.state import Run
 from ecs_combat.batched.views import CardTargets, RowSide
+from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.payloads import BatchEventDamage
 
@@ -90,6 +91,14 @@ def apply_events(run: Run, rows: IntArray) -> None:
         sel = creature & (action == code[name])
         if sel.any():
             _apply(run, name, rows[sel], target[sel])
+    registry = run.schedule.registry
+    for i, (name, added) in enumerate(registry.event_actions.items()):
+        sel = creature & (action == len(code) + i)
+        if sel.any():
+            plugin = registry.event_action_plugin[name]
+            what = f"event action {name!r} (batched)"
+            assert added.apply_batched is not None  # refused when the run began
+            call_plugin(plugin, what, added.apply_batched, run.context, target[sel])
 
 
 def _apply(run: Run, action: str, rows: IntArray, t: IntArray) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
+from ecs_combat.batched.arrays import NO_RECIPIENT, CombatBatch, action_names
 from ecs_combat.batched.columns import add_scenarios
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, type_mask
@@ -50,6 +50,7 @@ class BatchBuilder:
         self.names = names
         self.bits = keyword_bits(self.names)
         self.counter_names = (*names, *registry.counter_kinds)
+        self.action_code = {a: i for i, a in enumerate(action_names(list(registry.event_actions)))}
         self.column = {name: i for i, name in enumerate(self.counter_names)}
         self.creature_fields = registry.state_fields("creature")
         self.player_fields = registry.state_fields("player")
@@ -223,7 +224,7 @@ class BatchBuilder:
                 (
                     b,
                     self.points[ev.at],
-                    ACTION_CODE[ev.action],
+                    self.action_code[ev.action],
                     target,
                     ev.power,
                     ev.toughness,

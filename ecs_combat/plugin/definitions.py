@@ -69,7 +69,8 @@ class Keyword:
     summary: str = ""
     #: What follows the name in a scenario: ``""`` nothing, ``"number"`` a whole number
     #: (``bushido 2``), ``"color"`` the word "from" and a color or a quality
-    #: (:data:`FROM_WORDS`: ``protection from red``, ``protection from creatures``).
+    #: (:data:`FROM_WORDS`: ``protection from red``, ``protection from creatures``), ``"pt"``
+    #: a bonus ``+X/+Y`` (``battalion +1/+1``: :class:`PowerToughness`).
     parameter: str = ""
     #: What its trigger targets, given by the creature's ``targets`` key (one of
     #: :data:`TRIGGER_TARGETS`; ``""``: it targets nothing). The loader refuses a target
@@ -104,7 +105,33 @@ QUALITIES = ("creatures", "everything", "multicolored")
 #: What follows "from" in a ``color`` parameter, in bit order (:func:`from_mask`): the colors,
 #: then the qualities, so a color's bit is the same in both masks.
 FROM_WORDS = COLORS + QUALITIES
-PARAMETERS = ("", "number", "color")
+PARAMETERS = ("", "number", "color", "pt")
+#: The base a ``pt`` parameter packs power and toughness with (:class:`PowerToughness`).
+PT_BASE = 1000
+
+
+class PowerToughness(int):
+    """A ``pt`` parameter, as scenarios write it after the keyword: ``battalion +1/+0``. Both
+    engines carry it as one number, power * :data:`PT_BASE` + toughness (each 0 to 999): the
+    reference context's ``instances`` gives this value, the batched one the same integers;
+    :func:`pt_parameter` reads either."""
+
+    @classmethod
+    def of(cls, power: int, toughness: int) -> PowerToughness:
+        """The parameter +power/+toughness."""
+        return cls(power * PT_BASE + toughness)
+
+    def __str__(self) -> str:
+        power, toughness = pt_parameter(self)
+        return f"+{power}/+{toughness}"
+
+
+def pt_parameter(value: int) -> tuple[int, int]:
+    """The (power, toughness) a ``pt`` parameter gives (``+2/+1`` -> (2, 1))."""
+    power, toughness = divmod(int(value), PT_BASE)
+    return power, toughness
+
+
 #: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
 #: (the player the source attacks) controls; an attacking creature.
 TRIGGER_TARGETS = ("", "creature the defending player controls", "attacking creature")

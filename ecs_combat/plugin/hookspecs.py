@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         SplitCard,
         StateField,
     )
+    from ecs_combat.plugin.event_actions import EventAction
     from ecs_combat.plugin.phases import PhaseRule
     from ecs_combat.plugin.restrictions import Restriction
     from ecs_combat.plugin.schedule import System
@@ -151,5 +152,14 @@ def register_phase_rules() -> Sequence[PhaseRule]:
 
     Called once when the registry is built. The core asks each rule, as each phase of a turn
     ends, what it adds after that phase; see :mod:`ecs_combat.plugin.phases`.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_event_actions() -> Sequence[EventAction]:
+    """Return the scenario event actions this plugin adds (regeneration's ``regenerate``).
+
+    Called once when the registry is built; see :mod:`ecs_combat.plugin.event_actions`.
     """
     raise NotImplementedError

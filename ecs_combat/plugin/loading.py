@@ -24,8 +24,10 @@ from ecs_combat.plugin.definitions import (
     ScoreTerm,
     SplitCard,
     StateField,
+    normalize_keyword,
     plugin_name_for,
 )
+from ecs_combat.plugin.event_actions import CORE_EVENT_ACTIONS, EventAction
 from ecs_combat.plugin.ordering import order_systems
 from ecs_combat.plugin.phases import PhaseRule
 from ecs_combat.plugin.registry import (
@@ -459,6 +461,18 @@ def _build(
         if term.name in CORE_SCORE_TERMS or term.name in reg.score_terms:
             raise PluginError(f"plugin {plugin!r} defines score term {term.name!r} a second time")
         reg.score_terms[term.name] = term
+
+    for plugin, action in _collect(pm, rank, "register_event_actions", EventAction):
+        if action.name in CORE_EVENT_ACTIONS or action.name in reg.event_actions:
+            raise PluginError(f"plugin {plugin!r} defines event action {action.name!r} again")
+        if not callable(action.apply):
+            raise PluginError(
+                f"plugin {plugin!r}: event action {action.name!r} has an `apply` that is not "
+                "callable"
+            )
+        if normalize_keyword(action.keyword) in reg.keywords:
+            reg.event_actions[action.name] = action
+            reg.event_action_plugin[action.name] = plugin
 
     for name, dist, version, module in infos:
         c = contributed.get(name, {})

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import esper
 
+from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.definitions import Card as CardDefinition
 from ecs_combat.plugin.payloads import EventDamage
 from ecs_combat.plugin.phases import CastInMain
@@ -68,6 +69,12 @@ def apply_event(combat: Combat, ev: Event) -> None:
         combat.note(
             f"{ev.describe()}: {ev.target} is no longer on the battlefield; nothing happens"
         )
+        return
+    added = combat.reg.event_actions.get(ev.action)
+    if added is not None:
+        plugin = combat.reg.event_action_plugin[ev.action]
+        call_plugin(plugin, f"event action {ev.action!r}", added.apply, combat.context, e)
+        combat.note(f"{ev.at}: {ev.target} {added.summary or ev.action}")
         return
     src = esper.component_for_entity(e, KeywordSources)
     if ev.action == "grant":

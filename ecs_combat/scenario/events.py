@@ -30,6 +30,14 @@ EVENT_ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "cast": (frozenset({"card", "caster"}), frozenset({"target", "token"})),
 }
 DECLARE_BLOCKERS = "declare-blockers"
+#: The fields of an event action a plugin adds (:class:`~ecs_combat.plugin.event_actions.EventAction`).
+PLUGIN_ACTION_FIELDS: tuple[frozenset[str], frozenset[str]] = (frozenset({"target"}), frozenset())
+
+
+def event_actions(registry: Registry) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Every event action a scenario may use with the loaded plugins, with its required and
+    optional fields: the core's, then the plugins'."""
+    return EVENT_ACTIONS | {name: PLUGIN_ACTION_FIELDS for name in registry.event_actions}
 
 
 def parse_events(p: Parser, scenario: Scenario) -> list[Event]:
@@ -51,12 +59,14 @@ def parse_events(p: Parser, scenario: Scenario) -> list[Event]:
         if at not in points:
             raise p.c.fail(f"{path}.at", f"unknown point {at!r} (known: {', '.join(points)})")
         action = p.c.string(t["action"], f"{path}.action")
-        if action not in EVENT_ACTIONS:
+        actions = event_actions(p.registry)
+        if action not in actions:
             raise p.c.fail(
                 f"{path}.action",
-                f"unknown action {action!r} (known: {', '.join(EVENT_ACTIONS)})",
+                f"unknown action {action!r} (known: {', '.join(actions)})"
+                + did_you_mean(action, list(actions)),
             )
-        required, optional = EVENT_ACTIONS[action]
+        required, optional = actions[action]
         p.c.keys(t, path, required | optional | {"at", "action"})
         for key in sorted(required):
             if key not in t:

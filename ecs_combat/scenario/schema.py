@@ -16,7 +16,7 @@ from typing import Any
 from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, FROM_WORDS, LAND_TYPES, Card
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
-from ecs_combat.scenario.events import DECLARE_BLOCKERS, EVENT_ACTIONS
+from ecs_combat.scenario.events import DECLARE_BLOCKERS, event_actions
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -269,7 +269,12 @@ class _Builder:
         plain = [k.name for k in kws if not k.parameter]
         numbered = [k.name for k in kws if k.parameter == "number"]
         colored = [k.name for k in kws if k.parameter == "color"]
+        bonus = [k.name for k in kws if k.parameter == "pt"]
         patterns = [_words(plain, any_case=True)]
+        if bonus:
+            patterns.append(
+                _words(bonus, any_case=True).replace(r")\s*$", r")\s+\+[0-9]{1,3}/\+[0-9]{1,3}\s*$")
+            )
         if numbered:
             patterns.append(_words(numbered, any_case=True).replace(r")\s*$", r")\s+[0-9]+\s*$"))
         if colored:
@@ -322,7 +327,7 @@ class _Builder:
             points = [DECLARE_BLOCKERS, *(f"after {s}" for s in self.steps)]
             return {"type": "string", "pattern": _words(points, any_case=False), "examples": points}
         if kind == ACTION:
-            return {"enum": list(EVENT_ACTIONS)}
+            return {"enum": list(event_actions(self.reg))}
         if kind == CARD:
             names = [c.name for c in self.reg.spells()]
             pattern = "^(" + "|".join(_any_case(n) for n in names) + ")$" if names else "^(?!)"
@@ -382,7 +387,7 @@ class _Builder:
         """An event: `at` and `action`, and the fields of its action (EVENT_ACTIONS)."""
         out = self.table(EVENT)
         out["allOf"] = []
-        for action, (required, optional) in EVENT_ACTIONS.items():
+        for action, (required, optional) in event_actions(self.reg).items():
             allowed = ["at", "action", *sorted(required | optional)]
             then: dict[str, Any] = {
                 "required": sorted(required),
