@@ -101,6 +101,15 @@ class CombatBatch:
     target_instance: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     target_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
 
+    #: The scenarios' ``sacrifices`` (RULES 13): [S] rows, grouped by player row ascending,
+    #: each player's in the order listed: the player row and the creature row named.
+    sacrifice_player: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    sacrifice_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: The creatures' ``value`` keys (RULES 9), where given: [V] creature rows and values;
+    #: the others' value is power plus toughness as given.
+    value_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    value: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+
     # -- explicit divisions: [D] rows, one per (step, source, recipient) ------------------------
     # The rows of one (step, source) are contiguous, recipients in the order the scenario gives
     # them (that order decides which bad recipient an error names); a division with no amounts

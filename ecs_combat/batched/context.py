@@ -29,6 +29,7 @@ from ecs_combat.batched.keywords import (
     types,
 )
 from ecs_combat.batched.returns import return_to_battlefield
+from ecs_combat.batched.sacrifices import choose_sacrifices
 from ecs_combat.batched.state import Run
 from ecs_combat.batched.views import ability_targets
 from ecs_combat.plugin.context import BoolArray, G, IntArray, StateArray
@@ -204,6 +205,9 @@ class BatchedContext:
     def sacrifice(self, rows: IntArray) -> None:
         keep = self._fresh(rows)
         sacrifice(self._run, rows if keep is None else rows[keep])
+
+    def chosen_sacrifices(self, players: IntArray, n: IntArray) -> IntArray:
+        return read_only(choose_sacrifices(self._run, players, n))
 
     def destroy(self, rows: IntArray) -> BoolArray:
         rows = np.asarray(rows, np.int64)

@@ -62,6 +62,8 @@ class BatchBuilder:
         self.instances: list[tuple[int, int, int]] = []  # (row, bit index, parameter)
         self.aims: list[tuple[int, int, int, int]] = []  # (source, bit index, instance, target)
         self.ev_instances: list[tuple[int, int, int]] = []  # (event row, bit index, parameter)
+        self.sacrifices: list[tuple[int, int]] = []  # (player row, creature row)
+        self.values: list[tuple[int, int]] = []  # (creature row, value)
         self.steps = {s: i for i, s in enumerate(registry.step_names)}
         self.points = event_points(registry.step_names)
         self.cards = tuple(card.name for card in registry.spells())
@@ -144,7 +146,18 @@ class BatchBuilder:
             crow[spec.id] = self.creature(b, spec, prow, False)
         self.resolve_references(crow)
         self.add_targets(sc.creatures.values(), crow)
+        self.add_choices(sc, prow, crow)
         self.add_combat(b, sc, prow, crow)
+
+    def add_choices(self, sc: Scenario, prow: dict[str, int], crow: dict[str, int]) -> None:
+        """A scenario's ``sacrifices``, by player in turn order, and its creatures' ``value``
+        keys, as rows (once every row is known)."""
+        for pid in sc.players:
+            for cid in sc.sacrifices.get(pid, ()):
+                self.sacrifices.append((prow[pid], crow[cid]))
+        for spec in sc.creatures.values():
+            if spec.value is not None:
+                self.values.append((crow[spec.id], spec.value))
 
     def add_targets(self, specs: Iterable[CreatureSpec], crow: dict[str, int]) -> None:
         """The targets the creatures' ``targets`` key gives their keywords, as rows (once
@@ -247,6 +260,8 @@ class BatchBuilder:
                 counters[row, col] = n
         inst = np.asarray(self.instances, i64).reshape(-1, 3)
         aims = np.asarray(self.aims, i64).reshape(-1, 4)
+        chosen = np.asarray(self.sacrifices, i64).reshape(-1, 2)
+        values = np.asarray(self.values, i64).reshape(-1, 2)
         return CombatBatch(
             n_battles=n_battles,
             keyword_names=self.names,
@@ -280,6 +295,10 @@ class BatchBuilder:
             target_keyword=aims[:, 1].copy(),
             target_instance=aims[:, 2].copy(),
             target_row=aims[:, 3].copy(),
+            sacrifice_player=chosen[:, 0].copy(),
+            sacrifice_row=chosen[:, 1].copy(),
+            value_row=values[:, 0].copy(),
+            value=values[:, 1].copy(),
             creature_ids=self.creature_ids,
             creature_names=self.creature_names,
             player_ids=self.player_ids,

@@ -35,6 +35,7 @@ UNDERSTOOD_FIELDS = frozenset(
         "requires",
         "summary",
         "parameter",
+        "defender_sacrifices",  # the loader checks `sacrifices` with it
     }
 )
 

@@ -222,6 +222,15 @@ class CombatContext(Protocol):
         actions are checked (704.3). Nothing for those off the battlefield."""
         ...
 
+    def chosen_sacrifices(self, player: Player, n: int) -> list[Creature]:
+        """The creatures (at most `n`) the player chooses to sacrifice now, for an effect that
+        makes them sacrifice `n` (annihilator): the next `n` ids of the scenario's
+        ``sacrifices`` for that player (each call takes its own, in the order triggers
+        resolve) still on the battlefield under their control, then the least valuable of
+        their other creatures (RULES 9's value; the last listed on ties). Choosing doesn't
+        sacrifice them: pass them to :meth:`sacrifice`."""
+        ...
+
     def destroy(self, creature: Creature) -> bool:
         """An effect destroys the creature (701.8): through the `destroy` systems first
         (indestructible, regeneration may keep it), then it dies as :meth:`sacrifice` says.
@@ -449,6 +458,12 @@ class BatchContext(Protocol):
     def sacrifice(self, rows: IntArray) -> None:
         """Some distinct rows are sacrificed (701.17), as :meth:`CombatContext.sacrifice`:
         the `dies` systems run once for all of them."""
+        ...
+
+    def chosen_sacrifices(self, players: IntArray, n: IntArray) -> IntArray:
+        """The rows the given players (distinct player rows) choose to sacrifice now, `n[i]`
+        for ``players[i]``, as :meth:`CombatContext.chosen_sacrifices` says; all in one array
+        (pass it to :meth:`sacrifice`)."""
         ...
 
     def destroy(self, rows: IntArray) -> BoolArray:

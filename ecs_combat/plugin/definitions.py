@@ -76,6 +76,9 @@ class Keyword:
     #: :data:`TRIGGER_TARGETS`; ``""``: it targets nothing). The loader refuses a target
     #: that could never be legal; the plugin checks it again as the trigger resolves (608.2b).
     target: str = ""
+    #: Each instance's attack trigger makes the player it attacks sacrifice N creatures (its
+    #: number): the scenario's ``sacrifices`` may name that many of that player's.
+    defender_sacrifices: bool = False
 
     def __post_init__(self) -> None:
         if self.target not in TRIGGER_TARGETS:

@@ -23,6 +23,7 @@ from ecs_combat.reference.components import (
 )
 from ecs_combat.reference.components import Player as PlayerComponent
 from ecs_combat.reference.returns import return_to_battlefield
+from ecs_combat.reference.sacrifices import choose_sacrifices
 from ecs_combat.reference.state_based import destroy_creatures, sacrifice
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
@@ -168,6 +169,9 @@ class ReferenceContext:
 
     def sacrifice(self, creatures: Sequence[Creature]) -> None:
         sacrifice(self._combat, [c for c in creatures if c not in self.stale])
+
+    def chosen_sacrifices(self, player: Player, n: int) -> list[Creature]:
+        return choose_sacrifices(self._combat, player, n)
 
     def destroy(self, creature: Creature) -> bool:
         if creature in self.stale:

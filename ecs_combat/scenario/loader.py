@@ -29,6 +29,7 @@ from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
 from ecs_combat.scenario.quick import QuickReader
+from ecs_combat.scenario.sacrifices import parse_sacrifices
 from ecs_combat.suggest import did_you_mean
 
 # ---------------------------------------------------------------------------------------------
@@ -289,7 +290,7 @@ class Parser:
     # -- sections -------------------------------------------------------------------------
 
     def parse(self) -> Scenario:
-        self.c.keys(self.doc, "", {"players", "creatures", "combat", "events"})
+        self.c.keys(self.doc, "", {"players", "creatures", "combat", "events", "sacrifices"})
         self.parse_sides()
         combat = self.c.table(self.doc.get("combat", {}), "combat")
         self.c.keys(combat, "combat", {"attackers", "blockers", "divide"})
@@ -298,6 +299,7 @@ class Parser:
         scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
         scenario.events = parse_events(self, scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
+        scenario.sacrifices = parse_sacrifices(self, self.doc.get("sacrifices", {}), scenario)
         self.check_state(scenario)
         check_targets(scenario, self.registry)
         if self.check_legality:
