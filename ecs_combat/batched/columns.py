@@ -61,11 +61,11 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
         crow, prow = crows[b], prows[b]
         if any(spec.targets for spec in sc.creatures.values()):
             builder.add_targets(sc.creatures.values(), crow)
-        if sc.sacrifices or any(spec.value is not None for spec in sc.creatures.values()):
-            builder.add_choices(sc, prow, crow)
         if sc.divisions or sc.events:
             builder.add_combat(b, sc, prow, crow)
             continue
+        if sc.sacrifices or any(spec.value is not None for spec in sc.creatures.values()):
+            builder.add_choices(sc, prow, crow)
         for cid, defender in sc.attackers.items():  # what add_combat does of the rest
             builder.attacking[crow[cid]] = prow[defender]
         if sc.blockers:

@@ -146,7 +146,6 @@ class BatchBuilder:
             crow[spec.id] = self.creature(b, spec, prow, False)
         self.resolve_references(crow)
         self.add_targets(sc.creatures.values(), crow)
-        self.add_choices(sc, prow, crow)
         self.add_combat(b, sc, prow, crow)
 
     def add_choices(self, sc: Scenario, prow: dict[str, int], crow: dict[str, int]) -> None:
@@ -200,7 +199,9 @@ class BatchBuilder:
                         column[row] = -1 if value is None else crow[value]
 
     def add_combat(self, b: int, sc: Scenario, prow: dict[str, int], crow: dict[str, int]) -> None:
-        """A scenario's attackers, blocks, divisions and events, on rows already made."""
+        """A scenario's attackers, blocks, divisions, events, sacrifices and values, on rows
+        already made."""
+        self.add_choices(sc, prow, crow)
         self.attacking.extend([-1] * (len(self.battle) - len(self.attacking)))
         for cid, defender in sc.attackers.items():
             self.attacking[crow[cid]] = prow[defender]
@@ -260,8 +261,6 @@ class BatchBuilder:
                 counters[row, col] = n
         inst = np.asarray(self.instances, i64).reshape(-1, 3)
         aims = np.asarray(self.aims, i64).reshape(-1, 4)
-        chosen = np.asarray(self.sacrifices, i64).reshape(-1, 2)
-        values = np.asarray(self.values, i64).reshape(-1, 2)
         return CombatBatch(
             n_battles=n_battles,
             keyword_names=self.names,
@@ -295,10 +294,6 @@ class BatchBuilder:
             target_keyword=aims[:, 1].copy(),
             target_instance=aims[:, 2].copy(),
             target_row=aims[:, 3].copy(),
-            sacrifice_player=chosen[:, 0].copy(),
-            sacrifice_row=chosen[:, 1].copy(),
-            value_row=values[:, 0].copy(),
-            value=values[:, 1].copy(),
             creature_ids=self.creature_ids,
             creature_names=self.creature_names,
             player_ids=self.player_ids,
@@ -320,7 +315,13 @@ class BatchBuilder:
                 event_counters[row, col] = n
         div = np.asarray(self.div, i64).reshape(-1, 5)
         ev_inst = np.asarray(self.ev_instances, i64).reshape(-1, 3)
+        chosen = np.asarray(self.sacrifices, i64).reshape(-1, 2)
+        values = np.asarray(self.values, i64).reshape(-1, 2)
         return dict(
+            sacrifice_player=chosen[:, 0].copy(),
+            sacrifice_row=chosen[:, 1].copy(),
+            value_row=values[:, 0].copy(),
+            value=values[:, 1].copy(),
             attacking=np.asarray(attacking, i64),
             block_blocker=np.asarray(self.block_blocker, i64),
             block_attacker=np.asarray(self.block_attacker, i64),

@@ -45,6 +45,7 @@ BLOCKERS = "blockers table"
 DIVISIONS = "list of divisions"
 AMOUNTS = "amounts table"
 EVENTS = "list of events"
+SACRIFICES = "sacrifices table"
 ENTERING = "entering creature"
 TURN = "turn table"
 CASTS = "list of main-phase casts"
@@ -68,6 +69,11 @@ SCENARIO: dict[str, Key] = {
     "creatures": Key(CREATURES, "The creatures on the battlefield as combat begins, by id."),
     "combat": Key(COMBAT, "Attackers, blockers and explicit divisions of damage."),
     "events": Key(EVENTS, "Things that happen at points of the combat, in order."),
+    "sacrifices": Key(
+        SACRIFICES,
+        "Player id -> the creature ids that player chooses, in order, when made to sacrifice "
+        "creatures (annihilator: N per trigger, in trigger order).",
+    ),
 }
 
 #: The core's keys of a player table; plugins add theirs (:func:`player_table`).
@@ -347,6 +353,9 @@ class _Builder:
             return {"$ref": "#/$defs/combat"}
         if kind == ATTACKERS:
             return {"type": "object", "additionalProperties": text}
+        if kind == SACRIFICES:
+            ids = {"type": "array", "items": text, "uniqueItems": True}
+            return {"type": "object", "additionalProperties": ids}
         if kind == TARGETS:
             several = {"type": "array", "items": text, "minItems": 1}
             return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}
