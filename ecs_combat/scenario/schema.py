@@ -192,6 +192,9 @@ CAST: dict[str, Key] = {
 COMBAT_PHASE: dict[str, Key] = {
     **COMBAT_TABLE,
     "events": Key(EVENTS, "Things that happen at points of this combat phase, in order."),
+    "sacrifices": Key(
+        SACRIFICES, "Player id -> the creature ids that player chooses when made to sacrifice."
+    ),
 }
 
 _STATE_KINDS = {"bool": BOOLEAN, "int": INTEGER, "creature": CREATURE}
