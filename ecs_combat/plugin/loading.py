@@ -38,6 +38,7 @@ from ecs_combat.plugin.registry import (
 )
 from ecs_combat.plugin.restrictions import KINDS, Restriction
 from ecs_combat.plugin.schedule import POINT_NAMES, System
+from ecs_combat.plugin.system_names import check_system_names
 from ecs_combat.suggest import closest, did_you_mean
 
 ENTRY_POINT_GROUP = "ecs_combat"
@@ -419,6 +420,8 @@ def _build(
         contributed.setdefault(plugin, {}).setdefault("systems", []).append(
             (system.point, system.name)
         )
+    installed = {ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    check_system_names(reg.systems, {*installed, *blocked, *reg.keywords, *reg.unavailable, *rank})
     for point, scheduled in reg.systems.items():
         positions = order_systems(point, [(s.plugin, s.system) for s in scheduled])
         scheduled[:] = [scheduled[i] for i in positions]
