@@ -309,3 +309,83 @@ def test_sacrifices_key_errors(registry: Registry) -> None:
     assert "unknown creature 'cubb'; did you mean 'cub'?" in str(err)
     err = error_of(base + '[sacrifices]\nC = ["cub"]\n', registry)
     assert err.path == "sacrifices.C"
+
+
+# -- myriad (702.116) and tokens (111.8, 707.2) -------------------------------------------------
+
+
+def hydra(*keywords: str, **extra: object) -> str:
+    return creature("hydra", "A", 3, 3, "myriad", *keywords, **extra)
+
+
+def test_702_116_a_token_attacks_each_other_opponent(resolve: Resolve) -> None:
+    """Four players; the hydra attacks B: token copies attack C and D, each dealing 3 (the
+    hydra's printed 3/3), tapped and attacking as they enter; B blocks the hydra with a wall.
+    At end of combat the tokens are exiled: listed with `alive: false`."""
+    out = resolve(
+        "[players.A]\n[players.B]\n[players.C]\n[players.D]\n"
+        + hydra()
+        + creature("wall", "B", 0, 4)
+        + combat({"hydra": "B"}, {"wall": "hydra"})
+    )
+    lives = {p: v["life"] for p, v in out["players"].items()}
+    assert lives == {"A": 20, "B": 20, "C": 17, "D": 17}
+    assert (out["creatures"]["hydra~C"]["alive"], out["creatures"]["hydra~D"]["alive"]) == (
+        False,
+        False,
+    )
+    assert ("hydra~C", "C", 3) in {
+        (d["source"], d["target"], d["amount"]) for d in out["steps"][0]["damage"]
+    }
+
+
+def test_702_116_two_players_no_token(resolve: Resolve) -> None:
+    """With two players there is no other opponent: no token, none listed."""
+    out = resolve(PLAYERS + hydra() + combat({"hydra": "B"}))
+    assert sorted(out["creatures"]) == ["hydra"]
+    assert out["players"]["B"]["life"] == 17
+
+
+def test_707_2_the_copy_is_of_printed_values(resolve: Resolve) -> None:
+    """707.2: the copy has the hydra's printed values and keywords, not its counters: the
+    hydra with a +1/+1 counter deals 4 to B, its token 3 to C; the token has first strike
+    too, so it deals its damage in the first-strike step."""
+    out = resolve(
+        "[players.A]\n[players.B]\n[players.C]\n"
+        + hydra("first strike", counters={"+1/+1": 1})
+        + combat({"hydra": "B"})
+    )
+    assert out["players"]["B"]["life"] == 16
+    assert out["players"]["C"]["life"] == 17
+    assert out["creatures"]["hydra~C"]["power"] == 3
+    first = {(d["source"], d["target"], d["amount"]) for d in out["steps"][0]["damage"]}
+    assert (out["steps"][0]["name"], first) == (
+        "first-strike",
+        {("hydra", "B", 4), ("hydra~C", "C", 3)},
+    )
+
+
+def test_111_8_a_token_that_dies_does_not_return(resolve: Resolve) -> None:
+    """The copy of a persist hydra has persist; dealt lethal damage by an event after the
+    regular step it dies and doesn't return (111.8): not alive (the hydra itself would come
+    back). An event may name a token copy; before it is made, or if it never is, the event
+    does nothing."""
+    out = resolve(
+        "[players.A]\n[players.B]\n[players.C]\n"
+        + hydra("persist")
+        + combat({"hydra": "B"})
+        + event("after regular", "damage", target="hydra~C", amount=3)
+    )
+    token = out["creatures"]["hydra~C"]
+    # as it died: had it returned (a new object, 400.7), it would have no damage and a -1/-1
+    # counter before being exiled at end of combat
+    assert (token["alive"], token["damage"], token["counters"]) == (False, 3, {})
+    assert out["players"]["C"]["life"] == 17
+    out = resolve(
+        "[players.A]\n[players.B]\n[players.C]\n"
+        + hydra("persist")
+        + creature("bear", "A", 2, 2)
+        + combat({"bear": "B"})
+        + event("after regular", "damage", target="hydra~C", amount=3)
+    )
+    assert "hydra~C" not in out["creatures"]

@@ -101,6 +101,10 @@ class CombatBatch:
     target_instance: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     target_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
 
+    #: Rows reserved for token copies (``Keyword.tokens``: myriad's), present False: [K]
+    #: sorted ``source row * n_players + player row`` keys and the token rows.
+    token_key: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    token_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     #: The scenarios' ``sacrifices`` (RULES 13): [S] rows, grouped by player row ascending,
     #: each player's in the order listed: the player row and the creature row named.
     sacrifice_player: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))

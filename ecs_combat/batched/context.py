@@ -31,6 +31,7 @@ from ecs_combat.batched.keywords import (
 from ecs_combat.batched.returns import return_to_battlefield
 from ecs_combat.batched.sacrifices import choose_sacrifices
 from ecs_combat.batched.state import Run
+from ecs_combat.batched.tokens import create_token
 from ecs_combat.batched.views import ability_targets
 from ecs_combat.plugin.context import BoolArray, G, IntArray, StateArray
 
@@ -205,6 +206,15 @@ class BatchedContext:
     def sacrifice(self, rows: IntArray) -> None:
         keep = self._fresh(rows)
         sacrifice(self._run, rows if keep is None else rows[keep])
+
+    def create_token(
+        self,
+        controllers: IntArray,
+        characteristics: IntArray,
+        tapped: bool = False,
+        attacking: IntArray | None = None,
+    ) -> IntArray:
+        return read_only(create_token(self._run, controllers, characteristics, tapped, attacking))
 
     def chosen_sacrifices(self, players: IntArray, n: IntArray) -> IntArray:
         return read_only(choose_sacrifices(self._run, players, n))

@@ -15,12 +15,13 @@ import numpy as np
 from ecs_combat.batched.arrays import NO_RECIPIENT, CombatBatch, action_names
 from ecs_combat.batched.columns import add_scenarios
 from ecs_combat.errors import RefusedError
-from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, type_mask
+from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, token_id, type_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.instances import Parameter
 from ecs_combat.scenario.model import CreatureSpec, Event, PlayerSpec, Scenario
+from ecs_combat.scenario.tokens import reserved_tokens, token_copy
 
 #: Keyword masks are 64-bit.
 MAX_KEYWORDS = 64
@@ -64,6 +65,7 @@ class BatchBuilder:
         self.ev_instances: list[tuple[int, int, int]] = []  # (event row, bit index, parameter)
         self.sacrifices: list[tuple[int, int]] = []  # (player row, creature row)
         self.values: list[tuple[int, int]] = []  # (creature row, value)
+        self.tokens: list[tuple[int, int, int]] = []  # (source row, player row, token row)
         self.steps = {s: i for i, s in enumerate(registry.step_names)}
         self.points = event_points(registry.step_names)
         self.cards = tuple(card.name for card in registry.spells())
@@ -144,6 +146,9 @@ class BatchBuilder:
             crow[spec.id] = self.creature(b, spec, prow, True)
         for spec in self.entering(sc):
             crow[spec.id] = self.creature(b, spec, prow, False)
+        for spec in self.reserved(sc):
+            crow[spec.id] = self.creature(b, spec, prow, False)
+        self.add_tokens(sc, prow, crow)
         self.resolve_references(crow)
         self.add_targets(sc.creatures.values(), crow)
         self.add_combat(b, sc, prow, crow)
@@ -179,6 +184,19 @@ class BatchBuilder:
                 self.player_state[key].append(value)
             self.player_ids.append(p.id)
         return prow
+
+    def reserved(self, sc: Scenario) -> list[CreatureSpec]:
+        """The token copies a scenario's creatures may create (``Keyword.tokens``), each a
+        row not on the battlefield until ``create_token`` puts it there."""
+        return [
+            token_copy(sc.creatures[source], player, self.registry)
+            for source, player in reserved_tokens(sc, self.registry)
+        ]
+
+    def add_tokens(self, sc: Scenario, prow: dict[str, int], crow: dict[str, int]) -> None:
+        """The reserved token rows by (source row, player row), once every row is known."""
+        for source, player in reserved_tokens(sc, self.registry):
+            self.tokens.append((crow[source], prow[player], crow[token_id(source, player)]))
 
     def entering(self, sc: Scenario) -> list[CreatureSpec]:
         """The creatures a scenario's `enter` events bring, in the order they would enter."""
@@ -261,6 +279,7 @@ class BatchBuilder:
                 counters[row, col] = n
         inst = np.asarray(self.instances, i64).reshape(-1, 3)
         aims = np.asarray(self.aims, i64).reshape(-1, 4)
+        made = np.asarray(sorted(self.tokens), i64).reshape(-1, 3)
         return CombatBatch(
             n_battles=n_battles,
             keyword_names=self.names,
@@ -294,6 +313,8 @@ class BatchBuilder:
             target_keyword=aims[:, 1].copy(),
             target_instance=aims[:, 2].copy(),
             target_row=aims[:, 3].copy(),
+            token_key=made[:, 0] * len(self.player_battle) + made[:, 1],
+            token_row=made[:, 2].copy(),
             creature_ids=self.creature_ids,
             creature_names=self.creature_names,
             player_ids=self.player_ids,

@@ -36,6 +36,7 @@ UNDERSTOOD_FIELDS = frozenset(
         "summary",
         "parameter",
         "defender_sacrifices",  # the loader checks `sacrifices` with it
+        "tokens",  # rows reserved as the batch is built (from_scenarios.py)
     }
 )
 

@@ -222,6 +222,23 @@ class CombatContext(Protocol):
         actions are checked (704.3). Nothing for those off the battlefield."""
         ...
 
+    def create_token(
+        self,
+        controller: Player,
+        characteristics: Creature,
+        tapped: bool = False,
+        attacking: Player | None = None,
+    ) -> Creature | None:
+        """A token copy of the creature `characteristics` (its copiable values as printed:
+        name, power, toughness, keywords, colors; 707.2) enters the battlefield under
+        `controller`'s control, summoning sick, tapped if `tapped`, attacking the player
+        `attacking` if given and still in the game (506.3). Its id is
+        ``<characteristics>~<player>`` (`attacking`, else `controller`): one token per id,
+        None if it exists already. A token doesn't return to the battlefield (111.8). The
+        keyword that makes it must declare ``Keyword.tokens`` (the batched engine reserves
+        its rows)."""
+        ...
+
     def chosen_sacrifices(self, player: Player, n: int) -> list[Creature]:
         """The creatures (at most `n`) the player chooses to sacrifice now, for an effect that
         makes them sacrifice `n` (annihilator): the next `n` ids of the scenario's
@@ -458,6 +475,19 @@ class BatchContext(Protocol):
     def sacrifice(self, rows: IntArray) -> None:
         """Some distinct rows are sacrificed (701.17), as :meth:`CombatContext.sacrifice`:
         the `dies` systems run once for all of them."""
+        ...
+
+    def create_token(
+        self,
+        controllers: IntArray,
+        characteristics: IntArray,
+        tapped: bool = False,
+        attacking: IntArray | None = None,
+    ) -> IntArray:
+        """Token copies enter, one per element: of the row ``characteristics[i]`` under the
+        player row ``controllers[i]``, attacking ``attacking[i]`` if given, as
+        :meth:`CombatContext.create_token` says. Their rows (-1 where that token exists
+        already); a token the batch reserved no row for makes the engine refuse the batch."""
         ...
 
     def chosen_sacrifices(self, players: IntArray, n: IntArray) -> IntArray:

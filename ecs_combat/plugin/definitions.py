@@ -79,10 +79,17 @@ class Keyword:
     #: Each instance's attack trigger makes the player it attacks sacrifice N creatures (its
     #: number): the scenario's ``sacrifices`` may name that many of that player's.
     defender_sacrifices: bool = False
+    #: The tokens a creature with it may create (:data:`TOKENS`): ``""`` none, ``"copy per
+    #: opponent"`` a token copy of itself for each opponent of its controller (myriad), with
+    #: the id ``<creature>~<player>``. The batched engine reserves their rows as it builds
+    #: a batch; the contexts' ``create_token`` puts one onto the battlefield.
+    tokens: str = ""
 
     def __post_init__(self) -> None:
         if self.target not in TRIGGER_TARGETS:
             raise TypeError(f"Keyword.target must be one of {TRIGGER_TARGETS}, not {self.target!r}")
+        if self.tokens not in TOKENS:
+            raise TypeError(f"Keyword.tokens must be one of {TOKENS}, not {self.tokens!r}")
         for attr, kind in (("name", str), ("rule", str), ("summary", str), ("parameter", str)):
             if not isinstance(getattr(self, attr), kind):
                 raise TypeError(
@@ -138,6 +145,15 @@ def pt_parameter(value: int) -> tuple[int, int]:
 #: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
 #: (the player the source attacks) controls; an attacking creature.
 TRIGGER_TARGETS = ("", "creature the defending player controls", "attacking creature")
+#: What tokens a keyword lets a creature create (``Keyword.tokens``).
+TOKENS = ("", "copy per opponent")
+
+
+def token_id(source: str, player: str) -> str:
+    """The id of the token copy of creature `source` made for `player` (myriad's tokens)."""
+    return f"{source}~{player}"
+
+
 #: Mana symbols of the colors (105.1a), for a card's colors from its mana cost (202.2).
 COLOR_SYMBOLS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 

@@ -25,6 +25,7 @@ from ecs_combat.reference.components import Player as PlayerComponent
 from ecs_combat.reference.returns import return_to_battlefield
 from ecs_combat.reference.sacrifices import choose_sacrifices
 from ecs_combat.reference.state_based import destroy_creatures, sacrifice
+from ecs_combat.reference.tokens import create_token
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 
@@ -172,6 +173,15 @@ class ReferenceContext:
 
     def chosen_sacrifices(self, player: Player, n: int) -> list[Creature]:
         return choose_sacrifices(self._combat, player, n)
+
+    def create_token(
+        self,
+        controller: Player,
+        characteristics: Creature,
+        tapped: bool = False,
+        attacking: Player | None = None,
+    ) -> Creature | None:
+        return create_token(self._combat, controller, characteristics, tapped, attacking)
 
     def destroy(self, creature: Creature) -> bool:
         if creature in self.stale:

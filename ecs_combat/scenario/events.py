@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ecs_combat.plugin.definitions import Card
+from ecs_combat.plugin.definitions import Card, token_id
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import type_name
 from ecs_combat.scenario.instances import parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Event, Scenario
+from ecs_combat.scenario.tokens import reserved_tokens
 from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -77,7 +78,10 @@ def parse_events(p: Parser, scenario: Scenario) -> list[Event]:
     # Check references in the order events happen, so a creature entering later can't be
     # the target of an earlier event.
     order = {p: n for n, p in enumerate(points)}
-    present: set[str] = set(p.creatures)
+    # the token copies creatures may make (myriad's) may be named: they exist once made
+    present: set[str] = set(p.creatures) | {
+        token_id(source, player) for source, player in reserved_tokens(scenario, p.registry)
+    }
     for ev in sorted(parsed, key=lambda e: (order[e.at], e.index)):
         _event_refs(p, ev, scenario, present)
     return parsed
