@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, type_mask
 from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
-from ecs_combat.scenario.tokens import token_makers
+from ecs_combat.scenario.tokens import reserved_tokens
 
 if TYPE_CHECKING:
     from ecs_combat.batched.from_scenarios import BatchBuilder
@@ -21,7 +21,8 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
     rows as :meth:`BatchBuilder.add` of each in turn); what only some have (creature references,
     targets, divisions, events) scenario by scenario."""
     players = [p for sc in scenarios for p in sc.players.values()]
-    makers = token_makers(builder.registry)
+    makers = builder.registry.token_makers
+    tokens: dict[int, list[tuple[str, str]]] = {}  # battle: its reserved tokens
     specs: list[CreatureSpec] = []
     prows: list[dict[str, int]] = []
     crows: list[dict[str, int]] = []
@@ -35,8 +36,10 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
         p0 += len(prow)
         here = list(sc.creatures.values())
         entering = builder.entering(sc) if sc.events else []
-        if makers:
-            entering += builder.reserved(sc)
+        pairs = reserved_tokens(sc, builder.registry) if makers else []
+        if pairs:
+            entering += builder.reserved(sc, pairs)
+            tokens[b] = pairs
         builder.present.extend([True] * len(here))
         if entering:
             here += entering
@@ -65,8 +68,8 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
         crow, prow = crows[b], prows[b]
         if any(spec.targets for spec in sc.creatures.values()):
             builder.add_targets(sc.creatures.values(), crow)
-        if makers:
-            builder.add_tokens(sc, prow, crow)
+        if b in tokens:
+            builder.add_tokens(tokens[b], prow, crow)
         if sc.divisions or sc.events:
             builder.add_combat(b, sc, prow, crow)
             continue

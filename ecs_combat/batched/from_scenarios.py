@@ -146,9 +146,10 @@ class BatchBuilder:
             crow[spec.id] = self.creature(b, spec, prow, True)
         for spec in self.entering(sc):
             crow[spec.id] = self.creature(b, spec, prow, False)
-        for spec in self.reserved(sc):
+        pairs = reserved_tokens(sc, self.registry)
+        for spec in self.reserved(sc, pairs):
             crow[spec.id] = self.creature(b, spec, prow, False)
-        self.add_tokens(sc, prow, crow)
+        self.add_tokens(pairs, prow, crow)
         self.resolve_references(crow)
         self.add_targets(sc.creatures.values(), crow)
         self.add_combat(b, sc, prow, crow)
@@ -185,17 +186,17 @@ class BatchBuilder:
             self.player_ids.append(p.id)
         return prow
 
-    def reserved(self, sc: Scenario) -> list[CreatureSpec]:
-        """The token copies a scenario's creatures may create (``Keyword.tokens``), each a
-        row not on the battlefield until ``create_token`` puts it there."""
-        return [
-            token_copy(sc.creatures[source], player, self.registry)
-            for source, player in reserved_tokens(sc, self.registry)
-        ]
+    def reserved(self, sc: Scenario, pairs: list[tuple[str, str]]) -> list[CreatureSpec]:
+        """The token copies a scenario's creatures may create (``Keyword.tokens``), for the
+        (source, player) `pairs` of :func:`reserved_tokens`: rows not on the battlefield until
+        ``create_token`` puts them there."""
+        return [token_copy(sc.creatures[source], player, self.registry) for source, player in pairs]
 
-    def add_tokens(self, sc: Scenario, prow: dict[str, int], crow: dict[str, int]) -> None:
+    def add_tokens(
+        self, pairs: list[tuple[str, str]], prow: dict[str, int], crow: dict[str, int]
+    ) -> None:
         """The reserved token rows by (source row, player row), once every row is known."""
-        for source, player in reserved_tokens(sc, self.registry):
+        for source, player in pairs:
             self.tokens.append((crow[source], prow[player], crow[token_id(source, player)]))
 
     def entering(self, sc: Scenario) -> list[CreatureSpec]:

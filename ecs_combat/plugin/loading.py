@@ -403,6 +403,7 @@ def _build(
             f"{state.owner}.{state.key}"
         )
     _drop_unmet_requirements(reg)
+    reg.token_makers = frozenset(k.name for k in reg.keywords.values() if k.tokens)
 
     for plugin, system in _collect(pm, rank, "register_systems", System):
         if system.point not in POINT_NAMES:

@@ -82,6 +82,8 @@ class Registry:
     event_actions: dict[str, EventAction] = field(default_factory=dict)
     #: The plugin of each of those actions.
     event_action_plugin: dict[str, str] = field(default_factory=dict)
+    #: The keywords whose creatures may create token copies (``Keyword.tokens``).
+    token_makers: frozenset[str] = frozenset()
 
     def state_fields(self, owner: str) -> dict[str, StateField]:
         """The state plugins add to creatures or players, by scenario key."""

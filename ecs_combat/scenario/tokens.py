@@ -32,19 +32,14 @@ def token_copy(source: CreatureSpec, player: str, registry: Registry) -> Creatur
     )
 
 
-def token_makers(registry: Registry) -> frozenset[str]:
-    """The keywords whose creatures may create token copies of themselves per opponent."""
-    return frozenset(k.name for k in registry.keywords.values() if k.tokens)
-
-
 def reserved_tokens(scenario: Scenario, registry: Registry) -> list[tuple[str, str]]:
     """(source id, player id) of every token copy a scenario's creatures may create: one per
     opponent of its controller for each creature with a token-making keyword."""
-    makers = token_makers(registry)
+    makers = registry.token_makers
     if not makers:
         return []
     out: list[tuple[str, str]] = []
     for spec in scenario.creatures.values():
-        if makers.intersection(spec.keywords):
+        if not makers.isdisjoint(spec.keywords):
             out += [(spec.id, p) for p in scenario.players if p != spec.controller]
     return out
