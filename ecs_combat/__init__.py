@@ -99,6 +99,16 @@ if TYPE_CHECKING:
         simulate,
     )
     from ecs_combat.api_decisions import Choice, Decision, Objective, best_attacks, best_blocks
+    from ecs_combat.api_races import (
+        DrawnPolicy,
+        OptimalPolicy,
+        RaceResults,
+        RaceScenario,
+        RaceState,
+        load_race,
+        race,
+        races,
+    )
     from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
     from ecs_combat.batched.engine import BatchedEngine
     from ecs_combat.scenario.turns import TurnScenario
@@ -117,6 +127,13 @@ _LAZY = {
     **dict.fromkeys(
         ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
         "ecs_combat.api_decisions",
+    ),
+    **dict.fromkeys(
+        [
+            "DrawnPolicy", "OptimalPolicy", "RaceResults", "RaceScenario", "RaceState",
+            "load_race", "race", "races",
+        ],
+        "ecs_combat.api_races",
     ),
     "BatchOutcome": "ecs_combat.batched.arrays",
     "CombatBatch": "ecs_combat.batched.arrays",
@@ -189,6 +206,7 @@ __all__ = [
     "Deaths",
     "Decision",
     "Destruction",
+    "DrawnPolicy",
     "EcsCombatError",
     "EffectTarget",
     "Engine",
@@ -199,6 +217,7 @@ __all__ = [
     "Keyword",
     "MarkValue",
     "Objective",
+    "OptimalPolicy",
     "Phase",
     "PhaseRule",
     "Player",
@@ -206,6 +225,9 @@ __all__ = [
     "PluginError",
     "Point",
     "PowerToughness",
+    "RaceResults",
+    "RaceScenario",
+    "RaceState",
     "ReferenceEngine",
     "RefusedError",
     "Registry",
@@ -234,12 +256,15 @@ __all__ = [
     "hookimpl",
     "land_mask",
     "load",
+    "load_race",
     "load_registry",
     "load_scenario",
     "load_scenarios",
     "normalize_keyword",
     "parse_scenario",
     "pt_parameter",
+    "race",
+    "races",
     "resolve",
     "resolve_battles",
     "simulate",
