@@ -114,10 +114,7 @@ def test_702_89_one_aura_one_destruction(resolve: Resolve) -> None:
 def test_704_5f_toughness_0_is_not_destruction(resolve: Resolve) -> None:
     """-2/-2 makes the armored 2/2 a 2/0: it is put into the graveyard (704.5f), which the
     Aura doesn't replace."""
-    pump = (
-        '[[events]]\nat = "declare-blockers"\naction = "pump"\ntarget = "bear"\n'
-        "toughness = -2\n"
-    )
+    pump = '[[events]]\nat = "declare-blockers"\naction = "pump"\ntarget = "bear"\ntoughness = -2\n'
     out = resolve(
         battle(
             creature("ogre", "A", "3/3"),
