@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         COLORS,
         FROM_WORDS,
         LAND_TYPES,
+        PT_BASE,
         QUALITIES,
         REGULAR_STEP,
         Card,
@@ -74,6 +75,7 @@ if TYPE_CHECKING:
         CreatureToken,
         DamageStep,
         Keyword,
+        PowerToughness,
         ScoreTerm,
         SplitCard,
         StateField,
@@ -82,8 +84,10 @@ if TYPE_CHECKING:
         from_mask,
         land_mask,
         normalize_keyword,
+        pt_parameter,
         type_mask,
     )
+    from ecs_combat.plugin.event_actions import EventAction
     from ecs_combat.plugin.hookspecs import hookimpl
     from ecs_combat.plugin.kernels import KernelColumn, KernelPart
     from ecs_combat.plugin.loading import load_registry
@@ -139,8 +143,15 @@ _LAZY = {
             "REGULAR_STEP", "Card", "CounterKind", "CreatureToken", "DamageStep",
             "Keyword", "ScoreTerm", "SplitCard", "StateField", "TargetRule",
             "color_mask", "from_mask", "land_mask", "normalize_keyword", "type_mask",
+            "PT_BASE", "PowerToughness", "pt_parameter",
         ],
         "ecs_combat.plugin.definitions",
+    ),
+    **dict.fromkeys(
+        [
+            "EventAction",
+        ],
+        "ecs_combat.plugin.event_actions",
     ),
     **dict.fromkeys(
         [
@@ -274,6 +285,7 @@ __all__ = [
     "OUTCOMES",
     "POINTS",
     "POINT_NAMES",
+    "PT_BASE",
     "QUALITIES",
     "REGULAR_STEP",
     "SET_ORDER",
@@ -319,6 +331,7 @@ __all__ = [
     "EcsCombatError",
     "EffectTarget",
     "Engine",
+    "EventAction",
     "EventDamage",
     "InputError",
     "IntArray",
@@ -334,6 +347,7 @@ __all__ = [
     "PlayerSpec",
     "PluginError",
     "Point",
+    "PowerToughness",
     "RaceResults",
     "RaceScenario",
     "RaceState",
@@ -373,6 +387,7 @@ __all__ = [
     "load_scenarios",
     "normalize_keyword",
     "parse_scenario",
+    "pt_parameter",
     "race",
     "races",
     "replay",

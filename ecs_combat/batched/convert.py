@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import EVENT_ACTIONS, NO_RECIPIENT, BatchOutcome, CombatBatch
-from ecs_combat.plugin.definitions import COLORS, FROM_WORDS
+from ecs_combat.batched.arrays import NO_RECIPIENT, BatchOutcome, CombatBatch, action_names
+from ecs_combat.plugin.definitions import COLORS, FROM_WORDS, PowerToughness
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult, TurnResult
@@ -74,8 +74,9 @@ def _instances(
     for k, p in zip(keywords, params, strict=True):
         name = batch.keyword_names[k]
         names.append(name)
-        color = registry.keywords[name].parameter == "color"
-        parameters.append(None if p < 0 else FROM_WORDS[p] if color else p)
+        kind = registry.keywords[name].parameter
+        value: Parameter = p if kind != "pt" else PowerToughness(p)
+        parameters.append(None if p < 0 else FROM_WORDS[p] if kind == "color" else value)
         listed |= 1 << k
     for name in _keywords(batch, mask & ~listed):
         names.append(name)
@@ -240,7 +241,7 @@ def _divisions(
 def _event(
     batch: CombatBatch, registry: Registry, names: _Names, points: list[str], e: int, index: int
 ) -> Event:
-    action = EVENT_ACTIONS[int(batch.event_action[e])]
+    action = action_names(list(registry.event_actions))[int(batch.event_action[e])]
     ev = Event(
         index=index, at=points[int(batch.event_point[e])], action=action, path=f"events[{index}]"
     )

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         SplitCard,
         StateField,
     )
+    from ecs_combat.plugin.event_actions import EventAction
     from ecs_combat.plugin.kernels import KernelColumn, KernelPart
     from ecs_combat.plugin.phases import PhaseRule
     from ecs_combat.plugin.restrictions import Restriction
@@ -163,5 +164,14 @@ def register_kernel_parts() -> Sequence[KernelPart | KernelColumn]:
     Called once when the registry is built. Optional: a batch whose systems all have kernel
     parts is resolved by the compiled kernel, any other by the batched engine; see
     :mod:`ecs_combat.plugin.kernels`.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_event_actions() -> Sequence[EventAction]:
+    """Return the scenario event actions this plugin adds (regeneration's ``regenerate``).
+
+    Called once when the registry is built; see :mod:`ecs_combat.plugin.event_actions`.
     """
     raise NotImplementedError

@@ -28,6 +28,7 @@ from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
+from ecs_combat.scenario.sacrifices import parse_sacrifices
 from ecs_combat.suggest import did_you_mean
 
 # ---------------------------------------------------------------------------------------------
@@ -292,7 +293,7 @@ class Parser:
     # -- sections -------------------------------------------------------------------------
 
     def parse(self) -> Scenario:
-        self.c.keys(self.doc, "", {"players", "creatures", "combat", "events"})
+        self.c.keys(self.doc, "", {"players", "creatures", "combat", "events", "sacrifices"})
         self.parse_sides()
         combat = self.c.table(self.doc.get("combat", {}), "combat")
         self.c.keys(combat, "combat", {"attackers", "blockers", "divide"})
@@ -301,6 +302,7 @@ class Parser:
         scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
         scenario.events = parse_events(self, scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
+        scenario.sacrifices = parse_sacrifices(self, self.doc.get("sacrifices", {}), scenario)
         self.check_state(scenario)
         check_targets(scenario, self.registry)
         if self.check_legality:

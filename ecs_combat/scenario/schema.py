@@ -16,7 +16,7 @@ from typing import Any
 from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, FROM_WORDS, LAND_TYPES, Card
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
-from ecs_combat.scenario.events import DECLARE_BLOCKERS, EVENT_ACTIONS
+from ecs_combat.scenario.events import DECLARE_BLOCKERS, event_actions
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -45,6 +45,7 @@ BLOCKERS = "blockers table"
 DIVISIONS = "list of divisions"
 AMOUNTS = "amounts table"
 EVENTS = "list of events"
+SACRIFICES = "sacrifices table"
 ENTERING = "entering creature"
 TURN = "turn table"
 CASTS = "list of main-phase casts"
@@ -71,6 +72,11 @@ SCENARIO: dict[str, Key] = {
     "creatures": Key(CREATURES, "The creatures on the battlefield as combat begins, by id."),
     "combat": Key(COMBAT, "Attackers, blockers and explicit divisions of damage."),
     "events": Key(EVENTS, "Things that happen at points of the combat, in order."),
+    "sacrifices": Key(
+        SACRIFICES,
+        "Player id -> the creature ids that player chooses, in order, when made to sacrifice "
+        "creatures (annihilator: N per trigger, in trigger order).",
+    ),
 }
 
 #: The core's keys of a player table; plugins add theirs (:func:`player_table`).
@@ -189,6 +195,9 @@ CAST: dict[str, Key] = {
 COMBAT_PHASE: dict[str, Key] = {
     **COMBAT_TABLE,
     "events": Key(EVENTS, "Things that happen at points of this combat phase, in order."),
+    "sacrifices": Key(
+        SACRIFICES, "Player id -> the creature ids that player chooses when made to sacrifice."
+    ),
 }
 
 #: The top-level key of a race (docs/races.md), beside `players` and `creatures`.
@@ -290,7 +299,12 @@ class _Builder:
         plain = [k.name for k in kws if not k.parameter]
         numbered = [k.name for k in kws if k.parameter == "number"]
         colored = [k.name for k in kws if k.parameter == "color"]
+        bonus = [k.name for k in kws if k.parameter == "pt"]
         patterns = [_words(plain, any_case=True)]
+        if bonus:
+            patterns.append(
+                _words(bonus, any_case=True).replace(r")\s*$", r")\s+\+[0-9]{1,3}/\+[0-9]{1,3}\s*$")
+            )
         if numbered:
             patterns.append(_words(numbered, any_case=True).replace(r")\s*$", r")\s+[0-9]+\s*$"))
         if colored:
@@ -343,7 +357,7 @@ class _Builder:
             points = [DECLARE_BLOCKERS, *(f"after {s}" for s in self.steps)]
             return {"type": "string", "pattern": _words(points, any_case=False), "examples": points}
         if kind == ACTION:
-            return {"enum": list(EVENT_ACTIONS)}
+            return {"enum": list(event_actions(self.reg))}
         if kind == CARD:
             names = [c.name for c in self.reg.spells()]
             pattern = "^(" + "|".join(_any_case(n) for n in names) + ")$" if names else "^(?!)"
@@ -363,6 +377,9 @@ class _Builder:
             return {"$ref": "#/$defs/combat"}
         if kind == ATTACKERS:
             return {"type": "object", "additionalProperties": text}
+        if kind == SACRIFICES:
+            ids = {"type": "array", "items": text, "uniqueItems": True}
+            return {"type": "object", "additionalProperties": ids}
         if kind == TARGETS:
             several = {"type": "array", "items": text, "minItems": 1}
             return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}
@@ -409,7 +426,7 @@ class _Builder:
         """An event: `at` and `action`, and the fields of its action (EVENT_ACTIONS)."""
         out = self.table(EVENT)
         out["allOf"] = []
-        for action, (required, optional) in EVENT_ACTIONS.items():
+        for action, (required, optional) in event_actions(self.reg).items():
             allowed = ["at", "action", *sorted(required | optional)]
             then: dict[str, Any] = {
                 "required": sorted(required),

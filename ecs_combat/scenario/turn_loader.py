@@ -34,7 +34,7 @@ from ecs_combat.suggest import did_you_mean
 #: The top-level keys of a turn document.
 TURN_KEYS = frozenset({"players", "creatures", "turn", "combats"})
 #: The keys of one ``[[combats]]`` entry.
-COMBAT_KEYS = frozenset({"attackers", "blockers", "divide", "events"})
+COMBAT_KEYS = frozenset({"attackers", "blockers", "divide", "events", "sacrifices"})
 #: The keys of one ``[[turn.casts]]`` entry.
 CAST_KEYS = frozenset({"card", "caster", "main", "target", "token"})
 
@@ -180,8 +180,9 @@ class _TurnParser(Parser):
         doc = {
             "players": {pid: self.doc["players"][pid] for pid in seat_order(order, phase.player)},
             "creatures": raw_creatures,
-            "combat": {k: v for k, v in t.items() if k != "events"},
+            "combat": {k: v for k, v in t.items() if k not in ("events", "sacrifices")},
             "events": t.get("events", []),
+            "sacrifices": t.get("sacrifices", {}),
         }
         parser = Parser(doc, self.registry, self.file)
         parser.check_legality = False  # the engines check as the phase declares them
