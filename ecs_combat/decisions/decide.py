@@ -15,6 +15,7 @@ from ecs_combat.batched.boards import Segments
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.cards.notes import result_json
+from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.declarations import (
     AttackDeclarations,
     BlockDeclarations,
@@ -24,9 +25,9 @@ from ecs_combat.decisions.declarations import (
     block_options,
 )
 from ecs_combat.decisions.divisions import Divider
+from ecs_combat.decisions.nodes import Expansion
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import BoardResults, ranked_declarations, search_blocks
-from ecs_combat.decisions.tree import Clock, Expansion
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
@@ -146,7 +147,7 @@ def best_blocks(
     sides = _sides(scenario, template, template, attacker, defender)
     results = search_blocks(
         engine, objective, template, sides, [decls], top, clock, bounds=not exhaustive,
-        record=True,
+        record=True, guard=scenario.file or "",
     )  # fmt: skip
     ranked = ranked_declarations(results, 0, decls.tie_order)
     best_value = results.values[ranked[0]] if len(ranked) else None
@@ -199,8 +200,9 @@ def best_attacks(
         )
     sides = _sides(scenario, template, boards, attacker, defender)
     results = search_blocks(
-        engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True
-    )
+        engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True,
+        guard=scenario.file or "",
+    )  # fmt: skip
     # each attack's value: its best blocks
     answer = []
     for b in range(attacks.count):
