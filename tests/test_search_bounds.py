@@ -19,7 +19,7 @@ from test_decisions import multi_block_boards, small_boards
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.boards import Segments
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
-from ecs_combat.decisions import bounds, search
+from ecs_combat.decisions import bounds, decide, search
 from ecs_combat.decisions.bounds import Clock, SearchTooLarge, refuse_if_too_large
 from ecs_combat.decisions.decide import best_attacks, best_blocks
 from ecs_combat.errors import InputError
@@ -218,3 +218,18 @@ def test_bulk_search_reads_the_clock_between_groups(registry: Registry) -> None:
     done = decider.best(batch, defends, clock=Clock(-1.0))
     assert not done.complete and not done.searched.any()
     assert len(done.declarations.block_blocker) == 0
+
+
+def test_attacks_count_every_attacks_declarations_together(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """examples/decisions/race.toml: 8 attacks (3 creatures able), each with its block
+    declarations (2 creatures may block): the guard adds up their cells, attack by attack."""
+    sc = parse_scenario(
+        tomllib.loads(Path("examples/decisions/race.toml").read_text()), registry, "race.toml"
+    )
+    assert best_attacks(sc, registry).optimal
+    monkeypatch.setattr(decide, "MOST_DECLARATION_CELLS", 20)
+    with pytest.raises(SearchTooLarge, match="cells of block declarations") as refused:
+        best_attacks(sc, registry)
+    assert refused.value.path == "creatures"

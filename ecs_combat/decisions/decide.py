@@ -15,7 +15,7 @@ from ecs_combat.batched.boards import Segments
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.cards.notes import result_json
-from ecs_combat.decisions.bounds import Clock
+from ecs_combat.decisions.bounds import MOST_DECLARATION_CELLS, Clock, refuse_if_too_large
 from ecs_combat.decisions.declarations import (
     AttackDeclarations,
     BlockDeclarations,
@@ -193,10 +193,19 @@ def best_attacks(
     template = _template(scenario, registry)
     boards = _attack_boards(template, attacks, defender_row=1)
     block_decls: list[BlockDeclarations] = []
+    cells = 0  # the memory guard counts every attack's block declarations together
     for mask in attacks.masks.tolist():
         declared = _with_attackers(scenario, _attackers_of(ids, able, mask, defender))
-        block_decls.append(
-            block_declarations(block_options(declared, registry, defender), scenario.file)
+        found = block_declarations(block_options(declared, registry, defender), scenario.file)
+        block_decls.append(found)
+        cells += found.count * max(found.masks.shape[1], 1) * max(len(found.options.attackers), 1)
+        refuse_if_too_large(
+            cells,
+            MOST_DECLARATION_CELLS,
+            scenario.file,
+            "creatures",
+            "cells of block declarations (each attack's declarations times its attackers "
+            "times the creatures that may block), over the attacks listed so far",
         )
     sides = _sides(scenario, template, boards, attacker, defender)
     results = search_blocks(
