@@ -15,7 +15,7 @@ from test_decisions import replays
 
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.convert import batch_to_scenarios
-from ecs_combat.decisions import Decision, Objective, best_blocks
+from ecs_combat.decisions import Decision, Objective, best_blocks, search
 from ecs_combat.decisions.layout import Layout
 from ecs_combat.simulation.decided import Decider
 from ecs_combat.simulation.generate import draw_battles
@@ -168,3 +168,142 @@ def test_l1_tiled_boards_get_best_blocks_answer(registry: Registry) -> None:
         best = best_blocks(bare[i], registry, top=1).best[0]
         found = {b: a[0] if len(a) == 1 else list(a) for b, a in mine[i].blockers.items()}
         assert found == best.blockers, i
+
+
+# -- what the mutation pass found unpinned (tools/mutants_wave4.py) ----------------------------
+
+
+def board(text: str, registry: Registry) -> Any:
+    return parse_scenario(tomllib.loads(text), registry, "board.toml", blocks_to_decide=True)
+
+
+def test_ties_with_a_division_are_counted_not_cut(registry: Registry) -> None:
+    """A 1/1 attacks two 0/4 walls. No block: (0, 0, 1, 0). Either wall alone: (0, 0, 0, 0).
+    Both: the 1/1 divides its 1 damage (510.1c), nobody dies whatever it chooses:
+    (0, 0, 0, 0). Three declarations share the best score (RULES 9), also with --top 1: the
+    double block's default line ties the best found, so it is searched, not ruled out."""
+    sc = board(
+        """
+[players.A]
+[players.B]
+[creatures.elf]
+controller = "A"
+power = 1
+toughness = 1
+[creatures.wall1]
+controller = "B"
+power = 0
+toughness = 4
+[creatures.wall2]
+controller = "B"
+power = 0
+toughness = 4
+[combat]
+attackers = { elf = "B" }
+""",
+        registry,
+    )
+    for top in (1, 4):
+        d = best_blocks(sc, registry, top=top)
+        assert d.optimal and d.optimal_count == 3
+        assert d.best[0].blockers == {"wall1": "elf"} and shown(d)[0][2] == (0, 0, 0, 0)
+
+
+def test_equal_replies_show_the_default_division(registry: Registry) -> None:
+    """Two indestructible 2/2s attack a 3/9 wall that may block both. Blocking both, the
+    wall's 3 damage kill nobody however B divides them: every reply ties, so the line shown
+    keeps the default division (lethal 2 to the first, the last 1 to the second, RULES 3)
+    and lists no division (docs/decisions.md: only choices that matter). Score (0, 0, 0, 0);
+    one attacker blocked: the other's 2 get through, (0, 0, 2, 0)."""
+    sc = board(
+        """
+[players.A]
+[players.B]
+[creatures.a1]
+controller = "A"
+power = 2
+toughness = 2
+keywords = ["indestructible"]
+[creatures.a2]
+controller = "A"
+power = 2
+toughness = 2
+keywords = ["indestructible"]
+[creatures.wall]
+controller = "B"
+power = 3
+toughness = 9
+keywords = ["can block an additional creature"]
+[combat]
+attackers = { a1 = "B", a2 = "B" }
+""",
+        registry,
+    )
+    d = best_blocks(sc, registry, top=2)
+    assert shown(d) == [
+        ({"wall": ["a1", "a2"]}, [], (0, 0, 0, 0)),
+        ({"wall": "a1"}, [], (0, 0, 2, 0)),
+    ]
+    replays(d, registry)
+
+
+def test_510_1d_a_defending_division_is_no_lower_bound(registry: Registry) -> None:
+    """The 2/6 wall that may block a 2/3 and a 2/2 (docs/decisions.md): blocking both, the
+    default line (the wall's 2 to the 2/3) kills nothing, (0, 0, 0, 0), worse for B than
+    blocking the 2/2 alone, (0, -4, 2, 0). But B chooses that division (510.1d): all 2 to the
+    2/2 kills it, (0, -4, 0, 0), the best. The default line is no lower bound of a
+    declaration where the defending player divides: with --top 1 it is still searched."""
+    path = Path(__file__).resolve().parent.parent / "examples" / "decisions" / "wall-divides.toml"
+    sc = board(path.read_text(), registry)
+    d = best_blocks(sc, registry, top=1)
+    assert shown(d) == [
+        (
+            {"wall": ["bear1", "bear2"]},
+            [{"step": "regular", "source": "wall", "amounts": {"bear2": 2}}],
+            (0, -4, 0, 0),
+        )
+    ]
+
+
+@pytest.mark.parametrize(("rows", "resolved"), [(3, 40), (15, 34)])
+def test_nodes_left_over_from_a_piece_are_expanded(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, rows: int, resolved: int
+) -> None:
+    """A 4/4 double striker blocked by two 0/9 walls (3 creature rows a board) divides 4
+    damage in the first-strike step (5 ways) and again in the regular step (5 under each):
+    4 + 5 + 25 = 34 combats; nobody dies, every block (0, 0, 0, 0).
+    - Pieces of 3 rows: every level is resolved a node at a time, and the double block and
+      its 5 children are resolved again to be expanded: 40.
+    - Pieces of 15 rows: the first-strike level (5 nodes) is resolved whole, but only one
+      node's 5 children fit in a piece: the other 4 nodes wait and are expanded after: 34."""
+    monkeypatch.setattr(search, "LEVEL_ROWS", rows)
+    sc = board(DOUBLE_STRIKE, registry)
+    d = best_blocks(sc, registry, top=4, budget=60)  # a dropped node would never be solved
+    assert d.optimal and d.combats_resolved == resolved and d.optimal_count == 3
+    assert [c.blockers for c in d.best] == [
+        {"wall1": "knight"},
+        {"wall2": "knight"},
+        {"wall1": "knight", "wall2": "knight"},
+        {},
+    ]
+
+
+DOUBLE_STRIKE = """
+[players.A]
+[players.B]
+[creatures.knight]
+controller = "A"
+power = 4
+toughness = 4
+keywords = ["double strike"]
+[creatures.wall1]
+controller = "B"
+power = 0
+toughness = 9
+[creatures.wall2]
+controller = "B"
+power = 0
+toughness = 9
+[combat]
+attackers = { knight = "B" }
+"""

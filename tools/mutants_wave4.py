@@ -13,7 +13,11 @@ SEARCH = (*DECISIONS, "tests/test_search_bounds.py")
 #: The bulk search of decided simulations.
 BULK = ("tests/test_decision_pins.py", "tests/test_simulate_decisions.py")
 RETURNING = ("tests/test_return_keywords.py", "tests/test_decision_pins.py")
-REQUIREMENTS = ("tests/test_provoke.py", "tests/test_requirements.py")
+REQUIREMENTS = (
+    "tests/test_provoke.py",
+    "tests/test_requirements.py",
+    "tests/test_simulate_decision_rules.py",
+)
 MENTOR = ("tests/test_mentor.py",)
 PROTECTION = ("tests/test_protection_qualities.py", "tests/test_protection_skulk.py")
 SEVERAL = ("tests/test_decisions.py", "tests/test_legality.py")
@@ -120,7 +124,7 @@ WAVE4_MUTANTS = (
         "decisions-threshold-off-by-one",
         SEARCH_PY,
         "at = (np.arange(len(order)) - first == top - 1).nonzero()[0]",
-        "at = (np.arange(len(order)) - first == top).nonzero()[0]",
+        "at = (np.arange(len(order)) - first == top - 2).nonzero()[0]",
         "the top-th best solved value bounds the others (--top 4 shows the 4 best)",
         DECISIONS,
     ),

@@ -487,7 +487,12 @@ def audit(mutants: list[Mutant], tests: tuple[str, ...]) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-k", "--keyword", default="", help="only mutants whose id contains this")
+    parser.add_argument(
+        "-k",
+        "--keyword",
+        default="",
+        help="only mutants whose id contains this (or one of these, comma-separated)",
+    )
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument(
         "--set",
@@ -500,7 +505,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     pool = {"all": EVERY, "rules": MUTANTS, "wave4": WAVE4_MUTANTS}[args.set]
-    chosen = [m for m in pool if args.keyword in m.id]
+    wanted = args.keyword.split(",")
+    chosen = [m for m in pool if any(k in m.id for k in wanted)]
     if args.list:
         for m in chosen:
             print(f"{m.id}  {m.path}: {m.why}")
