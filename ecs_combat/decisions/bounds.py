@@ -102,17 +102,24 @@ def guard_declarations(
         )
 
 
+#: log(n!) for n below this, as a table (:func:`log_choices`); larger n by math.lgamma.
+_TABLE = 1 << 12
+_LOG_FACTORIAL: list[npt.NDArray[np.float64]] = []
+
+
 def log_choices(power: IntArray, slots: IntArray) -> npt.NDArray[np.float64]:
     """The natural log of how many ways each of some creatures can divide `power` damage
     among `slots` recipients (amounts of 0 or more totalling the power: C(p + s - 1, s - 1))."""
     p = np.maximum(np.asarray(power, np.int64), 0)
     s = np.maximum(np.asarray(slots, np.int64), 1)
-    if not len(p):
-        return np.zeros(0, np.float64)
-    pairs, which = np.unique(np.stack([p, s]), axis=1, return_inverse=True)
-    logs = np.array(
-        [math.lgamma(a + b) - math.lgamma(a + 1) - math.lgamma(b) for a, b in pairs.T.tolist()],
-        np.float64,
-    )
-    out: npt.NDArray[np.float64] = logs[which.reshape(-1)]
+    if not _LOG_FACTORIAL:
+        _LOG_FACTORIAL.append(np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, _TABLE)))]))
+    table = _LOG_FACTORIAL[0]
+    n = p + s - 1
+    small = n < _TABLE
+    out: npt.NDArray[np.float64] = np.zeros(len(p), np.float64)
+    out[small] = table[n[small]] - table[p[small]] - table[s[small] - 1]
+    for i in np.flatnonzero(~small).tolist():  # a power in the thousands: rare
+        a, b = int(p[i]), int(s[i])
+        out[i] = math.lgamma(a + b) - math.lgamma(a + 1) - math.lgamma(b)
     return out

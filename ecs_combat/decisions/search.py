@@ -128,7 +128,7 @@ def search(
         div=np.zeros((0, 4), I64),
     )
     tree.add_level(root)
-    resolved, seen, bounded, choices = _first_pass(tree, root, clock)
+    resolved, seen, bounded, choices = _first_pass(tree, root, clock, count=guard is not None)
     board_of = blocks.board
     cut = np.zeros(n_decl, np.bool_)
     chunk = FIRST_CHUNK
@@ -161,13 +161,13 @@ def search(
 
 
 def _first_pass(
-    tree: Tree, root: Level, clock: Clock
+    tree: Tree, root: Level, clock: Clock, count: bool
 ) -> tuple[Resolved | None, BoolArray, BoolArray, npt.NDArray[np.float64]]:
     """Resolve every declaration with the default divisions (:func:`_resolve_level`): the
     root level's resolution if one piece, which declarations were resolved, whose value is a
     lower bound (the defending player had no division to choose on the default line), and
-    the candidate combats counted (each resolved declaration times its division choices,
-    step by step, on its default line)."""
+    with `count`, the log of each declaration's division choices in the first step where
+    anyone divides on its default line (else 0: not counted)."""
     n_decl = len(root.decl)
     seen = np.zeros(n_decl, np.bool_)
     bounded = np.zeros(n_decl, np.bool_)
@@ -178,9 +178,10 @@ def _first_pass(
         counted = np.zeros(hi - lo, np.bool_)
         for rec in resolved.records:
             bounded[lo:hi] &= ~rec.defending_battles
-            first = rec.battles & ~counted  # the first step with a choice: its children
-            logs[lo:hi] += np.where(first, rec.log_choices(hi - lo), 0.0)
-            counted |= rec.battles
+            if count:
+                first = rec.battles & ~counted  # the first step with a choice: its children
+                logs[lo:hi] += np.where(first, rec.log_choices(hi - lo), 0.0)
+                counted |= rec.battles
 
     whole, _ = _resolve_level(tree, root, 0, clock, piece)
     return whole, seen, bounded, logs
