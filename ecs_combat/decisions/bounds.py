@@ -58,6 +58,11 @@ class Clock:
         """Whether the budget has run out."""
         return self.seconds is not None and self.elapsed > self.seconds
 
+    def left(self, least: float = 1e-3) -> float | None:
+        """The seconds left of the budget (at least `least`: a search given them still
+        answers with what it solved first), or None without a budget."""
+        return None if self.seconds is None else max(self.seconds - self.elapsed, least)
+
 
 def refuse_if_too_large(size: float, most: float, where: str | None, place: str, what: str) -> None:
     """Raise :class:`SearchTooLarge` naming `size` (of `what`, at `place` of file `where`)

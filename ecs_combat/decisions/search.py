@@ -27,7 +27,7 @@ from ecs_combat.decisions.declarations import BlockDeclarations
 from ecs_combat.decisions.divisions import StepChoices
 from ecs_combat.decisions.nodes import Level, Resolved
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
-from ecs_combat.decisions.tree import Blocks, Tree
+from ecs_combat.decisions.tree import Blocks, Continuation, Tree
 
 I64 = np.int64
 
@@ -87,6 +87,7 @@ def search_blocks(
     attack_top: int | None = None,
     bounds: bool = True,
     record: bool = False,
+    continuation: Continuation | None = None,
     guard: str | None = None,
 ) -> BoardResults:
     """Solve the `top` best block declarations of every board (and those tied with the best).
@@ -95,11 +96,12 @@ def search_blocks(
     boards of highest value matter: a board whose value is shown to be below theirs is not
     searched further. Without `bounds`, every declaration is searched to the end (to measure
     what the bounds save). With `record`, the tree records what it can for the results of
-    its nodes (:meth:`Tree.results_of`). `guard`: as :func:`search` takes it.
+    its nodes (:meth:`Tree.results_of`). With `continuation`, leaves are valued past their
+    combat (:attr:`Tree.continuation`; it needs `record`). `guard`: as :func:`search` takes it.
     """
     offset = np.concatenate([[0], np.cumsum([d.count for d in declarations])]).astype(I64)
     blocks = blocks_of(declarations)
-    tree = Tree(engine, objective, boards, sides, blocks, record=record)
+    tree = Tree(engine, objective, boards, sides, blocks, record=record, continuation=continuation)
     return search(tree, offset, top, clock, attack_top, bounds, guard)
 
 
@@ -202,7 +204,8 @@ def _resolve_level(
     n = len(level.decl)
     ends = _piece_ends(tree.rows_of(level.decl), LEVEL_ROWS)
     whole: Resolved | None = None
-    if len(ends) == 2 or tree.keep_outcomes:  # one piece: the level itself (kept whole)
+    # one piece, or a tree that keeps or reads every level whole: the level itself
+    if len(ends) == 2 or tree.keep_outcomes or tree.continuation is not None:
         whole, ends = tree.resolve(level), [0, n]
     else:
         tree.played.append(None)

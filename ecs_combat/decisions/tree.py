@@ -40,9 +40,14 @@ from ecs_combat.decisions.divisions import StepChoices, StepRecord, joint_count
 from ecs_combat.decisions.layout import Layout
 from ecs_combat.decisions.nodes import Expansion, Level, Resolved
 from ecs_combat.decisions.objective import Objective, Sides, score
+from ecs_combat.errors import RefusedError
 from ecs_combat.rules.result import CombatResult
 
 I64 = np.int64
+
+#: Values of leaves past their own combat: given each leaf's board, result (as
+#: ``resolve --json`` has it) and score, their values ([n, T]).
+Continuation = Callable[[IntArray, list[CombatResult], IntArray], IntArray]
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,9 @@ class Tree:
     #: :meth:`line`; the groups indexed so far.
     _where: dict[int, tuple[int, int]] = field(default_factory=dict)
     _indexed_groups: int = 0
+    #: The values of leaves beyond their own combat (the two-combat horizon, RULES 12), or
+    #: None: their scores. Needs `record` (the leaves' results are what it reads).
+    continuation: Continuation | None = None
 
     def __post_init__(self) -> None:
         self._rows = self.board_rows or Rows.of(self.boards)
@@ -171,9 +179,15 @@ class Tree:
         """Resolve a level; without `keep`, a piece or a view of a level whose play and
         outcomes are not kept (:attr:`played`, :attr:`kept` are per level added)."""
         board = self.blocks.board[level.decl]
-        record = (
-            keep and self.record and int(self._rows.creatures.count[board].sum()) <= RECORDED_ROWS
-        )
+        rows = int(self._rows.creatures.count[board].sum())
+        horizon = self.continuation is not None  # its levels are resolved whole (kept)
+        record = keep and self.record and rows <= (HORIZON_ROWS if horizon else RECORDED_ROWS)
+        if horizon and not record:  # refused before anything is resolved
+            raise RefusedError(
+                f"looking past a combat reads the result of every candidate combat: this "
+                f"board's come to {rows:,} creature rows at once, more than {HORIZON_ROWS:,} "
+                '(decide it with horizon = "combat", or make the board smaller)'
+            )
         copies, layout = self.battles(level, named=record)
         batch = copies.batch
         played = self.engine.play_batch(batch, record=record)
@@ -196,7 +210,22 @@ class Tree:
         for i, rec in enumerate(indexed):
             open_ = (first < 0) & rec.battles & (rec.rec.step >= level.start_step)
             first[open_] = i
+        if self.continuation is not None:
+            values = self._continued(played if record else None, values, first, level.decl)
         return Resolved(copies, values, indexed, first, node_battle)
+
+    def _continued(
+        self, played: Played | None, values: IntArray, first: IntArray, decl: IntArray
+    ) -> IntArray:
+        """The leaves' values with their :attr:`continuation`."""
+        assert self.continuation is not None and played is not None
+        leaves = (first < 0).nonzero()[0]
+        if not len(leaves):
+            return values
+        out = values.copy()
+        results = played.results(leaves.tolist(), notes=False)
+        out[leaves] = self.continuation(self.blocks.board[decl[leaves]], results, values[leaves])
+        return out
 
     def _sides(self, copies: Copies, decl: IntArray) -> Sides:
         """The sides of the copies' battles (`decl`: each one's declaration)."""
@@ -452,3 +481,6 @@ class Tree:
 
 #: Levels of at most this many creature rows are recorded when the tree records.
 RECORDED_ROWS = 1 << 14
+#: Levels of trees with a :attr:`Tree.continuation` are recorded up to this many creature rows;
+#: a larger one is refused.
+HORIZON_ROWS = 1 << 18
