@@ -188,6 +188,12 @@ class Played:
     def recorded(self) -> bool:
         return self._run.log is not None
 
+    def release(self) -> None:
+        """Let the run's arrays go as soon as this is dropped: its context refers back to
+        it, a cycle the garbage collector would free late (a search plays thousands of
+        batches, few Python objects each: the collector rarely runs)."""
+        del self._run.context
+
     def results(self, battles: Sequence[int], notes: bool = True) -> list[CombatResult]:
         """The results of some distinct battles, in that order, as :meth:`resolve_many`
         gives them (the batch must have been played with `record`, and should name its

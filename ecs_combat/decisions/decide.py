@@ -16,6 +16,7 @@ from ecs_combat.batched.boards import Segments
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.cards.notes import result_json
+from ecs_combat.decisions.bounds import MOST_DECLARATION_CELLS, Clock, refuse_if_too_large
 from ecs_combat.decisions.declarations import (
     AttackDeclarations,
     BlockDeclarations,
@@ -25,9 +26,10 @@ from ecs_combat.decisions.declarations import (
     block_options,
 )
 from ecs_combat.decisions.divisions import Divider
+from ecs_combat.decisions.nodes import Expansion
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import BoardResults, ranked_declarations, search_blocks
-from ecs_combat.decisions.tree import Clock, Continuation, Expansion
+from ecs_combat.decisions.tree import Continuation
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
@@ -154,7 +156,7 @@ def best_blocks(
     sides = _sides(scenario, template, template, attacker, defender)
     results = search_blocks(
         engine, objective, template, sides, [decls], top, clock, bounds=not exhaustive,
-        record=True, continuation=continuation,
+        record=True, continuation=continuation, guard=scenario.file or "",
     )  # fmt: skip
     ranked = ranked_declarations(results, 0, decls.tie_order)
     best_value = results.values[ranked[0]] if len(ranked) else None
@@ -207,15 +209,24 @@ def best_attacks(
     template = _template(scenario, registry)
     boards = _attack_boards(template, attacks, defender_row=1)
     block_decls: list[BlockDeclarations] = []
+    cells = 0  # the memory guard counts every attack's block declarations together
     for mask in attacks.masks.tolist():
         declared = _with_attackers(scenario, _attackers_of(ids, able, mask, defender))
-        block_decls.append(
-            block_declarations(block_options(declared, registry, defender), scenario.file)
+        found = block_declarations(block_options(declared, registry, defender), scenario.file)
+        block_decls.append(found)
+        cells += found.count * max(found.masks.shape[1], 1) * max(len(found.options.attackers), 1)
+        refuse_if_too_large(
+            cells,
+            MOST_DECLARATION_CELLS,
+            scenario.file,
+            "creatures",
+            "cells of block declarations (each attack's declarations times its attackers "
+            "times the creatures that may block), over the attacks listed so far",
         )
     sides = _sides(scenario, template, boards, attacker, defender)
     results = search_blocks(
         engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True,
-        continuation=continuation,
+        continuation=continuation, guard=scenario.file or "",
     )  # fmt: skip
     # each attack's value: its best blocks
     answer = []

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.decisions.bounds import SearchTooLarge, guard_declarations
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import at_declare_blockers
@@ -235,12 +236,15 @@ def _declarations(options: BlockOptions, where: str) -> MaskArray:
     for opts in per_blocker:
         total *= len(opts)
     if total > MOST_DECLARATIONS:
-        raise InputError(
+        raise SearchTooLarge(
             where,
             "combat",
             f"{total:,} block declarations are possible; decisions search at most "
             f"{MOST_DECLARATIONS:,}",
         )
+    guard_declarations(
+        total, len(options.attackers), len(options.blockers), where, "block declarations"
+    )
     shape = tuple(len(o) for o in per_blocker)
     idx = np.indices(shape, dtype=I64).reshape(len(shape), -1).T if shape else np.zeros((1, 0), I64)
     masks = np.zeros(idx.shape, U64)

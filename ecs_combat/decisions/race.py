@@ -17,6 +17,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.decide import best_attacks, best_blocks
 from ecs_combat.decisions.declarations import (
     BlockDeclarations,
@@ -25,7 +26,6 @@ from ecs_combat.decisions.declarations import (
 )
 from ecs_combat.decisions.declarations import block_options as options_of
 from ecs_combat.decisions.horizon import TwoCombats, decided_of
-from ecs_combat.decisions.tree import Clock
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.race import (
