@@ -46,7 +46,7 @@ def sacrifice(combat: CombatContext, _: None) -> None:
     for e in combat.creatures():
         if e in doomed and combat.on_battlefield(e):
             combat.note(f"end of combat: {combat.creature_id(e)} is sacrificed ({DECAYED})")
-            combat.sacrifice(e)
+            combat.sacrifice([e])
 
 
 def sacrifice_batched(batch: BatchContext, end: BatchEndOfCombat) -> None:

@@ -50,9 +50,10 @@ def test_every_plugin_file_is_checked() -> None:
 
 
 def test_no_plugin_imports_esper_or_an_engine() -> None:
-    """Plugins reach the engines only through the contexts (docs/plugins.md)."""
+    """Plugins reach the engines only through the contexts (docs/plugins.md); the example
+    packages' tests use the public names only (``ecs_combat.BatchedEngine``)."""
     offenders = []
-    for path in PLUGIN_FILES:
+    for path in [*PLUGIN_FILES, *sorted(ROOT.glob("examples/*/tests/*.py"))]:
         for node in ast.walk(ast.parse(path.read_text())):
             names = []
             if isinstance(node, ast.Import):
@@ -180,6 +181,33 @@ def test_a_plugin_writing_what_protection_writes_must_say_where_it_goes() -> Non
     with pytest.raises(PluginError, match=r"protection.*'dbl'|'dbl'.*protection"):
         _order(Plugin("dbl", _system("double", writes={"amount"})))
     assert _order(Plugin("dbl", _system("double", writes={"amount"}, sets={"replacement"})))
+
+
+def test_before_and_after_must_name_something_known() -> None:
+    """A typo in `after` is a plugin error naming the plugin, the name and the closest known
+    one (it would otherwise order nothing); a keyword or plugin that is installed, in either
+    spelling, and the standard sets are known."""
+    with pytest.raises(
+        PluginError,
+        match=r"plugin 'pa': system 'a' at deal-damage: `after` names 'lifelnk', .*"
+        r"did you mean 'lifelink'\?",
+    ):
+        _order(Plugin("pa", _system("a", after={"lifelnk"})))
+    with pytest.raises(PluginError, match=r"`before` names 'nobody'"):
+        _order(Plugin("pa", _system("a", before={"nobody"})))
+    assert _order(Plugin("pa", _system("a", after={"lifelink", "first_strike", "prevention"})))
+
+
+def test_sets_of_another_point_and_unknown_fields_are_plugin_errors() -> None:
+    """`sets={"conditions"}` is a set of state-based-actions, not of deal-damage; `writes`
+    must name a field of the point's payloads (reference or batched)."""
+    with pytest.raises(PluginError, match=r"'pa'.*`sets` names 'conditions'.*not of deal-damage"):
+        _order(Plugin("pa", _system("a", sets={"conditions"})))
+    with pytest.raises(
+        PluginError, match=r"'pa'.*`writes` names 'ammount'.*did you mean 'amount'\?"
+    ):
+        _order(Plugin("pa", _system("a", writes={"ammount"}, sets={"replacement"})))
+    assert _order(Plugin("pa", _system("a", writes={"life_gained"}, sets={"reaction"})))
 
 
 def test_registration_hooks_are_collected_in_registration_order() -> None:

@@ -1,5 +1,7 @@
 """Re-run the mutation audit: hand-written mutants of division, the damage-step pipeline, both
-engines and the keyword counters, each checked against the rule tests.
+engines and the keyword counters, each checked against the rule tests; and of the decision
+search and the keywords of wave 4 (tools/mutants_wave4.py), each against the tests that pin
+its code (a targeted subset: a mutant runs a few test files, not the suite).
 
 Each mutant is one small change of the source that changes a real answer (changes that can't
 change any output, such as a check the loader already makes, are left out). The audit copies the
@@ -10,6 +12,8 @@ in its file is **stale**: the code moved, and the mutant must be rewritten (docs
 
     python tools/mutation_audit.py                 # every mutant, the rule tests
     python tools/mutation_audit.py -k batched      # mutants whose id contains "batched"
+    python tools/mutation_audit.py --set wave4     # the decision search's and wave 4 keywords'
+                                                   # (tools/mutants_wave4.py)
     python tools/mutation_audit.py --list          # the mutants, without running anything
 
 Exit status: 0 if every mutant was killed, 1 if one survived or is stale.
@@ -24,8 +28,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
+
+from mutant import Mutant
+from mutants_wave4 import WAVE4_MUTANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,17 +49,6 @@ RULE_TESTS = (
     "tests/test_turn_correctness.py",
     "tests/test_turns.py",
 )
-
-
-@dataclass(frozen=True)
-class Mutant:
-    """Replace `old` (which must occur exactly once in `path`) by `new`."""
-
-    id: str
-    path: str
-    old: str
-    new: str
-    why: str
 
 
 MUTANTS = (
@@ -416,6 +411,11 @@ MUTANTS = (
 )
 
 
+#: Every mutant: the rules' above, then the decision search's and the wave-4 keywords'
+#: (tools/mutants_wave4.py, each with the tests that pin its code).
+EVERY = (*MUTANTS, *WAVE4_MUTANTS)
+
+
 def copy_tree(dest: Path) -> None:
     """The tracked and changed files of the repository, plus the bundled plugins under the name
     they are imported by (``ecs_combat_keywords``), so the copy shadows the installed package."""
@@ -447,10 +447,11 @@ def audit(mutants: list[Mutant], tests: tuple[str, ...]) -> int:
     """Run each mutant; print one line each and the kill rate; the exit status."""
     failed = 0
     killed = 0
+    done: set[str] = set()
     with tempfile.TemporaryDirectory(prefix="ecs-combat-mutants-") as tmp:
         copy = Path(tmp)
         copy_tree(copy)
-        if not run_tests(copy, tests):
+        if not all(run_tests(copy, t) for t in {m.tests or tests for m in mutants}):
             print("the rule tests fail without any mutant: fix them first", file=sys.stderr)
             return 2
         for m in mutants:
@@ -465,29 +466,47 @@ def audit(mutants: list[Mutant], tests: tuple[str, ...]) -> int:
             if m.path.startswith("plugins/"):
                 shutil.copy2(target, copy / "ecs_combat_keywords" / Path(m.path).name)
             try:
-                passed = run_tests(copy, tests)
+                passed = run_tests(copy, m.tests or tests)
             finally:
                 target.write_text(original)
                 if m.path.startswith("plugins/"):
                     shutil.copy2(target, copy / "ecs_combat_keywords" / Path(m.path).name)
             seconds = time.perf_counter() - began
             verdict = "survived" if passed else "killed"
+            if not passed:
+                done.add(m.id)
             print(f"{verdict:9} {m.id} ({seconds:.0f} s): {m.why}", flush=True)
             killed += not passed
             failed += passed
     print(f"{killed} of {len(mutants)} mutants killed")
+    for path in sorted({m.path for m in mutants}):
+        mine = [m.id for m in mutants if m.path == path]
+        print(f"  {path}: {sum(i in done for i in mine)} of {len(mine)} killed")
     return 1 if failed else 0
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-k", "--keyword", default="", help="only mutants whose id contains this")
+    parser.add_argument(
+        "-k",
+        "--keyword",
+        default="",
+        help="only mutants whose id contains this (or one of these, comma-separated)",
+    )
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument(
+        "--set",
+        choices=("all", "rules", "wave4"),
+        default="all",
+        help="the rules' mutants, the decision search's and wave 4 keywords', or all",
+    )
     parser.add_argument(
         "--tests", nargs="+", default=list(RULE_TESTS), help="test files to run per mutant"
     )
     args = parser.parse_args()
-    chosen = [m for m in MUTANTS if args.keyword in m.id]
+    pool = {"all": EVERY, "rules": MUTANTS, "wave4": WAVE4_MUTANTS}[args.set]
+    wanted = args.keyword.split(",")
+    chosen = [m for m in pool if any(k in m.id for k in wanted)]
     if args.list:
         for m in chosen:
             print(f"{m.id}  {m.path}: {m.why}")

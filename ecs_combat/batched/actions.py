@@ -140,6 +140,26 @@ def sacrifice(run: Run, rows: IntArray) -> None:
         state_based_actions(run, mask_of(run.nb, run.creatures.battle[rows]))
 
 
+def destroy_rows(run: Run, rows: IntArray) -> BoolArray:
+    """An effect destroys some distinct rows (701.8): the `destroy` systems may keep some
+    (indestructible, regeneration); the others die together as :func:`sacrifice` says. Per
+    row given: whether it was destroyed."""
+    rows = np.asarray(rows, I64)
+    here = rows[run.creatures.on_bf[rows]]
+    if not here.size:
+        return np.zeros(len(rows), np.bool_)
+    refresh(run, mask_of(run.nb, run.creatures.battle[here]))
+    destroyed = destroy(run, mask_of(run.n, here))
+    out: BoolArray = destroyed[rows] & run.creatures.on_bf[rows]
+    sacrifice(run, rows[out])
+    return out
+
+
+def remove_damage(run: Run, rows: IntArray) -> None:
+    """All damage marked on some rows is removed."""
+    run.creatures.marked[rows] = 0
+
+
 def players_lose(run: Run, losing: IntArray) -> None:
     """Players lose (704.5a); unless the game is over, they leave with their creatures and
     creatures attacking them are removed from combat (800.4a)."""
@@ -199,5 +219,8 @@ def blockers_of(run: Run, attackers: IntArray) -> IntArray:
 
 
 def end_of_combat(run: Run, battles: BoolArray) -> None:
-    """The end of combat step (511): the plugins' delayed triggers."""
-    run_systems(run, "end-of-combat", BatchEndOfCombat(battles))
+    """The end of combat step (511): the plugins' delayed triggers, then state-based
+    actions (704.3)."""
+    if run.schedule.systems["end-of-combat"]:
+        run_systems(run, "end-of-combat", BatchEndOfCombat(battles))
+        state_based_actions(run, battles)

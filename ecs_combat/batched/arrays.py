@@ -32,6 +32,13 @@ EVENT_ACTIONS = (
 )
 ACTION_CODE = {name: code for code, name in enumerate(EVENT_ACTIONS)}
 
+
+def action_names(plugin_actions: Sequence[str]) -> tuple[str, ...]:
+    """Every action code's name: the core's (:data:`EVENT_ACTIONS`), then the plugins' event
+    actions (``Registry.event_actions``) in registry order."""
+    return (*EVENT_ACTIONS, *plugin_actions)
+
+
 #: ``division_recipient`` of the one row that stands for a division with no amounts at all.
 NO_RECIPIENT = np.iinfo(np.int64).min
 
@@ -93,6 +100,19 @@ class CombatBatch:
     target_keyword: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     target_instance: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     target_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+
+    #: Rows reserved for token copies (``Keyword.tokens``: myriad's), present False: [K]
+    #: sorted ``source row * n_players + player row`` keys and the token rows.
+    token_key: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    token_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: The scenarios' ``sacrifices`` (RULES 13): [S] rows, grouped by player row ascending,
+    #: each player's in the order listed: the player row and the creature row named.
+    sacrifice_player: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    sacrifice_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: The creatures' ``value`` keys (RULES 9), where given: [V] creature rows and values;
+    #: the others' value is power plus toughness as given.
+    value_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    value: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     # -- explicit divisions: [D] rows, one per (step, source, recipient) ------------------------
     # The rows of one (step, source) are contiguous, recipients in the order the scenario gives

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, type_mask
 from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
+from ecs_combat.scenario.tokens import reserved_tokens
 
 if TYPE_CHECKING:
     from ecs_combat.batched.from_scenarios import BatchBuilder
@@ -20,6 +21,8 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
     rows as :meth:`BatchBuilder.add` of each in turn); what only some have (creature references,
     targets, divisions, events) scenario by scenario."""
     players = [p for sc in scenarios for p in sc.players.values()]
+    makers = builder.registry.token_makers
+    tokens: dict[int, list[tuple[str, str]]] = {}  # battle: its reserved tokens
     specs: list[CreatureSpec] = []
     prows: list[dict[str, int]] = []
     crows: list[dict[str, int]] = []
@@ -33,6 +36,10 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
         p0 += len(prow)
         here = list(sc.creatures.values())
         entering = builder.entering(sc) if sc.events else []
+        pairs = reserved_tokens(sc, builder.registry) if makers else []
+        if pairs:
+            entering += builder.reserved(sc, pairs)
+            tokens[b] = pairs
         builder.present.extend([True] * len(here))
         if entering:
             here += entering
@@ -61,9 +68,13 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
         crow, prow = crows[b], prows[b]
         if any(spec.targets for spec in sc.creatures.values()):
             builder.add_targets(sc.creatures.values(), crow)
+        if b in tokens:
+            builder.add_tokens(tokens[b], prow, crow)
         if sc.divisions or sc.events:
             builder.add_combat(b, sc, prow, crow)
             continue
+        if sc.sacrifices or any(spec.value is not None for spec in sc.creatures.values()):
+            builder.add_choices(sc, prow, crow)
         for cid, defender in sc.attackers.items():  # what add_combat does of the rest
             builder.attacking[crow[cid]] = prow[defender]
         if sc.blockers:

@@ -9,7 +9,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched import keywords
-from ecs_combat.batched.actions import blockers_of, leave, lose_life, sacrifice
+from ecs_combat.batched.actions import (
+    blockers_of,
+    destroy_rows,
+    leave,
+    lose_life,
+    remove_damage,
+    remove_from_combat,
+    sacrifice,
+)
 from ecs_combat.batched.keywords import (
     add_counters,
     counter,
@@ -21,7 +29,9 @@ from ecs_combat.batched.keywords import (
     types,
 )
 from ecs_combat.batched.returns import return_to_battlefield
+from ecs_combat.batched.sacrifices import choose_sacrifices
 from ecs_combat.batched.state import Run
+from ecs_combat.batched.tokens import create_token
 from ecs_combat.batched.views import ability_targets
 from ecs_combat.plugin.context import BoolArray, G, IntArray, StateArray
 
@@ -196,6 +206,35 @@ class BatchedContext:
     def sacrifice(self, rows: IntArray) -> None:
         keep = self._fresh(rows)
         sacrifice(self._run, rows if keep is None else rows[keep])
+
+    def create_token(
+        self,
+        controllers: IntArray,
+        characteristics: IntArray,
+        tapped: bool = False,
+        attacking: IntArray | None = None,
+    ) -> IntArray:
+        return read_only(create_token(self._run, controllers, characteristics, tapped, attacking))
+
+    def chosen_sacrifices(self, players: IntArray, n: IntArray) -> IntArray:
+        return read_only(choose_sacrifices(self._run, players, n))
+
+    def destroy(self, rows: IntArray) -> BoolArray:
+        rows = np.asarray(rows, np.int64)
+        keep = self._fresh(rows)
+        if keep is None:
+            return destroy_rows(self._run, rows)
+        out = np.zeros(len(rows), np.bool_)
+        out[keep] = destroy_rows(self._run, rows[keep])
+        return out
+
+    def remove_from_combat(self, rows: IntArray) -> None:
+        keep = self._fresh(rows)
+        remove_from_combat(self._run, rows if keep is None else rows[keep])
+
+    def remove_damage(self, rows: IntArray) -> None:
+        keep = self._fresh(rows)
+        remove_damage(self._run, rows if keep is None else rows[keep])
 
     def return_to_battlefield(self, rows: IntArray) -> None:
         return_to_battlefield(self._run, rows)

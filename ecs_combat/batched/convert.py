@@ -13,14 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import EVENT_ACTIONS, NO_RECIPIENT, BatchOutcome, CombatBatch
-from ecs_combat.plugin.definitions import COLORS, FROM_WORDS
+from ecs_combat.batched.arrays import NO_RECIPIENT, BatchOutcome, CombatBatch, action_names
+from ecs_combat.plugin.definitions import COLORS, FROM_WORDS, PowerToughness
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.rules.result import CombatResult
+from ecs_combat.rules.result import CombatResult, TurnResult
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.instances import Parameter
 from ecs_combat.scenario.model import CreatureSpec, Division, Event, PlayerSpec, Scenario
+from ecs_combat.scenario.turns import TurnScenario
 
 
 def _player_id(local: int) -> str:
@@ -73,8 +74,9 @@ def _instances(
     for k, p in zip(keywords, params, strict=True):
         name = batch.keyword_names[k]
         names.append(name)
-        color = registry.keywords[name].parameter == "color"
-        parameters.append(None if p < 0 else FROM_WORDS[p] if color else p)
+        kind = registry.keywords[name].parameter
+        value: Parameter = p if kind != "pt" else PowerToughness(p)
+        parameters.append(None if p < 0 else FROM_WORDS[p] if kind == "color" else value)
         listed |= 1 << k
     for name in _keywords(batch, mask & ~listed):
         names.append(name)
@@ -239,7 +241,7 @@ def _divisions(
 def _event(
     batch: CombatBatch, registry: Registry, names: _Names, points: list[str], e: int, index: int
 ) -> Event:
-    action = EVENT_ACTIONS[int(batch.event_action[e])]
+    action = action_names(list(registry.event_actions))[int(batch.event_action[e])]
     ev = Event(
         index=index, at=points[int(batch.event_point[e])], action=action, path=f"events[{index}]"
     )
@@ -337,3 +339,7 @@ class ReferenceBatchEngine:
         """Resolve every battle of the batch with the reference engine."""
         scenarios = batch_to_scenarios(batch, self.registry)
         return outcome_from_results(batch, [self.engine.resolve(s) for s in scenarios])
+
+    def resolve_turns(self, turns: Sequence[TurnScenario]) -> list[TurnResult]:
+        """Resolve turns one after another with the reference engine."""
+        return self.engine.resolve_turns(turns)

@@ -9,9 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.actions import (
-    creatures_died,
-    destroy,
-    leave,
+    destroy_rows,
     remove_from_combat,
     run_systems,
     state_based_actions,
@@ -25,6 +23,7 @@ from ecs_combat.batched.numeric import distinct_values, mask_of
 from ecs_combat.batched.results import GAME_ENDED, HAPPENED
 from ecs_combat.batched.state import Run
 from ecs_combat.batched.views import CardTargets, RowSide
+from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.payloads import BatchEventDamage
 
@@ -92,6 +91,14 @@ def apply_events(run: Run, rows: IntArray) -> None:
         sel = creature & (action == code[name])
         if sel.any():
             _apply(run, name, rows[sel], target[sel])
+    registry = run.schedule.registry
+    for i, (name, added) in enumerate(registry.event_actions.items()):
+        sel = creature & (action == len(code) + i)
+        if sel.any():
+            plugin = registry.event_action_plugin[name]
+            what = f"event action {name!r} (batched)"
+            assert added.apply_batched is not None  # refused when the run began
+            call_plugin(plugin, what, added.apply_batched, run.context, target[sel])
 
 
 def _apply(run: Run, action: str, rows: IntArray, t: IntArray) -> None:
@@ -137,12 +144,7 @@ def _apply(run: Run, action: str, rows: IntArray, t: IntArray) -> None:
     elif action == "remove-from-combat":
         remove_from_combat(run, t)
     elif action == "destroy":
-        refresh(run, mask_of(run.nb, b.event_battle[rows]))
-        about = np.zeros(run.n, np.bool_)
-        about[t] = True
-        destroyed = np.flatnonzero(destroy(run, about))
-        leave(run, destroyed)
-        creatures_died(run, destroyed)
+        destroy_rows(run, t)
 
 
 def deal_event_damage(run: Run, rows: IntArray, target: IntArray) -> None:

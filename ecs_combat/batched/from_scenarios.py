@@ -12,15 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import ACTION_CODE, NO_RECIPIENT, CombatBatch
+from ecs_combat.batched.arrays import NO_RECIPIENT, CombatBatch, action_names
 from ecs_combat.batched.columns import add_scenarios
 from ecs_combat.errors import RefusedError
-from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, type_mask
+from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, token_id, type_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import used_keywords
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.instances import Parameter
 from ecs_combat.scenario.model import CreatureSpec, Event, PlayerSpec, Scenario
+from ecs_combat.scenario.tokens import reserved_tokens, token_copy
 
 #: Keyword masks are 64-bit.
 MAX_KEYWORDS = 64
@@ -50,6 +51,7 @@ class BatchBuilder:
         self.names = names
         self.bits = keyword_bits(self.names)
         self.counter_names = (*names, *registry.counter_kinds)
+        self.action_code = {a: i for i, a in enumerate(action_names(list(registry.event_actions)))}
         self.column = {name: i for i, name in enumerate(self.counter_names)}
         self.creature_fields = registry.state_fields("creature")
         self.player_fields = registry.state_fields("player")
@@ -61,6 +63,9 @@ class BatchBuilder:
         self.instances: list[tuple[int, int, int]] = []  # (row, bit index, parameter)
         self.aims: list[tuple[int, int, int, int]] = []  # (source, bit index, instance, target)
         self.ev_instances: list[tuple[int, int, int]] = []  # (event row, bit index, parameter)
+        self.sacrifices: list[tuple[int, int]] = []  # (player row, creature row)
+        self.values: list[tuple[int, int]] = []  # (creature row, value)
+        self.tokens: list[tuple[int, int, int]] = []  # (source row, player row, token row)
         self.steps = {s: i for i, s in enumerate(registry.step_names)}
         self.points = event_points(registry.step_names)
         self.cards = tuple(card.name for card in registry.spells())
@@ -141,9 +146,23 @@ class BatchBuilder:
             crow[spec.id] = self.creature(b, spec, prow, True)
         for spec in self.entering(sc):
             crow[spec.id] = self.creature(b, spec, prow, False)
+        pairs = reserved_tokens(sc, self.registry)
+        for spec in self.reserved(sc, pairs):
+            crow[spec.id] = self.creature(b, spec, prow, False)
+        self.add_tokens(pairs, prow, crow)
         self.resolve_references(crow)
         self.add_targets(sc.creatures.values(), crow)
         self.add_combat(b, sc, prow, crow)
+
+    def add_choices(self, sc: Scenario, prow: dict[str, int], crow: dict[str, int]) -> None:
+        """A scenario's ``sacrifices``, by player in turn order, and its creatures' ``value``
+        keys, as rows (once every row is known)."""
+        for pid in sc.players:
+            for cid in sc.sacrifices.get(pid, ()):
+                self.sacrifices.append((prow[pid], crow[cid]))
+        for spec in sc.creatures.values():
+            if spec.value is not None:
+                self.values.append((crow[spec.id], spec.value))
 
     def add_targets(self, specs: Iterable[CreatureSpec], crow: dict[str, int]) -> None:
         """The targets the creatures' ``targets`` key gives their keywords, as rows (once
@@ -167,6 +186,19 @@ class BatchBuilder:
             self.player_ids.append(p.id)
         return prow
 
+    def reserved(self, sc: Scenario, pairs: list[tuple[str, str]]) -> list[CreatureSpec]:
+        """The token copies a scenario's creatures may create (``Keyword.tokens``), for the
+        (source, player) `pairs` of :func:`reserved_tokens`: rows not on the battlefield until
+        ``create_token`` puts them there."""
+        return [token_copy(sc.creatures[source], player, self.registry) for source, player in pairs]
+
+    def add_tokens(
+        self, pairs: list[tuple[str, str]], prow: dict[str, int], crow: dict[str, int]
+    ) -> None:
+        """The reserved token rows by (source row, player row), once every row is known."""
+        for source, player in pairs:
+            self.tokens.append((crow[source], prow[player], crow[token_id(source, player)]))
+
     def entering(self, sc: Scenario) -> list[CreatureSpec]:
         """The creatures a scenario's `enter` events bring, in the order they would enter."""
         return [ev.creature for ev in self.sorted_events(sc) if ev.creature is not None]
@@ -186,7 +218,9 @@ class BatchBuilder:
                         column[row] = -1 if value is None else crow[value]
 
     def add_combat(self, b: int, sc: Scenario, prow: dict[str, int], crow: dict[str, int]) -> None:
-        """A scenario's attackers, blocks, divisions and events, on rows already made."""
+        """A scenario's attackers, blocks, divisions, events, sacrifices and values, on rows
+        already made."""
+        self.add_choices(sc, prow, crow)
         self.attacking.extend([-1] * (len(self.battle) - len(self.attacking)))
         for cid, defender in sc.attackers.items():
             self.attacking[crow[cid]] = prow[defender]
@@ -223,7 +257,7 @@ class BatchBuilder:
                 (
                     b,
                     self.points[ev.at],
-                    ACTION_CODE[ev.action],
+                    self.action_code[ev.action],
                     target,
                     ev.power,
                     ev.toughness,
@@ -246,6 +280,7 @@ class BatchBuilder:
                 counters[row, col] = n
         inst = np.asarray(self.instances, i64).reshape(-1, 3)
         aims = np.asarray(self.aims, i64).reshape(-1, 4)
+        made = np.asarray(sorted(self.tokens), i64).reshape(-1, 3)
         return CombatBatch(
             n_battles=n_battles,
             keyword_names=self.names,
@@ -279,6 +314,8 @@ class BatchBuilder:
             target_keyword=aims[:, 1].copy(),
             target_instance=aims[:, 2].copy(),
             target_row=aims[:, 3].copy(),
+            token_key=made[:, 0] * len(self.player_battle) + made[:, 1],
+            token_row=made[:, 2].copy(),
             creature_ids=self.creature_ids,
             creature_names=self.creature_names,
             player_ids=self.player_ids,
@@ -300,7 +337,13 @@ class BatchBuilder:
                 event_counters[row, col] = n
         div = np.asarray(self.div, i64).reshape(-1, 5)
         ev_inst = np.asarray(self.ev_instances, i64).reshape(-1, 3)
+        chosen = np.asarray(self.sacrifices, i64).reshape(-1, 2)
+        values = np.asarray(self.values, i64).reshape(-1, 2)
         return dict(
+            sacrifice_player=chosen[:, 0].copy(),
+            sacrifice_row=chosen[:, 1].copy(),
+            value_row=values[:, 0].copy(),
+            value=values[:, 1].copy(),
             attacking=np.asarray(attacking, i64),
             block_blocker=np.asarray(self.block_blocker, i64),
             block_attacker=np.asarray(self.block_attacker, i64),

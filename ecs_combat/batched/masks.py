@@ -35,6 +35,8 @@ UNDERSTOOD_FIELDS = frozenset(
         "requires",
         "summary",
         "parameter",
+        "defender_sacrifices",  # the loader checks `sacrifices` with it
+        "tokens",  # rows reserved as the batch is built (from_scenarios.py)
     }
 )
 

@@ -12,10 +12,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import (
-    EVENT_ACTIONS,
     BoolArray,
     IntArray,
     MaskArray,
+    action_names,
 )
 from ecs_combat.rules.result import (
     CombatResult,
@@ -79,6 +79,7 @@ class Results:
         self.ev_skip: list[int] = run.combat.ev_skip.tolist()
         self.ev_point: list[int] = b.event_point.tolist()
         self.ev_action: list[int] = b.event_action.tolist()
+        self.actions = action_names(list(run.schedule.registry.event_actions))
         if b.event_index is not None:
             self.ev_index: list[int] = b.event_index.tolist()
         else:  # place among the battle's events
@@ -149,6 +150,7 @@ class Results:
         c_rows, p_rows = crow.tolist(), prow.tolist()
         alive, marked = run.creatures.on_bf[crow].tolist(), run.creatures.marked[crow].tolist()
         returned = run.creatures.returned[crow].tolist()
+        tapped = (run.creatures.on_bf[crow] & run.creatures.tapped[crow]).tolist()
         power, toughness = (
             run.creatures.power[crow].tolist(),
             run.creatures.toughness[crow].tolist(),
@@ -193,6 +195,7 @@ class Results:
                         damage=marked[j],
                         power=power[j],
                         toughness=toughness[j],
+                        tapped=tapped[j],
                         counters={}
                         if counts is None
                         else {k: n for k, n in zip(counter_names, counts[j], strict=True) if n > 0},
@@ -251,7 +254,7 @@ class Results:
             else:
                 reason = f"the {self.step_names[point - 1]} step did not take place"
             out.append(
-                SkippedEvent(index[e], self.points[point], EVENT_ACTIONS[self.ev_action[e]], reason)
+                SkippedEvent(index[e], self.points[point], self.actions[self.ev_action[e]], reason)
             )
         return out
 

@@ -86,9 +86,25 @@ def keywords_used(registry: Registry, masks: KeywordMasks, batch: CombatBatch) -
     if b.event_card.size:
         cast = b.event_card[b.event_action == ACTION_CODE["cast"]]
         used |= card_bits(registry, masks, b.card_names, cast)
+    if registry.event_actions and b.event_action.size:
+        used |= action_bits(registry, masks, b.event_action)
     for name, why in masks.refused.items():
         if used & masks.bit[name]:
             raise RefusedError(why)
+    return used
+
+
+def action_bits(registry: Registry, masks: KeywordMasks, actions: IntArray) -> int:
+    """The bits of the keywords the plugins' event actions among some action codes belong
+    to; an action whose keyword the batch can't hold is refused."""
+    used = 0
+    names = list(registry.event_actions)
+    added = actions[actions >= len(ACTION_CODE)]
+    for code in distinct_values(added) if added.size else ():
+        keyword = registry.event_actions[names[code - len(ACTION_CODE)]].keyword
+        if keyword not in masks.bit:
+            raise RefusedError(f"event action of {keyword!r}, which has no bit in the batch")
+        used |= masks.bit[keyword]
     return used
 
 

@@ -174,6 +174,9 @@ class CombatRows:
     #: `bb` and `ba` as slices when they are evenly spaced rows (one-on-one battles).
     bb_at: slice | None = None
     ba_at: slice | None = None
+    #: Per player row: how many of its ``sacrifices`` the sacrifices so far have taken
+    #: (None: none yet).
+    sacrifices_taken: IntArray | None = None
 
     @property
     def nblocks(self) -> int:

@@ -13,7 +13,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.schedule import POINT_NAMES, System
 
 #: How `plugins` writes a keyword that takes a parameter, by the parameter's kind.
-PARAMETER_FORMS = {"number": "{} N", "color": "{} from COLOR|QUALITY"}
+PARAMETER_FORMS = {"number": "{} N", "color": "{} from COLOR|QUALITY", "pt": "{} +X/+Y"}
 
 
 def plugins_json(registry: Registry) -> list[dict[str, Any]]:

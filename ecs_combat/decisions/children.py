@@ -118,8 +118,12 @@ def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
 
 #: At most this many kinds of nodes' children are remembered (then forgotten, all at once).
 CHILDREN_KEPT = 50_000
+#: At most this many bytes of remembered children (then forgotten, all at once): a kind of
+#: node with many dividers has hundreds of thousands of children.
+CHILDREN_BYTES_KEPT = 1 << 27
 #: The children of each kind of node met so far, by :func:`signature`.
 _KINDS: dict[object, Children] = {}
+_kept_bytes = [0]
 
 
 def children_of_kind(choices: StepChoices, cstart: int, pstart: int) -> Children:
@@ -128,9 +132,13 @@ def children_of_kind(choices: StepChoices, cstart: int, pstart: int) -> Children
     key = signature(choices, cstart, pstart)
     kind = _KINDS.get(key)
     if kind is None:
-        if len(_KINDS) >= CHILDREN_KEPT:
+        kind = children(choices, cstart, pstart)
+        size = sum(a.nbytes for a in (kind.attacking, kind.defending, kind.rows, kind.count))
+        if len(_KINDS) >= CHILDREN_KEPT or _kept_bytes[0] + size > CHILDREN_BYTES_KEPT:
             _KINDS.clear()
-        kind = _KINDS[key] = children(choices, cstart, pstart)
+            _kept_bytes[0] = 0
+        _KINDS[key] = kind
+        _kept_bytes[0] += size
     return kind
 
 

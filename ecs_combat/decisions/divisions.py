@@ -10,13 +10,16 @@ attacking player's obeying the excess rule (702.19b) together.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, IntArray, StepDivisions
 from ecs_combat.batched.numeric import mask_of, row_ranges
+from ecs_combat.decisions.bounds import log_choices
 
 I64 = np.int64
 
@@ -64,6 +67,16 @@ class StepChoices:
     fixed: dict[int, tuple[int, bool]]
 
 
+def joint_count(choices: StepChoices) -> int:
+    """How many children a node with these dividers has at most: every player's joint
+    divisions (the excess rule, 702.19b, not applied)."""
+    out = 1
+    for d in (*choices.attacking, *choices.defending):
+        slots = len(d.recipients) + (d.player is not None)
+        out *= math.comb(max(d.power, 0) + slots - 1, slots - 1)
+    return out
+
+
 class StepRecord:
     """One recorded step, indexed for finding each battle's dividers."""
 
@@ -86,6 +99,24 @@ class StepRecord:
         self.battles[battle_of_row[attackers]] = True
         self._per_attacker, self._per_blocker = per_attacker, per_blocker
         self._indexed = False
+
+    def log_choices(self, n_nodes: int) -> npt.NDArray[np.float64]:
+        """[n_nodes] the natural log of each node's joint divisions in this step, every
+        player's together (an upper bound: the excess rule, 702.19b, is not applied)."""
+        n = len(self.rec.deals)
+        rows = np.arange(n, dtype=I64)
+        att = rows[self.attacker_divides]
+        blk = rows[self.blocker_divides]
+        slots = np.concatenate(
+            [
+                self._per_attacker[att] + self.rec.player_gets_excess[att],
+                self._per_blocker[blk],
+            ]
+        )
+        dividers = np.concatenate([att, blk])
+        logs = log_choices(self.rec.power[dividers], slots)
+        out = np.bincount(self.battle_of_row[dividers], weights=logs, minlength=n_nodes)
+        return out.astype(np.float64)
 
     def _index(self) -> None:
         """Index the step's blocks and dividers by battle (once, when a battle's choices are

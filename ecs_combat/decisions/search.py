@@ -11,15 +11,23 @@ is not searched further. The rest are searched to the end (:mod:`.tree`).
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
+from ecs_combat.batched.boards import csr_rows
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.decisions.bounds import LEVEL_ROWS, Clock, guard_combats
+from ecs_combat.decisions.children import Children
 from ecs_combat.decisions.declarations import BlockDeclarations
+from ecs_combat.decisions.divisions import StepChoices
+from ecs_combat.decisions.nodes import Level, Resolved
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
-from ecs_combat.decisions.tree import Blocks, Clock, Level, Resolved, Tree
+from ecs_combat.decisions.tree import Blocks, Continuation, Tree
 
 I64 = np.int64
 
@@ -79,6 +87,8 @@ def search_blocks(
     attack_top: int | None = None,
     bounds: bool = True,
     record: bool = False,
+    continuation: Continuation | None = None,
+    guard: str | None = None,
 ) -> BoardResults:
     """Solve the `top` best block declarations of every board (and those tied with the best).
 
@@ -86,12 +96,13 @@ def search_blocks(
     boards of highest value matter: a board whose value is shown to be below theirs is not
     searched further. Without `bounds`, every declaration is searched to the end (to measure
     what the bounds save). With `record`, the tree records what it can for the results of
-    its nodes (:meth:`Tree.results_of`).
+    its nodes (:meth:`Tree.results_of`). With `continuation`, leaves are valued past their
+    combat (:attr:`Tree.continuation`; it needs `record`). `guard`: as :func:`search` takes it.
     """
     offset = np.concatenate([[0], np.cumsum([d.count for d in declarations])]).astype(I64)
     blocks = blocks_of(declarations)
-    tree = Tree(engine, objective, boards, sides, blocks, record=record)
-    return search(tree, offset, top, clock, attack_top, bounds)
+    tree = Tree(engine, objective, boards, sides, blocks, record=record, continuation=continuation)
+    return search(tree, offset, top, clock, attack_top, bounds, guard)
 
 
 def search(
@@ -101,9 +112,14 @@ def search(
     clock: Clock,
     attack_top: int | None = None,
     bounds: bool = True,
+    guard: str | None = None,
 ) -> BoardResults:
     """:func:`search_blocks` over the declarations of a new tree (``tree.blocks``), those
-    of board ``b`` being ``offset[b]:offset[b + 1]``."""
+    of board ``b`` being ``offset[b]:offset[b + 1]``. Levels are resolved in pieces of at
+    most :data:`~.bounds.LEVEL_ROWS` creature rows, the `clock` read between them. With
+    `guard` (the file searched, or ""), a search of more than
+    :data:`~.bounds.MOST_COMBATS` candidate combats is refused (:func:`~.bounds.guard_combats`):
+    as counted once every declaration is resolved, and as the tree grows."""
     blocks = tree.blocks
     n_decl = len(blocks.board)
     root = Level(
@@ -114,12 +130,7 @@ def search(
         div=np.zeros((0, 4), I64),
     )
     tree.add_level(root)
-    resolved = tree.resolve(root)
-    tree.values[0][:] = resolved.values
-    tree.solved[0][:] = resolved.first < 0
-    bounded = np.ones(n_decl, np.bool_)  # the default line is a lower bound
-    for rec in resolved.records:
-        bounded &= ~rec.defending_battles
+    resolved, seen, bounded, choices = _first_pass(tree, root, clock, count=guard is not None)
     board_of = blocks.board
     cut = np.zeros(n_decl, np.bool_)
     chunk = FIRST_CHUNK
@@ -131,21 +142,109 @@ def search(
         threshold = _thresholds(
             board_of, offset, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top
         )
-        pending = ~solved & ~cut
+        pending = ~solved & ~cut & seen  # unseen: the clock ran out in the first pass
         if bounds:
             cut |= pending & (lower > threshold[board_of])
         if attack_top is not None and bounds:
             skip = _boards_below(offset, solved, ranks, lower, attack_top)
             cut |= pending & skip[board_of]
         pending &= ~cut
+        if guard is not None and chunk == FIRST_CHUNK:  # what the search may have to expand
+            combats = n_decl + float(np.exp(choices[pending]).sum())
+            guard_combats(combats, guard or None, declarations=n_decl)
         if not pending.any():
             final = ranks
             break
         # the most promising first: the lowest lower bounds of each board
         places = _lowest(pending.nonzero()[0], lower, board_of, chunk if bounds else n_decl)
         chunk *= 4
-        _solve(tree, root, resolved, places, clock)
+        _solve(tree, root, resolved, places, clock, guard)
     return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut, final)
+
+
+def _first_pass(
+    tree: Tree, root: Level, clock: Clock, count: bool
+) -> tuple[Resolved | None, BoolArray, BoolArray, npt.NDArray[np.float64]]:
+    """Resolve every declaration with the default divisions (:func:`_resolve_level`): the
+    root level's resolution if one piece, which declarations were resolved, whose value is a
+    lower bound (the defending player had no division to choose on the default line), and
+    with `count`, the log of each declaration's division choices in the first step where
+    anyone divides on its default line (else 0: not counted)."""
+    n_decl = len(root.decl)
+    seen = np.zeros(n_decl, np.bool_)
+    bounded = np.zeros(n_decl, np.bool_)
+    logs = np.zeros(n_decl, np.float64)
+
+    def piece(lo: int, hi: int, resolved: Resolved) -> None:
+        seen[lo:hi] = bounded[lo:hi] = True
+        counted = np.zeros(hi - lo, np.bool_)
+        for rec in resolved.records:
+            bounded[lo:hi] &= ~rec.defending_battles
+            if count:
+                first = rec.battles & ~counted  # the first step with a choice: its children
+                logs[lo:hi] += np.where(first, rec.log_choices(hi - lo), 0.0)
+                counted |= rec.battles
+
+    whole, _ = _resolve_level(tree, root, 0, clock, piece)
+    return whole, seen, bounded, logs
+
+
+def _resolve_level(
+    tree: Tree,
+    level: Level,
+    li: int,
+    clock: Clock,
+    each: Callable[[int, int, Resolved], None] | None = None,
+) -> tuple[Resolved | None, BoolArray]:
+    """Resolve level `li` (just added) in pieces of at most :data:`LEVEL_ROWS` creature rows
+    while the clock allows, its values and leaves into the tree, `each` called with each
+    piece's nodes and resolution: the level's resolution if it was one piece (else None: its
+    nodes are resolved again to be expanded, :func:`_view`), and which nodes have a step to
+    expand (none of those left unresolved)."""
+    n = len(level.decl)
+    ends = _piece_ends(tree.rows_of(level.decl), LEVEL_ROWS)
+    whole: Resolved | None = None
+    # one piece, or a tree that keeps or reads every level whole: the level itself
+    if len(ends) == 2 or tree.keep_outcomes or tree.continuation is not None:
+        whole, ends = tree.resolve(level), [0, n]
+    else:
+        tree.played.append(None)
+    open_ = np.zeros(n, np.bool_)
+    for lo, hi in itertools.pairwise(ends):
+        if whole is None and clock.out():
+            break
+        resolved = whole or tree.resolve(_view(level, np.arange(lo, hi, dtype=I64)), keep=False)
+        tree.values[li][lo:hi] = resolved.values
+        tree.solved[li][lo:hi] = resolved.first < 0
+        open_[lo:hi] = resolved.first >= 0
+        if each is not None:
+            each(lo, hi, resolved)
+    return whole, open_
+
+
+def _piece_ends(rows: IntArray, most: int) -> list[int]:
+    """Where pieces of consecutive nodes (`rows` creature rows each) end: each piece has at
+    most `most` rows, or is one node; the first starts at 0 (listed)."""
+    total = rows.cumsum()
+    ends = [0]
+    while ends[-1] < len(rows):
+        below = int(total[ends[-1] - 1]) if ends[-1] else 0
+        ends.append(max(int(total.searchsorted(below + most, side="right")), ends[-1] + 1))
+    return ends
+
+
+def _view(level: Level, places: IntArray) -> Level:
+    """Some nodes of a level already added, to be resolved again (without keeping)."""
+    rows, _ = csr_rows(level.div_start, places)
+    count = level.div_start[places + 1] - level.div_start[places]
+    return Level(
+        level.first,
+        level.decl[places],
+        level.start_step[places],
+        np.concatenate([[0], count.cumsum()]).astype(I64),
+        level.div[rows],
+        ids=level.node_ids(places),
+    )
 
 
 def _ranking_keys(results: BoardResults, rows: IntArray, tie: IntArray) -> list[IntArray]:
@@ -271,20 +370,51 @@ def _lowest(places: IntArray, lower: IntArray, board_of: IntArray, chunk: int) -
     return np.sort(places[np.arange(len(places)) - first < chunk])
 
 
-def _solve(tree: Tree, root: Level, resolved: Resolved, places: IntArray, clock: Clock) -> None:
-    """Search root nodes `places` to the end (unless the clock runs out), and back up."""
-    level = root
-    while len(places) and not clock.out():
-        nxt = tree.children_of(level, resolved, places)
-        if nxt is None:
-            break
+def _solve(
+    tree: Tree,
+    root: Level,
+    resolved: Resolved | None,
+    places: IntArray,
+    clock: Clock,
+    guard: str | None,
+) -> None:
+    """Search root nodes `places` to the end (unless the clock runs out), and back up:
+    depth first, levels resolved in pieces of at most :data:`LEVEL_ROWS` creature rows and
+    made of as many nodes' children as fit in that many rows (the rest wait on a stack),
+    so memory is bounded by the depth."""
+    Todo = tuple[Level, Resolved | None, IntArray, list[tuple[StepChoices, Children]] | None]
+    todo: list[Todo] = [(root, resolved, places, None)]
+    while todo and not clock.out():
+        level, resolved, places, known = todo.pop()
+        if not len(places):
+            continue
+        if resolved is None:  # resolved in pieces: some of these nodes again
+            take = _piece_ends(tree.rows_of(level.decl[places]), LEVEL_ROWS)[1]
+            if take < len(places):
+                todo.append((level, None, places[take:], None))
+            level = _view(level, places[:take])
+            resolved, places = tree.resolve(level, keep=False), np.arange(take, dtype=I64)
+        if known is None:
+            known = tree.kinds_of(level, resolved, places, _grown(tree, guard))
+        take = tree.fitting(level, places, known, LEVEL_ROWS)
+        if take < len(places):  # the rest later, after these nodes' subtrees
+            todo.append((level, resolved, places[take:], known[take:]))
+        nxt = tree.children_of(level, resolved, places[:take], known[:take])
+        assert nxt is not None
+        if guard is not None:
+            guard_combats(tree.n_nodes + len(nxt.decl), guard or None, grown=True)
         tree.add_level(nxt)
-        resolved = tree.resolve(nxt)
-        li = len(tree.levels) - 1
-        tree.values[li][:] = resolved.values
-        tree.solved[li][:] = resolved.first < 0
-        level, places = nxt, (resolved.first >= 0).nonzero()[0]
+        done, open_ = _resolve_level(tree, nxt, len(tree.levels) - 1, clock)
+        todo.append((nxt, done, open_.nonzero()[0], None))
     tree.back_up()
+
+
+def _grown(tree: Tree, guard: str | None) -> Callable[[int], None] | None:
+    """With `guard`, a check refusing a node with so many children that the tree would
+    hold more than :data:`~.bounds.MOST_COMBATS` candidate combats."""
+    if guard is None:
+        return None
+    return lambda children: guard_combats(tree.n_nodes + children, guard or None, grown=True)
 
 
 def _boards_below(

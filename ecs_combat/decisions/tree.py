@@ -12,7 +12,7 @@ defending player's replies (scores compared term by term).
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,12 +36,18 @@ from ecs_combat.decisions.children import (
     children_of_kind,
     level_rows,
 )
-from ecs_combat.decisions.divisions import StepChoices, StepRecord
+from ecs_combat.decisions.divisions import StepChoices, StepRecord, joint_count
 from ecs_combat.decisions.layout import Layout
+from ecs_combat.decisions.nodes import Expansion, Level, Resolved
 from ecs_combat.decisions.objective import Objective, Sides, score
+from ecs_combat.errors import RefusedError
 from ecs_combat.rules.result import CombatResult
 
 I64 = np.int64
+
+#: Values of leaves past their own combat: given each leaf's board, result (as
+#: ``resolve --json`` has it) and score, their values ([n, T]).
+Continuation = Callable[[IntArray, list[CombatResult], IntArray], IntArray]
 
 
 @dataclass(frozen=True)
@@ -60,60 +66,6 @@ class Blocks:
     #: consecutive battles, the first level is resolved as `each` copies of their run, a
     #: declaration at a time (:func:`~ecs_combat.batched.board_copies.tile_boards`).
     each: int = 0
-
-
-@dataclass
-class Level:
-    """Nodes resolved together in one batch."""
-
-    first: int  #: id of the level's first node
-    decl: IntArray
-    start_step: IntArray  #: the first step whose divisions are not chosen yet
-    #: Chosen divisions (CSR by node): step, source, recipient (creature place, or
-    #: ``-1 - player place``), amount.
-    div_start: IntArray
-    div: IntArray  #: [R, 4]
-
-
-@dataclass
-class Expansion:
-    """A node whose first undecided division step was expanded into children."""
-
-    node: int
-    first_child: int
-    n_attacking: int  #: joint divisions of the attacking player
-    n_defending: int  #: replies of the defending player to each
-    choices: StepChoices
-    attacking: IntArray  #: [n_attacking, slots] amounts
-    defending: IntArray
-    #: First creature and player rows of the node's battle (rows minus these: places).
-    creature_start: int
-    player_start: int
-    #: The attacking choice and the defending reply that are the default division (RULES
-    #: section 3), preferred among equals so that the line shown changes only what matters.
-    default_attacking: int = -1
-    default_defending: int = -1
-
-
-@dataclass(frozen=True)
-class Resolved:
-    """A level resolved: its battles, scores and step records, and each node's first step
-    (record index) with a choice at or after its own start, or -1 (a leaf). Values, records
-    and `first` are by node; the batch's battles are its nodes in the order `node_battle`
-    gives (None: node i is battle i)."""
-
-    copies: Copies
-    values: IntArray
-    records: list[StepRecord]
-    first: IntArray
-    node_battle: IntArray | None = None
-
-    def starts(self) -> tuple[list[int], list[int]]:
-        """Each node's first creature and player rows in the batch."""
-        cs, ps = self.copies.creature_start, self.copies.player_start
-        if self.node_battle is not None:
-            cs, ps = cs[self.node_battle], ps[self.node_battle]
-        return cs.tolist(), ps.tolist()
 
 
 @dataclass
@@ -153,6 +105,9 @@ class Tree:
     #: :meth:`line`; the groups indexed so far.
     _where: dict[int, tuple[int, int]] = field(default_factory=dict)
     _indexed_groups: int = 0
+    #: The values of leaves beyond their own combat (the two-combat horizon, RULES 12), or
+    #: None: their scores. Needs `record` (the leaves' results are what it reads).
+    continuation: Continuation | None = None
 
     def __post_init__(self) -> None:
         self._rows = self.board_rows or Rows.of(self.boards)
@@ -210,22 +165,40 @@ class Tree:
     def _tiled(self, level: Level, named: bool) -> Layout | None:
         """The first level laid out a declaration at a time when its boards allow it
         (:meth:`Layout.tiled`), unless named (recorded levels keep node order)."""
-        if named or level.first != 0 or len(level.div):
+        if named or level.first != 0 or len(level.div) or level.ids is not None:
             return None
         return Layout.tiled(self.blocks.each, self.blocks.board, level.decl)
 
-    def resolve(self, level: Level) -> Resolved:
-        """Resolve a level."""
+    def rows_of(self, decl: IntArray) -> IntArray:
+        """The creature rows of the boards of some declarations (a node's battle has its
+        board's rows)."""
+        out: IntArray = self._rows.creatures.count[self.blocks.board[decl]]
+        return out
+
+    def resolve(self, level: Level, keep: bool = True) -> Resolved:
+        """Resolve a level; without `keep`, a piece or a view of a level whose play and
+        outcomes are not kept (:attr:`played`, :attr:`kept` are per level added)."""
         board = self.blocks.board[level.decl]
-        record = self.record and int(self._rows.creatures.count[board].sum()) <= RECORDED_ROWS
+        rows = int(self._rows.creatures.count[board].sum())
+        horizon = self.continuation is not None  # its levels are resolved whole (kept)
+        record = keep and self.record and rows <= (HORIZON_ROWS if horizon else RECORDED_ROWS)
+        if horizon and not record:  # refused before anything is resolved
+            raise RefusedError(
+                f"looking past a combat reads the result of every candidate combat: this "
+                f"board's come to {rows:,} creature rows at once, more than {HORIZON_ROWS:,} "
+                '(decide it with horizon = "combat", or make the board smaller)'
+            )
         copies, layout = self.battles(level, named=record)
         batch = copies.batch
         played = self.engine.play_batch(batch, record=record)
-        self.played.append(played if record else None)
+        if keep:
+            self.played.append(played if record else None)
         outcome, records = played.outcome, played.divisions
+        if not record:
+            played.release()
         self.evaluated += batch.n_battles
         node, node_battle = (None, None) if layout is None else (layout.node, layout.battle)
-        if self.keep_outcomes:
+        if self.keep_outcomes and keep:
             self.kept.append((batch, outcome, copies.segments(), node_battle))
         decl = level.decl if node is None else level.decl[node]
         values = score(self.objective, batch, outcome, self._sides(copies, decl))
@@ -237,7 +210,22 @@ class Tree:
         for i, rec in enumerate(indexed):
             open_ = (first < 0) & rec.battles & (rec.rec.step >= level.start_step)
             first[open_] = i
+        if self.continuation is not None:
+            values = self._continued(played if record else None, values, first, level.decl)
         return Resolved(copies, values, indexed, first, node_battle)
+
+    def _continued(
+        self, played: Played | None, values: IntArray, first: IntArray, decl: IntArray
+    ) -> IntArray:
+        """The leaves' values with their :attr:`continuation`."""
+        assert self.continuation is not None and played is not None
+        leaves = (first < 0).nonzero()[0]
+        if not len(leaves):
+            return values
+        out = values.copy()
+        results = played.results(leaves.tolist(), notes=False)
+        out[leaves] = self.continuation(self.blocks.board[decl[leaves]], results, values[leaves])
+        return out
 
     def _sides(self, copies: Copies, decl: IntArray) -> Sides:
         """The sides of the copies' battles (`decl`: each one's declaration)."""
@@ -265,34 +253,64 @@ class Tree:
                 return li, node - self.levels[li].first
         raise IndexError(node)
 
-    def children_of(self, level: Level, resolved: Resolved, expand: IntArray) -> Level | None:
-        """The next level: the children of the level's nodes `expand` (places in `level`)."""
-        if len(expand) == 0:
-            return None
+    def kinds_of(
+        self,
+        level: Level,
+        resolved: Resolved,
+        expand: IntArray,
+        check: Callable[[int], None] | None = None,
+    ) -> list[tuple[StepChoices, Children]]:
+        """The dividers and the children (by kind) of the level's nodes `expand` (places);
+        `check` is called with each node's number of children at most (:func:`joint_count`)
+        before they are made (to refuse a search growing too large)."""
         records, first = resolved.records, resolved.first
         attacked = resolved.copies.batch.attacking
         cs, ps = resolved.starts()
-        kinds: list[Children] = []
-        next_id = first_id = self.n_nodes
-        first_expansion = len(self.expansions)
-        steps = []
-        places = expand.tolist()
         # each node's dividers, gathered record by record
         found: dict[int, StepChoices] = {}
         record_of = first[expand]
         for i in distinct_values(record_of):
             mine = expand[record_of == i].tolist()
             found.update(zip(mine, records[i].choices_of(mine, attacked), strict=True))
-        for k in places:
-            choices = found[k]
+        if check is not None:
+            check(max(joint_count(c) for c in found.values()))
+        # nodes whose dividers look the same from their board have the same children
+        return [(found[k], children_of_kind(found[k], cs[k], ps[k])) for k in expand.tolist()]
+
+    def fitting(
+        self, level: Level, expand: IntArray, kinds: list[tuple[StepChoices, Children]], rows: int
+    ) -> int:
+        """How many of the nodes `expand`, in order, have at most `rows` creature rows of
+        children together (at least one)."""
+        sizes = np.array([kind.n for _, kind in kinds], I64) * self.rows_of(level.decl[expand])
+        return max(int(np.searchsorted(sizes.cumsum(), rows, side="right")), 1)
+
+    def children_of(
+        self,
+        level: Level,
+        resolved: Resolved,
+        expand: IntArray,
+        known: list[tuple[StepChoices, Children]] | None = None,
+    ) -> Level | None:
+        """The next level: the children of the level's nodes `expand` (places in `level`;
+        `known`: their :meth:`kinds_of`, if known)."""
+        if len(expand) == 0:
+            return None
+        if known is None:
+            known = self.kinds_of(level, resolved, expand)
+        cs, ps = resolved.starts()
+        kinds: list[Children] = []
+        next_id = first_id = self.n_nodes
+        first_expansion = len(self.expansions)
+        steps = []
+        ids = level.node_ids(expand).tolist()
+        for k, node, (choices, kind) in zip(expand.tolist(), ids, known, strict=True):
             c0, p0 = cs[k], ps[k]
-            # nodes whose dividers look the same from their board have the same children
-            kind = children_of_kind(choices, c0, p0)
             kinds.append(kind)
             steps.append(choices.step + 1)
             self.expansions.append(
                 Expansion(
-                    level.first + k,
+                    node,
                     next_id,
                     len(kind.attacking),
                     len(kind.defending),
@@ -309,7 +327,7 @@ class Tree:
         n = np.array([kind.n for kind in kinds], I64)
         self._expanded.append(
             Expanded(
-                level.first + expand,
+                level.node_ids(expand),
                 first_id + n.cumsum() - n,
                 np.array([len(kind.attacking) for kind in kinds], I64),
                 np.array([len(kind.defending) for kind in kinds], I64),
@@ -463,18 +481,6 @@ class Tree:
 
 #: Levels of at most this many creature rows are recorded when the tree records.
 RECORDED_ROWS = 1 << 14
-
-
-class Clock:
-    """A search's time budget."""
-
-    def __init__(self, seconds: float | None) -> None:
-        self.began = time.perf_counter()
-        self.seconds = seconds
-
-    @property
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.began
-
-    def out(self) -> bool:
-        return self.seconds is not None and self.elapsed > self.seconds
+#: Levels of trees with a :attr:`Tree.continuation` are recorded up to this many creature rows;
+#: a larger one is refused.
+HORIZON_ROWS = 1 << 18

@@ -17,7 +17,7 @@ of either engine is part of the contract; a plugin imports neither engine.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -216,10 +216,51 @@ class CombatContext(Protocol):
         """The player loses life (not damage, 119.3)."""
         ...
 
-    def sacrifice(self, creature: Creature) -> None:
-        """Its controller sacrifices it (701.17): it dies (700.4), so the `dies` systems run,
-        with state-based actions after a creature returns. Nothing for one off the
-        battlefield."""
+    def sacrifice(self, creatures: Sequence[Creature]) -> None:
+        """Their controllers sacrifice creatures (701.17): they leave the battlefield together
+        and die (700.4), so the `dies` systems run once for the whole group, then state-based
+        actions are checked (704.3). Nothing for those off the battlefield."""
+        ...
+
+    def create_token(
+        self,
+        controller: Player,
+        characteristics: Creature,
+        tapped: bool = False,
+        attacking: Player | None = None,
+    ) -> Creature | None:
+        """A token copy of the creature `characteristics` (its copiable values as printed:
+        name, power, toughness, keywords, colors; 707.2) enters the battlefield under
+        `controller`'s control, summoning sick, tapped if `tapped`, attacking the player
+        `attacking` if given and still in the game (506.3). Its id is
+        ``<characteristics>~<player>`` (`attacking`, else `controller`): one token per id,
+        None if it exists already. A token doesn't return to the battlefield (111.8). The
+        keyword that makes it must declare ``Keyword.tokens`` (the batched engine reserves
+        its rows)."""
+        ...
+
+    def chosen_sacrifices(self, player: Player, n: int) -> list[Creature]:
+        """The creatures (at most `n`) the player chooses to sacrifice now, for an effect that
+        makes them sacrifice `n` (annihilator): the next `n` ids of the scenario's
+        ``sacrifices`` for that player (each call takes its own, in the order triggers
+        resolve) still on the battlefield under their control, then the least valuable of
+        their other creatures (RULES 9's value; the last listed on ties). Choosing doesn't
+        sacrifice them: pass them to :meth:`sacrifice`."""
+        ...
+
+    def destroy(self, creature: Creature) -> bool:
+        """An effect destroys the creature (701.8): through the `destroy` systems first
+        (indestructible, regeneration may keep it), then it dies as :meth:`sacrifice` says.
+        Whether it was destroyed (False for one off the battlefield)."""
+        ...
+
+    def remove_from_combat(self, creature: Creature) -> None:
+        """It stops being an attacking or blocking creature (506.4); an attacker it blocked
+        stays blocked (509.1h)."""
+        ...
+
+    def remove_damage(self, creature: Creature) -> None:
+        """All damage marked on it is removed (regeneration, 701.19; cleanup, 514.2)."""
         ...
 
     def return_to_battlefield(self, creature: Creature) -> None:
@@ -432,7 +473,42 @@ class BatchContext(Protocol):
         ...
 
     def sacrifice(self, rows: IntArray) -> None:
-        """Some distinct rows are sacrificed (701.17), as :meth:`CombatContext.sacrifice`."""
+        """Some distinct rows are sacrificed (701.17), as :meth:`CombatContext.sacrifice`:
+        the `dies` systems run once for all of them."""
+        ...
+
+    def create_token(
+        self,
+        controllers: IntArray,
+        characteristics: IntArray,
+        tapped: bool = False,
+        attacking: IntArray | None = None,
+    ) -> IntArray:
+        """Token copies enter, one per element: of the row ``characteristics[i]`` under the
+        player row ``controllers[i]``, attacking ``attacking[i]`` if given, as
+        :meth:`CombatContext.create_token` says. Their rows (-1 where that token exists
+        already); a token the batch reserved no row for makes the engine refuse the batch."""
+        ...
+
+    def chosen_sacrifices(self, players: IntArray, n: IntArray) -> IntArray:
+        """The rows the given players (distinct player rows) choose to sacrifice now, `n[i]`
+        for ``players[i]``, as :meth:`CombatContext.chosen_sacrifices` says; all in one array
+        (pass it to :meth:`sacrifice`)."""
+        ...
+
+    def destroy(self, rows: IntArray) -> BoolArray:
+        """An effect destroys some distinct rows (701.8), as :meth:`CombatContext.destroy`:
+        the `destroy` systems once for all of them, then those destroyed die together.
+        Per row given: whether it was destroyed."""
+        ...
+
+    def remove_from_combat(self, rows: IntArray) -> None:
+        """Some rows stop attacking or blocking (506.4), as
+        :meth:`CombatContext.remove_from_combat`."""
+        ...
+
+    def remove_damage(self, rows: IntArray) -> None:
+        """All damage marked on some rows is removed."""
         ...
 
     def return_to_battlefield(self, rows: IntArray) -> None:

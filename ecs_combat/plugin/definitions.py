@@ -69,16 +69,27 @@ class Keyword:
     summary: str = ""
     #: What follows the name in a scenario: ``""`` nothing, ``"number"`` a whole number
     #: (``bushido 2``), ``"color"`` the word "from" and a color or a quality
-    #: (:data:`FROM_WORDS`: ``protection from red``, ``protection from creatures``).
+    #: (:data:`FROM_WORDS`: ``protection from red``, ``protection from creatures``), ``"pt"``
+    #: a bonus ``+X/+Y`` (``battalion +1/+1``: :class:`PowerToughness`).
     parameter: str = ""
     #: What its trigger targets, given by the creature's ``targets`` key (one of
     #: :data:`TRIGGER_TARGETS`; ``""``: it targets nothing). The loader refuses a target
     #: that could never be legal; the plugin checks it again as the trigger resolves (608.2b).
     target: str = ""
+    #: Each instance's attack trigger makes the player it attacks sacrifice N creatures (its
+    #: number): the scenario's ``sacrifices`` may name that many of that player's.
+    defender_sacrifices: bool = False
+    #: The tokens a creature with it may create (:data:`TOKENS`): ``""`` none, ``"copy per
+    #: opponent"`` a token copy of itself for each opponent of its controller (myriad), with
+    #: the id ``<creature>~<player>``. The batched engine reserves their rows as it builds
+    #: a batch; the contexts' ``create_token`` puts one onto the battlefield.
+    tokens: str = ""
 
     def __post_init__(self) -> None:
         if self.target not in TRIGGER_TARGETS:
             raise TypeError(f"Keyword.target must be one of {TRIGGER_TARGETS}, not {self.target!r}")
+        if self.tokens not in TOKENS:
+            raise TypeError(f"Keyword.tokens must be one of {TOKENS}, not {self.tokens!r}")
         for attr, kind in (("name", str), ("rule", str), ("summary", str), ("parameter", str)):
             if not isinstance(getattr(self, attr), kind):
                 raise TypeError(
@@ -104,10 +115,45 @@ QUALITIES = ("creatures", "everything", "multicolored")
 #: What follows "from" in a ``color`` parameter, in bit order (:func:`from_mask`): the colors,
 #: then the qualities, so a color's bit is the same in both masks.
 FROM_WORDS = COLORS + QUALITIES
-PARAMETERS = ("", "number", "color")
+PARAMETERS = ("", "number", "color", "pt")
+#: The base a ``pt`` parameter packs power and toughness with (:class:`PowerToughness`).
+PT_BASE = 1000
+
+
+class PowerToughness(int):
+    """A ``pt`` parameter, as scenarios write it after the keyword: ``battalion +1/+0``. Both
+    engines carry it as one number, power * :data:`PT_BASE` + toughness (each 0 to 999): the
+    reference context's ``instances`` gives this value, the batched one the same integers;
+    :func:`pt_parameter` reads either."""
+
+    @classmethod
+    def of(cls, power: int, toughness: int) -> PowerToughness:
+        """The parameter +power/+toughness."""
+        return cls(power * PT_BASE + toughness)
+
+    def __str__(self) -> str:
+        power, toughness = pt_parameter(self)
+        return f"+{power}/+{toughness}"
+
+
+def pt_parameter(value: int) -> tuple[int, int]:
+    """The (power, toughness) a ``pt`` parameter gives (``+2/+1`` -> (2, 1))."""
+    power, toughness = divmod(int(value), PT_BASE)
+    return power, toughness
+
+
 #: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
 #: (the player the source attacks) controls; an attacking creature.
 TRIGGER_TARGETS = ("", "creature the defending player controls", "attacking creature")
+#: What tokens a keyword lets a creature create (``Keyword.tokens``).
+TOKENS = ("", "copy per opponent")
+
+
+def token_id(source: str, player: str) -> str:
+    """The id of the token copy of creature `source` made for `player` (myriad's tokens)."""
+    return f"{source}~{player}"
+
+
 #: Mana symbols of the colors (105.1a), for a card's colors from its mana cost (202.2).
 COLOR_SYMBOLS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
         SplitCard,
         StateField,
     )
+    from ecs_combat.plugin.event_actions import EventAction
+    from ecs_combat.plugin.kernels import KernelColumn, KernelPart
     from ecs_combat.plugin.phases import PhaseRule
     from ecs_combat.plugin.restrictions import Restriction
     from ecs_combat.plugin.schedule import System
@@ -151,5 +153,25 @@ def register_phase_rules() -> Sequence[PhaseRule]:
 
     Called once when the registry is built. The core asks each rule, as each phase of a turn
     ends, what it adds after that phase; see :mod:`ecs_combat.plugin.phases`.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_kernel_parts() -> Sequence[KernelPart | KernelColumn]:
+    """Return the kernel forms of this plugin's systems and the columns they share.
+
+    Called once when the registry is built. Optional: a batch whose systems all have kernel
+    parts is resolved by the compiled kernel, any other by the batched engine; see
+    :mod:`ecs_combat.plugin.kernels`.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_event_actions() -> Sequence[EventAction]:
+    """Return the scenario event actions this plugin adds (regeneration's ``regenerate``).
+
+    Called once when the registry is built; see :mod:`ecs_combat.plugin.event_actions`.
     """
     raise NotImplementedError

@@ -24,8 +24,11 @@ from ecs_combat.plugin.definitions import (
     ScoreTerm,
     SplitCard,
     StateField,
+    normalize_keyword,
     plugin_name_for,
 )
+from ecs_combat.plugin.event_actions import CORE_EVENT_ACTIONS, EventAction
+from ecs_combat.plugin.kernels import KernelColumn, KernelPart, kernel_problem
 from ecs_combat.plugin.ordering import order_systems
 from ecs_combat.plugin.phases import PhaseRule
 from ecs_combat.plugin.registry import (
@@ -36,7 +39,8 @@ from ecs_combat.plugin.registry import (
 )
 from ecs_combat.plugin.restrictions import KINDS, Restriction
 from ecs_combat.plugin.schedule import POINT_NAMES, System
-from ecs_combat.suggest import closest, did_you_mean
+from ecs_combat.plugin.system_names import check_system_names
+from ecs_combat.suggest import closest, did_you_mean, some_names
 
 ENTRY_POINT_GROUP = "ecs_combat"
 DISABLE_AUTOLOAD_ENV = "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD"
@@ -85,6 +89,9 @@ def known_plugin_names(load: Iterable[str] = ()) -> set[str]:
 def check_plugin_options(options: Iterable[str]) -> None:
     """Raise :class:`InputError` for a ``no:NAME`` that names no known plugin, in either
     spelling (``first_strike``, ``first strike``), naming the known ones and the closest."""
+    options = list(options)
+    if not any(opt.startswith("no:") for opt in options):
+        return  # nothing to check: the entry points are not read twice
     load, _ = parse_plugin_options(options)
     known = known_plugin_names(load)
     for opt in options:
@@ -100,7 +107,8 @@ def check_plugin_options(options: Iterable[str]) -> None:
         raise InputError(
             "-p",
             opt,
-            f"no plugin is named {name!r} (known: {', '.join(sorted(known)) or 'none'}){hint}",
+            f"no plugin is named {name!r}{hint} (known: {some_names(name, known) or 'none'}; "
+            "`ecs-combat plugins` lists them)",
         )
 
 
@@ -400,6 +408,7 @@ def _build(
             f"{state.owner}.{state.key}"
         )
     _drop_unmet_requirements(reg)
+    reg.token_makers = frozenset(k.name for k in reg.keywords.values() if k.tokens)
 
     for plugin, system in _collect(pm, rank, "register_systems", System):
         if system.point not in POINT_NAMES:
@@ -417,9 +426,20 @@ def _build(
         contributed.setdefault(plugin, {}).setdefault("systems", []).append(
             (system.point, system.name)
         )
+    installed = {ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    check_system_names(reg.systems, {*installed, *blocked, *reg.keywords, *reg.unavailable, *rank})
     for point, scheduled in reg.systems.items():
         positions = order_systems(point, [(s.plugin, s.system) for s in scheduled])
         scheduled[:] = [scheduled[i] for i in positions]
+
+    for plugin, item in _collect(pm, rank, "register_kernel_parts", KernelPart | KernelColumn):
+        problem = kernel_problem(item, plugin, reg)
+        if problem:
+            raise PluginError(f"plugin {plugin!r}: {problem}")
+        if isinstance(item, KernelColumn):
+            reg.kernel_columns.setdefault(plugin, []).append(item)
+        else:
+            reg.kernel_parts[(plugin, item.system)] = item
 
     for plugin, restriction in _collect(pm, rank, "register_restrictions", Restriction):
         if restriction.kind not in KINDS or not callable(restriction.test):
@@ -459,6 +479,18 @@ def _build(
         if term.name in CORE_SCORE_TERMS or term.name in reg.score_terms:
             raise PluginError(f"plugin {plugin!r} defines score term {term.name!r} a second time")
         reg.score_terms[term.name] = term
+
+    for plugin, action in _collect(pm, rank, "register_event_actions", EventAction):
+        if action.name in CORE_EVENT_ACTIONS or action.name in reg.event_actions:
+            raise PluginError(f"plugin {plugin!r} defines event action {action.name!r} again")
+        if not callable(action.apply):
+            raise PluginError(
+                f"plugin {plugin!r}: event action {action.name!r} has an `apply` that is not "
+                "callable"
+            )
+        if normalize_keyword(action.keyword) in reg.keywords:
+            reg.event_actions[action.name] = action
+            reg.event_action_plugin[action.name] = plugin
 
     for name, dist, version, module in infos:
         c = contributed.get(name, {})

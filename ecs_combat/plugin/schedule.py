@@ -16,7 +16,11 @@ never per creature.
 **Order within a point** (the way Bevy orders systems): a system belongs to the sets it names
 (``sets``), to one set per keyword it names (``keywords``: a lifelink system is in the set
 ``lifelink``) and to the set named after its plugin; it runs after every system of the sets in
-its ``after`` and before those of its ``before`` (names no loaded plugin uses are ignored).
+its ``after`` and before those of its ``before``. A name there must be one a plugin could
+mean (a standard set, an installed or blocked plugin or keyword, a set or system of some
+system; one not loaded now orders nothing), and ``sets`` no other point's standard set; both,
+and a ``writes`` naming no field of the point's payloads, are plugin errors
+(:mod:`ecs_combat.plugin.system_names`).
 Some points have standard sets that run in a fixed order (:data:`SET_ORDER`). The registry
 sorts each point's systems once, as it is built; among systems no constraint orders, the
 plugin's name, then the system's, decides. A cycle is a plugin error naming the plugins in it;

@@ -223,8 +223,13 @@ class Combat:
         return state_based.state_based_actions(self)
 
     def end_of_combat(self) -> None:
-        """The end of combat step (511): the plugins' delayed triggers."""
-        self.run_systems("end-of-combat", None)
+        """The end of combat step (511): the plugins' delayed triggers, then state-based
+        actions (704.3: a player would receive priority)."""
+        if self.systems.at["end-of-combat"]:
+            self.run_systems("end-of-combat", None)
+            died = state_based.state_based_actions(self)
+            if died:
+                self.note(f"end of combat: {', '.join(died)} died")
 
     def finish(self) -> CombatResult:
         """Fill in the creatures, and the players in this phase's order, as they are now (at

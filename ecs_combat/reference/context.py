@@ -5,7 +5,7 @@ over the creatures of one :class:`~ecs_combat.reference.combat.Combat` (its
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from typing import TYPE_CHECKING
 
 import esper
@@ -23,7 +23,9 @@ from ecs_combat.reference.components import (
 )
 from ecs_combat.reference.components import Player as PlayerComponent
 from ecs_combat.reference.returns import return_to_battlefield
-from ecs_combat.reference.state_based import sacrifice
+from ecs_combat.reference.sacrifices import choose_sacrifices
+from ecs_combat.reference.state_based import destroy_creatures, sacrifice
+from ecs_combat.reference.tokens import create_token
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 
@@ -166,9 +168,33 @@ class ReferenceContext:
     def lose_life(self, player: Player, amount: int) -> None:
         self._board.lose_life(player, amount)
 
-    def sacrifice(self, creature: Creature) -> None:
+    def sacrifice(self, creatures: Sequence[Creature]) -> None:
+        sacrifice(self._combat, [c for c in creatures if c not in self.stale])
+
+    def chosen_sacrifices(self, player: Player, n: int) -> list[Creature]:
+        return choose_sacrifices(self._combat, player, n)
+
+    def create_token(
+        self,
+        controller: Player,
+        characteristics: Creature,
+        tapped: bool = False,
+        attacking: Player | None = None,
+    ) -> Creature | None:
+        return create_token(self._combat, controller, characteristics, tapped, attacking)
+
+    def destroy(self, creature: Creature) -> bool:
+        if creature in self.stale:
+            return False
+        return bool(destroy_creatures(self._combat, [creature]))
+
+    def remove_from_combat(self, creature: Creature) -> None:
         if creature not in self.stale:
-            sacrifice(self._combat, creature)
+            self._board.remove_from_combat(creature)
+
+    def remove_damage(self, creature: Creature) -> None:
+        if creature not in self.stale:
+            esper.component_for_entity(creature, Damage).marked = 0
 
     def return_to_battlefield(self, creature: Creature) -> None:
         return_to_battlefield(self._combat, creature)

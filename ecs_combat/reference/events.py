@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import esper
 
+from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.definitions import Card as CardDefinition
 from ecs_combat.plugin.payloads import EventDamage
 from ecs_combat.plugin.phases import CastInMain
@@ -21,7 +22,7 @@ from ecs_combat.reference.components import (
     SummoningSick,
 )
 from ecs_combat.reference.damage import amounts_text
-from ecs_combat.reference.state_based import creatures_died, destroy, state_based_actions
+from ecs_combat.reference.state_based import destroy_creatures, state_based_actions
 from ecs_combat.reference.views import CardTarget, EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 from ecs_combat.scenario.events import token_creature
@@ -69,6 +70,12 @@ def apply_event(combat: Combat, ev: Event) -> None:
             f"{ev.describe()}: {ev.target} is no longer on the battlefield; nothing happens"
         )
         return
+    added = combat.reg.event_actions.get(ev.action)
+    if added is not None:
+        plugin = combat.reg.event_action_plugin[ev.action]
+        call_plugin(plugin, f"event action {ev.action!r}", added.apply, combat.context, e)
+        combat.note(f"{ev.at}: {ev.target} {added.summary or ev.action}")
+        return
     src = esper.component_for_entity(e, KeywordSources)
     if ev.action == "grant":
         for kw, parameter in zip(ev.keywords, ev.parameters, strict=True):
@@ -95,13 +102,10 @@ def apply_event(combat: Combat, ev: Event) -> None:
         combat.board.remove_from_combat(e)
         combat.note(f"{ev.at}: {ev.target} is removed from combat")
     elif ev.action == "destroy":
-        combat.board.refresh_keywords()
-        if not destroy(combat, {e}):
-            combat.note(f"{ev.at}: {ev.target} is not destroyed ({combat.now.kept.get(e, '')})")
-        else:
-            combat.board.leave_battlefield(e)
+        if destroy_creatures(combat, [e]):
             combat.note(f"{ev.at}: {ev.target} is destroyed")
-            creatures_died(combat, [e])
+        else:
+            combat.note(f"{ev.at}: {ev.target} is not destroyed ({combat.now.kept.get(e, '')})")
 
 
 def event_damage(combat: Combat, recipient: int, to_player: bool, amount: int) -> int:

@@ -35,6 +35,8 @@ class CombatState:
     #: While triggers resolve: the creatures that returned as new objects since they were
     #: put on the stack (400.7); what those triggers do to them does nothing.
     new_objects: set[int] | None = None
+    #: How many of each player's ``sacrifices`` ids the sacrifices so far have taken.
+    sacrifices_taken: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.divisions = {(d.step, d.source): d for d in self.scenario.divisions}

@@ -3,6 +3,7 @@ creatures die or are destroyed, the `dies` systems, sacrifice."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import esper
@@ -92,15 +93,35 @@ def creatures_died(combat: Combat, entities: list[int]) -> None:
                 board.returned[board.cid(e)] = stats.power + stats.toughness
 
 
-def sacrifice(combat: Combat, entity: int) -> None:
-    """Its controller sacrifices a creature (701.17): it dies (700.4); state-based actions are
-    checked after the `dies` systems (704.3)."""
-    if not combat.board.on_battlefield(entity):
+def sacrifice(combat: Combat, entities: Iterable[int]) -> None:
+    """Their controllers sacrifice creatures (701.17): those on the battlefield leave it
+    together and die (700.4); the `dies` systems run once for all of them, and state-based
+    actions are checked after them (704.3)."""
+    board = combat.board
+    gone = [e for e in dict.fromkeys(entities) if board.on_battlefield(e)]
+    if not gone:
         return
-    combat.board.leave_battlefield(entity)
-    creatures_died(combat, [entity])
+    for e in gone:
+        board.leave_battlefield(e)
+    creatures_died(combat, gone)
     if combat.systems.at["dies"]:
         state_based_actions(combat)
+
+
+def destroy_creatures(combat: Combat, entities: Iterable[int]) -> list[int]:
+    """An effect destroys creatures (701.8): the `destroy` systems may keep some
+    (indestructible, regeneration: why in the combat's `kept`); the others leave the
+    battlefield together and die, the `dies` systems run once for them and state-based
+    actions are checked after them. Returns the entities destroyed, in scenario order."""
+    board = combat.board
+    about = {e for e in entities if board.on_battlefield(e)}
+    if not about:
+        return []
+    board.refresh_keywords()
+    destroyed = sorted(destroy(combat, about), key=board.order)
+    if destroyed:
+        sacrifice(combat, destroyed)  # leaving and dying are the same from here on
+    return destroyed
 
 
 def players_leave(combat: Combat, losers: list[int]) -> None:

@@ -34,6 +34,8 @@ def used_keywords(
             creature(spec)
         for ev in sc.events:
             used.update(ev.keywords)
+            if ev.action in registry.event_actions:  # the keyword the action belongs to
+                used.add(registry.event_actions[ev.action].keyword)
             used.update(k for k in ev.counters if k in registry.keywords)
             if ev.creature is not None:
                 creature(ev.creature)

@@ -5,11 +5,14 @@ One reader gives both commands the same messages: ``no such file``, the accepted
 invalid TOML or JSON, duplicate JSON keys, text that is not valid Unicode, nesting deeper than
 :data:`checks.MAX_DEPTH`, integers too long to read, and a document of the other kind ("this
 looks like a SPEC file: use `ecs-combat simulate`"). A ``.jsonl`` file is read one line at a
-time, so memory stays bounded however long it is.
+time, so memory stays bounded however long it is. A line of more than
+:data:`MAX_LINE_BYTES` (64 MiB), or a ``.toml`` or ``.json`` file of more than
+:data:`MAX_FILE_BYTES` (1 GiB), is refused once that much is read (an endless stream too).
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -45,12 +48,28 @@ MARKS: dict[Kind, frozenset[str]] = {
             "matchup",
             "turn",
             "pool",
+            "race",
         }
     ),
 }
+#: The most bytes one line of a JSON Lines file may hold (64 MiB): a longer line (an endless
+#: one, such as a ``.jsonl`` name for ``/dev/zero``) is refused once this much is read.
+MAX_LINE_BYTES = 64 << 20
+#: The most bytes a ``.toml`` or ``.json`` file may hold (1 GiB): a battle of a million
+#: creatures written as JSON is about 100 MB. A larger file (an endless one) is refused
+#: once this much is read.
+MAX_FILE_BYTES = 1 << 30
+#: Bytes read at a time from a ``.toml`` or ``.json`` file (its UTF-8 checked as it comes).
+_READ_CHUNK = 1 << 20
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _WHAT: dict[Kind, str] = {"scenario": "a scenario", "spec": "a SPEC file"}
 _COMMAND: dict[Kind, str] = {"scenario": "ecs-combat resolve", "spec": "ecs-combat simulate"}
+#: What an empty file lacks, said in its error.
+_NEEDS: dict[Kind, str] = {
+    "scenario": "a scenario needs [players.NAME] and [creatures.NAME] tables (docs/scenarios.md)",
+    "spec": "a SPEC file needs at least one key, such as attackers = 2 (docs/simulate.md); "
+    "without a SPEC, `ecs-combat simulate` runs the keyword tournament",
+}
 
 
 class _Duplicated(dict[str, Any]):
@@ -92,6 +111,19 @@ class _DuplicateKeyDecoder:
                 self.check(value, f"{path}[{i}]")
 
 
+def is_turn(doc: Any) -> bool:
+    """Whether a raw document describes a turn (it has ``turn`` or ``combats``)."""
+    return isinstance(doc, Mapping) and bool(doc.keys() & {"turn", "combats"})
+
+
+def is_turn_file(path: str | Path) -> bool:
+    """Whether a scenario file holds turns: its first document has ``turn`` or ``combats``.
+    Reads only that document; an unreadable file is an :class:`InputError`."""
+    for _, doc in read_documents(path, "scenario"):
+        return is_turn(doc)
+    return False
+
+
 def read_documents(
     path: str | Path, kind: Kind, quick: Callable[[bytes, str], Any] | None = None
 ) -> Iterator[tuple[str, Any]]:
@@ -108,9 +140,13 @@ def read_documents(
         yield from _json_lines(p, file, kind, quick)
         return
     text = _read(p, file)
+    if not text.strip():
+        raise InputError(file, "", f"the file is empty: {_NEEDS[kind]}")
     if suffix == ".toml":
         doc = decode_toml(text, file)
         check_document(doc, file)
+        if kind == "scenario" and doc == {}:
+            raise InputError(file, "", f"the file holds only comments: {_NEEDS[kind]}")
         yield file, checked(doc, file, kind, file, surrogates=False)
     else:
         doc = decode_json(text, file)
@@ -119,19 +155,81 @@ def read_documents(
 
 
 def _read(p: Path, file: str) -> str:
-    """A file's text, or an :class:`InputError` saying why it can't be read."""
+    """A file's text, or an :class:`InputError` saying why it can't be read: read a chunk at
+    a time and checked as it comes (random bytes or a NUL byte are refused at once), and
+    refused past :data:`MAX_FILE_BYTES` (an endless file too)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    size = 0
     try:
-        return p.read_text(encoding="utf-8")
+        with p.open("rb") as stream:
+            while chunk := stream.read(_READ_CHUNK):
+                if size + len(chunk) > MAX_FILE_BYTES:
+                    raise InputError(file, "", _too_large("the file", MAX_FILE_BYTES))
+                pending = len(decoder.getstate()[0])
+                try:
+                    parts.append(decoder.decode(chunk))
+                except UnicodeDecodeError as exc:
+                    at = size - pending + exc.start
+                    raise InputError(file, f"byte {at}", "not valid UTF-8 text") from None
+                if (nul := chunk.find(b"\0")) >= 0:  # TOML and JSON refuse it raw
+                    raise InputError(file, f"byte {size + nul}", "a NUL byte: not text")
+                size += len(chunk)
+            try:
+                parts.append(decoder.decode(b"", final=True))
+            except UnicodeDecodeError as exc:  # the file ends inside a character
+                at = size - len(decoder.getstate()[0]) + exc.start
+                raise InputError(file, f"byte {at}", "not valid UTF-8 text") from None
     except FileNotFoundError:
         raise InputError(file, "", "no such file") from None
     except IsADirectoryError:
         raise InputError(file, "", "is a directory, not a file") from None
     except PermissionError:
         raise InputError(file, "", "permission denied") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(file, f"byte {exc.start}", "not valid UTF-8 text") from None
     except OSError as exc:
         raise InputError(file, "", f"cannot read: {exc.strerror or exc}") from None
+    return "".join(parts)
+
+
+def _too_large(what: str, cap: int) -> str:
+    size = f"{cap >> 20:,} MiB ({cap:,} bytes)" if cap >= 1 << 20 else f"{cap:,} bytes"
+    return f"{what} is larger than {size}, the most ecs-combat reads"
+
+
+class _TooLong(bytes):
+    """What a JSON Lines file gives in place of a line longer than :data:`MAX_LINE_BYTES`
+    (not ASCII: no quick reader takes it); :func:`json_line_document` refuses it."""
+
+
+class JsonLines:
+    """A JSON Lines file's lines as bytes, read one at a time: a line longer than
+    :data:`MAX_LINE_BYTES` is given as a :class:`_TooLong` marker, the last line given."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._over = False
+
+    def __enter__(self) -> JsonLines:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stream.close()
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        if self._over:
+            raise StopIteration
+        line = self._stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            raise StopIteration
+        if len(line) > MAX_LINE_BYTES and not (
+            len(line) == MAX_LINE_BYTES + 1 and line.endswith(b"\n")
+        ):
+            self._over = True
+            return _TooLong(b"\xff")
+        return line
 
 
 def _json_lines(
@@ -152,11 +250,11 @@ def _json_lines(
                 yield where, doc
 
 
-def open_json_lines(p: Path, file: str) -> BinaryIO:
-    """A JSON Lines file opened to be read line by line (as bytes), or an :class:`InputError`
-    saying why it can't be."""
+def open_json_lines(p: Path, file: str) -> JsonLines:
+    """A JSON Lines file opened to be read line by line (as bytes, :class:`JsonLines`), or an
+    :class:`InputError` saying why it can't be."""
     try:
-        return p.open("rb")
+        return JsonLines(p.open("rb"))
     except FileNotFoundError:
         raise InputError(file, "", "no such file") from None
     except IsADirectoryError:
@@ -171,6 +269,8 @@ def json_line_document(raw: bytes, where: str, kind: Kind, file: str) -> Any:
     """The document of one line of a JSON Lines file read at `where` (``FILE:LINE``), checked
     as a document of `kind`; None for a blank line; an :class:`InputError` if it is not
     one."""
+    if isinstance(raw, _TooLong):
+        raise InputError(where, "", _too_large("the line", MAX_LINE_BYTES))
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ecs_combat.plugin.definitions import Card
+from ecs_combat.plugin.definitions import Card, token_id
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import type_name
 from ecs_combat.scenario.instances import parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Event, Scenario
+from ecs_combat.scenario.tokens import reserved_tokens
 from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -30,6 +31,14 @@ EVENT_ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "cast": (frozenset({"card", "caster"}), frozenset({"target", "token"})),
 }
 DECLARE_BLOCKERS = "declare-blockers"
+#: The fields of an event action a plugin adds (:class:`~ecs_combat.plugin.event_actions.EventAction`).
+PLUGIN_ACTION_FIELDS: tuple[frozenset[str], frozenset[str]] = (frozenset({"target"}), frozenset())
+
+
+def event_actions(registry: Registry) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Every event action a scenario may use with the loaded plugins, with its required and
+    optional fields: the core's, then the plugins'."""
+    return EVENT_ACTIONS | {name: PLUGIN_ACTION_FIELDS for name in registry.event_actions}
 
 
 def parse_events(p: Parser, scenario: Scenario) -> list[Event]:
@@ -51,12 +60,14 @@ def parse_events(p: Parser, scenario: Scenario) -> list[Event]:
         if at not in points:
             raise p.c.fail(f"{path}.at", f"unknown point {at!r} (known: {', '.join(points)})")
         action = p.c.string(t["action"], f"{path}.action")
-        if action not in EVENT_ACTIONS:
+        actions = event_actions(p.registry)
+        if action not in actions:
             raise p.c.fail(
                 f"{path}.action",
-                f"unknown action {action!r} (known: {', '.join(EVENT_ACTIONS)})",
+                f"unknown action {action!r} (known: {', '.join(actions)})"
+                + did_you_mean(action, list(actions)),
             )
-        required, optional = EVENT_ACTIONS[action]
+        required, optional = actions[action]
         p.c.keys(t, path, required | optional | {"at", "action"})
         for key in sorted(required):
             if key not in t:
@@ -67,7 +78,10 @@ def parse_events(p: Parser, scenario: Scenario) -> list[Event]:
     # Check references in the order events happen, so a creature entering later can't be
     # the target of an earlier event.
     order = {p: n for n, p in enumerate(points)}
-    present: set[str] = set(p.creatures)
+    # the token copies creatures may make (myriad's) may be named: they exist once made
+    present: set[str] = set(p.creatures) | {
+        token_id(source, player) for source, player in reserved_tokens(scenario, p.registry)
+    }
     for ev in sorted(parsed, key=lambda e: (order[e.at], e.index)):
         _event_refs(p, ev, scenario, present)
     return parsed

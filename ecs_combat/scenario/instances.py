@@ -8,13 +8,22 @@ one, and no other keyword may be.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
-from ecs_combat.plugin.definitions import COLORS, FROM_WORDS, QUALITIES, normalize_keyword
+from ecs_combat.plugin.definitions import (
+    COLORS,
+    FROM_WORDS,
+    QUALITIES,
+    PowerToughness,
+    normalize_keyword,
+)
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.suggest import did_you_mean
 
 Parameter = int | str | None
+#: A ``pt`` parameter as written: ``+1/+0`` (each number 0 to 999).
+PT_TEXT = re.compile(r"\+([0-9]{1,3})/\+([0-9]{1,3})")
 
 
 class Instance(NamedTuple):
@@ -41,6 +50,8 @@ def parse_instance(text: str, registry: Registry) -> Instance:
             raise ValueError(f"{kw.name!r} takes a number: write it like {kw.name + ' 1'!r}")
         if kw.parameter == "color":
             raise ValueError(f"{kw.name!r} takes a color: write it like {kw.name + ' from red'!r}")
+        if kw.parameter == "pt":
+            raise ValueError(f"{kw.name!r} takes +X/+Y: write it like {kw.name + ' +1/+1'!r}")
         return Instance(kw.name)
     parts = words.split(" ")
     for cut in range(len(parts) - 1, 0, -1):  # the longest keyword name the entry starts with
@@ -63,5 +74,10 @@ def parse_instance(text: str, registry: Registry) -> Instance:
                     f"({', '.join(QUALITIES)}), not {given!r}" + did_you_mean(word, FROM_WORDS)
                 )
             return Instance(kw.name, rest[1])
+        if kw.parameter == "pt":
+            bonus = PT_TEXT.fullmatch(rest[0]) if len(rest) == 1 else None
+            if bonus is None:
+                raise ValueError(f"{kw.name!r} takes +X/+Y (such as +1/+0), not {' '.join(rest)!r}")
+            return Instance(kw.name, PowerToughness.of(int(bonus[1]), int(bonus[2])))
         raise ValueError(f"{kw.name!r} takes nothing after it, not {' '.join(rest)!r}")
     raise ValueError(registry.unknown_keyword_reason(text))

@@ -28,7 +28,7 @@ from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
-from ecs_combat.scenario.quick import QuickReader
+from ecs_combat.scenario.sacrifices import parse_sacrifices
 from ecs_combat.suggest import did_you_mean
 
 # ---------------------------------------------------------------------------------------------
@@ -46,7 +46,11 @@ def iter_scenarios(path: str | Path, registry: Registry) -> Iterator[Scenario]:
     that memory stays bounded however long it is; its common lines read quickly:
     :mod:`ecs_combat.scenario.quick`)."""
     found = False
-    quick = QuickReader(registry).scenario
+    quick = None
+    if str(path).lower().endswith(".jsonl"):  # only lines are read quickly (orjson)
+        from ecs_combat.scenario.quick import QuickReader
+
+        quick = QuickReader(registry).scenario
     for where, doc in documents.read_documents(path, "scenario", quick):
         found = True
         yield doc if isinstance(doc, Scenario) else parse_scenario(doc, registry, where)
@@ -289,7 +293,7 @@ class Parser:
     # -- sections -------------------------------------------------------------------------
 
     def parse(self) -> Scenario:
-        self.c.keys(self.doc, "", {"players", "creatures", "combat", "events"})
+        self.c.keys(self.doc, "", {"players", "creatures", "combat", "events", "sacrifices"})
         self.parse_sides()
         combat = self.c.table(self.doc.get("combat", {}), "combat")
         self.c.keys(combat, "combat", {"attackers", "blockers", "divide"})
@@ -298,6 +302,7 @@ class Parser:
         scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
         scenario.events = parse_events(self, scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
+        scenario.sacrifices = parse_sacrifices(self, self.doc.get("sacrifices", {}), scenario)
         self.check_state(scenario)
         check_targets(scenario, self.registry)
         if self.check_legality:

@@ -111,6 +111,8 @@ class Scenario:
     blockers: dict[str, tuple[str, ...]]
     divisions: list[Division] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    #: The creatures each player chooses, in order, when made to sacrifice (RULES 13).
+    sacrifices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: The blockers of each attacker, built on first use from `blockers` as it is then (a new
     #: or resized `blockers` dict rebuilds it), so that asking for every attacker is linear.
     _blockers_index: tuple[object, int, dict[str, list[str]]] | None = field(

@@ -16,7 +16,7 @@ from typing import Any
 from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, FROM_WORDS, LAND_TYPES, Card
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
-from ecs_combat.scenario.events import DECLARE_BLOCKERS, EVENT_ACTIONS
+from ecs_combat.scenario.events import DECLARE_BLOCKERS, event_actions
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -45,10 +45,14 @@ BLOCKERS = "blockers table"
 DIVISIONS = "list of divisions"
 AMOUNTS = "amounts table"
 EVENTS = "list of events"
+SACRIFICES = "sacrifices table"
 ENTERING = "entering creature"
 TURN = "turn table"
 CASTS = "list of main-phase casts"
 COMBATS = "list of combat phases"
+RACE = "race table"
+DECISION_KIND = "race decisions"
+HORIZON = "race horizon"
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,11 @@ SCENARIO: dict[str, Key] = {
     "creatures": Key(CREATURES, "The creatures on the battlefield as combat begins, by id."),
     "combat": Key(COMBAT, "Attackers, blockers and explicit divisions of damage."),
     "events": Key(EVENTS, "Things that happen at points of the combat, in order."),
+    "sacrifices": Key(
+        SACRIFICES,
+        "Player id -> the creature ids that player chooses, in order, when made to sacrifice "
+        "creatures (annihilator: N per trigger, in trigger order).",
+    ),
 }
 
 #: The core's keys of a player table; plugins add theirs (:func:`player_table`).
@@ -186,6 +195,27 @@ CAST: dict[str, Key] = {
 COMBAT_PHASE: dict[str, Key] = {
     **COMBAT_TABLE,
     "events": Key(EVENTS, "Things that happen at points of this combat phase, in order."),
+    "sacrifices": Key(
+        SACRIFICES, "Player id -> the creature ids that player chooses when made to sacrifice."
+    ),
+}
+
+#: The top-level key of a race (docs/races.md), beside `players` and `creatures`.
+RACE_SCENARIO: dict[str, Key] = {
+    "race": Key(RACE, "Play turns until a player loses, each combat decided: a race."),
+}
+RACE_TABLE: dict[str, Key] = {
+    "first": Key(PLAYER, "The player who takes the first turn; default: the first listed."),
+    "turns": Key(INTEGER, "The most turns played (1 to 200).", minimum=1, default=20),
+    "decisions": Key(
+        DECISION_KIND, "How combats are decided: optimal, or drawn at random.", default="optimal"
+    ),
+    "horizon": Key(
+        HORIZON,
+        "How far the optimal decisions look: this combat, or two combats.",
+        default="combat",
+    ),
+    "seed": Key(INTEGER, "The seed of drawn decisions.", minimum=0, default=0),
 }
 
 _STATE_KINDS = {"bool": BOOLEAN, "int": INTEGER, "creature": CREATURE}
@@ -269,7 +299,12 @@ class _Builder:
         plain = [k.name for k in kws if not k.parameter]
         numbered = [k.name for k in kws if k.parameter == "number"]
         colored = [k.name for k in kws if k.parameter == "color"]
+        bonus = [k.name for k in kws if k.parameter == "pt"]
         patterns = [_words(plain, any_case=True)]
+        if bonus:
+            patterns.append(
+                _words(bonus, any_case=True).replace(r")\s*$", r")\s+\+[0-9]{1,3}/\+[0-9]{1,3}\s*$")
+            )
         if numbered:
             patterns.append(_words(numbered, any_case=True).replace(r")\s*$", r")\s+[0-9]+\s*$"))
         if colored:
@@ -322,7 +357,7 @@ class _Builder:
             points = [DECLARE_BLOCKERS, *(f"after {s}" for s in self.steps)]
             return {"type": "string", "pattern": _words(points, any_case=False), "examples": points}
         if kind == ACTION:
-            return {"enum": list(EVENT_ACTIONS)}
+            return {"enum": list(event_actions(self.reg))}
         if kind == CARD:
             names = [c.name for c in self.reg.spells()]
             pattern = "^(" + "|".join(_any_case(n) for n in names) + ")$" if names else "^(?!)"
@@ -342,6 +377,9 @@ class _Builder:
             return {"$ref": "#/$defs/combat"}
         if kind == ATTACKERS:
             return {"type": "object", "additionalProperties": text}
+        if kind == SACRIFICES:
+            ids = {"type": "array", "items": text, "uniqueItems": True}
+            return {"type": "object", "additionalProperties": ids}
         if kind == TARGETS:
             several = {"type": "array", "items": text, "minItems": 1}
             return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}
@@ -362,6 +400,12 @@ class _Builder:
             return {"type": "array", "items": {"$ref": "#/$defs/cast"}}
         if kind == COMBATS:
             return {"type": "array", "items": {"$ref": "#/$defs/combat_phase"}}
+        if kind == RACE:
+            return {"$ref": "#/$defs/race"}
+        if kind == DECISION_KIND:
+            return {"enum": ["optimal", "drawn"]}
+        if kind == HORIZON:
+            return {"enum": ["combat", "two combats"]}
         raise ValueError(f"no schema for kind {kind!r}")  # pragma: no cover - tables are fixed
 
     def table(self, keys: dict[str, Key], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -382,7 +426,7 @@ class _Builder:
         """An event: `at` and `action`, and the fields of its action (EVENT_ACTIONS)."""
         out = self.table(EVENT)
         out["allOf"] = []
-        for action, (required, optional) in EVENT_ACTIONS.items():
+        for action, (required, optional) in event_actions(self.reg).items():
             allowed = ["at", "action", *sorted(required | optional)]
             then: dict[str, Any] = {
                 "required": sorted(required),
@@ -410,14 +454,30 @@ class _Builder:
             "$schema": JSON_SCHEMA_DIALECT,
             "title": "ecs-combat scenario",
             "description": "One combat (docs/scenarios.md), or a turn (docs/turns.md).",
-            **self.table({**SCENARIO, **TURN_SCENARIO}),
-            # A turn has `turn` or `combats` in place of `combat` and `events`.
-            "not": {
-                "allOf": [
-                    {"anyOf": either},
-                    {"anyOf": [{"required": ["combat"]}, {"required": ["events"]}]},
-                ]
-            },
+            **self.table({**SCENARIO, **TURN_SCENARIO, **RACE_SCENARIO}),
+            # A turn has `turn` or `combats` in place of `combat` and `events`; a race has
+            # `race` in place of all of them.
+            "allOf": [
+                {
+                    "not": {
+                        "allOf": [
+                            {"anyOf": either},
+                            {"anyOf": [{"required": ["combat"]}, {"required": ["events"]}]},
+                        ]
+                    }
+                },
+                {
+                    "if": {"required": ["race"]},
+                    "then": {
+                        "not": {
+                            "anyOf": [
+                                {"required": [k]} for k in ("combat", "events", "turn", "combats")
+                            ]
+                        },
+                        "properties": {"players": {"minProperties": 2, "maxProperties": 2}},
+                    },
+                },
+            ],
             "$defs": {
                 "player": player,
                 "creature": _with_card(self.table(creature)),
@@ -428,6 +488,7 @@ class _Builder:
                 "turn": self.table(TURN_TABLE),
                 "cast": self.table(CAST),
                 "combat_phase": self.table(COMBAT_PHASE),
+                "race": self.table(RACE_TABLE),
             },
         }
 
@@ -461,6 +522,9 @@ TURN_TABLES: dict[str, dict[str, Key]] = {
     "turn.casts[i]": CAST,
     "combats[i]": COMBAT_PHASE,
 }
+
+#: The tables of a race (docs/races.md) beside `players` and `creatures`.
+RACE_TABLES: dict[str, dict[str, Key]] = {"": RACE_SCENARIO, "race": RACE_TABLE}
 
 #: Every table of the format with the core's keys only: where it is in a document, its keys.
 TABLES: dict[str, dict[str, Key]] = {

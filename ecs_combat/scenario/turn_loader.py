@@ -24,6 +24,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.turn_schedule import schedule, seat_order
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import type_name
+from ecs_combat.scenario.documents import is_turn, is_turn_file
 from ecs_combat.scenario.events import token_creature
 from ecs_combat.scenario.loader import Parser
 from ecs_combat.scenario.model import CreatureSpec, Scenario
@@ -33,22 +34,9 @@ from ecs_combat.suggest import did_you_mean
 #: The top-level keys of a turn document.
 TURN_KEYS = frozenset({"players", "creatures", "turn", "combats"})
 #: The keys of one ``[[combats]]`` entry.
-COMBAT_KEYS = frozenset({"attackers", "blockers", "divide", "events"})
+COMBAT_KEYS = frozenset({"attackers", "blockers", "divide", "events", "sacrifices"})
 #: The keys of one ``[[turn.casts]]`` entry.
 CAST_KEYS = frozenset({"card", "caster", "main", "target", "token"})
-
-
-def is_turn(doc: Any) -> bool:
-    """Whether a raw document describes a turn (it has ``turn`` or ``combats``)."""
-    return isinstance(doc, Mapping) and bool(doc.keys() & {"turn", "combats"})
-
-
-def is_turn_file(path: str | Path) -> bool:
-    """Whether a scenario file holds turns: its first document has ``turn`` or ``combats``.
-    Reads only that document; an unreadable file is an :class:`InputError`."""
-    for _, doc in documents.read_documents(path, "scenario"):
-        return is_turn(doc)
-    return False
 
 
 def iter_turns(
@@ -192,8 +180,9 @@ class _TurnParser(Parser):
         doc = {
             "players": {pid: self.doc["players"][pid] for pid in seat_order(order, phase.player)},
             "creatures": raw_creatures,
-            "combat": {k: v for k, v in t.items() if k != "events"},
+            "combat": {k: v for k, v in t.items() if k not in ("events", "sacrifices")},
             "events": t.get("events", []),
+            "sacrifices": t.get("sacrifices", {}),
         }
         parser = Parser(doc, self.registry, self.file)
         parser.check_legality = False  # the engines check as the phase declares them

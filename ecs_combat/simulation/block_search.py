@@ -28,9 +28,10 @@ from ecs_combat.batched.boards import (
 )
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.numeric import distinct_rows, distinct_values, repeated, tiled
+from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import best_declarations, search
-from ecs_combat.decisions.tree import Blocks, Clock, Tree
+from ecs_combat.decisions.tree import Blocks, Tree
 from ecs_combat.simulation.block_shapes import Shape, declarations_of
 
 I64 = np.int64
@@ -78,6 +79,9 @@ class Best:
     #: The searched boards' outcomes on their best lines, with each creature and player
     #: row's battle, when asked for.
     outcome: Outcomes | None = None
+    #: Whether every board asked for was searched: False when the clock ran out first (the
+    #: boards left are not `searched`: they declare nothing).
+    complete: bool = True
 
 
 class BlockSearch:
@@ -105,12 +109,16 @@ class BlockSearch:
         outcomes: bool = False,
         searched: BoolArray | None = None,
         rows: Rows | None = None,
+        clock: Clock | None = None,
     ) -> Best:
         """Each board's best blocks against its attackers (``batch.attacking``) by its
         creatures `defends` (those that may block), the attacking player's best divisions,
         and their value; only boards `searched` (default: all) are searched, the others
         declare nothing. With `outcomes`, also the searched boards' outcomes (battles in
-        board order). `rows`: the batch's players and creatures by battle, if known."""
+        board order). `rows`: the batch's players and creatures by battle, if known.
+        `clock`: a time budget, read before each group of boards (each group's first level
+        has about :data:`SEARCH_ROWS` creature rows); the groups left when it runs out are
+        not searched (``Best.complete`` is then False)."""
         nb = batch.n_battles
         if rows is None:
             rows = Rows.by_battle(batch)
@@ -139,14 +147,20 @@ class BlockSearch:
         )
         parts: list[Chosen] = []
         value = np.zeros((nb, len(self.objective.terms)), I64)
+        complete = True
         for g in distinct_values(group[search_of]):
             battles = np.flatnonzero((group == g) & search_of)
+            if clock is not None and clock.out():
+                search_of[group >= g] = False
+                complete = False
+                break
             part = self._search(batch, sides, legality, chunk, battles, n_att, n_blk, outcomes)
             value[battles] = part.value
             parts.append(part)
         d = _declarations(batch, parts, rows)
         known = [p.outcome for p in parts if p.outcome is not None]
-        return Best(d, value, search_of, join_outcomes(known) if outcomes and known else None)
+        outcome = join_outcomes(known) if outcomes and known else None
+        return Best(d, value, search_of, outcome, complete)
 
     def _search(
         self,

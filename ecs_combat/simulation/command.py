@@ -43,6 +43,7 @@ from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.intervals import percent_with_interval
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
+from ecs_combat.simulation.race_summary import race_summary, render_race_summary
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
 from ecs_combat.simulation.spec import (
@@ -175,16 +176,74 @@ class DelayedProgress(Progress):
         yield from super().get_renderables()
 
 
+#: In a pipe, a run says how far it is on standard error this often (seconds).
+PIPE_PROGRESS_EVERY = 30.0
+
+
+class PipeProgress:
+    """Progress where standard error is not a terminal: a line every `every` seconds (none
+    for a run that ends sooner): the battles done, their speed, and the time left at that
+    speed."""
+
+    def __init__(
+        self,
+        total: int,
+        every: float = PIPE_PROGRESS_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+        say: Callable[[str], None] = lambda line: click.echo(line, err=True),
+    ) -> None:
+        self.total = total
+        self.every = every
+        self.clock = clock
+        self.say = say
+        self.started = clock()
+        self.next_line = self.started + every
+        self.done = 0
+
+    def __call__(self, battles: int) -> None:
+        """Count a finished chunk's or task's battles; say how far the run is when it's time."""
+        self.done += battles
+        now = self.clock()
+        if now < self.next_line or self.done >= self.total:
+            return
+        self.next_line = now + self.every
+        elapsed = now - self.started
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = f"about {duration((self.total - self.done) / rate)} left" if rate else "starting"
+        self.say(
+            f"ecs-combat: {self.done:,} of {self.total:,} battles "
+            f"({100 * self.done / self.total:.1f}%) in {duration(elapsed)}, "
+            f"{rate:,.0f} a second; {left}"
+        )
+
+
+def duration(seconds: float) -> str:
+    """A time span for a person: ``45 s``, ``12 min 5 s``, ``3 h 20 min``, ``46 days``."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    if s < 86400 * 2:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    days = s / 86400
+    return f"{days:,.0f} days" if days < 3650 else f"{days / 365.25:,.0f} years"
+
+
 @contextlib.contextmanager
 def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callable[[int], None]]:
     """A callback advancing a progress bar on standard error by the battles of each finished
     chunk or task, whichever worker ran it.
 
-    The bar is shown only when `enabled`, standard error is a terminal and the run lasts
-    longer than a second.
+    On a terminal the bar (with the time left) is shown when `enabled` and the run lasts
+    longer than a second; elsewhere (a pipe, a file, a log) a line says how far the run is
+    every :data:`PIPE_PROGRESS_EVERY` seconds (:class:`PipeProgress`), --json or not.
     """
     console = Console(stderr=True)
-    if not enabled or not console.is_terminal:
+    if not console.is_terminal:
+        yield PipeProgress(total)
+        return
+    if not enabled:
         yield lambda battles: None
         return
     bar = DelayedProgress(
@@ -309,7 +368,15 @@ def _run_command(
         raise InputError(
             "--engine", engine_name, "a SPEC with [turn] resolves on the batched engine only"
         )
+    races = isinstance(spec, BattleSpec) and spec.race is not None
     kind = check_out_path(out) if out is not None else None
+    if races and kind == "checkpoints":
+        raise InputError(
+            "--out",
+            str(out),
+            "a SPEC with [race] keeps no checkpoints: --out FILE.csv or "
+            "FILE.parquet writes one row per race",
+        )
     checkpoint = out if kind == "checkpoints" else None
     if resume and checkpoint is None:
         raise InputError("--resume", "", "needs --out DIR, the directory of the run to resume")
@@ -342,7 +409,7 @@ def _run_command(
     built.append((simulation, checkpoint))
     writer = None
     if out is not None and checkpoint is None:
-        writer = BattleWriter(out, simulation.generator.label)
+        writer = BattleWriter(out, simulation.generator.label, races=races)
     if checkpoint is not None:
         report_rejected(simulation.rejected, simulation, checkpoint)
     description = f"{engine_name} engine"
@@ -384,12 +451,17 @@ def _run_command(
     cards = generator.pool is not None
     if generator.pool is not None:
         doc = card_summary(generator.pool, spec, seed, run)
+    elif isinstance(spec, BattleSpec) and spec.race is not None:
+        doc = race_summary(generator, spec, seed, run)
     else:
         doc = summary(generator, spec, seed, run)
     doc["run"]["scheduler"] = scheduler
     doc["run"]["spec_file"] = spec_file
     doc["run"]["out"] = out
-    if plot is not None:
+    before_plot = len(errors)  # the errors of --out; those after, of --plot
+    if plot is not None and races:
+        errors.append(f"--plot {plot}: a SPEC with [race] draws no chart")
+    elif plot is not None:
         try:
             if cards:
                 plot_cards(doc, plot)
@@ -400,18 +472,54 @@ def _run_command(
         except OSError as exc:
             errors.append(f"--plot {plot}: cannot write: {exc.strerror or exc}")
     doc["run"]["output_errors"] = errors
+    written = _written(out, kind, plot, errors, before_plot, cards, races)
+    doc["run"]["written"] = written
     if as_json:
         click.echo(json.dumps(doc, indent=2))
-    elif cards:
-        render_card_summary(doc, Console(highlight=False), run_line(doc))
     else:
-        render_summary(doc, Console(highlight=False))
+        console = Console(highlight=False)
+        if cards:
+            render_card_summary(doc, console, run_line(doc))
+        elif races:
+            render_race_summary(doc, console, run_line(doc))
+        else:
+            render_summary(doc, console)
+        for line in written:
+            print_line(console, f"Wrote {line['what']} to {shown(line['path'])}")
     if errors:
         raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")
 
 
+def _written(
+    out: str | None,
+    kind: str | None,
+    plot: str | None,
+    errors: list[str],
+    before_plot: int,
+    cards: bool,
+    races: bool = False,
+) -> list[dict[str, str]]:
+    """The files the run wrote and what each holds (``run.written``; a line each under the
+    readable summary). `errors` are the files that failed, those of --out before
+    `before_plot`, then those of --plot."""
+    written = []
+    if out is not None and before_plot == 0:
+        what = "the checkpoints of its tasks" if kind == "checkpoints" else "per-battle results"
+        if races:
+            what = "per-race results"
+        written.append({"what": what, "path": out})
+    if plot is not None and len(errors) == before_plot:
+        chart = "the chart of the best and worst cards" if cards else "the heatmap"
+        written.append({"what": chart, "path": plot})
+    return written
+
+
 def _with_decisions(spec: Spec, decisions: str | None, registry: Registry) -> Spec:
     """The spec with `--decisions` (when given) instead of its own ``decisions``."""
+    if decisions is not None and isinstance(spec, BattleSpec) and spec.race is not None:
+        raise InputError(
+            "--decisions", decisions, "a SPEC with [race] is decided by its race.decisions"
+        )
     if decisions is None or decisions == spec.decisions:
         return spec
     spec = dataclasses.replace(spec, decisions=decisions)
@@ -448,6 +556,12 @@ def replay_command(
         "Players: A attacks B. Creatures: c0, c1, ... as in the per-battle file's creatures.",
         "Read it with: ecs-combat resolve FILE.toml",
     )
+    if isinstance(spec, BattleSpec) and spec.race is not None:
+        comments = (
+            f"Race {battle} of `{run}` (the same race whatever -n, --engine or --workers).",
+            "Players: A (the drawn attacking player) takes the first turn; creatures c0, c1, ...",
+            "Play it with: ecs-combat race FILE.toml",
+        )
     click.echo(
         replay_text(make_generator(spec, registry), registry, seed, battle, comments), nl=False
     )

@@ -28,6 +28,7 @@ from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
 from ecs_combat.batched.block_rules import declaring_blockers
 from ecs_combat.batched.boards import Rows, with_declarations
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.attack_search import AttackSearch
@@ -63,14 +64,23 @@ class Decider:
         best = self.attacks.best(batch, self._sides(batch, rows), ~drawn.attacking_side, rows)
         return dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations)), None
 
-    def best(self, batch: CombatBatch, defends: BoolArray, outcomes: bool = False) -> Best:
+    def best(
+        self,
+        batch: CombatBatch,
+        defends: BoolArray,
+        outcomes: bool = False,
+        clock: Clock | None = None,
+    ) -> Best:
         """The best blocks of a batch's battles by the creatures `defends` (the defending
-        player's), judged on the combat as blockers are declared."""
+        player's), judged on the combat as blockers are declared; `clock`: a time budget
+        (:meth:`BlockSearch.best`)."""
         at = declaring_blockers(self.engine, batch, defends)
         legality = Legality(at.legal_blocks, at.blockers_needed, at.required, at.capacity)
         rows = Rows.by_battle(batch)
         sides = self._sides(batch, rows)
-        return self.search.best(batch, sides, at.may_block, legality, outcomes, rows=rows)
+        return self.search.best(
+            batch, sides, at.may_block, legality, outcomes, rows=rows, clock=clock
+        )
 
     def _sides(self, batch: CombatBatch, rows: Rows) -> Sides:
         """Player 2i attacks, 2i + 1 defends (as drawn); a creature's value is its power

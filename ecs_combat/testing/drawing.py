@@ -94,6 +94,8 @@ def instance_text(draw: Draw, keyword: Keyword) -> str:
         return f"{keyword.name} {draw(integers(1, 3))}"
     if keyword.parameter == "color":
         return f"{keyword.name} from {draw(sampled(FROM_WORDS))}"
+    if keyword.parameter == "pt":
+        return f"{keyword.name} +{draw(integers(0, 2))}/+{draw(integers(0, 2))}"
     return keyword.name
 
 
@@ -212,6 +214,8 @@ def draw_events(
     actions = ["pump", "damage", "destroy", "remove-from-combat"]
     actions += ["grant", "remove"] * bool(keywords) + ["counters"] * bool(kinds)
     actions += ["cast"] * bool(cards)
+    names = {k.name for k in keywords}  # the plugins' actions of these keywords (regenerate)
+    actions += [a for a, added in registry.event_actions.items() if added.keyword in names]
     found: list[dict[str, Any]] = []
     for i in range(draw(integers(0, 2))):
         action = draw(sampled(actions))

@@ -13,8 +13,14 @@ from hypothesis import HealthCheck, given, settings
 
 pytest.importorskip("ecs_combat_legacy")
 
-from ecs_combat import InputError, ReferenceEngine, Registry, load_registry, parse_scenario
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat import (
+    BatchedEngine,
+    InputError,
+    ReferenceEngine,
+    Registry,
+    load_registry,
+    parse_scenario,
+)
 from ecs_combat.testing import (
     assert_engines_agree,
     assert_turn_engines_agree,

@@ -11,8 +11,14 @@ import pytest
 
 pytest.importorskip("ecs_combat_poisonous")
 
-from ecs_combat import InputError, ReferenceEngine, Registry, load_registry, parse_scenario
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat import (
+    BatchedEngine,
+    InputError,
+    ReferenceEngine,
+    Registry,
+    load_registry,
+    parse_scenario,
+)
 
 Resolve = Callable[[str], dict[str, Any]]
 
