@@ -88,7 +88,7 @@ def best_blocks_of(battles: Battles, registry: Registry | None = None) -> Battle
     )
     zeros = np.zeros(batch.n_battles, np.int64)
     drawn = Drawn(batch, zeros, zeros, battles.attacking_side)
-    decided, outcome = Decider(registry).decide(drawn, outcomes=True)
+    decided, outcome = Decider(registry).decide_blocks(drawn, outcomes=True)
     assert outcome is not None  # the search resolved the best line on the batched engine
     return battle_tables(decided.batch, battles.attacking_side, outcome)
 

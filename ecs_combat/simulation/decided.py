@@ -64,6 +64,20 @@ class Decider:
         best = self.attacks.best(batch, self._sides(batch, rows), ~drawn.attacking_side, rows)
         return dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations)), None
 
+    def decide_blocks(
+        self, drawn: Drawn, outcomes: bool = False
+    ) -> tuple[Drawn, BatchOutcome | None]:
+        """The battles with the defending player's best blocks against their attackers as
+        given and the best line's divisions; with `outcomes`, also their outcomes as the
+        search resolved them (the batched engine's)."""
+        batch = drawn.batch
+        best = self.best(batch, ~drawn.attacking_side, outcomes)
+        decided = dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations))
+        if not outcomes:
+            return decided, None
+        assert best.outcome is not None
+        return decided, best.outcome[0]
+
     def best(
         self,
         batch: CombatBatch,
