@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -15,10 +16,11 @@ from rich.text import Text
 
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.cards import cards
-from ecs_combat.cli.json_lines import LineWriter, json_line
+from ecs_combat.cli.json_lines import LineWriter, json_document, json_line
+from ecs_combat.cli.large_battle import LARGE_BATTLE, pick_engine, read_columns, write_json
 from ecs_combat.cli.plugins_command import plugins_json, print_plugins
-from ecs_combat.cli.report import render
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
+from ecs_combat.cli.summary import render_account
 from ecs_combat.cli.turn_command import print_phases, resolve_turn_file
 from ecs_combat.console import is_plain, print_line, shown
 from ecs_combat.errors import InputError, PluginError, RefusedError
@@ -127,10 +129,15 @@ def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--engine", type=click.Choice(ENGINES), default="reference", show_default=True)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    help="The engine (default: reference; batched for a battle of "
+    f"{LARGE_BATTLE:,} creatures or more, said on standard error).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON (docs/output.md).")
 @click.pass_obj
-def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
+def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     """Resolve the combat(s) or turn(s) in FILE (.toml, .json, or .jsonl; format:
     docs/scenarios.md, turns with several combat phases: docs/turns.md).
 
@@ -138,17 +145,33 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     lines in a pipe; names longer than 120 characters show with their middle elided (--json
     keeps them exact). A .jsonl file is resolved as it is read, each result printed as soon as
     it is known; when a line is invalid, the message names it, after the results of the lines
-    before it.
+    before it. The account of a battle of 1,000 creatures or more is summarised.
     """
     registry = state.registry
+    if engine != "reference" and not file.endswith(".jsonl"):  # a large battle, quickly
+        rows = read_columns(registry, file)
+        if rows is not None:
+            engine = pick_engine(engine, len(rows.battle), file)
+            if engine == "batched" and as_json and write_json(registry, rows, file):
+                return
     try:
         if is_turn_file(file):  # a turn with several combat phases (docs/turns.md)
+            engine = engine or "reference"
             resolve_turn_file(registry, file, engine, as_json, Console(highlight=False))
             return
     except InputError as exc:
         fail(str(exc), 2)
     except RefusedError as exc:
         fail(f"{file}: the {engine} engine refuses this turn: {exc}", 2)
+    scenarios = iter_scenarios(file, registry)
+    if engine is None and not file.endswith(".jsonl"):  # the one battle's size tells
+        try:
+            first = next(scenarios)
+        except InputError as exc:
+            fail(str(exc), 2)
+        engine = pick_engine(engine, len(first.creatures), file)
+        scenarios = itertools.chain([first], scenarios)
+    engine = engine or "reference"
     written: Iterator[tuple[Scenario, CombatResult]] | None = None
     if engine == "batched":  # imported here: the other commands don't load the batched engine
         from ecs_combat.batched.engine import BatchedEngine
@@ -162,7 +185,7 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     else:
         resolver = ReferenceEngine(registry)
     batch = BATCH if engine == "batched" else 1
-    pairs = written or resolve_stream(iter_scenarios(file, registry), resolver, batch)
+    pairs = written or resolve_stream(scenarios, resolver, batch)
     console = Console(highlight=False)
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
@@ -174,23 +197,23 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
                 lines.write(json_line(result_json(scenario, result)))
                 continue
             if as_json:
-                click.echo(json.dumps(result_json(scenario, result), indent=2))
+                click.echo(json_document(result_json(scenario, result)))
                 continue
             if i == 0:
                 first = (scenario, result)
                 continue
             if first is not None:
                 _separator(console, first[0].file)
-                render(*first, console)
+                render_account(*first, console)
                 first = None
             _separator(console, scenario.file)
-            render(scenario, result, console)
+            render_account(scenario, result, console)
     except StreamError as exc:
         if lines is not None:
             lines.flush()
         if first is not None:
             _separator(console, first[0].file)
-            render(*first, console)
+            render_account(*first, console)
         if isinstance(exc.error, RefusedError):
             fail(
                 f"{exc.scenario or file}: the {engine} engine refuses this scenario: "
@@ -201,7 +224,7 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     if lines is not None:
         lines.flush()
     if first is not None:
-        render(*first, console)
+        render_account(*first, console)
 
 
 DECISION_OPTIONS = [

@@ -153,7 +153,7 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     reqs = None
     if registry.restrictions_of("block-requirement") or at.made:
         found = block_requirements(unblocked, registry, at.made, tapped)
-        reqs = found if found.required.any() else None
+        reqs = found if len(found.pairs) else None
     return BlockOptions(
         np.array([ids.index(a) for a in attackers], I64),
         np.array([ids.index(b) for b in blockers], I64),

@@ -1,0 +1,70 @@
+"""``resolve FILE`` for a battle of many creatures: the engine chosen by the battle's size, and
+``--json`` written from the batched engine's arrays.
+
+A battle of :data:`LARGE_BATTLE` creatures or more is resolved with the batched engine unless
+``--engine`` says otherwise, and standard error says so. A ``.json`` or ``.toml`` battle of the
+common shape is read straight into columns (:func:`~ecs_combat.scenario.battle_file.read_battle`);
+with the batched engine and ``--json`` its result's text is made from the run's arrays
+(:func:`~ecs_combat.batched.result_text.json_text`) and indented over arrays
+(:mod:`ecs_combat.cli.json_indent`), written as it is made. Anything else takes the ordinary
+path (the full reader, its messages, a :class:`CombatResult`), with the same output.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import BinaryIO
+
+import click
+
+from ecs_combat.cli.json_indent import write_indented
+from ecs_combat.errors import InputError, RefusedError
+from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.battle_file import read_battle
+from ecs_combat.scenario.quick_rows import LineRows, RowReader
+
+#: Creatures from which ``resolve`` picks the batched engine for a battle, unless told.
+LARGE_BATTLE = 1_000
+
+
+def pick_engine(given: str | None, creatures: int, file: str) -> str:
+    """The engine `given` with ``--engine``; else the batched engine for a battle of
+    :data:`LARGE_BATTLE` creatures or more (said on standard error), the reference engine for
+    a smaller one."""
+    if given is not None:
+        return given
+    if creatures < LARGE_BATTLE:
+        return "reference"
+    click.echo(
+        f"ecs-combat: {file}: {creatures:,} creatures, resolved with the batched engine "
+        f"(from {LARGE_BATTLE:,}; --engine reference to use the reference engine)",
+        err=True,
+    )
+    return "batched"
+
+
+def read_columns(registry: Registry, file: str) -> LineRows | None:
+    """The battle of a ``.json`` or ``.toml`` file as columns, or None for the ordinary path."""
+    return read_battle(file, RowReader(registry))
+
+
+def write_json(registry: Registry, rows: LineRows, file: str, out: BinaryIO | None = None) -> bool:
+    """Resolve a battle read as columns with the batched engine and write ``--json``'s text
+    (``json.dumps(result, indent=2)`` and a line end); False, having written nothing, when the
+    engine refuses the battle or its text can't be made from arrays (the ordinary path then
+    resolves it, with its messages)."""
+    # imported here: the other commands don't load the batched engine
+    from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.batched.lines import rows_to_batch
+
+    try:
+        text = BatchedEngine(registry).json_lines(rows_to_batch(rows, registry, [file]))
+    except (InputError, RefusedError, ValueError):
+        return False
+    if out is None:
+        sys.stdout.flush()
+        out = sys.stdout.buffer
+    write_indented(text.rstrip("\n").encode("ascii"), out)
+    out.write(b"\n")
+    out.flush()
+    return True
