@@ -52,12 +52,16 @@ def _edits(
 ) -> tuple[npt.NDArray[I64], npt.NDArray[I64], npt.NDArray[I64]]:
     """Where line breaks go (before the byte at each place), how many bytes they replace
     there (the space after a comma), and the indentation level of the line they begin."""
-    quotes = np.flatnonzero(src == _QUOTE)
-    code = _CODES[src]
-    marks = np.flatnonzero(code)
-    del code
-    marks = marks[np.searchsorted(quotes, marks) % 2 == 0]  # outside strings
-    del quotes
+    folded = src | 0x20  # "{" and "[", "}" and "]" alike
+    found = (folded == ord("{")) | (folded == ord("}"))
+    del folded
+    found |= src == ord(",")
+    found |= src == _QUOTE
+    marks = np.flatnonzero(found)
+    del found
+    quoted = src[marks] == _QUOTE
+    outside = np.cumsum(quoted) % 2 == 0  # after an even number of quotes
+    marks = marks[outside & ~quoted]
     kind = _CODES[src[marks]]
     opens, closes = kind == _OPEN, kind == _CLOSE
     level = np.cumsum(opens.astype(I64) - closes)  # the level after each mark

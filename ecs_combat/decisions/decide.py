@@ -22,6 +22,7 @@ from ecs_combat.decisions.declarations import (
     attackers_able,
     block_declarations,
     block_options,
+    check_board_size,
 )
 from ecs_combat.decisions.divisions import Divider
 from ecs_combat.decisions.objective import Objective, Sides
@@ -138,6 +139,7 @@ def best_blocks(
     declaration to the end, without the bounds that skip those that can't be best (the same
     answer, slower: for measuring)."""
     clock = Clock(budget)
+    check_board_size(len(scenario.creatures), scenario.file)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
     engine = engine_for(registry)
@@ -183,6 +185,7 @@ def best_attacks(
     """The attacking player's best attack declarations, each answered by the defending
     player's best blocks and both players' best divisions (RULES section 9)."""
     clock = Clock(budget)
+    check_board_size(len(scenario.creatures), scenario.file)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
     engine = engine_for(registry)

@@ -34,6 +34,9 @@ MaskArray = npt.NDArray[np.uint64]
 
 #: More candidate declarations than this are refused rather than searched.
 MOST_DECLARATIONS = 4_000_000
+#: The most creatures a board the decisions search may have: a larger one is refused at once,
+#: before any declaration is worked out (a battle of many creatures is for ``resolve``).
+MOST_CREATURES = 1_000
 
 
 @dataclass(frozen=True)
@@ -195,6 +198,17 @@ def _shape(options: BlockOptions) -> object:
         o.capacity.tobytes(),
         o.least.tobytes(),
     )
+
+
+def check_board_size(creatures: int, where: str) -> None:
+    """Refuse a board of more than :data:`MOST_CREATURES` creatures, naming its size."""
+    if creatures > MOST_CREATURES:
+        raise InputError(
+            where,
+            "creatures",
+            f"{creatures:,} creatures: decisions search boards of at most "
+            f"{MOST_CREATURES:,} creatures",
+        )
 
 
 def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:
