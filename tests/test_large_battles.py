@@ -168,7 +168,7 @@ def test_a_toml_battle_takes_the_large_battle_path(tmp_path: Path, registry: Reg
         ),
         max_leaves=30,
     ),
-    piece=st.sampled_from([1, 2, 5, 1 << 18]),
+    piece=st.sampled_from([1, 2, 5, 1 << 22]),
 )
 def test_indenting_the_one_line_text_gives_json_dumps_indent_2(doc: Any, piece: int) -> None:
     """Strings holding brackets, commas and colons stay as they are; empty tables and lists

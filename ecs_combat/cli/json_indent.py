@@ -20,8 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 I64 = np.int64
-#: Edits made at a time: each piece written holds this many line breaks.
-PIECE = 1 << 18
+#: Source bytes edited and written at a time.
+PIECE = 1 << 22
 _QUOTE, _SPACE, _NEWLINE = ord('"'), ord(" "), ord("\n")
 #: What each byte is where it stands outside a string: an opening bracket, a closing one, a
 #: comma, or nothing to edit (0).
@@ -34,49 +34,52 @@ _CODES[ord(",")] = _COMMA
 
 def write_indented(text: bytes, out: BinaryIO) -> None:
     """Write ``json.dumps(doc, indent=2)`` for one document whose ``json.dumps(doc)`` is
-    `text` (one line without its line end, strings without ``\\"`` or ``\\\\``)."""
+    `text` (one line without its line end, strings without ``\\"`` or ``\\\\``), a piece of
+    :data:`PIECE` source bytes at a time."""
     src = np.frombuffer(text, np.uint8)
-    pos, skip, depth = _edits(src)
-    start = 0
-    for k in range(0, len(pos), PIECE):
-        at, gone, deep = pos[k : k + PIECE], skip[k : k + PIECE], depth[k : k + PIECE]
-        end = len(src) if k + PIECE >= len(pos) else int(pos[k + PIECE])
+    quotes, level = 0, 0  # before the piece: quotes seen, and the level of nesting
+    for start in range(0, len(src), PIECE):
+        end = min(start + PIECE, len(src))
+        at, gone, deep, quotes, level = _edits(src, start, end, quotes, level)
         out.write(_piece(src, start, end, at, gone, deep))
-        start = end
-    if not len(pos):
+    if not len(src):
         out.write(text)
 
 
 def _edits(
-    src: npt.NDArray[np.uint8],
-) -> tuple[npt.NDArray[I64], npt.NDArray[I64], npt.NDArray[I64]]:
-    """Where line breaks go (before the byte at each place), how many bytes they replace
-    there (the space after a comma), and the indentation level of the line they begin."""
-    folded = src | 0x20  # "{" and "[", "}" and "]" alike
+    src: npt.NDArray[np.uint8], start: int, end: int, quotes: int, level: int
+) -> tuple[npt.NDArray[I64], npt.NDArray[I64], npt.NDArray[I64], int, int]:
+    """The edits of source bytes ``start`` to ``end``, `quotes` and `level` being the
+    quotes seen and the level of nesting before them: where line breaks go (before the byte at
+    each place), how many bytes they replace there (the space after a comma), and the
+    indentation level of the line they begin; then the quotes seen and the level after."""
+    part = src[start:end]
+    folded = part | 0x20  # "{" and "[", "}" and "]" alike
     found = (folded == ord("{")) | (folded == ord("}"))
-    del folded
-    found |= src == ord(",")
-    found |= src == _QUOTE
-    marks = np.flatnonzero(found)
-    del found
+    found |= part == ord(",")
+    found |= part == _QUOTE
+    marks = np.flatnonzero(found) + start
     quoted = src[marks] == _QUOTE
-    outside = np.cumsum(quoted) % 2 == 0  # after an even number of quotes
-    marks = marks[outside & ~quoted]
+    seen = quotes + np.cumsum(quoted)
+    marks = marks[(seen % 2 == 0) & ~quoted]  # outside strings
     kind = _CODES[src[marks]]
     opens, closes = kind == _OPEN, kind == _CLOSE
-    level = np.cumsum(opens.astype(I64) - closes)  # the level after each mark
+    levels = level + np.cumsum(opens.astype(I64) - closes)  # the level after each mark
     # an empty table or list stays "{}" or "[]": its brackets are next to each other
-    adjacent = np.diff(marks) == 1
-    empty_open = opens & np.append(adjacent & (kind[1:] == _CLOSE), False)
-    empty_close = closes & np.insert(adjacent & (kind[:-1] == _OPEN), 0, False)
-    after_open = opens & ~empty_open
-    before_close = closes & ~empty_close
+    after = _CODES[src[np.minimum(marks + 1, len(src) - 1)]]
+    before = _CODES[src[np.maximum(marks - 1, 0)]]
+    after_open = opens & ~((after == _CLOSE) & (marks + 1 < len(src)))
+    before_close = closes & ~((before == _OPEN) & (marks > 0))
     comma = kind == _COMMA
     edit = after_open | before_close | comma
-    pos = np.where(before_close, marks, marks + 1)[edit]
-    skip = comma[edit].astype(I64)
-    depth = level[edit]
-    return pos, skip, depth
+    at = np.where(before_close, marks, marks + 1)[edit]
+    return (
+        at,
+        comma[edit].astype(I64),
+        levels[edit],
+        quotes + int(quoted.sum()),
+        int(levels[-1]) if len(levels) else level,
+    )
 
 
 def _piece(

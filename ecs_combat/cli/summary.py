@@ -73,10 +73,10 @@ def render_summary(scenario: Scenario, result: CombatResult, console: Console) -
         f"End of combat: {alive:,} creatures alive, {len(result.creatures) - alive:,} died",
         "bold",
     )
-    rows = [
-        [shown(pid), f"{p.life:,}", "yes" if p.lost else "no"] for pid, p in result.players.items()
+    players = [
+        (shown(pid), f"{p.life:,}", "yes" if p.lost else "no") for pid, p in result.players.items()
     ]
-    for line in plain_lines(("player", "life", "lost"), rows, (False, True, False)):
+    for line in plain_lines(("player", "life", "lost"), players, (False, True, False)):
         print_line(console, f"  {line}")
     print_line(
         console,
