@@ -1,4 +1,4 @@
-"""One battle of many creatures (issue 36; docs/performance.md, "One battle of a million
+"""One battle of many creatures (docs/performance.md, "One battle of a million
 creatures"): reading its JSON file into columns (the loader alone), resolving it from arrays
 (the engine alone), and the whole `ecs-combat resolve FILE --json --engine batched` process.
 

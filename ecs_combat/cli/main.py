@@ -169,11 +169,11 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     scenarios = iter_scenarios(file, registry)
     if engine is None and not file.endswith(".jsonl"):  # the one battle's size tells
         try:
-            first = next(scenarios)
+            opening = next(scenarios)
         except InputError as exc:
             fail(str(exc), 2)
-        engine = pick_engine(engine, len(first.creatures), file)
-        scenarios = itertools.chain([first], scenarios)
+        engine = pick_engine(engine, len(opening.creatures), file)
+        scenarios = itertools.chain([opening], scenarios)
     engine = engine or "reference"
     written: Iterator[tuple[Scenario, CombatResult]] | None = None
     if engine == "batched":  # imported here: the other commands don't load the batched engine
