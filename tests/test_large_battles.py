@@ -291,3 +291,11 @@ def test_the_decision_search_refuses_a_board_of_over_1000_creatures(tmp_path: Pa
 def test_pick_engine_keeps_what_engine_says() -> None:
     assert large_battle.pick_engine("reference", 10**6, "f") == "reference"
     assert large_battle.pick_engine(None, 999, "f") == "reference"
+
+
+def test_a_device_is_left_to_the_full_reader(tmp_path: Path, registry: Registry) -> None:
+    """Only a regular file is read whole here: /dev/zero named .json is not read at all (the
+    full reader's limits apply to it)."""
+    link = tmp_path / "zero.json"
+    link.symlink_to("/dev/zero")
+    assert read_battle(link, RowReader(registry)) is None
