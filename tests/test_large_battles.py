@@ -133,11 +133,12 @@ def test_json_of_the_large_battle_path_is_the_ordinary_paths_on_both_engines(
     arrays, indented over arrays): the text the reference engine's result gives; an illegal
     one the same message."""
     path = write(tmp_path_factory.mktemp("b"), doc)
-    saved, quick_rows.LARGE = quick_rows.LARGE, 0
+    saved = quick_rows.LARGE, large_battle.LARGE_FILE
+    quick_rows.LARGE, large_battle.LARGE_FILE = 0, 0
     try:
         large = resolve(path, "--json", "--engine", "batched")
     finally:
-        quick_rows.LARGE = saved
+        quick_rows.LARGE, large_battle.LARGE_FILE = saved
     reference = resolve(path, "--json", "--engine", "reference")
     # an illegal block (menace blocked by one) is the same message and status
     assert (large.returncode, large.stderr) == (reference.returncode, reference.stderr)
@@ -155,7 +156,11 @@ def test_a_toml_battle_takes_the_large_battle_path(tmp_path: Path, registry: Reg
     path.write_text(text)
     rows = read_battle(path, RowReader(registry))
     assert rows is not None and rows.life.tolist() == [20, 3]
-    batched = resolve(path, "--json", "--engine", "batched")
+    saved, large_battle.LARGE_FILE = large_battle.LARGE_FILE, 0
+    try:
+        batched = resolve(path, "--json", "--engine", "batched")
+    finally:
+        large_battle.LARGE_FILE = saved
     assert batched.stdout == resolve(path, "--json", "--engine", "reference").stdout
     assert json.loads(batched.stdout)["players"]["B"]["life"] == 1  # 3 - 2
 
