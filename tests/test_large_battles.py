@@ -293,6 +293,12 @@ def test_the_decision_search_refuses_a_board_of_over_1000_creatures(tmp_path: Pa
     )
 
 
+def test_resolve_help_says_the_size() -> None:
+    assert f"{large_battle.LARGE_BATTLE:,} creatures or more" in run_cli(
+        ["resolve", "--help"]
+    ).stdout.replace("\n", " ").replace("  ", " ")
+
+
 def test_pick_engine_keeps_what_engine_says() -> None:
     assert large_battle.pick_engine("reference", 10**6, "f") == "reference"
     assert large_battle.pick_engine(None, 999, "f") == "reference"

@@ -22,7 +22,6 @@ import click
 from ecs_combat import __version__
 from ecs_combat.cli.common import PLUGIN_OPTION_HELP, State, fail, one_line
 from ecs_combat.cli.flags import Commands
-from ecs_combat.cli.large_battle import LARGE_BATTLE, pick_engine
 from ecs_combat.errors import InputError, PluginError, RefusedError
 
 if TYPE_CHECKING:
@@ -93,8 +92,9 @@ def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
 @click.option(
     "--engine",
     type=click.Choice(ENGINES),
-    help="The engine (default: reference; batched for a battle of "
-    f"{LARGE_BATTLE:,} creatures or more, said on standard error).",
+    # the size is large_battle.LARGE_BATTLE (not imported: --version and --help stay light)
+    help="The engine (default: reference; batched for a battle of 1,000 creatures or more, "
+    "said on standard error).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON (docs/output.md).")
 @click.pass_obj
@@ -109,7 +109,7 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     before it. The account of a battle of 1,000 creatures or more is summarised.
     """
     from ecs_combat.cards.notes import result_json
-    from ecs_combat.cli.large_battle import read_columns, write_json
+    from ecs_combat.cli.large_battle import pick_engine, read_columns, write_json
     from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
     from ecs_combat.cli.summary import render_account as render
     from ecs_combat.reference.engine import ReferenceEngine
