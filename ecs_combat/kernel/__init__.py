@@ -1,0 +1,7 @@
+"""Compiled kernels (numba): the batched engine's combat, generated from the plugins' kernel
+parts (:mod:`ecs_combat.plugin.kernels`) around the core's per-battle template.
+
+Nothing here imports numba until a batch is resolved in a kernel: :func:`kernel_for` says
+whether kernels are used (``ECS_COMBAT_KERNELS=0`` turns them off; without numba, one line
+says so and the numpy engine resolves every batch).
+"""
