@@ -32,6 +32,9 @@ MaskArray = npt.NDArray[np.uint64]
 
 #: More candidate declarations than this are refused rather than searched.
 MOST_DECLARATIONS = 4_000_000
+#: The most creatures a board the decisions search may have: a larger one is refused at once,
+#: before any declaration is worked out (a battle of many creatures is for ``resolve``).
+MOST_CREATURES = 1_000
 
 
 @dataclass(frozen=True)
@@ -162,7 +165,7 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     reqs = None
     if registry.restrictions_of("block-requirement") or at.made:
         found = block_requirements(unblocked, registry, at.made, tapped)
-        reqs = found if found.required.any() else None
+        reqs = found if len(found.pairs) else None
     return BlockOptions(
         np.array([ids.index(a) for a in attackers], I64),
         np.array([ids.index(b) for b in blockers], I64),
@@ -204,6 +207,17 @@ def _shape(options: BlockOptions) -> object:
         o.capacity.tobytes(),
         o.least.tobytes(),
     )
+
+
+def check_board_size(creatures: int, where: str) -> None:
+    """Refuse a board of more than :data:`MOST_CREATURES` creatures, naming its size."""
+    if creatures > MOST_CREATURES:
+        raise InputError(
+            where,
+            "creatures",
+            f"{creatures:,} creatures: decisions search boards of at most "
+            f"{MOST_CREATURES:,} creatures",
+        )
 
 
 def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:

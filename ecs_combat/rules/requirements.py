@@ -8,7 +8,9 @@ blocker's controller) and some plugin's requirement says it must. A blocker can 
 of its requirements as it may block attackers (its capacity: one, or what the ``blocks``
 restrictions allow, such as "can block an additional creature"), so the most a declaration can
 obey is the sum over blockers of the smaller of the two. Candidate declarations are scored as arrays,
-so a decision search scores many at once (:func:`requirements_obeyed`).
+so a decision search scores many at once (:func:`requirements_obeyed`). The requirements are
+kept as a list of pairs, never as a blockers-by-attackers matrix: a battle of 500,000 attackers
+and as many blockers has none, or a few.
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ class BlockRequirements:
     blockers: tuple[str, ...]
     #: The declared attackers, in declaration order.
     attackers: tuple[str, ...]
-    #: [blocker, attacker]: the blocker is able to block the attacker and must.
-    required: BoolArray
+    #: [P, 2]: the required pairs (blocker place, attacker place) in blocker order, each
+    #: once: the blocker is able to block the attacker and must.
+    pairs: IntArray
     #: [blocker]: how many attackers each may block (509.1a: 1, or what ``blocks``
     #: restrictions allow).
     capacity: IntArray
@@ -50,7 +53,14 @@ class BlockRequirements:
 
     def most_obeyable(self) -> int:
         """The most requirements one declaration can obey (509.1c)."""
-        return int(np.minimum(self.required.sum(axis=1), self.capacity).sum())
+        if not len(self.pairs):
+            return 0
+        blockers, counts = np.unique(self.pairs[:, 0], return_counts=True)
+        return int(np.minimum(counts, self.capacity[blockers]).sum())
+
+    def of_blocker(self, i: int) -> list[int]:
+        """The attackers (places) blocker `i` is required to block, in attacker order."""
+        return sorted(self.pairs[self.pairs[:, 0] == i, 1].tolist())
 
 
 #: A requirement a trigger made as attackers were declared: (blocker id, attacker
@@ -75,7 +85,6 @@ def block_requirements(
         for cid, spec in scenario.creatures.items()
         if spec.controller not in attacking_players and cid not in tapped
     )
-    required = np.zeros((len(blockers), len(attackers)), np.bool_)
     sources: dict[tuple[int, int], Restriction] = {}
     specs = scenario.creatures
 
@@ -104,20 +113,19 @@ def block_requirements(
             if able(b, mine, a, theirs):
                 found = next((r for r in rules if r.test(theirs, mine)), None)
                 if found is not None:
-                    required[i, j] = True
                     sources[i, j] = found
     for b, a, keyword in made:
         if b in blockers and a in attackers and able(b, side(b), a, side(a)):
             i, j = blockers.index(b), attackers.index(a)
             kw = registry.keyword(keyword)
-            required[i, j] = True
             sources[i, j] = Restriction(
                 "block-requirement", keyword, kw.rule if kw is not None else "509.1c", _made
             )
+    pairs = np.array(sorted(sources), np.int64).reshape(-1, 2)
     capacity = np.ones(len(blockers), np.int64)
-    for i in np.flatnonzero(required.any(axis=1)).tolist():  # only where it can matter
+    for i in np.unique(pairs[:, 0]).tolist():  # only where it can matter
         capacity[i] = block_capacity(side(blockers[i]), registry)
-    return BlockRequirements(blockers, attackers, required, capacity, sources)
+    return BlockRequirements(blockers, attackers, pairs, capacity, sources)
 
 
 def _made(*sides: object) -> bool:
@@ -140,12 +148,12 @@ def requirements_obeyed(requirements: BlockRequirements, candidates: npt.ArrayLi
     k, b, _ = cand.shape
     if b != len(requirements.blockers):
         raise ValueError(f"candidates have {b} blockers, the scenario {len(requirements.blockers)}")
-    req = requirements.required
-    if not req.size:
+    pairs = requirements.pairs
+    if not len(pairs):
         return np.zeros(k, np.int64)
-    rows = np.broadcast_to(np.arange(b)[None, :, None], cand.shape)
-    hit = (cand >= 0) & req[rows, np.maximum(cand, 0)]
-    out: IntArray = hit.sum(axis=(1, 2)).astype(np.int64)
+    # [K, P]: whether each candidate's blocker of each pair blocks that pair's attacker
+    hit = (cand[:, pairs[:, 0], :] == pairs[None, :, 1, None]).any(axis=2)
+    out: IntArray = hit.sum(axis=1).astype(np.int64)
     return out
 
 
@@ -178,8 +186,9 @@ def check_requirements(
     obeyed = int(requirements_obeyed(reqs, declared(reqs, blocks))[0])
     if obeyed >= most:
         return
-    for i, b in enumerate(reqs.blockers):
-        mine: list[int] = np.flatnonzero(reqs.required[i]).tolist()
+    for i in np.unique(reqs.pairs[:, 0]).tolist():  # the blockers with requirements, in order
+        b = reqs.blockers[i]
+        mine = reqs.of_blocker(i)
         kept = [j for j in mine if reqs.attackers[j] in blocks[b]]
         if mine and len(kept) < min(len(mine), int(reqs.capacity[i])):
             j = next(j for j in mine if j not in kept)
