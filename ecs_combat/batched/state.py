@@ -174,6 +174,9 @@ class CombatRows:
     #: `bb` and `ba` as slices when they are evenly spaced rows (one-on-one battles).
     bb_at: slice | None = None
     ba_at: slice | None = None
+    #: Rows that returned to the battlefield as new objects this combat phase (400.7), or
+    #: None if none did: a declared blocker among them does not block (RULES 13, 1.3).
+    returned: BoolArray | None = None
 
     @property
     def nblocks(self) -> int:

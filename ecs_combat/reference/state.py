@@ -35,6 +35,9 @@ class CombatState:
     #: While triggers resolve: the creatures that returned as new objects since they were
     #: put on the stack (400.7); what those triggers do to them does nothing.
     new_objects: set[int] | None = None
+    #: The creatures that returned to the battlefield as new objects this combat phase
+    #: (400.7): a declared blocker among them does not block (RULES 13, version 1.3).
+    returned: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.divisions = {(d.step, d.source): d for d in self.scenario.divisions}
