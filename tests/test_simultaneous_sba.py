@@ -4,15 +4,20 @@ on both engines (the `resolve` fixture). Expected values derived by hand from th
 
 from __future__ import annotations
 
+import io
 import tomllib
 from typing import Any
 
 import pytest
 from conftest import Resolve, bundled_registry, text_resolver
 from harm_plugin import Harm
+from rich.console import Console
 from scenario_text import combat, creature
 
 from ecs_combat import InputError, Registry, parse_scenario
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.cli.report import render
+from ecs_combat.reference.engine import ReferenceEngine
 
 TWO = "[players.A]\n[players.B]\n"
 
@@ -233,3 +238,30 @@ def test_menace_blocks_broken_by_a_departure_are_an_input_error() -> None:
     assert info.value.path == "combat.blockers"
     assert "'wall' left the battlefield before blockers were declared" in str(info.value)
     assert "menace" in str(info.value)
+
+
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_the_account_does_not_say_a_departed_blocker_blocks(engine: str) -> None:
+    """Issue 30, item 8: the 0/1 wall listed as the culler's blocker is sacrificed by the
+    attack trigger; the readable account shows no "Blocking: wall blocks culler" line (it
+    doesn't block), and the reference engine's says why."""
+    registry = bundled_registry(extra=(Harm(),))
+    text = (
+        TWO
+        + creature("culler", "A", 2, 2, "cull")
+        + creature("wall", "B", 0, 1)
+        + creature("ogre", "B", 3, 3)
+        + combat({"culler": "B"}, {"wall": "culler", "ogre": "culler"})
+    )
+    scenario = parse_scenario(tomllib.loads(text), registry, "t.toml")
+    engine_of = ReferenceEngine(registry) if engine == "reference" else BatchedEngine(registry)
+    (result,) = engine_of.resolve_many([scenario])
+    buffer = io.StringIO()
+    render(scenario, result, Console(file=buffer, width=200))
+    lines = buffer.getvalue().splitlines()
+    assert "Blocking: ogre blocks culler" in lines
+    assert not any("wall blocks" in line for line in lines)
+    if engine == "reference":
+        assert any(
+            "wall left the battlefield before blockers were declared" in line for line in lines
+        )
