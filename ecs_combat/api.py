@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ecs_combat.api_checks import check_arrays
 from ecs_combat.batched.arrays import BoolArray, CombatBatch
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
@@ -220,11 +221,12 @@ def battles(
     `battle`: the battle of each creature, 0 to n-1, rows of a battle together and battles in
     order. `side`: 0 for a creature of player A, who attacks with all of them, 1 for one of
     player B. `blocks`: for a creature of B, the row of the creature of A in the same battle
-    it blocks, or -1 (default: none blocks); a block the rules forbid (a flyer blocked by a
-    creature without flying or reach) is not declared and the creature stays back, as in
-    ``ecs-combat simulate``. `keywords`: keyword name -> boolean array, which creatures have it
-    (keywords that take a number or a color can't be given so). Both players start at `life`.
-    Bad arrays raise :class:`InputError` naming the array and the first bad row.
+    it blocks, or -1 (default: none blocks). `keywords`: keyword name -> boolean array, which
+    creatures have it (keywords that take a number or a color can't be given so). Both
+    players start at `life`. Bad arrays raise :class:`InputError` naming the array and the
+    first bad row; what a scenario file refuses (toughness 0 or less, a block the rules
+    forbid, such as a flyer blocked by a creature without flying or reach) they refuse with
+    the file's message, the creatures named ``row<i>`` (RULES 11.2).
     """
     from ecs_combat.simulation.assemble import assemble
     from ecs_combat.simulation.keyword_bits import KeywordBits
@@ -277,6 +279,11 @@ def battles(
     batch, attacking_side = assemble(
         bits, counts, s, assigned, p, t, masks, life, bits.mask(names), home=home
     )
+    declared = np.zeros(n, np.bool_)
+    declared[batch.block_blocker] = True
+    given = dict(zip(names, has, strict=True))
+    attacks = np.asarray(batch.attacking) >= 0
+    check_arrays(b, s, p, t, blk, given, attacks, declared, life, registry)
     return Battles(batch, attacking_side)
 
 
