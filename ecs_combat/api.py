@@ -281,9 +281,9 @@ def battles(
     )
     declared = np.zeros(n, np.bool_)
     declared[batch.block_blocker] = True
-    given = dict(zip(names, has, strict=True))
+    named = dict(zip(names, has, strict=True))
     attacks = np.asarray(batch.attacking) >= 0
-    check_arrays(b, s, p, t, blk, given, attacks, declared, life, registry)
+    check_arrays(b, s, p, t, blk, named, attacks, declared, life, registry)
     return Battles(batch, attacking_side)
 
 
