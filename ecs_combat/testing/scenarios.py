@@ -18,6 +18,7 @@ from ecs_combat.testing.drawing import (
     declared_side,
     draw_events,
     draw_state,
+    drop_blocks,
     drop_event,
     drop_state_key,
     integers,
@@ -115,14 +116,14 @@ def _scenario(
         found = draw_events(draw, doc, registry, kws)
         if found:
             doc["events"] = found
-    if state or events:
-        legal_scenario(doc, registry)
+    legal_scenario(doc, registry)
     return doc
 
 
 def legal_scenario(doc: dict[str, Any], registry: Registry) -> dict[str, Any]:
-    """Leave out of `doc` the drawn events and plugin state the loader or the reference
-    engine refuses, until both accept it; returns `doc`."""
+    """Leave out of `doc` the drawn events, plugin state and blocks the loader or the
+    reference engine refuses (a block an attack trigger made illegal: RULES 11.3), until both
+    accept it; returns `doc`."""
     reference, _ = engines_for(registry)
     for _ in range(12):
         try:
@@ -132,6 +133,7 @@ def legal_scenario(doc: dict[str, Any], registry: Registry) -> dict[str, Any]:
             if not (
                 drop_event(doc.get("events"), exc.path, "")
                 or drop_state_key(doc, exc.path, registry)
+                or drop_blocks(doc, exc.path)
             ):
                 raise
             if "events" in doc and not doc["events"]:
