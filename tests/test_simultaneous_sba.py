@@ -265,3 +265,19 @@ def test_the_account_does_not_say_a_departed_blocker_blocks(engine: str) -> None
         assert any(
             "wall left the battlefield before blockers were declared" in line for line in lines
         )
+
+
+def test_empty_keywords_beside_a_card_remove_its_keywords(resolve: Resolve) -> None:
+    """RULES 11.10 and 13 (version 1.3): ``keywords = []`` beside ``card`` replaces the card's
+    keyword list with none. Two-Headed Cerberus (1/2, double strike) without its keywords,
+    blocked by a 2/2: one regular step only (no first-strike step), 1 damage to the bear and
+    2 to the Cerberus, which dies."""
+    out = resolve(
+        TWO
+        + '[creatures.dog]\ncontroller = "A"\ncard = "Two-Headed Cerberus"\nkeywords = []\n'
+        + creature("bear", "B", 2, 2)
+        + combat({"dog": "B"}, {"bear": "dog"})
+    )
+    assert [s["name"] for s in out["steps"]] == ["regular"]
+    assert out["steps"][0]["died"] == ["dog"]
+    assert final(out, "bear")[:2] == (True, 1)
