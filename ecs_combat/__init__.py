@@ -95,6 +95,16 @@ if TYPE_CHECKING:
         simulate,
     )
     from ecs_combat.api_decisions import Choice, Decision, Objective, best_attacks, best_blocks
+    from ecs_combat.api_races import (
+        DrawnPolicy,
+        OptimalPolicy,
+        RaceResults,
+        RaceScenario,
+        RaceState,
+        load_race,
+        race,
+        races,
+    )
     from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
     from ecs_combat.batched.engine import BatchedEngine
     from ecs_combat.scenario.turns import TurnScenario
@@ -113,6 +123,13 @@ _LAZY = {
     **dict.fromkeys(
         ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
         "ecs_combat.api_decisions",
+    ),
+    **dict.fromkeys(
+        [
+            "DrawnPolicy", "OptimalPolicy", "RaceResults", "RaceScenario", "RaceState",
+            "load_race", "race", "races",
+        ],
+        "ecs_combat.api_races",
     ),
     "BatchOutcome": "ecs_combat.batched.arrays",
     "CombatBatch": "ecs_combat.batched.arrays",
@@ -184,6 +201,7 @@ __all__ = [
     "Deaths",
     "Decision",
     "Destruction",
+    "DrawnPolicy",
     "EcsCombatError",
     "EffectTarget",
     "Engine",
@@ -193,12 +211,16 @@ __all__ = [
     "Keyword",
     "MarkValue",
     "Objective",
+    "OptimalPolicy",
     "Phase",
     "PhaseRule",
     "Player",
     "PlayerSpec",
     "PluginError",
     "Point",
+    "RaceResults",
+    "RaceScenario",
+    "RaceState",
     "ReferenceEngine",
     "RefusedError",
     "Registry",
@@ -227,11 +249,14 @@ __all__ = [
     "hookimpl",
     "land_mask",
     "load",
+    "load_race",
     "load_registry",
     "load_scenario",
     "load_scenarios",
     "normalize_keyword",
     "parse_scenario",
+    "race",
+    "races",
     "resolve",
     "resolve_battles",
     "simulate",

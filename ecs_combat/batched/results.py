@@ -150,6 +150,7 @@ class Results:
         c_rows, p_rows = crow.tolist(), prow.tolist()
         alive, marked = run.creatures.on_bf[crow].tolist(), run.creatures.marked[crow].tolist()
         returned = run.creatures.returned[crow].tolist()
+        tapped = (run.creatures.on_bf[crow] & run.creatures.tapped[crow]).tolist()
         power, toughness = (
             run.creatures.power[crow].tolist(),
             run.creatures.toughness[crow].tolist(),
@@ -194,6 +195,7 @@ class Results:
                         damage=marked[j],
                         power=power[j],
                         toughness=toughness[j],
+                        tapped=tapped[j],
                         counters={}
                         if counts is None
                         else {k: n for k, n in zip(counter_names, counts[j], strict=True) if n > 0},

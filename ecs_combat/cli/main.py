@@ -28,6 +28,7 @@ from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.loader import iter_scenarios
 from ecs_combat.scenario.model import Scenario
+from ecs_combat.scenario.race import is_race_file
 from ecs_combat.scenario.turn_loader import is_turn_file
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -142,6 +143,8 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     """
     registry = state.registry
     try:
+        if is_race_file(file):
+            fail(f"{file}: this is a race ([race]): play it with `ecs-combat race {file}`", 2)
         if is_turn_file(file):  # a turn with several combat phases (docs/turns.md)
             resolve_turn_file(registry, file, engine, as_json, Console(highlight=False))
             return
@@ -310,6 +313,44 @@ def _decide(
         fail(
             f"{file}: the batched engine, which the search runs on, refuses this scenario: {exc}", 2
         )
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the race as JSON (docs/races.md).")
+@click.option(
+    "--budget",
+    type=float,
+    metavar="SECONDS",
+    help="Stop searching after about this many seconds in all; the decisions made after "
+    "that are the best found (then marked not optimal).",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="reference",
+    show_default=True,
+    help="The engine that plays each turn (the search always runs on the batched one).",
+)
+@click.pass_obj
+@_ctrl_c_exits_130
+def race(state: State, file: str, as_json: bool, budget: float | None, engine: str) -> None:
+    """Play the race in FILE: turns alternate until a player loses or the turn limit, each
+    combat decided by the race's policy (docs/races.md).
+
+    FILE is a scenario (.toml or .json) with a [race] table in place of [combat]. Without
+    --json: each turn's declarations and what happened, as `resolve` shows a turn.
+    """
+    from ecs_combat.cli.race_command import run_race
+
+    if budget is not None and not budget > 0:
+        fail(f"--budget: must be a positive number of seconds, not {budget:g}", 2)
+    try:
+        run_race(state.registry, file, engine, as_json, budget, Console(highlight=False))
+    except InputError as exc:
+        fail(str(exc), 2)
+    except RefusedError as exc:
+        fail(f"{file}: the engine refuses this race: {exc}", 2)
 
 
 @cli.command()

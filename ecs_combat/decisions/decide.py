@@ -4,6 +4,7 @@ points of decisions, and what they answer."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ from ecs_combat.decisions.declarations import (
 from ecs_combat.decisions.divisions import Divider
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import BoardResults, ranked_declarations, search_blocks
-from ecs_combat.decisions.tree import Clock, Expansion
+from ecs_combat.decisions.tree import Clock, Continuation, Expansion
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
@@ -132,21 +133,28 @@ def best_blocks(
     objective: Objective | None = None,
     budget: float | None = None,
     exhaustive: bool = False,
+    continuation: Continuation | None = None,
+    declarations: BlockDeclarations | None = None,
 ) -> Decision:
     """The defending player's best block declarations against the scenario's attackers, each
     with the attacking player's best divisions (RULES section 9). `exhaustive` searches every
     declaration to the end, without the bounds that skip those that can't be best (the same
-    answer, slower: for measuring)."""
+    answer, slower: for measuring). `continuation` values each candidate combat past its end
+    (:attr:`~.tree.Tree.continuation`: the two-combat horizon). `declarations`: search only
+    these (default: every legal one; :meth:`BlockDeclarations.only` gives one declaration's
+    best divisions)."""
     clock = Clock(budget)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
     engine = engine_for(registry)
     template = _template(scenario, registry)
-    decls = block_declarations(block_options(scenario, registry, defender), scenario.file)
+    decls = declarations or block_declarations(
+        block_options(scenario, registry, defender), scenario.file
+    )
     sides = _sides(scenario, template, template, attacker, defender)
     results = search_blocks(
         engine, objective, template, sides, [decls], top, clock, bounds=not exhaustive,
-        record=True,
+        record=True, continuation=continuation,
     )  # fmt: skip
     ranked = ranked_declarations(results, 0, decls.tie_order)
     best_value = results.values[ranked[0]] if len(ranked) else None
@@ -179,15 +187,22 @@ def best_attacks(
     objective: Objective | None = None,
     budget: float | None = None,
     exhaustive: bool = False,
+    only: Collection[str] | None = None,
+    continuation: Continuation | None = None,
 ) -> Decision:
     """The attacking player's best attack declarations, each answered by the defending
-    player's best blocks and both players' best divisions (RULES section 9)."""
+    player's best blocks and both players' best divisions (RULES section 9). `only`: the
+    only creatures that may attack (a Throat Wolf's combat phase), or None; `continuation`
+    as for :func:`best_blocks`."""
     clock = Clock(budget)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
     engine = engine_for(registry)
     ids = list(scenario.creatures)
-    able = np.array([ids.index(c) for c in attackers_able(scenario, registry, attacker)], I64)
+    able_ids = attackers_able(scenario, registry, attacker)
+    if only is not None:
+        able_ids = [c for c in able_ids if c in only]
+    able = np.array([ids.index(c) for c in able_ids], I64)
     attacks = attack_declarations(able, len(ids) + 1, scenario.file)
     template = _template(scenario, registry)
     boards = _attack_boards(template, attacks, defender_row=1)
@@ -199,8 +214,9 @@ def best_attacks(
         )
     sides = _sides(scenario, template, boards, attacker, defender)
     results = search_blocks(
-        engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True
-    )
+        engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True,
+        continuation=continuation,
+    )  # fmt: skip
     # each attack's value: its best blocks
     answer = []
     for b in range(attacks.count):

@@ -19,10 +19,8 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BoolArray, IntArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.characteristics import (
-    at_declare_blockers,
-    check_declarations_now,
-)
+from ecs_combat.reference.characteristics import at_declare_blockers
+from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
 from ecs_combat.rules.sides import block_capacity, least_blockers
 from ecs_combat.scenario.model import Scenario
@@ -101,10 +99,21 @@ class BlockDeclarations:
     def count(self) -> int:
         return int(self.masks.shape[0])
 
+    def only(self, d: int) -> BlockDeclarations:
+        """Declaration `d` alone (for searching the best divisions of a chosen block)."""
+        masks = self.masks[d : d + 1]
+        o = self.options
+        return BlockDeclarations(
+            o, masks, np.zeros(1, I64), DeclaredPairs.of(masks, o.attackers, o.blockers)
+        )
+
 
 def attackers_able(scenario: Scenario, registry: Registry, player: str) -> list[str]:
     """`player`'s creatures that can attack (508.1a), in file order: each alone is an attack
-    the loader accepts."""
+    the loader accepts. The creatures as attackers are declared don't depend on the attack:
+    they are read once."""
+    board = dataclasses.replace(scenario, attackers={}, blockers={})
+    attacking = at_declare_blockers(board, registry).attacking
     able = []
     for cid, spec in scenario.creatures.items():
         if spec.controller != player:
@@ -113,7 +122,7 @@ def attackers_able(scenario: Scenario, registry: Registry, player: str) -> list[
             scenario, attackers={cid: _other(scenario, player)}, blockers={}
         )
         try:
-            check_declarations_now(alone, registry, blocks=False)
+            check_declarations(alone, registry, attacking=attacking, blocks=False)
         except InputError:
             continue
         able.append(cid)

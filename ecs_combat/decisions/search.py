@@ -19,7 +19,7 @@ from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.decisions.declarations import BlockDeclarations
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
-from ecs_combat.decisions.tree import Blocks, Clock, Level, Resolved, Tree
+from ecs_combat.decisions.tree import Blocks, Clock, Continuation, Level, Resolved, Tree
 
 I64 = np.int64
 
@@ -79,6 +79,7 @@ def search_blocks(
     attack_top: int | None = None,
     bounds: bool = True,
     record: bool = False,
+    continuation: Continuation | None = None,
 ) -> BoardResults:
     """Solve the `top` best block declarations of every board (and those tied with the best).
 
@@ -86,11 +87,12 @@ def search_blocks(
     boards of highest value matter: a board whose value is shown to be below theirs is not
     searched further. Without `bounds`, every declaration is searched to the end (to measure
     what the bounds save). With `record`, the tree records what it can for the results of
-    its nodes (:meth:`Tree.results_of`).
+    its nodes (:meth:`Tree.results_of`). With `continuation`, leaves are valued past their
+    combat (:attr:`Tree.continuation`; it needs `record`).
     """
     offset = np.concatenate([[0], np.cumsum([d.count for d in declarations])]).astype(I64)
     blocks = blocks_of(declarations)
-    tree = Tree(engine, objective, boards, sides, blocks, record=record)
+    tree = Tree(engine, objective, boards, sides, blocks, record=record, continuation=continuation)
     return search(tree, offset, top, clock, attack_top, bounds)
 
 

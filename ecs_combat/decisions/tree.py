@@ -13,6 +13,7 @@ defending player's replies (scores compared term by term).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,9 +40,14 @@ from ecs_combat.decisions.children import (
 from ecs_combat.decisions.divisions import StepChoices, StepRecord
 from ecs_combat.decisions.layout import Layout
 from ecs_combat.decisions.objective import Objective, Sides, score
+from ecs_combat.errors import RefusedError
 from ecs_combat.rules.result import CombatResult
 
 I64 = np.int64
+
+#: Values of leaves past their own combat: given each leaf's board, result (as
+#: ``resolve --json`` has it) and score, their values ([n, T]).
+Continuation = Callable[[IntArray, list[CombatResult], IntArray], IntArray]
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,9 @@ class Tree:
     #: :meth:`line`; the groups indexed so far.
     _where: dict[int, tuple[int, int]] = field(default_factory=dict)
     _indexed_groups: int = 0
+    #: The values of leaves beyond their own combat (the two-combat horizon, RULES 12), or
+    #: None: their scores. Needs `record` (the leaves' results are what it reads).
+    continuation: Continuation | None = None
 
     def __post_init__(self) -> None:
         self._rows = self.board_rows or Rows.of(self.boards)
@@ -217,7 +226,15 @@ class Tree:
     def resolve(self, level: Level) -> Resolved:
         """Resolve a level."""
         board = self.blocks.board[level.decl]
-        record = self.record and int(self._rows.creatures.count[board].sum()) <= RECORDED_ROWS
+        rows = int(self._rows.creatures.count[board].sum())
+        horizon = self.continuation is not None
+        record = self.record and rows <= (HORIZON_ROWS if horizon else RECORDED_ROWS)
+        if horizon and not record:  # refused before anything is resolved
+            raise RefusedError(
+                f"looking past a combat reads the result of every candidate combat: this "
+                f"board's come to {rows:,} creature rows at once, more than {HORIZON_ROWS:,} "
+                '(decide it with horizon = "combat", or make the board smaller)'
+            )
         copies, layout = self.battles(level, named=record)
         batch = copies.batch
         played = self.engine.play_batch(batch, record=record)
@@ -237,7 +254,22 @@ class Tree:
         for i, rec in enumerate(indexed):
             open_ = (first < 0) & rec.battles & (rec.rec.step >= level.start_step)
             first[open_] = i
+        if self.continuation is not None:
+            values = self._continued(played if record else None, values, first, level.decl)
         return Resolved(copies, values, indexed, first, node_battle)
+
+    def _continued(
+        self, played: Played | None, values: IntArray, first: IntArray, decl: IntArray
+    ) -> IntArray:
+        """The leaves' values with their :attr:`continuation`."""
+        assert self.continuation is not None and played is not None
+        leaves = (first < 0).nonzero()[0]
+        if not len(leaves):
+            return values
+        out = values.copy()
+        results = played.results(leaves.tolist(), notes=False)
+        out[leaves] = self.continuation(self.blocks.board[decl[leaves]], results, values[leaves])
+        return out
 
     def _sides(self, copies: Copies, decl: IntArray) -> Sides:
         """The sides of the copies' battles (`decl`: each one's declaration)."""
@@ -463,6 +495,9 @@ class Tree:
 
 #: Levels of at most this many creature rows are recorded when the tree records.
 RECORDED_ROWS = 1 << 14
+#: Levels of trees with a :attr:`Tree.continuation` are recorded up to this many creature rows;
+#: a larger one is refused.
+HORIZON_ROWS = 1 << 18
 
 
 class Clock:
@@ -478,3 +513,8 @@ class Clock:
 
     def out(self) -> bool:
         return self.seconds is not None and self.elapsed > self.seconds
+
+    def left(self, least: float = 1e-3) -> float | None:
+        """The seconds left of the budget (at least `least`: a search given them still
+        answers with what it solved first), or None without a budget."""
+        return None if self.seconds is None else max(self.seconds - self.elapsed, least)

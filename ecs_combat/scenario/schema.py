@@ -49,6 +49,9 @@ ENTERING = "entering creature"
 TURN = "turn table"
 CASTS = "list of main-phase casts"
 COMBATS = "list of combat phases"
+RACE = "race table"
+DECISION_KIND = "race decisions"
+HORIZON = "race horizon"
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,24 @@ CAST: dict[str, Key] = {
 COMBAT_PHASE: dict[str, Key] = {
     **COMBAT_TABLE,
     "events": Key(EVENTS, "Things that happen at points of this combat phase, in order."),
+}
+
+#: The top-level key of a race (docs/races.md), beside `players` and `creatures`.
+RACE_SCENARIO: dict[str, Key] = {
+    "race": Key(RACE, "Play turns until a player loses, each combat decided: a race."),
+}
+RACE_TABLE: dict[str, Key] = {
+    "first": Key(PLAYER, "The player who takes the first turn; default: the first listed."),
+    "turns": Key(INTEGER, "The most turns played (1 to 200).", minimum=1, default=20),
+    "decisions": Key(
+        DECISION_KIND, "How combats are decided: optimal, or drawn at random.", default="optimal"
+    ),
+    "horizon": Key(
+        HORIZON,
+        "How far the optimal decisions look: this combat, or two combats.",
+        default="combat",
+    ),
+    "seed": Key(INTEGER, "The seed of drawn decisions.", minimum=0, default=0),
 }
 
 _STATE_KINDS = {"bool": BOOLEAN, "int": INTEGER, "creature": CREATURE}
@@ -362,6 +383,12 @@ class _Builder:
             return {"type": "array", "items": {"$ref": "#/$defs/cast"}}
         if kind == COMBATS:
             return {"type": "array", "items": {"$ref": "#/$defs/combat_phase"}}
+        if kind == RACE:
+            return {"$ref": "#/$defs/race"}
+        if kind == DECISION_KIND:
+            return {"enum": ["optimal", "drawn"]}
+        if kind == HORIZON:
+            return {"enum": ["combat", "two combats"]}
         raise ValueError(f"no schema for kind {kind!r}")  # pragma: no cover - tables are fixed
 
     def table(self, keys: dict[str, Key], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -410,14 +437,30 @@ class _Builder:
             "$schema": JSON_SCHEMA_DIALECT,
             "title": "ecs-combat scenario",
             "description": "One combat (docs/scenarios.md), or a turn (docs/turns.md).",
-            **self.table({**SCENARIO, **TURN_SCENARIO}),
-            # A turn has `turn` or `combats` in place of `combat` and `events`.
-            "not": {
-                "allOf": [
-                    {"anyOf": either},
-                    {"anyOf": [{"required": ["combat"]}, {"required": ["events"]}]},
-                ]
-            },
+            **self.table({**SCENARIO, **TURN_SCENARIO, **RACE_SCENARIO}),
+            # A turn has `turn` or `combats` in place of `combat` and `events`; a race has
+            # `race` in place of all of them.
+            "allOf": [
+                {
+                    "not": {
+                        "allOf": [
+                            {"anyOf": either},
+                            {"anyOf": [{"required": ["combat"]}, {"required": ["events"]}]},
+                        ]
+                    }
+                },
+                {
+                    "if": {"required": ["race"]},
+                    "then": {
+                        "not": {
+                            "anyOf": [
+                                {"required": [k]} for k in ("combat", "events", "turn", "combats")
+                            ]
+                        },
+                        "properties": {"players": {"minProperties": 2, "maxProperties": 2}},
+                    },
+                },
+            ],
             "$defs": {
                 "player": player,
                 "creature": _with_card(self.table(creature)),
@@ -428,6 +471,7 @@ class _Builder:
                 "turn": self.table(TURN_TABLE),
                 "cast": self.table(CAST),
                 "combat_phase": self.table(COMBAT_PHASE),
+                "race": self.table(RACE_TABLE),
             },
         }
 
@@ -461,6 +505,9 @@ TURN_TABLES: dict[str, dict[str, Key]] = {
     "turn.casts[i]": CAST,
     "combats[i]": COMBAT_PHASE,
 }
+
+#: The tables of a race (docs/races.md) beside `players` and `creatures`.
+RACE_TABLES: dict[str, dict[str, Key]] = {"": RACE_SCENARIO, "race": RACE_TABLE}
 
 #: Every table of the format with the core's keys only: where it is in a document, its keys.
 TABLES: dict[str, dict[str, Key]] = {
