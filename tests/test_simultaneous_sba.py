@@ -18,6 +18,7 @@ from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cli.report import render
 from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.scenario.turn_loader import parse_turn
 
 TWO = "[players.A]\n[players.B]\n"
 
@@ -281,3 +282,44 @@ def test_empty_keywords_beside_a_card_remove_its_keywords(resolve: Resolve) -> N
     assert [s["name"] for s in out["steps"]] == ["regular"]
     assert out["steps"][0]["died"] == ["dog"]
     assert final(out, "bear")[:2] == (True, 1)
+
+
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_in_a_turn_a_departed_blocker_does_not_block(engine: str) -> None:
+    """RULES 11.3 in a turn's combat phase (the turn engines check blocks as they are
+    declared): the culler's trigger makes B sacrifice its 0/1 wall; B's 3/3 ogre still blocks
+    the 2/2 culler, which dies; B stays at 20. With menace on the culler the ogre alone can't
+    block it: an input error at ``combats[0].blockers``."""
+    registry = bundled_registry(extra=(Harm(),))
+
+    def turn(*keywords: str) -> Any:
+        doc = {
+            "players": {"A": {}, "B": {}},
+            "turn": {},
+            "creatures": {
+                "culler": {"controller": "A", "power": 2, "toughness": 2},
+                "wall": {"controller": "B", "power": 0, "toughness": 1},
+                "ogre": {"controller": "B", "power": 3, "toughness": 3},
+            },
+            "combats": [
+                {"attackers": {"culler": "B"}, "blockers": {"wall": "culler", "ogre": "culler"}}
+            ],
+        }
+        doc["creatures"]["culler"]["keywords"] = ["cull", *keywords]
+        return parse_turn(doc, registry, "turn.json")
+
+    def resolve_turn(t: Any) -> dict[str, Any]:
+        if engine == "reference":
+            return ReferenceEngine(registry).resolve_turn(t).to_json()
+        (out,) = BatchedEngine(registry).resolve_turns([t])
+        return out.to_json()
+
+    out = resolve_turn(turn())
+    (phase,) = out["combats"]
+    assert phase["steps"][0]["died"] == ["culler"]
+    assert out["players"]["B"]["life"] == 20
+    assert out["creatures"]["wall"]["alive"] is False
+    with pytest.raises(InputError) as info:
+        resolve_turn(turn("menace"))
+    assert info.value.path == "combats[0].blockers"
+    assert "'wall' left the battlefield before blockers were declared" in str(info.value)
