@@ -17,6 +17,7 @@ from scenario_text import combat, creature
 from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cli.report import render
+from ecs_combat.decisions import best_blocks
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.turn_loader import parse_turn
 
@@ -323,3 +324,24 @@ def test_in_a_turn_a_departed_blocker_does_not_block(engine: str) -> None:
         resolve_turn(turn("menace"))
     assert info.value.path == "combats[0].blockers"
     assert "'wall' left the battlefield before blockers were declared" in str(info.value)
+
+
+def test_best_blocks_never_offer_a_creature_gone_before_blocks() -> None:
+    """Issue 30 item 2: B's 0/1 wall and 2/2 bear face A's 2/2 culler; the culler's trigger
+    sacrifices the wall before blocks, so the defending player chooses between the bear
+    blocking and nothing: 2 declarations, none with the wall (before the fix, 4). RULES 9's
+    score from A's side: the sacrificed wall is material 1 either way; the bear blocking trades
+    (material 1 + 4 - 4 = 1, life 0), not blocking costs B 2 life (material 1, life 2): B
+    minimises, so the block is best."""
+    registry = bundled_registry(extra=(Harm(),))
+    text = (
+        TWO
+        + creature("culler", "A", 2, 2, "cull")
+        + creature("wall", "B", 0, 1)
+        + creature("bear", "B", 2, 2)
+        + combat({"culler": "B"})
+    )
+    scenario = parse_scenario(tomllib.loads(text), registry, "t.toml", blocks_to_decide=True)
+    decision = best_blocks(scenario, registry, top=4)
+    assert decision.declarations == 2
+    assert [c.blockers for c in decision.best] == [{"bear": "culler"}, {}]
