@@ -106,7 +106,7 @@ QUALITIES = ("creatures", "everything", "multicolored")
 FROM_WORDS = COLORS + QUALITIES
 PARAMETERS = ("", "number", "color")
 #: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
-#: (the player the source attacks) controls; an attacking creature.
+#: (the player the source attacks) controls; an attacking creature other than the source.
 TRIGGER_TARGETS = ("", "creature the defending player controls", "attacking creature")
 #: Mana symbols of the colors (105.1a), for a card's colors from its mana cost (202.2).
 COLOR_SYMBOLS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}

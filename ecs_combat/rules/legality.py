@@ -197,6 +197,8 @@ def _why_not_a_target(
             return f"{source!r} attacks {attacked!r}, and {target!r} is {theirs.controller!r}'s"
     if kind == "attacking creature" and target not in scenario.attackers:
         return "it is not declared as an attacker"
+    if kind == "attacking creature" and target == source:  # RULES 11.7: mentor's own power
+        return "it is the source itself, and the target must be another attacking creature"
     side = spec_side(theirs, registry, scenario.players[theirs.controller].lands)
     side = dataclasses.replace(
         side,
