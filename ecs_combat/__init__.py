@@ -10,73 +10,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
-from ecs_combat.plugin.context import (
-    BatchContext,
-    BoolArray,
-    CombatContext,
-    Creature,
-    IntArray,
-    MarkValue,
-    Player,
-    StateArray,
-    StateValue,
-)
-from ecs_combat.plugin.definitions import (
-    CARD_TYPES,
-    COLORS,
-    FROM_WORDS,
-    LAND_TYPES,
-    QUALITIES,
-    REGULAR_STEP,
-    Card,
-    CounterKind,
-    CreatureToken,
-    DamageStep,
-    Keyword,
-    ScoreTerm,
-    SplitCard,
-    StateField,
-    TargetRule,
-    color_mask,
-    from_mask,
-    land_mask,
-    normalize_keyword,
-    type_mask,
-)
-from ecs_combat.plugin.hookspecs import hookimpl
-from ecs_combat.plugin.loading import load_registry
-from ecs_combat.plugin.payloads import (
-    Assignment,
-    AttackDeclaration,
-    BatchAttackDeclaration,
-    BatchBlockDeclaration,
-    BatchDamageAssignment,
-    BatchDamageEvent,
-    BatchDeaths,
-    BatchDestruction,
-    BatchEndOfCombat,
-    BatchEventDamage,
-    BatchStateCheck,
-    BatchTriggers,
-    BlockDeclaration,
-    DamageAssignment,
-    DamageEvent,
-    Dealt,
-    Deaths,
-    Destruction,
-    EventDamage,
-    StateCheck,
-    Trigger,
-)
-from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
-from ecs_combat.plugin.registry import Registry
-from ecs_combat.plugin.restrictions import Restriction, Side
-from ecs_combat.plugin.schedule import POINT_NAMES, POINTS, SET_ORDER, Point, System
-from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget
-from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.rules.result import CombatResult, TurnResult
-from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
-from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
+
+#: The version of the distribution (pyproject.toml reads it from here).
+__version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from ecs_combat.api import (
@@ -94,7 +30,15 @@ if TYPE_CHECKING:
         resolve_battles,
         simulate,
     )
-    from ecs_combat.api_decisions import Choice, Decision, Objective, best_attacks, best_blocks
+    from ecs_combat.api_accounts import account, replay, scenarios
+    from ecs_combat.api_decisions import (
+        Choice,
+        Decision,
+        Objective,
+        best_attacks,
+        best_blocks,
+        best_blocks_of,
+    )
     from ecs_combat.api_races import (
         DrawnPolicy,
         OptimalPolicy,
@@ -107,11 +51,173 @@ if TYPE_CHECKING:
     )
     from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
     from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.plugin.context import (
+        BatchContext,
+        BoolArray,
+        CombatContext,
+        Creature,
+        IntArray,
+        MarkValue,
+        Player,
+        StateArray,
+        StateValue,
+    )
+    from ecs_combat.plugin.definitions import (
+        CARD_TYPES,
+        COLORS,
+        FROM_WORDS,
+        LAND_TYPES,
+        QUALITIES,
+        REGULAR_STEP,
+        Card,
+        CounterKind,
+        CreatureToken,
+        DamageStep,
+        Keyword,
+        ScoreTerm,
+        SplitCard,
+        StateField,
+        TargetRule,
+        color_mask,
+        from_mask,
+        land_mask,
+        normalize_keyword,
+        type_mask,
+    )
+    from ecs_combat.plugin.hookspecs import hookimpl
+    from ecs_combat.plugin.loading import load_registry
+    from ecs_combat.plugin.payloads import (
+        Assignment,
+        AttackDeclaration,
+        BatchAttackDeclaration,
+        BatchBlockDeclaration,
+        BatchDamageAssignment,
+        BatchDamageEvent,
+        BatchDeaths,
+        BatchDestruction,
+        BatchEndOfCombat,
+        BatchEventDamage,
+        BatchStateCheck,
+        BatchTriggers,
+        BlockDeclaration,
+        DamageAssignment,
+        DamageEvent,
+        Dealt,
+        Deaths,
+        Destruction,
+        EventDamage,
+        StateCheck,
+        Trigger,
+    )
+    from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
+    from ecs_combat.plugin.registry import Registry
+    from ecs_combat.plugin.restrictions import Restriction, Side
+    from ecs_combat.plugin.schedule import POINT_NAMES, POINTS, SET_ORDER, Point, System
+    from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget
+    from ecs_combat.reference.engine import ReferenceEngine
+    from ecs_combat.rules.result import CombatResult, TurnResult
+    from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
+    from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
     from ecs_combat.scenario.turns import TurnScenario
 
-#: Names imported on first use (the Python API and the batched engine), so that plugins, which
-#: import the plugin surface from here, don't load them.
+#: Where each public name is defined. Each is imported on first use (PEP 562), so that
+#: `import ecs_combat` (every command starts with it, and every plugin imports the plugin
+#: surface from here) loads only what it asks for: `ecs-combat --version` loads neither
+#: numpy nor the engines (docs/performance.md, "Start-up").
 _LAZY = {
+    **dict.fromkeys(
+        [
+            "BatchContext", "BoolArray", "CombatContext", "Creature", "IntArray",
+            "MarkValue", "Player", "StateArray", "StateValue",
+        ],
+        "ecs_combat.plugin.context",
+    ),
+    **dict.fromkeys(
+        [
+            "CARD_TYPES", "COLORS", "FROM_WORDS", "LAND_TYPES", "QUALITIES",
+            "REGULAR_STEP", "Card", "CounterKind", "CreatureToken", "DamageStep",
+            "Keyword", "ScoreTerm", "SplitCard", "StateField", "TargetRule",
+            "color_mask", "from_mask", "land_mask", "normalize_keyword", "type_mask",
+        ],
+        "ecs_combat.plugin.definitions",
+    ),
+    **dict.fromkeys(
+        [
+            "hookimpl",
+        ],
+        "ecs_combat.plugin.hookspecs",
+    ),
+    **dict.fromkeys(
+        [
+            "load_registry",
+        ],
+        "ecs_combat.plugin.loading",
+    ),
+    **dict.fromkeys(
+        [
+            "Assignment", "AttackDeclaration", "BatchAttackDeclaration",
+            "BatchBlockDeclaration", "BatchDamageAssignment", "BatchDamageEvent",
+            "BatchDeaths", "BatchDestruction", "BatchEndOfCombat", "BatchEventDamage",
+            "BatchStateCheck", "BatchTriggers", "BlockDeclaration", "DamageAssignment",
+            "DamageEvent", "Dealt", "Deaths", "Destruction", "EventDamage",
+            "StateCheck", "Trigger",
+        ],
+        "ecs_combat.plugin.payloads",
+    ),
+    **dict.fromkeys(
+        [
+            "COMBAT", "MAIN", "CastInMain", "Phase", "PhaseRule", "TurnView",
+        ],
+        "ecs_combat.plugin.phases",
+    ),
+    **dict.fromkeys(
+        [
+            "Registry",
+        ],
+        "ecs_combat.plugin.registry",
+    ),
+    **dict.fromkeys(
+        [
+            "Restriction", "Side",
+        ],
+        "ecs_combat.plugin.restrictions",
+    ),
+    **dict.fromkeys(
+        [
+            "POINT_NAMES", "POINTS", "SET_ORDER", "Point", "System",
+        ],
+        "ecs_combat.plugin.schedule",
+    ),
+    **dict.fromkeys(
+        [
+            "BatchView", "CombatView", "EffectTarget",
+        ],
+        "ecs_combat.plugin.views",
+    ),
+    **dict.fromkeys(
+        [
+            "ReferenceEngine",
+        ],
+        "ecs_combat.reference.engine",
+    ),
+    **dict.fromkeys(
+        [
+            "CombatResult", "TurnResult",
+        ],
+        "ecs_combat.rules.result",
+    ),
+    **dict.fromkeys(
+        [
+            "load_scenario", "load_scenarios", "parse_scenario",
+        ],
+        "ecs_combat.scenario.loader",
+    ),
+    **dict.fromkeys(
+        [
+            "CreatureSpec", "PlayerSpec", "Scenario",
+        ],
+        "ecs_combat.scenario.model",
+    ),
     **dict.fromkeys(
         [
             "BATTLE_RESULT_COLUMNS", "CREATURE_RESULT_COLUMNS", "OUTCOMES", "BattleResults",
@@ -121,9 +227,10 @@ _LAZY = {
         "ecs_combat.api",
     ),
     **dict.fromkeys(
-        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
+        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks", "best_blocks_of"],
         "ecs_combat.api_decisions",
     ),
+    **dict.fromkeys(["account", "replay", "scenarios"], "ecs_combat.api_accounts"),
     **dict.fromkeys(
         [
             "DrawnPolicy", "OptimalPolicy", "RaceResults", "RaceScenario", "RaceState",
@@ -139,7 +246,7 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    """The lazily imported names of :data:`_LAZY`."""
+    """The public names of :data:`_LAZY`, imported on first use."""
     where = _LAZY.get(name)
     if where is None:
         raise AttributeError(f"module 'ecs_combat' has no attribute {name!r}")
@@ -241,9 +348,11 @@ __all__ = [
     "TurnResult",
     "TurnScenario",
     "TurnView",
+    "account",
     "battles",
     "best_attacks",
     "best_blocks",
+    "best_blocks_of",
     "color_mask",
     "from_mask",
     "hookimpl",
@@ -257,8 +366,10 @@ __all__ = [
     "parse_scenario",
     "race",
     "races",
+    "replay",
     "resolve",
     "resolve_battles",
+    "scenarios",
     "simulate",
     "type_mask",
 ]

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.api_checks import check_arrays
-from ecs_combat.batched.arrays import BoolArray, CombatBatch
+from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
@@ -196,7 +196,7 @@ def _column(name: str, values: Any, n: int | None, kind: str = "int") -> Array:
         return array
     if array.dtype.kind not in "iu" and not (array.dtype.kind == "b" and kind == "int"):
         raise InputError(None, name, f"must be an array of integers, not {array.dtype}")
-    return array.astype(np.int64)
+    return array.astype(np.int64, copy=False)  # int64 arrays are used as given, not copied
 
 
 def _first_bad(name: str, bad: BoolArray, what: str) -> None:
@@ -213,6 +213,8 @@ def battles(
     *,
     blocks: Any = None,
     keywords: Mapping[str, Any] | None = None,
+    colors: Any = None,
+    counters: Mapping[str, Any] | None = None,
     life: int = 20,
     registry: Registry | None = None,
 ) -> Battles:
@@ -221,15 +223,22 @@ def battles(
     `battle`: the battle of each creature, 0 to n-1, rows of a battle together and battles in
     order. `side`: 0 for a creature of player A, who attacks with all of them, 1 for one of
     player B. `blocks`: for a creature of B, the row of the creature of A in the same battle
-    it blocks, or -1 (default: none blocks). `keywords`: keyword name -> boolean array, which
-    creatures have it (keywords that take a number or a color can't be given so). Both
-    players start at `life`. Bad arrays raise :class:`InputError` naming the array and the
-    first bad row; what a scenario file refuses (toughness 0 or less, a block the rules
-    forbid, such as a flyer blocked by a creature without flying or reach) they refuse with
-    the file's message, the creatures named ``row<i>`` (RULES 11.2).
+    it blocks, or -1 (default: none blocks). `keywords`: keyword name -> an array saying which creatures have
+    it: booleans for a keyword without a parameter; for one that takes a number (``bushido``),
+    the number (0: the creature lacks it); for one that takes a quality (``protection``), the
+    words after "from" (``"red"``; ``""``: it lacks it). `colors`: each creature's colors as
+    a bit mask (:func:`~ecs_combat.plugin.definitions.color_mask`; default colorless).
+    `counters`: counter kind (``"+1/+1"``, ``"-1/-1"``) or keyword (a keyword counter) -> how
+    many each creature has. Both players start at `life`.
+    Bad arrays raise :class:`InputError` naming the array and the first bad row; what a
+    scenario file refuses (toughness 0 or less, a block the rules forbid, such as a flyer
+    blocked by a creature without flying or reach) they refuse with the file's message, the
+    creatures named ``row<i>`` (RULES 11.2). Arrays of
+    int64 are used as given, not copied (the engines never write to them): don't change them
+    while the battles are in use.
     """
+    from ecs_combat.api_arrays import read_creatures
     from ecs_combat.simulation.assemble import assemble
-    from ecs_combat.simulation.keyword_bits import KeywordBits
 
     registry = _registry(registry)
     b = _column("battle", battle, None)
@@ -256,34 +265,22 @@ def battles(
     _first_bad("blocks", (blk >= 0) & (s == 0), "a creature of player A attacks: it can't block")
     _first_bad("blocks", (blk >= 0) & (b[safe] != b), "must be a creature of the same battle")
     _first_bad("blocks", (blk >= 0) & (s[safe] != 0), "must be a creature of player A")
-    names: list[str] = []
-    has: list[BoolArray] = []
-    for given, values in (keywords or {}).items():
-        kw = registry.keyword(given)
-        if kw is None:
-            raise InputError(None, f"keywords.{given}", registry.unknown_keyword_reason(given))
-        if kw.parameter:
-            raise InputError(
-                None,
-                f"keywords.{given}",
-                f"{kw.name!r} takes a {kw.parameter}: not available from arrays",
-            )
-        names.append(kw.name)
-        has.append(_column(f"keywords.{given}", values, n, "bool"))
-    bits = KeywordBits(registry, keywords=names)
-    masks = np.zeros(n, dtype=np.uint64)
-    for name, rows in zip(names, has, strict=True):
-        masks[rows] |= bits.bit[name]
+    creatures = read_creatures(n, registry, keywords, colors, counters, _column)
+    bits = creatures.bits(registry)
+    masks = creatures.masks(bits)
     home = (s == 1) & (blk < 0)
     assigned = np.where(blk >= 0, blk - starts[b], 0)
+    # declared with the keywords of keyword counters too; the batch holds the printed ones
     batch, attacking_side = assemble(
-        bits, counts, s, assigned, p, t, masks, life, bits.mask(names), home=home
-    )
+        bits, counts, s, assigned, p, t, creatures.declared(bits, masks), life,
+        bits.mask(list(bits.names)), home=home, shared=True, battle=b, facts=creatures.facts(),
+    )  # fmt: skip
+    batch.keywords = masks
+    creatures.complete(batch, bits)
     declared = np.zeros(n, np.bool_)
     declared[batch.block_blocker] = True
-    named = dict(zip(names, has, strict=True))
     attacks = np.asarray(batch.attacking) >= 0
-    check_arrays(b, s, p, t, blk, named, attacks, declared, life, registry)
+    check_arrays(b, s, p, t, blk, creatures, attacks, declared, life, registry)
     return Battles(batch, attacking_side)
 
 
@@ -318,21 +315,29 @@ def resolve_battles(
 ) -> BattleResults:
     """Resolve battles built by :func:`battles` on either engine (the reference engine one
     battle at a time: about 300 times slower)."""
-    from ecs_combat.simulation.generate import Drawn
-    from ecs_combat.simulation.simulate import make_engine, outcome_codes
+    from ecs_combat.simulation.simulate import make_engine
 
     _check_engine(engine)
     registry = _registry(registry)
-    batch = battles.batch
-    outcome = make_engine(engine, registry).resolve_batch(batch)
-    drawn = Drawn(batch, np.zeros(batch.n_battles, np.int64), np.zeros(batch.n_battles, np.int64),
-                  battles.attacking_side)  # fmt: skip
-    code, att_died, blk_died = outcome_codes(drawn, outcome)
+    outcome = make_engine(engine, registry).resolve_batch(battles.batch)
+    return battle_tables(battles.batch, battles.attacking_side, outcome)
+
+
+def battle_tables(
+    batch: CombatBatch, attacking_side: BoolArray, outcome: BatchOutcome
+) -> BattleResults:
+    """The tables of :class:`BattleResults` of a batch of two-player battles (the attacking
+    player's creatures `attacking_side`) and its outcome."""
+    from ecs_combat.simulation.generate import Drawn
+    from ecs_combat.simulation.simulate import outcome_codes
+
+    zeros = np.zeros(batch.n_battles, np.int64)
+    code, att_died, blk_died = outcome_codes(Drawn(batch, zeros, zeros, attacking_side), outcome)
     blocking = np.full(batch.n_creatures, -1, np.int64)
     blocking[batch.block_blocker] = batch.block_attacker
     creatures = {
         "battle": batch.battle.copy(),
-        "side": (~battles.attacking_side).astype(np.int64),
+        "side": (~attacking_side).astype(np.int64),
         "attacking": batch.attacking >= 0,
         "blocking": blocking,
         "power": np.asarray(outcome.power, np.int64).copy(),

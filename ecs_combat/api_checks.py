@@ -9,14 +9,18 @@ arrays), placed at the array and row (``toughness[3]``, ``blocks[4]``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.errors import InputError
+from ecs_combat.plugin.definitions import COLORS, FROM_WORDS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.loader import parse_scenario
+
+if TYPE_CHECKING:
+    from ecs_combat.api_arrays import Creatures
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -35,7 +39,7 @@ def check_arrays(
     power: IntArray,
     toughness: IntArray,
     blocks: IntArray,
-    keywords: dict[str, BoolArray],
+    creatures: Creatures,
     attacks: BoolArray,
     declared: BoolArray,
     life: int,
@@ -47,12 +51,20 @@ def check_arrays(
     attacker blocked by one creature). `attacks` is, per row, whether it attacks (a creature
     of A that can't, such as one with defender, stays back); `declared`, whether its block (if
     any) was kept as legal."""
-    columns = Columns(battle, side, power, toughness, blocks, keywords, attacks, life)
+    columns = Columns(battle, side, power, toughness, blocks, creatures, attacks, life)
     if life <= 0:
         columns.refuse(0, "life", registry)
     bad = np.flatnonzero(toughness <= 0)
     if bad.size:
         columns.refuse(int(bad[0]), "toughness", registry)
+    kinds = registry.counter_kinds
+    starting = toughness.copy()
+    for kind, counts in creatures.counters.items():
+        if kind in kinds:
+            starting += kinds[kind].toughness * counts
+    bad = np.flatnonzero(starting <= 0)
+    if bad.size:
+        columns.refuse(int(bad[0]), "counters", registry)
     dropped = np.flatnonzero((blocks >= 0) & ~declared)
     if dropped.size:
         columns.refuse(int(dropped[0]), "blocks", registry)
@@ -67,7 +79,7 @@ class Columns:
     power: IntArray
     toughness: IntArray
     blocks: IntArray
-    keywords: dict[str, BoolArray]
+    creatures: Creatures
     attacks: BoolArray
     life: int
 
@@ -81,17 +93,37 @@ class Columns:
             raise InputError(None, where, exc.message) from None
         raise AssertionError(f"battle {int(self.battle[row])} passed the loader's checks")
 
+    def creature(self, r: int) -> dict[str, Any]:
+        """One row as a creature table: keywords with their parameters, colors, counters."""
+        given = self.creatures
+        keywords = []
+        for name, has in zip(given.names, given.has, strict=True):
+            p = given.parameters.get(name)
+            if p is None:
+                keywords += [name] if has[r] else []
+            elif p[r] >= 0:
+                value = int(p[r])
+                keywords.append(
+                    f"{name} from {FROM_WORDS[value]}"
+                    if name in given.qualities
+                    else f"{name} {value}"
+                )
+        table: dict[str, Any] = {
+            "controller": PLAYERS[int(self.side[r])],
+            "power": int(self.power[r]),
+            "toughness": int(self.toughness[r]),
+            "keywords": keywords,
+        }
+        if given.colors is not None:
+            table["colors"] = [c for i, c in enumerate(COLORS) if int(given.colors[r]) >> i & 1]
+        counters = {k: int(v[r]) for k, v in given.counters.items() if v[r] > 0}
+        if counters:
+            table["counters"] = counters
+        return table
+
     def document(self, rows: list[int]) -> dict[str, Any]:
         """One battle of the arrays as a scenario document."""
-        creatures = {
-            row_id(r): {
-                "controller": PLAYERS[int(self.side[r])],
-                "power": int(self.power[r]),
-                "toughness": int(self.toughness[r]),
-                "keywords": [name for name, has in self.keywords.items() if has[r]],
-            }
-            for r in rows
-        }
+        creatures = {row_id(r): self.creature(r) for r in rows}
         blocks = self.blocks
         return {
             "players": {p: {"life": self.life} for p in PLAYERS},

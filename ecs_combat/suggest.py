@@ -26,6 +26,21 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     return f"; did you mean {match!r}?" if match is not None else ""
 
 
+def some_names(name: str, known: Iterable[str], limit: int = 8) -> str:
+    """The known names for a message, comma-separated: all of them when there are at most
+    `limit`, else the `limit` most like `name` and how many more (a line, not a page)."""
+    names = sorted(set(known))
+    if len(names) <= limit:
+        return ", ".join(names)
+    if len(name) > LONGEST:
+        picked = names[:limit]
+    else:
+        key = _key(name)
+        ranked = sorted(names, key=lambda n: -difflib.SequenceMatcher(None, key, _key(n)).ratio())
+        picked = sorted(ranked[:limit])
+    return f"{', '.join(picked)} and {len(names) - limit} more"
+
+
 def _key(name: str) -> str:
     """A name as compared: lower case, words joined by single spaces (``_`` and ``-`` too)."""
     return " ".join(name.lower().replace("_", " ").replace("-", " ").split())

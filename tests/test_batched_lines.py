@@ -82,6 +82,14 @@ KEYWORDS = [
 
 #: Numbers beyond the text's look-up tables (-64 to 1,023), up to the format's limit.
 LARGE = st.integers(1_000, 1_000_000_000)
+# The strategies drawn from again and again, made once (making one costs more than drawing
+# from it: this halved the time these tests spend drawing).
+LIFE = st.one_of(st.integers(1, 6), LARGE)
+POWER = st.one_of(st.integers(0, 5), st.integers(-2_000, 0), LARGE)
+TOUGHNESS = st.one_of(st.integers(1, 5), LARGE)
+SOME_KEYWORDS = st.lists(st.sampled_from(KEYWORDS), max_size=2, unique=True)
+BOOLEANS = st.booleans()
+ONE_IN = {n: st.integers(0, n - 1) for n in (4, 5, 6, 9)}
 
 
 @st.composite
@@ -89,35 +97,36 @@ def combats(draw: st.DrawFn) -> dict[str, Any]:
     """Lines of the common shape with combat: attackers, blockers (several on one attacker),
     keywords, life totals, damage, colors, numbers small, large and negative."""
     players: dict[str, Any] = {"ann": {}, "bo": {}}
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         players["cy"] = {}
     for p in players:
-        if draw(st.integers(0, 3)) == 0:
-            players[p]["life"] = draw(st.one_of(st.integers(1, 6), LARGE))
+        if draw(ONE_IN[4]) == 0:
+            players[p]["life"] = draw(LIFE)
     defenders = list(players)[1:]
+    to_defend = st.sampled_from(defenders)
 
     def creature(controller: str) -> dict[str, Any]:
         t: dict[str, Any] = {"controller": controller}
-        t["power"] = draw(st.one_of(st.integers(0, 5), st.integers(-2_000, 0), LARGE))
-        t["toughness"] = draw(st.one_of(st.integers(1, 5), LARGE))
-        if draw(st.booleans()):
-            t["keywords"] = draw(st.lists(st.sampled_from(KEYWORDS), max_size=2, unique=True))
-        if draw(st.integers(0, 5)) == 0:
+        t["power"] = draw(POWER)
+        t["toughness"] = draw(TOUGHNESS)
+        if draw(BOOLEANS):
+            t["keywords"] = draw(SOME_KEYWORDS)
+        if draw(ONE_IN[6]) == 0:
             t["damage"] = draw(st.integers(0, t["toughness"] - 1))
-        if draw(st.integers(0, 5)) == 0:
+        if draw(ONE_IN[6]) == 0:
             t["colors"] = ["red"]
-        if draw(st.integers(0, 8)) == 0:
+        if draw(ONE_IN[9]) == 0:
             t["name"] = "Same Name"
         return t
 
-    attackers = {f"a{i}": draw(st.sampled_from(defenders)) for i in range(draw(st.integers(0, 3)))}
+    attackers = {f"a{i}": draw(to_defend) for i in range(draw(ONE_IN[4]))}
     creatures = {a: creature("ann") for a in attackers}
     blockers: dict[str, str] = {}
-    for i in range(draw(st.integers(0, 4))):
-        controller = draw(st.sampled_from(defenders))
+    for i in range(draw(ONE_IN[5])):
+        controller = draw(to_defend)
         creatures[f"b{i}"] = creature(controller)
         mine = [a for a, d in attackers.items() if d == controller]
-        if mine and draw(st.integers(0, 4)) > 0:
+        if mine and draw(ONE_IN[5]) > 0:
             blockers[f"b{i}"] = draw(st.sampled_from(mine))
     return {
         "players": players,

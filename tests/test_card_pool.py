@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cli_run import Completed
+from cli_run import run_cli as in_process
 from rich.console import Console
 
 from ecs_combat import ReferenceEngine
@@ -47,7 +49,13 @@ def spec_of(registry: Registry, text: str) -> BattleSpec:
     return parse_spec(tomllib.loads(textwrap.dedent(text)), registry, "pool.toml")
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str) -> Completed:
+    """The command in this process (tests/cli_run.py): the pool is read once per test worker."""
+    return in_process(args, env={"COLUMNS": "200", "ECS_COMBAT_PLUGINS": None})
+
+
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed command, in a process of its own."""
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("ECS_COMBAT_PLUGINS", None)
     return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
@@ -220,16 +228,29 @@ def test_per_card_tally_matches_hand_derived_outcomes(
             assert got == expected[card["card"]][role], (card["card"], role)
         assert card["battles"] == card["as_attacker"]["battles"] + card["as_blocker"]["battles"]
 
-    # Ranked by the documented score, worked out from the hand-derived tally:
-    # (wins - losses + (dealt_to_players + life_gained) / 20) / battles.
-    def score(card: str) -> float:
-        both = {k: sum(expected[card][r][k] for r in expected[card]) for k in CARD_COLUMNS}
-        swung = (both["dealt_to_players"] + both["life_gained"]) / 20
-        return (both["wins"] - both["losses"] + swung) / both["battles"]
+    # Ranked by the documented net wins, worked out from the hand-derived tally:
+    # (wins - losses) / battles, then damage to players per battle; each role's rates too.
+    def both(card: str) -> dict[str, int]:
+        return {k: sum(expected[card][r][k] for r in expected[card]) for k in CARD_COLUMNS}
+
+    def net(card: str) -> float:
+        return (both(card)["wins"] - both(card)["losses"]) / both(card)["battles"]
+
+    def damage(card: str) -> float:
+        return both(card)["dealt_to_players"] / both(card)["battles"]
 
     ranked = [c["card"] for c in doc["cards"]]
-    assert ranked == sorted(expected, key=lambda card: -score(card))
-    assert [c["score"] for c in doc["cards"]] == [round(score(card), 6) for card in ranked]
+    assert ranked == sorted(expected, key=lambda card: (-net(card), -damage(card)))
+    for card in doc["cards"]:
+        for role in ("as_attacker", "as_blocker"):
+            counts = expected[card["card"]][role]
+            fought = counts["battles"]
+            assert card[role]["trade_rate"] == round(counts["trades"] / fought, 6)
+            assert card[role]["loss_rate"] == round(counts["losses"] / fought, 6)
+            assert card[role]["damage_per_battle"] == round(counts["dealt_to_players"] / fought, 6)
+            total = card[role]["win_rate"] + card[role]["trade_rate"] + card[role]["loss_rate"]
+            assert abs(total + card[role]["neither_dies_rate"] - 1) < 1e-5
+    assert [c["net_wins"] for c in doc["cards"]] == [round(net(card), 6) for card in ranked]
     assert doc["totals"]["battles"] == n
 
 
@@ -302,8 +323,12 @@ def test_command_json_table_csv_and_chart(tmp_path: Path) -> None:
     doc = json.loads(p.stdout)
     assert doc["simulation"] == "card pool"
     assert [c["rank"] for c in doc["cards"]] == [1, 2, 3]
-    scores = [c["score"] for c in doc["cards"]]
-    assert scores == sorted(scores, reverse=True)
+    net_wins = [c["net_wins"] for c in doc["cards"]]
+    assert net_wins == sorted(net_wins, reverse=True)
+    assert doc["run"]["written"] == [
+        {"what": "per-battle results", "path": str(out)},
+        {"what": "the chart of the best and worst cards", "path": str(chart)},
+    ]
     for c in doc["cards"]:
         lo, hi = c["win_rate_ci95"]
         assert lo <= c["win_rate"] <= hi
@@ -391,7 +416,7 @@ def test_checkpoints_and_workers_keep_the_per_card_tally(tmp_path: Path) -> None
     runs = tmp_path / "runs"
     saved = run_cli(*args, "--out", f"{runs}/")
     resumed = run_cli(*args, "--out", f"{runs}/", "--resume")
-    workers = run_cli(*args, "--workers", "2")
+    workers = installed(*args, "--workers", "2")  # the installed command starts the workers
     expected = {k: v for k, v in json.loads(plain.stdout).items() if k != "run"}
     for p in (saved, resumed, workers):
         assert p.returncode == 0, p.stderr
@@ -415,8 +440,9 @@ def test_terminal_table_fits_the_terminal(registry: Registry, width: int) -> Non
     text = "\n".join(lines)
     for card in ("Hand of Cruelty", "Watchwolf", "White Knight", "rate"):
         assert card in text
-    # the role columns (win rates with their intervals) need about 170 columns
-    assert ("attacking" in text) == (width >= 200)
+    # the role columns (win, trade and loss rates) need about 110 columns
+    assert ("w/t/l" in text) == (width >= 120)
+    assert "damage" in text
 
 
 def test_both_engines_give_the_same_two_drop_summary(registry: Registry) -> None:

@@ -33,11 +33,6 @@ TASK = "task-000002.json"
 Doc = dict[str, Any]
 
 
-def command(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ECS_COMBAT_")}
-    return subprocess.run(["ecs-combat", *args], capture_output=True, text=True, env=env)
-
-
 def run(*args: str) -> Completed:
     """The same command in this process (tests/cli_run.py), without ECS_COMBAT_ variables."""
     return run_cli(args, env=dict.fromkeys(k for k in os.environ if k.startswith("ECS_COMBAT_")))
@@ -236,17 +231,20 @@ def test_a_second_run_into_a_locked_directory_is_refused(
     registry: Registry, tmp_path: Path
 ) -> None:
     """Two runs started into one new directory: the second is refused while the first is
-    running (it holds the lock from its start to the end of its run)."""
+    running (it holds the lock from its start to the end of its run). The second runs in this
+    process too: flock(2) locks an open file, so a second opening is refused as another
+    process's would be (test_the_lock_of_a_killed_run_does_not_outlive_it has a process of its
+    own hold it)."""
     out = tmp_path / "new"
     installed = load_registry()  # the plugins the command loads, so the runs are the same
     first = Simulation(tournament(installed), 1, 5000, registry=installed, checkpoint=out)
-    p = command("simulate", "-n", "5000", "--seed", "1", "--out", str(out))
+    p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out))
     assert p.returncode == 2
     assert "another ecs-combat run is using this directory" in p.stderr
-    p = command("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume")
+    p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume")
     assert p.returncode == 2 and "another ecs-combat run" in p.stderr
     first.run()  # the lock ends with the run
-    p = command("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume", "--json")
+    p = run("simulate", "-n", "5000", "--seed", "1", "--out", str(out), "--resume", "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["run"]["tasks_resumed"] == 1
 

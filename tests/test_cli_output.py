@@ -377,8 +377,11 @@ def test_both_engines_accounts_differ_only_where_the_batched_engine_records_less
     batched = run("resolve", str(SEED), "--engine", "batched").stdout.splitlines()
     end = reference.index("End of combat")
     assert batched[:end] == reference[:end]
-    assert batched[-1].startswith("This engine records no tapped state")
+    assert batched[-1].startswith("This engine records no notes")
     assert not any(line.startswith("This engine") for line in reference)
+    # both say which creatures are tapped; only the reference engine which may attack again
+    assert batched[end + 1].split("  ")[-1] == "tapped"
+    assert reference[end + 1].endswith("tapped  may attack again")
 
 
 # -- 8. messages ------------------------------------------------------------------------------

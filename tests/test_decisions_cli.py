@@ -150,3 +150,38 @@ def test_bad_options_are_exit_2(options: list[str], words: str) -> None:
     p = run("blocks", str(GIANT), *options)
     assert p.returncode == 2
     assert words in p.stderr and "Traceback" not in p.stderr
+
+
+def test_the_readable_form_explains_the_score_terms() -> None:
+    """`attacks` printed "life 4" with nothing saying whose life; a line under the table says
+    what each term measures, from the attacking player's side (docs/decisions.md)."""
+    p = run("attacks", str(RACE))
+    assert p.returncode == 0, p.stderr
+    legend = next(line for line in p.stdout.splitlines() if line.startswith("Scores, from A's"))
+    assert "life: life B loses minus life A loses (life gained counts as life lost below 0)" in (
+        legend
+    )
+    assert "material: the value" in legend and "game: 1 if B loses the game" in legend
+    assert "poison: poison counters" in legend  # a plugin's term, with its summary
+
+
+def test_an_approximate_card_is_flagged(tmp_path: Path) -> None:
+    """Kitchen Finks's life gain on entering is ignored (docs/cards.md): `blocks` says so, as
+    `resolve` does."""
+    board = tmp_path / "finks.toml"
+    board.write_text(
+        '[players.A]\n[players.B]\n[creatures.finks]\ncard = "Kitchen Finks"\ncontroller = "A"\n'
+        '[creatures.bear]\ncontroller = "B"\npower = 2\ntoughness = 2\n'
+        '[combat]\nattackers = { finks = "B" }\n'
+    )
+    p = run("blocks", str(board))
+    assert p.returncode == 0, p.stderr
+    assert (
+        "Note: finks is Kitchen Finks, modeled approximately: ignored 'When Kitchen Finks "
+        "enters the battlefield, you gain 2 life.'; the search plays it without that text."
+    ) in p.stdout.splitlines()
+    attacks = tmp_path / "finks-attacks.toml"
+    attacks.write_text(board.read_text().split("[combat]")[0])
+    q = run("attacks", str(attacks))
+    assert q.returncode == 0, q.stderr
+    assert any(line.startswith("Note: finks is Kitchen Finks") for line in q.stdout.splitlines())

@@ -236,11 +236,14 @@ def sigint_at_default() -> Iterator[None]:
             signal.signal(signal.SIGINT, before)
 
 
-def test_ctrl_c_stops_the_workers_and_says_what_is_saved(tmp_path: Path) -> None:
-    """Ctrl-C in the middle of a run. The worker that takes task 2 never finishes it
-    (HOLD_TASK_ENV), so the run is still going when the interrupt comes, however late: the
-    6,000,000 battles alone take a second or two, which a test process waiting for a busy
-    machine could miss entirely (the command then ended with 0)."""
+@pytest.mark.parametrize("sent", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_stops_the_workers_and_says_what_is_saved(tmp_path: Path, sent: str) -> None:
+    """Ctrl-C in the middle of a run (SIGINT to the terminal's foreground job: the command and
+    its workers), and SIGTERM to the command alone (`kill PID`), which it handles as Ctrl-C.
+    The worker that takes task 2 never finishes it (HOLD_TASK_ENV), so the run is still going
+    when the interrupt comes, however late: the 6,000,000 battles alone take a second or two,
+    which a test process waiting for a busy machine could miss entirely (the command then
+    ended with 0)."""
     psutil = pytest.importorskip("psutil")
     out = tmp_path / "run"
     with sigint_at_default():
@@ -259,7 +262,10 @@ def test_ctrl_c_stops_the_workers_and_says_what_is_saved(tmp_path: Path) -> None
         assert task_files(out) and p.poll() is None  # under way: tasks saved, one held
         workers = psutil.Process(p.pid).children()
         assert len(workers) == 2
-        os.killpg(p.pid, signal.SIGINT)
+        if sent == "SIGINT":
+            os.killpg(p.pid, signal.SIGINT)
+        else:
+            os.kill(p.pid, signal.SIGTERM)
         _, err = p.communicate(timeout=30)
     finally:
         if p.poll() is None:  # not stopped by the interrupt: the test fails, the run ends

@@ -175,24 +175,81 @@ def test_the_table_names_the_spec_file() -> None:
     assert "Spec melee.toml: 3,000 battles" in p.stdout
 
 
-def test_the_heatmap_is_scaled_to_its_rates_in_percent_and_names_the_spec() -> None:
+def test_the_heatmap_shows_wins_trades_and_losses_scaled_in_percent() -> None:
+    """Three panels: the attacker's wins, the trades, the blocker's wins; each scaled to its
+    own rates, in percent; the wins with their intervals."""
     p = run("simulate", str(MELEE), "-n", "3000", "--seed", "2", "--json")
     doc = summary_of(p)
     doc["run"]["spec_file"] = str(MELEE)
-    rates = [100 * m["attacker_wins"] / m["battles"] for m in doc["matchups"]]
     fig = heatmap_figure(doc)
     fig.canvas.draw()
-    heatmap, bar = fig.axes
-    low, high = heatmap.images[0].get_clim()
-    assert (low, high) == pytest.approx((min(rates), max(rates)))
+    panels = [ax for ax in fig.axes if ax.images]
+    bars = [ax for ax in fig.axes if not ax.images]
+    assert len(panels) == 3 and len(bars) == 3
+    assert [ax.get_title().split("\n")[0] for ax in panels] == [
+        "attacker wins", "trades", "blocker wins",
+    ]  # fmt: skip
+    assert "melee.toml" in fig.get_suptitle()
+    for ax, bar, count, interval in zip(
+        panels, bars, ("attacker_wins", "trades", "blocker_wins"),
+        ("attacker_win_rate_ci95", None, "blocker_win_rate_ci95"), strict=True,
+    ):  # fmt: skip
+        rates = [100 * m[count] / m["battles"] for m in doc["matchups"]]
+        low, high = ax.images[0].get_clim()
+        assert (low, high) == pytest.approx((min(rates), max(rates)))
+        ticks = [t.get_text() for t in bar.get_yticklabels() if t.get_text()]
+        assert ticks and all(t.endswith("%") for t in ticks)
+        cells = [t.get_text().split("\n") for t in ax.texts]
+        assert len(cells) == len(rates) and all(cell[0].endswith("%") for cell in cells)
+        atol = 0.05 if "." in cells[0][0] else 0.5  # one decimal for a narrow range of rates
+        assert np.isclose(float(cells[0][0].rstrip("%")), rates[0], atol=atol)
+        if interval is not None:  # the rate's 95% interval under it
+            lo, hi = (float(x) for x in cells[0][1].strip("()").split("-"))
+            ci = doc["matchups"][0][interval]
+            assert np.allclose([lo, hi], [100 * ci[0], 100 * ci[1]], atol=atol)
+    assert panels[0].get_title().startswith("attacker wins")
+    high = panels[0].images[0].get_clim()[1]
     assert high < 50  # the melee's attacker rarely wins: the scale is not 0-100%
-    ticks = [t.get_text() for t in bar.get_yticklabels() if t.get_text()]
-    assert ticks and all(t.endswith("%") for t in ticks)
-    # each cell: the rate in percent, its 95% interval under it
-    cells = [t.get_text().split("\n") for t in heatmap.texts]
-    assert len(cells) == len(rates) and all(rate.endswith("%") for rate, _ in cells)
-    assert "melee.toml" in heatmap.get_title()
-    assert np.isclose(float(cells[0][0].rstrip("%")), rates[0], atol=0.05)
-    lo, hi = (float(x) for x in cells[0][1].strip("()").split("-"))
-    ci = doc["matchups"][0]["attacker_win_rate_ci95"]
-    assert np.allclose([lo, hi], [100 * ci[0], 100 * ci[1]], atol=0.05)
+
+
+def test_no_two_labels_of_the_charts_overlap(tmp_path: Path) -> None:
+    """The heatmap's row and column labels and the card chart's names and figures, drawn: no
+    two of their boxes overlap, and none leaves the figure."""
+    from ecs_combat.simulation.card_summary import cards_figure
+
+    p = run("simulate", str(MELEE), "-n", "3000", "--seed", "2", "--json")
+    doc = summary_of(p)
+    doc["run"]["spec_file"] = str(MELEE)
+    pool = tmp_path / "pool.toml"
+    pool.write_text("[pool]\nmana_value = 2\n")
+    q = run("simulate", str(pool), "-n", "3000", "--seed", "2", "--json")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    for fig in (heatmap_figure(doc), cards_figure(summary_of(q))):
+        canvas = FigureCanvasAgg(fig)  # as savefig draws it
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        whole = fig.bbox
+        labels = [
+            t for ax in fig.axes for t in (*ax.get_xticklabels(), *ax.get_yticklabels(), *ax.texts)
+            if t.get_text() and t.get_visible()
+        ]  # fmt: skip
+        boxes = [t.get_window_extent(renderer) for t in labels]
+        for box in boxes:
+            assert whole.x0 - 1 <= box.x0 and box.x1 <= whole.x1 + 1, box
+        # level labels (row names, card names, figures): their boxes are the glyphs'
+        inside = {x for ax in fig.axes for x in ax.texts}
+        level = [
+            (t, b) for t, b in zip(labels, boxes, strict=True)
+            if t not in inside and not t.get_rotation()
+        ]  # fmt: skip
+        for i, (a, box) in enumerate(level):
+            for b, other in level[i + 1 :]:
+                assert not box.overlaps(other), (a.get_text(), b.get_text())
+        # slanted column labels: parallel lines of text, apart by more than a line's height
+        for ax in fig.axes:
+            slanted = [t for t in ax.get_xticklabels() if t.get_text() and t.get_rotation()]
+            if len(slanted) > 1:
+                x = [t.get_window_extent(renderer).x1 for t in slanted]  # right-aligned ends
+                apart = min(np.diff(x)) * np.sin(np.radians(slanted[0].get_rotation()))
+                assert apart > slanted[0].get_fontsize() * fig.dpi / 72 * 1.2

@@ -10,6 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from ecs_combat.cards.notes import ignored_text_lines, scenario_creatures
 from ecs_combat.console import print_line, print_table, shown
 from ecs_combat.decisions import Decision, Objective, best_attacks, best_blocks
 from ecs_combat.decisions.decide import Choice
@@ -97,6 +98,8 @@ def render_decision(d: Decision, scenario: Scenario, registry: Registry, console
         f"{shown(scenario.file)}: {shown(chooser)}'s best {what} "
         f"({proven}; {tied}; {d.seconds * 1000:.0f} ms)",
     )
+    for line in ignored_text_lines(scenario_creatures(scenario)):
+        print_line(console, f"Note: {line}; the search plays it without that text.")
     if not d.best:
         print_line(console, "No declaration was solved within the budget.")
         return
@@ -112,6 +115,7 @@ def render_decision(d: Decision, scenario: Scenario, registry: Registry, console
     for player in scenario.players:
         rows.append([f"{player}'s life", *(_life(c, player) for c in d.best)])
     print_table(console, headers, rows)
+    print_line(console, score_legend(d, registry))
     worse = [i for i, c in enumerate(d.best) if c.score != d.best[0].score]
     if worse:
         i = worse[0]
@@ -124,6 +128,28 @@ def render_decision(d: Decision, scenario: Scenario, registry: Registry, console
             console,
             f"All shown score the same ({', '.join(d.objective)}); #1 comes first by the tie rule (fewest creatures, then file order).",
         )
+
+
+def score_legend(d: Decision, registry: Registry) -> str:
+    """What the score rows mean, for the terms shown: each from the attacking player's side
+    (docs/decisions.md, "The score")."""
+    a, b = d.attacking_player, d.defending_player
+    meaning = {
+        "game": f"1 if {b} loses the game, -1 if {a} does",
+        "material": f"the value (power + toughness, or its `value`) of {b}'s creatures that die minus {a}'s",
+        "life": f"life {b} loses minus life {a} loses (life gained counts as life lost below 0)",
+    }
+    parts = []
+    for term in d.objective:
+        if term in meaning:
+            parts.append(f"{term}: {meaning[term]}")
+        elif term in registry.score_terms:
+            parts.append(f"{term}: {registry.score_terms[term].summary}")
+    return (
+        f"Scores, from {a}'s side ({a} wants them high, {b} low, compared in this order): "
+        + "; ".join(parts)
+        + "."
+    )
 
 
 def why_worse(

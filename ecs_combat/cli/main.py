@@ -1,107 +1,67 @@
-"""The ``ecs-combat`` command line (CONTRACT.md sections 2-4)."""
+"""The ``ecs-combat`` command line (CONTRACT.md sections 2-4).
+
+Each command imports what it needs when it runs (the engines, numpy, Rich), so that a command
+starts quickly: ``ecs-combat --version`` loads click alone (docs/performance.md, "Start-up";
+tests/test_startup.py pins what each command may import).
+"""
 
 from __future__ import annotations
 
-import functools
 import io
 import json
+import os
+import signal
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any, NoReturn, TypeVar, cast
+from collections.abc import Callable
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.text import Text
 
-from ecs_combat.cards.notes import result_json
-from ecs_combat.cli.cards import cards
-from ecs_combat.cli.json_lines import LineWriter, json_line
-from ecs_combat.cli.plugins_command import plugins_json, print_plugins
-from ecs_combat.cli.report import render
-from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
-from ecs_combat.cli.turn_command import print_phases, resolve_turn_file
-from ecs_combat.console import is_plain, print_line, shown
+from ecs_combat import __version__
+from ecs_combat.cli.common import PLUGIN_OPTION_HELP, State, fail, one_line
+from ecs_combat.cli.flags import Commands
 from ecs_combat.errors import InputError, PluginError, RefusedError
-from ecs_combat.plugin.loading import check_plugin_options, load_registry, parse_plugin_options
-from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.rules.result import CombatResult
-from ecs_combat.scenario.loader import iter_scenarios
-from ecs_combat.scenario.model import Scenario
-from ecs_combat.scenario.race import is_race_file
-from ecs_combat.scenario.turn_loader import is_turn_file
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from rich.console import Console
+
+    from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.reference.engine import ReferenceEngine
+    from ecs_combat.rules.result import CombatResult
+    from ecs_combat.scenario.model import Scenario
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 ENGINES = ("reference", "batched")
 #: Paths longer than this are elided in the middle in the readable account.
 SHOWN_PATH = 300
+#: Commands in modules of their own, imported when they run.
+LAZY_COMMANDS = {
+    "cards": "ecs_combat.cli.cards:cards",
+    "simulate": "ecs_combat.cli.simulate_command:simulate",
+    "bench": "ecs_combat.cli.simulate_command:bench",
+}
+
+#: numpy's linear-algebra thread pools, which ecs-combat never uses (its matrix products are of
+#: integers): one thread, as its worker processes run (simulation/executors.py), saves the
+#: start of a thread per core in every command.
+THREAD_POOLS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+__all__ = ["State", "cli", "fail", "main", "one_line"]
 
 
-def fail(message: str, status: int) -> NoReturn:
-    """Print one message on standard error, on one line, and exit."""
-    click.echo(f"ecs-combat: {one_line(message)}", err=True)
-    sys.exit(status)
+def _console() -> Console:
+    from rich.console import Console
 
-
-def one_line(message: str) -> str:
-    """A message with newlines and other unprintable characters written as escapes."""
-    if message.isprintable():
-        return message
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in message)
-
-
-class State:
-    """What the ``-p`` options give the commands: how to load plugins."""
-
-    def __init__(self, plugin_options: tuple[str, ...]) -> None:
-        self.plugin_options: list[str] = list(plugin_options)
-        self._registry: Registry | None = None
-
-    def add(self, plugin_options: tuple[str, ...]) -> None:
-        """Take more ``-p`` values (given after the command)."""
-        self.plugin_options += plugin_options
-
-    @property
-    def load(self) -> list[str]:
-        """Modules to load explicitly."""
-        return parse_plugin_options(self.plugin_options)[0]
-
-    @property
-    def block(self) -> set[str]:
-        """Plugin names to block, in both spellings."""
-        return parse_plugin_options(self.plugin_options)[1]
-
-    @property
-    def registry(self) -> Registry:
-        """The plugin registry, loaded on first use; a ``no:NAME`` naming no plugin exits 2,
-        plugin failures exit 1, with a message."""
-        if self._registry is None:
-            try:
-                check_plugin_options(self.plugin_options)
-                self._registry = load_registry(load=self.load, block=self.block)
-            except InputError as exc:
-                fail(str(exc), 2)
-            except PluginError as exc:
-                fail(str(exc), 1)
-        return self._registry
-
-
-PLUGIN_OPTION_HELP = (
-    "Load a plugin module explicitly, or block a plugin by name with no:NAME "
-    "(the name of docs/plugins.md or `ecs-combat plugins`). Repeatable; before or after the "
-    "command."
-)
-
-
-def _more_plugin_options(ctx: click.Context, _: click.Parameter, value: tuple[str, ...]) -> None:
-    state = ctx.find_object(State)
-    if state is None:  # the command invoked on its own, without the group
-        ctx.obj = state = State(())
-    state.add(value)
+    return Console(highlight=False)
 
 
 @click.group(
+    cls=Commands,
+    lazy=LAZY_COMMANDS,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="On a terminal the output is drawn as tables; in a pipe or a file it is plain "
     "text: one row per line, columns separated by two spaces, nothing truncated, no colors. "
@@ -115,7 +75,7 @@ def _more_plugin_options(ctx: click.Context, _: click.Parameter, value: tuple[st
     metavar="MODULE|no:NAME",
     help=PLUGIN_OPTION_HELP,
 )
-@click.version_option(package_name="ecs-combat")
+@click.version_option(__version__, prog_name="ecs-combat")
 @click.pass_context
 def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
     """Simulate Magic: The Gathering combat.
@@ -141,12 +101,22 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     it is known; when a line is invalid, the message names it, after the results of the lines
     before it.
     """
+    from ecs_combat.cards.notes import result_json
+    from ecs_combat.cli.report import render
+    from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
+    from ecs_combat.reference.engine import ReferenceEngine
+    from ecs_combat.scenario.documents import is_turn_file
+    from ecs_combat.scenario.loader import iter_scenarios
+    from ecs_combat.scenario.race import is_race_file
+
     registry = state.registry
     try:
         if is_race_file(file):
             fail(f"{file}: this is a race ([race]): play it with `ecs-combat race {file}`", 2)
         if is_turn_file(file):  # a turn with several combat phases (docs/turns.md)
-            resolve_turn_file(registry, file, engine, as_json, Console(highlight=False))
+            from ecs_combat.cli.turn_command import resolve_turn_file
+
+            resolve_turn_file(registry, file, engine, as_json, _console())
             return
     except InputError as exc:
         fail(str(exc), 2)
@@ -166,11 +136,15 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
         resolver = ReferenceEngine(registry)
     batch = BATCH if engine == "batched" else 1
     pairs = written or resolve_stream(iter_scenarios(file, registry), resolver, batch)
-    console = Console(highlight=False)
+    console = _console()
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
     # a batch's results are known together: they are flushed together
-    lines = LineWriter(sys.stdout, batch) if as_json and file.endswith(".jsonl") else None
+    lines = None
+    if as_json and file.endswith(".jsonl"):
+        from ecs_combat.cli.json_lines import LineWriter, json_line
+
+        lines = LineWriter(sys.stdout, batch)
     try:
         for i, (scenario, result) in enumerate(pairs):
             if lines is not None:  # the text of json.dumps, made quickly
@@ -241,21 +215,6 @@ def _decision_options(f: F) -> F:
     for option in reversed(DECISION_OPTIONS):
         f = option(f)
     return f
-
-
-def _ctrl_c_exits_130(f: F) -> F:
-    """Ctrl-C, whenever it comes while the command runs, ends it with one line and exit status
-    130 (docs/simulate.md), rather than click's ``Aborted!`` and 1. (A run interrupted once
-    built says what its checkpoints hold: :class:`~ecs_combat.simulation.command.Interrupted`.)"""
-
-    @functools.wraps(f)
-    def command(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return f(*args, **kwargs)
-        except KeyboardInterrupt:
-            fail("interrupted", 130)
-
-    return cast(F, command)
 
 
 @cli.command()
@@ -333,7 +292,6 @@ def _decide(
     help="The engine that plays each turn (the search always runs on the batched one).",
 )
 @click.pass_obj
-@_ctrl_c_exits_130
 def race(state: State, file: str, as_json: bool, budget: float | None, engine: str) -> None:
     """Play the race in FILE: turns alternate until a player loses or the turn limit, each
     combat decided by the race's policy (docs/races.md).
@@ -346,7 +304,7 @@ def race(state: State, file: str, as_json: bool, budget: float | None, engine: s
     if budget is not None and not budget > 0:
         fail(f"--budget: must be a positive number of seconds, not {budget:g}", 2)
     try:
-        run_race(state.registry, file, engine, as_json, budget, Console(highlight=False))
+        run_race(state.registry, file, engine, as_json, budget, _console())
     except InputError as exc:
         fail(str(exc), 2)
     except RefusedError as exc:
@@ -363,14 +321,20 @@ def phases(state: State, file: str, as_json: bool) -> None:
 
     FILE is a turn file or a one-combat scenario (the turn of its first player).
     """
+    from ecs_combat.cli.turn_command import print_phases
+
     try:
-        print_phases(state.registry, file, as_json, Console(highlight=False))
+        print_phases(state.registry, file, as_json, _console())
     except InputError as exc:
         fail(str(exc), 2)
 
 
 def _separator(console: Console, file: str) -> None:
     """The line between two scenarios' accounts: a rule on a terminal, plain in a pipe."""
+    from rich.text import Text
+
+    from ecs_combat.console import is_plain, print_line, shown
+
     if is_plain(console):
         print_line(console, f"== {shown(file, SHOWN_PATH)} ==")
     else:
@@ -383,179 +347,19 @@ def _separator(console: Console, file: str) -> None:
 def plugins(state: State, as_json: bool) -> None:
     """List the loaded plugins with their distributions, versions, keywords and systems, then
     the points of a combat in order with the systems that run at each (the schedule)."""
+    from ecs_combat.cli.plugins_command import plugins_json, print_plugins
+
     if as_json:
         click.echo(json.dumps(plugins_json(state.registry), indent=2))
     else:
-        print_plugins(state.registry, Console(highlight=False))
+        print_plugins(state.registry, _console())
 
 
-@cli.command()
-@click.argument("spec", required=False, type=click.Path(dir_okay=False))
-@click.option("--battles", "-n", type=click.IntRange(min=1), default=100_000, show_default=True)
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    help="Seed of the battles (default: a random one, printed in the summary).",
-)
-@click.option("--engine", type=click.Choice(("batched", "reference")), default="batched",
-              show_default=True)  # fmt: skip
-@click.option("--json", "as_json", is_flag=True, help="Print the machine-readable summary only.")
-@click.option("--out", type=click.Path(),
-              help="Write per-battle results to this .csv or .parquet file, or checkpoints of "
-              "finished tasks to this directory (docs/distributed.md).")  # fmt: skip
-@click.option("--resume", is_flag=True,
-              help="Finish the run checkpointed in the --out directory (it must hold one): "
-              "skip its tasks saved there that verify.")  # fmt: skip
-@click.option("--plot", type=click.Path(dir_okay=False),
-              help="Draw the matchup heatmap (for a card pool: a bar chart of the best and "
-                   "worst cards) to this .png file.")  # fmt: skip
-@click.option("--chunk-size", type=click.IntRange(min=1),
-              help="Battles per chunk (memory and progress; at most about 2,097,152 "
-              "creatures' worth); results do not depend on it.")  # fmt: skip
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Run the battles on this many local processes.")  # fmt: skip
-@click.option("--scheduler", metavar="ADDRESS",
-              help="Run the battles on the Dask cluster with this scheduler (tcp://host:8786).")  # fmt: skip
-@click.option("--decisions", type=click.Choice(("drawn", "optimal")),
-              help="Blocks as drawn, or the defending player's best, as `blocks` chooses; "
-              "default: the SPEC's decisions key, else drawn.")  # fmt: skip
-@click.option("--replay", type=click.IntRange(min=0), metavar="K",
-              help="Print battle K of the run (give its --seed) as a scenario file for "
-              "`ecs-combat resolve` (a turn file for a SPEC with [turn]), instead of running "
-              "it.")  # fmt: skip
-@click.pass_obj
-@_ctrl_c_exits_130
-def simulate(
-    state: State,
-    spec: str | None,
-    battles: int,
-    seed: int | None,
-    engine: str,
-    as_json: bool,
-    out: str | None,
-    resume: bool,
-    plot: str | None,
-    chunk_size: int | None,
-    workers: int,
-    scheduler: str | None,
-    decisions: str | None,
-    replay: int | None,
-) -> None:
-    """Resolve many random battles in bulk and tally the outcomes per matchup.
-
-    Without SPEC: the keyword tournament, one attacker against one blocker, each with a strike
-    keyword drawn from none and every installed strike keyword. SPEC is a TOML file describing
-    other battles (docs/simulate.md). --workers and --scheduler spread the battles over local
-    processes or a Dask cluster, with the same results; --out DIR keeps finished tasks and
-    --resume finishes an interrupted run (docs/distributed.md). --decisions optimal chooses
-    each battle's blocks as the defending player's best (docs/simulate.md).
-    """
-    from ecs_combat.simulation.command import Interrupted, OutputFailed, run_command
-    from ecs_combat.simulation.distribute import TaskFailed, WorkerDied
-    from ecs_combat.simulation.tasks import PluginOptions
-
-    registry = state.registry
-    plugins = PluginOptions.current(state.load, sorted(state.block))
-    if replay is not None:
-        _replay(registry, spec, battles, seed, replay, decisions, out=out, plot=plot,
-                json=as_json, resume=resume, workers=workers > 1, scheduler=scheduler)  # fmt: skip
-        return
-    try:
-        run_command(
-            registry, spec, battles, seed, engine, as_json, out, plot, chunk_size,
-            workers=workers, scheduler=scheduler, resume=resume, plugins=plugins,
-            decisions=decisions,
-        )  # fmt: skip
-    except InputError as exc:
-        fail(str(exc), 2)
-    except RefusedError as exc:
-        fail(f"the {engine} engine refuses these battles: {exc}", 2)
-    except (WorkerDied, TaskFailed, PluginError, OutputFailed) as exc:
-        fail(str(exc), 1)
-    except Interrupted as exc:
-        fail(str(exc), 130)
-
-
-def _replay(
-    registry: Registry,
-    spec: str | None,
-    battles: int,
-    seed: int | None,
-    battle: int,
-    decisions: str | None,
-    **others: object,
-) -> None:
-    """simulate --replay: one battle printed; options of a run are refused, by name."""
-    from ecs_combat.simulation.command import replay_command
-
-    given = [name for name, value in others.items() if value]
-    if given:
-        fail(f"--replay prints one battle and runs nothing: drop --{given[0]}", 2)
-    try:
-        replay_command(registry, spec, battles, seed, battle, decisions)
-    except InputError as exc:
-        fail(str(exc), 2)
-
-
-@cli.command()
-@click.option("--battles", "-n", type=click.IntRange(min=1), default=1_000_000, show_default=True,
-              help="Tournament battles for the batched engine and the floor.")  # fmt: skip
-@click.option("--reference-battles", type=click.IntRange(min=10), default=10_000,
-              show_default=True, help="Tournament battles for the reference engine "
-              "(a tenth of them for its melee).")  # fmt: skip
-@click.option("--melee-battles", type=click.IntRange(min=1), default=100_000, show_default=True,
-              help="Melee battles (5 attackers, 0-3 blockers each) for the batched engine.")  # fmt: skip
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Runs per measurement; the best is kept.")  # fmt: skip
-@click.option("--whole-process/--in-process", default=True, show_default=True,
-              help="Also time the tournament as whole processes: simulate against the floor.")  # fmt: skip
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-@click.option("--check", is_flag=True,
-              help="Exit 1 if a target of docs/performance.md is missed, naming it.")  # fmt: skip
-@click.pass_obj
-def bench(
-    state: State,
-    battles: int,
-    reference_battles: int,
-    melee_battles: int,
-    seed: int,
-    repeat: int,
-    whole_process: bool,
-    as_json: bool,
-    check: bool,
-) -> None:
-    """Measure the engines side by side on this machine (docs/performance.md)."""
-    from ecs_combat.bench.bench import missed_targets, render_bench, run_bench
-
-    report = run_bench(
-        state.registry, battles, reference_battles, melee_battles, seed, repeat, whole_process
-    )
-    if as_json:
-        click.echo(json.dumps(report, indent=2))
-    else:
-        render_bench(report, Console(highlight=False))
-    if check:
-        missed = missed_targets(report)
-        for line in missed:
-            click.echo(f"missed: {line}", err=True)
-        if missed:
-            sys.exit(1)
-
-
-cli.add_command(cards)
-
-for _command in cli.commands.values():  # -p is accepted after the command too
-    _command.params.append(
-        click.Option(
-            ["-p", "plugin_options"],
-            multiple=True,
-            metavar="MODULE|no:NAME",
-            help=PLUGIN_OPTION_HELP,
-            expose_value=False,
-            callback=_more_plugin_options,
-        )
-    )
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM handled as Ctrl-C: SIGINT sent to this process, so that the command stops as
+    it does on Ctrl-C (a run held back from interruption while it starts its workers is
+    interrupted as it ends that step), says what it saved and exits 130."""
+    os.kill(os.getpid(), signal.SIGINT)
 
 
 def main() -> None:
@@ -566,6 +370,9 @@ def main() -> None:
     """
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="backslashreplace")
+    signal.signal(signal.SIGTERM, _terminated)
+    for name in THREAD_POOLS:  # before numpy starts a thread per core for BLAS, unused here
+        os.environ.setdefault(name, "1")
     try:
         cli(standalone_mode=True)
     except (InputError, PluginError) as exc:  # pragma: no cover - commands catch these

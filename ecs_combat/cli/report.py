@@ -24,10 +24,12 @@ from ecs_combat.scenario.model import Scenario
 NOTE_LENGTH = 1000
 #: How a creature id or a note is written in the account.
 _Label = Callable[[str], str]
-#: Said under the account when the engine records no tapped state (the batched engine).
+#: Said under the account when the engine records no notes (the batched engine, which says
+#: which creatures are tapped but not which may attack again: docs/output.md).
 NOT_RECORDED = (
-    "This engine records no tapped state and no notes (on declarations, events, cards, how "
-    "damage was divided, end of combat); --engine reference gives them."
+    "This engine records no notes (on declarations, events, cards, how damage was divided, "
+    "trample, prevention, lifelink, end of combat) and not which creatures may attack again; "
+    "--engine reference gives them."
 )
 
 
@@ -165,8 +167,9 @@ def print_end_of_combat(
 ) -> None:
     """The creatures and players as they are at the end (of combat, or of a turn)."""
     # Tapped state and whether it could attack again matter once a turn has several combats.
-    turn_state = any(c.tapped is not None for c in result.creatures.values())
-    extra = ["tapped", "may attack again"] if turn_state else []
+    tapped = any(c.tapped is not None for c in result.creatures.values())
+    may_attack = any(c.may_attack is not None for c in result.creatures.values())
+    extra = ["tapped"] * tapped + ["may attack again"] * may_attack
     # Counters (keyword counters, +1/+1, -1/-1) in a column of their own when any has some.
     counters = any(c.counters for c in result.creatures.values())
     creature_headers = [
@@ -178,8 +181,10 @@ def print_end_of_combat(
         row = [label(cid), _yes(c.alive), str(c.damage), f"{c.power}/{c.toughness}"]
         if counters:
             row.append(", ".join(f"{shown(k)}: {n}" for k, n in c.counters.items()) or "-")
-        if turn_state:
-            row += [_yes(c.tapped), _yes(c.may_attack)]
+        if tapped:
+            row.append(_yes(c.tapped))
+        if may_attack:
+            row.append(_yes(c.may_attack))
         creature_rows.append(row)
     # The plugins' player state shown in the output, one column per key.
     state_keys = list(dict.fromkeys(k for p in result.players.values() for k in p.state))
@@ -204,7 +209,7 @@ def print_end_of_combat(
         for row in player_rows:
             players.add_row(*(Text(cell) for cell in row))
         console.print(players)
-    if result.creatures and not turn_state:
+    if result.creatures and not may_attack:
         print_line(console, NOT_RECORDED, "dim")
 
 

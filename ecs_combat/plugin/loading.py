@@ -36,7 +36,7 @@ from ecs_combat.plugin.registry import (
 )
 from ecs_combat.plugin.restrictions import KINDS, Restriction
 from ecs_combat.plugin.schedule import POINT_NAMES, System
-from ecs_combat.suggest import closest, did_you_mean
+from ecs_combat.suggest import closest, did_you_mean, some_names
 
 ENTRY_POINT_GROUP = "ecs_combat"
 DISABLE_AUTOLOAD_ENV = "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD"
@@ -85,6 +85,9 @@ def known_plugin_names(load: Iterable[str] = ()) -> set[str]:
 def check_plugin_options(options: Iterable[str]) -> None:
     """Raise :class:`InputError` for a ``no:NAME`` that names no known plugin, in either
     spelling (``first_strike``, ``first strike``), naming the known ones and the closest."""
+    options = list(options)
+    if not any(opt.startswith("no:") for opt in options):
+        return  # nothing to check: the entry points are not read twice
     load, _ = parse_plugin_options(options)
     known = known_plugin_names(load)
     for opt in options:
@@ -100,7 +103,8 @@ def check_plugin_options(options: Iterable[str]) -> None:
         raise InputError(
             "-p",
             opt,
-            f"no plugin is named {name!r} (known: {', '.join(sorted(known)) or 'none'}){hint}",
+            f"no plugin is named {name!r}{hint} (known: {some_names(name, known) or 'none'}; "
+            "`ecs-combat plugins` lists them)",
         )
 
 

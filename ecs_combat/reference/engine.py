@@ -9,15 +9,17 @@ entities. :class:`~ecs_combat.reference.combat.Combat` plays one combat,
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.combat import Combat
-from ecs_combat.reference.turn import TurnRun
 from ecs_combat.reference.world import isolated_world
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.result import CombatResult, TurnResult
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.scenario.turns import TurnScenario
+
+if TYPE_CHECKING:
+    from ecs_combat.scenario.turns import TurnScenario
 
 
 class ReferenceEngine:
@@ -40,6 +42,8 @@ class ReferenceEngine:
 
     def resolve_turn(self, turn: TurnScenario) -> TurnResult:
         """Resolve a turn's phases in one world (:mod:`ecs_combat.reference.turn`)."""
+        from ecs_combat.reference.turn import TurnRun  # turns alone need it
+
         with isolated_world():
             return TurnRun(self.registry, self.plans, turn).run()
 

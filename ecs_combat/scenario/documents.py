@@ -51,6 +51,12 @@ MARKS: dict[Kind, frozenset[str]] = {
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _WHAT: dict[Kind, str] = {"scenario": "a scenario", "spec": "a SPEC file"}
 _COMMAND: dict[Kind, str] = {"scenario": "ecs-combat resolve", "spec": "ecs-combat simulate"}
+#: What an empty file lacks, said in its error.
+_NEEDS: dict[Kind, str] = {
+    "scenario": "a scenario needs [players.NAME] and [creatures.NAME] tables (docs/scenarios.md)",
+    "spec": "a SPEC file needs at least one key, such as attackers = 2 (docs/simulate.md); "
+    "without a SPEC, `ecs-combat simulate` runs the keyword tournament",
+}
 
 
 class _Duplicated(dict[str, Any]):
@@ -92,6 +98,19 @@ class _DuplicateKeyDecoder:
                 self.check(value, f"{path}[{i}]")
 
 
+def is_turn(doc: Any) -> bool:
+    """Whether a raw document describes a turn (it has ``turn`` or ``combats``)."""
+    return isinstance(doc, Mapping) and bool(doc.keys() & {"turn", "combats"})
+
+
+def is_turn_file(path: str | Path) -> bool:
+    """Whether a scenario file holds turns: its first document has ``turn`` or ``combats``.
+    Reads only that document; an unreadable file is an :class:`InputError`."""
+    for _, doc in read_documents(path, "scenario"):
+        return is_turn(doc)
+    return False
+
+
 def read_documents(
     path: str | Path, kind: Kind, quick: Callable[[bytes, str], Any] | None = None
 ) -> Iterator[tuple[str, Any]]:
@@ -108,9 +127,13 @@ def read_documents(
         yield from _json_lines(p, file, kind, quick)
         return
     text = _read(p, file)
+    if not text.strip():
+        raise InputError(file, "", f"the file is empty: {_NEEDS[kind]}")
     if suffix == ".toml":
         doc = decode_toml(text, file)
         check_document(doc, file)
+        if kind == "scenario" and doc == {}:
+            raise InputError(file, "", f"the file holds only comments: {_NEEDS[kind]}")
         yield file, checked(doc, file, kind, file, surrogates=False)
     else:
         doc = decode_json(text, file)

@@ -28,7 +28,6 @@ from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
-from ecs_combat.scenario.quick import QuickReader
 from ecs_combat.suggest import did_you_mean
 
 # ---------------------------------------------------------------------------------------------
@@ -46,7 +45,11 @@ def iter_scenarios(path: str | Path, registry: Registry) -> Iterator[Scenario]:
     that memory stays bounded however long it is; its common lines read quickly:
     :mod:`ecs_combat.scenario.quick`)."""
     found = False
-    quick = QuickReader(registry).scenario
+    quick = None
+    if str(path).lower().endswith(".jsonl"):  # only lines are read quickly (orjson)
+        from ecs_combat.scenario.quick import QuickReader
+
+        quick = QuickReader(registry).scenario
     for where, doc in documents.read_documents(path, "scenario", quick):
         found = True
         yield doc if isinstance(doc, Scenario) else parse_scenario(doc, registry, where)

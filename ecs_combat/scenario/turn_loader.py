@@ -24,6 +24,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.turn_schedule import schedule, seat_order
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import type_name
+from ecs_combat.scenario.documents import is_turn, is_turn_file
 from ecs_combat.scenario.events import token_creature
 from ecs_combat.scenario.loader import Parser
 from ecs_combat.scenario.model import CreatureSpec, Scenario
@@ -36,19 +37,6 @@ TURN_KEYS = frozenset({"players", "creatures", "turn", "combats"})
 COMBAT_KEYS = frozenset({"attackers", "blockers", "divide", "events"})
 #: The keys of one ``[[turn.casts]]`` entry.
 CAST_KEYS = frozenset({"card", "caster", "main", "target", "token"})
-
-
-def is_turn(doc: Any) -> bool:
-    """Whether a raw document describes a turn (it has ``turn`` or ``combats``)."""
-    return isinstance(doc, Mapping) and bool(doc.keys() & {"turn", "combats"})
-
-
-def is_turn_file(path: str | Path) -> bool:
-    """Whether a scenario file holds turns: its first document has ``turn`` or ``combats``.
-    Reads only that document; an unreadable file is an :class:`InputError`."""
-    for _, doc in documents.read_documents(path, "scenario"):
-        return is_turn(doc)
-    return False
 
 
 def iter_turns(

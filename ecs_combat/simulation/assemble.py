@@ -17,18 +17,24 @@ Array = npt.NDArray[Any]
 
 
 def state_columns(
-    registry: Registry, owner: str, rows: int, given: dict[str, Array] | None = None
+    registry: Registry,
+    owner: str,
+    rows: int,
+    given: dict[str, Array] | None = None,
+    shared: bool = False,
 ) -> dict[str, Array]:
     """Every state plugins add to creatures or players, for `rows` rows: as `given`, else the
-    default (a creature reference: -1)."""
+    default (a creature reference: -1); with `shared`, defaults as read-only views shared
+    with other batches (:func:`filled`)."""
     out: dict[str, Array] = {}
     for key, f in registry.state_fields(owner).items():
         if given and key in given:
             out[key] = given[key]
         elif f.kind == "bool":
-            out[key] = np.full(rows, bool(f.default), dtype=np.bool_)
+            out[key] = filled(rows, bool(f.default), np.bool_, shared)
         else:
-            out[key] = np.full(rows, -1 if f.default is None else int(f.default), dtype=np.int64)
+            default = -1 if f.default is None else int(f.default)
+            out[key] = filled(rows, default, np.int64, shared)
     return out
 
 
@@ -78,6 +84,7 @@ def assemble(
     home: BoolArray | None = None,
     facts: RowFacts | None = None,
     shared: bool = False,
+    battle: IntArray | None = None,
 ) -> tuple[CombatBatch, BoolArray]:
     """Build the batch of two-player battles from per-creature arrays, battle-major.
 
@@ -89,10 +96,14 @@ def assemble(
     in `home` neither attack nor block. `facts` gives the creatures' colors and keyword
     parameters (else colorless, no parameters). With `shared`, the columns that hold one value
     (no damage, colorless, present, life) are read-only views shared by every batch built
-    (engines don't write to their input), not made for each.
+    (engines don't write to their input), not made for each. `battle`, each row's battle,
+    when the caller has it (else it is made from `counts`).
     """
     n = int(counts.shape[0])
-    if per_battle is not None:
+    if battle is not None:
+        starts = np.zeros(n, dtype=np.int64)
+        np.cumsum(counts[:-1], out=starts[1:])
+    elif per_battle is not None:
         battle = np.repeat(np.arange(n, dtype=np.int64), per_battle)
         starts = np.arange(0, per_battle * n, per_battle, dtype=np.int64)
     else:
@@ -112,9 +123,11 @@ def assemble(
     attacking = np.where(attacks, controller + 1, -1)
 
     blocker_rows = np.flatnonzero(blocks)
-    first_row = battle * per_battle if per_battle is not None else np.repeat(starts, counts)
-    first_row += assigned
-    attacker_rows = first_row[blocker_rows]
+    blocker_battle = battle[blocker_rows]
+    if per_battle is not None:
+        attacker_rows = blocker_battle * per_battle + assigned[blocker_rows]
+    else:
+        attacker_rows = starts[blocker_battle] + assigned[blocker_rows]
     legal = attacks[attacker_rows]
     attacker_masks = keywords[attacker_rows]
     if bits.restricts_blocks(possible):
@@ -142,7 +155,7 @@ def assemble(
         counter_names=(*bits.names, *bits.registry.counter_kinds),
         player_battle=np.repeat(np.arange(n, dtype=np.int64), 2),
         life=filled(2 * n, life, np.int64, shared),
-        player_state=state_columns(bits.registry, "player", 2 * n, player_state),
+        player_state=state_columns(bits.registry, "player", 2 * n, player_state, shared),
         battle=battle,
         controller=controller,
         power=power,
@@ -150,7 +163,7 @@ def assemble(
         damage=filled(rows, 0, np.int64, shared),
         keywords=keywords,
         colors=filled(rows, 0, np.int64, shared) if facts is None else facts.colors,
-        creature_state=state_columns(bits.registry, "creature", rows, creature_state),
+        creature_state=state_columns(bits.registry, "creature", rows, creature_state, shared),
         attacking=attacking,
         present=filled(rows, True, np.bool_, shared),
         block_blocker=block_blocker,

@@ -1,10 +1,13 @@
-"""The summary of a simulation of real cards: per card, ranked by win rate; its table and chart.
+"""The summary of a simulation of real cards: per card, its fights' outcomes as rates a player
+reads (overall, as attacker, as blocker); its ranked table and chart.
 
 Each card's figures count the battles it was in, from its side: a **win** when only the other
 side lost creatures, a **loss** when only its side did, a **trade** when both did, and
-**neither dies** otherwise (no block, or nobody died); the win rate is wins per battle. Cards
-are ranked by their :func:`score` (wins minus losses per battle, plus the life they swung),
-then by win rate, then by name. Each win rate has its 95% Wilson interval.
+**neither dies** otherwise (no block, or nobody died). Each is given as a rate (per battle),
+the win rate with its 95% Wilson interval, and the combat damage the card dealt to players per
+battle. Cards are ranked by their **net wins**, the win rate minus the loss rate (of 100
+fights, how many more it wins than it loses), then by damage to players per battle, then by
+name.
 """
 
 from __future__ import annotations
@@ -32,38 +35,40 @@ if TYPE_CHECKING:
 CHART_CARDS = 15
 
 
-def _figures(counts: npt.NDArray[np.int64], life: int) -> dict[str, Any]:
+#: The rates of a card's figures: key, the count it is of per battle.
+RATES = {
+    "trade_rate": "trades",
+    "loss_rate": "losses",
+    "neither_dies_rate": "neither_dies",
+    "damage_per_battle": "dealt_to_players",
+    "life_gained_per_battle": "life_gained",
+}
+
+
+def _figures(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
+    """A card's counts (:data:`CARD_COLUMNS`) and the measures read from them: the win rate
+    with its interval, the other outcomes' rates, net wins, damage to players and life gained
+    per battle (None without battles)."""
     row: dict[str, Any] = {
         name: int(v) for name, v in zip(CARD_COLUMNS, counts.tolist(), strict=True)
     }
-    row["win_rate"], row["win_rate_ci95"] = rate_and_interval(row["wins"], row["battles"])
-    row["score"] = score(row, life)
+    n = row["battles"]
+    row["win_rate"], row["win_rate_ci95"] = rate_and_interval(row["wins"], n)
+    for key, count in RATES.items():
+        row[key] = round(row[count] / n, 6) if n else None
+    row["net_wins"] = round((row["wins"] - row["losses"]) / n, 6) if n else None
     return row
 
 
-def score(figures: dict[str, Any], life: int) -> float | None:
-    """What cards are ranked by: per battle, wins minus losses, plus the life the card swung
-    (combat damage it dealt to players and life its controller gained from it) counted in
-    starting lives: ``(wins - losses + (dealt_to_players + life_gained) / life) / battles``.
-    None for a card in no battle."""
-    n: int = figures["battles"]
-    if not n:
-        return None
-    swung: float = (figures["dealt_to_players"] + figures["life_gained"]) / life
-    net: int = figures["wins"] - figures["losses"]
-    return round((net + swung) / n, 6)
-
-
 def _rank_key(card: dict[str, Any]) -> tuple[Any, ...]:
-    n = card["battles"]
-    if not n:
+    """Net wins, then damage to players per battle (both highest first), then the name; cards
+    in no battle last."""
+    if not card["battles"]:
         return (1, 0.0, 0.0, card["card"].casefold())
-    return (0, -card["score"], -card["wins"] / n, card["card"].casefold())
+    return (0, -card["net_wins"], -card["damage_per_battle"], card["card"].casefold())
 
 
-def card_rows(
-    pool: CardPool, cards: npt.NDArray[np.int64] | None, life: int
-) -> list[dict[str, Any]]:
+def card_rows(pool: CardPool, cards: npt.NDArray[np.int64] | None) -> list[dict[str, Any]]:
     """Per card of the pool: what it is and its figures (all roles, then per role), ranked."""
     if cards is None:
         cards = np.zeros((len(pool), len(ROLES), len(CARD_COLUMNS)), dtype=np.int64)
@@ -78,9 +83,9 @@ def card_rows(
         }
         if pool.ignored[i]:
             row["ignored_text"] = list(pool.ignored[i])
-        row.update(_figures(cards[i].sum(axis=0), life))
+        row.update(_figures(cards[i].sum(axis=0)))
         for r, role in enumerate(ROLES):
-            row[f"as_{role}"] = _figures(cards[i, r], life)
+            row[f"as_{role}"] = _figures(cards[i, r])
         out.append(row)
     out.sort(key=_rank_key)
     for rank, row in enumerate(out, start=1):
@@ -102,7 +107,7 @@ def card_summary(pool: CardPool, spec: Spec, seed: int, run: Run) -> dict[str, A
         "creatures": tally.creatures,
         "spec": spec.describe(),
         "totals": summary_row(total),
-        "cards": card_rows(pool, tally.cards, spec.life),
+        "cards": card_rows(pool, tally.cards),
         "run": run.describe(),
     }
 
@@ -120,12 +125,11 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
         f"seed {doc['seed']}"
     )
     headers = [
-        "rank", "card", "p/t", "keywords", "battles", "win rate (95%)", "score", "wins", "losses", "trades",
-        "neither dies", "attacking", "blocking",
+        "rank", "card", "p/t", "keywords", "battles", "win rate (95%)", "net wins",
+        "attacking w/t/l", "blocking w/t/l", "damage per combat",
     ]  # fmt: skip
     rows = []
     for c in doc["cards"]:
-        n = c["battles"]
         approx = " (approximate)" if c["status"] == "approximate" else ""
         rows.append(
             [
@@ -133,22 +137,15 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
                 shown(c["card"]) + approx,
                 f"{c['power']}/{c['toughness']}",
                 shown(", ".join(c["keywords"])) or "-",
-                f"{n:,}",
+                f"{c['battles']:,}",
                 percent_with_interval(c["win_rate"], c["win_rate_ci95"]),
-                f"{c['score']:.3f}" if c["score"] is not None else "-",
-                f"{c['wins']:,}",
-                f"{c['losses']:,}",
-                f"{c['trades']:,}",
-                f"{c['neither_dies']:,}",
-                percent_with_interval(
-                    c["as_attacker"]["win_rate"], c["as_attacker"]["win_rate_ci95"]
-                ),
-                percent_with_interval(
-                    c["as_blocker"]["win_rate"], c["as_blocker"]["win_rate_ci95"]
-                ),
+                _signed_percent(c["net_wins"]),
+                _outcomes(c["as_attacker"]),
+                _outcomes(c["as_blocker"]),
+                "-" if c["damage_per_battle"] is None else f"{c['damage_per_battle']:.2f}",
             ]
         )
-    right = [True, False, True, False] + [True] * 9
+    right = [True, False, True, False] + [True] * 6
     if is_plain(console):
         print_plain_table(console, headers, rows, right, title=title)
     else:
@@ -159,15 +156,10 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
             headers, right = [headers[i] for i in keep], [right[i] for i in keep]
             rows = [[row[i] for i in keep] for row in rows]
         widths = _text_widths(headers, rows, console.width)
-        roles = "attacking" in headers
+        roles = "attacking w/t/l" in headers
         table = summary_table(
             title,
-            Text(
-                "win rate: battles where only the other side lost creatures, with its 95% "
-                "interval; score: (wins - losses + life swung / starting life) per battle"
-                + ("; attacking, blocking: the win rate in each role" if roles else ""),
-                style="dim",
-            ),
+            Text(CAPTION if roles else CAPTION.split("; attacking")[0], style="dim"),
         )
         for i, (heading, r) in enumerate(zip(headers, right, strict=True)):
             table.add_column(
@@ -183,9 +175,32 @@ def render_card_summary(doc: dict[str, Any], console: Console, run_line: str) ->
     print_line(console, run_line, "dim")
 
 
+#: What the table's measures are, under it on a terminal (docs/simulate.md, "Real cards").
+CAPTION = (
+    "win rate: battles where only the other side lost creatures, with its 95% interval; net "
+    "wins: win rate minus loss rate (where only its side lost creatures); damage per combat: "
+    "combat damage the card dealt to players, per battle; attacking, blocking w/t/l: the "
+    "rates of wins, trades (both sides lost creatures) and losses in that role, in percent "
+    "(the rest: nobody died)"
+)
 #: Columns left out of the terminal table, group by group, while it is too wide for the
 #: terminal (the plain layout and the JSON always have them all).
-NARROW_DROPS = (("attacking", "blocking"), ("wins", "losses", "trades", "neither dies"))
+NARROW_DROPS = (("attacking w/t/l", "blocking w/t/l"), ("damage per combat",))
+
+
+def _signed_percent(rate: float | None) -> str:
+    """Net wins as signed percentage points: ``+75.3%``."""
+    return "-" if rate is None else f"{100 * rate:+.1f}%"
+
+
+def _outcomes(role: dict[str, Any]) -> str:
+    """A role's win, trade and loss rates in whole percent: ``88/5/0%``."""
+    if not role["battles"]:
+        return "-"
+    shares = (role["win_rate"], role["trade_rate"], role["loss_rate"])
+    return "/".join(f"{100 * x:.0f}" for x in shares) + "%"
+
+
 #: Least widths of the card and keywords columns (they wrap).
 CARD_WIDTH, KEYWORDS_WIDTH = 12, 16
 
@@ -231,51 +246,58 @@ def _chosen(
 
 
 def cards_figure(doc: dict[str, Any], n: int = CHART_CARDS) -> Figure:
-    """Horizontal bars of the best and the worst `n` cards: each card's battles split into
-    wins, trades, neither dies and losses, in percent, best at the top."""
+    """The best and the worst `n` cards by net wins, best at the top: for each, two bars, its
+    battles attacking (upper) and blocking (lower), each split into wins, trades, neither dies
+    and losses in percent; beside them, in the right margin, the win rate with its interval
+    and the net wins. Nothing is drawn over the card names or the figures."""
     from matplotlib.figure import Figure
     from matplotlib.ticker import PercentFormatter
 
     best, worst = _chosen(doc["cards"], n)
     groups = [("best", best)] + ([("worst", worst)] if worst else [])
-    height = sum(len(g) for _, g in groups) * 0.32 + 1.6 * len(groups) + 1
-    fig = Figure(figsize=(10, max(3.5, height)), layout="constrained")
+    height = sum(len(g) for _, g in groups) * 0.5 + 1.6 * len(groups) + 1
+    fig = Figure(figsize=(12, max(3.5, height)), layout="constrained")
     axes = fig.subplots(len(groups), 1, squeeze=False)[:, 0]
     parts = [
-        ("wins", "win", "#2e8b57"),
-        ("trades", "trade", "#e0b040"),
-        ("neither_dies", "neither dies", "#b0b0b0"),
-        ("losses", "loss", "#c0392b"),
+        ("win_rate", "win", "#2e8b57"),
+        ("trade_rate", "trade", "#e0b040"),
+        ("neither_dies_rate", "neither dies", "#b0b0b0"),
+        ("loss_rate", "loss", "#c0392b"),
     ]
     for ax, (which, cards) in zip(axes, groups, strict=True):
         labels = [f"{c['rank']}. {c['card']} ({c['power']}/{c['toughness']})" for c in cards]
-        y = np.arange(len(cards))[::-1]
-        left = np.zeros(len(cards))
-        for key, label, color in parts:
-            share = np.array([100 * c[key] / c["battles"] for c in cards])
-            ax.barh(y, share, left=left, color=color, label=label, height=0.75)
-            left += share
+        y = np.arange(len(cards))[::-1].astype(float)
+        for offset, role in ((0.2, "as_attacker"), (-0.2, "as_blocker")):
+            left = np.zeros(len(cards))
+            for key, label, color in parts:
+                share = np.array([100 * (c[role][key] or 0.0) for c in cards])
+                ax.barh(
+                    y + offset, share, left=left, color=color, height=0.38,
+                    label=label if role == "as_attacker" else None,
+                )  # fmt: skip
+                left += share
         for yi, c in zip(y, cards, strict=True):
-            inside = c["win_rate"] >= 0.08  # on the green bar, else on the next one
             lo, hi = c["win_rate_ci95"]
-            rate = 100 * c["win_rate"]
-            ax.errorbar(
-                rate, yi, xerr=[[rate - 100 * lo], [100 * hi - rate]], fmt="none",
-                ecolor="black", elinewidth=1, capsize=3,
-            )  # fmt: skip
             ax.text(
-                1, yi, f"{rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})", va="center", ha="left",
-                fontsize=8, color="white" if inside else "black", fontweight="bold",
+                1.01, yi, f"win {100 * c['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}), "
+                f"net {100 * c['net_wins']:+.1f}%", va="center", ha="left", fontsize=8,
+                transform=ax.get_yaxis_transform(), clip_on=False,
             )  # fmt: skip
         ax.set_yticks(y, labels, fontsize=9)
+        ax.set_ylim(-0.6, len(cards) - 0.4)
         ax.set_xlim(0, 100)
         ax.xaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=0))
         shown_what = f"{which} {len(cards)}" if worst else f"all {len(cards)} cards"
         ax.set_title(
-            f"{shown_what} by score (win rate with its 95% interval)", fontsize=10, loc="left"
+            f"{shown_what} by net wins (win rate minus loss rate); upper bar attacking, lower "
+            "bar blocking",
+            fontsize=10,
+            loc="left",
         )
-    axes[0].legend(ncols=4, loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
-    axes[-1].set_xlabel("share of the card's battles")
+    axes[0].legend(
+        ncols=4, loc="lower right", bbox_to_anchor=(1.0, 1.06), fontsize=8, frameon=False
+    )
+    axes[-1].set_xlabel("share of the card's battles in that role")
     spec_file = doc["run"].get("spec_file")
     what = f" {Path(spec_file).name}" if spec_file else ""
     fig.suptitle(

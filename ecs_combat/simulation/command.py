@@ -175,16 +175,74 @@ class DelayedProgress(Progress):
         yield from super().get_renderables()
 
 
+#: In a pipe, a run says how far it is on standard error this often (seconds).
+PIPE_PROGRESS_EVERY = 30.0
+
+
+class PipeProgress:
+    """Progress where standard error is not a terminal: a line every `every` seconds (none
+    for a run that ends sooner): the battles done, their speed, and the time left at that
+    speed."""
+
+    def __init__(
+        self,
+        total: int,
+        every: float = PIPE_PROGRESS_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+        say: Callable[[str], None] = lambda line: click.echo(line, err=True),
+    ) -> None:
+        self.total = total
+        self.every = every
+        self.clock = clock
+        self.say = say
+        self.started = clock()
+        self.next_line = self.started + every
+        self.done = 0
+
+    def __call__(self, battles: int) -> None:
+        """Count a finished chunk's or task's battles; say how far the run is when it's time."""
+        self.done += battles
+        now = self.clock()
+        if now < self.next_line or self.done >= self.total:
+            return
+        self.next_line = now + self.every
+        elapsed = now - self.started
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = f"about {duration((self.total - self.done) / rate)} left" if rate else "starting"
+        self.say(
+            f"ecs-combat: {self.done:,} of {self.total:,} battles "
+            f"({100 * self.done / self.total:.1f}%) in {duration(elapsed)}, "
+            f"{rate:,.0f} a second; {left}"
+        )
+
+
+def duration(seconds: float) -> str:
+    """A time span for a person: ``45 s``, ``12 min 5 s``, ``3 h 20 min``, ``46 days``."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    if s < 86400 * 2:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    days = s / 86400
+    return f"{days:,.0f} days" if days < 3650 else f"{days / 365.25:,.0f} years"
+
+
 @contextlib.contextmanager
 def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callable[[int], None]]:
     """A callback advancing a progress bar on standard error by the battles of each finished
     chunk or task, whichever worker ran it.
 
-    The bar is shown only when `enabled`, standard error is a terminal and the run lasts
-    longer than a second.
+    On a terminal the bar (with the time left) is shown when `enabled` and the run lasts
+    longer than a second; elsewhere (a pipe, a file, a log) a line says how far the run is
+    every :data:`PIPE_PROGRESS_EVERY` seconds (:class:`PipeProgress`), --json or not.
     """
     console = Console(stderr=True)
-    if not enabled or not console.is_terminal:
+    if not console.is_terminal:
+        yield PipeProgress(total)
+        return
+    if not enabled:
         yield lambda battles: None
         return
     bar = DelayedProgress(
@@ -389,6 +447,7 @@ def _run_command(
     doc["run"]["scheduler"] = scheduler
     doc["run"]["spec_file"] = spec_file
     doc["run"]["out"] = out
+    before_plot = len(errors)  # the errors of --out; those after, of --plot
     if plot is not None:
         try:
             if cards:
@@ -400,14 +459,41 @@ def _run_command(
         except OSError as exc:
             errors.append(f"--plot {plot}: cannot write: {exc.strerror or exc}")
     doc["run"]["output_errors"] = errors
+    written = _written(out, kind, plot, errors, before_plot, cards)
+    doc["run"]["written"] = written
     if as_json:
         click.echo(json.dumps(doc, indent=2))
-    elif cards:
-        render_card_summary(doc, Console(highlight=False), run_line(doc))
     else:
-        render_summary(doc, Console(highlight=False))
+        console = Console(highlight=False)
+        if cards:
+            render_card_summary(doc, console, run_line(doc))
+        else:
+            render_summary(doc, console)
+        for line in written:
+            print_line(console, f"Wrote {line['what']} to {shown(line['path'])}")
     if errors:
         raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")
+
+
+def _written(
+    out: str | None,
+    kind: str | None,
+    plot: str | None,
+    errors: list[str],
+    before_plot: int,
+    cards: bool,
+) -> list[dict[str, str]]:
+    """The files the run wrote and what each holds (``run.written``; a line each under the
+    readable summary). `errors` are the files that failed, those of --out before
+    `before_plot`, then those of --plot."""
+    written = []
+    if out is not None and before_plot == 0:
+        what = "the checkpoints of its tasks" if kind == "checkpoints" else "per-battle results"
+        written.append({"what": what, "path": out})
+    if plot is not None and len(errors) == before_plot:
+        chart = "the chart of the best and worst cards" if cards else "the heatmap"
+        written.append({"what": chart, "path": plot})
+    return written
 
 
 def _with_decisions(spec: Spec, decisions: str | None, registry: Registry) -> Spec:
