@@ -57,3 +57,36 @@ def test_race_decision_3x3(benchmark: Any, registry: Registry, horizon: str) -> 
         median_ms_per_decision=round(statistics.median(per_board) * 1000, 1),
         max_ms_per_decision=round(max(per_board) * 1000, 1),
     )
+
+
+def test_bulk_races(benchmark: Any, registry: Registry) -> None:
+    """Races 0-63 of ``examples/specs/races.toml`` (boards of 1 to 3 creatures a side, power
+    and toughness 1-6, first and double strike), played together with the per-combat optimal
+    policy, as ``ecs-combat simulate`` plays a chunk of them; `extra_info` has the combats
+    played, the candidate combats the searches resolved to decide them, and their ratio (the
+    target of issue 31: at most 20)."""
+    from pathlib import Path
+
+    from ecs_combat.simulation.generators import make_generator
+    from ecs_combat.simulation.races import play_chunk
+    from ecs_combat.simulation.simulate import make_engine
+    from ecs_combat.simulation.spec_reader import load_spec
+
+    spec = load_spec(Path(__file__).parent.parent / "examples" / "specs" / "races.toml", registry)
+    generator = make_generator(spec, registry)
+    engine = make_engine("batched", registry)
+    play_chunk(generator, engine, 1, 0, 2)  # warm: imports, caches
+    counted: list[tuple[int, int]] = []
+
+    def once() -> None:
+        player = play_chunk(generator, engine, 1, 0, 64).player
+        counted.append((player.combats_played, player.combats_resolved))
+
+    benchmark.pedantic(once, rounds=1, iterations=1)
+    played, resolved = counted[-1]
+    benchmark.extra_info.update(
+        races=64,
+        combats_played=played,
+        combats_resolved=resolved,
+        resolved_per_combat_played=round(resolved / played, 2),
+    )

@@ -85,6 +85,7 @@ if TYPE_CHECKING:
         type_mask,
     )
     from ecs_combat.plugin.hookspecs import hookimpl
+    from ecs_combat.plugin.kernels import KernelColumn, KernelPart
     from ecs_combat.plugin.loading import load_registry
     from ecs_combat.plugin.payloads import (
         Assignment,
@@ -146,6 +147,12 @@ _LAZY = {
             "hookimpl",
         ],
         "ecs_combat.plugin.hookspecs",
+    ),
+    **dict.fromkeys(
+        [
+            "KernelColumn", "KernelPart",
+        ],
+        "ecs_combat.plugin.kernels",
     ),
     **dict.fromkeys(
         [
@@ -315,6 +322,8 @@ __all__ = [
     "EventDamage",
     "InputError",
     "IntArray",
+    "KernelColumn",
+    "KernelPart",
     "Keyword",
     "MarkValue",
     "Objective",

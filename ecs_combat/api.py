@@ -400,10 +400,13 @@ def simulate(
     """Run a simulation as ``ecs-combat simulate [SPEC]`` does, in this process: the keyword
     tournament without `spec`, else the SPEC file. The same spec, `battles` and `seed` give
     the same battles and summary as the command. Without `seed` a random one is drawn (the
-    summary's ``seed``). With `tables`, the per-battle and per-creature tables are kept."""
+    summary's ``seed``). With `tables`, the per-battle (for a SPEC with ``[race]``, per-race)
+    and per-creature tables are kept."""
     from ecs_combat.simulation.card_summary import card_summary
     from ecs_combat.simulation.generators import make_generator
     from ecs_combat.simulation.outfiles import code_labels
+    from ecs_combat.simulation.race_summary import race_summary
+    from ecs_combat.simulation.races import WINNERS
     from ecs_combat.simulation.simulate import (
         default_chunk_size,
         make_engine,
@@ -432,11 +435,13 @@ def simulate(
         on_chunk=chunks.append if tables else None, with_table=tables,
     )  # fmt: skip
     pool = generator.pool
-    doc = (
-        card_summary(pool, chosen, seed, run)
-        if pool is not None
-        else summary(generator, chosen, seed, run)
-    )
+    races = isinstance(chosen, BattleSpec) and chosen.race is not None
+    if isinstance(chosen, BattleSpec) and chosen.race is not None:
+        doc = race_summary(generator, chosen, seed, run)
+    elif pool is not None:
+        doc = card_summary(pool, chosen, seed, run)
+    else:
+        doc = summary(generator, chosen, seed, run)
     doc["run"]["spec_file"] = None if spec is None else str(spec)
     result = SimulationResult(doc)
     if tables and chunks:
@@ -447,6 +452,10 @@ def simulate(
         for side in ("attacker", "blocker"):
             per_battle[side] = np.array(
                 code_labels(per_battle[side], generator.label), dtype=object
+            )
+        if races:  # one row per race
+            per_battle["winner"] = np.array(
+                code_labels(per_battle["winner"], lambda c: WINNERS[c]), dtype=object
             )
         result.battles = per_battle
         result.creatures = {

@@ -17,6 +17,7 @@ from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.turns import TurnScenario
 
 if TYPE_CHECKING:
+    from ecs_combat.scenario.race import RaceScenario
     from ecs_combat.simulation.generate import Generator
 
 #: The width the account is laid out for: nothing is cut or wrapped (it is the plain layout).
@@ -83,14 +84,17 @@ def replay(
     seed: int,
     decisions: str | None = None,
     registry: Registry | None = None,
-) -> Scenario | TurnScenario:
+) -> Scenario | TurnScenario | RaceScenario:
     """Battle number `battle` of the simulation of `spec` (the keyword tournament without
     one) with `seed`, as ``ecs-combat simulate [SPEC] --seed S --replay K`` prints it, read
     back: a :class:`Scenario` (a :class:`TurnScenario` for a SPEC with ``[turn]``) that
     :func:`~ecs_combat.api.resolve` resolves to the outcome the run recorded for it, and
-    :func:`account` tells. The same battle whatever the run's size, engine or workers."""
+    :func:`account` tells; for a SPEC with ``[race]``, the :class:`RaceScenario` that
+    :func:`ecs_combat.race` plays as the run did. The same battle whatever the run's size,
+    engine or workers."""
+    from ecs_combat.scenario.race import parse_race
     from ecs_combat.scenario.turn_loader import parse_turn
-    from ecs_combat.simulation.replay import replay_scenario, replay_turn
+    from ecs_combat.simulation.replay import replay_race, replay_scenario, replay_turn
 
     registry = registry if registry is not None else load_registry()
     if battle < 0:
@@ -98,6 +102,9 @@ def replay(
     if seed < 0:
         raise InputError(None, "seed", f"must be 0 or more, not {seed}")
     generator = _generator(spec, registry, decisions)
+    race = replay_race(generator, registry, seed, battle)
+    if race is not None:
+        return parse_race(race, registry, f"battle {battle}")
     turn = replay_turn(generator, registry, seed, battle)
     if turn is not None:
         return parse_turn(turn, registry, f"battle {battle}")

@@ -30,6 +30,7 @@ from ecs_combat.scenario.race import (
     load_race,
 )
 from ecs_combat.scenario.turns import TurnScenario
+from ecs_combat.simulation.spec import race_seed
 
 
 def race(
@@ -122,7 +123,7 @@ def races(
     resolve = turn_resolver(engine, registry)
     states = []
     for k, scenario in enumerate(batch_to_scenarios(battles.batch, registry)):
-        own = int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
+        own = race_seed(seed, k)
         settings = RaceSettings("A", turns, decisions, horizon, own)
         board = RaceScenario(f"battle {k}", scenario.players, scenario.creatures, settings)
         states.append(play_race(board, registry, resolve, budget=budget))

@@ -8,6 +8,8 @@ indestructible stops.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -18,6 +20,8 @@ from ecs_combat import (
     CombatContext,
     DamageAssignment,
     DamageEvent,
+    KernelColumn,
+    KernelPart,
     Keyword,
     StateCheck,
     System,
@@ -105,4 +109,36 @@ def register_systems() -> list[System]:
             sets={"conditions"},
             writes={"destroy"},
         ),
+    ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def one_is_lethal_kernel(row: int, c: Any, a: Any, own: Any) -> None:
+    """702.2c, for a creature with deathtouch assigning damage."""
+    a.one_is_lethal[row] = True
+
+
+def mark_dealt_kernel(source: int, recipient: int, amount: int, c: Any, own: Any) -> None:
+    """A creature dealt damage by a source with deathtouch is marked (a reaction)."""
+    if recipient >= 0:
+        own.dealt[recipient] = True
+
+
+def destroy_kernel(row: int, c: Any, k: Any, own: Any) -> None:
+    """704.5h: a creature marked since the last check is destroyed."""
+    if own.dealt[row]:
+        own.dealt[row] = False
+        if c.on_battlefield[row]:
+            k.destroy[row] = True
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart | KernelColumn]:
+    return [
+        KernelColumn("creature", "dealt", "bool"),
+        KernelPart("assign-damage", "1 is lethal", one_is_lethal_kernel),
+        KernelPart("deal-damage", "mark deathtouch damage", mark_dealt_kernel, reaction=True),
+        KernelPart("state-based-actions", "destroy (704.5h)", destroy_kernel),
     ]

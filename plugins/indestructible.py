@@ -6,11 +6,14 @@ not destruction.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ecs_combat import (
     BatchContext,
     BatchDestruction,
     CombatContext,
     Destruction,
+    KernelPart,
     Keyword,
     System,
     hookimpl,
@@ -47,3 +50,16 @@ def register_systems() -> list[System]:
             writes={"creatures"},
         )
     ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def exempt_kernel(row: int, c: Any, own: Any) -> bool:
+    """A creature with indestructible is not destroyed."""
+    return False
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [KernelPart("destroy", "not destroyed", exempt_kernel)]

@@ -6,6 +6,8 @@ a system at ``deal-damage`` after prevention, in both engines.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -13,6 +15,7 @@ from ecs_combat import (
     BatchDamageEvent,
     CombatContext,
     DamageEvent,
+    KernelPart,
     Keyword,
     System,
     hookimpl,
@@ -62,3 +65,17 @@ def register_systems() -> list[System]:
             writes={"life", "gains"},
         )
     ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def gain_life_kernel(source: int, recipient: int, amount: int, c: Any, own: Any) -> None:
+    """Its controller gains the damage it dealt, as it is dealt (a reaction)."""
+    c.life[c.controller[source]] += amount
+    c.life_gained[source] += amount
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [KernelPart("deal-damage", "lifelink gains life", gain_life_kernel, reaction=True)]

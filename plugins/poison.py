@@ -7,12 +7,16 @@ action: a system at ``state-based-actions``, checked with the others, in both en
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
     BatchContext,
     BatchStateCheck,
     CombatContext,
+    KernelColumn,
+    KernelPart,
     ScoreTerm,
     StateCheck,
     StateField,
@@ -73,4 +77,21 @@ def register_score_terms() -> list[ScoreTerm]:
             POISON,
             "poison counters the defending player got minus those the attacking player got",
         )
+    ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def poisoned_kernel(player: int, c: Any, k: Any, own: Any) -> None:
+    """704.5c for one player."""
+    if own.poison[player] >= LOSING_COUNT:
+        k.loses[player] = True
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart | KernelColumn]:
+    return [
+        KernelColumn("player", "poison", "int", state=POISON),
+        KernelPart("state-based-actions", "poison (704.5c)", poisoned_kernel, per="player"),
     ]

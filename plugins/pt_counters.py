@@ -7,6 +7,8 @@ state-based action, N the smaller count: a system at ``state-based-actions``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -14,6 +16,8 @@ from ecs_combat import (
     BatchStateCheck,
     CombatContext,
     CounterKind,
+    KernelColumn,
+    KernelPart,
     StateCheck,
     System,
     hookimpl,
@@ -66,4 +70,26 @@ def register_systems() -> list[System]:
             annihilate_batched,
             sets={"conditions"},
         )
+    ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def annihilate_kernel(row: int, c: Any, k: Any, own: Any) -> None:
+    """704.5q for one creature."""
+    n = min(own.plus[row], own.minus[row])
+    if n > 0 and c.on_battlefield[row]:
+        own.plus[row] -= n
+        own.minus[row] -= n
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart | KernelColumn]:
+    return [
+        KernelColumn("creature", "plus", "int", counters=PLUS),
+        KernelColumn("creature", "minus", "int", counters=MINUS),
+        KernelPart(
+            "state-based-actions", "+1/+1 and -1/-1 counters cancel (704.5q)", annihilate_kernel
+        ),
     ]

@@ -8,11 +8,14 @@ assigned lethal damage (702.19b). It does nothing for a blocker.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ecs_combat import (
     BatchContext,
     BatchDamageAssignment,
     CombatContext,
     DamageAssignment,
+    KernelPart,
     Keyword,
     System,
     hookimpl,
@@ -48,3 +51,17 @@ def register_systems() -> list[System]:
             writes={"player_gets_excess"},
         )
     ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def excess_kernel(row: int, c: Any, a: Any, own: Any) -> None:
+    """702.19b, for an attacking creature with trample assigning damage."""
+    if c.attacking[row]:
+        a.player_gets_excess[row] = True
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [KernelPart("assign-damage", "excess to the player", excess_kernel)]

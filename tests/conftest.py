@@ -33,6 +33,11 @@ ENGINES = ("reference", "batched")
 os.environ["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])
 # A plugin named in the environment would join every registry: the tests name their own.
 os.environ.pop("ECS_COMBAT_PLUGINS", None)
+# The suite tests the numpy engine's resolve_batch as it is (the engine of a platform without
+# numba, and of ECS_COMBAT_KERNELS=0); tests/test_kernels.py turns the compiled kernel on and
+# checks it against the numpy and reference engines. ECS_COMBAT_KERNELS=1 in the environment
+# runs the whole suite with kernels.
+os.environ.setdefault("ECS_COMBAT_KERNELS", "0")
 
 #: The bundled keyword plugins: entry-point name -> module, from ecs-combat's own metadata.
 BUNDLED_PLUGINS = {

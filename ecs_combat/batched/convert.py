@@ -17,10 +17,11 @@ from ecs_combat.batched.arrays import EVENT_ACTIONS, NO_RECIPIENT, BatchOutcome,
 from ecs_combat.plugin.definitions import COLORS, FROM_WORDS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.rules.result import CombatResult
+from ecs_combat.rules.result import CombatResult, TurnResult
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
 from ecs_combat.scenario.instances import Parameter
 from ecs_combat.scenario.model import CreatureSpec, Division, Event, PlayerSpec, Scenario
+from ecs_combat.scenario.turns import TurnScenario
 
 
 def _player_id(local: int) -> str:
@@ -337,3 +338,7 @@ class ReferenceBatchEngine:
         """Resolve every battle of the batch with the reference engine."""
         scenarios = batch_to_scenarios(batch, self.registry)
         return outcome_from_results(batch, [self.engine.resolve(s) for s in scenarios])
+
+    def resolve_turns(self, turns: Sequence[TurnScenario]) -> list[TurnResult]:
+        """Resolve turns one after another with the reference engine."""
+        return self.engine.resolve_turns(turns)

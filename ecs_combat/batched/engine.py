@@ -36,6 +36,7 @@ from ecs_combat.scenario.model import Scenario
 
 if TYPE_CHECKING:
     from ecs_combat.batched.turn import TurnBatch
+    from ecs_combat.kernel.runner import Kernel
     from ecs_combat.rules.result import TurnResult
     from ecs_combat.scenario.turns import TurnScenario
 
@@ -45,12 +46,28 @@ class BatchedEngine:
 
     name = "batched"
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry, kernels: bool = True) -> None:
+        """With `kernels` (and numba, and ``ECS_COMBAT_KERNELS=1``), a batch the
+        plugin set's compiled kernel can resolve is resolved there (:meth:`resolve_batch`)."""
         self.registry = registry
         keep_freed_memory()  # arrays freed between chunks are reused, not mapped afresh
         self.plans = plan_steps(registry)
         #: The keyword masks, systems and static hooks of its runs, made once each.
         self.schedules = Schedules(registry, self.plans)
+        #: The compiled kernel of the plugin set (:mod:`ecs_combat.kernel`), once a batch
+        #: asked for it (None when kernels are not used).
+        self._kernel: Kernel | None = None
+        self._kernel_asked = not kernels
+
+    def kernel(self) -> Kernel | None:
+        """The plugin set's compiled kernel, or None when kernels are not used (made at the
+        first call: nothing imports numba before)."""
+        if not self._kernel_asked:
+            from ecs_combat.kernel.availability import kernel_for
+
+            self._kernel = kernel_for(self.registry)
+            self._kernel_asked = True
+        return self._kernel
 
     def masks(self, names: tuple[str, ...]) -> KeywordMasks:
         """The keyword masks for a batch's keyword bits (computed once per bit layout)."""
@@ -66,8 +83,14 @@ class BatchedEngine:
         An explicit division that turns out illegal raises the :class:`InputError` of the
         first battle (in battle order) that has one; a batch the engine can't resolve raises
         :class:`RefusedError`. Arrays of the outcome that nothing changed (power, toughness,
-        `entered`) may be the batch's own.
+        `entered`) may be the batch's own. A batch the plugin set's compiled kernel can
+        resolve is resolved there, with the same outcome.
         """
+        kernel = self.kernel()
+        if kernel is not None:
+            schedule = self.schedules.of([batch])
+            if not kernel.refusal(schedule, batch):
+                return kernel.resolve(schedule, batch)
         run = self.start(batch, record=False)
         combat.play(run)
         run.raise_error()

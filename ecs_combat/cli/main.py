@@ -43,6 +43,7 @@ LAZY_COMMANDS = {
     "cards": "ecs_combat.cli.cards:cards",
     "simulate": "ecs_combat.cli.simulate_command:simulate",
     "bench": "ecs_combat.cli.simulate_command:bench",
+    "kernels": "ecs_combat.cli.kernels_command:kernels",
 }
 
 #: numpy's linear-algebra thread pools, which ecs-combat never uses (its matrix products are of

@@ -69,6 +69,14 @@ class TwoCombats:
         self.search = BlockSearch(self.engine, self.objective)
         fields = registry.state_fields("creature")
         self._refs = tuple(k for k, f in fields.items() if f.kind == "creature")
+        #: Candidate combats the first combats' searches resolved (for measurements; the
+        #: next combats' are ``search.combats_resolved``).
+        self.first_combats_resolved = 0
+
+    @property
+    def combats_resolved(self) -> int:
+        """Candidate combats resolved by every search so far, both combats' (measurements)."""
+        return self.first_combats_resolved + self.search.combats_resolved
 
     def decide(self, state: RaceState, attackers: Mapping[str, str] | None = None) -> Decided:
         """The current combat phase's best attack (or, given `attackers`, the best blocks
@@ -89,12 +97,14 @@ class TwoCombats:
                 only=only_attackers(state),
                 continuation=continuation,
             )
+            self.first_combats_resolved += decision.combats_resolved
             return decided_of(decision, None, self._complete)
         elif attackers:
             declared = dataclasses.replace(scenario, attackers=dict(attackers))
             decision = best_blocks(
                 declared, self.registry, top=1, budget=clock.left(), continuation=continuation
             )
+            self.first_combats_resolved += decision.combats_resolved
             return decided_of(decision, attackers, self._complete)
         return Decided(Declaration(), None, True)
 

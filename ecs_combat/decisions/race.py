@@ -122,6 +122,12 @@ class OptimalPolicy:
         self.horizon = horizon
         self.clock = Clock(budget)
         self._two = TwoCombats(registry, self.clock) if horizon == "two combats" else None
+        self._resolved = 0
+
+    @property
+    def combats_resolved(self) -> int:
+        """Candidate combats the policy's searches resolved so far (for measurements)."""
+        return self._resolved + (self._two.combats_resolved if self._two is not None else 0)
 
     def attack(self, state: RaceState) -> Decided:
         """The best attack, with the best blocks and divisions that answer it."""
@@ -131,6 +137,7 @@ class OptimalPolicy:
         decision = best_attacks(
             scenario, self.registry, top=1, budget=self.clock.left(), only=only_attackers(state)
         )
+        self._resolved += decision.combats_resolved
         return decided_of(decision)
 
     def block(self, state: RaceState, attackers: Mapping[str, str]) -> Decided:
@@ -143,6 +150,7 @@ class OptimalPolicy:
         if not attackers:
             return Decided(Declaration(), None, True)
         decision = best_blocks(scenario, self.registry, top=1, budget=self.clock.left())
+        self._resolved += decision.combats_resolved
         return decided_of(decision, attackers)
 
     def __call__(self, state: RaceState) -> Decided:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         SplitCard,
         StateField,
     )
+    from ecs_combat.plugin.kernels import KernelColumn, KernelPart
     from ecs_combat.plugin.phases import PhaseRule
     from ecs_combat.plugin.restrictions import Restriction
     from ecs_combat.plugin.schedule import System
@@ -151,5 +152,16 @@ def register_phase_rules() -> Sequence[PhaseRule]:
 
     Called once when the registry is built. The core asks each rule, as each phase of a turn
     ends, what it adds after that phase; see :mod:`ecs_combat.plugin.phases`.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def register_kernel_parts() -> Sequence[KernelPart | KernelColumn]:
+    """Return the kernel forms of this plugin's systems and the columns they share.
+
+    Called once when the registry is built. Optional: a batch whose systems all have kernel
+    parts is resolved by the compiled kernel, any other by the batched engine; see
+    :mod:`ecs_combat.plugin.kernels`.
     """
     raise NotImplementedError

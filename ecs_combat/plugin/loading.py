@@ -26,6 +26,7 @@ from ecs_combat.plugin.definitions import (
     StateField,
     plugin_name_for,
 )
+from ecs_combat.plugin.kernels import KernelColumn, KernelPart, kernel_problem
 from ecs_combat.plugin.ordering import order_systems
 from ecs_combat.plugin.phases import PhaseRule
 from ecs_combat.plugin.registry import (
@@ -424,6 +425,15 @@ def _build(
     for point, scheduled in reg.systems.items():
         positions = order_systems(point, [(s.plugin, s.system) for s in scheduled])
         scheduled[:] = [scheduled[i] for i in positions]
+
+    for plugin, item in _collect(pm, rank, "register_kernel_parts", KernelPart | KernelColumn):
+        problem = kernel_problem(item, plugin, reg)
+        if problem:
+            raise PluginError(f"plugin {plugin!r}: {problem}")
+        if isinstance(item, KernelColumn):
+            reg.kernel_columns.setdefault(plugin, []).append(item)
+        else:
+            reg.kernel_parts[(plugin, item.system)] = item
 
     for plugin, restriction in _collect(pm, rank, "register_restrictions", Restriction):
         if restriction.kind not in KINDS or not callable(restriction.test):

@@ -18,6 +18,7 @@ from ecs_combat.plugin.definitions import (
     normalize_keyword,
     plugin_name_for,
 )
+from ecs_combat.plugin.kernels import KernelColumn, KernelPart
 from ecs_combat.plugin.phases import PhaseRule
 from ecs_combat.plugin.restrictions import Restriction
 from ecs_combat.plugin.schedule import System
@@ -77,6 +78,10 @@ class Registry:
     state: dict[str, dict[str, StateField]] = field(default_factory=dict)
     #: Terms plugins add to the score of decisions, by name, in plugin order.
     score_terms: dict[str, ScoreTerm] = field(default_factory=dict)
+    #: The kernel forms of systems, by (plugin, system name).
+    kernel_parts: dict[tuple[str, str], KernelPart] = field(default_factory=dict)
+    #: The columns each plugin's kernel parts share, by plugin.
+    kernel_columns: dict[str, list[KernelColumn]] = field(default_factory=dict)
 
     def state_fields(self, owner: str) -> dict[str, StateField]:
         """The state plugins add to creatures or players, by scenario key."""
@@ -103,6 +108,10 @@ class Registry:
                     for kw in s.system.keywords or self.keywords.keys():
                         out.setdefault(kw, s.plugin)
         return out
+
+    def kernel_part(self, scheduled: ScheduledSystem) -> KernelPart | None:
+        """The kernel form of a scheduled system, or None."""
+        return self.kernel_parts.get((scheduled.plugin, scheduled.system.name))
 
     @property
     def step_names(self) -> list[str]:

@@ -45,6 +45,7 @@ MARKS: dict[Kind, frozenset[str]] = {
             "matchup",
             "turn",
             "pool",
+            "race",
         }
     ),
 }

@@ -131,6 +131,17 @@ def toml_text(doc: dict[str, Any], comments: tuple[str, ...] = ()) -> str:
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
+def race_toml_text(doc: dict[str, Any], comments: tuple[str, ...] = ()) -> str:
+    """A race document (docs/races.md) as TOML, after `comments`: players and creatures as
+    for :func:`toml_text`, then ``[race]``."""
+    lines = [f"# {line}" for line in comments]
+    for section in ("players", "creatures"):
+        for key, table in doc.get(section, {}).items():
+            lines += ["", f"[{section}.{_key(key)}]", *_assignments(table)]
+    lines += ["", "[race]", *_assignments(doc["race"])]
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
 def turn_toml_text(doc: dict[str, Any], comments: tuple[str, ...] = ()) -> str:
     """A turn document (docs/turns.md) as TOML, after `comments`: players and creatures as
     for :func:`toml_text`, ``[turn]``, then one ``[[combats]]`` entry per combat phase, each

@@ -43,6 +43,7 @@ from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.intervals import percent_with_interval
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
+from ecs_combat.simulation.race_summary import race_summary, render_race_summary
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
 from ecs_combat.simulation.spec import (
@@ -367,7 +368,15 @@ def _run_command(
         raise InputError(
             "--engine", engine_name, "a SPEC with [turn] resolves on the batched engine only"
         )
+    races = isinstance(spec, BattleSpec) and spec.race is not None
     kind = check_out_path(out) if out is not None else None
+    if races and kind == "checkpoints":
+        raise InputError(
+            "--out",
+            str(out),
+            "a SPEC with [race] keeps no checkpoints: --out FILE.csv or "
+            "FILE.parquet writes one row per race",
+        )
     checkpoint = out if kind == "checkpoints" else None
     if resume and checkpoint is None:
         raise InputError("--resume", "", "needs --out DIR, the directory of the run to resume")
@@ -400,7 +409,7 @@ def _run_command(
     built.append((simulation, checkpoint))
     writer = None
     if out is not None and checkpoint is None:
-        writer = BattleWriter(out, simulation.generator.label)
+        writer = BattleWriter(out, simulation.generator.label, races=races)
     if checkpoint is not None:
         report_rejected(simulation.rejected, simulation, checkpoint)
     description = f"{engine_name} engine"
@@ -442,13 +451,17 @@ def _run_command(
     cards = generator.pool is not None
     if generator.pool is not None:
         doc = card_summary(generator.pool, spec, seed, run)
+    elif isinstance(spec, BattleSpec) and spec.race is not None:
+        doc = race_summary(generator, spec, seed, run)
     else:
         doc = summary(generator, spec, seed, run)
     doc["run"]["scheduler"] = scheduler
     doc["run"]["spec_file"] = spec_file
     doc["run"]["out"] = out
     before_plot = len(errors)  # the errors of --out; those after, of --plot
-    if plot is not None:
+    if plot is not None and races:
+        errors.append(f"--plot {plot}: a SPEC with [race] draws no chart")
+    elif plot is not None:
         try:
             if cards:
                 plot_cards(doc, plot)
@@ -459,7 +472,7 @@ def _run_command(
         except OSError as exc:
             errors.append(f"--plot {plot}: cannot write: {exc.strerror or exc}")
     doc["run"]["output_errors"] = errors
-    written = _written(out, kind, plot, errors, before_plot, cards)
+    written = _written(out, kind, plot, errors, before_plot, cards, races)
     doc["run"]["written"] = written
     if as_json:
         click.echo(json.dumps(doc, indent=2))
@@ -467,6 +480,8 @@ def _run_command(
         console = Console(highlight=False)
         if cards:
             render_card_summary(doc, console, run_line(doc))
+        elif races:
+            render_race_summary(doc, console, run_line(doc))
         else:
             render_summary(doc, console)
         for line in written:
@@ -482,6 +497,7 @@ def _written(
     errors: list[str],
     before_plot: int,
     cards: bool,
+    races: bool = False,
 ) -> list[dict[str, str]]:
     """The files the run wrote and what each holds (``run.written``; a line each under the
     readable summary). `errors` are the files that failed, those of --out before
@@ -489,6 +505,8 @@ def _written(
     written = []
     if out is not None and before_plot == 0:
         what = "the checkpoints of its tasks" if kind == "checkpoints" else "per-battle results"
+        if races:
+            what = "per-race results"
         written.append({"what": what, "path": out})
     if plot is not None and len(errors) == before_plot:
         chart = "the chart of the best and worst cards" if cards else "the heatmap"
@@ -498,6 +516,10 @@ def _written(
 
 def _with_decisions(spec: Spec, decisions: str | None, registry: Registry) -> Spec:
     """The spec with `--decisions` (when given) instead of its own ``decisions``."""
+    if decisions is not None and isinstance(spec, BattleSpec) and spec.race is not None:
+        raise InputError(
+            "--decisions", decisions, "a SPEC with [race] is decided by its race.decisions"
+        )
     if decisions is None or decisions == spec.decisions:
         return spec
     spec = dataclasses.replace(spec, decisions=decisions)
@@ -534,6 +556,12 @@ def replay_command(
         "Players: A attacks B. Creatures: c0, c1, ... as in the per-battle file's creatures.",
         "Read it with: ecs-combat resolve FILE.toml",
     )
+    if isinstance(spec, BattleSpec) and spec.race is not None:
+        comments = (
+            f"Race {battle} of `{run}` (the same race whatever -n, --engine or --workers).",
+            "Players: A (the drawn attacking player) takes the first turn; creatures c0, c1, ...",
+            "Play it with: ecs-combat race FILE.toml",
+        )
     click.echo(
         replay_text(make_generator(spec, registry), registry, seed, battle, comments), nl=False
     )

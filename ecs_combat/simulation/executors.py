@@ -20,9 +20,11 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from ecs_combat.errors import InputError
+from ecs_combat.kernel.threads import THREADS_ENV
 
 #: Environment variables worker processes get, so that numpy's libraries start no thread pools.
 SINGLE_THREADED = {
+    THREADS_ENV: "1",  # a worker's compiled kernel in one thread: the workers are the threads
     "OMP_NUM_THREADS": "1",
     "OPENBLAS_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",

@@ -20,6 +20,7 @@ from typing import IO, Any
 import numpy as np
 
 from ecs_combat.errors import InputError
+from ecs_combat.simulation.races import RACE_TABLE_COLUMNS, WINNERS
 from ecs_combat.simulation.simulate import (
     CREATURE_COLUMNS,
     OUTCOME_NAMES,
@@ -193,16 +194,20 @@ class BattleWriter:
     and the per-creature table beside it (:func:`creatures_path`).
 
     Columns: :data:`ecs_combat.simulation.simulate.TABLE_COLUMNS` with matchup labels and
-    outcome names as text, and :data:`~ecs_combat.simulation.simulate.CREATURE_COLUMNS`. The
+    outcome names as text (with `races`, one row per race: :data:`RACE_TABLE_COLUMNS`, the
+    winner as text), and :data:`~ecs_combat.simulation.simulate.CREATURE_COLUMNS`. The
     files are written under temporary names and renamed when complete. If writing fails
     part-way (a full disk), the run goes on: the temporary files are removed and
     :attr:`error` says what happened.
     """
 
-    def __init__(self, path: str, label: Callable[[int], str]) -> None:
+    def __init__(self, path: str, label: Callable[[int], str], races: bool = False) -> None:
         self.path = path
         self.format = check_out_path(path)
         self.label = label
+        #: One row per race (a SPEC with ``[race]``: :data:`RACE_TABLE_COLUMNS`), not battle.
+        self.races = races
+        self.columns = RACE_TABLE_COLUMNS if races else TABLE_COLUMNS
         #: Why the files could not be written, once they could not.
         self.error: str | None = None
         self._files: list[_TableFile] = []
@@ -212,7 +217,7 @@ class BattleWriter:
             raise InputError("--out", self.path, "is a directory")
         try:
             for path, columns in (
-                (self.path, TABLE_COLUMNS),
+                (self.path, self.columns),
                 (creatures_path(self.path), CREATURE_COLUMNS),
             ):
                 self._files.append(_TableFile(path, self.format, columns))
@@ -230,10 +235,13 @@ class BattleWriter:
             return
         table = result.table
         assert table is not None and result.creatures is not None, "run the chunk with_table"
-        columns: dict[str, Any] = {name: table[name] for name in TABLE_COLUMNS}
+        columns: dict[str, Any] = {name: table[name] for name in self.columns}
         columns["attacker"] = code_labels(table["attacker"], self.label)
         columns["blocker"] = code_labels(table["blocker"], self.label)
-        columns["outcome"] = code_labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
+        if self.races:
+            columns["winner"] = code_labels(table["winner"], lambda c: WINNERS[c])
+        else:
+            columns["outcome"] = code_labels(table["outcome"], lambda c: OUTCOME_NAMES[c])
         try:
             self._files[0].write(columns)
             self._files[1].write(result.creatures)

@@ -2,7 +2,7 @@
 SPEC and seed alone (battle K is the same whichever chunk draws it), written as a scenario
 document that ``resolve`` reads and resolves to the outcome the run recorded for it. A SPEC
 with ``[turn]`` gives a turn file (docs/turns.md): each combat phase's declarations as the
-run made them."""
+run made them. A SPEC with ``[race]`` gives a race file (docs/races.md)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,15 @@ from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.turn_play import played_phases
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.scenario.writer import scenario_document, toml_text, turn_toml_text
+from ecs_combat.scenario.writer import (
+    race_toml_text,
+    scenario_document,
+    toml_text,
+    turn_toml_text,
+)
 from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import Drawn, Generator, draw_battles
+from ecs_combat.simulation.races import race_scenario
 from ecs_combat.simulation.spec import BattleSpec
 from ecs_combat.simulation.turns import PLAYER_IDS, SIDES, TurnSpec
 
@@ -100,11 +106,34 @@ def _combat_entry(doc: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+def replay_race(
+    generator: Generator, registry: Registry, seed: int, battle: int
+) -> dict[str, Any] | None:
+    """Race `battle` of a run of a SPEC with ``[race]`` as a race document (docs/races.md)
+    that ``ecs-combat race`` plays to what the run played (its ``seed`` the race's own), or
+    None for another SPEC."""
+    spec = generator.spec
+    if not isinstance(spec, BattleSpec) or spec.race is None:
+        return None
+    drawn = draw_battles(generator, seed, battle, battle + 1)
+    board = _named(batch_to_scenarios(drawn.batch, registry)[0], generator, drawn, battle)
+    race = race_scenario(board, spec.race, battle)
+    doc = scenario_document(board, registry)
+    return {
+        "players": doc["players"],
+        "creatures": doc["creatures"],
+        "race": race.settings.to_json(),
+    }
+
+
 def replay_text(
     generator: Generator, registry: Registry, seed: int, battle: int, comments: tuple[str, ...]
 ) -> str:
     """The scenario file (TOML) of one battle, after comment lines saying where it is from;
     for a SPEC with ``[turn]``, the turn file."""
+    race = replay_race(generator, registry, seed, battle)
+    if race is not None:
+        return race_toml_text(race, comments)
     turn = replay_turn(generator, registry, seed, battle)
     if turn is not None:
         said = (

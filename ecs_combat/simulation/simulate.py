@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -24,10 +24,13 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.result import TurnResult
+from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.intervals import rate_and_interval
+from ecs_combat.simulation.races import died_in_races, play_chunk, race_table
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
 ENGINES = ("batched", "reference")
@@ -55,16 +58,24 @@ OUTCOME_COLUMN = (4, 1, 2, 3)
 CHUNK_CREATURES = 1 << 16
 #: Battles per chunk for the reference engine (it reports progress once a chunk).
 REFERENCE_CHUNK = 256
+#: Races per chunk (a SPEC with ``[race]``): played together, step by step (:mod:`.races`);
+#: a race takes thousands of times a battle's work, and progress is reported once a chunk.
+RACE_CHUNK = 256
 #: A chunk holds at most about this many creatures: a batched-engine chunk takes about 140
 #: bytes a creature, so about 300 MB (``--chunk-size`` beyond it is refused).
 MAX_CHUNK_CREATURES = 1 << 21
 
 
 class BatchResolver(Protocol):
-    """An engine that resolves a whole :class:`CombatBatch` (both engines, through adapters)."""
+    """An engine that resolves a whole :class:`CombatBatch` and many turns (both engines,
+    through adapters)."""
 
     def resolve_batch(self, batch: CombatBatch) -> BatchOutcome:
         """Resolve every battle of the batch."""
+        ...
+
+    def resolve_turns(self, turns: Sequence[TurnScenario]) -> list[TurnResult]:
+        """Resolve each turn."""
         ...
 
 
@@ -92,7 +103,10 @@ def expected_creatures(spec: Spec) -> float:
 
 
 def default_chunk_size(spec: Spec, engine: str) -> int:
-    """Battles per chunk: whole blocks of about :data:`CHUNK_CREATURES` creatures (batched)."""
+    """Battles per chunk: whole blocks of about :data:`CHUNK_CREATURES` creatures (batched);
+    :data:`RACE_CHUNK` races (a SPEC with ``[race]``)."""
+    if isinstance(spec, BattleSpec) and spec.race is not None:
+        return RACE_CHUNK
     if engine == "reference":
         return REFERENCE_CHUNK
     blocks = max(1, math.ceil(CHUNK_CREATURES / expected_creatures(spec) / BLOCK))
@@ -123,6 +137,10 @@ class Tally:
     #: For battles of real cards: the per-card tally, [card, role, CARD_COLUMNS]
     #: (:func:`~ecs_combat.simulation.card_draw.card_counts`); else None.
     cards: npt.NDArray[np.int64] | None = None
+    #: For races (a SPEC with ``[race]``, whose `counts` rows are
+    #: :data:`~ecs_combat.simulation.races.RACE_COLUMNS`): [combat phases played, candidate
+    #: combats the searches resolved to decide them]; else None.
+    combats: npt.NDArray[np.int64] | None = None
 
     @property
     def battles(self) -> int:
@@ -140,7 +158,10 @@ class Tally:
         cards = self.cards
         if other.cards is not None:
             cards = other.cards.copy() if cards is None else cards + other.cards
-        return Tally(out, self.creatures + other.creatures, cards)
+        combats = self.combats
+        if other.combats is not None:
+            combats = other.combats.copy() if combats is None else combats + other.combats
+        return Tally(out, self.creatures + other.creatures, cards, combats)
 
     @staticmethod
     def of(
@@ -220,6 +241,14 @@ def creature_table(
 ) -> dict[str, npt.NDArray[Any]]:
     """The per-creature table of drawn battles (:data:`CREATURE_COLUMNS`); text columns are
     object arrays, each distinct text made once."""
+    gone = ~outcome.alive if outcome.entered is None else outcome.entered & ~outcome.alive
+    return creature_rows(generator, drawn, gone, start)
+
+
+def creature_rows(
+    generator: Generator, drawn: Drawn, died: npt.NDArray[np.bool_], start: int
+) -> dict[str, npt.NDArray[Any]]:
+    """:func:`creature_table` given which of the drawn creatures died (`died`, per row)."""
     batch = drawn.batch
     n = batch.n_creatures
     first = np.zeros(batch.n_battles, dtype=np.int64)
@@ -237,7 +266,6 @@ def creature_table(
             batch.keywords.astype(np.int64),
             lambda m: ", ".join(k for i, k in enumerate(names) if m >> i & 1),
         )
-    gone = ~outcome.alive if outcome.entered is None else outcome.entered & ~outcome.alive
     return {
         "battle": batch.battle + start,
         "side": np.array(SIDES, dtype=object)[(~drawn.attacking_side).astype(np.int64)],
@@ -246,7 +274,7 @@ def creature_table(
         "keywords": keywords,
         "power": batch.power.astype(np.int64),
         "toughness": batch.toughness.astype(np.int64),
-        "died": gone,
+        "died": died,
     }
 
 
@@ -274,7 +302,19 @@ def run_chunk(
     stop: int,
     with_table: bool = False,
 ) -> ChunkResult:
-    """Draw battles ``start`` to ``stop - 1`` of the run with `seed`, resolve and tally them."""
+    """Draw battles ``start`` to ``stop - 1`` of the run with `seed`, resolve and tally them
+    (with ``[race]``: play each as a race, :mod:`.races`)."""
+    spec = generator.spec
+    if isinstance(spec, BattleSpec) and spec.race is not None:
+        played = play_chunk(generator, engine, seed, start, stop)
+        player = played.player
+        combats = np.array([player.combats_played, player.combats_resolved], np.int64)
+        tally = Tally(played.counts, played.drawn.batch.n_creatures, combats=combats)
+        table = creatures = None
+        if with_table:
+            table = race_table(played, start, stop)
+            creatures = creature_rows(generator, played.drawn, died_in_races(played), start)
+        return ChunkResult(index, start, stop, tally, played.seconds, table, creatures)
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
     drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine

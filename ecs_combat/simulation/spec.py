@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import with_required
 from ecs_combat.simulation.pool import CardPool
@@ -32,6 +34,10 @@ TOURNAMENT_RANGE: Range = (1, 6)
 DEFAULT_LIFE = 20
 #: How the defending player's blocks are chosen: as drawn, or the best (RULES section 9).
 DECISIONS = ("drawn", "optimal")
+#: A ``[race]`` plays at most this many turns unless it says (RULES section 12).
+DEFAULT_RACE_TURNS = 20
+#: Race seeds are below this (a race file's ``race.seed`` is at most 1,000,000,000).
+MOST_RACE_SEED = 1_000_000_000
 #: ``decisions = "optimal"`` searches battles of at most this many block declarations.
 MOST_DECIDED_DECLARATIONS = 100_000
 
@@ -113,6 +119,38 @@ class CastSpec:
 
 
 @dataclass(frozen=True)
+class RaceSpec:
+    """A SPEC's ``[race]`` table (RULES section 12, CONTRACT section 9): each drawn board is
+    played as a race, its attacking side (player A) first. Race `k` of a run draws its
+    ``drawn`` decisions from a generator seeded by (`seed`, `k`): the same race whatever the
+    chunk or worker that plays it."""
+
+    turns: int = DEFAULT_RACE_TURNS
+    decisions: str = "optimal"
+    horizon: str = "combat"
+    seed: int = 0
+
+    def describe(self) -> dict[str, Any]:
+        """The table as JSON data (every default filled in)."""
+        return {
+            "turns": self.turns,
+            "decisions": self.decisions,
+            "horizon": self.horizon,
+            "seed": self.seed,
+        }
+
+    def race_seed(self, k: int) -> int:
+        """The seed of race `k`'s drawn decisions (:func:`race_seed`)."""
+        return race_seed(self.seed, k)
+
+
+def race_seed(seed: int, k: int) -> int:
+    """The seed of race `k`'s drawn decisions in races seeded by `seed`: from (`seed`, `k`),
+    within what a race file's ``race.seed`` takes (so ``simulate --replay`` can write it)."""
+    return int(np.random.SeedSequence([seed, k]).generate_state(1)[0]) % MOST_RACE_SEED
+
+
+@dataclass(frozen=True)
 class BattleSpec:
     """A SPEC file: battles between an attacking and a defending player.
 
@@ -138,10 +176,13 @@ class BattleSpec:
     pool: CardPool | None = None
     #: "drawn", or "optimal": the defending player's best blocks (RULES section 9).
     decisions: str = "drawn"
+    #: Each drawn board played as a race (``[race]``), or None: one combat.
+    race: RaceSpec | None = None
 
     def describe(self) -> dict[str, Any]:
         """The spec as JSON data (part of a summary: it decides the battles)."""
         pool = {} if self.pool is None else {"pool": self.pool.describe()}
+        race = {} if self.race is None else {"race": self.race.describe()}
         return {
             "kind": "spec",
             **pool,
@@ -158,6 +199,7 @@ class BattleSpec:
             "matchup": list(self.matchup),
             **({"turn": self.turn.describe()} if self.turn is not None else {}),
             **_decisions(self.decisions),
+            **race,
         }
 
     def _side(self, side: SideSpec) -> dict[str, Any]:
@@ -289,6 +331,29 @@ def decisions_refused(spec: Spec, registry: Registry) -> str | None:
             f"{MOST_DECIDED_DECLARATIONS:,}: draw fewer {fewer}"
         )
     return None
+
+
+def race_refused(spec: BattleSpec, registry: Registry) -> str | None:
+    """Why the spec's boards can't be raced with ``race.decisions = "optimal"``, or None: in
+    each turn the active player's creatures attack the other's, so both sides' attacks are
+    searched, each against every block declaration (RULES section 9)."""
+    if spec.race is None or spec.race.decisions != "optimal":
+        return None
+    several = blocks_several(spec, registry)
+
+    def decisions(m: int, k: int) -> int:  # every attack by m creatures, every block by k
+        return sum(math.comb(m, s) * (2**s if several else s + 1) ** k for s in range(m + 1))
+
+    a = spec.attackers[1]
+    b = a * spec.blockers_per_attacker[1]
+    most = max(decisions(a, b), decisions(b, a))
+    if most <= MOST_DECIDED_DECLARATIONS:
+        return None
+    return (
+        f"its largest board ({a} creatures against {b}) can have up to {most:,} attack and "
+        f"block declarations in a combat; an exact search takes at most "
+        f"{MOST_DECIDED_DECLARATIONS:,}: draw fewer attackers or blockers_per_attacker"
+    )
 
 
 def tournament(registry: Registry) -> TournamentSpec:

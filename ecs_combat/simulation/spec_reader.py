@@ -14,11 +14,14 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
 from ecs_combat.scenario.instances import parse_instance
+from ecs_combat.scenario.race import DECISIONS as RACE_DECISIONS
+from ecs_combat.scenario.race import HORIZONS, MOST_TURNS, RACE_KEYS
 from ecs_combat.simulation.pool import CardPool, PoolReader
 from ecs_combat.simulation.spec import (
     CAST_TARGETS,
     DECISIONS,
     DEFAULT_LIFE,
+    DEFAULT_RACE_TURNS,
     MAX_ATTACKERS,
     MAX_BLOCKERS_PER_ATTACKER,
     MAX_MATCHUP_KEYWORDS,
@@ -26,9 +29,11 @@ from ecs_combat.simulation.spec import (
     TOURNAMENT_RANGE,
     BattleSpec,
     CastSpec,
+    RaceSpec,
     Range,
     SideSpec,
     decisions_refused,
+    race_refused,
     requires_blocks,
 )
 from ecs_combat.simulation.turns import parse_turn
@@ -234,7 +239,10 @@ class SpecReader(Checker):
         doc = self.table(raw, "")
         check_document(doc, self.file)
         self.keys(doc, "", self.TOP)
-        self.optimal = doc.get("decisions") == "optimal"
+        # a race's declarations are legal ones, requirements obeyed, whether searched or drawn
+        self.optimal = doc.get("decisions") == "optimal" or "race" in doc
+        if "race" in doc:
+            self.race_alone(doc)
         pool = self.pool(doc)
         keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
         state = self.table(doc.get("state", {}), "state")
@@ -271,12 +279,60 @@ class SpecReader(Checker):
             turn=parse_turn(self, doc["turn"]) if "turn" in doc else None,
             pool=pool,
         )
+        if "race" in doc:
+            spec = replace(spec, race=self.race(doc))
+            why = race_refused(spec, self.registry)
+            if why is not None:
+                raise self.fail("race", f"refused for this SPEC: {why}")
         if "decisions" in doc:
             spec = replace(spec, decisions=self.decisions(doc["decisions"]))
             why = decisions_refused(spec, self.registry)
             if why is not None:
                 raise self.fail("decisions", f'"optimal" is refused for this SPEC: {why}')
         return spec
+
+    def race_alone(self, doc: dict[str, Any]) -> None:
+        """Refuse what a SPEC with ``[race]`` can't have beside it."""
+        for key, why in (
+            ("decisions", "a race's decisions are race.decisions"),
+            ("turn", "a race plays whole turns itself"),
+            ("casts", "a race casts no spells"),
+            ("pool", "races between a card pool's cards are not offered yet"),
+        ):
+            if key in doc:
+                raise self.fail(key, f"can't be given beside [race]: {why}")
+
+    def race(self, doc: dict[str, Any]) -> RaceSpec:
+        """The ``[race]`` table: each drawn board played as a race (RULES section 12)."""
+        t = self.table(doc["race"], "race")
+        if "first" in t:
+            raise self.fail(
+                "race.first",
+                "a SPEC's race is always begun by the drawn board's attacking player (A): "
+                "leave `first` out",
+            )
+        for key in t:
+            if key not in RACE_KEYS:
+                raise self.fail(f"race.{key}", f"unknown key{did_you_mean(key, sorted(RACE_KEYS))}")
+        return RaceSpec(
+            turns=self.integer(t.get("turns", DEFAULT_RACE_TURNS), "race.turns", 1, MOST_TURNS),
+            decisions=self._race_choice(t, "decisions", RACE_DECISIONS),
+            horizon=self._race_choice(t, "horizon", HORIZONS),
+            seed=self.integer(t.get("seed", 0), "race.seed", 0),
+        )
+
+    def _race_choice(self, table: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
+        """One of `allowed` (the first is the default), or an error with the closest name."""
+        if key not in table:
+            return allowed[0]
+        value = self.string(table[key], f"race.{key}")
+        if value not in allowed:
+            shown = " or ".join(repr(a) for a in allowed)
+            raise self.fail(
+                f"race.{key}",
+                f"unknown {key} {value!r}{did_you_mean(value, list(allowed))} (one of {shown})",
+            )
+        return value
 
     def decisions(self, value: Any) -> str:
         if not isinstance(value, str):

@@ -36,7 +36,7 @@ from ecs_combat.simulation.simulate import (
     make_engine,
     run_chunk,
 )
-from ecs_combat.simulation.spec import Spec
+from ecs_combat.simulation.spec import BattleSpec, Spec
 
 #: A task holds about this many creatures: long enough that handing it to a worker costs
 #: nothing next to resolving it, short enough that a run keeps every worker busy to its end.
@@ -54,9 +54,12 @@ HOLD_TASK_ENV = "ECS_COMBAT_TEST_HOLD_TASK"
 
 def task_battles(spec: Spec, battles: int) -> int:
     """Battles per task: whole batched-engine chunks of about :data:`TASK_CREATURES` creatures,
-    more when the run would otherwise have over :data:`MAX_TASKS` tasks."""
+    more when the run would otherwise have over :data:`MAX_TASKS` tasks; a chunk of races a
+    task (a SPEC with ``[race]``: each race is long work, so workers share them finely)."""
     chunk = default_chunk_size(spec, "batched")
     per_task = max(1, round(TASK_CREATURES / (expected_creatures(spec) * chunk))) * chunk
+    if isinstance(spec, BattleSpec) and spec.race is not None:
+        per_task = chunk
     at_least = -(-battles // MAX_TASKS)
     return max(per_task, -(-at_least // chunk) * chunk)
 

@@ -16,7 +16,9 @@ this module, a plugin package tests that in a few lines::
     def test_engines_agree(doc):
         assert_engines_agree(REGISTRY, doc)
 
-:func:`scenarios` draws the plugins' state and scenario events too; :func:`turns` draws whole
+Where the plugin set's compiled kernel (its plugins' kernel parts) resolves a scenario,
+:func:`assert_engines_agree` checks its outcome against the reference engine's too
+(:func:`assert_kernel_agrees`). :func:`scenarios` draws the plugins' state and scenario events too; :func:`turns` draws whole
 turns with several combat phases, checked with :func:`assert_turn_engines_agree`.
 
 It is also a pytest plugin (entry point ``ecs_combat`` in the group ``pytest11``, loaded
@@ -37,6 +39,7 @@ from ecs_combat.testing.agreement import (
 )
 from ecs_combat.testing.drawing import draw_events, draw_state, instance_text
 from ecs_combat.testing.fixtures import ecs_combat_plugins, ecs_combat_registry
+from ecs_combat.testing.kernels import assert_kernel_agrees
 from ecs_combat.testing.registries import bundled_plugins, engines_for, registry_with
 from ecs_combat.testing.scenarios import legal_scenario, scenarios
 from ecs_combat.testing.turns import legal_turn, phase_adders, turns
@@ -45,6 +48,7 @@ __all__ = [
     "AGREEMENT_EXAMPLES",
     "agreement_settings",
     "assert_engines_agree",
+    "assert_kernel_agrees",
     "assert_turn_engines_agree",
     "bundled_plugins",
     "draw_events",

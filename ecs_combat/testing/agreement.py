@@ -11,6 +11,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.loader import parse_scenario
 from ecs_combat.scenario.turn_loader import parse_turn
 from ecs_combat.testing.drawing import copy_document
+from ecs_combat.testing.kernels import assert_kernel_agrees
 from ecs_combat.testing.registries import engines_for
 
 #: How many drawn scenarios an engine-agreement property tries by default: the audit of
@@ -55,8 +56,13 @@ def assert_engines_agree(
 ) -> Any:
     """Resolve a scenario document on both engines and fail unless they give the same
     ``resolve --json`` document, or the same input error. A refusal of the batched engine
-    fails too, unless `refusal_ok`. Returns the reference engine's outcome."""
-    return check_agreement(doc, *resolve_both(registry, doc, file), refusal_ok)
+    fails too, unless `refusal_ok`. Where the plugin set's compiled kernel resolves the
+    scenario, its outcome must be the reference engine's too (:func:`assert_kernel_agrees`).
+    Returns the reference engine's outcome."""
+    out = check_agreement(doc, *resolve_both(registry, doc, file), refusal_ok)
+    if not (isinstance(out, tuple) and out[0] == "InputError"):
+        assert_kernel_agrees(registry, doc, file)
+    return out
 
 
 def check_agreement(doc: dict[str, Any], ref: Any, bat: Any, refusal_ok: bool) -> Any:

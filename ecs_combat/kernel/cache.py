@@ -1,0 +1,108 @@
+"""Where generated kernels are kept, and loading one: the module is written once, named by
+its hash, and imported from there, so numba's cache (``cache=True``, next to the file)
+reuses its compiled code in every later run."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+from ecs_combat.kernel.generate import KernelSource
+
+#: Environment variable naming the directory of generated kernels.
+CACHE_ENV = "ECS_COMBAT_KERNEL_CACHE"
+PREFIX = "ecs_combat_kernel_"
+
+
+def cache_dir() -> Path:
+    """``$ECS_COMBAT_KERNEL_CACHE``, else ``$XDG_CACHE_HOME/ecs-combat/kernels`` (by default
+    ``~/.cache/ecs-combat/kernels``)."""
+    given = os.environ.get(CACHE_ENV)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ecs-combat" / "kernels"
+
+
+def module_path(source: KernelSource, directory: Path | None = None) -> Path:
+    """The generated module's file."""
+    return (directory or cache_dir()) / f"{PREFIX}{source.digest}.py"
+
+
+def write(source: KernelSource) -> Path:
+    """The kernel's module written (once) to the cache; to a temporary directory if the
+    cache can't be written (the compiled code is then not kept)."""
+    path = module_path(source)
+    if path.exists():
+        return path
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomically(path, source.text)
+    except OSError:
+        path = module_path(source, Path(tempfile.mkdtemp(prefix="ecs-combat-kernels-")))
+        _write_atomically(path, source.text)
+    return path
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Whole or not at all: another process may be reading or writing the same kernel."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o644)  # readable as a module file is (mkstemp makes it private)
+    os.replace(tmp, path)
+
+
+@contextmanager
+def locked(source: KernelSource) -> Iterator[None]:
+    """Hold the kernel's lock (a file beside its module) while compiling it: another process
+    waits, then reads what this one compiled from numba's cache."""
+    path = write(source).with_suffix(".lock")
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks here: each process compiles its own
+        yield
+        return
+    with open(path, "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def load(source: KernelSource) -> ModuleType:
+    """The kernel's module, imported (numba compiles it at its first call, or reads its
+    cached compiled code)."""
+    name = PREFIX + source.digest
+    found = sys.modules.get(name)
+    if found is not None:
+        return found
+    path = write(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # numba's cache pickles the module's types by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def cached() -> list[tuple[Path, int]]:
+    """The generated kernels in the cache and the bytes of compiled code kept for each."""
+    directory = cache_dir()
+    out = []
+    for path in sorted(directory.glob(f"{PREFIX}*.py")):
+        compiled = directory / "__pycache__"
+        size = (
+            sum(p.stat().st_size for p in compiled.glob(f"{path.stem}.*"))
+            if compiled.is_dir()
+            else 0
+        )
+        out.append((path, size))
+    return out

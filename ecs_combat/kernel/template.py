@@ -1,0 +1,327 @@
+"""The core's combat of one battle, in numba's subset: the template the kernel generator
+(:mod:`.generate`) compiles with the plugins' parts.
+
+It plays exactly the batched engine's combat (:mod:`ecs_combat.batched.combat`) for a batch
+the kernel resolves (:mod:`.dispatch`): attackers and blocks declared (508, 509), the
+state-based actions (704), each damage step of the step table (510: who deals damage, the
+default division of RULES.md section 3, dealing it all at once), and players leaving the game
+(800.4a). Where a plugin's system runs, it calls a glue function: the ones at the end of this
+file call no part (a combat with no plugin), and the generator writes the plugin set's in
+their place. Every array is one of the whole batch; a battle reads and writes its own rows
+only, so ranges of battles run in threads at once (the GIL released).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+# The columns the parts see (:data:`ecs_combat.plugin.kernels.CORE_COLUMNS`, in that order).
+Core = namedtuple(
+    "Core",
+    [
+        "battle",
+        "controller",
+        "power",
+        "toughness",
+        "marked",
+        "colors",
+        "on_battlefield",
+        "attacking",
+        "blocking",
+        "attacked",
+        "life_gained",
+        "life",
+        "lost",
+        "player_battle",
+    ],
+)
+#: ``assign-damage``'s and ``state-based-actions``' own columns.
+Assign = namedtuple("Assign", ["one_is_lethal", "player_gets_excess"])
+Check = namedtuple("Check", ["destroy", "dies", "loses"])
+#: The core's own state of every creature row: its keywords (bit masks), in combat, struck in
+#: an earlier step, blocked, died in a step's state-based actions, combat damage dealt to
+#: players; and scratch: deals in this step, its blocks as an attacker (first, how many).
+State = namedtuple(
+    "State",
+    ["kw", "in_combat", "struck", "blocked", "died", "to_players", "deals", "a_start", "a_count"],
+)
+#: The blocks, grouped by attacker, battles ascending: blocker, attacker, the attacker's
+#: place in its blocker's declared list; `order` is scratch (a blocker's blocks by rank).
+Blocks = namedtuple("Blocks", ["blocker", "attacker", "rank", "order"])
+#: Per battle: where its creature, player and block rows begin ([battles + 1] each), damage
+#: dealt to players, whether its game is over, and [steps, battles] the steps taken.
+Battles = namedtuple(
+    "Battles", ["rows", "players", "blocks", "to_players", "game_over", "steps_taken"]
+)
+#: The step table, per damage step in order: the default step, the keywords that strike in
+#: it and those that withhold a creature from it (bit masks of the batch's keywords).
+Steps = namedtuple("Steps", ["default", "strike", "withhold"])
+#: Scratch for a step's damage, from each battle's offset: source, recipient, amount.
+Flows = namedtuple("Flows", ["source", "recipient", "amount"])
+
+
+def resolve_range(
+    lo: int, hi: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any,
+    guards: Any, o: Any,
+) -> None:  # fmt: skip
+    """Play battles `lo` to `hi - 1` through."""
+    for b in range(lo, hi):
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, o)
+
+
+def play(
+    b: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any, guards: Any,
+    o: Any,
+) -> None:  # fmt: skip
+    """One battle's combat: declarations, state-based actions, the damage steps."""
+    has_attack = declare(b, c, st, bt, bl)
+    if not has_attack:
+        return  # nothing happens: no step, no state-based actions
+    check_state(b, False, c, st, bt, k, guards, o)
+    for s in range(len(sp.default)):
+        if bt.game_over[b]:
+            break
+        if not step_exists(b, s, c, st, bt, sp):
+            continue
+        bt.steps_taken[s, b] = True
+        damage_step(b, s, c, st, bt, bl, sp, fl, a, guards, o)
+        check_state(b, True, c, st, bt, k, guards, o)
+
+
+def declare(b: int, c: Any, st: Any, bt: Any, bl: Any) -> bool:
+    """Attackers and blockers (508, 509): whether the battle has an attacker."""
+    has_attack = False
+    for i in range(bt.rows[b], bt.rows[b + 1]):
+        if c.attacking[i]:
+            st.in_combat[i] = True
+            has_attack = True
+    for q in range(bt.blocks[b], bt.blocks[b + 1]):
+        x, y = bl.attacker[q], bl.blocker[q]
+        if st.a_count[x] == 0:
+            st.a_start[x] = q
+        st.a_count[x] += 1
+        st.blocked[x] = True  # blocked, whatever happens to its blockers (509.1h)
+        if c.on_battlefield[y] and c.attacking[x]:
+            c.blocking[y] = True
+            st.in_combat[y] = True
+    return has_attack
+
+
+def step_exists(b: int, s: int, c: Any, st: Any, bt: Any, sp: Any) -> bool:
+    """The default step always; another if a creature in combat strikes in it (510.4)."""
+    if sp.default[s]:
+        return True
+    for i in range(bt.rows[b], bt.rows[b + 1]):
+        if st.in_combat[i] and st.kw[i] & sp.strike[s]:
+            return True
+    return False
+
+
+def damage_step(
+    b: int, s: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, guards: Any,
+    o: Any,
+) -> None:  # fmt: skip
+    """Who deals damage (510.1), how each divides it, and all of it dealt at once (510.2)."""
+    r0, r1 = bt.rows[b], bt.rows[b + 1]
+    for i in range(r0, r1):
+        deals = False
+        if st.in_combat[i]:
+            striker = (st.kw[i] & sp.strike[s]) != 0
+            stays = sp.default[s] and not st.struck[i] and (st.kw[i] & sp.withhold[s]) == 0
+            deals = (striker or stays) and c.power[i] > 0
+            if striker:
+                st.struck[i] = True
+        st.deals[i] = deals
+        if deals:
+            a.one_is_lethal[i] = False
+            a.player_gets_excess[i] = False
+            assign_parts(i, c, st, a, guards, o)
+    e0 = 2 * (r0 + bt.blocks[b])  # room for two flows per creature and per block
+    e = e0
+    for i in range(r0, r1):
+        if st.deals[i]:
+            if c.attacking[i]:
+                e = attacker_divides(i, e, c, st, bl, fl, a)
+            elif c.blocking[i]:
+                e = blocker_divides(b, i, e, c, bt, bl, fl, a)
+    for x in range(e0, e):
+        source, recipient = fl.source[x], fl.recipient[x]
+        amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
+        if amount <= 0:
+            continue
+        react_parts(source, recipient, amount, c, st, guards, o)
+        if recipient >= 0:
+            c.marked[recipient] += amount
+        else:
+            bt.to_players[b] += amount
+            st.to_players[source] += amount
+            c.life[-1 - recipient] -= amount
+
+
+def flow(fl: Any, e: int, source: int, recipient: int, amount: int) -> int:
+    """Note damage to deal; the next flow's place."""
+    fl.source[e] = source
+    fl.recipient[e] = recipient
+    fl.amount[e] = amount
+    return e + 1
+
+
+def lethal(row: int, source: int, c: Any, a: Any) -> int:
+    """Damage lethal to a creature from a source (702.19b; 1 from a source whose damage
+    destroys, 702.2c), never below 0."""
+    owed: int = max(c.toughness[row] - c.marked[row], 0)
+    if a.one_is_lethal[source]:
+        owed = min(owed, 1)
+    return owed
+
+
+def attacker_divides(i: int, e: int, c: Any, st: Any, bl: Any, fl: Any, a: Any) -> int:
+    """An attacker's damage (RULES.md section 3): all to the player if unblocked; else
+    lethal damage to each blocker still blocking in declared order, the rest to the player
+    where a system allows excess, else to the first of them (702.19b-e)."""
+    power = c.power[i]
+    player = -1 - c.attacked[i]
+    if not st.blocked[i]:
+        return flow(fl, e, i, player, power)
+    first = -1
+    owed = 0
+    for q in range(st.a_start[i], st.a_start[i] + st.a_count[i]):
+        y = bl.blocker[q]
+        if not c.blocking[y]:
+            continue
+        due = lethal(y, i, c, a)
+        if first < 0:
+            first = e
+        e = flow(fl, e, i, y, min(max(power - owed, 0), due))
+        owed += due
+    if first < 0:  # no blocker left: all of it to the player, or none (702.19e)
+        if a.player_gets_excess[i]:
+            e = flow(fl, e, i, player, power)
+        return e
+    left = max(power - owed, 0)
+    if left > 0:
+        if a.player_gets_excess[i]:
+            e = flow(fl, e, i, player, left)
+        else:
+            fl.amount[first] += left
+    return e
+
+
+def blocker_divides(
+    b: int, j: int, e: int, c: Any, bt: Any, bl: Any, fl: Any, a: Any
+) -> int:  # fmt: skip
+    """A blocker's damage over the attackers it blocks that still attack, in the order it
+    declared them: lethal damage to each, the rest to the first (510.1d)."""
+    q0 = bt.blocks[b]
+    n = 0
+    for q in range(q0, bt.blocks[b + 1]):
+        if bl.blocker[q] == j and c.attacking[bl.attacker[q]]:
+            at = q0 + n  # insertion by declared place, stable
+            while at > q0 and bl.rank[bl.order[at - 1]] > bl.rank[q]:
+                bl.order[at] = bl.order[at - 1]
+                at -= 1
+            bl.order[at] = q
+            n += 1
+    if n == 0:
+        return e
+    power = c.power[j]
+    if n == 1:
+        return flow(fl, e, j, bl.attacker[bl.order[q0]], power)
+    first = e
+    owed = 0
+    for t in range(q0, q0 + n):
+        x = bl.attacker[bl.order[t]]
+        due = lethal(x, j, c, a)
+        e = flow(fl, e, j, x, min(max(power - owed, 0), due))
+        owed += due
+    fl.amount[first] += max(power - owed, 0)
+    return e
+
+
+def check_state(
+    b: int, in_step: bool, c: Any, st: Any, bt: Any, k: Any, guards: Any, o: Any
+) -> None:  # fmt: skip
+    """One check of the state-based actions (704.3): toughness 0 or less (704.5f), lethal
+    damage (704.5g), players at 0 life (704.5a) and the plugins' conditions; destruction
+    (701.8) less what the `destroy` parts exempt; creatures leave, players lose."""
+    r0, r1 = bt.rows[b], bt.rows[b + 1]
+    p0, p1 = bt.players[b], bt.players[b + 1]
+    for i in range(r0, r1):
+        k.destroy[i] = False
+        k.dies[i] = False
+        if c.on_battlefield[i]:
+            if c.toughness[i] <= 0:
+                k.dies[i] = True
+            elif c.marked[i] >= c.toughness[i]:
+                k.destroy[i] = True
+    for p in range(p0, p1):
+        k.loses[p] = c.life[p] <= 0 and not c.lost[p]
+    check_parts(r0, r1, p0, p1, c, st, k, guards, o)
+    for i in range(r0, r1):
+        gone = k.dies[i]
+        if k.destroy[i] and not gone:
+            gone = destroy_parts(i, c, st, guards, o)
+        if gone and c.on_battlefield[i]:
+            leave(i, c, st)
+            if in_step:
+                st.died[i] = True
+    remaining = 0
+    losing = False
+    for p in range(p0, p1):
+        k.loses[p] = k.loses[p] and not c.lost[p]  # those who lose now
+        if k.loses[p]:
+            c.lost[p] = True
+            losing = True
+        if not c.lost[p]:
+            remaining += 1
+    if not losing:
+        return
+    if remaining < 2:
+        bt.game_over[b] = True
+        return
+    for i in range(r0, r1):  # they leave the game with their creatures (800.4a)
+        if c.on_battlefield[i] and k.loses[c.controller[i]]:
+            leave(i, c, st)
+        elif c.attacking[i] and k.loses[c.attacked[i]]:
+            c.attacking[i] = False
+            st.in_combat[i] = c.blocking[i]
+
+
+def leave(i: int, c: Any, st: Any) -> None:
+    """A creature leaves the battlefield, and so combat (506.4)."""
+    c.on_battlefield[i] = False
+    c.attacking[i] = False
+    c.blocking[i] = False
+    st.in_combat[i] = False
+
+
+# -- glue: the generator writes the plugin set's in place of these -----------------------------
+
+
+def assign_parts(row: int, c: Any, st: Any, a: Any, guards: Any, o: Any) -> None:
+    """The ``assign-damage`` parts for a creature assigning damage."""
+
+
+def deal_parts(
+    source: int, recipient: int, amount: int, c: Any, st: Any, guards: Any, o: Any
+) -> int:  # fmt: skip
+    """The ``deal-damage`` parts that prevent or replace: the amount dealt."""
+    return amount
+
+
+def react_parts(
+    source: int, recipient: int, amount: int, c: Any, st: Any, guards: Any, o: Any
+) -> None:  # fmt: skip
+    """The ``deal-damage`` reactions to damage dealt."""
+
+
+def check_parts(
+    r0: int, r1: int, p0: int, p1: int, c: Any, st: Any, k: Any, guards: Any, o: Any
+) -> None:  # fmt: skip
+    """The ``state-based-actions`` parts over a battle's rows, part by part in order."""
+
+
+def destroy_parts(row: int, c: Any, st: Any, guards: Any, o: Any) -> bool:
+    """The ``destroy`` parts: whether a creature about to be destroyed still is."""
+    return True

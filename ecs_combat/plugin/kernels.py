@@ -1,0 +1,159 @@
+"""The kernel form of systems: small functions in numba's subset, one element at a time.
+
+A plugin may give a system a third form beside ``reference`` and ``batched``: a
+:class:`KernelPart`, returned by the ``register_kernel_parts`` hook. When the registry loads,
+the core writes one compiled kernel for the whole plugin set (:mod:`ecs_combat.kernel`): each
+part is called where its system runs, in the schedule's order, guarded by its keywords' bits
+(a part of a system without keywords is called for every element), around the core's
+per-battle combat. A batch whose systems all have parts, and which uses nothing the kernel
+lacks, is resolved in the kernel; any other in the batched engine. Results are identical.
+
+A part's source is copied into the generated module, so it may use only its arguments,
+``min``/``max``/``abs`` and the module-level numbers (``int``, ``float``, ``bool``) of its
+plugin; it reads and writes columns by attribute, ``c.power[row]``. What each point passes,
+in order (every signature is fixed: the generator calls the part exactly so):
+
+``assign-damage``, ``part(row, c, a, own) -> None``
+    for each creature assigning combat damage in the step (guard: `row`'s keywords); sets
+    ``a.one_is_lethal[row]`` (702.2c) or ``a.player_gets_excess[row]`` (702.19b).
+``deal-damage``, ``part(source, recipient, amount, c, own) -> int``
+    for each amount a source deals (guard: the source's keywords, or the recipient's with
+    ``guard="recipient"``); `recipient` is a creature row, or ``-1 - player row``. Returns the
+    amount dealt after the part (prevention, replacement). Parts with ``reaction=True`` are
+    called after every other, only for amounts above 0, and return nothing.
+    All of a step's damage is dealt at once: a part reads no column dealing changes
+    (``marked``, ``life``) and writes only its own columns, ``life`` and ``life_gained``.
+``state-based-actions``, ``part(row, c, k, own) -> None``
+    for each creature row (``per="creature"``, guard: its keywords) or player row
+    (``per="player"``) of a battle whose state-based actions are checked; sets
+    ``k.destroy[row]``, ``k.dies[row]`` or ``k.loses[player]``.
+``destroy``, ``part(row, c, own) -> bool``
+    for each creature about to be destroyed (guard: its keywords); returns whether it still
+    is (False: indestructible, 702.12).
+
+A part is called once per element however many times its keyword is listed: give kernel
+parts to keywords whose instances are redundant (702.2f, 702.15f, ...); a batch with keyword
+parameters (bushido 2) is resolved by the batched engine.
+
+The core's columns (`c`, :data:`CORE_COLUMNS`) are the creatures' and players' rows of the
+whole batch; `a` and `k` are the point's own (:data:`POINT_COLUMNS`); `own` holds the plugin's
+:class:`KernelColumn` s (every part of a plugin gets the same `own`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ecs_combat.plugin.registry import Registry
+
+#: The points a kernel part may stand at, with the name of each argument of its signature.
+KERNEL_POINTS: dict[str, tuple[str, ...]] = {
+    "assign-damage": ("row", "c", "a", "own"),
+    "deal-damage": ("source", "recipient", "amount", "c", "own"),
+    "state-based-actions": ("row", "c", "k", "own"),
+    "destroy": ("row", "c", "own"),
+}
+
+#: The core's columns every part reads (`c`): name -> (owner, kind, what it is). Parts may
+#: write only those marked writable in the point's description above.
+CORE_COLUMNS: dict[str, tuple[str, str, str]] = {
+    "battle": ("creature", "int", "the creature's battle"),
+    "controller": ("creature", "int", "its controller's player row"),
+    "power": ("creature", "int", "its power"),
+    "toughness": ("creature", "int", "its toughness"),
+    "marked": ("creature", "int", "damage marked on it"),
+    "colors": ("creature", "int", "its colors, bit i for COLORS[i]"),
+    "on_battlefield": ("creature", "bool", "whether it is on the battlefield"),
+    "attacking": ("creature", "bool", "whether it is attacking now"),
+    "blocking": ("creature", "bool", "whether it is blocking now"),
+    "attacked": ("creature", "int", "the player row it attacks (read where attacking)"),
+    "life_gained": ("creature", "int", "life its controller gained from its damage"),
+    "life": ("player", "int", "the player's life"),
+    "lost": ("player", "bool", "whether the player lost the game"),
+    "player_battle": ("player", "int", "the player's battle"),
+}
+
+#: The columns of a point's own argument, by point: name -> (owner, kind).
+POINT_COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
+    "assign-damage": {
+        "one_is_lethal": ("creature", "bool"),
+        "player_gets_excess": ("creature", "bool"),
+    },
+    "state-based-actions": {
+        "destroy": ("creature", "bool"),
+        "dies": ("creature", "bool"),
+        "loses": ("player", "bool"),
+    },
+}
+
+#: The kinds of a plugin's own column.
+COLUMN_KINDS = ("bool", "int")
+
+
+@dataclass(frozen=True)
+class KernelColumn:
+    """A column of a plugin's own, one value per creature or player row of a batch.
+
+    Its values start as the plugin's state `state` (a :class:`StateField` key of the same
+    owner, written back to the outcome's player state) or as the counters of kind `counters`
+    (creatures); otherwise as zeros (False): scratch the plugin's parts share, such as the
+    creatures dealt damage by deathtouch since state-based actions were last checked.
+    """
+
+    owner: str
+    name: str
+    kind: str
+    state: str | None = None
+    counters: str | None = None
+
+
+@dataclass(frozen=True)
+class KernelPart:
+    """The kernel form of one of the plugin's systems (`system`: its name, at `point`)."""
+
+    point: str
+    system: str
+    function: Callable[..., Any] = field(compare=False)
+    #: ``state-based-actions``: called per ``"creature"`` row or per ``"player"`` row.
+    per: str = "creature"
+    #: ``deal-damage``: whose keywords guard it, the ``"source"``'s or the ``"recipient"``'s.
+    guard: str = "source"
+    #: ``deal-damage``: a reaction to damage dealt, called after the other parts, for amounts
+    #: above 0 only.
+    reaction: bool = False
+
+
+def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Registry) -> str:
+    """What is wrong with a kernel part or column a plugin registers, or ``""``: checked
+    against the systems and state already in the registry."""
+    if isinstance(item, KernelColumn):
+        if item.owner not in ("creature", "player") or item.kind not in COLUMN_KINDS:
+            return (
+                f"kernel column {item.name!r}: owner {item.owner!r} and kind {item.kind!r} "
+                f"(owners: creature, player; kinds: {', '.join(COLUMN_KINDS)})"
+            )
+        if not item.name.isidentifier():
+            return f"kernel column {item.name!r}: the name must be a Python identifier"
+        if item.state is not None and item.state not in registry.state_fields(item.owner):
+            return f"kernel column {item.name!r}: no {item.owner} state {item.state!r}"
+        if item.counters is not None and (
+            item.owner != "creature" or item.counters not in registry.counter_names()
+        ):
+            return f"kernel column {item.name!r}: no creature counters {item.counters!r}"
+        return ""
+    if item.point not in KERNEL_POINTS:
+        return (
+            f"kernel part of {item.system!r} names point {item.point!r} "
+            f"(kernel points: {', '.join(KERNEL_POINTS)})"
+        )
+    names = {s.system.name for s in registry.systems_at(item.point) if s.plugin == plugin}
+    if item.system not in names:
+        return f"kernel part {item.system!r}: the plugin adds no such system at {item.point}"
+    if not callable(item.function) or item.per not in ("creature", "player"):
+        return f"kernel part {item.system!r}: not callable, or `per` not creature or player"
+    if item.guard not in ("source", "recipient"):
+        return f"kernel part {item.system!r}: `guard` must be source or recipient"
+    return ""
