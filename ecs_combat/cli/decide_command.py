@@ -210,7 +210,7 @@ def _divides(c: Choice) -> str:
 
 
 def _dies(c: Choice) -> str:
-    died = [cid for step in c.outcome["steps"] for cid in step["died"]]
+    died = list(dict.fromkeys(cid for step in c.outcome["steps"] for cid in step["died"]))
     gone = [cid for cid, v in c.outcome["creatures"].items() if not v["alive"] and cid not in died]
     return ", ".join(shown(x) for x in [*died, *gone])
 

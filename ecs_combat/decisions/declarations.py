@@ -21,9 +21,9 @@ from ecs_combat.decisions.bounds import SearchTooLarge, guard_declarations
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import at_declare_blockers
-from ecs_combat.rules.legality import check_declarations, least_blockers
+from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
-from ecs_combat.rules.sides import block_capacity
+from ecs_combat.rules.sides import block_capacity, least_blockers
 from ecs_combat.scenario.model import Scenario
 
 I64 = np.int64
@@ -150,21 +150,27 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     present = {k for side in sides.values() for k, _ in side.instances}
     blocking = [r for r in registry.restrictions_of("block") if r.keyword in present]
     pairs = [r for r in registry.restrictions_of("block-pair") if r.keyword in present]
+    # a creature that left before blocks (an attack trigger) neither blocks nor is blocked
+    # (RULES 11.3), even if it returned as a new object
     blockers = [
         cid
         for cid, spec in scenario.creatures.items()
         if spec.controller == defender
         and cid not in tapped
+        and cid not in at.gone
         and all(r.test(sides[cid]) for r in blocking)
     ]
     legal = np.array(
-        [[all(r.test(sides[a], sides[b]) for r in pairs) for a in attackers] for b in blockers],
+        [
+            [a not in at.gone and all(r.test(sides[a], sides[b]) for r in pairs) for a in attackers]
+            for b in blockers
+        ],
         np.bool_,
     ).reshape(len(blockers), len(attackers))
     least = np.array([least_blockers(sides[a], registry)[0] for a in attackers], I64)
     reqs = None
     if registry.restrictions_of("block-requirement") or at.made:
-        found = block_requirements(unblocked, registry, at.made, tapped)
+        found = block_requirements(unblocked, registry, at.made, {*tapped, *at.gone})
         reqs = found if len(found.pairs) else None
     return BlockOptions(
         np.array([ids.index(a) for a in attackers], I64),
