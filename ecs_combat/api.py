@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ecs_combat.api_checks import check_arrays
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
@@ -222,16 +223,17 @@ def battles(
     `battle`: the battle of each creature, 0 to n-1, rows of a battle together and battles in
     order. `side`: 0 for a creature of player A, who attacks with all of them, 1 for one of
     player B. `blocks`: for a creature of B, the row of the creature of A in the same battle
-    it blocks, or -1 (default: none blocks); a block the rules forbid (a flyer blocked by a
-    creature without flying or reach) is not declared and the creature stays back, as in
-    ``ecs-combat simulate``. `keywords`: keyword name -> an array saying which creatures have
+    it blocks, or -1 (default: none blocks). `keywords`: keyword name -> an array saying which creatures have
     it: booleans for a keyword without a parameter; for one that takes a number (``bushido``),
     the number (0: the creature lacks it); for one that takes a quality (``protection``), the
     words after "from" (``"red"``; ``""``: it lacks it). `colors`: each creature's colors as
     a bit mask (:func:`~ecs_combat.plugin.definitions.color_mask`; default colorless).
     `counters`: counter kind (``"+1/+1"``, ``"-1/-1"``) or keyword (a keyword counter) -> how
     many each creature has. Both players start at `life`.
-    Bad arrays raise :class:`InputError` naming the array and the first bad row. Arrays of
+    Bad arrays raise :class:`InputError` naming the array and the first bad row; what a
+    scenario file refuses (toughness 0 or less, a block the rules forbid, such as a flyer
+    blocked by a creature without flying or reach) they refuse with the file's message, the
+    creatures named ``row<i>`` (RULES 11.2). Arrays of
     int64 are used as given, not copied (the engines never write to them): don't change them
     while the battles are in use.
     """
@@ -275,6 +277,10 @@ def battles(
     )  # fmt: skip
     batch.keywords = masks
     creatures.complete(batch, bits)
+    declared = np.zeros(n, np.bool_)
+    declared[batch.block_blocker] = True
+    attacks = np.asarray(batch.attacking) >= 0
+    check_arrays(b, s, p, t, blk, creatures, attacks, declared, life, registry)
     return Battles(batch, attacking_side)
 
 

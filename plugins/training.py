@@ -1,9 +1,11 @@
 """Training (702.149): whenever this creature attacks with another creature with greater
 power, put a +1/+1 counter on this creature.
 
-An attack trigger, once per instance; the powers are read as it resolves (RULES section 10),
-so a battle cry resolved earlier counts. Needs the +1/+1 counter kind (plugin
-``pt_counters``).
+An attack trigger, once per instance. Whether it triggers is decided as attackers are
+declared, with the powers then (508.2a, 603.2; RULES section 10's correction): a battle cry
+that resolves first does not make it trigger, and a pump after it triggered does not stop it
+(it has no "if" clause to check again as it resolves, 603.4). Needs the +1/+1 counter kind
+(plugin ``pt_counters``).
 """
 
 from __future__ import annotations
@@ -27,38 +29,39 @@ PLUS = "+1/+1"
 
 
 def resolve(combat: CombatContext, trigger: Trigger) -> None:
-    own = combat.power(trigger.source)
-    greater = [
-        c
-        for c in combat.creatures()
-        if c != trigger.source and combat.attacking(c) and combat.power(c) > own
-    ]
-    if greater:
-        combat.add_counters(trigger.source, PLUS, 1)
-        combat.note(
-            f"{TRAINING} ({combat.creature_id(trigger.source)}): it attacks with "
-            f"{combat.creature_id(greater[0])}, which has greater power: a +1/+1 counter"
-        )
+    combat.add_counters(trigger.source, PLUS, 1)
+    combat.note(
+        f"{TRAINING} ({combat.creature_id(trigger.source)}): it attacked with a creature of "
+        "greater power: a +1/+1 counter"
+    )
 
 
 def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
-    """One trigger per battle at once: the greatest power among its battle's attackers."""
-    battle, power = batch.battle(), batch.power()
-    attackers = np.flatnonzero(batch.attacking())
-    greatest = np.full(batch.battles, np.iinfo(np.int64).min, np.int64)
-    np.maximum.at(greatest, battle[attackers], power[attackers])
-    source = triggers.source
-    go = source[greatest[battle[source]] > power[source]]
-    if go.size:
-        batch.add_counters(go, PLUS, 1)
+    batch.add_counters(triggers.source, PLUS, 1)
 
 
 def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
-    declaration.trigger_each_instance(combat, TRAINING, resolve)
+    """It triggers if, as attackers are declared, another attacker has greater power."""
+    attackers = declaration.attackers
+    greatest = max((combat.power(a) for a in attackers), default=0)
+    # an attacker with greater power than it is another one
+    trained = [a for a in attackers if combat.power(a) < greatest]
+    declaration.trigger_each_instance(combat, TRAINING, resolve, trained)
 
 
 def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
-    declaration.trigger_each_instance(batch, TRAINING, resolve_batched)
+    """The same in every battle: the greatest power among its attackers, as declared."""
+    found, _ = batch.instances(TRAINING)
+    rows = found[declaration.attackers[found]]  # few: looked up for these only
+    if not rows.size:
+        return
+    battle, power = batch.battle(), batch.power()
+    attackers = np.flatnonzero(declaration.attackers)
+    greatest = np.full(batch.battles, np.iinfo(np.int64).min, np.int64)
+    np.maximum.at(greatest, battle[attackers], power[attackers])
+    trained = np.zeros(batch.rows, np.bool_)
+    trained[rows] = greatest[battle[rows]] > power[rows]
+    declaration.trigger_each_instance(batch, TRAINING, resolve_batched, trained)
 
 
 @hookimpl

@@ -44,14 +44,14 @@ def three_battles(registry: Registry) -> ecs_combat.Battles:
     """Battle 0: a 1/1 deathtoucher (row 0) blocked by a 5/5 (row 1) and a 2/2 (row 2): 1
     deathtouch damage is lethal (702.2c), so it kills the 5/5 with its 1 and both blockers deal
     it 7: it dies, trade. Battle 1: a 4/4 (row 3), B's 2/2 (row 4) stays home: 4 to B, life 16.
-    Battle 2: a 2/1 (row 5) with menace blocked by one 1/1 (row 6): a block menace forbids
-    (702.110b) is not declared, 2 to B, 18."""
+    Battle 2: a 2/1 (row 5) with menace, B's 1/1 (row 6) stays home (alone it can't block
+    it, 702.111b): 2 to B, 18."""
     return battles(
         battle=[0, 0, 0, 1, 1, 2, 2],
         side=[0, 1, 1, 0, 1, 0, 1],
         power=[1, 5, 2, 4, 2, 2, 1],
         toughness=[1, 5, 2, 4, 2, 1, 1],
-        blocks=[-1, 0, 0, -1, -1, -1, 5],
+        blocks=[-1, 0, 0, -1, -1, -1, -1],
         keywords={
             "deathtouch": np.array([True, False, False, False, False, False, False]),
             "menace": np.array([False, False, False, False, False, True, False]),
@@ -102,6 +102,58 @@ def test_bad_arrays_name_the_array_and_row(
     with pytest.raises(InputError) as error:
         battles(**args)  # type: ignore[arg-type]
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "path", "message"),
+    [
+        (
+            {"toughness": [1, 0]},
+            "toughness[1]",
+            "toughness 0: a creature with toughness 0 or less can't be on the battlefield (704.5f)",
+        ),
+        (
+            {"keywords": {"flying": np.array([True, False])}},
+            "blocks[1]",
+            "'row1' can't block 'row0': 'row0' has flying and can be blocked only by "
+            "creatures with flying or reach, which 'row1' doesn't have (702.9)",
+        ),
+        (
+            {"keywords": {"menace": np.array([True, False])}},
+            "blocks[1]",
+            "'row0' has menace and can't be blocked except by 2 or more creatures, but only "
+            "'row1' blocks it (702.111)",
+        ),
+        ({"life": 0}, "life", "a player at 0 or less life has lost (704.5a)"),
+    ],
+)
+def test_arrays_refuse_what_a_file_refuses_with_its_message(
+    registry: Registry, kwargs: dict[str, object], path: str, message: str
+) -> None:
+    """RULES 11.2, issue 30 item 3: B's 1/1 (row 1) blocks A's 1/1 (row 0). A blocker of
+    toughness 0 (704.5f), a flyer blocked by a creature without flying or reach (702.9), a
+    menace attacker blocked by one creature (702.111b), players at 0 life (704.5a): each
+    refused with the message a scenario file gets (before: accepted, or the block silently
+    left out)."""
+    args: dict[str, object] = {"battle": [0, 0], "side": [0, 1], "power": [1, 1],
+                               "toughness": [1, 1], "blocks": [-1, 0], "registry": registry}  # fmt: skip
+    args.update(kwargs)
+    with pytest.raises(InputError) as error:
+        battles(**args)  # type: ignore[arg-type]
+    assert (error.value.path, error.value.message) == (path, message)
+    doc = {
+        "players": {"A": {"life": args.get("life", 20)}, "B": {"life": args.get("life", 20)}},
+        "creatures": {
+            "row0": {"controller": "A", "power": 1, "toughness": 1, "keywords": []},
+            "row1": {"controller": "B", "power": 1, "toughness": args["toughness"][1]},  # type: ignore[index]
+        },
+        "combat": {"attackers": {"row0": "B"}, "blockers": {"row1": "row0"}},
+    }
+    for name, has in dict(kwargs.get("keywords", {})).items():  # type: ignore[call-overload]
+        doc["creatures"]["row0"]["keywords"] = [name] if has[0] else []  # type: ignore[index]
+    with pytest.raises(InputError) as from_file:
+        ecs_combat.parse_scenario(doc, registry, "f.json")
+    assert from_file.value.message == message  # the same words as a file
 
 
 def test_simulate_gives_the_summary_of_simulate_json(registry: Registry) -> None:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -18,18 +20,24 @@ def board(registry: Registry) -> ecs_combat.Battles:
     0. A 2/2 bushido 2 blocked by a 3/3: it becomes 4/4 as it becomes blocked (702.45a), kills
        the 3/3 and survives its 3 damage: the attacker wins.
     1. A 2/2 with protection from red; B's 3/3 is red: it can't block (702.16b), stays back,
-       and B takes 2.
+       and B takes 2 (its block would be refused: test below).
     2. A 1/1 with two +1/+1 counters (a 3/3, 122.1a) blocked by a 3/2: both die: a trade.
     3. A 2/2 with a flying counter (122.1b: it has flying) and B's 2/2 without flying or
-       reach: it can't block (702.9b), and B takes 2.
+       reach: it can't block (702.9b), stays back, and B takes 2.
     """
     rows = np.arange(8)
-    return ecs_combat.battles(
+    blocks = np.array([-1, 0, -1, -1, -1, 4, -1, -1])
+    return ecs_combat.battles(**board_columns(rows, blocks, registry))
+
+
+def board_columns(rows: Any, blocks: Any, registry: Registry) -> dict[str, Any]:
+    """The columns of :func:`board`, with `blocks`."""
+    return dict(
         battle=rows // 2,
         side=rows % 2,
         power=np.array([2, 3, 2, 3, 1, 3, 2, 2]),
         toughness=np.array([2, 3, 2, 3, 1, 2, 2, 2]),
-        blocks=np.where(rows % 2 == 1, rows - 1, -1),
+        blocks=blocks,
         keywords={
             "bushido": np.array([2, 0, 0, 0, 0, 0, 0, 0]),
             "protection": np.array(["", "", "red", "", "", "", "", ""]),
@@ -50,11 +58,29 @@ def test_numbers_qualities_colors_and_counters_count(registry: Registry, engine:
         "attacker wins", "neither dies", "trade", "neither dies",
     ]  # fmt: skip
     assert r.battles["life_b"].tolist() == [20, 18, 20, 18]
-    # the forbidden blocks were not declared: those blockers stayed back
     assert r.creatures["blocking"].tolist() == [-1, 0, -1, -1, -1, 4, -1, -1]
     assert r.creatures["power"].tolist()[:2] == [4, 3]  # bushido 2 until end of turn
     assert r.creatures["damage"].tolist()[:2] == [3, 4]
     assert r.creatures["power"][4] == 3 and r.creatures["died"][4]  # 1/1 + two counters
+
+
+@pytest.mark.parametrize(
+    ("blocker", "says"),
+    [
+        (3, "'row3' can't block 'row2': 'row2' has protection from a quality 'row3' has"),
+        (7, "'row7' can't block 'row6': 'row6' has flying"),
+    ],
+)
+def test_the_forbidden_blocks_are_refused(registry: Registry, blocker: int, says: str) -> None:
+    """RULES 11.2, issue 30 item 3: the blocks of battles 1 and 3 are refused with the
+    scenario file's message (before: left out silently)."""
+    rows = np.arange(8)
+    blocks = np.array([-1, 0, -1, -1, -1, 4, -1, -1])
+    blocks[blocker] = blocker - 1
+    with pytest.raises(InputError) as error:
+        ecs_combat.battles(**board_columns(rows, blocks, registry))
+    assert error.value.path == f"blocks[{blocker}]"
+    assert error.value.message.startswith(says)
 
 
 def test_the_batch_reads_back_as_the_scenario_it_stands_for(registry: Registry) -> None:

@@ -109,18 +109,36 @@ def test_training_without_a_greater_power_attacker_does_nothing(resolve: Resolve
     assert life(out, "B") == 18
 
 
-def test_training_reads_power_as_it_resolves(resolve: Resolve) -> None:
-    """RULES 10: powers are read as the trigger resolves. The 2/2 crier has battle cry then
-    training; as attackers are declared the bear (2) is not greater, but battle cry resolves
-    first and makes it 3/2, so training sees 3 > 2: a counter, 3/3. B: 20 - 3 - 3 = 14."""
+def test_training_a_battle_cry_resolved_first_does_not_make_it_trigger(resolve: Resolve) -> None:
+    """RULES 10 (the correction of version 1.3), 508.2a, 603.2: training's condition is
+    checked as attackers are declared. The 2/2 crier has battle cry then training; as
+    attackers are declared the 2/2 bear is not greater, so training doesn't trigger, although
+    battle cry then makes the bear 3/2. No counter: crier 2/2; B: 20 - 2 - 3 = 15. (Version
+    1.2 read the powers as it resolved: a counter and B at 14.)"""
     out = resolve(
         TWO
         + creature("crier", "A", 2, 2, "battle cry", "training")
         + creature("bear", "A", 2, 2)
         + combat({"crier": "B", "bear": "B"})
     )
-    assert out["creatures"]["crier"]["counters"] == {"+1/+1": 1}
-    assert (power(out, "crier"), power(out, "bear"), life(out, "B")) == (3, 3, 14)
+    assert out["creatures"]["crier"]["counters"] == {}
+    assert (power(out, "crier"), power(out, "bear"), life(out, "B")) == (2, 3, 15)
+
+
+def test_training_a_pump_after_it_triggered_does_not_stop_it(resolve: Resolve) -> None:
+    """RULES 10, 603.4: the 1/1 trainee attacks with the 2/2 bear, which has battle cry: as
+    attackers are declared 2 > 1, training triggers. The bear's battle cry resolves first
+    (the bear comes first in the file) and makes the trainee 2/1, no longer below the bear;
+    training has no "if" clause to check again and still puts its counter: 3/2. B: 20 - 2 -
+    3 = 15. (Version 1.2: no counter, B at 16.)"""
+    out = resolve(
+        TWO
+        + creature("bear", "A", 2, 2, "battle cry")
+        + creature("trainee", "A", 1, 1, "training")
+        + combat({"bear": "B", "trainee": "B"})
+    )
+    assert out["creatures"]["trainee"]["counters"] == {"+1/+1": 1}
+    assert (power(out, "trainee"), life(out, "B")) == (3, 15)
 
 
 # -- dethrone (702.105) ---------------------------------------------------------------------------

@@ -241,6 +241,9 @@ def _creature(
     survives = not SURVIVES_LETHAL.isdisjoint(_keywords_of(table))
     counters = table.get("counters", {})
     toughness = table["toughness"] + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+    if toughness <= 0:  # it would start dead: an input error (RULES 11.2); 1 with them
+        table["toughness"] += 1 - toughness
+        toughness = 1
     table["damage"] = draw(_integers(0, max(0, toughness + (1 if survives else -1))))
     if draw(BOOLEANS):
         table["hat"] = True

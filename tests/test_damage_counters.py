@@ -68,16 +68,21 @@ def test_122_1a_counters_change_power_and_toughness(resolve: Resolve) -> None:
 
 
 def test_122_1a_minus_counters_at_0_toughness_die(resolve: Resolve) -> None:
-    """704.5f: a 2/2 with two -1/-1 counters is 0/0 and dies as state-based actions are
-    first checked (before damage)."""
+    """704.5f: a `counters` event puts two -1/-1 counters on B's 2/2 wisp blocking the bear:
+    0/0, it dies as state-based actions are checked after the event (before damage), with
+    its counters; the blocked bear deals no damage (509.1h). (A creature that starts at 0/0
+    with its counters is an input error, RULES 11.2: tests/test_simultaneous_sba.py.)"""
     out = resolve(
         PLAYERS
         + creature("bear", "A", 2, 2)
-        + creature("wisp", "B", 2, 2, counters={"-1/-1": 2})
-        + combat({"bear": "B"})
+        + creature("wisp", "B", 2, 2)
+        + combat({"bear": "B"}, {"wisp": "bear"})
+        + event("declare-blockers", "counters", target="wisp", counters={"-1/-1": 2})
     )
     assert out["creatures"]["wisp"]["alive"] is False
     assert out["creatures"]["wisp"]["counters"] == {"-1/-1": 2}
+    assert out["players"]["B"]["life"] == 20
+    assert step(out, "regular")["damage"] == []
 
 
 def test_704_5q_plus_and_minus_counters_cancel(resolve: Resolve) -> None:

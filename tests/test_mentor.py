@@ -110,3 +110,17 @@ def test_a_target_not_attacking_is_refused(registry: Registry) -> None:
         parse_scenario(tomllib.loads(text), registry, "t.toml")
     assert caught.value.path == "creatures.sensei.targets.mentor"
     assert "it is not declared as an attacker" in str(caught.value)
+
+
+def test_a_target_naming_the_mentor_itself_is_refused(registry: Registry) -> None:
+    """RULES 11.7: a mentor's power is never lower than its own, so a `targets` entry naming
+    the mentor itself could never be legal: an input error (before: the trigger did nothing)."""
+    text = (
+        PLAYERS
+        + creature("sensei", "A", 3, 3, "mentor", targets={"mentor": "sensei"})
+        + combat({"sensei": "B"})
+    )
+    with pytest.raises(InputError) as caught:
+        parse_scenario(tomllib.loads(text), registry, "t.toml")
+    assert caught.value.path == "creatures.sensei.targets.mentor"
+    assert "it is the source itself" in str(caught.value)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from harm_plugin import Harm
 from hypothesis import HealthCheck, Phase, find, given, settings
 
 import ecs_combat.testing as kit
@@ -73,6 +74,53 @@ def test_engines_agree_on_scenarios_using_each_keyword(keyword: str) -> None:
 def test_engines_agree_on_scenarios_mixing_every_keyword(doc: dict[str, Any]) -> None:
     """CONTRACT.md 2, with the keywords together."""
     assert_engines_agree(REGISTRY, doc)
+
+
+#: The kit with the test plugin whose attack triggers sacrifice (cull) or put -1/-1 counters
+#: (blight) on the defending player's creatures before blocks (tests/harm_plugin.py).
+HARMED = registry_with(extra=[Harm()])
+#: The drawn documents the project's own suite checks there: fewer than the kit's default
+#: (AGREEMENT_EXAMPLES, 200), but enough to find the bug class of issue 30 (a blocker gone
+#: before blocks kept blocking on the batched engine; with that fix reverted this fails).
+HARMED_EXAMPLES = 40
+
+
+def test_the_kit_defaults_to_200_examples() -> None:
+    """Issue 30, item 7: 40 drawn scenarios found none of the 45 disagreements 200 found."""
+    assert kit.AGREEMENT_EXAMPLES == 200
+    assert kit.agreement_settings().max_examples == 200
+    assert kit.agreement_settings(30).deadline is None
+
+
+@settings(KIT, max_examples=HARMED_EXAMPLES)
+@given(scenarios(HARMED, keywords=["cull", "blight"]))
+def test_engines_agree_when_attack_triggers_remove_blockers(doc: dict[str, Any]) -> None:
+    """CONTRACT.md 2, RULES 11.3: attack triggers sacrifice blockers or bring their
+    toughness to 0 (state-based actions after each trigger) before blocks, and the engines
+    agree on who blocks."""
+    assert_engines_agree(HARMED, doc)
+
+
+def test_the_drawing_reaches_blockers_removed_before_blocks() -> None:
+    """Item 7: the kit's documents reach what the audit's disagreements needed: -1/-1
+    counters on a creature as it starts (toughness 1 or more), a blocker sacrificed or killed
+    by an attack trigger before blocks (listed as a blocker, gone by the end and not
+    blocking). Counted over the derandomized draws."""
+    seen = {"minus counters": 0, "gone before blocks": 0}
+
+    @settings(KIT, max_examples=HARMED_EXAMPLES)
+    @given(scenarios(HARMED, keywords=["cull", "blight"]))
+    def record(doc: dict[str, Any]) -> None:
+        tables = doc["creatures"].values()
+        seen["minus counters"] += any(t.get("counters", {}).get("-1/-1") for t in tables)
+        scenario = parse_scenario(doc, HARMED, "kit.toml")
+        reference, _ = kit.engines_for(HARMED)
+        result = reference.resolve(scenario)
+        assert result.blocks is not None
+        seen["gone before blocks"] += any(b not in result.blocks for b in scenario.blockers)
+
+    record()
+    assert all(n >= 3 for n in seen.values()), seen
 
 
 def test_the_registry_fixture_holds_the_bundled_plugins(ecs_combat_registry: Registry) -> None:

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.scenario import loader
 from ecs_combat.scenario.checks import check_document
 from ecs_combat.scenario.documents import checked, decode_json
 from ecs_combat.scenario.loader import iter_scenarios, parse_scenario
@@ -155,7 +154,7 @@ def test_file_read_quickly_gives_the_full_readers_scenarios_and_error(
         return got, str(exc.value)
 
     quick = read()
-    monkeypatch.setattr(loader.QuickReader, "scenario", lambda self, raw, file: None)
+    monkeypatch.setattr(QuickReader, "scenario", lambda self, raw, file: None)
     assert read() == quick
     assert len(quick[0]) == 1
     assert quick[1].startswith(f"{path}:3: combat.attackers.a0: 'a0' has defender")

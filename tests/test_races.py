@@ -347,7 +347,9 @@ def test_optimal_never_loses_to_drawn_with_more_of_everything(
     registry: Registry, theirs: list[tuple[int, int]], life: int, seed: int
 ) -> None:
     """A sanity property: A moves first with a bigger copy of each of B's creatures (+1/+1)
-    plus one more, and more life; playing optimally against drawn declarations, A never loses."""
+    plus one more, and more life; playing optimally over two combats (RULES 12) against drawn
+    declarations, A never loses. (Looking one combat ahead it can:
+    :func:`test_one_combat_ahead_can_lose_a_race_it_should_win`.)"""
     creatures = {f"b{i}": creature("B", p, t) for i, (p, t) in enumerate(theirs)}
     creatures |= {f"a{i}": creature("A", p + 1, t + 1) for i, (p, t) in enumerate(theirs)}
     creatures["extra"] = creature("A", 1, 1)
@@ -357,9 +359,41 @@ def test_optimal_never_loses_to_drawn_with_more_of_everything(
         "race": {"turns": 8},
     }
     race = race_of(doc, registry)
-    policies: dict[str, Policy] = {"A": OptimalPolicy(registry), "B": DrawnPolicy(registry, seed)}
+    policies: dict[str, Policy] = {
+        "A": OptimalPolicy(registry, "two combats"),
+        "B": DrawnPolicy(registry, seed),
+    }
     state = play_race(race, registry, resolver("reference", registry), policies)
     assert state.winner != "B"
+
+
+def test_one_combat_ahead_can_lose_a_race_it_should_win(registry: Registry) -> None:
+    """Section 9's score puts material before life, one combat at a time: A's 4/3s (life 7)
+    never trade with B's 3/2s (life 6) — a trade loses 2 of material — and take 3 instead,
+    until B's drawn attacks have brought A to 1 and a 3/2 gets through (turn 6). Looking two
+    combats ahead, A sees the crack-back and wins with the same draws."""
+    creatures = {f"b{i}": creature("B", 3, 2) for i in range(2)}
+    creatures |= {f"a{i}": creature("A", 4, 3) for i in range(2)}
+    creatures["extra"] = creature("A", 1, 1)
+    doc = {
+        "players": {"A": {"life": 7}, "B": {"life": 6}},
+        "creatures": creatures,
+        "race": {"turns": 8},
+    }
+    race = race_of(doc, registry)
+    resolve = resolver("reference", registry)
+    one = play_race(
+        race, registry, resolve, {"A": OptimalPolicy(registry), "B": DrawnPolicy(registry, 16)}
+    )
+    assert (one.winner, len(one.history)) == ("B", 6)
+    assert one.history[1].decided[0].declaration.blockers == {}  # no trade with b1
+    two = play_race(
+        race,
+        registry,
+        resolve,
+        {"A": OptimalPolicy(registry, "two combats"), "B": DrawnPolicy(registry, 16)},
+    )
+    assert two.winner == "A"
 
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -179,3 +179,88 @@ def test_score_block_requirements_scores_many_candidates(registry: Registry) -> 
 def test_a_spec_refuses_a_keyword_with_a_requirement(registry: Registry) -> None:
     with pytest.raises(InputError, match=r"keywords\.lure.*block requirement"):
         parse_spec({"keywords": {"lure": 0.5}}, registry, "s.toml")
+
+
+# -- requirements maximised over whole declarations (509.1c, 702.111b; RULES 11.4) -----------
+
+BAIT = creature("bait", "A", 2, 2, "menace", "lure")
+
+
+def test_menace_lure_that_one_creature_alone_could_block_imposes_nothing(
+    resolve: Resolve,
+) -> None:
+    """RULES 11.4, 509.1c, 702.111b: the 2/2 bait has menace and lure; B's 1/1 is the only
+    creature able to block it (the 3/3 can't block), and alone it can't (menace): no legal
+    declaration obeys the requirement, so none is imposed. Not blocking is legal; the bait
+    deals 2 to B (18). Before: an input error."""
+    out = resolve(
+        TWO
+        + BAIT
+        + creature("b1", "B", 1, 1)
+        + creature("pac", "B", 3, 3, "can't block")
+        + combat({"bait": "B"})
+    )
+    assert dealt(out, "regular") == {("bait", "B", 2)}
+    assert out["players"]["B"]["life"] == 18
+
+
+def test_menace_lure_with_two_able_both_must_block(resolve: Resolve, registry: Registry) -> None:
+    """RULES 11.4: with two 1/1s able, the declaration with both blocking the bait obeys two
+    requirements: not blocking is an input error naming lure; both blocking is legal. The
+    bait's 2 go 1 to each (lethal 1, in declared order), both die; each deals 1 to it: it
+    dies."""
+    board = TWO + BAIT + creature("b1", "B", 1, 1) + creature("b2", "B", 1, 1)
+    with pytest.raises(InputError) as info:
+        parse_scenario(tomllib.loads(board + combat({"bait": "B"})), registry, "t.toml")
+    assert info.value.path == "combat.blockers"
+    assert "lure (bait)" in str(info.value)
+    assert "obey 0 of the 2" in str(info.value)
+    out = resolve(board + combat({"bait": "B"}, {"b1": "bait", "b2": "bait"}))
+    assert dealt(out, "regular") == {
+        ("bait", "b1", 1),
+        ("bait", "b2", 1),
+        ("b1", "bait", 1),
+        ("b2", "bait", 1),
+    }
+    assert sorted(out["steps"][0]["died"]) == ["b1", "b2", "bait"]
+
+
+def test_provoke_with_menace_needs_a_second_able_creature(registry: Registry) -> None:
+    """RULES 11.4, 702.39, 509.1c: the taunter (menace, provoke) targets B's 1/1 b1. With
+    B's 1/1 b2 also able to block, b1 must block it together with another creature: not
+    blocking is an input error naming provoke, b1 and b2 blocking is legal. With b2 unable
+    (can't block), b1 alone could not: nothing is imposed."""
+    taunter = creature("taunter", "A", 2, 2, "menace", "provoke", targets={"provoke": "b1"})
+
+    def parse(b2: str, blockers: dict[str, str]) -> None:
+        text = TWO + taunter + creature("b1", "B", 1, 1) + b2 + combat({"taunter": "B"}, blockers)
+        parse_scenario(tomllib.loads(text), registry, "t.toml")
+
+    able = creature("b2", "B", 1, 1)
+    with pytest.raises(InputError) as info:
+        parse(able, {})
+    assert "provoke (taunter)" in str(info.value)
+    parse(able, {"b1": "taunter", "b2": "taunter"})
+    parse(creature("b2", "B", 1, 1, "can't block"), {})
+
+
+def test_menace_lure_among_others_keeps_the_other_requirements(registry: Registry) -> None:
+    """RULES 11.4: a plain 2/2 lure goblin and the menace-lure bait attack; B has one 1/1
+    able. Blocking the bait alone breaks menace, so the most a declaration obeys is 1 (the
+    1/1 blocks the goblin): not blocking is an input error naming the goblin's lure, and the
+    score of a decision search agrees (most 1)."""
+    board = TWO + creature("goblin", "A", 2, 2, "lure") + BAIT + creature("b1", "B", 1, 1)
+    with pytest.raises(InputError) as info:
+        parse_scenario(
+            tomllib.loads(board + combat({"goblin": "B", "bait": "B"})), registry, "t.toml"
+        )
+    assert "lure (goblin)" in str(info.value)
+    assert "obey 0 of the 1" in str(info.value)
+    scenario = parse_scenario(
+        tomllib.loads(board + combat({"goblin": "B", "bait": "B"}, {"b1": "goblin"})),
+        registry,
+        "t.toml",
+    )
+    counts, most = score_block_requirements(scenario, registry, [[0], [1], [-1]])
+    assert most == 1
+    assert counts.tolist() == [1, 1, 0]

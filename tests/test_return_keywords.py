@@ -165,28 +165,30 @@ def test_persist_with_a_minus_counter_stays_dead(resolve: Resolve) -> None:
 
 def test_a_one_one_persists_as_zero_zero_and_dies_again(resolve: Resolve) -> None:
     """704.5f after 702.79a: a 1/1 persist returns as 1-1/1-1 = 0/0 and dies at the next
-    check; it has a -1/-1 counter now, so it stays dead. The step lists it once."""
+    check; it has a -1/-1 counter now, so it stays dead. It died twice in the step, and the
+    step lists it twice (RULES 11.11)."""
     out = resolve(
         TWO
         + creature("sprite", "A", 1, 1, "persist")
         + creature("knight", "B", 3, 3, "first strike")
         + combat({"sprite": "B"}, {"knight": "sprite"})
     )
-    assert step(out, "first-strike")["died"] == ["sprite"]
+    assert step(out, "first-strike")["died"] == ["sprite", "sprite"]
     assert final(out, "sprite") == (False, 0, 0, 0, {"-1/-1": 1})
 
 
 def test_persist_then_undying(resolve: Resolve) -> None:
     """Both on a 1/1: persist (first, by plugin name) returns it 0/0 with a -1/-1 counter; it
     dies again (704.5f); it had no +1/+1 counter, so undying returns a new object: 1+1/1+1 =
-    2/2 with only the +1/+1 counter."""
+    2/2 with only the +1/+1 counter. It died twice in the step: listed twice (RULES
+    11.11)."""
     out = resolve(
         TWO
         + creature("sprite", "A", 1, 1, "persist", "undying")
         + creature("knight", "B", 3, 3, "first strike")
         + combat({"sprite": "B"}, {"knight": "sprite"})
     )
-    assert step(out, "first-strike")["died"] == ["sprite"]
+    assert step(out, "first-strike")["died"] == ["sprite", "sprite"]
     assert final(out, "sprite") == (True, 0, 2, 2, {"+1/+1": 1})
 
 

@@ -486,3 +486,47 @@ def test_the_documented_summary_is_a_real_run() -> None:
     assert set(documented["run"]) == set(doc["run"])
     for key in set(doc) - {"matchups", "run"}:
         assert documented[key] == doc[key], key
+
+
+REFUSER = """
+from ecs_combat import InputError, Keyword, System, hookimpl
+
+
+def refuse(combat, declaration):
+    raise InputError(None, "combat.bands", "a band needs a creature with banding (702.22c)")
+
+
+def refuse_batched(batch, declaration):
+    if declaration.attackers.any():
+        raise InputError(None, "combat.bands", "a band needs a creature with banding (702.22c)")
+
+
+@hookimpl
+def register_keywords():
+    return [Keyword("refuser", rule="test")]
+
+
+@hookimpl
+def register_systems():
+    return [System("declare-attackers", "refuse", refuse, refuse_batched, {"refuser"})]
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_plugins_input_refusal_during_a_run_is_a_clean_exit_2(
+    tmp_path: Path, workers: str
+) -> None:
+    """An input error a plugin raises while battles resolve (a banding-style refusal, in
+    this process or a worker's) is the one-line refusal with exit status 2, not "internal
+    error: RemoteError" and exit 1 (issue 30, item 8)."""
+    (tmp_path / "refuser_kw.py").write_text(REFUSER)
+    spec = tmp_path / "spec.toml"
+    spec.write_text("[keywords]\nrefuser = 0.5\n")
+    p = run(
+        "-p", "refuser_kw", "simulate", str(spec), "-n", "1000", "--workers", workers,
+        env={"PYTHONPATH": str(tmp_path)},
+    )  # fmt: skip
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip() == (
+        "ecs-combat: combat.bands: a band needs a creature with banding (702.22c)"
+    )

@@ -66,8 +66,9 @@ def turn_docs(draw: st.DrawFn) -> dict[str, Any]:
         }
         if draw(integers(0, 3)) == 0:
             spec["damage"] = draw(integers(0, toughness))  # lethal now and then: an error
-        if draw(integers(0, 4)) == 0:
-            spec["counters"] = {draw(sampled(["+1/+1", "-1/-1"])): 1}
+        if draw(integers(0, 4)) == 0:  # never toughness 0 with them: an error (RULES 11.2)
+            kinds = ["+1/+1", "-1/-1"] if toughness > 1 else ["+1/+1"]
+            spec["counters"] = {draw(sampled(kinds)): 1}
         creatures[f"c{i}"] = spec
     for p in draw(lists_of(ids, min_size=1, max_size=2)):
         creatures[f"wolf{len(creatures)}"] = {"card": "Throat Wolf", "controller": p}

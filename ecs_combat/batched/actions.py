@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
-from ecs_combat.batched.keywords import kept, refresh
+from ecs_combat.batched.keywords import add_counters, kept, refresh
 from ecs_combat.batched.numeric import mask_of, rows_in, some
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin
@@ -43,15 +43,16 @@ def state_based_actions(run: Run, battles: BoolArray | None) -> IntArray:
     """704.5a, f, g and the plugins' conditions, in some battles (all if None): creatures
     die, players lose; the `dies` systems follow, and the state-based actions are checked
     again after them (704.3) in the battles where creatures died, until a check finds
-    nothing that dies. Returns who died, in row order."""
+    nothing that dies. Returns who died, in row order, a row once for each time it died (a
+    creature that returned can die again: RULES 11.11)."""
     dead = check_state(run, battles)
     if not dead.size or not run.schedule.systems["dies"]:
         return dead
-    died = mask_of(run.n, dead)  # a creature dies once: the checks' deaths are distinct
+    deaths = [dead]
     while dead.size:
         dead = check_state(run, mask_of(run.nb, run.creatures.battle[dead]))
-        died[dead] = True
-    out: IntArray = died.nonzero()[0]
+        deaths.append(dead)
+    out: IntArray = np.sort(np.concatenate(deaths), kind="stable")
     return out
 
 
@@ -88,13 +89,21 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
         low = low[battles[p.battle[low]]]
     in_check = battles if battles is not None else np.ones(run.nb, np.bool_)
     check = BatchStateCheck(in_check, destroys, dies, mask_of(len(p.life), low))
-    run_systems(run, "state-based-actions", check)
+    context = run.context
+    put: list[tuple[IntArray, str, IntArray]] = []
+    outer, context.counters_put = context.counters_put, put
+    try:
+        run_systems(run, "state-based-actions", check)
+    finally:
+        context.counters_put = outer
     destroy_ = check.destroy & ~check.dies
     if some(destroy_):
         destroy_ = destroy(run, destroy_)
     dead = ((destroy_ | check.dies) & c.on_bf).nonzero()[0]
     if dead.size:
         leave(run, dead)
+        if put:
+            left_with_counters(run, put, dead)
     losing = check.loses.nonzero()[0]
     losing = losing[~p.lost[losing]]
     if losing.size:
@@ -102,6 +111,17 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     if dead.size:
         creatures_died(run, dead)
     return dead
+
+
+def left_with_counters(run: Run, put: list[tuple[IntArray, str, IntArray]], gone: IntArray) -> None:
+    """The counters the check's systems put on or removed from creatures that left in that
+    same check are undone: every action of one check happens at once (704.3), so a creature
+    dies with the counters it had, and its `dies` systems read them (704.5q)."""
+    left = mask_of(run.n, gone)
+    for rows, kind, change in reversed(put):
+        here = left[rows]
+        if here.any():
+            add_counters(run, rows[here], kind, -change[here])
 
 
 def destroy(run: Run, creatures: BoolArray) -> BoolArray:

@@ -49,6 +49,8 @@ def declaring_blockers(
     are not read); `defends`: the defending player's creature rows."""
     run = engine.as_blockers_are_declared(batch)
     may = defends & run.creatures.on_bf & ~run.creatures.tapped
+    if run.combat.returned is not None:  # new objects were never declared (RULES 11.3)
+        may &= ~run.combat.returned
     rows = may.nonzero()[0]
     may[rows] = able_to_block(run, rows)
     return DeclaringBlockers(

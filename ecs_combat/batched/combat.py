@@ -60,21 +60,24 @@ def declare(run: Run) -> None:
         run.policy.check_blocks(run)
     combat, c = run.combat, run.creatures
     # A block of or by a creature that left the battlefield or combat before blocks (the
-    # attack triggers, a player leaving the game) is not declared (509.1a).
-    bb, ba = combat.bb, combat.ba
+    # attack triggers, the state-based actions after them, a player leaving the game) is
+    # not declared, even if the blocker returned as a new object (509.1a, 400.7, RULES 11.3):
+    # an attacker all of whose listed blockers are gone is unblocked.
     declared = combat.of_blockers(c.on_bf) & combat.of_attackers(combat.att)
+    if combat.returned is not None:
+        declared &= ~combat.of_blockers(combat.returned)
     if np.count_nonzero(declared) < len(declared):
-        bb, ba = bb[declared], ba[declared]
-        combat.blocking[bb] = True
-        combat.in_combat[bb] = True
+        combat.keep_blocks(declared, run.n)
+        combat.blocking[combat.bb] = True
+        combat.in_combat[combat.bb] = True
     elif combat.nblocks:
-        blockers = bb if combat.bb_at is None else combat.bb_at
+        blockers = combat.bb if combat.bb_at is None else combat.bb_at
         combat.blocking[blockers] = True
         combat.in_combat[blockers] = True
     combat.blocks_declared = True
     refresh(run, None)
     if some(combat.has_attack):
-        blocking = BatchBlockDeclaration(read_only(bb), read_only(ba))
+        blocking = BatchBlockDeclaration(read_only(combat.bb), read_only(combat.ba))
         run_systems(run, "declare-blockers", blocking)
         resolve_triggers(run, blocking.triggers)
 
@@ -88,6 +91,9 @@ def declare_attackers(run: Run) -> None:
     att = combat.att.copy()
     combat.has_attack = battles_with(att, run.creatures.battle, run.nb, run.per_battle)
     combat.in_combat |= att
+    # the first state-based check of the combat, before the attack triggers: a creature's
+    # +1/+1 and -1/-1 counters annihilate (704.5q: RULES 13, version 1.3)
+    state_based_actions(run, None)
     refresh(run, None)
     declaration = BatchAttackDeclaration(att, att.copy())
     run_systems(run, "declare-attackers", declaration)

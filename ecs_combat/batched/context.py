@@ -48,7 +48,7 @@ def read_only(array: npt.NDArray[T]) -> npt.NDArray[T]:
 class BatchedContext:
     """What the systems and triggered abilities of one batch see (docs/plugins.md)."""
 
-    __slots__ = ("_run", "stale")
+    __slots__ = ("_run", "counters_put", "stale")
 
     def __init__(self, run: Run) -> None:
         self._run = run
@@ -56,6 +56,10 @@ class BatchedContext:
         #: the triggers were put on the stack (400.7), or None. To them the rows are gone: not
         #: on the battlefield, and what they would do to them does nothing.
         self.stale: BoolArray | None = None
+        #: While the state-based actions' systems run: the counters they put or removed,
+        #: (rows, kind, change per row), so that a creature leaving in that same check leaves
+        #: with the counters it had (704.3: the actions happen at once). None otherwise.
+        self.counters_put: list[tuple[IntArray, str, IntArray]] | None = None
 
     def _fresh(self, rows: IntArray) -> BoolArray | None:
         """Which of `rows` are not stale, or None if all are."""
@@ -177,6 +181,10 @@ class BatchedContext:
         if keep is not None:
             rows, change = rows[keep], _kept(change, keep)
         add_counters(self._run, rows, kind, change)
+        if self.counters_put is not None:
+            by = np.zeros(len(rows), np.int64)
+            by[:] = change
+            self.counters_put.append((np.asarray(rows, np.int64), kind, by))
 
     def tap(self, rows: IntArray) -> None:
         keep = self._fresh(rows)

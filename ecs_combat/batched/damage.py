@@ -93,7 +93,7 @@ def damage_step(run: Run, s: int, happen: BoolArray) -> None:
     died = state_based_actions(run, happen)
     c.died[died] = True
     if log is not None:
-        log.died.append((s, died))  # in row order, each once
+        log.died.append((s, died))  # in row order, each death
 
 
 def _positive(run: Run) -> BoolArray:

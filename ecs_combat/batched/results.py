@@ -139,6 +139,7 @@ class Results:
         x_row = self._cat([x[1] for x in log.died], I64)
         died = self._by_battle(battle[x_row], [x_step, x_row], [x_step, x_row])
         strikes = self._strikes(battle) if notes else [[] for _ in chosen]
+        blocks = self._blocks(battle) if notes else None
 
         # the creature and player rows of the chosen battles, in order (`*_at[i]`: the first
         # of battle i's among them)
@@ -207,6 +208,11 @@ class Results:
                     life=life[j], lost=lost[j], state={k: v[j] for k, v in p_shown.items()}
                 )
             res.skipped_events = self._skipped(ev_start[b], ev_start[b + 1])
+            if blocks is not None:
+                declared: dict[str, list[str]] = {}
+                for blocker, attacker in blocks[i]:
+                    declared.setdefault(self.cids[blocker], []).append(self.cids[attacker])
+                res.blocks = {k: tuple(v) for k, v in declared.items()}
             out.append(res)
         return out
 
@@ -222,6 +228,13 @@ class Results:
         return self._by_battle(
             battle[s_row], [s_step, s_row], [s_step, s_row, s_deals, s_kw, s_before, s_power]
         )
+
+    def _blocks(self, battle: IntArray) -> list[list[tuple[int, ...]]]:
+        """The blocks declared in each battle built, (blocker, attacker) by blocker row then
+        the order the blocker declared them: those of listed blockers that left before blocks
+        are not among them (RULES 11.3)."""
+        combat = self.run.combat
+        return self._by_battle(battle[combat.bb], [combat.bb, combat.rank], [combat.bb, combat.ba])
 
     def _strike(
         self, s: int, row: int, deals: bool, kw: int, before: int, power: int

@@ -29,6 +29,9 @@ def return_to_battlefield(run: Run, rows: IntArray) -> None:
     c.on_bf[rows] = True
     remove_from_combat(run, rows)
     combat.blocked[rows] = False
+    if combat.returned is None:
+        combat.returned = np.zeros(run.n, np.bool_)
+    combat.returned[rows] = True
     c.tapped[rows] = False
     c.marked[rows] = 0
     c.writable("power")

@@ -177,6 +177,9 @@ class CombatRows:
     #: Per player row: how many of its ``sacrifices`` the sacrifices so far have taken
     #: (None: none yet).
     sacrifices_taken: IntArray | None = None
+    #: Rows that returned to the battlefield as new objects this combat phase (400.7), or
+    #: None if none did: a declared blocker among them does not block (RULES 13, 1.3).
+    returned: BoolArray | None = None
 
     @property
     def nblocks(self) -> int:

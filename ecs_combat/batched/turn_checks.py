@@ -156,6 +156,13 @@ def check_blocks(t: TurnRun) -> None:
         return
     run = t.run
     c, combat, registry = run.creatures, run.combat, run.schedule.registry
+    # a blocker or attacker that left during the attack triggers neither blocks nor is
+    # blocked (RULES 11.3): its blocks are not declared, and not checked
+    present = c.on_bf[combat.bb] & combat.att[combat.ba]
+    if combat.returned is not None:
+        present &= ~combat.returned[combat.bb]
+    if not present.all():
+        keep_blocks(run, present)
     bb, ba = combat.bb, combat.ba
     tapped = c.on_bf[bb] & c.tapped[bb]  # 509.1a
     for row in file_order(t, np.unique(bb[tapped]), "blockers"):
@@ -216,9 +223,23 @@ def _block_error(t: TurnRun, battle: int) -> bool:
         for r in range(first, last)
         if (not c.on_bf[r] or c.tapped[r]) and ids[r] not in scenario.blockers
     ]
+    returned = run.combat.returned
+    listed = {*scenario.blockers, *scenario.attackers}
+    gone = [  # left during this phase's attack triggers (RULES 11.3)
+        ids[r]
+        for r in range(first, last)
+        if ids[r] in listed
+        and (
+            not c.on_bf[r]
+            or (returned is not None and returned[r])
+            or (ids[r] in scenario.attackers and not run.combat.att[r])
+        )
+    ]
     path = run.combat.path
     try:
-        check_blocks_of(scenario, run.schedule.registry, side, path, made=made, tapped=unable)
+        check_blocks_of(
+            scenario, run.schedule.registry, side, path, made=made, tapped=unable, gone=gone
+        )
     except InputError as exc:
         run.fail(battle, exc)
         return True

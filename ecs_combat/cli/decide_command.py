@@ -14,6 +14,7 @@ from ecs_combat.cards.notes import ignored_text_lines, scenario_creatures
 from ecs_combat.console import print_line, print_table, shown
 from ecs_combat.decisions import Decision, Objective, best_attacks, best_blocks
 from ecs_combat.decisions.decide import Choice
+from ecs_combat.decisions.declarations import check_board_size
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.loader import parse_scenario, read_documents
@@ -49,6 +50,9 @@ def decision_scenarios(file: str, registry: Registry, decision: str) -> Iterator
                     "missing: `ecs-combat blocks` answers declared attackers (to choose the "
                     "attacks too, use `ecs-combat attacks`)",
                 )
+        creatures = doc.get("creatures") if isinstance(doc, dict) else None
+        if isinstance(creatures, dict):  # refused before the creatures are read
+            check_board_size(len(creatures), where)
         yield parse_scenario(doc, registry, where, blocks_to_decide=True)
     if not found:
         raise InputError(file, "", "the file holds no scenario")
@@ -206,7 +210,7 @@ def _divides(c: Choice) -> str:
 
 
 def _dies(c: Choice) -> str:
-    died = [cid for step in c.outcome["steps"] for cid in step["died"]]
+    died = list(dict.fromkeys(cid for step in c.outcome["steps"] for cid in step["died"]))
     gone = [cid for cid, v in c.outcome["creatures"].items() if not v["alive"] and cid not in died]
     return ", ".join(shown(x) for x in [*died, *gone])
 

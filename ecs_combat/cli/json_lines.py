@@ -36,6 +36,21 @@ def json_line(doc: Any) -> str:
     return b'"'.join(parts).decode("ascii")
 
 
+def json_document(doc: Any) -> str:
+    """``json.dumps(doc, indent=2)`` (what ``resolve FILE --json`` prints), made by orjson
+    when that is the same text: ASCII without a backslash, no float or null."""
+    try:
+        raw = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, a key not a string
+        return json.dumps(doc, indent=2)
+    if not raw.isascii() or b"\\" in raw:
+        return json.dumps(doc, indent=2)
+    outside = b"".join(raw.split(b'"')[::2]).replace(b"true", b"").replace(b"false", b"")
+    if b"." in outside or b"e" in outside or b"null" in outside:
+        return json.dumps(doc, indent=2)
+    return raw.decode("ascii")
+
+
 class LineWriter:
     """Writes lines to a text stream, flushing every `every` lines (a batch: its results are
     known together) and when asked (before an error is printed, at the end)."""

@@ -8,6 +8,7 @@ tests/test_startup.py pins what each command may import).
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import signal
@@ -89,10 +90,16 @@ def cli(ctx: click.Context, plugin_options: tuple[str, ...]) -> None:
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--engine", type=click.Choice(ENGINES), default="reference", show_default=True)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    # the size is large_battle.LARGE_BATTLE (not imported: --version and --help stay light)
+    help="The engine (default: reference; batched for a battle of 1,000 creatures or more, "
+    "said on standard error).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON (docs/output.md).")
 @click.pass_obj
-def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
+def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     """Resolve the combat(s) or turn(s) in FILE (.toml, .json, or .jsonl; format:
     docs/scenarios.md, turns with several combat phases: docs/turns.md).
 
@@ -100,29 +107,45 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     lines in a pipe; names longer than 120 characters show with their middle elided (--json
     keeps them exact). A .jsonl file is resolved as it is read, each result printed as soon as
     it is known; when a line is invalid, the message names it, after the results of the lines
-    before it.
+    before it. The account of a battle of 1,000 creatures or more is summarised.
     """
     from ecs_combat.cards.notes import result_json
-    from ecs_combat.cli.report import render
+    from ecs_combat.cli.large_battle import pick_engine, read_columns, write_json
     from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
+    from ecs_combat.cli.summary import render_account as render
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.scenario.documents import is_turn_file
     from ecs_combat.scenario.loader import iter_scenarios
     from ecs_combat.scenario.race import is_race_file
 
     registry = state.registry
+    if engine != "reference" and not file.endswith(".jsonl"):  # a large battle, quickly
+        rows = read_columns(registry, file)
+        if rows is not None:
+            engine = pick_engine(engine, len(rows.battle), file)
+            if engine == "batched" and as_json and write_json(registry, rows, file):
+                return
     try:
         if is_race_file(file):
             fail(f"{file}: this is a race ([race]): play it with `ecs-combat race {file}`", 2)
         if is_turn_file(file):  # a turn with several combat phases (docs/turns.md)
             from ecs_combat.cli.turn_command import resolve_turn_file
 
-            resolve_turn_file(registry, file, engine, as_json, _console())
+            resolve_turn_file(registry, file, engine or "reference", as_json, _console())
             return
     except InputError as exc:
         fail(str(exc), 2)
     except RefusedError as exc:
-        fail(f"{file}: the {engine} engine refuses this turn: {exc}", 2)
+        fail(f"{file}: the {engine or 'reference'} engine refuses this turn: {exc}", 2)
+    scenarios = iter_scenarios(file, registry)
+    if engine is None and not file.endswith(".jsonl"):  # the one battle's size tells
+        try:
+            opening = next(scenarios)
+        except InputError as exc:
+            fail(str(exc), 2)
+        engine = pick_engine(engine, len(opening.creatures), file)
+        scenarios = itertools.chain([opening], scenarios)
+    engine = engine or "reference"
     written: Iterator[tuple[Scenario, CombatResult]] | None = None
     if engine == "batched":  # imported here: the other commands don't load the batched engine
         from ecs_combat.batched.engine import BatchedEngine
@@ -136,7 +159,7 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
     else:
         resolver = ReferenceEngine(registry)
     batch = BATCH if engine == "batched" else 1
-    pairs = written or resolve_stream(iter_scenarios(file, registry), resolver, batch)
+    pairs = written or resolve_stream(scenarios, resolver, batch)
     console = _console()
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
@@ -152,7 +175,9 @@ def resolve(state: State, file: str, engine: str, as_json: bool) -> None:
                 lines.write(json_line(result_json(scenario, result)))
                 continue
             if as_json:
-                click.echo(json.dumps(result_json(scenario, result), indent=2))
+                from ecs_combat.cli.json_lines import json_document
+
+                click.echo(json_document(result_json(scenario, result)))
                 continue
             if i == 0:
                 first = (scenario, result)

@@ -76,9 +76,10 @@ def render_steps(scenario: Scenario, result: CombatResult, console: Console) -> 
     attacks = (
         ", ".join(f"{label(a)} → {shown(p)}" for a, p in scenario.attackers.items()) or "nobody"
     )
+    declared = scenario.blockers if result.blocks is None else result.blocks
     blocks = ", ".join(
         f"{label(b)} blocks {', '.join(label(a) for a in attacked)}"
-        for b, attacked in scenario.blockers.items()
+        for b, attacked in declared.items()
     )
     print_line(console, f"Attacking: {attacks}", "bold")
     before = result.notes_before_blocks or 0  # the attack triggers' notes come first

@@ -24,6 +24,7 @@ from ecs_combat.decisions.declarations import (
     attackers_able,
     block_declarations,
     block_options,
+    check_board_size,
 )
 from ecs_combat.decisions.divisions import Divider
 from ecs_combat.decisions.nodes import Expansion
@@ -146,6 +147,7 @@ def best_blocks(
     these (default: every legal one; :meth:`BlockDeclarations.only` gives one declaration's
     best divisions)."""
     clock = Clock(budget)
+    check_board_size(len(scenario.creatures), scenario.file)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
     engine = engine_for(registry)
@@ -197,6 +199,7 @@ def best_attacks(
     only creatures that may attack (a Throat Wolf's combat phase), or None; `continuation`
     as for :func:`best_blocks`."""
     clock = Clock(budget)
+    check_board_size(len(scenario.creatures), scenario.file)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
     engine = engine_for(registry)

@@ -21,9 +21,9 @@ from ecs_combat.decisions.bounds import SearchTooLarge, guard_declarations
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import at_declare_blockers
-from ecs_combat.rules.legality import check_declarations, least_blockers
+from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
-from ecs_combat.rules.sides import block_capacity
+from ecs_combat.rules.sides import block_capacity, least_blockers
 from ecs_combat.scenario.model import Scenario
 
 I64 = np.int64
@@ -32,6 +32,9 @@ MaskArray = npt.NDArray[np.uint64]
 
 #: More candidate declarations than this are refused rather than searched.
 MOST_DECLARATIONS = 4_000_000
+#: The most creatures a board the decisions search may have: a larger one is refused at once,
+#: before any declaration is worked out (a battle of many creatures is for ``resolve``).
+MOST_CREATURES = 1_000
 
 
 @dataclass(frozen=True)
@@ -147,22 +150,28 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     present = {k for side in sides.values() for k, _ in side.instances}
     blocking = [r for r in registry.restrictions_of("block") if r.keyword in present]
     pairs = [r for r in registry.restrictions_of("block-pair") if r.keyword in present]
+    # a creature that left before blocks (an attack trigger) neither blocks nor is blocked
+    # (RULES 11.3), even if it returned as a new object
     blockers = [
         cid
         for cid, spec in scenario.creatures.items()
         if spec.controller == defender
         and cid not in tapped
+        and cid not in at.gone
         and all(r.test(sides[cid]) for r in blocking)
     ]
     legal = np.array(
-        [[all(r.test(sides[a], sides[b]) for r in pairs) for a in attackers] for b in blockers],
+        [
+            [a not in at.gone and all(r.test(sides[a], sides[b]) for r in pairs) for a in attackers]
+            for b in blockers
+        ],
         np.bool_,
     ).reshape(len(blockers), len(attackers))
     least = np.array([least_blockers(sides[a], registry)[0] for a in attackers], I64)
     reqs = None
     if registry.restrictions_of("block-requirement") or at.made:
-        found = block_requirements(unblocked, registry, at.made, tapped)
-        reqs = found if found.required.any() else None
+        found = block_requirements(unblocked, registry, at.made, {*tapped, *at.gone})
+        reqs = found if len(found.pairs) else None
     return BlockOptions(
         np.array([ids.index(a) for a in attackers], I64),
         np.array([ids.index(b) for b in blockers], I64),
@@ -204,6 +213,17 @@ def _shape(options: BlockOptions) -> object:
         o.capacity.tobytes(),
         o.least.tobytes(),
     )
+
+
+def check_board_size(creatures: int, where: str) -> None:
+    """Refuse a board of more than :data:`MOST_CREATURES` creatures, naming its size."""
+    if creatures > MOST_CREATURES:
+        raise InputError(
+            where,
+            "creatures",
+            f"{creatures:,} creatures: decisions search boards of at most "
+            f"{MOST_CREATURES:,} creatures",
+        )
 
 
 def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:

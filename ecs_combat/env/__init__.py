@@ -16,10 +16,11 @@ except ImportError as missing:  # pragma: no cover - the test extra installs bot
         'pip install "ecs-combat[rl]"'
     ) from missing
 
-from ecs_combat.env.aec import MOST_ACTIONS, RaceEnv, action_bound, describe
+from ecs_combat.env.aec import RaceEnv, describe
 from ecs_combat.env.game import Game, Rules
 from ecs_combat.env.observe import CREATURE_FEATURES, GAME_FEATURES, Layout
 from ecs_combat.env.policies import OptimalPolicy, RandomPolicy
+from ecs_combat.env.setup import MOST_ACTIONS, Setup, action_bound
 from ecs_combat.env.vector import RaceVectorEnv
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "RaceVectorEnv",
     "RandomPolicy",
     "Rules",
+    "Setup",
     "action_bound",
     "describe",
 ]

@@ -11,8 +11,7 @@ truncated, one ended by a loss terminated.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -20,67 +19,11 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ecs_combat.env.game import DivisionRule, Game, Rules
-from ecs_combat.env.observe import LIMIT, Layout, Observation
-from ecs_combat.errors import InputError
+from ecs_combat.env.game import DivisionRule, Game
+from ecs_combat.env.observe import LIMIT, Observation
+from ecs_combat.env.setup import RaceSource, Setup
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.race import Decided
-from ecs_combat.rules.result import TurnResult
-from ecs_combat.scenario.race import RaceScenario, load_race
-from ecs_combat.scenario.turns import TurnScenario
-
-#: Resolves a batch of turns (an engine's ``resolve_turns``).
-TurnsResolver = Callable[[Sequence[TurnScenario]], list[TurnResult]]
-#: Boards with more possible declarations than this are refused (the action space's size).
-MOST_ACTIONS = 1 << 16
-
-RaceSource = RaceScenario | str | Path
-
-
-def load_races(races: RaceSource | Sequence[RaceSource], registry: Registry) -> list[RaceScenario]:
-    """Race files or races, as races; every race between the same two players."""
-    many = [races] if isinstance(races, RaceScenario | str | Path) else list(races)
-    out = [r if isinstance(r, RaceScenario) else load_race(r, registry) for r in many]
-    if not out:
-        raise InputError("<races>", "", "an environment needs at least one race")
-    first = set(out[0].players)
-    for r in out[1:]:
-        if set(r.players) != first:
-            raise InputError(
-                r.file,
-                "players",
-                f"every race must be between {sorted(first)}, not {sorted(r.players)}",
-            )
-    return out
-
-
-def action_bound(races: Sequence[RaceScenario]) -> int:
-    """How many declarations a player may have to choose among at most, in these races: an
-    attack is a set of its creatures; blocks give each of its creatures one attacker or
-    none (a creature able to block several attackers can exceed it: the environment then
-    says so as it happens)."""
-    most = 1
-    for race in races:
-        count = {p: 0 for p in race.players}
-        for c in race.creatures.values():
-            count[c.controller] += 1
-        for p, n in count.items():
-            others = sum(v for q, v in count.items() if q != p)
-            most = max(most, 2**n, (1 + others) ** n)
-    return most
-
-
-def turn_resolver(registry: Registry, engine: str) -> TurnsResolver:
-    """The engine's function resolving a batch of turns (``reference`` or ``batched``)."""
-    if engine == "reference":
-        from ecs_combat.reference.engine import ReferenceEngine
-
-        return ReferenceEngine(registry).resolve_turns
-    if engine == "batched":
-        from ecs_combat.batched.engine import BatchedEngine
-
-        return BatchedEngine(registry).resolve_turns
-    raise ValueError(f"engine must be 'reference' or 'batched', not {engine!r}")
 
 
 class RaceEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
@@ -108,28 +51,14 @@ class RaceEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if registry is None:
-            from ecs_combat.plugin.loading import load_registry
-
-            registry = load_registry()
-        self.registry = registry
-        self.races = load_races(races, registry)
-        bound = action_bound(self.races)
-        if max_actions is None and bound > MOST_ACTIONS:
-            raise InputError(
-                self.races[0].file,
-                "creatures",
-                f"a board with up to {bound:,} declarations to choose among is more than an "
-                f"environment's action space takes ({MOST_ACTIONS:,})",
-            )
-        self.max_actions = max_actions or bound
+        parts = Setup.of(races, registry, engine, divisions, max_actions)
+        self.setup = parts
+        self.registry, self.races, self.max_actions = parts.registry, parts.races, parts.max_actions
+        self.rules, self.resolve, self.layout = parts.rules, parts.resolve, parts.layout
         modes: tuple[str, ...] = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode must be one of {', '.join(modes)}, not {render_mode!r}")
         self.render_mode = render_mode
-        self.rules = Rules(registry, divisions)
-        self.resolve = turn_resolver(registry, engine)
-        self.layout = Layout(registry, max(len(r.creatures) for r in self.races))
         self.possible_agents = list(self.races[0].players)
         box = spaces.Box(-LIMIT, LIMIT, (self.layout.size,), np.int32)
         mask = spaces.Box(0, 1, (self.max_actions,), np.int8)
@@ -163,7 +92,7 @@ class RaceEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.game.player
-        self._check_options(self.game)
+        self.setup.check_options(self.game)
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         game = self._game()
@@ -194,7 +123,7 @@ class RaceEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
         if nxt.over:
             self._finish(nxt)
         else:
-            self._check_options(nxt)
+            self.setup.check_options(nxt)
             self.agent_selection = nxt.player
         self._accumulate_rewards()
 
@@ -206,15 +135,6 @@ class RaceEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
             self.terminations[a] = lost
             self.truncations[a] = not lost
         self.agent_selection = next(a for a in self.agents if a != self.agent_selection)
-
-    def _check_options(self, game: Game) -> None:
-        if len(game.options) > self.max_actions:
-            raise InputError(
-                game.state.race.file,
-                "creatures",
-                f"{game.player} has {len(game.options):,} declarations to choose among, more "
-                f"than the action space's {self.max_actions:,} (give max_actions)",
-            )
 
     def _game(self) -> Game:
         if self.game is None:
@@ -254,12 +174,4 @@ def describe(game: Game) -> str:
     return "\n".join(lines)
 
 
-__all__ = [
-    "MOST_ACTIONS",
-    "RaceEnv",
-    "TurnsResolver",
-    "action_bound",
-    "describe",
-    "load_races",
-    "turn_resolver",
-]
+__all__ = ["RaceEnv", "describe"]

@@ -20,10 +20,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ecs_combat.env.aec import MOST_ACTIONS, RaceSource, action_bound, load_races, turn_resolver
-from ecs_combat.env.game import DivisionRule, Game, Rules
-from ecs_combat.env.observe import LIMIT, Layout
-from ecs_combat.errors import InputError
+from ecs_combat.env.game import DivisionRule, Game
+from ecs_combat.env.observe import LIMIT
+from ecs_combat.env.setup import RaceSource, Setup
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.race import Decided
 
@@ -51,26 +50,12 @@ class RaceVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.NDArray[A
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be 1 or more, not {num_envs}")
-        if registry is None:
-            from ecs_combat.plugin.loading import load_registry
-
-            registry = load_registry()
-        self.registry = registry
-        self.races = load_races(races, registry)
-        bound = action_bound(self.races)
-        if max_actions is None and bound > MOST_ACTIONS:
-            raise InputError(
-                self.races[0].file,
-                "creatures",
-                f"a board with up to {bound:,} declarations to choose among is more than an "
-                f"environment's action space takes ({MOST_ACTIONS:,})",
-            )
-        self.max_actions = max_actions or bound
+        parts = Setup.of(races, registry, engine, divisions, max_actions)
+        self.setup = parts
+        self.registry, self.races, self.max_actions = parts.registry, parts.races, parts.max_actions
+        self.rules, self.resolve, self.layout = parts.rules, parts.resolve, parts.layout
         self.num_envs = num_envs
         self.agents = tuple(self.races[0].players)
-        self.rules = Rules(registry, divisions)
-        self.resolve = turn_resolver(registry, engine)
-        self.layout = Layout(registry, max(len(r.creatures) for r in self.races))
         self.single_observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(-LIMIT, LIMIT, (self.layout.size,), np.int32),
@@ -141,13 +126,7 @@ class RaceVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.NDArray[A
         mask = np.zeros((n, self.max_actions), np.int8)
         player = np.zeros(n, np.int64)
         for i, g in enumerate(self.games):
-            if len(g.options) > self.max_actions:
-                raise InputError(
-                    g.state.race.file,
-                    "creatures",
-                    f"{g.player} has {len(g.options):,} declarations to choose among, more "
-                    f"than the action space's {self.max_actions:,} (give max_actions)",
-                )
+            self.setup.check_options(g)
             obs[i] = self.layout.observe(g, g.player)
             mask[i, : len(g.options)] = 1
             player[i] = self.agents.index(g.player)

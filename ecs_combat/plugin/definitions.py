@@ -143,7 +143,7 @@ def pt_parameter(value: int) -> tuple[int, int]:
 
 
 #: What a keyword's trigger may target (``Keyword.target``): a creature the defending player
-#: (the player the source attacks) controls; an attacking creature.
+#: (the player the source attacks) controls; an attacking creature other than the source.
 TRIGGER_TARGETS = ("", "creature the defending player controls", "attacking creature")
 #: What tokens a keyword lets a creature create (``Keyword.tokens``).
 TOKENS = ("", "copy per opponent")

@@ -18,7 +18,7 @@ from ecs_combat.plugin.definitions import color_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.board import Board
 from ecs_combat.reference.combat import Combat
-from ecs_combat.reference.components import Stats, Tapped
+from ecs_combat.reference.components import Attacking, Stats, Tapped
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.reference.world import isolated_world
 from ecs_combat.rules.legality import check_declarations
@@ -76,6 +76,7 @@ def check_declarations_now(scenario: Scenario, registry: Registry, blocks: bool 
         blocks=blocks,
         tapped_at_blocks=at.tapped,
         made=at.made,
+        gone=at.gone,
     )
 
 
@@ -90,6 +91,11 @@ class Declared:
     tapped: set[str]
     #: Requirements the attack triggers made: (blocker, attacker, keyword) ids.
     made: list[MadeRequirement] = field(default_factory=list)
+    #: The ids of the creatures that left before blockers are declared (an attack trigger,
+    #: the state-based actions after it): off the battlefield, returned as new objects
+    #: (400.7), or attackers no longer attacking. None of them blocks or is blocked (RULES
+    #: 11.3).
+    gone: set[str] = field(default_factory=set)
 
 
 def _declaration_sides(scenario: Scenario, registry: Registry) -> Declared:
@@ -114,7 +120,14 @@ def _declaration_sides(scenario: Scenario, registry: Registry) -> Declared:
         blocking = {cid: side_now(board, e) for cid, e in board.creatures.items()}
         tapped = {cid for cid, e in board.creatures.items() if esper.has_component(e, Tapped)}
         made = [(board.cid(b), board.cid(a), k) for b, a, k in combat.now.required_blocks]
-    return Declared(attacking, blocking, tapped, made)
+        gone = {
+            cid
+            for cid, e in board.creatures.items()
+            if not board.on_battlefield(e)
+            or e in combat.now.returned
+            or (cid in scenario.attackers and not esper.has_component(e, Attacking))
+        }
+    return Declared(attacking, blocking, tapped, made, gone)
 
 
 def _may_change(scenario: Scenario, registry: Registry) -> bool:

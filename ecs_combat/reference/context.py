@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 class ReferenceContext:
     """What the systems and triggered abilities of one combat see (docs/plugins.md)."""
 
-    __slots__ = ("_board", "_combat", "_marks", "stale")
+    __slots__ = ("_board", "_combat", "_marks", "counters_put", "stale")
 
     def __init__(self, combat: Combat) -> None:
         self._combat = combat
@@ -46,6 +46,10 @@ class ReferenceContext:
         #: the stack (400.7). To it they are gone: not on the battlefield, and what it would
         #: do to them does nothing.
         self.stale: frozenset[int] = frozenset()
+        #: While the state-based actions' systems run: the counters they put or removed,
+        #: (creature, kind, change), so that a creature leaving in that same check leaves with
+        #: the counters it had (704.3: the actions happen at once). None otherwise.
+        self.counters_put: list[tuple[int, str, int]] | None = None
 
     def creatures(self) -> list[Creature]:
         return self._board.creature_entities()
@@ -145,6 +149,8 @@ class ReferenceContext:
     def add_counters(self, creature: Creature, kind: str, change: int) -> None:
         if creature not in self.stale:
             self._board.add_counters(creature, kind, change)
+            if self.counters_put is not None:
+                self.counters_put.append((creature, kind, change))
 
     def tap(self, creature: Creature) -> None:
         if creature not in self.stale and not esper.has_component(creature, Tapped):

@@ -10,7 +10,7 @@ import esper
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.payloads import AttackDeclaration, BlockDeclaration
 from ecs_combat.reference.components import Attacking, Blocking, Player, State, Stats, Tapped
-from ecs_combat.reference.state_based import destroy
+from ecs_combat.reference.state_based import destroy, state_based_actions
 from ecs_combat.reference.triggers import resolve_triggers
 from ecs_combat.rules.legality import lethal_damage_message
 
@@ -59,11 +59,15 @@ def check_marked_damage(combat: Combat) -> None:
 
 
 def declare_attackers(combat: Combat) -> None:
-    """The declare-attackers step (508): attackers, the systems (attack triggers), taps."""
+    """The declare-attackers step (508): attackers, the systems (attack triggers), taps.
+    State-based actions are checked as attackers are declared, before their triggers: the
+    first check of the combat (a creature's +1/+1 and -1/-1 counters annihilate, 704.5q:
+    RULES 13, version 1.3)."""
     board, sc = combat.board, combat.now.scenario
     for cid, defender in sc.attackers.items():
         e = board.creatures[cid]
         esper.add_component(e, Attacking(board.players[defender]))
+    state_based_actions(combat)
     board.refresh_keywords()
     attackers = [board.creatures[cid] for cid in sc.attackers]
     declaration = AttackDeclaration(attackers, set(attackers))
@@ -79,26 +83,36 @@ def declare_blockers(combat: Combat) -> None:
     """The declare-blockers step (509): blockers, the systems (block triggers), which resolve
     (603.3b)."""
     board, now = combat.board, combat.now
-    now.result.notes_before_blocks = len(now.result.notes)
     blocks: list[tuple[int, int]] = []
+    declared: dict[str, tuple[str, ...]] = {}
     for bid, attacked in now.scenario.blockers.items():
         b = board.creatures[bid]
-        # An attacker or blocker that left the battlefield or combat before blocks (toughness
-        # 0 after the attack triggers, 704.5f; its player left the game, 800.4a) can't be
-        # blocked or block: that block is not declared (509.1a).
+        # A listed blocker that left the battlefield before blocks (an attack trigger, the
+        # state-based actions after it; its player left the game, 800.4a) doesn't block, even
+        # if it returned as a new object (400.7); an attacker that left the battlefield or
+        # combat is not blocked. Such a block is not declared (509.1a, RULES 11.3).
+        if not board.on_battlefield(b) or b in now.returned:
+            combat.note(
+                f"{bid} left the battlefield before blockers were declared: it doesn't block "
+                "(509.1a)"
+            )
+            continue
         still = [
             board.creatures[a]
             for a in attacked
             if esper.has_component(board.creatures[a], Attacking)
         ]
-        if not still or not board.on_battlefield(b):
+        if not still:
             continue
         esper.add_component(b, Blocking(still))
+        declared[bid] = tuple(board.cid(a) for a in still)
         for a in still:
             att = esper.component_for_entity(a, Attacking)
             att.blocked = True
             att.blockers.append(b)
             blocks.append((b, a))
+    now.result.notes_before_blocks = len(now.result.notes)
+    now.result.blocks = declared
     board.refresh_keywords()
     if now.scenario.attackers:
         blocking = BlockDeclaration(blocks)

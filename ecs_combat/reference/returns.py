@@ -46,6 +46,7 @@ def return_to_battlefield(combat: Combat, entity: int) -> None:
     combat.now.struck.pop(entity, None)
     combat.context.forget(entity)
     _forget_state(combat, entity)
+    combat.now.returned.add(entity)
     if combat.now.new_objects is not None:
         combat.now.new_objects.add(entity)
 

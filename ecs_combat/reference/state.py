@@ -37,6 +37,9 @@ class CombatState:
     new_objects: set[int] | None = None
     #: How many of each player's ``sacrifices`` ids the sacrifices so far have taken.
     sacrifices_taken: dict[str, int] = field(default_factory=dict)
+    #: The creatures that returned to the battlefield as new objects this combat phase
+    #: (400.7): a declared blocker among them does not block (RULES 13, version 1.3).
+    returned: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.divisions = {(d.step, d.source): d for d in self.scenario.divisions}

@@ -27,12 +27,13 @@ def state_based_actions(combat: Combat) -> list[str]:
     """704.5a, f, g and the plugins' conditions: players lose, creatures die; the `dies`
     systems follow, and the state-based actions are checked again after them (704.3: a dies
     trigger's counters annihilate, 704.5q; what it returns can die) until a check finds
-    nothing that dies. Returns who died, in scenario order."""
+    nothing that dies. Returns who died, in scenario order, a creature once for each time it
+    died (a creature that returned can die again: RULES 11.11)."""
     board = combat.board
     died: list[str] = []
     while True:
         now = check_state(combat)
-        died += [cid for cid in now if cid not in died]
+        died += now
         if not now or not combat.systems.at["dies"]:
             return sorted(died, key=lambda cid: board.order(board.creatures[cid]))
 
@@ -49,7 +50,13 @@ def check_state(combat: Combat) -> list[str]:
     for e, p in esper.get_component(Player):
         if not p.lost and p.life <= 0:
             check.loses.add(e)
-    combat.run_systems("state-based-actions", check)
+    context = combat.context
+    put: list[tuple[int, str, int]] = []
+    outer, context.counters_put = context.counters_put, put
+    try:
+        combat.run_systems("state-based-actions", check)
+    finally:
+        context.counters_put = outer
     destroyed = destroy(combat, check.destroy - check.dies)
     died = [
         board.cid(e)
@@ -58,6 +65,7 @@ def check_state(combat: Combat) -> list[str]:
     ]
     for cid in died:
         board.leave_battlefield(board.creatures[cid])
+    left_with_counters(combat, put, {board.creatures[cid] for cid in died})
     losers = [e for e, p in esper.get_component(Player) if e in check.loses and not p.lost]
     for e in losers:
         esper.component_for_entity(e, Player).lost = True
@@ -68,6 +76,15 @@ def check_state(combat: Combat) -> list[str]:
         players_leave(combat, losers)
     creatures_died(combat, [board.creatures[cid] for cid in died])
     return died
+
+
+def left_with_counters(combat: Combat, put: list[tuple[int, str, int]], gone: set[int]) -> None:
+    """The counters the check's systems put on or removed from creatures that left in that
+    same check are undone: every action of one check happens at once (704.3), so a creature
+    dies with the counters it had, and its `dies` triggers read them (704.5q)."""
+    for e, kind, change in reversed(put):
+        if e in gone:
+            combat.board.add_counters(e, kind, -change)
 
 
 def destroy(combat: Combat, creatures: set[int]) -> set[int]:

@@ -18,7 +18,7 @@ import esper
 from ecs_combat.plugin.phases import COMBAT, MAIN, Phase
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.combat import Combat
-from ecs_combat.reference.components import Damage, Player, Tapped
+from ecs_combat.reference.components import Attacking, Damage, Player, Tapped
 from ecs_combat.reference.events import cast_in_main
 from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import check_blocks
@@ -212,6 +212,14 @@ class TurnRun:
             for cid in scenario.creatures
             if cid not in scenario.blockers and self.why_not(cid) is not None
         }
+        # left during this phase's attack triggers: neither blocks nor is blocked (RULES 11.3)
+        gone = {
+            cid
+            for cid in [*scenario.blockers, *scenario.attackers]
+            if not board.on_battlefield(e := board.creatures[cid])
+            or e in c.now.returned
+            or (cid in scenario.attackers and not esper.has_component(e, Attacking))
+        }
         check_blocks(
             scenario,
             c.reg,
@@ -219,6 +227,7 @@ class TurnRun:
             f"combats[{k}]",
             made=[(board.cid(b), board.cid(a), keyword) for b, a, keyword in c.now.required_blocks],
             tapped=unable,
+            gone=gone,
         )
 
     def why_not(self, cid: str) -> str | None:

@@ -34,12 +34,30 @@ from ecs_combat.rules.requirements import (
     check_requirements,
     requirements_obeyed,
 )
-from ecs_combat.rules.sides import spec_side
+from ecs_combat.rules.sides import least_blockers, spec_side
 from ecs_combat.rules.turn_legality import TAPPED_AT_START
 from ecs_combat.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import Scenario
+
+
+def starting_toughness(toughness: int, counters: Mapping[str, int], registry: Registry) -> int:
+    """A creature's toughness as the scenario puts it onto the battlefield: printed plus what
+    its counters give (122.1a), before any effect."""
+    kinds = registry.counter_kinds
+    return toughness + sum(kinds[k].toughness * n for k, n in counters.items() if k in kinds)
+
+
+def toughness_message(toughness: int, printed: int) -> str:
+    """Why a starting toughness of 0 or less is wrong (704.5f), RULES 11.2: the same words for
+    a file (at ``creatures.<id>.toughness``, or ``.counters`` when its counters bring it
+    there) and for arrays."""
+    counted = f" ({printed} and its counters)" if toughness != printed else ""
+    return (
+        f"toughness {toughness}{counted}: a creature with toughness 0 or less "
+        "can't be on the battlefield (704.5f)"
+    )
 
 
 def lethal_damage_message(damage: int, toughness: int, printed: int) -> str:
@@ -59,6 +77,7 @@ def check_declarations(
     blocks: bool = True,
     tapped_at_blocks: Collection[str] | None = None,
     made: Sequence[MadeRequirement] = (),
+    gone: Collection[str] = (),
 ) -> None:
     """Raise :class:`InputError` for the first illegal attack or block of the scenario (only
     the attacks without `blocks`).
@@ -67,13 +86,21 @@ def check_declarations(
     declared (both by id, as :mod:`ecs_combat.reference.characteristics` gives them); a
     creature missing from them is read as the scenario declares it (:func:`spec_side`).
     `tapped_at_blocks` are the creatures tapped as blockers are declared (default: those the
-    scenario gives ``tapped = true``); `made` the requirements triggers made."""
+    scenario gives ``tapped = true``); `made` the requirements triggers made; `gone` the
+    creatures that left before blockers are declared (:func:`blocks_declared`)."""
     sides = _Sides(scenario, registry)
     _Declarations(scenario.file, "combat", registry, sides.reader(attacking)).attacks(scenario)
     if blocks:
         if tapped_at_blocks is None:
             tapped_at_blocks = [cid for cid, c in scenario.creatures.items() if c.tapped]
-        check_blocks(scenario, registry, sides.reader(blocking), made=made, tapped=tapped_at_blocks)
+        check_blocks(
+            scenario,
+            registry,
+            sides.reader(blocking),
+            made=made,
+            tapped=tapped_at_blocks,
+            gone=gone,
+        )
 
 
 def check_blocks(
@@ -83,11 +110,30 @@ def check_blocks(
     where: str = "combat",
     made: Sequence[MadeRequirement] = (),
     tapped: Collection[str] = (),
+    gone: Collection[str] = (),
 ) -> None:
     """Raise :class:`InputError` for the first illegal block of the scenario (509.1a-c), the
     creatures read through `side` (id -> its characteristics as blockers are declared); the
-    key paths begin with `where` (``combat``, or ``combats[1]`` in a turn)."""
-    _Declarations(scenario.file, where, registry, side).blocks(scenario, made, tapped)
+    key paths begin with `where` (``combat``, or ``combats[1]`` in a turn). The blocks
+    checked are those still declared once the creatures in `gone` have left
+    (:func:`blocks_declared`)."""
+    _Declarations(scenario.file, where, registry, side).blocks(scenario, made, tapped, gone)
+
+
+def blocks_declared(scenario: Scenario, gone: Collection[str]) -> Scenario:
+    """The scenario as blockers are declared, once the creatures in `gone` have left the
+    battlefield or combat (an attack trigger, the state-based actions after it; a creature
+    that returned as a new object counts as gone, 400.7): a listed blocker among them doesn't
+    block, an attacker among them is not attacking, so not blocked (509.1a, RULES 11.3)."""
+    if not gone:
+        return scenario
+    blockers: dict[str, tuple[str, ...]] = {}
+    for b, attacked in scenario.blockers.items():
+        still = tuple(a for a in attacked if a not in gone)
+        if b not in gone and still:
+            blockers[b] = still
+    attackers = {a: p for a, p in scenario.attackers.items() if a not in gone}
+    return dataclasses.replace(scenario, attackers=attackers, blockers=blockers)
 
 
 def why_cannot_attack(side: Side, summoning_sick: bool, registry: Registry) -> str | None:
@@ -110,16 +156,6 @@ def why_not_a_legal_target(side: Side, registry: Registry) -> Restriction | None
         if not r.test(side):
             return r
     return None
-
-
-def least_blockers(side: Side, registry: Registry) -> tuple[int, Restriction | None]:
-    """How many creatures at least must block an attacker, and the rule that says so."""
-    need, why = 1, None
-    for r in registry.restrictions_of("blockers"):
-        n = int(r.test(side))
-        if n > need:
-            need, why = n, r
-    return need, why
 
 
 def check_targets(scenario: Scenario, registry: Registry) -> None:
@@ -161,6 +197,8 @@ def _why_not_a_target(
             return f"{source!r} attacks {attacked!r}, and {target!r} is {theirs.controller!r}'s"
     if kind == "attacking creature" and target not in scenario.attackers:
         return "it is not declared as an attacker"
+    if kind == "attacking creature" and target == source:  # RULES 11.7: mentor's own power
+        return "it is the source itself, and the target must be another attacking creature"
     side = spec_side(theirs, registry, scenario.players[theirs.controller].lands)
     side = dataclasses.replace(
         side,
@@ -220,8 +258,15 @@ class _Declarations:
                 raise self.fail(f"attackers.{cid}", f"{cid!r}{why.removeprefix('it')}")
 
     def blocks(
-        self, sc: Scenario, made: Sequence[MadeRequirement], tapped: Collection[str]
+        self,
+        listed: Scenario,
+        made: Sequence[MadeRequirement],
+        tapped: Collection[str],
+        gone: Collection[str] = (),
     ) -> None:
+        sc = blocks_declared(listed, gone)
+        if gone:  # they can't block, so they have no requirement either
+            tapped = {*tapped, *gone}
         for cid in sc.blockers:  # 509.1a: a tapped creature can't be declared as a blocker
             if cid in tapped:
                 raise self.fail(
@@ -230,7 +275,8 @@ class _Declarations:
         for cid, attacked in sc.blockers.items():
             self.blocker(cid, attacked)
         for cid in sc.attackers:
-            self.enough_blockers(cid, sc.blockers_of(cid))
+            left = [b for b in listed.blockers_of(cid) if b in gone]
+            self.enough_blockers(cid, sc.blockers_of(cid), left)
         check_requirements(sc, self.reg, made, tapped, self.where)  # 509.1c
 
     def blocker(self, cid: str, attacked: tuple[str, ...]) -> None:
@@ -247,18 +293,27 @@ class _Declarations:
                     says = r.says.format(attacker=repr(aid), blocker=repr(cid))
                     raise self.fail(path, f"{cid!r} can't block {aid!r}: {says} ({r.rule})")
 
-    def enough_blockers(self, cid: str, blockers: Sequence[str]) -> None:
-        """509.1b: an attacker that can't be blocked except by N or more creatures."""
+    def enough_blockers(self, cid: str, blockers: Sequence[str], left: Sequence[str] = ()) -> None:
+        """509.1b: an attacker that can't be blocked except by N or more creatures; `left`
+        are its listed blockers that left before blocks (RULES 13, version 1.3: the blocks
+        left break the restriction, an error at ``combat.blockers``)."""
         if not blockers:
             return
         need, rule = least_blockers(self.side(cid), self.reg)
         if rule is not None and len(blockers) < need:
             who = ", ".join(repr(b) for b in blockers)
+            why = ""
+            if left:
+                gone = ", ".join(repr(b) for b in left)
+                why = (
+                    f"; {gone} left the battlefield before blockers were declared and "
+                    f"{'doesn' if len(left) == 1 else 'don'}'t block (RULES 11.3)"
+                )
             raise self.fail(
-                f"blockers.{blockers[0]}",
+                "blockers" if left else f"blockers.{blockers[0]}",
                 f"{cid!r} has {rule.keyword} and can't be blocked except by {need} or "
                 f"more creatures, but only {who} {'blocks' if len(blockers) == 1 else 'block'}"
-                f" it ({rule.rule})",
+                f" it ({rule.rule}){why}",
             )
 
 

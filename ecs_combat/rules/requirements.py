@@ -2,28 +2,38 @@
 declare them (restrictions of kind ``block-requirement``: lure).
 
 The declared blocks must obey as many requirements as possible without breaking a
-restriction. A requirement is one (blocker, attacker) pair: the blocker is able to block that
-attacker (no ``block`` or ``block-pair`` restriction forbids it, and the attacker attacks the
-blocker's controller) and some plugin's requirement says it must. A blocker can obey as many
-of its requirements as it may block attackers (its capacity: one, or what the ``blocks``
-restrictions allow, such as "can block an additional creature"), so the most a declaration can
-obey is the sum over blockers of the smaller of the two. Candidate declarations are scored as arrays,
-so a decision search scores many at once (:func:`requirements_obeyed`).
+restriction, declaration-wide ones included (509.1c, RULES 11.4). A requirement is one
+(blocker, attacker) pair: the blocker is able to block that attacker (no ``block`` or
+``block-pair`` restriction forbids it, and the attacker attacks the blocker's controller) and
+some plugin's requirement says it must. A blocker can obey as many of its requirements as it
+may block attackers (its capacity: one, or what the ``blocks`` restrictions allow, such as
+"can block an additional creature"); so when no attacker with a requirement needs two or more
+blockers, the most a declaration can obey is the sum over blockers of the smaller of the two.
+An attacker that can't be blocked except by N or more creatures (menace, 702.111b) is blocked
+by none or by N or more, any able creature helping: the most is then found as a min-cost flow
+for each choice of which of those attackers are blocked (:func:`most_obeyable`). Candidate
+declarations are scored as arrays, so a decision search scores many at once
+(:func:`requirements_obeyed`). The requirements are kept as a list of pairs, never as a
+blockers-by-attackers matrix: a battle of 500,000 attackers and as many blockers has none, or
+a few.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction
-from ecs_combat.rules.sides import KeywordSide, block_capacity, spec_side
+from ecs_combat.rules.sides import KeywordSide, block_capacity, least_blockers, spec_side
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import Scenario
@@ -40,17 +50,30 @@ class BlockRequirements:
     blockers: tuple[str, ...]
     #: The declared attackers, in declaration order.
     attackers: tuple[str, ...]
-    #: [blocker, attacker]: the blocker is able to block the attacker and must.
-    required: BoolArray
+    #: [P, 2]: the required pairs (blocker place, attacker place) in blocker order, each
+    #: once: the blocker is able to block the attacker and must.
+    pairs: IntArray
     #: [blocker]: how many attackers each may block (509.1a: 1, or what ``blocks``
     #: restrictions allow).
     capacity: IntArray
     #: The requirement that applies to each required pair, for messages.
     sources: Mapping[tuple[int, int], Restriction]
+    #: (blocker place, attacker place): the blocker is able to block the attacker (509.1a-b),
+    #: for the attackers with a requirement that can't be blocked except by two or more
+    #: creatures (the required pairs included).
+    able: frozenset[tuple[int, int]] = frozenset()
+    #: Attacker place -> how many creatures at least must block it if any does (509.1b), for
+    #: the attackers with a requirement that need two or more.
+    least: Mapping[int, int] = dataclasses.field(default_factory=dict)
 
     def most_obeyable(self) -> int:
-        """The most requirements one declaration can obey (509.1c)."""
-        return int(np.minimum(self.required.sum(axis=1), self.capacity).sum())
+        """The most requirements one declaration can obey without breaking a restriction
+        (509.1c, RULES 11.4): :func:`most_obeyable`."""
+        return most_obeyable(self)
+
+    def of_blocker(self, i: int) -> list[int]:
+        """The attackers (places) blocker `i` is required to block, in attacker order."""
+        return sorted(self.pairs[self.pairs[:, 0] == i, 1].tolist())
 
 
 #: A requirement a trigger made as attackers were declared: (blocker id, attacker
@@ -75,7 +98,6 @@ def block_requirements(
         for cid, spec in scenario.creatures.items()
         if spec.controller not in attacking_players and cid not in tapped
     )
-    required = np.zeros((len(blockers), len(attackers)), np.bool_)
     sources: dict[tuple[int, int], Restriction] = {}
     specs = scenario.creatures
 
@@ -104,20 +126,109 @@ def block_requirements(
             if able(b, mine, a, theirs):
                 found = next((r for r in rules if r.test(theirs, mine)), None)
                 if found is not None:
-                    required[i, j] = True
                     sources[i, j] = found
     for b, a, keyword in made:
         if b in blockers and a in attackers and able(b, side(b), a, side(a)):
             i, j = blockers.index(b), attackers.index(a)
             kw = registry.keyword(keyword)
-            required[i, j] = True
             sources[i, j] = Restriction(
                 "block-requirement", keyword, kw.rule if kw is not None else "509.1c", _made
             )
+    pairs = np.array(sorted(sources), np.int64).reshape(-1, 2)
     capacity = np.ones(len(blockers), np.int64)
-    for i in np.flatnonzero(required.any(axis=1)).tolist():  # only where it can matter
+    required_blockers = set(np.unique(pairs[:, 0]).tolist())
+    for i in required_blockers:  # only where it can matter
         capacity[i] = block_capacity(side(blockers[i]), registry)
-    return BlockRequirements(blockers, attackers, required, capacity, sources)
+    # who else could block the attackers with a requirement, and how many each needs:
+    # declaration-wide restrictions (menace) count too (RULES 11.4)
+    can: set[tuple[int, int]] = set()
+    least: dict[int, int] = {}
+    for j in np.unique(pairs[:, 1]).tolist():
+        theirs = side(attackers[j])
+        need = least_blockers(theirs, registry)[0]
+        if need <= 1:
+            continue
+        least[j] = need
+        for i, b in enumerate(blockers):
+            if able(b, side(b), attackers[j], theirs):
+                can.add((i, j))
+                if i not in required_blockers:
+                    capacity[i] = block_capacity(side(b), registry)
+    can |= set(sources)
+    return BlockRequirements(
+        blockers,
+        attackers,
+        pairs,
+        capacity,
+        sources,
+        frozenset(can) if least else frozenset(),
+        least,
+    )
+
+
+def most_obeyable(reqs: BlockRequirements) -> int:
+    """The most requirements one declaration can obey without breaking a restriction
+    (509.1c), declaration-wide ones included (RULES 11.4): each blocker blocks at most its
+    capacity, and an attacker that can't be blocked except by N or more creatures (702.111b)
+    is blocked by none or by N or more able creatures, required or not. A lure attacker with
+    menace that one creature alone could block requires nothing; with two able, both must.
+
+    Without such an attacker the blockers are independent: the sum over blockers of their
+    requirements or their capacity, the smaller. Otherwise, for each choice of which of those
+    attackers are blocked, the best declaration is a min-cost flow (a declaration is a flow
+    of blocks from blockers to attackers, each obeyed requirement worth one, each of the least
+    blockers of a chosen attacker worth more than every requirement together)."""
+    if not len(reqs.pairs):
+        return 0
+    blockers, counts = np.unique(reqs.pairs[:, 0], return_counts=True)
+    alone = int(np.minimum(counts, reqs.capacity[blockers]).sum())
+    coupled = sorted(reqs.least)
+    if not coupled:
+        return alone
+    best = 0
+    for chosen in itertools.product((False, True), repeat=len(coupled)):
+        blocked = {j for j, on in zip(coupled, chosen, strict=True) if on}
+        found = _obeyed_with(reqs, blocked, set(coupled) - blocked)
+        if found is not None:
+            best = max(best, found)
+        if best == alone:  # no declaration obeys more than the blockers alone could
+            break
+    return best
+
+
+def _obeyed_with(reqs: BlockRequirements, blocked: set[int], unblocked: set[int]) -> int | None:
+    """The most requirements a declaration obeys that blocks each attacker of `blocked` with
+    at least its least blockers and none of `unblocked`; None if there is none such."""
+    graph = nx.DiGraph()
+    required = {(int(i), int(j)) for i, j in reqs.pairs.tolist()}
+    wanted = sorted({j for _, j in required})
+    involved = sorted({i for i, _ in required} | {i for i, _ in reqs.able})
+    bonus = len(required) + 1  # one least blocker outweighs every requirement
+    for i in involved:
+        cap = int(min(reqs.capacity[i], len(wanted)))
+        graph.add_edge("source", ("blocker", i), capacity=cap, weight=0)
+        graph.add_edge(("blocker", i), "sink", capacity=cap, weight=0)  # blocks no more
+        for j in wanted:
+            if j in unblocked or ((i, j) not in reqs.able and (i, j) not in required):
+                continue
+            if (i, j) in required:
+                graph.add_edge(("blocker", i), ("attacker", j), capacity=1, weight=-1)
+            elif j in blocked:  # not required, but it helps to reach the least blockers
+                graph.add_edge(("blocker", i), ("attacker", j), capacity=1, weight=0)
+    for j in wanted:
+        if j in unblocked:
+            continue
+        graph.add_edge(("attacker", j), "sink", capacity=len(involved), weight=0)
+        if j in blocked:
+            need = reqs.least[j]
+            graph.add_edge(("attacker", j), ("least", j), capacity=need, weight=-bonus)
+            graph.add_edge(("least", j), "sink", capacity=need, weight=0)
+    flow = nx.max_flow_min_cost(graph, "source", "sink")
+    reached = sum(int(flow[("attacker", j)][("least", j)]) for j in blocked)
+    if reached < sum(reqs.least[j] for j in blocked):
+        return None
+    cost = int(nx.cost_of_flow(graph, flow))
+    return -(cost + bonus * reached)
 
 
 def _made(*sides: object) -> bool:
@@ -140,12 +251,12 @@ def requirements_obeyed(requirements: BlockRequirements, candidates: npt.ArrayLi
     k, b, _ = cand.shape
     if b != len(requirements.blockers):
         raise ValueError(f"candidates have {b} blockers, the scenario {len(requirements.blockers)}")
-    req = requirements.required
-    if not req.size:
+    pairs = requirements.pairs
+    if not len(pairs):
         return np.zeros(k, np.int64)
-    rows = np.broadcast_to(np.arange(b)[None, :, None], cand.shape)
-    hit = (cand >= 0) & req[rows, np.maximum(cand, 0)]
-    out: IntArray = hit.sum(axis=(1, 2)).astype(np.int64)
+    # [K, P]: whether each candidate's blocker of each pair blocks that pair's attacker
+    hit = (cand[:, pairs[:, 0], :] == pairs[None, :, 1, None]).any(axis=2)
+    out: IntArray = hit.sum(axis=1).astype(np.int64)
     return out
 
 
@@ -178,8 +289,9 @@ def check_requirements(
     obeyed = int(requirements_obeyed(reqs, declared(reqs, blocks))[0])
     if obeyed >= most:
         return
-    for i, b in enumerate(reqs.blockers):
-        mine: list[int] = np.flatnonzero(reqs.required[i]).tolist()
+    for i in np.unique(reqs.pairs[:, 0]).tolist():  # the blockers with requirements, in order
+        b = reqs.blockers[i]
+        mine = reqs.of_blocker(i)
         kept = [j for j in mine if reqs.attackers[j] in blocks[b]]
         if mine and len(kept) < min(len(mine), int(reqs.capacity[i])):
             j = next(j for j in mine if j not in kept)

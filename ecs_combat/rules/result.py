@@ -99,6 +99,10 @@ class CombatResult:
     #: How many of `notes` came before the blockers were declared (the attack triggers');
     #: None if the engine doesn't say.
     notes_before_blocks: int | None = None
+    #: The blocks declared (blocker -> the attackers it blocks), which leave out the listed
+    #: blockers that left the battlefield before blocks (RULES 11.3); None if the engine
+    #: doesn't say (readable account only).
+    blocks: dict[str, tuple[str, ...]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The contract's JSON document."""

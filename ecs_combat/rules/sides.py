@@ -13,7 +13,7 @@ import numpy as np
 
 from ecs_combat.plugin.definitions import color_mask, from_mask, land_mask, type_mask
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.plugin.restrictions import Side
+from ecs_combat.plugin.restrictions import Restriction, Side
 
 if TYPE_CHECKING:
     from ecs_combat.scenario.model import CreatureSpec
@@ -110,3 +110,14 @@ def block_capacity(side: Side, registry: Registry) -> int:
     """How many attackers at most a creature may block (509.1a): one, or the most any
     ``blocks`` restriction allows it."""
     return max([1, *(int(r.test(side)) for r in registry.restrictions_of("blocks"))])
+
+
+def least_blockers(side: Side, registry: Registry) -> tuple[int, Restriction | None]:
+    """How many creatures at least must block an attacker (509.1b: menace's two), and the
+    rule that says so."""
+    need, why = 1, None
+    for r in registry.restrictions_of("blockers"):
+        n = int(r.test(side))
+        if n > need:
+            need, why = n, r
+    return need, why

@@ -22,7 +22,7 @@ from ecs_combat.plugin.definitions import (
 )
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import check_declarations_now
-from ecs_combat.rules.legality import check_targets
+from ecs_combat.rules.legality import check_targets, starting_toughness, toughness_message
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
@@ -276,10 +276,11 @@ class Parser:
         )
         if spec.toughness <= 0:
             raise self.c.fail(
-                f"{path}.toughness",
-                f"toughness {spec.toughness}: a creature with toughness 0 or less "
-                "can't be on the battlefield (704.5f)",
+                f"{path}.toughness", toughness_message(spec.toughness, spec.toughness)
             )
+        toughness = starting_toughness(spec.toughness, spec.counters, self.registry)
+        if toughness <= 0:  # RULES 11.2: scenarios start legal
+            raise self.c.fail(f"{path}.counters", toughness_message(toughness, spec.toughness))
         return spec
 
     def creature_card(self, value: Any, path: str) -> CreatureCard:

@@ -43,6 +43,8 @@ _CREATURE = frozenset(
 )
 _COMBAT = frozenset({"attackers", "blockers"})
 _EMPTY: dict[str, Any] = {}
+#: Creatures above which a battle is read a column at a time (:meth:`RowReader._battle`).
+LARGE = 64
 
 #: A creature's keyword instances: their names and parameters.
 Keywords = tuple[tuple[str, ...], tuple[Parameter, ...]]
@@ -126,10 +128,11 @@ class RowReader:
         self.color_lists: dict[tuple[Any, ...], int | None] = {}
         self.type_lists: dict[tuple[Any, ...], int | None] = {}
 
-    def read(self, docs: Sequence[Any], quotes: Sequence[int]) -> tuple[LineRows, list[int]]:
+    def read(self, docs: Sequence[Any], quotes: Sequence[int | None]) -> tuple[LineRows, list[int]]:
         """The rows of the lines of the common shape among some, and which lines those are
         (their places in `docs`). Each line is its document as orjson decodes ASCII text
-        without a backslash or DEL, and how many double quotes the text holds."""
+        without a backslash or DEL, and how many double quotes the text holds (None for a
+        document read from text that can't give a key twice: TOML)."""
         if not self.usable:
             docs, quotes = [], []
         columns, places = self._read(docs, quotes)
@@ -141,7 +144,9 @@ class RowReader:
             columns, taken = self._read([docs[i] for i in places], [quotes[i] for i in places])
             places = [places[i] for i in taken]
 
-    def _read(self, docs: Sequence[Any], quotes: Sequence[int]) -> tuple[_Columns, list[int]]:
+    def _read(
+        self, docs: Sequence[Any], quotes: Sequence[int | None]
+    ) -> tuple[_Columns, list[int]]:
         """The columns of the lines of the common shape, and their places in `docs` (their
         numbers not checked yet)."""
         c = _Columns()
@@ -194,6 +199,17 @@ class RowReader:
                         life.append(20)
                     place[pid] = p0 + len(place)
                 # creatures
+                if len(creatures) > LARGE:  # one large battle: a column at a time
+                    strings += self._battle(creatures, attackers, blockers, place, c, a0)
+                    if quotes[k] is not None and 2 * strings != quotes[k]:
+                        raise Unusual
+                    a0 += len(attackers)
+                    n_players.append(len(players))
+                    n_creatures.append(len(creatures))
+                    player_ids += players
+                    creature_ids += creatures
+                    taken.append(k)
+                    continue
                 row: dict[str, int] = {}
                 for cid, t in creatures.items():
                     if type(t) is not dict or cid in place:
@@ -204,7 +220,8 @@ class RowReader:
                     if len(t) != 3:  # more than controller, power and toughness
                         strings += self._other(cid, t, c0 + len(row), c)
                     row[cid] = c0 + len(row)
-                if 2 * strings != quotes[k]:  # a key given twice, or a string not counted
+                # a key given twice, or a string not counted
+                if quotes[k] is not None and 2 * strings != quotes[k]:
                     raise Unusual
                 # combat
                 for aid, pid in attackers.items():
@@ -238,6 +255,57 @@ class RowReader:
             creature_ids += creatures
             taken.append(k)
         return c, taken
+
+    def _battle(
+        self,
+        creatures: dict[str, Any],
+        attackers: dict[str, Any],
+        blockers: dict[str, Any],
+        place: dict[str, int],
+        c: _Columns,
+        a0: int,
+    ) -> int:
+        """The creatures, attacks and blocks of one battle of many creatures, read as the
+        line loop of :meth:`_read` reads them (the same columns, :class:`Unusual` for the same
+        lines), a column at a time: a few look-ups per creature, the checks over arrays. How
+        many strings the creatures' tables hold besides their ids, keys and controllers."""
+        p0, c0, n = len(c.life) - len(place), len(c.power), len(creatures)  # before this battle
+        tables = list(creatures.values())
+        if set(map(type, tables)) != {dict} or not place.keys().isdisjoint(creatures):
+            raise Unusual
+        controller = [place[t["controller"]] for t in tables]
+        c.controller += controller
+        c.power += [t["power"] for t in tables]
+        c.toughness += [t["toughness"] for t in tables]
+        strings = 0  # the ids, 3 keys and a controller are counted by the caller
+        marks = (p0, c0, len(c.others), len(c.attack_row), len(c.block_order))
+        wide = [i for i, size in enumerate(map(len, tables)) if size != 3]
+        if wide:  # creatures with more than a controller, power and toughness
+            ids = list(creatures)
+            for i in wide:
+                strings += self._other(ids[i], tables[i], c0 + i, c)
+        row = dict(zip(creatures, range(c0, c0 + n), strict=True))
+        owner = np.array(controller, I64)
+        attack_row = np.array([row[a] for a in attackers], I64).reshape(-1)
+        attack_player = np.array([place[p] for p in attackers.values()], I64).reshape(-1)
+        if (attack_player == p0).any() or (owner[attack_row - c0] != p0).any():
+            raise Unusual  # the first player attacks another
+        c.attack_row += attack_row.tolist()
+        c.attack_player += attack_player.tolist()
+        if blockers:
+            if not attackers.keys().isdisjoint(blockers):
+                raise Unusual
+            blocker = np.array([row[b] for b in blockers], I64)
+            defender = np.array([place[attackers[a]] for a in blockers.values()], I64)
+            if (defender != owner[blocker - c0]).any():
+                raise Unusual
+            order = dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
+            c.block_order += [order[a] for a in blockers.values()]
+            c.block_blocker += blocker.tolist()
+            c.block_attacker += [row[a] for a in blockers.values()]
+        if len(c.others) > marks[2] and not self._legal(c, c0, marks):
+            raise Unusual
+        return strings
 
     def _other(self, cid: str, t: dict[str, Any], row: int, c: _Columns) -> int:
         """A creature with keys beyond controller, power and toughness: its name, damage,

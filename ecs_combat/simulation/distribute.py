@@ -239,7 +239,10 @@ class Simulation:
                         on_progress(chunk.stop - chunk.start)
 
                 start, stop = self.tasks[index]
-                self._finished(run_task(self.job, index, start, stop, each_chunk))
+                try:
+                    self._finished(run_task(self.job, index, start, stop, each_chunk))
+                except RemoteError as exc:  # as a worker's: the error as raised here
+                    raise exc.local() from None
         else:
             self._run_on(executor, todo, workers or os.cpu_count() or 1, on_progress, on_rows)
         total = Tally()

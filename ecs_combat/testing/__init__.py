@@ -4,12 +4,14 @@ each other.
 A plugin's batched form must give exactly what its reference form gives (CONTRACT.md 2). With
 this module, a plugin package tests that in a few lines::
 
-    from hypothesis import given, settings
-    from ecs_combat.testing import assert_engines_agree, registry_with, scenarios
+    from hypothesis import given
+    from ecs_combat.testing import (
+        agreement_settings, assert_engines_agree, registry_with, scenarios
+    )
 
     REGISTRY = registry_with("ecs_combat_alpha_strike")
 
-    @settings(max_examples=200, deadline=None)
+    @agreement_settings()  # 200 drawn scenarios (AGREEMENT_EXAMPLES): 40 find too little
     @given(scenarios(REGISTRY, keywords=["alpha strike", "first strike"]))
     def test_engines_agree(doc):
         assert_engines_agree(REGISTRY, doc)
@@ -28,6 +30,8 @@ plugins plus those :func:`ecs_combat_plugins` names (override that fixture in a
 from __future__ import annotations
 
 from ecs_combat.testing.agreement import (
+    AGREEMENT_EXAMPLES,
+    agreement_settings,
     assert_engines_agree,
     assert_turn_engines_agree,
     resolve_both,
@@ -41,6 +45,8 @@ from ecs_combat.testing.scenarios import legal_scenario, scenarios
 from ecs_combat.testing.turns import legal_turn, phase_adders, turns
 
 __all__ = [
+    "AGREEMENT_EXAMPLES",
+    "agreement_settings",
     "assert_engines_agree",
     "assert_kernel_agrees",
     "assert_turn_engines_agree",

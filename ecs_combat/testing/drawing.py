@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ecs_combat.plugin.definitions import COLORS, FROM_WORDS, Keyword
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.legality import starting_toughness
 from ecs_combat.rules.sides import KeywordSide
 from ecs_combat.scenario.instances import parse_instance
 
@@ -126,12 +127,25 @@ def creature_table(
         "power": draw(sampled([1, 2, 3, 4, 5, 0])),
         "toughness": toughness,
     }
+    counters: dict[str, int] = {}
     if keywords:
         chosen = draw(lists_of(keywords, max_size=3))
         table["keywords"] = [instance_text(draw, kw) for kw in chosen]
-        counters = [kw.name for kw in keywords if kw.counter]
-        if counters and draw(integers(0, 3)) == 3:
-            table["counters"] = {draw(sampled(counters)): draw(integers(1, 2))}
+        kinds = [kw.name for kw in keywords if kw.counter]
+        if kinds and draw(integers(0, 3)) == 3:
+            counters[draw(sampled(kinds))] = draw(integers(1, 2))
+    kinds = list(registry.counter_kinds)  # +1/+1 and -1/-1: toughness down to 1 now and then
+    if kinds and draw(integers(0, 3)) == 3:
+        for kind in draw(lists_of(kinds, min_size=1, max_size=2, unique=True)):
+            counters[kind] = draw(integers(1, 2))
+        # it starts with toughness 1 or more (0 or less is an input error, RULES 11.2): an
+        # attack trigger's or an event's -1/-1 counter can then bring it to 0
+        toughness = starting_toughness(toughness, counters, registry)
+        if toughness < 1:
+            table["toughness"] += 1 - toughness
+            toughness = 1
+    if counters:
+        table["counters"] = counters
     colors = draw(lists_of(COLORS, max_size=2, unique=True))
     if colors:
         table["colors"] = colors
@@ -267,6 +281,24 @@ def drop_state_key(doc: dict[str, Any], path: str, registry: Registry) -> bool:
                     removed = True
             return removed
     return False
+
+
+def drop_blocks(doc: dict[str, Any], path: str, prefix: str = "combat") -> bool:
+    """Leave out the block an error's path names (``combat.blockers.x``), or every block for
+    an error of the whole declaration (``combat.blockers``: a requirement, blocks an attack
+    trigger's departure left too few, RULES 11.3)."""
+    combat = doc.get("combat", {})
+    blockers = combat.get("blockers")
+    if not blockers or not path.startswith(f"{prefix}.blockers"):
+        return False
+    named = path.removeprefix(f"{prefix}.blockers").removeprefix(".")
+    if named in blockers:
+        del blockers[named]
+    else:
+        blockers.clear()
+    if not blockers:
+        del combat["blockers"]
+    return True
 
 
 def drop_event(events: list[dict[str, Any]] | None, path: str, prefix: str) -> bool:

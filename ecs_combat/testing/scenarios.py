@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import Keyword
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.legality import least_blockers, why_cannot_attack
+from ecs_combat.rules.legality import why_cannot_attack
+from ecs_combat.rules.sides import least_blockers
 from ecs_combat.scenario.loader import parse_scenario
 from ecs_combat.testing.drawing import (
     Draw,
@@ -17,6 +18,7 @@ from ecs_combat.testing.drawing import (
     declared_side,
     draw_events,
     draw_state,
+    drop_blocks,
     drop_event,
     drop_state_key,
     integers,
@@ -114,14 +116,14 @@ def _scenario(
         found = draw_events(draw, doc, registry, kws)
         if found:
             doc["events"] = found
-    if state or events:
-        legal_scenario(doc, registry)
+    legal_scenario(doc, registry)
     return doc
 
 
 def legal_scenario(doc: dict[str, Any], registry: Registry) -> dict[str, Any]:
-    """Leave out of `doc` the drawn events and plugin state the loader or the reference
-    engine refuses, until both accept it; returns `doc`."""
+    """Leave out of `doc` the drawn events, plugin state and blocks the loader or the
+    reference engine refuses (a block an attack trigger made illegal: RULES 11.3), until both
+    accept it; returns `doc`."""
     reference, _ = engines_for(registry)
     for _ in range(12):
         try:
@@ -131,6 +133,7 @@ def legal_scenario(doc: dict[str, Any], registry: Registry) -> dict[str, Any]:
             if not (
                 drop_event(doc.get("events"), exc.path, "")
                 or drop_state_key(doc, exc.path, registry)
+                or drop_blocks(doc, exc.path)
             ):
                 raise
             if "events" in doc and not doc["events"]:

@@ -11,7 +11,8 @@ from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import Keyword
 from ecs_combat.plugin.phases import COMBAT
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.legality import least_blockers, why_cannot_attack
+from ecs_combat.rules.legality import why_cannot_attack
+from ecs_combat.rules.sides import least_blockers
 from ecs_combat.scenario.turn_loader import parse_turn
 from ecs_combat.testing.drawing import (
     Draw,
