@@ -84,17 +84,21 @@ def test_scenarios_are_the_runs_battles_in_order(registry: Registry) -> None:
         assert set(rows.loc[rows.died, "id"]) == dead
 
 
-def test_scenarios_with_optimal_decisions_block_as_the_search_does(registry: Registry) -> None:
-    """decisions="optimal": each battle's blocks are the defending player's best."""
+def test_scenarios_with_optimal_decisions_attack_and_block_as_the_search_does(
+    registry: Registry,
+) -> None:
+    """decisions="optimal" (CONTRACT 9, version 1.3): each battle's attack is the attacking
+    player's best, and its blocks the defending player's best answer (`best_attacks`)."""
     [drawn] = ecs_combat.scenarios(battles=1, seed=5, start=2, registry=registry)
     [decided] = ecs_combat.scenarios(
         battles=1, seed=5, start=2, decisions="optimal", registry=registry
     )
     assert [c.id for c in decided.creatures.values()] == [c.id for c in drawn.creatures.values()]
-    free = Scenario(**{**decided.__dict__, "blockers": {}})
-    best = ecs_combat.best_blocks(free, registry, top=1)
+    free = Scenario(**{**decided.__dict__, "attackers": {}, "blockers": {}})
+    best = ecs_combat.best_attacks(free, registry, top=1).best[0]
+    assert dict(decided.attackers) == best.attackers
     assert {k: list(v) for k, v in decided.blockers.items()} == {
-        k: [v] if isinstance(v, str) else list(v) for k, v in best.best[0].blockers.items()
+        k: [v] if isinstance(v, str) else list(v) for k, v in best.blockers.items()
     }
 
 
