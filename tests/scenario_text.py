@@ -49,3 +49,26 @@ def event(at: str, action: str, **fields: object) -> str:
     """An [[events]] entry in TOML."""
     body = "".join(f"{k} = {toml_value(v)}\n" for k, v in fields.items())
     return f'[[events]]\nat = "{at}"\naction = "{action}"\n{body}'
+
+
+#: A 4/4 double striker against two 0/9 walls: both survive the first-strike step whatever
+#: the division, so the regular step has choices too (510.1c, 702.4b).
+DOUBLE_STRIKE = """
+[players.A]
+[players.B]
+[creatures.knight]
+controller = "A"
+power = 4
+toughness = 4
+keywords = ["double strike"]
+[creatures.wall1]
+controller = "B"
+power = 0
+toughness = 9
+[creatures.wall2]
+controller = "B"
+power = 0
+toughness = 9
+[combat]
+attackers = { knight = "B" }
+"""

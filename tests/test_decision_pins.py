@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from scenario_text import DOUBLE_STRIKE
 from test_decisions import replays
 
 from ecs_combat import Registry, parse_scenario
@@ -289,24 +290,3 @@ def test_nodes_left_over_from_a_piece_are_expanded(
         {"wall1": "knight", "wall2": "knight"},
         {},
     ]
-
-
-DOUBLE_STRIKE = """
-[players.A]
-[players.B]
-[creatures.knight]
-controller = "A"
-power = 4
-toughness = 4
-keywords = ["double strike"]
-[creatures.wall1]
-controller = "B"
-power = 0
-toughness = 9
-[creatures.wall2]
-controller = "B"
-power = 0
-toughness = 9
-[combat]
-attackers = { knight = "B" }
-"""

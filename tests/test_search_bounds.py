@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from scenario_text import DOUBLE_STRIKE
 from test_decisions import multi_block_boards, small_boards
 
 from ecs_combat import Registry, parse_scenario
@@ -30,28 +31,6 @@ REPRO = Path(__file__).parent / "repro" / "wave4"
 THREE_BY_FOUR = REPRO / "blocks-3x4-two-any-number-blockers.toml"
 SEVEN_BY_SEVEN = REPRO / "blocks-7x7-keywords.toml"
 MANY_DECLARATIONS = REPRO / "blocks-7x7-many-declarations.toml"
-
-#: A 4/4 double striker against two 0/9 walls: both survive the first-strike step whatever
-#: the division, so the regular step has choices too (510.1c, 702.4b).
-DOUBLE_STRIKE = """
-[players.A]
-[players.B]
-[creatures.knight]
-controller = "A"
-power = 4
-toughness = 4
-keywords = ["double strike"]
-[creatures.wall1]
-controller = "B"
-power = 0
-toughness = 9
-[creatures.wall2]
-controller = "B"
-power = 0
-toughness = 9
-[combat]
-attackers = { knight = "B" }
-"""
 
 
 def load(path: Path, registry: Registry) -> Scenario:

@@ -28,7 +28,7 @@ _Label = Callable[[str], str]
 #: which creatures are tapped but not which may attack again: docs/output.md).
 NOT_RECORDED = (
     "This engine records no notes (on declarations, events, cards, how damage was divided, "
-    "trample, prevention, lifelink, end of combat) and not which creatures may attack again; "
+    "what keywords did, end of combat) and not which creatures may attack again; "
     "--engine reference gives them."
 )
 

@@ -123,7 +123,7 @@ def parse_race(doc: Any, registry: Registry, file: str = "<race>") -> RaceScenar
             raise parser.c.fail(
                 f"{spec.path}.targets",
                 "a race decides who attacks each turn: its triggers' targets can't be fixed in "
-                "advance (leave `targets` out: mentor then takes its default target)",
+                "advance (leave `targets` out: each trigger then takes its default target)",
             )
     parser.players = board.players
     order = list(board.players)
