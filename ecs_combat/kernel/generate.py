@@ -221,14 +221,14 @@ def glue(parts: list[PartSource]) -> list[str]:
         else:
             lines.append(guarded(i, "source", call, "    "))
     deal.append("    return amount")
-    check = ["def check_parts(r0, r1, p0, p1, c, st, k, guards, o):", "    pass"]
+    players = ["def player_parts(p0, p1, c, st, k, guards, o):", "    pass"]
+    creatures = ["def creature_parts(row, c, st, k, guards, o):", "    pass"]
     for i in at["state-based-actions"]:
         p = parts[i]
         if p.part.per == "player":
-            check += ["    for p in range(p0, p1):", f"        {p.name}(p, c, k, o[{p.own}])"]
+            players += ["    for p in range(p0, p1):", f"        {p.name}(p, c, k, o[{p.own}])"]
         else:
-            call = f"{p.name}(row, c, k, o[{p.own}])"
-            check += ["    for row in range(r0, r1):", guarded(i, "row", call, "        ")]
+            creatures.append(guarded(i, "row", f"{p.name}(row, c, k, o[{p.own}])", "    "))
     destroy = ["def destroy_parts(row, c, st, guards, o):"]
     for i in at["destroy"]:
         p = parts[i]
@@ -238,4 +238,4 @@ def glue(parts: list[PartSource]) -> list[str]:
             call += "\n        return False"
         destroy.append(f"    {call}")
     destroy.append("    return True")
-    return ["\n".join(f) for f in (assign, deal, react, check, destroy)]
+    return ["\n".join(f) for f in (assign, deal, react, players, creatures, destroy)]

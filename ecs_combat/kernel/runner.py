@@ -155,7 +155,6 @@ class Kernel:
             _read(b.keywords, U64),
             *(np.zeros(n, np.bool_) for _ in range(4)),
             np.zeros(n, I64),
-            np.zeros(n, np.bool_),
             np.empty(n, I64),  # each attacker's first block: set as its blocks are counted
             np.zeros(n, I64),
         )

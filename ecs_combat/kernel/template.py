@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
+import numpy as np
+
 # The columns the parts see (:data:`ecs_combat.plugin.kernels.CORE_COLUMNS`, in that order).
 Core = namedtuple(
     "Core",
@@ -41,10 +43,10 @@ Assign = namedtuple("Assign", ["one_is_lethal", "player_gets_excess"])
 Check = namedtuple("Check", ["destroy", "dies", "loses"])
 #: The core's own state of every creature row: its keywords (bit masks), in combat, struck in
 #: an earlier step, blocked, died in a step's state-based actions, combat damage dealt to
-#: players; and scratch: deals in this step, its blocks as an attacker (first, how many).
+#: players; and scratch: its blocks as an attacker (first, how many).
 State = namedtuple(
     "State",
-    ["kw", "in_combat", "struck", "blocked", "died", "to_players", "deals", "a_start", "a_count"],
+    ["kw", "in_combat", "struck", "blocked", "died", "to_players", "a_start", "a_count"],
 )
 #: The blocks, grouped by attacker, battles ascending: blocker, attacker, the attacker's
 #: place in its blocker's declared list; `order` is scratch (a blocker's blocks by rank).
@@ -75,13 +77,15 @@ def play(
     o: Any,
 ) -> None:  # fmt: skip
     """One battle's combat: declarations, state-based actions, the damage steps."""
-    has_attack = declare(b, c, st, bt, bl)
+    has_attack, keywords = declare(b, c, st, bt, bl)
     if not has_attack:
-        return  # nothing happens: no step, no state-based actions
+        return  # no attacker: nothing happens, no step, no state-based actions
     check_state(b, False, c, st, bt, k, guards, o)
     for s in range(len(sp.default)):
         if bt.game_over[b]:
             break
+        if not sp.default[s] and (keywords & sp.strike[s]) == 0:
+            continue  # nobody in combat has a keyword striking in it (the usual case)
         if not step_exists(b, s, c, st, bt, sp):
             continue
         bt.steps_taken[s, b] = True
@@ -89,13 +93,18 @@ def play(
         check_state(b, True, c, st, bt, k, guards, o)
 
 
-def declare(b: int, c: Any, st: Any, bt: Any, bl: Any) -> bool:
-    """Attackers and blockers (508, 509): whether the battle has an attacker."""
+def declare(b: int, c: Any, st: Any, bt: Any, bl: Any) -> tuple[bool, Any]:
+    """Attackers and blockers (508, 509): whether the battle has an attacker, and the
+    keywords of every creature in combat (their bits or-ed)."""
     has_attack = False
+    keywords = np.uint64(0)
     for i in range(bt.rows[b], bt.rows[b + 1]):
         if c.attacking[i]:
             st.in_combat[i] = True
             has_attack = True
+            keywords |= st.kw[i]
+    if not has_attack:
+        return False, keywords
     for q in range(bt.blocks[b], bt.blocks[b + 1]):
         x, y = bl.attacker[q], bl.blocker[q]
         if st.a_count[x] == 0:
@@ -105,7 +114,8 @@ def declare(b: int, c: Any, st: Any, bt: Any, bl: Any) -> bool:
         if c.on_battlefield[y] and c.attacking[x]:
             c.blocking[y] = True
             st.in_combat[y] = True
-    return has_attack
+            keywords |= st.kw[y]
+    return True, keywords
 
 
 def step_exists(b: int, s: int, c: Any, st: Any, bt: Any, sp: Any) -> bool:
@@ -124,27 +134,24 @@ def damage_step(
 ) -> None:  # fmt: skip
     """Who deals damage (510.1), how each divides it, and all of it dealt at once (510.2)."""
     r0, r1 = bt.rows[b], bt.rows[b + 1]
-    for i in range(r0, r1):
-        deals = False
-        if st.in_combat[i]:
-            striker = (st.kw[i] & sp.strike[s]) != 0
-            stays = sp.default[s] and not st.struck[i] and (st.kw[i] & sp.withhold[s]) == 0
-            deals = (striker or stays) and c.power[i] > 0
-            if striker:
-                st.struck[i] = True
-        st.deals[i] = deals
-        if deals:
-            a.one_is_lethal[i] = False
-            a.player_gets_excess[i] = False
-            assign_parts(i, c, st, a, guards, o)
     e0 = 2 * (r0 + bt.blocks[b])  # room for two flows per creature and per block
     e = e0
-    for i in range(r0, r1):
-        if st.deals[i]:
-            if c.attacking[i]:
-                e = attacker_divides(i, e, c, st, bl, fl, a)
-            elif c.blocking[i]:
-                e = blocker_divides(b, i, e, c, bt, bl, fl, a)
+    for i in range(r0, r1):  # each assigns as it divides: parts write their row's only
+        if not st.in_combat[i]:
+            continue
+        striker = (st.kw[i] & sp.strike[s]) != 0
+        stays = sp.default[s] and not st.struck[i] and (st.kw[i] & sp.withhold[s]) == 0
+        if striker:
+            st.struck[i] = True
+        if not (striker or stays) or c.power[i] <= 0:
+            continue
+        a.one_is_lethal[i] = False
+        a.player_gets_excess[i] = False
+        assign_parts(i, c, st, a, guards, o)
+        if c.attacking[i]:
+            e = attacker_divides(i, e, c, st, bl, fl, a)
+        elif c.blocking[i]:
+            e = blocker_divides(b, i, e, c, bt, bl, fl, a)
     for x in range(e0, e):
         source, recipient = fl.source[x], fl.recipient[x]
         amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
@@ -247,7 +254,10 @@ def check_state(
     (701.8) less what the `destroy` parts exempt; creatures leave, players lose."""
     r0, r1 = bt.rows[b], bt.rows[b + 1]
     p0, p1 = bt.players[b], bt.players[b + 1]
-    for i in range(r0, r1):
+    for p in range(p0, p1):
+        k.loses[p] = c.life[p] <= 0 and not c.lost[p]
+    player_parts(p0, p1, c, st, k, guards, o)
+    for i in range(r0, r1):  # a row's checks read and write that row only
         k.destroy[i] = False
         k.dies[i] = False
         if c.on_battlefield[i]:
@@ -255,10 +265,7 @@ def check_state(
                 k.dies[i] = True
             elif c.marked[i] >= c.toughness[i]:
                 k.destroy[i] = True
-    for p in range(p0, p1):
-        k.loses[p] = c.life[p] <= 0 and not c.lost[p]
-    check_parts(r0, r1, p0, p1, c, st, k, guards, o)
-    for i in range(r0, r1):
+        creature_parts(i, c, st, k, guards, o)
         gone = k.dies[i]
         if k.destroy[i] and not gone:
             gone = destroy_parts(i, c, st, guards, o)
@@ -316,10 +323,12 @@ def react_parts(
     """The ``deal-damage`` reactions to damage dealt."""
 
 
-def check_parts(
-    r0: int, r1: int, p0: int, p1: int, c: Any, st: Any, k: Any, guards: Any, o: Any
-) -> None:  # fmt: skip
-    """The ``state-based-actions`` parts over a battle's rows, part by part in order."""
+def player_parts(p0: int, p1: int, c: Any, st: Any, k: Any, guards: Any, o: Any) -> None:
+    """The ``state-based-actions`` parts per player row, part by part in order."""
+
+
+def creature_parts(row: int, c: Any, st: Any, k: Any, guards: Any, o: Any) -> None:
+    """The ``state-based-actions`` parts per creature row, for one row, in order."""
 
 
 def destroy_parts(row: int, c: Any, st: Any, guards: Any, o: Any) -> bool:
