@@ -26,7 +26,9 @@ in order (every signature is fixed: the generator calls the part exactly so):
 ``state-based-actions``, ``part(row, c, k, own) -> None``
     for each creature row (``per="creature"``, guard: its keywords) or player row
     (``per="player"``) of a battle whose state-based actions are checked; sets
-    ``k.destroy[row]``, ``k.dies[row]`` or ``k.loses[player]``.
+    ``k.destroy[row]``, ``k.dies[row]`` or ``k.loses[player]``. The player parts run first;
+    then each creature row in turn (its checks, its parts in order, its destruction), so a
+    creature part reads and writes its own row only.
 ``destroy``, ``part(row, c, own) -> bool``
     for each creature about to be destroyed (guard: its keywords); returns whether it still
     is (False: indestructible, 702.12).
