@@ -36,6 +36,7 @@ class Kernel:
         self.source: KernelSource = generate(registry)
         self._module: ModuleType | None = None
         self._pool: ThreadPoolExecutor | None = None
+        self._call: Callable[..., None] | None = None
 
     @property
     def module(self) -> ModuleType:
@@ -97,7 +98,9 @@ class Kernel:
         default = np.array([p.step.default for p in schedule.plans], np.bool_)
         args = self._arguments(batch, default, masks.strike, masks.withhold, masks.bit)
         c, st, bt, *_, owns = args
-        self._run(self.module.resolve_range, batch.n_battles, args)
+        if self._call is None:
+            self._call = self._entry()
+        self._run(self._call, batch.n_battles, args)
         player_state = {key: v.copy() for key, v in batch.player_state.items()}
         for own, (_, columns) in zip(owns, self.source.owns, strict=True):
             for i, col in enumerate(columns):
@@ -121,6 +124,17 @@ class Kernel:
             returned=np.full(batch.n_creatures, -1, I64),
         )
 
+    def _entry(self) -> Callable[..., None]:
+        """The compiled `resolve_range` called without numba's dispatcher (which types every
+        argument at each call: about 12 us for the kernel's tuples of arrays, as long as a
+        small batch takes): every argument is made with the one type it has
+        (:meth:`_arguments`), so the kernel has one compiled signature."""
+        dispatcher = self.module.resolve_range
+        overloads = list(getattr(dispatcher, "overloads", {}).values())
+        if len(overloads) != 1:  # Python (NUMBA_DISABLE_JIT), or compiled more than once
+            return dispatcher  # type: ignore[no-any-return]
+        return overloads[0].entry_point  # type: ignore[no-any-return]
+
     def _arguments(
         self,
         b: CombatBatch,
@@ -136,23 +150,23 @@ class Kernel:
         n, nb, np_ = b.n_creatures, b.n_battles, b.n_players
         attacking = np.asarray(b.attacking, I64)
         c = m.Core(
-            _read(b.battle, I64),
-            _read(b.controller, I64),
+            _fixed(b.battle, I64),
+            _fixed(b.controller, I64),
             _read(b.power, I64),
             _read(b.toughness, I64),
             np.array(b.damage, I64),
-            _read(b.colors, I64),
+            _fixed(b.colors, I64),
             np.ones(n, np.bool_),
             attacking >= 0,
             np.zeros(n, np.bool_),
-            _read(attacking, I64),
+            _fixed(attacking, I64),
             np.zeros(n, I64),
             np.array(b.life, I64),
             np.zeros(np_, np.bool_),
-            _read(b.player_battle, I64),
+            _fixed(b.player_battle, I64),
         )
         st = m.State(
-            _read(b.keywords, U64),
+            _fixed(b.keywords, U64),
             *(np.zeros(n, np.bool_) for _ in range(4)),
             np.zeros(n, I64),
             np.empty(n, I64),  # each attacker's first block: set as its blocks are counted
@@ -164,21 +178,24 @@ class Kernel:
         if ba.size > 1 and bool((ba[1:] < ba[:-1]).any()):  # grouped, attackers ascending
             order = np.argsort(ba, kind="stable")
             bb, ba, rank = bb[order], ba[order], rank[order]
-        bl = m.Blocks(_read(bb, I64), _read(ba, I64), _read(rank, I64), np.empty(len(bb), I64))
+        bl = m.Blocks(_fixed(bb, I64), _fixed(ba, I64), _fixed(rank, I64), np.empty(len(bb), I64))
         bt = m.Battles(
-            _starts(b.battle, nb),
-            _starts(b.player_battle, nb),
-            _starts(np.asarray(b.battle)[ba], nb),
+            _fixed(_starts(b.battle, nb), I64),
+            _fixed(_starts(b.player_battle, nb), I64),
+            _fixed(_starts(np.asarray(b.battle)[ba], nb), I64),
             np.zeros(nb, I64),
             np.zeros(nb, np.bool_),
             np.zeros((len(default), nb), np.bool_),
         )
-        sp = m.Steps(default, np.array(strike, U64), np.array(withhold, U64))
+        sp = m.Steps(
+            _fixed(default, np.bool_), _fixed(np.array(strike, U64), U64),
+            _fixed(np.array(withhold, U64), U64),
+        )  # fmt: skip
         room = 2 * (n + len(bb))
         fl = m.Flows(np.empty(room, I64), np.empty(room, I64), np.empty(room, I64))  # scratch
         a = m.Assign(np.zeros(n, np.bool_), np.zeros(n, np.bool_))
         k = m.Check(np.zeros(n, np.bool_), np.zeros(n, np.bool_), np.zeros(np_, np.bool_))
-        guards = np.array(
+        guards = _fixed(
             [sum(bit.get(kw, 0) for kw in p.keywords) for p in self.source.parts] or [0], U64
         )
         owns = tuple(
@@ -215,6 +232,15 @@ class Kernel:
         jobs = [self._pool.submit(kernel, lo, hi, *args) for lo, hi in pairwise(edges)]
         for job in jobs:
             job.result()
+
+
+def _fixed(values: Any, dtype: type[Any]) -> AnyArray:
+    """An array the kernel only reads, as its type wants it (contiguous, read-only: one
+    compiled signature, and numba refuses to compile a write to it), never copied unless
+    its type or layout differs."""
+    out: AnyArray = np.ascontiguousarray(values, dtype).view()
+    out.flags.writeable = False
+    return out
 
 
 def _read(values: Any, dtype: type[Any]) -> AnyArray:
