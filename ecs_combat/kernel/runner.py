@@ -148,6 +148,12 @@ class Kernel:
         schedule."""
         m = self.module
         n, nb, np_ = b.n_creatures, b.n_battles, b.n_players
+        # Few allocations (a small batch's cost is mostly their number): each block's rows
+        # are the columns, contiguous like any array.
+        flags = np.zeros((10, n), np.bool_)
+        flags[0] = True  # on the battlefield
+        counts = np.zeros((3, n), I64)
+        players = np.zeros((2, np_), np.bool_)
         attacking = np.asarray(b.attacking, I64)
         c = m.Core(
             _fixed(b.battle, I64),
@@ -156,21 +162,14 @@ class Kernel:
             _read(b.toughness, I64),
             np.array(b.damage, I64),
             _fixed(b.colors, I64),
-            np.ones(n, np.bool_),
+            flags[0],
             attacking >= 0,
-            np.zeros(n, np.bool_),
+            flags[1],
             _fixed(attacking, I64),
-            np.zeros(n, I64),
+            counts[0],
             np.array(b.life, I64),
-            np.zeros(np_, np.bool_),
+            players[0],
             _fixed(b.player_battle, I64),
-        )
-        st = m.State(
-            _fixed(b.keywords, U64),
-            *(np.zeros(n, np.bool_) for _ in range(4)),
-            np.zeros(n, I64),
-            np.empty(n, I64),  # each attacker's first block: set as its blocks are counted
-            np.zeros(n, I64),
         )
         bb, ba, rank = (
             np.asarray(x, I64) for x in (b.block_blocker, b.block_attacker, b.block_rank)
@@ -178,7 +177,20 @@ class Kernel:
         if ba.size > 1 and bool((ba[1:] < ba[:-1]).any()):  # grouped, attackers ascending
             order = np.argsort(ba, kind="stable")
             bb, ba, rank = bb[order], ba[order], rank[order]
-        bl = m.Blocks(_fixed(bb, I64), _fixed(ba, I64), _fixed(rank, I64), np.empty(len(bb), I64))
+        room = 2 * (n + len(bb))
+        # scratch, each place written before it is read: each attacker's first block, a
+        # blocker's blocks in order, a step's flows
+        scratch = np.empty(n + len(bb) + 3 * room, I64)
+        st = m.State(
+            _fixed(b.keywords, U64),
+            flags[2], flags[3], flags[4], flags[5],
+            counts[1],
+            scratch[:n],
+            counts[2],
+        )  # fmt: skip
+        bl = m.Blocks(
+            _fixed(bb, I64), _fixed(ba, I64), _fixed(rank, I64), scratch[n : n + len(bb)]
+        )  # fmt: skip
         bt = m.Battles(
             _fixed(_starts(b.battle, nb), I64),
             _fixed(_starts(b.player_battle, nb), I64),
@@ -191,10 +203,10 @@ class Kernel:
             _fixed(default, np.bool_), _fixed(np.array(strike, U64), U64),
             _fixed(np.array(withhold, U64), U64),
         )  # fmt: skip
-        room = 2 * (n + len(bb))
-        fl = m.Flows(np.empty(room, I64), np.empty(room, I64), np.empty(room, I64))  # scratch
-        a = m.Assign(np.zeros(n, np.bool_), np.zeros(n, np.bool_))
-        k = m.Check(np.zeros(n, np.bool_), np.zeros(n, np.bool_), np.zeros(np_, np.bool_))
+        f0 = n + len(bb)
+        fl = m.Flows(*(scratch[f0 + i * room : f0 + (i + 1) * room] for i in range(3)))
+        a = m.Assign(flags[6], flags[7])
+        k = m.Check(flags[8], flags[9], players[1])
         guards = _fixed(
             [sum(bit.get(kw, 0) for kw in p.keywords) for p in self.source.parts] or [0], U64
         )
