@@ -35,9 +35,8 @@ MARK = "deathtouch: dealt damage"
 
 
 def one_is_lethal(combat: CombatContext, assignment: DamageAssignment) -> None:
-    for a in assignment.assignments:
-        if combat.has(a.source, DEATHTOUCH):
-            a.one_is_lethal = DEATHTOUCH
+    deathtouch = [a.source for a in assignment.assignments if combat.has(a.source, DEATHTOUCH)]
+    assignment.make_one_lethal(deathtouch, DEATHTOUCH)
 
 
 def one_is_lethal_batched(batch: BatchContext, assignment: BatchDamageAssignment) -> None:

@@ -71,8 +71,13 @@ def may_target(creature: Side) -> Any:
     )
 
 
-def _mask(parameters: list[int | str | None]) -> int:
-    return from_mask(p for p in parameters if isinstance(p, str))
+def _mask(parameters: list[int]) -> int:
+    """A creature's protection qualities as a bit mask (bit i for ``FROM_WORDS[i]``)."""
+    mask = 0
+    for p in parameters:
+        if p >= 0:
+            mask |= 1 << p
+    return mask
 
 
 def prevent(combat: CombatContext, event: DamageEvent) -> None:
@@ -82,8 +87,7 @@ def prevent(combat: CombatContext, event: DamageEvent) -> None:
         if d.to_player or d.amount == 0 or not combat.has(d.recipient, PROTECTION):
             continue
         protected = _mask(combat.instances(d.recipient, PROTECTION))
-        source_colors = from_mask(combat.colors(d.source))
-        if _from_creature_source(protected, source_colors):
+        if _from_creature_source(protected, combat.colors(d.source)):
             d.amount = 0
 
 

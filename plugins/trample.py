@@ -25,9 +25,8 @@ TRAMPLE = "trample"
 
 
 def player_gets_excess(combat: CombatContext, assignment: DamageAssignment) -> None:
-    for a in assignment.assignments:
-        if a.defender is not None and combat.has(a.source, TRAMPLE):
-            a.player_gets_excess = TRAMPLE
+    trampling = [a.source for a in assignment.assignments if combat.has(a.source, TRAMPLE)]
+    assignment.allow_excess([c for c in trampling if combat.attacking(c)], TRAMPLE)
 
 
 def excess_batched(batch: BatchContext, assignment: BatchDamageAssignment) -> None:

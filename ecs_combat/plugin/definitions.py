@@ -184,6 +184,14 @@ def from_mask(words: Iterable[str]) -> int:
     return sum(1 << FROM_WORDS.index(w) for w in set(words))
 
 
+def parameter_number(parameter: int | str | None) -> int:
+    """A keyword instance's parameter as both contexts give it (``instances``): a number as
+    it is, a color or quality as its index in :data:`FROM_WORDS`, none as -1."""
+    if parameter is None:
+        return -1
+    return FROM_WORDS.index(parameter) if isinstance(parameter, str) else int(parameter)
+
+
 def colors_of_cost(cost: str) -> tuple[str, ...]:
     """The colors of a mana cost (202.2): those of its colored mana symbols, hybrid included."""
     found = {COLOR_SYMBOLS[ch] for ch in cost if ch in COLOR_SYMBOLS}
