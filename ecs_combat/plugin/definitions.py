@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from ecs_combat.plugin.views import EffectTarget
+    from ecs_combat.scenario.model import Scenario
 
 #: The core's only damage step (510.1-510.2); plugins add the others around it.
 REGULAR_STEP = "regular"
@@ -238,7 +239,7 @@ class StateField:
     summary: str = ""
     #: A characteristic of the card, kept by a creature that returns as a new object (400.7).
     printed: bool = False
-    check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
+    check: Callable[[Scenario], tuple[str, str] | None] | None = field(default=None, compare=False)
     #: Whether `check` may find a problem when every creature and player has the defaults.
     check_defaults: bool = field(default=True, compare=False)
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, overload
+from typing import Literal, TypeVar, overload
 
 from ecs_combat.plugin.context import BatchContext, CombatContext
 from ecs_combat.plugin.definitions import normalize_keyword
@@ -135,6 +135,31 @@ P = TypeVar("P")
 ReferenceSystem = Callable[[CombatContext, P], None]
 #: A system's batched form: ``(batch, payload) -> None``.
 BatchedSystem = Callable[[BatchContext, P], None]
+#: The reference form of a system at any point (each point's payload: the overloads of
+#: :class:`System` pair them).
+ReferenceForm = (
+    ReferenceSystem[AttackDeclaration]
+    | ReferenceSystem[BlockDeclaration]
+    | ReferenceSystem[DamageAssignment]
+    | ReferenceSystem[DamageEvent]
+    | ReferenceSystem[StateCheck]
+    | ReferenceSystem[Destruction]
+    | ReferenceSystem[Deaths]
+    | ReferenceSystem[EventDamage]
+    | ReferenceSystem[None]
+)
+#: The batched form of a system at any point.
+BatchedForm = (
+    BatchedSystem[BatchAttackDeclaration]
+    | BatchedSystem[BatchBlockDeclaration]
+    | BatchedSystem[BatchDamageAssignment]
+    | BatchedSystem[BatchDamageEvent]
+    | BatchedSystem[BatchStateCheck]
+    | BatchedSystem[BatchDestruction]
+    | BatchedSystem[BatchDeaths]
+    | BatchedSystem[BatchEventDamage]
+    | BatchedSystem[BatchEndOfCombat]
+)
 
 
 def _names(values: Collection[str]) -> frozenset[str]:
@@ -157,8 +182,8 @@ class System:
 
     point: str
     name: str
-    reference: ReferenceSystem[Any] = field(compare=False)
-    batched: BatchedSystem[Any] | None = field(default=None, compare=False)
+    reference: ReferenceForm = field(compare=False)
+    batched: BatchedForm | None = field(default=None, compare=False)
     keywords: frozenset[str] = frozenset()
     #: The named sets it belongs to (besides its plugin's).
     sets: frozenset[str] = frozenset()
@@ -309,8 +334,8 @@ class System:
         self,
         point: str,
         name: str,
-        reference: ReferenceSystem[Any],
-        batched: BatchedSystem[Any] | None = None,
+        reference: ReferenceForm,
+        batched: BatchedForm | None = None,
         keywords: Collection[str] = (),
         *,
         sets: Collection[str] = (),
