@@ -197,6 +197,8 @@ def test_before_and_after_must_name_something_known() -> None:
         _order(Plugin("pa", _system("a", after={"lifelnk"})))
     with pytest.raises(PluginError, match=r"`before` names 'nobody'"):
         _order(Plugin("pa", _system("a", before={"nobody"})))
+    with pytest.raises(PluginError, match=r"plugin 'pa'.*`ambiguous_with` names 'protecton'"):
+        _order(Plugin("pa", _system("a", ambiguous_with={"protecton"})))
     assert _order(Plugin("pa", _system("a", after={"lifelink", "first_strike", "prevention"})))
 
 

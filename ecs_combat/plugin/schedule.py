@@ -16,7 +16,8 @@ never per creature.
 **Order within a point** (the way Bevy orders systems): a system belongs to the sets it names
 (``sets``), to one set per keyword it names (``keywords``: a lifelink system is in the set
 ``lifelink``) and to the set named after its plugin; it runs after every system of the sets in
-its ``after`` and before those of its ``before``. A name there must be one a plugin could
+its ``after`` and before those of its ``before``. A name there (or in ``ambiguous_with``)
+must be one a plugin could
 mean (a standard set, an installed or blocked plugin or keyword, a set or system of some
 system; one not loaded now orders nothing), and ``sets`` no other point's standard set; both,
 and a ``writes`` naming no field of the point's payloads, are plugin errors
