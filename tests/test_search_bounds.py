@@ -25,7 +25,7 @@ from ecs_combat.decisions.bounds import Clock, SearchTooLarge, refuse_if_too_lar
 from ecs_combat.decisions.decide import best_attacks, best_blocks
 from ecs_combat.errors import InputError
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.simulation.decided import Decider
+from ecs_combat.decisions.decided import Decider
 
 REPRO = Path(__file__).parent / "repro" / "wave4"
 THREE_BY_FOUR = REPRO / "blocks-3x4-two-any-number-blockers.toml"

@@ -28,7 +28,7 @@ from ecs_combat.decisions import best_attacks, best_blocks
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.simulation.card_draw import CardGenerator
 from ecs_combat.simulation.card_summary import card_summary, render_card_summary
-from ecs_combat.simulation.decided import Decider
+from ecs_combat.decisions.decided import Decider
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate, summary

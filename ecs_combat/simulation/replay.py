@@ -19,7 +19,7 @@ from ecs_combat.scenario.writer import (
     toml_text,
     turn_toml_text,
 )
-from ecs_combat.simulation.decided import decided
+from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import Drawn, Generator, draw_battles
 from ecs_combat.simulation.races import race_scenario
 from ecs_combat.simulation.spec import BattleSpec

@@ -27,7 +27,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.result import TurnResult
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
-from ecs_combat.simulation.decided import decided
+from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.races import died_in_races, play_chunk, race_table

@@ -32,7 +32,7 @@ from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import best_declarations, search
 from ecs_combat.decisions.tree import Blocks, Tree
-from ecs_combat.simulation.block_shapes import Shape, declarations_of
+from ecs_combat.decisions.block_shapes import Shape, declarations_of
 
 I64 = np.int64
 #: Creature rows of candidate combats resolved together in one search (its first level).
