@@ -125,7 +125,7 @@ def scenarios(
     ``simulate --replay K`` gives for it (declarations included: drawn, or the defending
     player's best blocks with ``decisions="optimal"``). A SPEC with ``[turn]`` is refused:
     :func:`replay` gives its turns one at a time."""
-    from ecs_combat.batched.convert import batch_to_scenarios
+    from ecs_combat.batched import batch_to_scenarios
     from ecs_combat.simulation.deciding import decided
     from ecs_combat.simulation.generate import draw_battles
     from ecs_combat.simulation.spec import BattleSpec

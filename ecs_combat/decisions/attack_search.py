@@ -21,12 +21,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.block_rules import declaring_blockers
-from ecs_combat.batched.boards import Declarations, Rows, replaced, without_blocks
+from ecs_combat.batched import (
+    BoolArray,
+    CombatBatch,
+    Declarations,
+    IntArray,
+    Rows,
+    declaring_blockers,
+    replaced,
+    without_blocks,
+)
+from ecs_combat.decisions.block_search import Best, BlockSearch, Legality
 from ecs_combat.decisions.declarations import attack_declarations
 from ecs_combat.decisions.objective import Sides, score
-from ecs_combat.decisions.block_search import Best, BlockSearch, Legality
 
 I64 = np.int64
 

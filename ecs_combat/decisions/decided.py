@@ -24,15 +24,20 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
-from ecs_combat.batched.block_rules import declaring_blockers
-from ecs_combat.batched.boards import Rows, with_declarations
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched import (
+    BatchedEngine,
+    BatchOutcome,
+    BoolArray,
+    CombatBatch,
+    Rows,
+    declaring_blockers,
+    with_declarations,
+)
+from ecs_combat.decisions.attack_search import AttackSearch
+from ecs_combat.decisions.block_search import Best, BlockSearch, Legality
 from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.decisions.attack_search import AttackSearch
-from ecs_combat.decisions.block_search import Best, BlockSearch, Legality
 
 I64 = np.int64
 

@@ -25,11 +25,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ecs_combat.batched.arrays import IntArray
-from ecs_combat.batched.block_rules import declaring_blockers
-from ecs_combat.batched.board_copies import copy_boards
-from ecs_combat.batched.boards import Rows
-from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.batched import IntArray, Rows, copy_boards, declaring_blockers, scenarios_to_batch
+from ecs_combat.decisions.block_search import BlockSearch, Legality
 from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.decide import Decision, best_attacks, best_blocks, engine_for
 from ecs_combat.decisions.declarations import attack_declarations, attackers_able
@@ -49,7 +46,6 @@ from ecs_combat.rules.result import CombatResult
 from ecs_combat.rules.turn_schedule import seat_order
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.writer import scenario_document
-from ecs_combat.decisions.block_search import BlockSearch, Legality
 
 I64 = np.int64
 

@@ -25,16 +25,23 @@ import dataclasses
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.block_rules import DeclaringBlockers, declaring_blockers
-from ecs_combat.batched.board_copies import Copies, copy_boards
-from ecs_combat.batched.boards import Declarations, Rows
-from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.phase_start import PhaseStart
+from ecs_combat.batched import (
+    BatchedEngine,
+    BoolArray,
+    CombatBatch,
+    Copies,
+    Declarations,
+    DeclaringBlockers,
+    IntArray,
+    PhaseStart,
+    Rows,
+    copy_boards,
+    declaring_blockers,
+)
+from ecs_combat.decisions.block_search import BlockSearch, Legality
 from ecs_combat.decisions.declarations import attack_declarations
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.decisions.block_search import BlockSearch, Legality
 
 I64 = np.int64
 #: Creature rows of the attack boards (copies of battles) made at a time.

@@ -7,8 +7,7 @@ from __future__ import annotations
 import dataclasses
 import weakref
 
-from ecs_combat.batched.arrays import BatchOutcome
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched import BatchedEngine, BatchOutcome
 from ecs_combat.decisions.decided import Decider
 from ecs_combat.decisions.turn_decided import TurnDecider
 from ecs_combat.simulation.generate import Drawn, Generator

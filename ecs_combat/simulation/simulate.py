@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.batched import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.result import TurnResult
@@ -82,11 +82,11 @@ class BatchResolver(Protocol):
 def make_engine(name: str, registry: Registry) -> BatchResolver:
     """The named engine; the reference engine runs behind the batched interface."""
     if name == "reference":
-        from ecs_combat.batched.convert import ReferenceBatchEngine
+        from ecs_combat.batched import ReferenceBatchEngine
 
         return ReferenceBatchEngine(registry)
     if name == "batched":
-        from ecs_combat.batched.engine import BatchedEngine
+        from ecs_combat.batched import BatchedEngine
 
         engine: BatchResolver = BatchedEngine(registry)
         return engine
