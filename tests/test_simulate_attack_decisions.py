@@ -18,9 +18,9 @@ from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions import best_attacks
+from ecs_combat.decisions.decided import Decider
 from ecs_combat.errors import InputError
 from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.decisions.decided import Decider
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec_reader import parse_spec
