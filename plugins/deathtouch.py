@@ -35,8 +35,9 @@ MARK = "deathtouch: dealt damage"
 
 
 def one_is_lethal(combat: CombatContext, assignment: DamageAssignment) -> None:
-    deathtouch = [a.source for a in assignment.assignments if combat.has(a.source, DEATHTOUCH)]
-    assignment.make_one_lethal(deathtouch, DEATHTOUCH)
+    for a in assignment.assignments:
+        if combat.has(a.source, DEATHTOUCH):
+            a.make_one_lethal(DEATHTOUCH)
 
 
 def one_is_lethal_batched(batch: BatchContext, assignment: BatchDamageAssignment) -> None:

@@ -25,8 +25,9 @@ TRAMPLE = "trample"
 
 
 def player_gets_excess(combat: CombatContext, assignment: DamageAssignment) -> None:
-    trampling = [a.source for a in assignment.assignments if combat.has(a.source, TRAMPLE)]
-    assignment.allow_excess([c for c in trampling if combat.attacking(c)], TRAMPLE)
+    for a in assignment.assignments:
+        if combat.has(a.source, TRAMPLE) and combat.attacking(a.source):
+            a.allow_excess(TRAMPLE)
 
 
 def excess_batched(batch: BatchContext, assignment: BatchDamageAssignment) -> None:

@@ -8,7 +8,7 @@ engine applies it after the point's last system.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -217,33 +217,33 @@ class Assignment:
     #: The player it attacks, for an attacker; None for a blocker.
     defender: int | None
     #: Damage beyond lethal may go to the defender (and all of it, with no recipient left):
-    #: the keyword that allows it (:meth:`DamageAssignment.allow_excess`), or None.
+    #: the keyword that allows it (:meth:`allow_excess`), or None.
     player_gets_excess: str | None = None
     #: Any nonzero amount from this source is lethal damage: the keyword that makes it so
-    #: (:meth:`DamageAssignment.make_one_lethal`), or None.
+    #: (:meth:`make_one_lethal`), or None.
     one_is_lethal: str | None = None
+
+    def allow_excess(self, keyword: str) -> None:
+        """Let this attacker assign damage beyond lethal to the player it attacks (702.19b),
+        as :meth:`BatchDamageAssignment.allow_excess` does for rows; nothing for a blocker.
+        `keyword` names the rule for the account and errors."""
+        if self.defender is not None:
+            self.player_gets_excess = keyword
+
+    def make_one_lethal(self, keyword: str) -> None:
+        """Make any nonzero amount from this source lethal damage (702.2c), as
+        :meth:`BatchDamageAssignment.make_one_lethal` does for rows."""
+        self.one_is_lethal = keyword
 
 
 @dataclass
 class DamageAssignment:
-    """``assign-damage`` (reference): every creature that assigns damage in the step.
-    Switch rules on through the methods, as in the batched payload."""
+    """``assign-damage`` (reference): every creature that assigns damage in the step. Switch
+    rules on through each :class:`Assignment`'s methods, as the batched payload's do for a
+    row mask."""
 
     step: str
     assignments: list[Assignment]
-
-    def allow_excess(self, creatures: Collection[int], keyword: str) -> None:
-        """Let these attackers assign damage beyond lethal to the player they attack
-        (702.19b); `keyword` names the rule for the account and errors."""
-        for a in self.assignments:
-            if a.source in creatures and a.defender is not None:
-                a.player_gets_excess = keyword
-
-    def make_one_lethal(self, creatures: Collection[int], keyword: str) -> None:
-        """Make any nonzero amount from these sources lethal damage (702.2c)."""
-        for a in self.assignments:
-            if a.source in creatures:
-                a.one_is_lethal = keyword
 
 
 @dataclass
