@@ -271,6 +271,29 @@ def test_a_plugin_part_reading_an_unknown_column_is_its_error() -> None:
         Kernel(registry)
 
 
+def test_a_plugin_part_writing_a_core_column_is_its_error() -> None:
+    """Only deal-damage parts write core columns, and only life and life_gained."""
+    from ecs_combat import KernelPart, PluginError, System, hookimpl
+
+    def reference(combat: Any, check: Any) -> None: ...
+
+    def part(row: int, c: Any, k: Any, own: Any) -> None:
+        c.marked[row] = 0
+
+    class Healer:
+        @hookimpl
+        def register_systems(self) -> list[System]:
+            return [System("state-based-actions", "heal", reference, lambda b, p: None)]
+
+        @hookimpl
+        def register_kernel_parts(self) -> list[KernelPart]:
+            return [KernelPart("state-based-actions", "heal", part)]
+
+    registry = registry_with(extra=[Healer()])
+    with pytest.raises(PluginError, match=r"writes c\.marked; at state-based-actions a part "):
+        Kernel(registry)
+
+
 # -- the command line and the parts as Python ----------------------------------------------------
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from ecs_combat.errors import PluginError
 from ecs_combat.plugin.kernels import (
     CORE_COLUMNS,
+    CORE_WRITABLE,
     KERNEL_POINTS,
     POINT_COLUMNS,
     KernelColumn,
@@ -167,6 +168,22 @@ def part_text(plugin: str, part: KernelPart, name: str, own: set[str]) -> str:
             known = columns.get(n.value.id)
             if known is not None and n.attr not in known:
                 raise PluginError(f"{what}: {n.value.id}.{n.attr} is no column it may read")
+    core = arguments[expected.index("c")]
+    for n in ast.walk(node):
+        written = n.value if isinstance(n, ast.Subscript) else n
+        if (
+            isinstance(n, ast.Subscript | ast.Attribute)
+            and isinstance(n.ctx, ast.Store)
+            and isinstance(written, ast.Attribute)
+            and isinstance(written.value, ast.Name)
+            and written.value.id == core
+            and written.attr not in CORE_WRITABLE.get(part.point, ())
+        ):
+            raise PluginError(
+                f"{what}: writes {core}.{written.attr}; at {part.point} a part writes "
+                f"{', '.join(f'{core}.{w}' for w in CORE_WRITABLE.get(part.point, ())) or 'no core column'}"
+                ", its point's own columns and its plugin's"
+            )
     numbers = Numbers(fn.__globals__, local, what)
     numbers.visit(node)
     return ast.unparse(node)

@@ -78,6 +78,10 @@ CORE_COLUMNS: dict[str, tuple[str, str, str]] = {
     "player_battle": ("player", "int", "the player's battle"),
 }
 
+#: The core columns a part may write, by point (any other is refused when the kernel is
+#: generated: the kernel's other steps read them as the core left them).
+CORE_WRITABLE: dict[str, tuple[str, ...]] = {"deal-damage": ("life", "life_gained")}
+
 #: The columns of a point's own argument, by point: name -> (owner, kind).
 POINT_COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
     "assign-damage": {
