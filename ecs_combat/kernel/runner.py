@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from itertools import pairwise
 from types import ModuleType
 from typing import Any
@@ -26,6 +27,19 @@ AnyArray = npt.NDArray[Any]
 BATTLES_A_THREAD = 4096
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What the kernel makes of a schedule: why it refuses its batches (``""``: it may
+    resolve them), its step table (per step: the default step, the keywords that strike in
+    it, those withheld from it) and each part's guard (its keywords' bits)."""
+
+    refusal: str
+    default: npt.NDArray[np.bool_]
+    strike: npt.NDArray[np.uint64]
+    withhold: npt.NDArray[np.uint64]
+    guards: npt.NDArray[np.uint64]
+
+
 class Kernel:
     """A plugin set's compiled kernel: generated when made, compiled (or read from numba's
     cache) at its first batch."""
@@ -36,6 +50,7 @@ class Kernel:
         self._module: ModuleType | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._call: Callable[..., None] | None = None
+        self._plans: dict[int, tuple[Schedule, Plan]] = {}
 
     @property
     def module(self) -> ModuleType:
@@ -46,14 +61,9 @@ class Kernel:
 
     def refusal(self, schedule: Schedule, batch: CombatBatch) -> str:
         """Why the kernel can't resolve a batch with this schedule, or ``""``."""
-        if schedule.static_hook is not None:
-            return "a static ability may give keywords"
-        for point, systems in schedule.systems.items():
-            for s in systems:
-                if point == "event-damage" and not batch.event_battle.size:
-                    continue  # no event deals damage
-                if point not in KERNEL_POINTS or not self.source.covers(s.plugin, s.system.name):
-                    return f"system {s.system.name!r} of plugin {s.plugin!r} has no kernel part"
+        why = self.plan(schedule).refusal
+        if why:
+            return why
         b = batch
         for what, rows in (
             ("events", b.event_battle),
@@ -77,6 +87,38 @@ class Kernel:
             return "a battle has fewer than two players"
         return ""
 
+    def plan(self, schedule: Schedule) -> Plan:
+        """What the kernel makes of a schedule, once per schedule (a search resolves many
+        small batches with the same one)."""
+        found = self._plans.get(id(schedule))
+        if found is not None and found[0] is schedule:
+            return found[1]
+        refusal = ""
+        if schedule.static_hook is not None:
+            refusal = "a static ability may give keywords"
+        for point, systems in schedule.systems.items():
+            if point == "event-damage":
+                continue  # only events deal such damage, and a batch with events is refused
+            for s in systems:
+                if not refusal and (
+                    point not in KERNEL_POINTS or not self.source.covers(s.plugin, s.system.name)
+                ):
+                    refusal = f"system {s.system.name!r} of plugin {s.plugin!r} has no kernel part"
+        masks = schedule.masks
+        bit = masks.bit
+        plan = Plan(
+            refusal,
+            _fixed([p.step.default for p in schedule.plans], np.bool_),
+            _fixed(np.array(masks.strike, U64), U64),
+            _fixed(np.array(masks.withhold, U64), U64),
+            _fixed(
+                [sum(bit.get(kw, 0) for kw in p.keywords) for p in self.source.parts] or [0],
+                U64,
+            ),
+        )
+        self._plans[id(schedule)] = (schedule, plan)
+        return plan
+
     def compile(self) -> None:
         """Compile the kernel, or read it from numba's cache: one process at a time (a lock
         beside the module), so that processes starting at once compile it once."""
@@ -86,16 +128,16 @@ class Kernel:
                 0, (), none, none, none, none, none, none, none, np.zeros(0, U64), none, none,
                 np.zeros(0, np.bool_), none, none, none,
             )  # fmt: skip
-            args = self._arguments(empty, np.zeros(0, np.bool_), (), (), {})
+            none_u = _fixed(np.zeros(0, U64), U64)
+            plan = Plan("", _fixed(np.zeros(0, np.bool_), np.bool_), none_u, none_u, none_u)
+            args = self._arguments(empty, plan)
             self.module.resolve_range(0, 0, *args)
 
     def resolve(self, schedule: Schedule, batch: CombatBatch) -> BatchOutcome:
         """Resolve every battle of a batch the kernel can resolve (:meth:`refusal`)."""
         if self._module is None:
             self.compile()
-        masks = schedule.masks
-        default = np.array([p.step.default for p in schedule.plans], np.bool_)
-        args = self._arguments(batch, default, masks.strike, masks.withhold, masks.bit)
+        args = self._arguments(batch, self.plan(schedule))
         c, st, bt, *_, owns = args
         if self._call is None:
             self._call = self._entry()
@@ -134,17 +176,9 @@ class Kernel:
             return dispatcher  # type: ignore[no-any-return]
         return overloads[0].entry_point  # type: ignore[no-any-return]
 
-    def _arguments(
-        self,
-        b: CombatBatch,
-        default: npt.NDArray[np.bool_],
-        strike: tuple[int, ...],
-        withhold: tuple[int, ...],
-        bit: dict[str, int],
-    ) -> tuple[Any, ...]:
-        """The kernel's arguments for a batch: its arrays in, the state and scratch arrays;
-        the step table (`default`, `strike`, `withhold`) and the keyword bits of the batch's
-        schedule."""
+    def _arguments(self, b: CombatBatch, plan: Plan) -> tuple[Any, ...]:
+        """The kernel's arguments for a batch: its arrays in, the state and scratch arrays,
+        and its schedule's step table and keyword bits (`plan`)."""
         m = self.module
         n, nb, np_ = b.n_creatures, b.n_battles, b.n_players
         # Few allocations (a small batch's cost is mostly their number): each block's rows
@@ -196,19 +230,14 @@ class Kernel:
             _fixed(_starts(np.asarray(b.battle)[ba], nb), I64),
             np.zeros(nb, I64),
             np.zeros(nb, np.bool_),
-            np.zeros((len(default), nb), np.bool_),
+            np.zeros((len(plan.default), nb), np.bool_),
         )
-        sp = m.Steps(
-            _fixed(default, np.bool_), _fixed(np.array(strike, U64), U64),
-            _fixed(np.array(withhold, U64), U64),
-        )  # fmt: skip
+        sp = m.Steps(plan.default, plan.strike, plan.withhold)
         f0 = n + len(bb)
         fl = m.Flows(*(scratch[f0 + i * room : f0 + (i + 1) * room] for i in range(3)))
         a = m.Assign(flags[6], flags[7])
         k = m.Check(flags[8], flags[9], players[1])
-        guards = _fixed(
-            [sum(bit.get(kw, 0) for kw in p.keywords) for p in self.source.parts] or [0], U64
-        )
+        guards = plan.guards
         owns = tuple(
             () if cls is None else cls(*(self._column(col, b) for col in columns))
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
