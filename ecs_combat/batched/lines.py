@@ -14,8 +14,7 @@ from ecs_combat.batched.from_scenarios import keyword_bits
 from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import with_required
-from ecs_combat.scenario.quick import state_defaults
-from ecs_combat.scenario.quick_rows import Keywords, LineRows
+from ecs_combat.scenario.quick_rows import Keywords, LineRows, state_defaults
 
 I64 = np.int64
 

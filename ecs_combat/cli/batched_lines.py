@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator, Sequence
-from itertools import islice, repeat
+from itertools import islice
 from pathlib import Path
 from typing import TextIO, overload
-
-import orjson
 
 from ecs_combat.batched.engine import BatchedEngine, collector_paused
 from ecs_combat.batched.lines import rows_to_batch
@@ -33,7 +31,7 @@ from ecs_combat.scenario.documents import json_line_document, open_json_lines
 from ecs_combat.scenario.loader import parse_scenario
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.quick import QuickReader
-from ecs_combat.scenario.quick_rows import RowReader
+from ecs_combat.scenario.quick_rows import RowReader, decode_lines
 
 #: Lines read, resolved and written at a time: about 8,000 creatures for two a line; 100,000
 #: such lines take 61 MB in all (varied lines with keywords about 110 MB). 8,192 and 16,384
@@ -77,7 +75,7 @@ class LineResolver:
     def _chunk(self, file: str, first: int, raws: list[bytes], done: int, out: TextIO) -> int:
         """Resolve and write one chunk, lines ``first``, ``first + 1``, ... ; the number of
         results written in all."""
-        places, docs, quotes = _decoded(raws)
+        places, docs, quotes = decode_lines(raws)
         rows, taken = self.rows.read(docs, quotes)
         quick = taken if len(places) == len(raws) else [places[k] for k in taken]
         slow: list[tuple[int, Scenario]] = []  # (place in the chunk, scenario)
@@ -166,32 +164,6 @@ def _chunks(stream: Iterator[bytes], size: int) -> Iterator[tuple[int, list[byte
     while raws := list(islice(stream, size)):
         yield first, raws
         first += len(raws)
-
-
-def _decoded(raws: list[bytes]) -> tuple[list[int], list[object], list[int]]:
-    """The lines the row reader may take (ASCII without a backslash or DEL, valid JSON to
-    orjson): their places, documents and double quotes."""
-    text = b"".join(raws)
-    if text.isascii() and b"\\" not in text and b"\x7f" not in text:
-        try:  # every line at once
-            every: list[object] = list(map(orjson.loads, raws))
-            return list(range(len(raws))), every, list(map(bytes.count, raws, repeat(b'"')))
-        except orjson.JSONDecodeError:
-            places = list(range(len(raws)))
-    else:
-        places = [
-            i for i, r in enumerate(raws) if r.isascii() and b"\\" not in r and b"\x7f" not in r
-        ]
-    docs: list[object] = []
-    kept: list[int] = []
-    loads = orjson.loads
-    for i in places:
-        try:
-            docs.append(loads(raws[i]))
-        except orjson.JSONDecodeError:
-            continue
-        kept.append(i)
-    return kept, docs, [raws[i].count(b'"') for i in kept]
 
 
 class _Places(Sequence[str]):

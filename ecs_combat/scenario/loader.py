@@ -42,15 +42,15 @@ def read_documents(path: str | Path) -> Iterator[tuple[str, Any]]:
 
 
 def iter_scenarios(path: str | Path, registry: Registry) -> Iterator[Scenario]:
-    """Read and validate the scenarios of a file one at a time (a .jsonl file line by line, so
-    that memory stays bounded however long it is; its common lines read quickly:
+    """Read and validate the scenarios of a file one at a time (a .jsonl file a few lines at a
+    time, so that memory stays bounded however long it is; its common lines read quickly:
     :mod:`ecs_combat.scenario.quick`)."""
     found = False
     quick = None
     if str(path).lower().endswith(".jsonl"):  # only lines are read quickly (orjson)
         from ecs_combat.scenario.quick import QuickReader
 
-        quick = QuickReader(registry).scenario
+        quick = QuickReader(registry).read
     for where, doc in documents.read_documents(path, "scenario", quick):
         found = True
         yield doc if isinstance(doc, Scenario) else parse_scenario(doc, registry, where)

@@ -18,19 +18,19 @@ spaces. Lines that fail it are dropped and the others read again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import orjson
 
 from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, color_mask, type_mask
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.instances import Parameter, parse_instance
-from ecs_combat.scenario.quick import Unusual, given_name, quick_checks
 from ecs_combat.scenario.quick_legality import Kind, KindLegality
 
 IntArray = npt.NDArray[np.int64]
@@ -49,6 +49,67 @@ LARGE = 64
 #: A creature's keyword instances: their names and parameters.
 Keywords = tuple[tuple[str, ...], tuple[Parameter, ...]]
 _NO_KEYWORDS: Keywords = ((), ())
+
+
+class Unusual(Exception):
+    """The line is not of the common shape: the full reader reads it."""
+
+
+def given_name(table: Mapping[str, Any]) -> str | None:
+    """A creature table's `name`, None without one; :class:`Unusual` unless a nonblank
+    string."""
+    if "name" not in table:
+        return None
+    name = table["name"]
+    if type(name) is not str or not name.strip():
+        raise Unusual
+    return name
+
+
+def quick_checks(registry: Registry) -> list[Callable[[Any], tuple[str, str] | None]]:
+    """The plugins' scenario checks a line that gives no state key needs (those that may find
+    a problem when every creature and player has the defaults)."""
+    return [
+        f.check
+        for owner in ("player", "creature")
+        for f in registry.state_fields(owner).values()
+        if f.check is not None and f.check_defaults
+    ]
+
+
+def state_defaults(registry: Registry, owner: str) -> dict[str, Any]:
+    """The plugins' state of a creature or player given nothing (as the full reader fills
+    it)."""
+    out: dict[str, Any] = {}
+    for key, f in registry.state_fields(owner).items():
+        out[key] = out[f.default_from] if f.default_from is not None else f.default
+    return out
+
+
+def decode_lines(raws: Sequence[bytes]) -> tuple[list[int], list[object], list[int]]:
+    """The lines the row reader may take (ASCII without a backslash or DEL, valid JSON to
+    orjson): their places, documents and double quotes."""
+    text = b"".join(raws)
+    if text.isascii() and b"\\" not in text and b"\x7f" not in text:
+        try:  # every line at once
+            every: list[object] = list(map(orjson.loads, raws))
+            return list(range(len(raws))), every, list(map(bytes.count, raws, repeat(b'"')))
+        except orjson.JSONDecodeError:
+            places = list(range(len(raws)))
+    else:
+        places = [
+            i for i, r in enumerate(raws) if r.isascii() and b"\\" not in r and b"\x7f" not in r
+        ]
+    docs: list[object] = []
+    kept: list[int] = []
+    loads = orjson.loads
+    for i in places:
+        try:
+            docs.append(loads(raws[i]))
+        except orjson.JSONDecodeError:
+            continue
+        kept.append(i)
+    return kept, docs, [raws[i].count(b'"') for i in kept]
 
 
 @dataclass
@@ -76,6 +137,12 @@ class LineRows:
     #: order: creature rows.
     block_blocker: IntArray
     block_attacker: IntArray
+    #: The attackers in the order each line declares them: creature rows.
+    attack_order: IntArray
+    #: Each block's place among the blocks in the order the lines declare them.
+    block_order: IntArray
+    #: The creatures given a ``value``: creature row -> value.
+    values: dict[int, int]
 
 
 class _Columns:
@@ -90,9 +157,9 @@ class _Columns:
         self.controller: list[int] = []
         self.power: list[Any] = []
         self.toughness: list[Any] = []
-        #: (creature row, name, damage, keywords, colors, types) of the creatures with keys
-        #: beyond controller, power and toughness.
-        self.others: list[tuple[int, str, Any, Keywords | None, int, int]] = []
+        #: (creature row, name, damage, keywords, colors, types, value) of the creatures with
+        #: keys beyond controller, power and toughness.
+        self.others: list[tuple[int, str, Any, Keywords | None, int, int, int | None]] = []
         #: Attacks: the creature row, the player row attacked.
         self.attack_row: list[int] = []
         self.attack_player: list[int] = []
@@ -115,12 +182,15 @@ class _Columns:
 class RowReader:
     """Reads the common lines of JSON Lines files into :class:`LineRows` for one registry."""
 
-    def __init__(self, registry: Registry, legality: KindLegality | None = None) -> None:
+    def __init__(
+        self, registry: Registry, legality: KindLegality | None = None, checked: bool = False
+    ) -> None:
         self.registry = registry
         self.legality = legality or KindLegality(registry)
-        #: Whether any line can be read here: not with a plugin's scenario check that a line
-        #: without state keys still needs, nor with a creature reference given by default.
-        self.usable = not quick_checks(registry) and all(
+        #: Whether any line can be read here: not with a creature reference given by default,
+        #: nor, unless the caller runs them on the scenarios (`checked`), with a plugin's
+        #: scenario check that a line without state keys still needs.
+        self.usable = (checked or not quick_checks(registry)) and all(
             f.kind != "creature" or f.default is None
             for f in registry.state_fields("creature").values()
         )
@@ -317,10 +387,9 @@ class RowReader:
         name = given_name(t)
         strings += name is not None
         name = cid if name is None else name
-        if "value" in t:
-            value = t["value"]
-            if type(value) is not int or abs(value) > LIMIT:
-                raise Unusual
+        value = t.get("value")
+        if value is not None and (type(value) is not int or abs(value) > LIMIT):
+            raise Unusual
         if t.get("tapped", False) is not False or t.get("summoning_sick", False) is not False:
             raise Unusual
         found: Keywords | None = None
@@ -354,7 +423,7 @@ class RowReader:
                 raise Unusual
             masks.append(mask)
             strings += len(listed)
-        c.others.append((row, name, t.get("damage", 0), found, masks[0], masks[1]))
+        c.others.append((row, name, t.get("damage", 0), found, masks[0], masks[1], value))
         return strings
 
     def _keywords(self, texts: tuple[Any, ...]) -> Keywords | None:
@@ -387,14 +456,14 @@ class RowReader:
         if any(type(p) is not int for p in powers):
             return False
         kinds: list[Kind] = [((), (), p, (), ()) for p in powers]
-        for row, _, _, keywords, colors, types in others:
+        for row, _, _, keywords, colors, types, _ in others:
             names, parameters = keywords or _NO_KEYWORDS
             kinds[row - c0] = (
                 names,
                 parameters,
                 powers[row - c0],
-                _names(colors, COLORS),
-                _names(types, CARD_TYPES),
+                mask_names(colors, COLORS),
+                mask_names(types, CARD_TYPES),
             )
         return self.legality.legal(
             kinds,
@@ -424,10 +493,13 @@ def _numbers(c: _Columns) -> tuple[LineRows | None, set[int]]:
     keywords: list[Keywords | None] = [None] * n_creatures
     colors = np.zeros(n_creatures, I64)
     types = np.zeros(n_creatures, I64)
+    values: dict[int, int] = {}
     if c.others:
         rows = np.array([o[0] for o in c.others], I64)
-        for row, name, _, found, color, kind in c.others:
+        for row, name, _, found, color, kind, value in c.others:
             names[row], keywords[row], colors[row], types[row] = name, found, color, kind
+            if value is not None:
+                values[row] = value
         given = _integers([o[2] for o in c.others], cbattle[rows], bad)
         if given is not None:
             damage[rows] = given
@@ -442,7 +514,8 @@ def _numbers(c: _Columns) -> tuple[LineRows | None, set[int]]:
     if bad or life is None or power is None or toughness is None:
         return None, bad
     attacking = np.full(n_creatures, -1, I64)
-    attacking[np.array(c.attack_row, I64)] = np.array(c.attack_player, I64)
+    attack_order = np.array(c.attack_row, I64)
+    attacking[attack_order] = np.array(c.attack_player, I64)
     order = np.argsort(np.array(c.block_order, I64), kind="stable")  # by attacker, as declared
     return LineRows(
         n_battles=nb,
@@ -462,6 +535,9 @@ def _numbers(c: _Columns) -> tuple[LineRows | None, set[int]]:
         attacking=attacking,
         block_blocker=np.array(c.block_blocker, I64)[order],
         block_attacker=np.array(c.block_attacker, I64)[order],
+        attack_order=attack_order,
+        block_order=order,
+        values=values,
     ), bad
 
 
@@ -491,7 +567,7 @@ def _mask(listed: tuple[Any, ...], allowed: tuple[str, ...]) -> int | None:
     return color_mask(listed) if allowed is COLORS else type_mask(listed)
 
 
-def _names(mask: int, allowed: tuple[str, ...]) -> tuple[str, ...]:
+def mask_names(mask: int, allowed: tuple[str, ...]) -> tuple[str, ...]:
     """The names of a mask's bits, in `allowed` order."""
     return _NAMES[allowed][mask] if mask else ()
 
