@@ -14,9 +14,7 @@ per card and event round), so no keyword is known by name here. A run's state is
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ecs_combat.batched import combat, turn_play
@@ -33,6 +31,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.model import Scenario
+from ecs_combat.scenario.quick_rows import collector_paused
 
 if TYPE_CHECKING:
     from ecs_combat.batched.turn import TurnBatch
@@ -159,19 +158,6 @@ class BatchedEngine:
         """Resolve many turns given as arrays (bulk simulations, :mod:`.turn`); the state at
         the end of each turn's last combat phase."""
         return turn_play.resolve_turn_batch(self.schedules, turns)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector, which would otherwise rescan every object
-    made so far each time enough new ones are made."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class Played:

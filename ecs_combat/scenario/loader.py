@@ -59,8 +59,12 @@ def iter_scenarios(path: str | Path, registry: Registry) -> Iterator[Scenario]:
 
 
 def load_scenarios(path: str | Path, registry: Registry) -> list[Scenario]:
-    """Read and validate every scenario in a file."""
-    return list(iter_scenarios(path, registry))
+    """Read and validate every scenario in a file (the cyclic garbage collector paused: the
+    scenarios are many small acyclic objects, which it would rescan as they accumulate)."""
+    from ecs_combat.scenario.quick_rows import collector_paused
+
+    with collector_paused():
+        return list(iter_scenarios(path, registry))
 
 
 def load_scenario(path: str | Path, registry: Registry) -> Scenario:

@@ -23,6 +23,7 @@ from ecs_combat.scenario.quick_legality import KindLegality
 from ecs_combat.scenario.quick_rows import (
     LineRows,
     RowReader,
+    collector_paused,
     decode_lines,
     mask_names,
     quick_checks,
@@ -48,10 +49,11 @@ class QuickReader:
     def read(self, raws: Sequence[bytes], files: Sequence[str]) -> list[Scenario | None]:
         """The scenario of each line (its bytes, read at ``files[i]``), or None for the full
         reader."""
-        places, docs, quotes = decode_lines(raws)
-        rows, taken = self.rows.read(docs, quotes)
+        with collector_paused():  # many small acyclic objects: nothing to find
+            places, docs, quotes = decode_lines(raws)
+            rows, taken = self.rows.read(docs, quotes)
+            found = self.scenarios(rows, [files[places[k]] for k in taken])
         out: list[Scenario | None] = [None] * len(raws)
-        found = self.scenarios(rows, [files[places[k]] for k in taken])
         for k, scenario in zip(taken, found, strict=True):
             if not any(check(scenario) is not None for check in self.checks):
                 out[places[k]] = scenario

@@ -18,9 +18,12 @@ spaces. Lines that fail it are dropped and the others read again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import gc
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -45,10 +48,30 @@ _COMBAT = frozenset({"attackers", "blockers"})
 _EMPTY: dict[str, Any] = {}
 #: Creatures above which a battle is read a column at a time (:meth:`RowReader._battle`).
 LARGE = 64
+_CONTROLLER, _POWER, _TOUGHNESS = (
+    itemgetter("controller"),
+    itemgetter("power"),
+    itemgetter("toughness"),
+)
+#: What a keyword list not read yet is remembered as.
+_UNREAD: Any = object()
 
 #: A creature's keyword instances: their names and parameters.
 Keywords = tuple[tuple[str, ...], tuple[Parameter, ...]]
 _NO_KEYWORDS: Keywords = ((), ())
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector, which would otherwise rescan every object
+    made so far each time enough new ones are made."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Unusual(Exception):
@@ -343,21 +366,19 @@ class RowReader:
         tables = list(creatures.values())
         if set(map(type, tables)) != {dict} or not place.keys().isdisjoint(creatures):
             raise Unusual
-        controller = [place[t["controller"]] for t in tables]
+        controller = list(map(place.__getitem__, map(_CONTROLLER, tables)))
         c.controller += controller
-        c.power += [t["power"] for t in tables]
-        c.toughness += [t["toughness"] for t in tables]
+        c.power += map(_POWER, tables)
+        c.toughness += map(_TOUGHNESS, tables)
         strings = 0  # the ids, 3 keys and a controller are counted by the caller
         marks = (p0, c0, len(c.others), len(c.attack_row), len(c.block_order))
-        wide = [i for i, size in enumerate(map(len, tables)) if size != 3]
+        wide = np.flatnonzero(np.fromiter(map(len, tables), I64, n) != 3).tolist()
         if wide:  # creatures with more than a controller, power and toughness
-            ids = list(creatures)
-            for i in wide:
-                strings += self._other(ids[i], tables[i], c0 + i, c)
+            strings += self._wide(list(creatures), tables, wide, c0, c)
         row = dict(zip(creatures, range(c0, c0 + n), strict=True))
         owner = np.array(controller, I64)
-        attack_row = np.array([row[a] for a in attackers], I64).reshape(-1)
-        attack_player = np.array([place[p] for p in attackers.values()], I64).reshape(-1)
+        attack_row = np.fromiter(map(row.__getitem__, attackers), I64, len(attackers))
+        attack_player = np.fromiter(map(place.__getitem__, attackers.values()), I64)
         if (attack_player == p0).any() or (owner[attack_row - c0] != p0).any():
             raise Unusual  # the first player attacks another
         c.attack_row += attack_row.tolist()
@@ -365,16 +386,43 @@ class RowReader:
         if blockers:
             if not attackers.keys().isdisjoint(blockers):
                 raise Unusual
-            blocker = np.array([row[b] for b in blockers], I64)
-            defender = np.array([place[attackers[a]] for a in blockers.values()], I64)
+            blocker = np.fromiter(map(row.__getitem__, blockers), I64, len(blockers))
+            blocked = list(blockers.values())
+            defender = np.fromiter(
+                map(place.__getitem__, map(attackers.__getitem__, blocked)), I64, len(blocked)
+            )
             if (defender != owner[blocker - c0]).any():
                 raise Unusual
             order = dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
-            c.block_order += [order[a] for a in blockers.values()]
+            c.block_order += map(order.__getitem__, blocked)
             c.block_blocker += blocker.tolist()
-            c.block_attacker += [row[a] for a in blockers.values()]
+            c.block_attacker += map(row.__getitem__, blocked)
         if len(c.others) > marks[2] and not self._legal(c, c0, marks):
             raise Unusual
+        return strings
+
+    def _wide(
+        self, ids: list[str], tables: list[dict[str, Any]], wide: list[int], c0: int, c: _Columns
+    ) -> int:
+        """The creatures ``wide`` of a battle (creature rows from `c0`), which have keys
+        beyond controller, power and toughness, as :meth:`_other` reads them, those with
+        keywords alone quickly; how many strings those keys and values hold."""
+        strings = 0
+        memory, others = self.keyword_lists, c.others
+        for i in wide:
+            t = tables[i]
+            texts = t.get("keywords") if len(t) == 4 else None
+            if type(texts) is not list:
+                strings += self._other(ids[i], t, c0 + i, c)
+                continue
+            given = tuple(texts)
+            found = memory.get(given, _UNREAD)
+            if found is _UNREAD:
+                found = memory[given] = self._keywords(given)
+            if found is None:
+                raise Unusual
+            others.append((c0 + i, ids[i], 0, found if found[0] else None, 0, 0, None))
+            strings += 1 + len(texts)
         return strings
 
     def _other(self, cid: str, t: dict[str, Any], row: int, c: _Columns) -> int:
