@@ -387,16 +387,16 @@ class RowReader:
             if not attackers.keys().isdisjoint(blockers):
                 raise Unusual
             blocker = np.fromiter(map(row.__getitem__, blockers), I64, len(blockers))
-            blocked = list(blockers.values())
-            defender = np.fromiter(
-                map(place.__getitem__, map(attackers.__getitem__, blocked)), I64, len(blocked)
-            )
-            if (defender != owner[blocker - c0]).any():
-                raise Unusual
-            order = dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
-            c.block_order += map(order.__getitem__, blocked)
+            blocked = np.fromiter(map(row.__getitem__, blockers.values()), I64, len(blockers))
+            # each creature's place among the attackers (-1: not attacking)
+            attack = np.full(n, -1, I64)
+            attack[attack_row - c0] = np.arange(len(attack_row))
+            k = attack[blocked - c0]
+            if (k < 0).any() or (attack_player[k] != owner[blocker - c0]).any():
+                raise Unusual  # it blocks a creature not attacking its controller
+            c.block_order += (k + a0).tolist()
             c.block_blocker += blocker.tolist()
-            c.block_attacker += map(row.__getitem__, blocked)
+            c.block_attacker += blocked.tolist()
         if len(c.others) > marks[2] and not self._legal(c, c0, marks):
             raise Unusual
         return strings
