@@ -19,7 +19,7 @@ from itertools import islice
 from pathlib import Path
 from typing import TextIO, overload
 
-from ecs_combat.batched.engine import BatchedEngine, collector_paused
+from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.lines import rows_to_batch
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.json_lines import json_line
@@ -31,7 +31,7 @@ from ecs_combat.scenario.documents import json_line_document, open_json_lines
 from ecs_combat.scenario.loader import parse_scenario
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.quick import QuickReader
-from ecs_combat.scenario.quick_rows import RowReader, decode_lines
+from ecs_combat.scenario.quick_rows import RowReader, collector_paused, decode_lines
 
 #: Lines read, resolved and written at a time: about 8,000 creatures for two a line; 100,000
 #: such lines take 61 MB in all (varied lines with keywords about 110 MB). 8,192 and 16,384

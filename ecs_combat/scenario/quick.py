@@ -110,7 +110,7 @@ class QuickReader:
                     targets={},
                 )
             attackers = {cids[r]: pids[int(attacking[r])] for r in attack_order[a0 : a_end[b]]}
-            blocks = {
+            blocks: dict[str, tuple[str, ...]] = {
                 cids[blocker]: (cids[attacker],)
                 for blocker, attacker in zip(
                     blockers_l[b0 : b_end[b]], attacked_l[b0 : b_end[b]], strict=True
