@@ -19,8 +19,7 @@ from itertools import islice
 from pathlib import Path
 from typing import TextIO, overload
 
-from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.lines import rows_to_batch
+from ecs_combat.batched import BatchedEngine, rows_to_batch
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.json_lines import json_line
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
