@@ -48,7 +48,7 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
         power=rows.power,
         toughness=rows.toughness,
         damage=rows.damage,
-        keywords=np.array([masks[k] for k in rows.keywords], np.uint64).reshape(-1),
+        keywords=np.fromiter(map(masks.__getitem__, rows.keywords), np.uint64, n_creatures),
         colors=rows.colors,
         types=rows.types,
         player_lands=np.zeros(len(rows.player_battle), I64),

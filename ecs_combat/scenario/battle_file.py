@@ -19,7 +19,6 @@ import stat
 import tomllib
 from pathlib import Path
 
-import numpy as np
 import orjson
 
 from ecs_combat.scenario.documents import MAX_FILE_BYTES
@@ -52,15 +51,10 @@ def read_battle(path: str | Path, reader: RowReader) -> LineRows | None:
     with collector_paused():  # a million small acyclic objects: nothing to find
         try:
             if suffix == ".json":
-                doc, quotes = orjson.loads(raw), _quotes(raw)
+                doc, quotes = orjson.loads(raw), raw.count(b'"')
             else:  # TOML refuses a key given twice: nothing to count
                 doc, quotes = tomllib.loads(raw.decode("ascii")), None
         except (orjson.JSONDecodeError, tomllib.TOMLDecodeError, RecursionError, ValueError):
             return None
         rows, taken = reader.read([doc], [quotes])
         return rows if taken else None
-
-
-def _quotes(raw: bytes) -> int:
-    """How many double quotes the text holds."""
-    return int(np.count_nonzero(np.frombuffer(raw, np.uint8) == ord('"')))
