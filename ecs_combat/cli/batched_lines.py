@@ -85,7 +85,8 @@ class LineResolver:
             if i in fast:
                 continue
             try:
-                scenario = self._scenario(raw, f"{file}:{first + i}")
+                # the quick reader takes the lines the row reader takes, when it is usable
+                scenario = self._scenario(raw, f"{file}:{first + i}", not self.rows.usable)
             except InputError as exc:
                 failure, end = exc, i
                 break
@@ -142,10 +143,10 @@ class LineResolver:
         _flush(parts, out)
         return done + len(parts)
 
-    def _scenario(self, raw: bytes, where: str) -> Scenario | None:
-        """A line read as the line-by-line path reads it: the quick reader, else the full
-        reader; None for a blank line."""
-        found = self.quick.scenario(raw, where)
+    def _scenario(self, raw: bytes, where: str, quick: bool = True) -> Scenario | None:
+        """A line read as the line-by-line path reads it: the quick reader (if `quick`), else
+        the full reader; None for a blank line."""
+        found = self.quick.scenario(raw, where) if quick else None
         if found is not None:
             return found
         doc = json_line_document(raw, where, "scenario", where.rpartition(":")[0])
