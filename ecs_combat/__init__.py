@@ -117,6 +117,7 @@ if TYPE_CHECKING:
     from ecs_combat.plugin.registry import Registry
     from ecs_combat.plugin.restrictions import Restriction, Side
     from ecs_combat.plugin.schedule import POINT_NAMES, POINTS, SET_ORDER, Point, System
+    from ecs_combat.plugin.skeletons import BlockEvent, CounterTrigger, PumpTrigger, block_trigger
     from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult, TurnResult
@@ -259,6 +260,10 @@ _LAZY = {
     "CombatBatch": "ecs_combat.batched",
     "BatchedEngine": "ecs_combat.batched",
     "TurnScenario": "ecs_combat.scenario.turns",
+    **dict.fromkeys(
+        ["BlockEvent", "CounterTrigger", "PumpTrigger", "block_trigger"],
+        "ecs_combat.plugin.skeletons",
+    ),
 }  # fmt: skip
 
 
@@ -307,6 +312,7 @@ __all__ = [
     "BattleResults",
     "Battles",
     "BlockDeclaration",
+    "BlockEvent",
     "BoolArray",
     "Card",
     "CastInMain",
@@ -316,6 +322,7 @@ __all__ = [
     "CombatResult",
     "CombatView",
     "CounterKind",
+    "CounterTrigger",
     "Creature",
     "CreatureSpec",
     "CreatureToken",
@@ -347,6 +354,7 @@ __all__ = [
     "PluginError",
     "Point",
     "PowerToughness",
+    "PumpTrigger",
     "RaceResults",
     "RaceScenario",
     "RaceState",
@@ -375,6 +383,7 @@ __all__ = [
     "best_attacks",
     "best_blocks",
     "best_blocks_of",
+    "block_trigger",
     "color_mask",
     "from_mask",
     "hookimpl",

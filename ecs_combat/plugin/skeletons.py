@@ -1,0 +1,120 @@
+"""Shapes many keywords share, written once for both engines (docs/plugins.md, "Shared shapes"):
+a trigger that pumps its source (bushido, rampage, frenzy), a trigger that puts a counter on
+its source (dethrone, training), and the block trigger that fires for the creatures one event
+of the declare-blockers step picks (509.2-509.5).
+
+A plugin using them is its keyword, its numbers and its note; the engines' forms of the
+trigger come out the same by construction. A third-party plugin uses them the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from ecs_combat.plugin.context import BatchContext, CombatContext
+from ecs_combat.plugin.payloads import (
+    BatchBlockDeclaration,
+    BatchTriggers,
+    BlockDeclaration,
+    Trigger,
+)
+from ecs_combat.plugin.schedule import System
+
+#: Which creatures' instances a block trigger fires for: those that block or became blocked
+#: (bushido), the attackers that became blocked (rampage), the attackers that attack and
+#: aren't blocked (frenzy).
+BlockEvent = Literal["blocks or becomes blocked", "becomes blocked", "attacks and isn't blocked"]
+
+
+@dataclass(frozen=True)
+class PumpTrigger:
+    """A trigger whose source gets +`power`/+`toughness` until end of turn for each N of the
+    instance that triggered (a keyword with a number); with `per_blocker_beyond_first`, that
+    many times the creatures blocking it beyond the first, counted as it resolves (rampage).
+
+    `note` is the reference engine's line for the account, formatted with ``keyword``,
+    ``n`` (the instance's number), ``id`` (the source's), ``power`` and ``toughness`` (what
+    it gets) and ``beyond`` (the blockers beyond the first)."""
+
+    keyword: str
+    power: int
+    toughness: int
+    note: str
+    per_blocker_beyond_first: bool = False
+
+    def resolve(self, combat: CombatContext, trigger: Trigger) -> None:
+        """The trigger resolving in the reference engine."""
+        n = trigger.data["n"]
+        beyond = 0
+        if self.per_blocker_beyond_first:
+            beyond = max(combat.blocker_count(trigger.source) - 1, 0)
+        times = n * beyond if self.per_blocker_beyond_first else n
+        power, toughness = self.power * times, self.toughness * times
+        if power or toughness or not self.per_blocker_beyond_first:
+            combat.pump(trigger.source, power, toughness)
+        combat.note(
+            self.note.format(
+                keyword=self.keyword,
+                n=trigger.data["n"],
+                id=combat.creature_id(trigger.source),
+                power=power,
+                toughness=toughness,
+                beyond=beyond,
+            )
+        )
+
+    def resolve_batched(self, batch: BatchContext, triggers: BatchTriggers) -> None:
+        """The triggers of a batch resolving in the batched engine."""
+        times = triggers.data["n"]
+        if self.per_blocker_beyond_first:
+            times = times * np.maximum(batch.blocker_count()[triggers.source] - 1, 0)
+        batch.pump(triggers.source, self.power * times, self.toughness * times)
+
+
+@dataclass(frozen=True)
+class CounterTrigger:
+    """A trigger that puts one counter of `kind` (``+1/+1``) on its source; `note` is the
+    reference engine's line for the account, formatted with ``keyword`` and ``id``."""
+
+    keyword: str
+    kind: str
+    note: str
+
+    def resolve(self, combat: CombatContext, trigger: Trigger) -> None:
+        """The trigger resolving in the reference engine."""
+        combat.add_counters(trigger.source, self.kind, 1)
+        combat.note(self.note.format(keyword=self.keyword, id=combat.creature_id(trigger.source)))
+
+    def resolve_batched(self, batch: BatchContext, triggers: BatchTriggers) -> None:
+        """The triggers of a batch resolving in the batched engine."""
+        batch.add_counters(triggers.source, self.kind, 1)
+
+
+def block_trigger(keyword: str, event: BlockEvent, effect: PumpTrigger) -> System:
+    """The declare-blockers system of a block trigger: once per instance of `keyword` on each
+    creature `event` picks, resolving as `effect` says (509.2-509.5: in APNAP order, with
+    state-based actions after each)."""
+
+    def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
+        if event == "blocks or becomes blocked":
+            creatures = declaration.in_blocks()
+        elif event == "becomes blocked":
+            creatures = declaration.blocked_attackers()
+        else:
+            blocked = set(declaration.blocked_attackers())
+            creatures = [c for c in combat.creatures() if combat.attacking(c) and c not in blocked]
+        declaration.trigger_each_instance(combat, creatures, keyword, effect.resolve)
+
+    def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
+        if event == "blocks or becomes blocked":
+            rows = declaration.in_blocks(batch.rows)
+        elif event == "becomes blocked":
+            rows = declaration.blocked_attackers(batch.rows)
+        else:
+            rows = batch.attacking() & ~declaration.blocked_attackers(batch.rows)
+        declaration.trigger_each_instance(batch, rows, keyword, effect.resolve_batched)
+
+    return System("declare-blockers", "block trigger", triggers, triggers_batched, {keyword})
