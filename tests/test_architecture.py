@@ -375,8 +375,7 @@ OVERSIZED = {
     ("class", "scenario/loader.py", "Parser"),
     ("module", "scenario/quick_rows.py", ""),
     ("function", "scenario/quick_rows.py", "_read"),
-    ("module", "scenario/schema.py", ""),
-    ("function", "scenario/schema.py", "value"),
+    ("function", "scenario/json_schema.py", "value"),
     ("function", "simulation/assemble.py", "assemble"),
     ("class", "simulation/spec_reader.py", "SpecReader"),
 }

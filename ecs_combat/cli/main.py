@@ -428,6 +428,6 @@ def schema(state: State, kind: str) -> None:
 
     Keyword, card and damage-step names are those of the loaded plugins.
     """
-    from ecs_combat.scenario.schema import scenario_schema
+    from ecs_combat.scenario.json_schema import scenario_schema
 
     click.echo(json.dumps(scenario_schema(state.registry), indent=2))
