@@ -363,7 +363,6 @@ OVERSIZED = {
     ("class", "batched/from_scenarios.py", "BatchBuilder"),
     ("function", "batched/result_text.py", "json_text"),
     ("function", "batched/results.py", "build"),
-    ("function", "cli/main.py", "resolve"),
     ("function", "decisions/decide.py", "best_attacks"),
     ("class", "decisions/tree.py", "Tree"),
     ("module", "plugin/context.py", ""),
