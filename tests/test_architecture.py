@@ -402,3 +402,28 @@ def test_functions_classes_and_modules_keep_their_sizes() -> None:
     found = _oversized()
     assert sorted(found - OVERSIZED) == [], "split it: it is two things"
     assert sorted(OVERSIZED - found) == [], "split already: take it off OVERSIZED"
+
+
+#: The reference engine imported by the scenario reader, the rules core or the decisions: the
+#: legality of declarations still judged on a reference combat (characteristics.py), and the
+#: decisions' fallback for boards the batched engine refuses. Issue 35 asks for none: exact,
+#: so no new one comes in and each removal takes its line off.
+REFERENCE_IMPORTS = {
+    ("ecs_combat.decisions.decide", "ecs_combat.reference.engine"),
+    ("ecs_combat.decisions.declarations", "ecs_combat.reference.characteristics"),
+    ("ecs_combat.scenario.loader", "ecs_combat.reference.characteristics"),
+}
+
+
+def test_scenarios_rules_and_decisions_do_not_run_the_reference_engine() -> None:
+    """No module of scenario/, rules/ or decisions/ imports the reference engine (lazily or
+    not), but for the listed ones still there."""
+    found = {
+        (here, imp.module)
+        for here, imports in _core_imports().items()
+        if here.startswith(("ecs_combat.scenario", "ecs_combat.rules", "ecs_combat.decisions"))
+        for imp in imports
+        if imp.module.startswith("ecs_combat.reference")
+    }
+    assert sorted(found - REFERENCE_IMPORTS) == [], "a new reference-engine import"
+    assert sorted(REFERENCE_IMPORTS - found) == [], "removed: take it off REFERENCE_IMPORTS"
