@@ -117,7 +117,13 @@ if TYPE_CHECKING:
     from ecs_combat.plugin.registry import Registry
     from ecs_combat.plugin.restrictions import Restriction, Side
     from ecs_combat.plugin.schedule import POINT_NAMES, POINTS, SET_ORDER, Point, System
-    from ecs_combat.plugin.skeletons import BlockEvent, CounterTrigger, PumpTrigger, block_trigger
+    from ecs_combat.plugin.skeletons import (
+        BlockEvent,
+        CounterTrigger,
+        PumpTrigger,
+        attack_trigger,
+        block_trigger,
+    )
     from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult, TurnResult
@@ -261,7 +267,7 @@ _LAZY = {
     "BatchedEngine": "ecs_combat.batched",
     "TurnScenario": "ecs_combat.scenario.turns",
     **dict.fromkeys(
-        ["BlockEvent", "CounterTrigger", "PumpTrigger", "block_trigger"],
+        ["BlockEvent", "CounterTrigger", "PumpTrigger", "attack_trigger", "block_trigger"],
         "ecs_combat.plugin.skeletons",
     ),
 }  # fmt: skip
@@ -379,6 +385,7 @@ __all__ = [
     "TurnScenario",
     "TurnView",
     "account",
+    "attack_trigger",
     "battles",
     "best_attacks",
     "best_blocks",

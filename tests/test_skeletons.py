@@ -1,4 +1,5 @@
-"""The shared shapes of the plugin API (PumpTrigger, CounterTrigger, block_trigger) used by a
+"""The shared shapes of the plugin API (PumpTrigger, CounterTrigger, block_trigger,
+attack_trigger) used by a
 third-party plugin, as docs/plugins.md shows: its keywords resolve by hand's numbers on both
 engines (509.2-509.5 block triggers; 122.1a counters)."""
 
@@ -14,11 +15,14 @@ from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
     BatchContext,
+    BatchTriggers,
     CombatContext,
     CounterTrigger,
     Keyword,
     PumpTrigger,
     System,
+    Trigger,
+    attack_trigger,
     block_trigger,
     hookimpl,
 )
@@ -43,6 +47,14 @@ def _zeal_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> N
     declaration.trigger_each_instance(batch, "zeal", ZEAL.resolve_batched)
 
 
+def _tithe(combat: CombatContext, trigger: Trigger) -> None:
+    combat.lose_life(trigger.data["defending_player"], trigger.data["n"])
+
+
+def _tithe_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
+    batch.lose_life(triggers.data["defending_player"], triggers.data["n"])
+
+
 class ThirdParty:
     """A plugin written with the shared shapes only."""
 
@@ -52,6 +64,7 @@ class ThirdParty:
             Keyword("surge", rule="702.999", parameter="number"),
             Keyword("crowd", rule="702.998", parameter="number"),
             Keyword("zeal", rule="702.997", requires=frozenset({"+1/+1"})),
+            Keyword("tithe", rule="702.996", parameter="number"),
         ]
 
     @hookimpl
@@ -60,6 +73,7 @@ class ThirdParty:
             block_trigger("surge", "becomes blocked", SURGE),
             block_trigger("crowd", "blocks or becomes blocked", CROWD),
             System("declare-attackers", "attack trigger", _zeal, _zeal_batched, {"zeal"}),
+            attack_trigger("tithe", _tithe, _tithe_batched, defender=True),
         ]
 
 
@@ -107,3 +121,11 @@ def test_a_counter_trigger_puts_one_counter_per_instance(run: Resolve) -> None:
     """zeal twice on a 2/2 attacker: two +1/+1 counters as attackers are declared: 4/4."""
     out = run(PLAYERS + creature("z", "A", 2, 2, "zeal", "zeal") + combat({"z": "B"}))
     assert pt(out, "z") == (4, 4)
+
+
+def test_an_attack_trigger_remembers_the_player_attacked(run: Resolve) -> None:
+    """tithe 2 (made up: the player it attacks loses N life) on a 1/1 attacking B, unblocked:
+    B loses 2 as attackers are declared and 1 combat damage: 20 -> 17; A keeps 20."""
+    out = run(PLAYERS + creature("t", "A", 1, 1, "tithe 2") + combat({"t": "B"}))
+    assert out["players"]["B"]["life"] == 17
+    assert out["players"]["A"]["life"] == 20

@@ -1,7 +1,8 @@
 """Shapes many keywords share, written once for both engines (docs/plugins.md, "Shared shapes"):
 a trigger that pumps its source (bushido, rampage, frenzy), a trigger that puts a counter on
-its source (dethrone, training), and the block trigger that fires for the creatures one event
-of the declare-blockers step picks (509.2-509.5).
+its source (dethrone, training), the block trigger that fires for the creatures one event of
+the declare-blockers step picks (509.2-509.5), and the attack trigger of each attacker that
+remembers the player it attacks (annihilator, myriad).
 
 A plugin using them is its keyword, its numbers and its note; the engines' forms of the
 trigger come out the same by construction. A third-party plugin uses them the same way.
@@ -9,6 +10,7 @@ trigger come out the same by construction. A third-party plugin uses them the sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,6 +18,8 @@ import numpy as np
 
 from ecs_combat.plugin.context import BatchContext, CombatContext
 from ecs_combat.plugin.payloads import (
+    AttackDeclaration,
+    BatchAttackDeclaration,
     BatchBlockDeclaration,
     BatchTriggers,
     BlockDeclaration,
@@ -118,3 +122,36 @@ def block_trigger(keyword: str, event: BlockEvent, effect: PumpTrigger) -> Syste
         declaration.trigger_each_instance(batch, rows, keyword, effect.resolve_batched)
 
     return System("declare-blockers", "block trigger", triggers, triggers_batched, {keyword})
+
+
+#: How each engine resolves a trigger.
+Resolve = Callable[[CombatContext, Trigger], None]
+ResolveBatched = Callable[[BatchContext, BatchTriggers], None]
+
+
+def attack_trigger(
+    keyword: str, resolve: Resolve, resolve_batched: ResolveBatched, *, defender: bool = False
+) -> System:
+    """The declare-attackers system of an attack trigger: once per instance of `keyword` on
+    each attacker (508.2a, 603.2), its number as ``data["n"]``; with `defender`, also the
+    player it attacks as it triggers, ``data["defending_player"]`` (-1 for none): what the ability
+    needs of its source even if the source leaves before it resolves (113.7a)."""
+
+    def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
+        before = len(declaration.triggers)
+        declaration.trigger_each_instance(combat, keyword, resolve)
+        if defender:
+            for t in declaration.triggers[before:]:
+                player = combat.defending_player(t.source)
+                t.data["defending_player"] = -1 if player is None else player
+
+    def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
+        before = len(declaration.triggers)
+        declaration.trigger_each_instance(batch, keyword, resolve_batched)
+        if defender:
+            for group in declaration.triggers[before:]:
+                group.data["defending_player"] = np.asarray(
+                    batch.defending_player()[group.source], np.int64
+                )
+
+    return System("declare-attackers", "attack trigger", triggers, triggers_batched, {keyword})
