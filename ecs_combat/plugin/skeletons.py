@@ -110,7 +110,7 @@ def block_trigger(keyword: str, event: BlockEvent, effect: PumpTrigger) -> Syste
         else:
             blocked = set(declaration.blocked_attackers())
             creatures = [c for c in combat.creatures() if combat.attacking(c) and c not in blocked]
-        declaration.trigger_each_instance(combat, creatures, keyword, effect.resolve)
+        declaration.trigger_each_instance(combat, keyword, effect.resolve, creatures)
 
     def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
         if event == "blocks or becomes blocked":
@@ -119,7 +119,7 @@ def block_trigger(keyword: str, event: BlockEvent, effect: PumpTrigger) -> Syste
             rows = declaration.blocked_attackers(batch.rows)
         else:
             rows = batch.attacking() & ~declaration.blocked_attackers(batch.rows)
-        declaration.trigger_each_instance(batch, rows, keyword, effect.resolve_batched)
+        declaration.trigger_each_instance(batch, keyword, effect.resolve_batched, rows)
 
     return System("declare-blockers", "block trigger", triggers, triggers_batched, {keyword})
 
