@@ -21,4 +21,4 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [block_trigger(BUSHIDO, "blocks or becomes blocked", PUMP)]
+    return [block_trigger(BUSHIDO, "blocks or becomes blocked", PUMP.resolve, PUMP.resolve_batched)]

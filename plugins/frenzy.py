@@ -20,4 +20,4 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [block_trigger(FRENZY, "attacks and isn't blocked", PUMP)]
+    return [block_trigger(FRENZY, "attacks and isn't blocked", PUMP.resolve, PUMP.resolve_batched)]

@@ -25,4 +25,4 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [block_trigger(RAMPAGE, "becomes blocked", PUMP)]
+    return [block_trigger(RAMPAGE, "becomes blocked", PUMP.resolve, PUMP.resolve_batched)]

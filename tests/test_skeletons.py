@@ -70,8 +70,10 @@ class ThirdParty:
     @hookimpl
     def register_systems(self) -> list[System]:
         return [
-            block_trigger("surge", "becomes blocked", SURGE),
-            block_trigger("crowd", "blocks or becomes blocked", CROWD),
+            block_trigger("surge", "becomes blocked", SURGE.resolve, SURGE.resolve_batched),
+            block_trigger(
+                "crowd", "blocks or becomes blocked", CROWD.resolve, CROWD.resolve_batched
+            ),
             System("declare-attackers", "attack trigger", _zeal, _zeal_batched, {"zeal"}),
             attack_trigger("tithe", _tithe, _tithe_batched, defender=True),
         ]

@@ -33,6 +33,11 @@ from ecs_combat.plugin.schedule import System
 BlockEvent = Literal["blocks or becomes blocked", "becomes blocked", "attacks and isn't blocked"]
 
 
+#: How each engine resolves a trigger.
+Resolve = Callable[[CombatContext, Trigger], None]
+ResolveBatched = Callable[[BatchContext, BatchTriggers], None]
+
+
 @dataclass(frozen=True)
 class PumpTrigger:
     """A trigger whose source gets +`power`/+`toughness` until end of turn for each N of the
@@ -97,10 +102,18 @@ class CounterTrigger:
         batch.add_counters(triggers.source, self.kind, 1)
 
 
-def block_trigger(keyword: str, event: BlockEvent, effect: PumpTrigger) -> System:
+def block_trigger(
+    keyword: str,
+    event: BlockEvent,
+    resolve: Resolve,
+    resolve_batched: ResolveBatched,
+    *,
+    defender: bool = False,
+) -> System:
     """The declare-blockers system of a block trigger: once per instance of `keyword` on each
-    creature `event` picks, resolving as `effect` says (509.2-509.5: in APNAP order, with
-    state-based actions after each)."""
+    creature `event` picks, its number as ``data["n"]`` (509.2-509.5: in APNAP order, with
+    state-based actions after each); with `defender`, also the player each attacks as it
+    triggers, ``data["defending_player"]`` (-1 for none: afflict)."""
 
     def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
         if event == "blocks or becomes blocked":
@@ -110,7 +123,10 @@ def block_trigger(keyword: str, event: BlockEvent, effect: PumpTrigger) -> Syste
         else:
             blocked = set(declaration.blocked_attackers())
             creatures = [c for c in combat.creatures() if combat.attacking(c) and c not in blocked]
-        declaration.trigger_each_instance(combat, keyword, effect.resolve, creatures)
+        before = len(declaration.triggers)
+        declaration.trigger_each_instance(combat, keyword, resolve, creatures)
+        if defender:
+            _keep_defending_player(combat, declaration.triggers[before:])
 
     def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
         if event == "blocks or becomes blocked":
@@ -119,14 +135,28 @@ def block_trigger(keyword: str, event: BlockEvent, effect: PumpTrigger) -> Syste
             rows = declaration.blocked_attackers(batch.rows)
         else:
             rows = batch.attacking() & ~declaration.blocked_attackers(batch.rows)
-        declaration.trigger_each_instance(batch, keyword, effect.resolve_batched, rows)
+        before = len(declaration.triggers)
+        declaration.trigger_each_instance(batch, keyword, resolve_batched, rows)
+        if defender:
+            _keep_defending_players(batch, declaration.triggers[before:])
 
     return System("declare-blockers", "block trigger", triggers, triggers_batched, {keyword})
 
 
-#: How each engine resolves a trigger.
-Resolve = Callable[[CombatContext, Trigger], None]
-ResolveBatched = Callable[[BatchContext, BatchTriggers], None]
+def _keep_defending_player(combat: CombatContext, triggers: list[Trigger]) -> None:
+    """Each trigger's ``data["defending_player"]``: the player its source attacks now, -1
+    for none."""
+    for t in triggers:
+        player = combat.defending_player(t.source)
+        t.data["defending_player"] = -1 if player is None else player
+
+
+def _keep_defending_players(batch: BatchContext, groups: list[BatchTriggers]) -> None:
+    """The same for the batched engine's groups of triggers."""
+    for group in groups:
+        group.data["defending_player"] = np.asarray(
+            batch.defending_player()[group.source], np.int64
+        )
 
 
 def attack_trigger(
@@ -141,17 +171,12 @@ def attack_trigger(
         before = len(declaration.triggers)
         declaration.trigger_each_instance(combat, keyword, resolve)
         if defender:
-            for t in declaration.triggers[before:]:
-                player = combat.defending_player(t.source)
-                t.data["defending_player"] = -1 if player is None else player
+            _keep_defending_player(combat, declaration.triggers[before:])
 
     def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
         before = len(declaration.triggers)
         declaration.trigger_each_instance(batch, keyword, resolve_batched)
         if defender:
-            for group in declaration.triggers[before:]:
-                group.data["defending_player"] = np.asarray(
-                    batch.defending_player()[group.source], np.int64
-                )
+            _keep_defending_players(batch, declaration.triggers[before:])
 
     return System("declare-attackers", "attack trigger", triggers, triggers_batched, {keyword})
