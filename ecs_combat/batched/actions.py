@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
-from ecs_combat.batched.keywords import add_counters, keyword_index, kept, listed_at, refresh
+from ecs_combat.batched.keywords import add_counters, kept, keyword_index, listed_at, refresh
 from ecs_combat.batched.numeric import mask_of, rows_in, run_starts, some
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin

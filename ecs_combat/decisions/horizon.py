@@ -30,8 +30,9 @@ from ecs_combat.batched.block_rules import declaring_blockers
 from ecs_combat.batched.board_copies import copy_boards
 from ecs_combat.batched.boards import Rows
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.decisions.answers import Decision
 from ecs_combat.decisions.bounds import Clock
-from ecs_combat.decisions.decide import Decision, best_attacks, best_blocks, engine_for
+from ecs_combat.decisions.decide import best_attacks, best_blocks, engine_for
 from ecs_combat.decisions.declarations import attack_declarations, attackers_able
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
 from ecs_combat.decisions.tree import Continuation
