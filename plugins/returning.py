@@ -12,8 +12,6 @@ once: the first trigger to resolve returns it, the others find a new object
 
 from __future__ import annotations
 
-import numpy as np
-
 from ecs_combat import (
     BatchContext,
     BatchDeaths,

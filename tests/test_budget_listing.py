@@ -22,8 +22,8 @@ from ecs_combat.batched.boards import Segments
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.decisions import bounds, decide, partial
 from ecs_combat.decisions.bounds import Clock, SearchTooLarge
-from ecs_combat.decisions.declarations import block_options
 from ecs_combat.decisions.decide import best_attacks, best_blocks
+from ecs_combat.decisions.declarations import block_options
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation.decided import Decider
 

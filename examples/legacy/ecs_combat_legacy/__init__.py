@@ -100,6 +100,4 @@ def register_keywords() -> list[Keyword]:
 @hookimpl
 def register_systems() -> list[System]:
     """One trigger per instance, as creatures die."""
-    return [
-        System("dies", "legacy triggers", put_triggers, put_triggers_batched, {LEGACY})
-    ]
+    return [System("dies", "legacy triggers", put_triggers, put_triggers_batched, {LEGACY})]
