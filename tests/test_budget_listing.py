@@ -20,7 +20,7 @@ from test_decisions import small_boards
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.boards import Segments
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
-from ecs_combat.decisions import bounds, decide, partial
+from ecs_combat.decisions import bounds, decide, partial, search
 from ecs_combat.decisions.bounds import Clock, SearchTooLarge
 from ecs_combat.decisions.decide import best_attacks, best_blocks
 from ecs_combat.decisions.declarations import block_options
@@ -194,3 +194,28 @@ def test_attacks_command_on_a_7x7_board_with_keywords_under_a_budget() -> None:
     out = json.loads(p.stdout)
     assert out["optimal"] is False and out["declarations"] == 128
     assert out["reason"].startswith("the budget of 1 s ran out")
+
+
+def test_under_a_budget_the_declarations_with_most_divisions_are_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The memory guard under a budget: 3 declarations with 100, 10 and 1 division choices
+    and room for 14 candidate combats (3 + 10 + 1): the one with 100 is left out."""
+    monkeypatch.setattr(bounds, "MOST_COMBATS", 14)
+    pending = np.ones(3, np.bool_)
+    choices = np.log(np.array([100.0, 10.0, 1.0]))
+    assert search._too_many_choices(pending, choices, 3).tolist() == [True, False, False]
+    monkeypatch.setattr(bounds, "MOST_COMBATS", 13)  # 3 + 10 + 1 is one too many
+    assert search._too_many_choices(pending, choices, 3).tolist() == [True, True, False]
+    monkeypatch.setattr(bounds, "MOST_COMBATS", 200)  # all fit
+    assert not search._too_many_choices(pending, choices, 3).any()
+
+
+def test_the_3x4_board_is_searched_in_part_under_a_budget(registry: Registry) -> None:
+    """The audit's board (refused without a budget: 3,155,224 candidate combats): with a
+    budget the declarations with the most division choices are left out until the rest fit,
+    and the answer is never optimal."""
+    d = best_blocks(load(REPRO / "blocks-3x4-two-any-number-blockers.toml", registry), registry,
+                    budget=0.3)  # fmt: skip
+    assert not d.optimal and d.declarations == 1024
+    assert d.reason is not None and "were not searched to the end" in d.reason
