@@ -23,9 +23,9 @@ from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.decisions import bounds, decide, partial, search
 from ecs_combat.decisions.bounds import Clock, SearchTooLarge
 from ecs_combat.decisions.decide import best_attacks, best_blocks
+from ecs_combat.decisions.decided import Decider
 from ecs_combat.decisions.declarations import block_options
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.simulation.decided import Decider
 
 REPRO = Path(__file__).parent / "repro" / "wave4"
 MANY_DECLARATIONS = REPRO / "blocks-7x7-many-declarations.toml"
