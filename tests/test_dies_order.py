@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import Resolve, bundled_registry, step, text_resolver
 from herald_plugin import HERALDS, Herald
-from scenario_text import combat, creature
+from scenario_text import combat, creature, event
 
 TWO = "[players.A]\n[players.B]\n"
 
@@ -72,6 +72,22 @@ def test_a_one_one_with_persist_first_dies_twice(resolve: Resolve) -> None:
     out = resolve(knight_kills("sprite", 1, 1, "persist", "undying"))
     assert step(out, "first-strike")["died"] == ["sprite", "sprite"]
     assert final(out, "sprite") == (True, 0, 2, 2, {"+1/+1": 1})
+
+
+def test_a_granted_undying_finds_the_new_object_dead_and_does_nothing(resolve: Resolve) -> None:
+    """11.5, 400.7: a 1/1 with persist is granted undying (listed after it: granted later)
+    and dies to the knight. Persist's trigger returns it with a -1/-1 counter, 0/0; it dies
+    at the check after that trigger, a new object without the granted undying, whose persist
+    does nothing (it had a -1/-1 counter). The old undying trigger then finds a new object,
+    dead with no +1/+1 counter, and does nothing: the sprite stays dead (returning it would
+    make it a 2/2 with a +1/+1 counter)."""
+    out = resolve(
+        knight_kills("sprite", 1, 1, "persist")
+        + event("declare-blockers", "grant", target="sprite", keywords=["undying"])
+    )
+    assert step(out, "first-strike")["died"] == ["sprite", "sprite"]
+    assert final(out, "sprite")[0] is False
+    assert final(out, "sprite")[4] == {"-1/-1": 1}
 
 
 @pytest.fixture(scope="module")
