@@ -2,7 +2,10 @@
 the public plugin contract (both engines):
 
 - ``herald N``: when it dies, every player's ``heralds`` becomes ``heralds * 10 + N``; so
-  after heralds 2, 1 and 4 resolve, in that order, each player's ``heralds`` is 214.
+  after heralds 2, 1 and 4 resolve, in that order, each player's ``heralds`` is 214;
+- ``revive``: when it dies, return it to the battlefield (no condition, and no look at
+  whether it is still the object that died: the contexts' ``return_to_battlefield`` must do
+  nothing to a new object, 400.7).
 
 It stands for any plugin's "dies" trigger in the tests of RULES 11.5 (APNAP, sources in
 ``creatures`` order, one creature's instances in list order).
@@ -26,6 +29,7 @@ from ecs_combat import (
 )
 
 HERALD = "herald"
+REVIVE = "revive"
 HERALDS = "heralds"
 
 
@@ -47,6 +51,14 @@ def herald_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     state[rows] = state[rows] * 10 + n[batch.player_battle()[rows]]
 
 
+def revive(combat: CombatContext, trigger: Trigger) -> None:
+    combat.return_to_battlefield(trigger.source)
+
+
+def revive_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
+    batch.return_to_battlefield(triggers.source)
+
+
 class Herald:
     """The plugin object (``bundled_registry(extra=(Herald(),))``)."""
 
@@ -54,7 +66,7 @@ class Herald:
 
     @hookimpl
     def register_keywords(self) -> list[Keyword]:
-        return [Keyword(HERALD, rule="test", parameter="number")]
+        return [Keyword(HERALD, rule="test", parameter="number"), Keyword(REVIVE, rule="test")]
 
     @hookimpl
     def register_state(self) -> list[StateField]:
@@ -68,4 +80,13 @@ class Herald:
         def heralds_batched(batch: BatchContext, deaths: BatchDeaths) -> None:
             deaths.trigger_each_instance(batch, HERALD, herald_batched)
 
-        return [System("dies", "herald", heralds, heralds_batched, {HERALD})]
+        def revives(combat: CombatContext, deaths: Deaths) -> None:
+            deaths.trigger_each_instance(combat, REVIVE, revive)
+
+        def revives_batched(batch: BatchContext, deaths: BatchDeaths) -> None:
+            deaths.trigger_each_instance(batch, REVIVE, revive_batched)
+
+        return [
+            System("dies", "herald", heralds, heralds_batched, {HERALD}),
+            System("dies", "revive", revives, revives_batched, {REVIVE}),
+        ]

@@ -125,3 +125,17 @@ def test_the_returned_creature_triggers_again_when_it_dies_again(resolve_herald:
     assert step(out, "first-strike")["died"] == ["sprite", "sprite"]
     assert out["players"]["A"][HERALDS] == 1122
     assert final(out, "sprite")[0] is False
+
+
+def test_returning_a_new_object_again_does_nothing(resolve_herald: Resolve) -> None:
+    """400.7, the contexts' return_to_battlefield: a 1/1 with persist is granted revive (a
+    test trigger returning its source with no condition) and dies to the knight. Persist
+    returns it 0/0 (a -1/-1 counter); it dies at the check after, a new object without
+    revive, whose persist does nothing. The old revive trigger then returns... nothing: the
+    card is a new object to it. The sprite stays dead."""
+    out = resolve_herald(
+        knight_kills("sprite", 1, 1, "persist")
+        + event("declare-blockers", "grant", target="sprite", keywords=["revive"])
+    )
+    assert step(out, "first-strike")["died"] == ["sprite", "sprite"]
+    assert final(out, "sprite")[0] is False
