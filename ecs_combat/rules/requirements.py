@@ -26,7 +26,6 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
@@ -199,6 +198,8 @@ def most_obeyable(reqs: BlockRequirements) -> int:
 def _obeyed_with(reqs: BlockRequirements, blocked: set[int], unblocked: set[int]) -> int | None:
     """The most requirements a declaration obeys that blocks each attacker of `blocked` with
     at least its least blockers and none of `unblocked`; None if there is none such."""
+    import networkx as nx  # here: its import costs more than a small resolve (start-up)
+
     graph = nx.DiGraph()
     required = {(int(i), int(j)) for i, j in reqs.pairs.tolist()}
     wanted = sorted({j for _, j in required})
