@@ -135,14 +135,14 @@ def block_requirements(
             )
     pairs = np.array(sorted(sources), np.int64).reshape(-1, 2)
     capacity = np.ones(len(blockers), np.int64)
-    required_blockers = set(np.unique(pairs[:, 0]).tolist())
+    required_blockers = {i for i, _ in sources}  # (np.unique would import numpy.ma)
     for i in required_blockers:  # only where it can matter
         capacity[i] = block_capacity(side(blockers[i]), registry)
     # who else could block the attackers with a requirement, and how many each needs:
     # declaration-wide restrictions (menace) count too (RULES 11.4)
     can: set[tuple[int, int]] = set()
     least: dict[int, int] = {}
-    for j in np.unique(pairs[:, 1]).tolist():
+    for j in sorted({j for _, j in sources}):
         theirs = side(attackers[j])
         need = least_blockers(theirs, registry)[0]
         if need <= 1:
