@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.plugin.registry import Registry
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult
     from ecs_combat.scenario.model import Scenario
@@ -160,6 +161,8 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
         resolver = ReferenceEngine(registry)
     batch = BATCH if engine == "batched" else 1
     pairs = written or resolve_stream(scenarios, resolver, batch)
+    if engine == "batched" and not as_json:  # the same account as the reference engine's
+        pairs = _narrated(pairs, registry)
     console = _console()
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
@@ -205,6 +208,21 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
         lines.flush()
     if first is not None:
         render(*first, console)
+
+
+def _narrated(
+    pairs: Iterator[tuple[Scenario, CombatResult]], registry: Registry
+) -> Iterator[tuple[Scenario, CombatResult]]:
+    """The batched engine's results with the reference engine's words (docs/output.md): each
+    account below the summarised size is worded by the reference engine, its outcome checked."""
+    from ecs_combat.cli.summary import SUMMARISED
+    from ecs_combat.reference.narration import Narrator
+
+    narrator = Narrator(registry)
+    for scenario, result in pairs:
+        if not result.worded and len(scenario.creatures) < SUMMARISED:
+            result = narrator.combat(scenario, result)
+        yield scenario, result
 
 
 DECISION_OPTIONS = [
