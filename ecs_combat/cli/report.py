@@ -25,6 +25,8 @@ from ecs_combat.scenario.model import Scenario
 NOTE_LENGTH = 1000
 #: How a creature id or a note is written in the account.
 _Label = Callable[[str], str]
+
+
 @dataclass
 class _StepLines:
     """One damage step, as lines and tables for either layout."""
