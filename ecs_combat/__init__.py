@@ -31,13 +31,13 @@ if TYPE_CHECKING:
         simulate,
     )
     from ecs_combat.api_accounts import account, replay, scenarios
+    from ecs_combat.api_bulk import Boards, DecidedBattles, best_attacks_of, best_blocks_of
     from ecs_combat.api_decisions import (
         Choice,
         Decision,
         Objective,
         best_attacks,
         best_blocks,
-        best_blocks_of,
     )
     from ecs_combat.api_races import (
         DrawnPolicy,
@@ -245,8 +245,11 @@ _LAZY = {
         "ecs_combat.api",
     ),
     **dict.fromkeys(
-        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks", "best_blocks_of"],
+        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
         "ecs_combat.api_decisions",
+    ),
+    **dict.fromkeys(
+        ["Boards", "DecidedBattles", "best_attacks_of", "best_blocks_of"], "ecs_combat.api_bulk"
     ),
     **dict.fromkeys(["account", "replay", "scenarios"], "ecs_combat.api_accounts"),
     **dict.fromkeys(
@@ -308,6 +311,7 @@ __all__ = [
     "BattleResults",
     "Battles",
     "BlockDeclaration",
+    "Boards",
     "BoolArray",
     "Card",
     "CastInMain",
@@ -325,6 +329,7 @@ __all__ = [
     "DamageStep",
     "Dealt",
     "Deaths",
+    "DecidedBattles",
     "Decision",
     "Destruction",
     "DrawnPolicy",
@@ -374,6 +379,7 @@ __all__ = [
     "account",
     "battles",
     "best_attacks",
+    "best_attacks_of",
     "best_blocks",
     "best_blocks_of",
     "color_mask",

@@ -54,24 +54,27 @@ class Decider:
         """Candidate combats resolved, over every chunk decided (for measurements)."""
         return self.search.combats_resolved
 
-    def decide(self, drawn: Drawn, outcomes: bool = False) -> tuple[Drawn, BatchOutcome | None]:
+    def decide(
+        self, drawn: Drawn, outcomes: bool = False, sides: Sides | None = None
+    ) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the attacking player's best attack among its drawn attackers,
         the defending player's best blocks against it and the best line's divisions,
         instead of the drawn declarations; their outcomes are for the run's engine to
-        resolve (None)."""
+        resolve (None). `sides`: the players and values (default: as drawn, :meth:`_sides`)."""
         batch = drawn.batch
         rows = Rows.by_battle(batch)
-        best = self.attacks.best(batch, self._sides(batch, rows), ~drawn.attacking_side, rows)
+        sides = sides or self._sides(batch, rows)
+        best = self.attacks.best(batch, sides, ~drawn.attacking_side, rows)
         return dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations)), None
 
     def decide_blocks(
-        self, drawn: Drawn, outcomes: bool = False
+        self, drawn: Drawn, outcomes: bool = False, sides: Sides | None = None
     ) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the defending player's best blocks against their attackers as
         given and the best line's divisions; with `outcomes`, also their outcomes as the
-        search resolved them (the batched engine's)."""
+        search resolved them (the batched engine's). `sides` as for :meth:`decide`."""
         batch = drawn.batch
-        best = self.best(batch, ~drawn.attacking_side, outcomes)
+        best = self.best(batch, ~drawn.attacking_side, outcomes, sides=sides)
         decided = dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations))
         if not outcomes:
             return decided, None
@@ -84,14 +87,15 @@ class Decider:
         defends: BoolArray,
         outcomes: bool = False,
         clock: Clock | None = None,
+        sides: Sides | None = None,
     ) -> Best:
         """The best blocks of a batch's battles by the creatures `defends` (the defending
         player's), judged on the combat as blockers are declared; `clock`: a time budget
-        (:meth:`BlockSearch.best`)."""
+        (:meth:`BlockSearch.best`); `sides` as for :meth:`decide`."""
         at = declaring_blockers(self.engine, batch, defends)
         legality = Legality(at.legal_blocks, at.blockers_needed, at.required, at.capacity)
         rows = Rows.by_battle(batch)
-        sides = self._sides(batch, rows)
+        sides = sides or self._sides(batch, rows)
         return self.search.best(
             batch, sides, at.may_block, legality, outcomes, rows=rows, clock=clock
         )
