@@ -74,7 +74,9 @@ def main() -> None:
         for name, run in runs.items():
             best[name] = min(best[name], cpu(run))
     n = args.boards
-    print(f"{n:,} tournament boards, fastest of {args.rounds} rounds, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"{n:,} tournament boards, fastest of {args.rounds} rounds, load {os.getloadavg()[0]:.1f}"
+    )
     names = list(runs)
     for name in names:
         print(f"{name:55s} {best[name] / n * 1e6:8.1f} us a board")

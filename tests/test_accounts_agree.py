@@ -125,3 +125,13 @@ def test_the_command_prints_the_same_account_on_both_engines(args: list[str]) ->
     reference = command(*full, "--engine", "reference")
     assert "·" in reference and "may attack again" in reference  # it has words to lose
     assert command(*full, "--engine", "batched") == reference
+
+
+def test_a_race_says_what_its_scores_mean() -> None:
+    """The race's declarations show their scores (RULES section 9); the account explains the
+    terms under them, as `attacks` does under its table."""
+    out = command("race", str(ROOT / "examples/races/crack-back.toml"))
+    assert "(score game 0, material 0, life 0, poison 0)" in out
+    last = out.splitlines()[-1]
+    assert last.startswith("Scores, from the attacking player's side")
+    assert "life: life the defender loses minus life the attacking player loses" in last

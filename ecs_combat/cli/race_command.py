@@ -11,6 +11,7 @@ import click
 from rich.console import Console
 
 from ecs_combat.api_races import race
+from ecs_combat.cli.decide_command import terms_legend
 from ecs_combat.cli.turn_report import render_turn
 from ecs_combat.console import is_plain, print_line, shown
 from ecs_combat.plugin.registry import Registry
@@ -124,6 +125,9 @@ def render_race(state: RaceState, registry: Registry, console: Console) -> None:
     _rule(console, end)
     lives = ", ".join(f"{shown(p)} {o.life}" for p, o in state.final_players.items())
     print_line(console, f"life: {lives}")
+    terms = next((list(d.score) for t in state.history for d in t.decided if d.score), None)
+    if terms:  # what the declarations' scores mean, as `attacks` says under its table
+        print_line(console, terms_legend("the attacking player", "the defender", terms, registry))
 
 
 def _rule(console: Console, text: str) -> None:
