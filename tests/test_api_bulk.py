@@ -42,8 +42,8 @@ def test_best_attacks_of_many_boards_by_hand(registry: Registry) -> None:
     3. the 4/4 into a 2/2: a block would lose the 2/2 (material +4 for A), so B takes 4: it
        attacks and is not blocked."""
     r = ecs_combat.best_attacks_of(one_on_one(registry), registry)
-    assert r.creatures["attacking"].tolist() == [False, False, False, False, False] + [
-        True, False, True, False,
+    assert r.creatures["attacking"].tolist() == [
+        False, False, False, False, False, True, False, True, False,
     ]  # fmt: skip
     assert r.creatures["blocking"].tolist() == [-1] * 9
     assert r.battles["life_b"].tolist() == [20, 20, 18, 16]
