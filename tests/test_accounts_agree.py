@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, reject, settings
 import ecs_combat
 from ecs_combat import RefusedError, Registry, Scenario, TurnScenario, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.decisions.decide import engine_for
 from ecs_combat.reference.narration import EnginesDisagree, Narrator
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.testing import scenarios
@@ -41,7 +42,7 @@ DRAWN = bundled_registry()
 
 def batched_results(registry: Registry, items: list[Scenario | TurnScenario]) -> list[Any] | None:
     """The batched engine's results of `items`, or None where it refuses them."""
-    engine = BatchedEngine(registry)
+    engine = engine_for(registry)  # made once a registry
     try:
         return [
             engine.resolve_turns([i])[0]
