@@ -110,10 +110,10 @@ def _scenario_boards(
 ) -> tuple[CombatBatch, BoolArray, Any]:
     """The scenarios as one batch (with attackers: the given ones for blocks, every creature
     that can attack for attacks), which rows the attacking player's, and the sides."""
-    from ecs_combat.api_decisions import _scenario
+    from ecs_combat.api_decisions import decision_scenario
     from ecs_combat.batched.from_scenarios import scenarios_to_batch
-    from ecs_combat.decisions.decide import check_board_size, players_of
-    from ecs_combat.decisions.declarations import attackers_able
+    from ecs_combat.decisions.decide import players_of
+    from ecs_combat.decisions.declarations import attackers_able, check_board_size
     from ecs_combat.decisions.objective import Sides
     from ecs_combat.scenario.loader import parse_scenario
 
@@ -125,7 +125,7 @@ def _scenario_boards(
     for i, given in enumerate(boards):
         if isinstance(given, Mapping):
             given = parse_scenario(dict(given), registry, f"boards[{i}]")
-        scenario = _scenario(given, registry, decision)
+        scenario = decision_scenario(given, registry, decision)
         check_board_size(len(scenario.creatures), scenario.file)
         attacker, defender = players_of(scenario)
         if decision == "attacks":
@@ -137,11 +137,11 @@ def _scenario_boards(
     counts = np.bincount(batch.player_battle, minlength=batch.n_battles)
     first[1:] = np.cumsum(counts)[:-1]
     attacking_side = batch.controller == first[batch.battle]
-    given = [v for s in chosen for v in (c.value for c in s.creatures.values())]
-    keyed = np.array([v is not None for v in given], np.bool_)
+    values = [c.value for s in chosen for c in s.creatures.values()]
+    keyed = np.array([v is not None for v in values], np.bool_)
     value = (batch.power + batch.toughness).astype(I64)
     if len(keyed) == len(value) and keyed.any():  # rows are the scenarios' creatures in order
-        value = np.where(keyed, np.array([v or 0 for v in given], I64), value)
+        value = np.where(keyed, np.array([v or 0 for v in values], I64), value)
     sides = Sides(first, first + 1, value, keyed if len(keyed) == len(value) else None)
     return batch, attacking_side, sides
 

@@ -37,7 +37,7 @@ def best_blocks(
     (the answer is then marked ``optimal=False`` if it ran out). Bad input raises
     :class:`InputError`."""
     registry = registry if registry is not None else load_registry()
-    chosen = _scenario(scenario, registry, "blocks")
+    chosen = decision_scenario(scenario, registry, "blocks")
     terms = _objective(objective, registry)
     _check(top, budget)
     return search_blocks(chosen, registry, top=top, objective=terms, budget=budget)
@@ -56,13 +56,13 @@ def best_attacks(
     them. `scenario`: a scenario, or a file holding one, without attackers, blockers or
     divisions; the other arguments as for :func:`best_blocks`."""
     registry = registry if registry is not None else load_registry()
-    chosen = _scenario(scenario, registry, "attacks")
+    chosen = decision_scenario(scenario, registry, "attacks")
     terms = _objective(objective, registry)
     _check(top, budget)
     return search_attacks(chosen, registry, top=top, objective=terms, budget=budget)
 
 
-def _scenario(given: str | Path | Scenario, registry: Registry, decision: str) -> Scenario:
+def decision_scenario(given: str | Path | Scenario, registry: Registry, decision: str) -> Scenario:
     """The one scenario of `given`, checked for what the decision chooses itself."""
     if isinstance(given, Scenario):
         scenario = given
