@@ -10,16 +10,19 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ecs_combat.api import BattleResults, Battles, battle_tables
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
+from ecs_combat.batched import BatchOutcome, BoolArray, CombatBatch
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.model import Scenario
+
+if TYPE_CHECKING:
+    from ecs_combat.decisions.decided import Values
 
 #: What the bulk decisions take: battles from arrays, or scenarios (each a :class:`Scenario`,
 #: a file holding one, or a scenario document as read from TOML or JSON).
@@ -43,7 +46,7 @@ class DecidedBattles(BattleResults):
         declared (``combat.attackers``, ``blockers``, ``divide``): :func:`~ecs_combat.resolve`
         resolves each to its row of the tables. Creature ids are the scenarios' given, or
         ``c0``, ``c1``, ... for battles from arrays."""
-        from ecs_combat.batched.convert import batch_to_scenarios
+        from ecs_combat.batched import batch_to_scenarios
 
         assert self.batch is not None and self.registry is not None
         return batch_to_scenarios(self.batch, self.registry)
@@ -73,16 +76,15 @@ def best_attacks_of(boards: Boards, registry: Registry | None = None) -> Decided
 
 
 def _decide(boards: Boards, registry: Registry | None, decision: str) -> DecidedBattles:
-    from ecs_combat.decisions.objective import Sides
-    from ecs_combat.simulation.decided import Decider
+    from ecs_combat.decisions.decided import Decider
     from ecs_combat.simulation.generate import Drawn
 
     registry = registry if registry is not None else load_registry()
-    sides: Sides | None = None
+    values: Values | None = None
     if isinstance(boards, Battles):
         batch, attacking_side = boards.batch, boards.attacking_side
     else:
-        batch, attacking_side, sides = _scenario_boards(boards, registry, decision)
+        batch, attacking_side, values = _scenario_boards(boards, registry, decision)
     batch = dataclasses.replace(
         batch,
         block_blocker=np.zeros(0, I64),
@@ -94,9 +96,9 @@ def _decide(boards: Boards, registry: Registry | None, decision: str) -> Decided
     decider = Decider(registry)
     outcome: BatchOutcome | None
     if decision == "blocks":
-        decided, outcome = decider.decide_blocks(drawn, outcomes=True, sides=sides)
+        decided, outcome = decider.decide_blocks(drawn, outcomes=True, values=values)
     else:
-        decided, outcome = decider.decide(drawn, sides=sides)
+        decided, outcome = decider.decide(drawn, values=values)
     if outcome is None:  # the attacks' best lines, resolved on the batched engine
         outcome = decider.engine.resolve_batch(decided.batch)
     tables = battle_tables(decided.batch, attacking_side, outcome)
@@ -107,14 +109,13 @@ def _scenario_boards(
     boards: Sequence[str | Path | Scenario | Mapping[str, Any]],
     registry: Registry,
     decision: str,
-) -> tuple[CombatBatch, BoolArray, Any]:
+) -> tuple[CombatBatch, BoolArray, Values]:
     """The scenarios as one batch (with attackers: the given ones for blocks, every creature
-    that can attack for attacks), which rows the attacking player's, and the sides."""
+    that can attack for attacks), which rows the attacking player's, and the creatures' values."""
     from ecs_combat.api_decisions import decision_scenario
-    from ecs_combat.batched.from_scenarios import scenarios_to_batch
+    from ecs_combat.batched import scenarios_to_batch
     from ecs_combat.decisions.decide import players_of
     from ecs_combat.decisions.declarations import attackers_able, check_board_size
-    from ecs_combat.decisions.objective import Sides
     from ecs_combat.scenario.loader import parse_scenario
 
     if isinstance(boards, str | Path | Mapping):
@@ -142,8 +143,7 @@ def _scenario_boards(
     value = (batch.power + batch.toughness).astype(I64)
     if len(keyed) == len(value) and keyed.any():  # rows are the scenarios' creatures in order
         value = np.where(keyed, np.array([v or 0 for v in values], I64), value)
-    sides = Sides(first, first + 1, value, keyed if len(keyed) == len(value) else None)
-    return batch, attacking_side, sides
+    return batch, attacking_side, (value, keyed if len(keyed) == len(value) else None)
 
 
 __all__ = ["Boards", "DecidedBattles", "best_attacks_of", "best_blocks_of"]

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
-    from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.batched import BatchedEngine
     from ecs_combat.plugin.registry import Registry
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult
@@ -149,7 +149,7 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     engine = engine or "reference"
     written: Iterator[tuple[Scenario, CombatResult]] | None = None
     if engine == "batched":  # imported here: the other commands don't load the batched engine
-        from ecs_combat.batched.engine import BatchedEngine
+        from ecs_combat.batched import BatchedEngine
 
         batched = BatchedEngine(registry)
         resolver: BatchedEngine | ReferenceEngine = batched

@@ -20,23 +20,49 @@ be resolved by the run's engine.
 from __future__ import annotations
 
 import dataclasses
-import weakref
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
-from ecs_combat.batched.block_rules import declaring_blockers
-from ecs_combat.batched.boards import Rows, with_declarations
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched import (
+    BatchedEngine,
+    BatchOutcome,
+    BoolArray,
+    CombatBatch,
+    IntArray,
+    Rows,
+    declaring_blockers,
+    with_declarations,
+)
+from ecs_combat.decisions.attack_search import AttackSearch
+from ecs_combat.decisions.block_search import Best, BlockSearch, Legality
 from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.attack_search import AttackSearch
-from ecs_combat.simulation.block_search import Best, BlockSearch, Legality
-from ecs_combat.simulation.generate import Drawn, Generator
-from ecs_combat.simulation.turn_decided import TurnDecider
 
 I64 = np.int64
+#: Each creature row's value, and whether it is a `value` key (None: none is).
+Values = tuple[IntArray, BoolArray | None]
+
+
+class DrawnBattles(Protocol):
+    """Drawn battles as a bulk simulation holds them (a dataclass): their combats and which
+    creatures are the attacking player's."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def batch(self) -> CombatBatch:
+        """The battles' first combat phase, as drawn."""
+        ...
+
+    @property
+    def attacking_side(self) -> BoolArray:
+        """[N] whether each creature belongs to the attacking player."""
+        ...
+
+
+Drawn = TypeVar("Drawn", bound=DrawnBattles)
 
 
 class Decider:
@@ -55,26 +81,27 @@ class Decider:
         return self.search.combats_resolved
 
     def decide(
-        self, drawn: Drawn, outcomes: bool = False, sides: Sides | None = None
+        self, drawn: Drawn, outcomes: bool = False, values: Values | None = None
     ) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the attacking player's best attack among its drawn attackers,
         the defending player's best blocks against it and the best line's divisions,
         instead of the drawn declarations; their outcomes are for the run's engine to
-        resolve (None). `sides`: the players and values (default: as drawn, :meth:`_sides`)."""
+        resolve (None). `values`: each creature's value and whether it is a `value` key (default:
+        power plus toughness as drawn, :meth:`_sides`)."""
         batch = drawn.batch
         rows = Rows.by_battle(batch)
-        sides = sides or self._sides(batch, rows)
+        sides = self._sides(batch, rows, values)
         best = self.attacks.best(batch, sides, ~drawn.attacking_side, rows)
         return dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations)), None
 
     def decide_blocks(
-        self, drawn: Drawn, outcomes: bool = False, sides: Sides | None = None
+        self, drawn: Drawn, outcomes: bool = False, values: Values | None = None
     ) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the defending player's best blocks against their attackers as
         given and the best line's divisions; with `outcomes`, also their outcomes as the
-        search resolved them (the batched engine's). `sides` as for :meth:`decide`."""
+        search resolved them (the batched engine's). `values` as for :meth:`decide`."""
         batch = drawn.batch
-        best = self.best(batch, ~drawn.attacking_side, outcomes, sides=sides)
+        best = self.best(batch, ~drawn.attacking_side, outcomes, values=values)
         decided = dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations))
         if not outcomes:
             return decided, None
@@ -87,48 +114,23 @@ class Decider:
         defends: BoolArray,
         outcomes: bool = False,
         clock: Clock | None = None,
-        sides: Sides | None = None,
+        values: Values | None = None,
     ) -> Best:
         """The best blocks of a batch's battles by the creatures `defends` (the defending
         player's), judged on the combat as blockers are declared; `clock`: a time budget
-        (:meth:`BlockSearch.best`); `sides` as for :meth:`decide`."""
+        (:meth:`BlockSearch.best`); `values` as for :meth:`decide`."""
         at = declaring_blockers(self.engine, batch, defends)
         legality = Legality(at.legal_blocks, at.blockers_needed, at.required, at.capacity)
         rows = Rows.by_battle(batch)
-        sides = sides or self._sides(batch, rows)
+        sides = self._sides(batch, rows, values)
         return self.search.best(
             batch, sides, at.may_block, legality, outcomes, rows=rows, clock=clock
         )
 
-    def _sides(self, batch: CombatBatch, rows: Rows) -> Sides:
-        """Player 2i attacks, 2i + 1 defends (as drawn); a creature's value is its power
-        plus toughness as drawn (RULES section 9)."""
+    def _sides(self, batch: CombatBatch, rows: Rows, values: Values | None = None) -> Sides:
+        """A battle's first player attacks, its second defends (as drawn); a creature's value
+        is as `values` gives it, else its power plus toughness as drawn (RULES section 9)."""
         ps = rows.players.start
+        if values is not None:
+            return Sides(ps, ps + 1, *values)
         return Sides(ps, ps + 1, (batch.power + batch.toughness).astype(I64))
-
-
-_deciders: weakref.WeakKeyDictionary[Generator, Decider] = weakref.WeakKeyDictionary()
-_turn_deciders: weakref.WeakKeyDictionary[Generator, TurnDecider] = weakref.WeakKeyDictionary()
-
-
-def decided(
-    generator: Generator, drawn: Drawn, engine: object
-) -> tuple[Drawn, BatchOutcome | None]:
-    """The drawn battles as the generator's spec says: attacks and blocks as drawn, or with
-    ``decisions = "optimal"`` the best attacks and blocks (:class:`Decider`). When `engine`
-    is the batched engine, also their outcomes if the search kept them; else None: the
-    engine is to resolve them. Turns (a SPEC with ``[turn]``) are decided phase by phase as
-    they are played (:class:`~ecs_combat.simulation.turn_decided.TurnDecider`): None."""
-    if generator.spec.decisions != "optimal":
-        return drawn, None
-    if drawn.turn is not None:  # each combat phase decided as it begins
-        declarer = _turn_deciders.get(generator)
-        if declarer is None:
-            declarer = _turn_deciders[generator] = TurnDecider(generator.bits.registry)
-        return dataclasses.replace(
-            drawn, turn=dataclasses.replace(drawn.turn, declarer=declarer)
-        ), None
-    decider = _deciders.get(generator)
-    if decider is None:
-        decider = _deciders[generator] = Decider(generator.bits.registry)
-    return decider.decide(drawn, outcomes=isinstance(engine, BatchedEngine))
