@@ -118,6 +118,13 @@ if TYPE_CHECKING:
     from ecs_combat.plugin.registry import Registry
     from ecs_combat.plugin.restrictions import Number, Restriction, Side, Truth, Verdict
     from ecs_combat.plugin.schedule import POINT_NAMES, POINTS, SET_ORDER, Point, System
+    from ecs_combat.plugin.skeletons import (
+        BlockEvent,
+        CounterTrigger,
+        PumpTrigger,
+        attack_trigger,
+        block_trigger,
+    )
     from ecs_combat.plugin.views import BatchView, CardState, CombatView, EffectTarget, Where
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult, TurnResult
@@ -263,6 +270,10 @@ _LAZY = {
     "CombatBatch": "ecs_combat.batched",
     "BatchedEngine": "ecs_combat.batched",
     "TurnScenario": "ecs_combat.scenario.turns",
+    **dict.fromkeys(
+        ["BlockEvent", "CounterTrigger", "PumpTrigger", "attack_trigger", "block_trigger"],
+        "ecs_combat.plugin.skeletons",
+    ),
 }  # fmt: skip
 
 
@@ -311,6 +322,7 @@ __all__ = [
     "BattleResults",
     "Battles",
     "BlockDeclaration",
+    "BlockEvent",
     "Boards",
     "BoolArray",
     "Card",
@@ -322,6 +334,7 @@ __all__ = [
     "CombatResult",
     "CombatView",
     "CounterKind",
+    "CounterTrigger",
     "Creature",
     "CreatureSpec",
     "CreatureToken",
@@ -355,6 +368,7 @@ __all__ = [
     "PluginError",
     "Point",
     "PowerToughness",
+    "PumpTrigger",
     "RaceResults",
     "RaceScenario",
     "RaceState",
@@ -382,11 +396,13 @@ __all__ = [
     "Verdict",
     "Where",
     "account",
+    "attack_trigger",
     "battles",
     "best_attacks",
     "best_attacks_of",
     "best_blocks",
     "best_blocks_of",
+    "block_trigger",
     "color_mask",
     "from_mask",
     "hookimpl",
