@@ -25,8 +25,9 @@ import numpy as np
 
 import ecs_combat
 from ecs_combat.api import Battles
-from ecs_combat.decisions.decided import Decider, decided
+from ecs_combat.decisions.decided import Decider
 from ecs_combat.plugin.loading import load_registry
+from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec import tournament
