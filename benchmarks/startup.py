@@ -9,17 +9,22 @@ load average is printed with the table (docs/performance.md, "Start-up")::
     python benchmarks/startup.py                 # 21 runs of each
     python benchmarks/startup.py --runs 51
     python benchmarks/startup.py --base ../old   # also the sources of another checkout
+    python benchmarks/startup.py --instructions --base ../old   # instructions (valgrind)
 
 ``--base DIR`` runs each command a second way, from the sources of the checkout DIR (its
 ``ecs_combat``, its bundled plugins and docs, found ahead of this editable installation; the
 dependencies and entry points are this installation's), alternating with this one, so the
 table compares the two under the same load.
+
+``--instructions`` counts each command's instructions once instead (valgrind's callgrind, the
+whole process), minus ``python -c pass``'s: a figure the machine's load does not move.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -74,15 +79,46 @@ def timed(argv: list[str], env: dict[str, str] = ENV) -> tuple[float, float]:
     return wall, cpu
 
 
+def instructions(argv: list[str], env: dict[str, str] = ENV) -> int:
+    """Instructions one run of ``argv`` executes, start to exit (callgrind)."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True, env=env,
+        cwd=tempfile.gettempdir(),
+    )  # fmt: skip
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    assert found is not None, done.stderr
+    return int(found.group(1))
+
+
+def count(script: str, base_argv: list[str], base_env: dict[str, str] | None) -> None:
+    """Print each command's instructions beyond Python's own start-up (millions)."""
+    python = instructions([sys.executable, "-c", "pass"])
+    print(f"python -c pass: {python / 1e6:.1f} M instructions; beyond it (M):")
+    for name, rest in COMMANDS.items():
+        mine = instructions([script, *rest]) - python
+        line = f"{name:33} {mine / 1e6:9.1f}"
+        if base_env is not None:
+            base = instructions([*base_argv, *rest], base_env) - python
+            line += f"   base {base / 1e6:9.1f}   ratio {mine / base:.2f}"
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=21, help="runs of each command")
     parser.add_argument("--base", help="a checkout whose sources to time too (PYTHONPATH)")
+    parser.add_argument("--instructions", action="store_true", help="count instructions")
     args = parser.parse_args()
     base_env = {**ENV, "PYTHONPATH": base_packages(Path(args.base))} if args.base else None
     base_argv = [sys.executable, "-c", BASE_MAIN]
     script = shutil.which("ecs-combat", path=str(Path(sys.executable).parent)) or "ecs-combat"
     python = [sys.executable, "-c", "pass"]
+    if args.instructions:
+        for rest in COMMANDS.values():  # a first run writes the bytecode caches
+            timed([script, *rest])
+        count(script, base_argv, base_env)
+        return
     runs: dict[str, list[tuple[float, float]]] = {"python -c pass": []}
     runs.update({name: [] for name in COMMANDS})
     if base_env is not None:

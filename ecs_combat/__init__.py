@@ -31,13 +31,13 @@ if TYPE_CHECKING:
         simulate,
     )
     from ecs_combat.api_accounts import account, replay, scenarios
+    from ecs_combat.api_bulk import Boards, DecidedBattles, best_attacks_of, best_blocks_of
     from ecs_combat.api_decisions import (
         Choice,
         Decision,
         Objective,
         best_attacks,
         best_blocks,
-        best_blocks_of,
     )
     from ecs_combat.api_races import (
         DrawnPolicy,
@@ -252,8 +252,11 @@ _LAZY = {
         "ecs_combat.api",
     ),
     **dict.fromkeys(
-        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks", "best_blocks_of"],
+        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
         "ecs_combat.api_decisions",
+    ),
+    **dict.fromkeys(
+        ["Boards", "DecidedBattles", "best_attacks_of", "best_blocks_of"], "ecs_combat.api_bulk"
     ),
     **dict.fromkeys(["account", "replay", "scenarios"], "ecs_combat.api_accounts"),
     **dict.fromkeys(
@@ -320,6 +323,7 @@ __all__ = [
     "Battles",
     "BlockDeclaration",
     "BlockEvent",
+    "Boards",
     "BoolArray",
     "Card",
     "CardState",
@@ -339,6 +343,7 @@ __all__ = [
     "DamageStep",
     "Dealt",
     "Deaths",
+    "DecidedBattles",
     "Decision",
     "Destruction",
     "DrawnPolicy",
@@ -394,6 +399,7 @@ __all__ = [
     "attack_trigger",
     "battles",
     "best_attacks",
+    "best_attacks_of",
     "best_blocks",
     "best_blocks_of",
     "block_trigger",

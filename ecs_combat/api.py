@@ -249,11 +249,12 @@ def battles(
     if n == 0:
         raise InputError(None, "battle", "no creatures: give at least one row")
     _first_bad("battle", b < 0, "must be 0 or more")
-    _first_bad(
-        "battle",
-        np.diff(b, prepend=b[:1]) < 0,
-        "battles must come in order, rows of a battle together",
-    )
+    if n > 1 and (b[1:] < b[:-1]).any():  # found only then: no array of the rows' order
+        _first_bad(
+            "battle",
+            np.diff(b, prepend=b[:1]) < 0,
+            "battles must come in order, rows of a battle together",
+        )
     _first_bad("side", (s != 0) & (s != 1), "must be 0 (player A, attacking) or 1 (player B)")
     n_battles = int(b[-1]) + 1
     counts = np.bincount(b, minlength=n_battles)

@@ -34,15 +34,22 @@ def account(
     """The readable account of a combat or a turn: the text ``ecs-combat resolve FILE``
     prints in a pipe (docs/output.md), line for line. `result`: the scenario's result (from
     :func:`~ecs_combat.api.resolve`); without it the scenario is resolved on `engine` first.
-    As in the command, the batched engine's account leaves out the notes and the tapped
-    columns (docs/output.md)."""
+    As in the command, a result of the batched engine (which records no sentences) is worded
+    by the reference engine, its outcome checked to be the same (docs/output.md)."""
     from ecs_combat.api import resolve
     from ecs_combat.cli.report import render
     from ecs_combat.cli.turn_report import render_turn
     from ecs_combat.console import text_console
+    from ecs_combat.reference.narration import Narrator
 
     if result is None:
         (result,) = resolve(scenario, engine, registry)  # type: ignore[arg-type]
+    if not result.worded:
+        narrator = Narrator(registry if registry is not None else load_registry())
+        if isinstance(scenario, TurnScenario) and isinstance(result, TurnResult):
+            result = narrator.turn(scenario, result)
+        elif isinstance(scenario, Scenario) and isinstance(result, CombatResult):
+            result = narrator.combat(scenario, result)
     out = io.StringIO()
     console = text_console(out, WIDTH)
     if isinstance(scenario, TurnScenario):

@@ -4,13 +4,9 @@ attacks of a scenario, as ``ecs-combat blocks`` and ``ecs-combat attacks`` find 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
-from ecs_combat.api import BattleResults, Battles, battle_tables
 from ecs_combat.decisions import Choice, Decision, Objective
 from ecs_combat.decisions import best_attacks as search_attacks
 from ecs_combat.decisions import best_blocks as search_blocks
@@ -41,7 +37,7 @@ def best_blocks(
     (the answer is then marked ``optimal=False`` if it ran out). Bad input raises
     :class:`InputError`."""
     registry = registry if registry is not None else load_registry()
-    chosen = _scenario(scenario, registry, "blocks")
+    chosen = decision_scenario(scenario, registry, "blocks")
     terms = _objective(objective, registry)
     _check(top, budget)
     return search_blocks(chosen, registry, top=top, objective=terms, budget=budget)
@@ -60,40 +56,13 @@ def best_attacks(
     them. `scenario`: a scenario, or a file holding one, without attackers, blockers or
     divisions; the other arguments as for :func:`best_blocks`."""
     registry = registry if registry is not None else load_registry()
-    chosen = _scenario(scenario, registry, "attacks")
+    chosen = decision_scenario(scenario, registry, "attacks")
     terms = _objective(objective, registry)
     _check(top, budget)
     return search_attacks(chosen, registry, top=top, objective=terms, budget=budget)
 
 
-def best_blocks_of(battles: Battles, registry: Registry | None = None) -> BattleResults:
-    """The defending player's best blocks in every battle built by
-    :func:`~ecs_combat.api.battles` (the `blocks` given are ignored), each with the attacking
-    player's best divisions, searched exactly in one call: the search the decided tournament
-    runs (``simulate --decisions optimal``), battles of one shape together, as fast per
-    battle. The default score (game, material, life, then the plugins' terms), a creature's
-    value its power plus toughness as built. The tables are those of
-    :func:`~ecs_combat.api.resolve_battles`, of the best line: ``blocking`` is each
-    creature's chosen block (-1: none), the outcome columns what comes of it; the first of
-    tied declarations (RULES section 9's order)."""
-    from ecs_combat.decisions.decided import Decider
-    from ecs_combat.simulation.generate import Drawn
-
-    registry = registry if registry is not None else load_registry()
-    batch = dataclasses.replace(
-        battles.batch,
-        block_blocker=np.zeros(0, np.int64),
-        block_attacker=np.zeros(0, np.int64),
-        block_rank=np.zeros(0, np.int64),
-    )
-    zeros = np.zeros(batch.n_battles, np.int64)
-    drawn = Drawn(batch, zeros, zeros, battles.attacking_side)
-    decided, outcome = Decider(registry).decide_blocks(drawn, outcomes=True)
-    assert outcome is not None  # the search resolved the best line on the batched engine
-    return battle_tables(decided.batch, battles.attacking_side, outcome)
-
-
-def _scenario(given: str | Path | Scenario, registry: Registry, decision: str) -> Scenario:
+def decision_scenario(given: str | Path | Scenario, registry: Registry, decision: str) -> Scenario:
     """The one scenario of `given`, checked for what the decision chooses itself."""
     if isinstance(given, Scenario):
         scenario = given
@@ -151,6 +120,4 @@ def _check(top: int, budget: float | None) -> None:
         raise InputError(None, "budget", f"must be a positive number of seconds, not {budget:g}")
 
 
-__all__ = [
-    "Choice", "Decision", "Objective", "Terms", "best_attacks", "best_blocks", "best_blocks_of",
-]  # fmt: skip
+__all__ = ["Choice", "Decision", "Objective", "Terms", "best_attacks", "best_blocks"]

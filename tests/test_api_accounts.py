@@ -43,7 +43,8 @@ def test_a_turns_account_and_the_batched_engines(registry: Registry) -> None:
     [scenario] = ecs_combat.load(DOCS / "divide.toml", registry)
     batched = ecs_combat.account(scenario, engine="batched", registry=registry)
     assert batched == command("resolve", str(DOCS / "divide.toml"), "--engine", "batched")
-    assert "This engine records no notes" in batched
+    assert batched == ecs_combat.account(scenario, registry=registry)  # the same words
+    assert "· trample: 3 to B after lethal to every blocker" in batched
 
 
 def test_replay_is_the_battle_simulate_replay_prints(registry: Registry, tmp_path: Path) -> None:

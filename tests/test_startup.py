@@ -32,7 +32,7 @@ main()
 #: Third-party packages a command may import or not, and our own heavy parts.
 HEAVY = (
     "numpy", "pandas", "matplotlib", "pyarrow", "rich", "dask", "distributed", "numba",
-    "esper", "pluggy", "orjson", "scipy", "ecs_combat.batched", "ecs_combat.decisions",
+    "esper", "pluggy", "orjson", "scipy", "networkx", "ecs_combat.batched", "ecs_combat.decisions",
     "ecs_combat.simulation", "ecs_combat.reference", "ecs_combat_keywords",
 )  # fmt: skip
 

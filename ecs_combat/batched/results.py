@@ -174,7 +174,7 @@ class Results:
         taken = run.combat.steps_taken.T[ids].tolist()
         out: list[CombatResult] = []
         for i, b in enumerate(chosen):
-            res = CombatResult()
+            res = CombatResult(worded=False)
             steps: dict[int, StepResult] = {}
             for s, name in enumerate(self.step_names):
                 if taken[i][s]:

@@ -232,7 +232,7 @@ def resolve_turns(schedules: Schedules, turns: Sequence[TurnScenario]) -> list[T
     tapped, may_attack = _turn_state(t)
     out = []
     for b, turn in enumerate(turns):
-        result = TurnResult()
+        result = TurnResult(worded=False)
         happened: list[bool] = []
         k = last = -1  # the combat phase; the last one that happened
         for i, phase in enumerate(turn.phases):

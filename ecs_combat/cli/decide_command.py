@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import click
@@ -136,14 +136,18 @@ def render_decision(d: Decision, scenario: Scenario, registry: Registry, console
 def score_legend(d: Decision, registry: Registry) -> str:
     """What the score rows mean, for the terms shown: each from the attacking player's side
     (docs/decisions.md, "The score")."""
-    a, b = d.attacking_player, d.defending_player
+    return terms_legend(d.attacking_player, d.defending_player, d.objective, registry)
+
+
+def terms_legend(a: str, b: str, terms: Sequence[str], registry: Registry) -> str:
+    """What each score term means, from attacking player `a`'s side against `b`."""
     meaning = {
         "game": f"1 if {b} loses the game, -1 if {a} does",
         "material": f"the value (power + toughness, or its `value`) of {b}'s creatures that die minus {a}'s",
         "life": f"life {b} loses minus life {a} loses (life gained counts as life lost below 0)",
     }
     parts = []
-    for term in d.objective:
+    for term in terms:
         if term in meaning:
             parts.append(f"{term}: {meaning[term]}")
         elif term in registry.score_terms:

@@ -166,9 +166,10 @@ def _resolve_scenarios(registry: Registry, file: str, engine: str | None, as_jso
     else:
         resolver = ReferenceEngine(registry)
     batch = BATCH if engine == "batched" else 1
-    _print_results(
-        written or resolve_stream(scenarios, resolver, batch), file, engine, as_json, batch
-    )
+    pairs = written or resolve_stream(scenarios, resolver, batch)
+    if engine == "batched" and not as_json:  # the same account as the reference engine's
+        pairs = _narrated(pairs, registry)
+    _print_results(pairs, file, engine, as_json, batch)
 
 
 def _print_results(
@@ -230,6 +231,21 @@ def _print_results(
         lines.flush()
     if first is not None:
         render(*first, console)
+
+
+def _narrated(
+    pairs: Iterator[tuple[Scenario, CombatResult]], registry: Registry
+) -> Iterator[tuple[Scenario, CombatResult]]:
+    """The batched engine's results with the reference engine's words (docs/output.md): each
+    account below the summarised size is worded by the reference engine, its outcome checked."""
+    from ecs_combat.cli.summary import SUMMARISED
+    from ecs_combat.reference.narration import Narrator
+
+    narrator = Narrator(registry)
+    for scenario, result in pairs:
+        if not result.worded and len(scenario.creatures) < SUMMARISED:
+            result = narrator.combat(scenario, result)
+        yield scenario, result
 
 
 DECISION_OPTIONS = [

@@ -11,9 +11,11 @@ import click
 from rich.console import Console
 
 from ecs_combat.api_races import race
+from ecs_combat.cli.decide_command import terms_legend
 from ecs_combat.cli.turn_report import render_turn
 from ecs_combat.console import is_plain, print_line, shown
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.reference.narration import Narrator
 from ecs_combat.rules.race import RaceState
 from ecs_combat.scenario.race import load_race
 from ecs_combat.scenario.turn_loader import parse_turn
@@ -82,7 +84,9 @@ def race_json(state: RaceState, engine: str, seconds: float) -> dict[str, Any]:
 
 def render_race(state: RaceState, registry: Registry, console: Console) -> None:
     """The readable account: each turn's declarations and what happened, as ``resolve``
-    shows a turn, then who won."""
+    shows a turn, then who won (the batched engine's turns worded by the reference engine, as
+    ``resolve`` words them)."""
+    narrator = Narrator(registry)
     s = state.settings
     horizon = f", horizon {s.horizon}" if s.decisions == "optimal" else f", seed {s.seed}"
     print_line(
@@ -109,7 +113,9 @@ def render_race(state: RaceState, registry: Registry, console: Console) -> None:
                 f"{shown(c.player)} attacks with {attacks or 'nothing'}; "
                 f"blocks: {blocks or 'none'}{score}",
             )
-        render_turn(parse_turn(t.document, registry, state.race.file), t.result, console)
+        turn = parse_turn(t.document, registry, state.race.file)
+        told = t.result if t.result.worded else narrator.turn(turn, t.result)
+        render_turn(turn, told, console)
     if state.winner is not None:
         end = f"{shown(state.winner)} wins after {len(state.history)} turns"
     elif state.history and any(p.lost for p in state.history[-1].result.players.values()):
@@ -119,6 +125,9 @@ def render_race(state: RaceState, registry: Registry, console: Console) -> None:
     _rule(console, end)
     lives = ", ".join(f"{shown(p)} {o.life}" for p, o in state.final_players.items())
     print_line(console, f"life: {lives}")
+    terms = next((list(d.score) for t in state.history for d in t.decided if d.score), None)
+    if terms:  # what the declarations' scores mean, as `attacks` says under its table
+        print_line(console, terms_legend("the attacking player", "the defender", terms, registry))
 
 
 def _rule(console: Console, text: str) -> None:

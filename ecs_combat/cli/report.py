@@ -1,6 +1,7 @@
 """The readable account of a combat, for a person (``resolve`` without ``--json``).
 
-Both engines' results are drawn by the same code. On a terminal it is drawn with Rich panels and
+Both engines' results are drawn by the same code, the batched engine's worded by the reference
+engine (:mod:`ecs_combat.reference.narration`). On a terminal it is drawn with Rich panels and
 tables; elsewhere (a pipe, a file) in the plain layout of :mod:`ecs_combat.console`. Names, ids
 and notes are user text: never read as markup, long ones elided in the middle (:func:`shown`).
 """
@@ -24,13 +25,6 @@ from ecs_combat.scenario.model import Scenario
 NOTE_LENGTH = 1000
 #: How a creature id or a note is written in the account.
 _Label = Callable[[str], str]
-#: Said under the account when the engine records no notes (the batched engine, which says
-#: which creatures are tapped but not which may attack again: docs/output.md).
-NOT_RECORDED = (
-    "This engine records no notes (on declarations, events, cards, how damage was divided, "
-    "what keywords did, end of combat) and not which creatures may attack again; "
-    "--engine reference gives them."
-)
 
 
 @dataclass
@@ -209,8 +203,6 @@ def print_end_of_combat(
         for row in player_rows:
             players.add_row(*(Text(cell) for cell in row))
         console.print(players)
-    if result.creatures and not may_attack:
-        print_line(console, NOT_RECORDED, "dim")
 
 
 def _yes(value: bool | None) -> str:

@@ -15,6 +15,7 @@ from ecs_combat.errors import InputError
 from ecs_combat.plugin.phases import Phase
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.reference.narration import Narrator
 from ecs_combat.rules.result import TurnResult
 from ecs_combat.rules.turn_schedule import schedule
 from ecs_combat.scenario.loader import iter_scenarios
@@ -42,6 +43,7 @@ def resolve_turn_file(
     """Resolve the turns of a file and print each result as soon as it is known. A turn is
     validated before any engine sees it, so bad input gets the same message on both."""
     resolve = None
+    narrator: Narrator | None = None
     batch = TURN_BATCH if engine == "batched" else 1
     turns = iter_turns(file, registry)
     count = 0
@@ -50,6 +52,9 @@ def resolve_turn_file(
             resolve = resolve or turn_resolver(registry, engine)
             for turn, result in _resolved(chunk, resolve):
                 count += 1
+                if not (result.worded or as_json):  # the reference engine's words
+                    narrator = narrator or Narrator(registry)
+                    result = narrator.turn(turn, result)
                 _print_turn(turn, result, file, as_json, console)
     except InputError as exc:
         if not count:

@@ -29,6 +29,7 @@ from ecs_combat.batched import (
     BatchOutcome,
     BoolArray,
     CombatBatch,
+    IntArray,
     Rows,
     declaring_blockers,
     with_declarations,
@@ -40,6 +41,8 @@ from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
 
 I64 = np.int64
+#: Each creature row's value, and whether it is a `value` key (None: none is).
+Values = tuple[IntArray, BoolArray | None]
 
 
 class DrawnBattles(Protocol):
@@ -77,24 +80,28 @@ class Decider:
         """Candidate combats resolved, over every chunk decided (for measurements)."""
         return self.search.combats_resolved
 
-    def decide(self, drawn: Drawn, outcomes: bool = False) -> tuple[Drawn, BatchOutcome | None]:
+    def decide(
+        self, drawn: Drawn, outcomes: bool = False, values: Values | None = None
+    ) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the attacking player's best attack among its drawn attackers,
         the defending player's best blocks against it and the best line's divisions,
         instead of the drawn declarations; their outcomes are for the run's engine to
-        resolve (None)."""
+        resolve (None). `values`: each creature's value and whether it is a `value` key (default:
+        power plus toughness as drawn, :meth:`_sides`)."""
         batch = drawn.batch
         rows = Rows.by_battle(batch)
-        best = self.attacks.best(batch, self._sides(batch, rows), ~drawn.attacking_side, rows)
+        sides = self._sides(batch, rows, values)
+        best = self.attacks.best(batch, sides, ~drawn.attacking_side, rows)
         return dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations)), None
 
     def decide_blocks(
-        self, drawn: Drawn, outcomes: bool = False
+        self, drawn: Drawn, outcomes: bool = False, values: Values | None = None
     ) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the defending player's best blocks against their attackers as
         given and the best line's divisions; with `outcomes`, also their outcomes as the
-        search resolved them (the batched engine's)."""
+        search resolved them (the batched engine's). `values` as for :meth:`decide`."""
         batch = drawn.batch
-        best = self.best(batch, ~drawn.attacking_side, outcomes)
+        best = self.best(batch, ~drawn.attacking_side, outcomes, values=values)
         decided = dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations))
         if not outcomes:
             return decided, None
@@ -107,20 +114,23 @@ class Decider:
         defends: BoolArray,
         outcomes: bool = False,
         clock: Clock | None = None,
+        values: Values | None = None,
     ) -> Best:
         """The best blocks of a batch's battles by the creatures `defends` (the defending
         player's), judged on the combat as blockers are declared; `clock`: a time budget
-        (:meth:`BlockSearch.best`)."""
+        (:meth:`BlockSearch.best`); `values` as for :meth:`decide`."""
         at = declaring_blockers(self.engine, batch, defends)
         legality = Legality(at.legal_blocks, at.blockers_needed, at.required, at.capacity)
         rows = Rows.by_battle(batch)
-        sides = self._sides(batch, rows)
+        sides = self._sides(batch, rows, values)
         return self.search.best(
             batch, sides, at.may_block, legality, outcomes, rows=rows, clock=clock
         )
 
-    def _sides(self, batch: CombatBatch, rows: Rows) -> Sides:
-        """Player 2i attacks, 2i + 1 defends (as drawn); a creature's value is its power
-        plus toughness as drawn (RULES section 9)."""
+    def _sides(self, batch: CombatBatch, rows: Rows, values: Values | None = None) -> Sides:
+        """A battle's first player attacks, its second defends (as drawn); a creature's value
+        is as `values` gives it, else its power plus toughness as drawn (RULES section 9)."""
         ps = rows.players.start
+        if values is not None:
+            return Sides(ps, ps + 1, *values)
         return Sides(ps, ps + 1, (batch.power + batch.toughness).astype(I64))

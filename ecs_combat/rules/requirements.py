@@ -26,7 +26,6 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
@@ -136,14 +135,14 @@ def block_requirements(
             )
     pairs = np.array(sorted(sources), np.int64).reshape(-1, 2)
     capacity = np.ones(len(blockers), np.int64)
-    required_blockers = set(np.unique(pairs[:, 0]).tolist())
+    required_blockers = {i for i, _ in sources}  # (np.unique would import numpy.ma)
     for i in required_blockers:  # only where it can matter
         capacity[i] = block_capacity(side(blockers[i]), registry)
     # who else could block the attackers with a requirement, and how many each needs:
     # declaration-wide restrictions (menace) count too (RULES 11.4)
     can: set[tuple[int, int]] = set()
     least: dict[int, int] = {}
-    for j in np.unique(pairs[:, 1]).tolist():
+    for j in sorted({j for _, j in sources}):
         theirs = side(attackers[j])
         need = least_blockers(theirs, registry)[0]
         if need <= 1:
@@ -199,6 +198,8 @@ def most_obeyable(reqs: BlockRequirements) -> int:
 def _obeyed_with(reqs: BlockRequirements, blocked: set[int], unblocked: set[int]) -> int | None:
     """The most requirements a declaration obeys that blocks each attacker of `blocked` with
     at least its least blockers and none of `unblocked`; None if there is none such."""
+    import networkx as nx  # here: its import costs more than a small resolve (start-up)
+
     graph = nx.DiGraph()
     required = {(int(i), int(j)) for i, j in reqs.pairs.tolist()}
     wanted = sorted({j for _, j in required})

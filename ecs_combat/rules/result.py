@@ -103,6 +103,9 @@ class CombatResult:
     #: blockers that left the battlefield before blocks (RULES 11.3); None if the engine
     #: doesn't say (readable account only).
     blocks: dict[str, tuple[str, ...]] | None = None
+    #: Whether the engine recorded the readable account's sentences (notes, which creatures
+    #: may attack again): the batched engine does not (docs/output.md).
+    worded: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """The contract's JSON document."""
@@ -181,6 +184,8 @@ class TurnResult:
     notes: list[str] = field(default_factory=list)
     #: The phases of the schedule that did not happen, in order.
     skipped_phases: list[SkippedPhase] = field(default_factory=list)
+    #: Whether the engine recorded the readable account's sentences (as for a combat).
+    worded: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """The contract's JSON document for a turn."""

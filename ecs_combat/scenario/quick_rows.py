@@ -26,7 +26,6 @@ from operator import itemgetter
 from typing import Any
 
 import numpy as np
-import orjson
 
 from ecs_combat.plugin.definitions import CARD_TYPES, COLORS
 from ecs_combat.plugin.registry import Registry
@@ -116,6 +115,8 @@ def state_defaults(registry: Registry, owner: str) -> dict[str, Any]:
 def decode_lines(raws: Sequence[bytes]) -> tuple[list[int], list[object], list[int]]:
     """The lines the row reader may take (ASCII without a backslash or DEL, valid JSON to
     orjson): their places, documents and double quotes."""
+    import orjson  # here: the batched engine imports this module, not every command reads lines
+
     text = b"".join(raws)
     if text.isascii() and b"\\" not in text and b"\x7f" not in text:
         try:  # every line at once

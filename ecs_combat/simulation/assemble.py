@@ -38,23 +38,12 @@ def state_columns(
     return out
 
 
-#: The read-only arrays of one value :func:`filled` shares, by dtype and value: the longest
-#: asked for so far (a shorter one is a view of its start).
-_FILLED: dict[tuple[str, int | bool], Array] = {}
-
-
 def filled(size: int, value: int | bool, dtype: type[np.generic], shared: bool) -> Array:
-    """`size` elements of `value`: with `shared`, a read-only view shared with other
-    callers, else a new array."""
+    """`size` elements of `value`: with `shared`, a read-only view of one element (stride 0:
+    no memory for the column), else a new array."""
     if not shared:
         return np.full(size, value, dtype=dtype)
-    key = (np.dtype(dtype).str, value)
-    have = _FILLED.get(key)
-    if have is None or have.shape[0] < size:
-        have = np.full(size, value, dtype=dtype)
-        have.flags.writeable = False
-        _FILLED[key] = have
-    return have[:size]
+    return np.broadcast_to(np.array(value, dtype=dtype), (size,))
 
 
 @dataclass
