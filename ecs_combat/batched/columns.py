@@ -77,6 +77,8 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
             builder.add_choices(sc, prow, crow)
         for cid, defender in sc.attackers.items():  # what add_combat does of the rest
             builder.attacking[crow[cid]] = prow[defender]
+        if sc.bands:
+            builder.add_bands(sc, crow)
         if sc.blockers:
             add_blocks(builder, sc, crow)
 

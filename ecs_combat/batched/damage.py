@@ -17,6 +17,7 @@ from ecs_combat.batched.arrays import (
     IntArray,
     StepDivisions,
 )
+from ecs_combat.batched.context import read_only
 from ecs_combat.batched.dealers import dealers
 from ecs_combat.batched.keywords import flags
 from ecs_combat.batched.numeric import (
@@ -110,7 +111,17 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
     plan = BatchDamageAssignment(
         run.schedule.plans[s].name, deals, np.zeros(n, np.bool_), np.zeros(n, np.bool_)
     )
+    plan.amount = read_only(np.where(deals, power, 0))
+    if combat.nblocks:
+        live = (combat.blocking[combat.bb] & combat.att[combat.ba]).nonzero()[0]
+        plan.blockers, plan.attackers = read_only(combat.bb[live]), read_only(combat.ba[live])
     run_systems(run, "assign-damage", plan)
+    split = None
+    if len(plan.any_split) and some(plan.any_split & deals):
+        split = plan.any_split & deals
+        np.logical_and(plan.player_gets_excess, ~split, out=plan.player_gets_excess)
+        if run.divisions is None:  # the search chooses these divisions itself
+            _check_split(run, s, split, plan)
     excess = plan.player_gets_excess if some(plan.player_gets_excess) else None
     destroys = plan.one_is_lethal if some(plan.one_is_lethal) else None
     combat.excess_by = plan.excess_by
@@ -180,6 +191,7 @@ def _record_divisions(run: Run, s: int, deals: BoolArray, plan: BatchDamageAssig
         bb = ba = rank = np.zeros(0, I64)
     # the step's own arrays, which nothing changes after its damage is assigned; power may
     # change in place later (a pump after the first-strike step)
+    split = plan.any_split if len(plan.any_split) else None
     run.divisions.append(
         StepDivisions(
             s,
@@ -191,8 +203,43 @@ def _record_divisions(run: Run, s: int, deals: BoolArray, plan: BatchDamageAssig
             bb,
             ba,
             rank,
+            None if split is None else split & deals,
+            None if split is None else plan.divided_by.copy(),
         )
     )
+
+
+def _check_split(run: Run, s: int, split: BoolArray, plan: BatchDamageAssignment) -> None:
+    """A source whose damage a player may split any way (702.22j-k) among two or more
+    creatures needs the scenario's division (``combat.divide``): else an input error
+    naming it, in the first battle where one is missing."""
+    combat, n = run.combat, run.n
+    count = np.bincount(plan.attackers, minlength=n) + np.bincount(plan.blockers, minlength=n)
+    need = split & (count >= 2) & (run.creatures.power > 0)
+    if combat.div_rows and combat.div_rows[s].size:
+        need[run.batch.division_source[combat.div_rows[s]]] = False
+    if not need.any():
+        return
+    rows = need.nonzero()[0]
+    battles = run.creatures.battle[rows]
+    battle = int(battles.min())
+    if run.error is not None and battle >= run.error[0]:
+        return
+    source = int(rows[battles == battle][0])
+    divider = int(plan.divided_by[source])
+    who = run.pid(divider if divider >= 0 else int(run.creatures.controller[source]))
+    keyword = min(k for k, rows in plan.split_by if rows[source])
+    rule = run.schedule.registry.keywords[keyword].rule
+    b = run.batch
+    file = b.battle_files[battle] if b.battle_files is not None else f"battle {battle}"
+    where = f"{combat.path}.divide"
+    options = ", ".join(_options(run, source, None))
+    step = run.schedule.plans[s].name
+    message = (
+        f"{who} divides {run.cid(source)}'s damage among {options} in the {step} step "
+        f"({keyword}, {rule}): give the division in {where}"
+    )
+    run.fail(battle, InputError(file, where, message))
 
 
 def deal(run: Run, s: int, flows: list[Flow]) -> None:

@@ -83,6 +83,7 @@ class BatchBuilder:
         self.damage: list[int] = []
         self.keywords: list[int] = []
         self.attacking: list[int] = []
+        self.band: list[tuple[int, int]] = []  # (row, first row of its band)
         self.present: list[bool] = []
         self.tapped: list[bool] = []
         self.counters: list[tuple[int, int, int]] = []  # (row, column, count)
@@ -224,6 +225,7 @@ class BatchBuilder:
         self.attacking.extend([-1] * (len(self.battle) - len(self.attacking)))
         for cid, defender in sc.attackers.items():
             self.attacking[crow[cid]] = prow[defender]
+        self.add_bands(sc, crow)
 
         for attacker in sc.attackers:
             for blocker in sc.blockers_of(attacker):
@@ -269,6 +271,12 @@ class BatchBuilder:
             )
             self.ev_keywords.append(self.mask(ev.keywords))
             self.ev_tokens.append(-1 if ev.token is None else crow[ev.token])
+
+    def add_bands(self, sc: Scenario, crow: dict[str, int]) -> None:
+        """A scenario's ``combat.bands``: each member's first member, by rows."""
+        for band in sc.bands:
+            first = crow[band[0]]
+            self.band += [(crow[cid], first) for cid in band]
 
     def batch(self, n_battles: int) -> CombatBatch:
         i64 = np.int64
@@ -338,6 +346,11 @@ class BatchBuilder:
         div = np.asarray(self.div, i64).reshape(-1, 5)
         ev_inst = np.asarray(self.ev_instances, i64).reshape(-1, 3)
         chosen = np.asarray(self.sacrifices, i64).reshape(-1, 2)
+        band = None
+        if self.band:
+            band = np.full(n_rows, -1, i64)
+            pairs = np.asarray(self.band, i64)
+            band[pairs[:, 0]] = pairs[:, 1]
         values = np.asarray(self.values, i64).reshape(-1, 2)
         return dict(
             sacrifice_player=chosen[:, 0].copy(),
@@ -345,6 +358,7 @@ class BatchBuilder:
             value_row=values[:, 0].copy(),
             value=values[:, 1].copy(),
             attacking=np.asarray(attacking, i64),
+            band=band,
             block_blocker=np.asarray(self.block_blocker, i64),
             block_attacker=np.asarray(self.block_attacker, i64),
             block_rank=np.asarray(self.block_rank, i64),

@@ -93,6 +93,16 @@ class BlockDeclaration:
 
     blocks: list[tuple[int, int]]
     triggers: list[Trigger] = field(default_factory=list)
+    #: Blocks systems added (:meth:`add_block`), in the order added.
+    added: list[tuple[int, int]] = field(default_factory=list)
+
+    def add_block(self, blocker: int, attacker: int) -> None:
+        """The blocker blocks the attacker too, whatever restrictions say (702.22h: a band
+        is blocked as one): the engine records it once the point's systems have run; later
+        systems of the point see it in `blocks`. A block already there is left alone."""
+        if (blocker, attacker) not in self.blocks:
+            self.blocks.append((blocker, attacker))
+            self.added.append((blocker, attacker))
 
     def blocked_attackers(self) -> list[int]:
         """The attackers that became blocked, each once, in declaration order."""
@@ -154,6 +164,30 @@ class BatchBlockDeclaration:
     blockers: IntArray
     attackers: IntArray
     triggers: list[BatchTriggers] = field(default_factory=list)
+    #: Blocks systems added (:meth:`add_blocks`): blocker rows, attacker rows.
+    added: list[tuple[IntArray, IntArray]] = field(default_factory=list)
+
+    def add_blocks(self, blockers: IntArray, attackers: IntArray) -> None:
+        """Each blocker blocks its attacker too (parallel rows), whatever restrictions say
+        (702.22h): as :meth:`BlockDeclaration.add_block`. Blocks already there are left
+        alone; a pair given twice is added once."""
+        if len(blockers) == 0:
+            return
+        n = 1 + max(
+            int(blockers.max()),
+            int(attackers.max()),
+            int(self.blockers.max(initial=-1)),
+            int(self.attackers.max(initial=-1)),
+        )
+        have = self.blockers * n + self.attackers
+        key, first = np.unique(blockers * n + attackers, return_index=True)
+        new = np.sort(first[~np.isin(key, have)])
+        if new.size == 0:
+            return
+        b, a = np.asarray(blockers[new], np.int64), np.asarray(attackers[new], np.int64)
+        self.added.append((b, a))
+        self.blockers = np.concatenate([self.blockers, b])
+        self.attackers = np.concatenate([self.attackers, a])
 
     def blocked_attackers(self, rows: int) -> BoolArray:
         """Row mask (of `rows` creature rows) of the attackers that became blocked."""
@@ -209,6 +243,21 @@ class Assignment:
     player_gets_excess: str | None = None
     #: Set by a system: any nonzero amount from this source is lethal damage (its name).
     one_is_lethal: str | None = None
+    #: The damage it assigns: its power as the step's damage is assigned (510.1a).
+    amount: int = 0
+    #: Set by :meth:`divide_by`: the player who divides its damage (None: its controller,
+    #: 510.1c-d), and the keyword that says so.
+    divided_by: int | None = None
+    any_split: str | None = None
+
+    def divide_by(self, player: int, keyword: str) -> None:
+        """`player` divides this creature's damage, any way among its `recipients` (the
+        creatures in that fight), none to a player, whatever would send excess on
+        (702.22j-k). Where that is a choice among two or more recipients, a scenario must
+        give it in ``combat.divide`` (else an input error naming the source), and decisions
+        search it as that player's choice."""
+        self.divided_by = player
+        self.any_split = keyword
 
 
 @dataclass
@@ -233,6 +282,38 @@ class BatchDamageAssignment:
     one_is_lethal: BoolArray
     excess_by: list[tuple[str, BoolArray]] = field(default_factory=list)
     lethal_by: list[tuple[str, BoolArray]] = field(default_factory=list)
+    #: Per row: the damage it assigns (its power; 0 for a creature not dealing damage).
+    amount: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: The blocks in effect (the blocker still blocking, the attacker still attacking):
+    #: blocker rows and attacker rows, grouped by attacker in declaration order.
+    blockers: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    attackers: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Per row: the player row who divides its damage, -1 for its controller (510.1c-d);
+    #: set through :meth:`divide_by`.
+    divided_by: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Row mask of the sources whose damage may be split any way among the creatures in
+    #: their fight, none to a player (702.22j-k).
+    any_split: BoolArray = field(default_factory=lambda: np.zeros(0, np.bool_))
+    split_by: list[tuple[str, BoolArray]] = field(default_factory=list)
+
+    def recipients(self) -> tuple[IntArray, IntArray]:
+        """Every (source, creature recipient) pair of the step: each dealing attacker with
+        its blockers, then each dealing blocker with its attackers, as parallel rows."""
+        att = self.dealers[self.attackers]
+        blk = self.dealers[self.blockers]
+        sources = np.concatenate([self.attackers[att], self.blockers[blk]])
+        recipients = np.concatenate([self.blockers[att], self.attackers[blk]])
+        return sources, recipients
+
+    def divide_by(self, rows: BoolArray, players: IntArray, keyword: str) -> None:
+        """The player rows `players` (one element per creature row, read where the row mask
+        `rows` holds) divide those creatures' damage: as :meth:`Assignment.divide_by`."""
+        if len(self.divided_by) != len(rows):
+            self.divided_by = np.full(len(rows), -1, np.int64)
+            self.any_split = np.zeros(len(rows), np.bool_)
+        self.divided_by[rows] = players[rows]
+        self.any_split |= rows
+        self.split_by.append((keyword, rows))
 
     def allow_excess(self, rows: BoolArray, keyword: str) -> None:
         """Let these attackers assign damage beyond lethal to the player (row mask)."""

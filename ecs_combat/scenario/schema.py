@@ -43,6 +43,7 @@ COMBAT = "combat table"
 ATTACKERS = "attackers table"
 BLOCKERS = "blockers table"
 DIVISIONS = "list of divisions"
+BANDS = "list of bands"
 AMOUNTS = "amounts table"
 EVENTS = "list of events"
 SACRIFICES = "sacrifices table"
@@ -144,6 +145,12 @@ COMBAT_TABLE: dict[str, Key] = {
         BLOCKERS, "Blocking creature id -> an attacker id or a list of them.", default={}
     ),
     "divide": Key(DIVISIONS, "Explicit divisions of one creature's damage in one step."),
+    "bands": Key(
+        BANDS,
+        "Attackers that attack in a band: a list of lists of attacker ids, all of a band "
+        "attacking the same player (702.22c-d).",
+        default=[],
+    ),
 }
 
 DIVISION: dict[str, Key] = {
@@ -388,6 +395,9 @@ class _Builder:
             return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}
         if kind == DIVISIONS:
             return {"type": "array", "items": {"$ref": "#/$defs/division"}}
+        if kind == BANDS:
+            band = {"type": "array", "items": text, "minItems": 1, "uniqueItems": True}
+            return {"type": "array", "items": band}
         if kind == AMOUNTS:
             return {"type": "object", "additionalProperties": self.integer(0)}
         if kind == EVENTS:
