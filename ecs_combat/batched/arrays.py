@@ -242,5 +242,6 @@ class StepDivisions:
     #: Sources whose damage a player may split any way among the creatures in their fight,
     #: none to a player (702.22j-k); None: none.
     any_split: BoolArray | None = None
-    #: Per row: the player row who divides its damage, -1 for its controller (510.1c-d).
-    divided_by: IntArray | None = None
+    #: Per row: whether the attacking player (rather than the defending player) divides
+    #: its damage; None: each player divides their own creatures' (510.1c-d).
+    by_attacking: BoolArray | None = None

@@ -191,7 +191,12 @@ def _record_divisions(run: Run, s: int, deals: BoolArray, plan: BatchDamageAssig
         bb = ba = rank = np.zeros(0, I64)
     # the step's own arrays, which nothing changes after its damage is assigned; power may
     # change in place later (a pump after the first-strike step)
-    split = plan.any_split if len(plan.any_split) else None
+    split = by_attacking = None
+    if len(plan.any_split):
+        split = plan.any_split & deals
+        c = run.creatures
+        divider = np.where(plan.divided_by >= 0, plan.divided_by, c.controller)
+        by_attacking = divider == run.players.active_of(c.battle)
     run.divisions.append(
         StepDivisions(
             s,
@@ -203,8 +208,8 @@ def _record_divisions(run: Run, s: int, deals: BoolArray, plan: BatchDamageAssig
             bb,
             ba,
             rank,
-            None if split is None else split & deals,
-            None if split is None else plan.divided_by.copy(),
+            split,
+            by_attacking,
         )
     )
 
