@@ -37,8 +37,8 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
         here = list(sc.creatures.values())
         entering = builder.entering(sc) if sc.events else []
         pairs = reserved_tokens(sc, builder.registry) if makers else []
-        if pairs:
-            entering += builder.reserved(sc, pairs)
+        if pairs:  # made as attackers are declared: before the creatures events bring
+            entering = builder.reserved(sc, pairs) + entering
             tokens[b] = pairs
         builder.present.extend([True] * len(here))
         if entering:

@@ -1,7 +1,8 @@
 """From validated scenarios to one :class:`CombatBatch`, for the batched engine's ``resolve``.
 
-Rows keep the reference engine's orders: players and creatures in scenario order, creatures
-that enter through events after them in the order they enter, blocks grouped by attacker with
+Rows keep the reference engine's orders: players and creatures in scenario order, the token
+copies attack triggers may make (as attackers are declared), creatures that enter through
+events after them in the order they enter, blocks grouped by attacker with
 its blockers in declaration order, events by (point, file order).
 """
 
@@ -145,10 +146,12 @@ class BatchBuilder:
         crow: dict[str, int] = {}
         for spec in sc.creatures.values():
             crow[spec.id] = self.creature(b, spec, prow, True)
-        for spec in self.entering(sc):
-            crow[spec.id] = self.creature(b, spec, prow, False)
+        # the reference engine's order: tokens made as attackers are declared (myriad's),
+        # then the creatures events bring
         pairs = reserved_tokens(sc, self.registry)
         for spec in self.reserved(sc, pairs):
+            crow[spec.id] = self.creature(b, spec, prow, False)
+        for spec in self.entering(sc):
             crow[spec.id] = self.creature(b, spec, prow, False)
         self.add_tokens(pairs, prow, crow)
         self.resolve_references(crow)
