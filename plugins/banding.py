@@ -95,8 +95,7 @@ def register_keywords() -> list[Keyword]:
         Keyword(
             BANDING,
             rule="702.22",
-            summary="attacks in a band, blocked as one; divides the damage of creatures "
-            "it fights",
+            summary="attacks in a band, blocked as one; divides the damage of creatures it fights",
         )
     ]
 

@@ -122,7 +122,9 @@ def declare_blockers(combat: Combat) -> None:
         resolve_triggers(combat, blocking.triggers)
 
 
-def _add_blocks(combat: Combat, added: list[tuple[int, int]], declared: dict[str, tuple[str, ...]]) -> None:
+def _add_blocks(
+    combat: Combat, added: list[tuple[int, int]], declared: dict[str, tuple[str, ...]]
+) -> None:
     """Blocks the declare-blockers systems added (702.22h): each blocker blocks the attacker
     too, after the attackers it was declared blocking."""
     board = combat.board
