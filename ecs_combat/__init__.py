@@ -49,8 +49,7 @@ if TYPE_CHECKING:
         race,
         races,
     )
-    from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
-    from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.batched import BatchedEngine, BatchOutcome, CombatBatch
     from ecs_combat.plugin.context import (
         BatchContext,
         BoolArray,
@@ -256,9 +255,9 @@ _LAZY = {
         ],
         "ecs_combat.api_races",
     ),
-    "BatchOutcome": "ecs_combat.batched.arrays",
-    "CombatBatch": "ecs_combat.batched.arrays",
-    "BatchedEngine": "ecs_combat.batched.engine",
+    "BatchOutcome": "ecs_combat.batched",
+    "CombatBatch": "ecs_combat.batched",
+    "BatchedEngine": "ecs_combat.batched",
     "TurnScenario": "ecs_combat.scenario.turns",
 }  # fmt: skip
 

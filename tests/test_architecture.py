@@ -265,3 +265,86 @@ def test_the_circle_finder_finds_circles() -> None:
     assert _circles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == {frozenset({"a", "b"})}
     assert _circles({"a": {"b"}, "b": {"c"}}) == set()
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}}) == {frozenset({"a", "b", "c"})}
+
+
+# -- layers (issue 35) ------------------------------------------------------------------------
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    """The top-level names of the modules a file imports (lazy imports included)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_click_and_rich_only_in_the_command_line_and_the_console() -> None:
+    """The library never speaks of the command line: click and rich are imported only by
+    cli/ and console.py (the output for people the CLI shares), lazily or not."""
+    offenders = sorted(
+        str(path.relative_to(CORE))
+        for path in CORE.rglob("*.py")
+        if _third_party_imports(path) & {"click", "rich"}
+        and path.relative_to(CORE).parts[0] not in ("cli", "console.py")
+    )
+    assert offenders == []
+    in_cli = set().union(*(_third_party_imports(p) for p in (CORE / "cli").glob("*.py")))
+    assert {"click", "rich"} <= in_cli  # the scan sees them where they are
+
+
+#: What other packages ask of decisions/: its package, the per-board searches (decide), races,
+#: the legal declarations, the bulk deciders. Its search (tree, nodes, objective, ...) is its own.
+DECISION_ENTRIES = {
+    "ecs_combat.decisions",
+    "ecs_combat.decisions.decide",
+    "ecs_combat.decisions.race",
+    "ecs_combat.decisions.declarations",
+    "ecs_combat.decisions.decided",
+    "ecs_combat.decisions.turn_decided",
+}
+
+
+def test_decision_code_lives_in_decisions() -> None:
+    """All the decision search is in decisions/ (blocks, attacks, bulk, turns, races): no other
+    package imports its search machinery, only its entry modules; and none of them defines a
+    search of its own (no module outside decisions/ builds a ``Tree``)."""
+    outside = {
+        (here, imp.module)
+        for here, imports in _core_imports().items()
+        if not here.startswith("ecs_combat.decisions")
+        for imp in imports
+        if imp.module.startswith("ecs_combat.decisions")
+    }
+    assert outside, "decisions/ is asked by simulation/, the API and the CLI"
+    assert sorted(o for o in outside if o[1] not in DECISION_ENTRIES) == []
+    searching = sorted(
+        str(path.relative_to(CORE))
+        for path in CORE.rglob("*.py")
+        if path.relative_to(CORE).parts[0] != "decisions"
+        and any(
+            isinstance(n, ast.Name) and n.id in ("Tree", "BlockSearch", "AttackSearch")
+            for n in ast.walk(ast.parse(path.read_text()))
+        )
+    )
+    assert searching == []
+
+
+def test_batched_is_asked_through_its_public_module() -> None:
+    """Other packages import the batched engine's names from ``ecs_combat.batched`` only (its
+    public face), never from one of its modules; each public name is there."""
+    import ecs_combat.batched as batched
+
+    offenders = sorted(
+        f"{here}: {imp.module}"
+        for here, imports in _core_imports().items()
+        if not here.startswith("ecs_combat.batched")
+        for imp in imports
+        if imp.module.startswith("ecs_combat.batched.")
+    )
+    assert offenders == []
+    assert sorted(batched.__all__) == sorted(batched._PUBLIC)
+    for name in batched.__all__:
+        assert getattr(batched, name) is not None, name
