@@ -13,6 +13,8 @@ from scenario_text import combat, creature, divide, toml_value
 
 from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.decisions import best_blocks
+from ecs_combat.scenario.writer import scenario_document
+from tests.test_turns import turn_resolver
 
 PLAYERS = "[players.A]\n[players.B]\n"
 
@@ -231,3 +233,43 @@ def test_702_22j_decisions_the_defending_player_divides_the_attacker(registry: R
     (both,) = [c for c in d.best if len(c.blockers) == 2]
     (division,) = both.divide
     assert division["source"] == "brute" and division["amounts"].get("bear", 0) < 2
+
+
+def test_702_22h_a_blocker_declared_on_two_members_blocks_each_once(resolve: Resolve) -> None:
+    """The bear is declared blocking both members (a hero without flying here): the band
+    adds nothing twice; A divides its 2 as given, 1 to each: the hero dies, the ogre has 1
+    marked."""
+    out = resolve(
+        BAND.replace(
+            'blockers = { "bear" = "ogre" }', 'blockers = { "bear" = ["ogre", "hero"] }'
+        ).replace('["banding", "flying"]', '["banding"]')  # a declared block of a flier: illegal
+        + divide("regular", "bear", {"ogre": 1, "hero": 1})
+    )
+    assert damage(out) == {
+        ("hero", "bear", 1), ("ogre", "bear", 3), ("bear", "ogre", 1), ("bear", "hero", 1)
+    }  # fmt: skip
+    assert sorted(out["steps"][0]["died"]) == ["bear", "hero"]
+
+
+@pytest.mark.parametrize("engine", ["reference", "batched"])
+def test_bands_in_a_turn_file(engine: str, registry: Registry) -> None:
+    """A turn's combat phase takes `bands` too, with its messages at combats[i]: the same
+    band as BAND, the bear's 2 all on the hero; without the division, an error at
+    combats[0].divide."""
+    text = BAND.replace("[combat]", "[turn]\n[[combats]]")
+    run = turn_resolver(engine, registry)
+    given = divide("regular", "bear", {"hero": 2}).replace("combat.divide", "combats.divide")
+    out = run(text + given)
+    (combat_out,) = out["combats"]
+    assert damage(combat_out) == {("hero", "bear", 1), ("ogre", "bear", 3), ("bear", "hero", 2)}
+    with pytest.raises(InputError) as caught:
+        run(text)
+    assert caught.value.path == "combats[0].divide"
+
+
+def test_the_scenario_writer_keeps_bands(registry: Registry) -> None:
+    """A decided scenario written back (``--write``) keeps its bands."""
+    sc = parse_scenario(tomllib.loads(BAND), registry, "t.toml")
+    doc = scenario_document(sc, registry)
+    assert doc["combat"]["bands"] == [["hero", "ogre"]]
+    assert parse_scenario(doc, registry, "t.toml").bands == [("hero", "ogre")]
