@@ -273,3 +273,28 @@ def test_the_scenario_writer_keeps_bands(registry: Registry) -> None:
     doc = scenario_document(sc, registry)
     assert doc["combat"]["bands"] == [["hero", "ogre"]]
     assert parse_scenario(doc, registry, "t.toml").bands == [("hero", "ogre")]
+
+
+def test_702_22k_decided_divisions_are_always_listed(resolve: Resolve, registry: Registry) -> None:
+    """A 1/4 imp blocks the band of a 1/1 with banding and a 3/3: A divides its 1 (702.22k)
+    and puts it on the 3/3 (nobody of A's dies), which is what the default division would
+    do; but a split any way has no default in `resolve`, so the decision lists it anyway,
+    and each decided line resolves (on both engines) to the outcome it was scored with."""
+    text = (
+        PLAYERS
+        + creature("hero", "A", 1, 1, "banding")
+        + creature("ogre", "A", 3, 3)
+        + creature("imp", "B", 1, 4)
+        + combat({"hero": "B", "ogre": "B"})
+        + bands(["hero", "ogre"])
+    )
+    d = best_blocks(parse_scenario(tomllib.loads(text), registry, "t.toml"), registry, top=3)
+    blocking = [c for c in d.best if c.blockers]
+    assert len(blocking) == 2
+    for choice in blocking:
+        (division,) = choice.divide
+        assert division == {"step": "regular", "source": "imp", "amounts": {"ogre": 1}}
+        lines = "".join(divide(x["step"], x["source"], x["amounts"]) for x in choice.divide)
+        blocks = f"blockers = {toml_value(choice.blockers)}\n"
+        out = resolve(text.replace("bands =", blocks + "bands =") + lines)
+        assert out["steps"] == choice.outcome["steps"]
