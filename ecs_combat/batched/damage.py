@@ -111,10 +111,7 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
     plan = BatchDamageAssignment(
         run.schedule.plans[s].name, deals, np.zeros(n, np.bool_), np.zeros(n, np.bool_)
     )
-    plan.amount = read_only(np.where(deals, power, 0))
-    if combat.nblocks:
-        live = (combat.blocking[combat.bb] & combat.att[combat.ba]).nonzero()[0]
-        plan.blockers, plan.attackers = read_only(combat.bb[live]), read_only(combat.ba[live])
+    plan.fights = lambda: _fights(run, deals)
     run_systems(run, "assign-damage", plan)
     split = None
     if len(plan.any_split) and some(plan.any_split & deals):
@@ -177,6 +174,18 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
             np.add.at(incoming, f.recipient, f.amount)
         _check_excess(run, s, explicit, incoming, hot, destroys, excess)
     deal(run, s, [*to_creature, *to_player])
+
+
+def _fights(run: Run, deals: BoolArray) -> tuple[IntArray, IntArray, IntArray]:
+    """What the ``assign-damage`` payload's `amount`, `blockers` and `attackers` are: each
+    row's damage to assign, and the blocks in effect (blocker and attacker rows)."""
+    combat = run.combat
+    amount = read_only(np.where(deals, run.creatures.power, 0))
+    if not combat.nblocks:
+        empty = read_only(np.zeros(0, I64))
+        return amount, empty, empty
+    live = (combat.blocking[combat.bb] & combat.att[combat.ba]).nonzero()[0]
+    return amount, read_only(combat.bb[live]), read_only(combat.ba[live])
 
 
 def _record_divisions(run: Run, s: int, deals: BoolArray, plan: BatchDamageAssignment) -> None:

@@ -309,12 +309,14 @@ class BatchDamageAssignment:
     one_is_lethal: BoolArray
     excess_by: list[tuple[str, BoolArray]] = field(default_factory=list)
     lethal_by: list[tuple[str, BoolArray]] = field(default_factory=list)
-    #: Per row: the damage it assigns (its power; 0 for a creature not dealing damage).
-    amount: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
-    #: The blocks in effect (the blocker still blocking, the attacker still attacking):
-    #: blocker rows and attacker rows, grouped by attacker in declaration order.
-    blockers: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
-    attackers: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Set by the engine: what :attr:`amount`, :attr:`blockers` and :attr:`attackers` are,
+    #: worked out when a system first asks (most steps' systems never do).
+    fights: Callable[[], tuple[IntArray, IntArray, IntArray]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    _fights: tuple[IntArray, IntArray, IntArray] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
     #: Per row: the player row who divides its damage, -1 for its controller (510.1c-d);
     #: set through :meth:`divide_by`.
     divided_by: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -322,6 +324,29 @@ class BatchDamageAssignment:
     #: their fight, none to a player (702.22j-k).
     any_split: BoolArray = field(default_factory=lambda: np.zeros(0, np.bool_))
     split_by: list[tuple[str, BoolArray]] = field(default_factory=list)
+
+    def _fight(self) -> tuple[IntArray, IntArray, IntArray]:
+        if self._fights is None:
+            empty = np.zeros(0, np.int64)
+            none = (np.zeros(len(self.dealers), np.int64), empty, empty)
+            self._fights = none if self.fights is None else self.fights()
+        return self._fights
+
+    @property
+    def amount(self) -> IntArray:
+        """Per row: the damage it assigns (its power; 0 for a creature not dealing damage)."""
+        return self._fight()[0]
+
+    @property
+    def blockers(self) -> IntArray:
+        """The blocks in effect (the blocker still blocking, the attacker still attacking):
+        their blocker rows, grouped by attacker in declaration order."""
+        return self._fight()[1]
+
+    @property
+    def attackers(self) -> IntArray:
+        """The attacker rows of the blocks in effect, parallel to :attr:`blockers`."""
+        return self._fight()[2]
 
     def recipients(self) -> tuple[IntArray, IntArray]:
         """Every (source, creature recipient) pair of the step: each dealing attacker with
