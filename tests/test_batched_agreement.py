@@ -101,15 +101,16 @@ BATCHED = BatchedEngine(REGISTRY)
 #: Every loaded keyword; those that keep a creature out of combat last, as the generator's
 #: simplest draws come first.
 #: Keywords that keep creatures out of combat or damage from being dealt (prevention, life
-#: lost before any damage step) come last.
-LATE = {"defender", "decayed", "afflict", "protection", "flanking", "annihilator"}
+#: lost before any damage step) come last; so does myriad, which does nothing with two
+#: players (most draws): first in the list, it took the simplest draws from keywords that act.
+LATE = {"defender", "decayed", "afflict", "protection", "flanking", "annihilator", "myriad"}
 #: Keywords with block requirements (509.1c, lure) are left out: the generator's blocks follow
 #: the restrictions only (tests/test_requirements.py covers requirements on both engines).
 REQUIRED = {r.keyword for r in REGISTRY.restrictions_of("block-requirement")}
-#: Known disagreement, left out until fixed (issue 33): with three players, myriad's token
-#: copies and a creature an event puts onto the battlefield are listed in a different order
-#: (the same damage, the same outcomes) by the two engines.
-KNOWN = {"myriad"}
+#: Known disagreements, left out until fixed: none.
+KNOWN: set[str] = set()
+#: 702.22c: attackers with banding may attack in a band (``combat.bands``).
+BANDING = "banding"
 KEYWORDS = sorted(set(REGISTRY.keywords) - REQUIRED - KNOWN, key=lambda k: (k in LATE, k))
 
 
@@ -404,6 +405,13 @@ def scenario_docs(draw: Draw) -> dict[str, Any]:
         "attackers": attackers,
         "blockers": {b: a[0] if len(a) == 1 and draw(BOOLEANS) else a for b, a in blockers.items()},
     }
+    banding = [a for a in attackers if BANDING in _keywords_of(creatures[a])]
+    if banding and draw(BOOLEANS):  # a band (702.22c-d), half the time
+        defender = attackers[banding[0]]
+        others = [a for a, p in attackers.items() if p == defender and a not in banding]
+        band = [a for a in banding if attackers[a] == defender] + others[:1]
+        if len(band) > 1:
+            combat["bands"] = [list(draw(_permutations(tuple(band))))]
 
     divide = []
     seen: set[tuple[str, str]] = set()

@@ -339,6 +339,32 @@ def test_702_116_a_token_attacks_each_other_opponent(resolve: Resolve) -> None:
     }
 
 
+def test_702_116_tokens_are_listed_before_creatures_events_bring(resolve: Resolve) -> None:
+    """The tokens enter as attackers are declared (508.2: the attack trigger), before a
+    creature an `enter` event brings at declare-blockers: both engines list the hydra, its
+    token, then the newcomer, in the creatures and in the step's damage (3 players: one
+    token, attacking C; the newcomer attacks C too). The batched engine used to list the
+    newcomer's row before the token's."""
+    out = resolve(
+        "[players.A]\n[players.B]\n[players.C]\n"
+        + hydra()
+        + combat({"hydra": "B"})
+        + event(
+            "declare-blockers",
+            "enter",
+            attacking="C",
+            creature={"id": "newbie", "controller": "A", "power": 1, "toughness": 1},
+        )
+    )
+    assert list(out["creatures"]) == ["hydra", "hydra~C", "newbie"]
+    assert [(d["source"], d["target"], d["amount"]) for d in out["steps"][0]["damage"]] == [
+        ("hydra", "B", 3),
+        ("hydra~C", "C", 3),
+        ("newbie", "C", 1),
+    ]
+    assert {p: v["life"] for p, v in out["players"].items()} == {"A": 20, "B": 17, "C": 16}
+
+
 def test_702_116_two_players_no_token(resolve: Resolve) -> None:
     """With two players there is no other opponent: no token, none listed."""
     out = resolve(PLAYERS + hydra() + combat({"hydra": "B"}))

@@ -114,6 +114,10 @@ class CombatBatch:
     value_row: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     value: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
 
+    #: [N] the row of the first creature of the band it attacks in (``combat.bands``,
+    #: 702.22c), or -1; None: no band.
+    band: IntArray | None = None
+
     # -- explicit divisions: [D] rows, one per (step, source, recipient) ------------------------
     # The rows of one (step, source) are contiguous, recipients in the order the scenario gives
     # them (that order decides which bad recipient an error names); a division with no amounts
@@ -235,3 +239,9 @@ class StepDivisions:
     block_attacker: IntArray
     #: Position of the attacker in its blocker's declared list.
     block_rank: IntArray
+    #: Sources whose damage a player may split any way among the creatures in their fight,
+    #: none to a player (702.22j-k); None: none.
+    any_split: BoolArray | None = None
+    #: Per row: whether the attacking player (rather than the defending player) divides
+    #: its damage; None: each player divides their own creatures' (510.1c-d).
+    by_attacking: BoolArray | None = None

@@ -280,6 +280,7 @@ def _copied(
         keywords=take(batch.keywords),
         colors=take(batch.colors),
         attacking=take.moved(batch.attacking, p_on),
+        band=None if batch.band is None else take.moved(batch.band, c_on),
         present=take(batch.present),
         types=None if batch.types is None else take(batch.types),
         player_lands=None if batch.player_lands is None else plan.players(batch.player_lands),

@@ -37,8 +37,8 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
         here = list(sc.creatures.values())
         entering = builder.entering(sc) if sc.events else []
         pairs = reserved_tokens(sc, builder.registry) if makers else []
-        if pairs:
-            entering += builder.reserved(sc, pairs)
+        if pairs:  # made as attackers are declared: before the creatures events bring
+            entering = builder.reserved(sc, pairs) + entering
             tokens[b] = pairs
         builder.present.extend([True] * len(here))
         if entering:
@@ -77,6 +77,8 @@ def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:
             builder.add_choices(sc, prow, crow)
         for cid, defender in sc.attackers.items():  # what add_combat does of the rest
             builder.attacking[crow[cid]] = prow[defender]
+        if sc.bands:
+            builder.add_bands(sc, crow)
         if sc.blockers:
             add_blocks(builder, sc, crow)
 

@@ -14,7 +14,7 @@ from ecs_combat.batched.actions import (
     run_systems,
     state_based_actions,
 )
-from ecs_combat.batched.arrays import BatchOutcome
+from ecs_combat.batched.arrays import BatchOutcome, IntArray
 from ecs_combat.batched.context import read_only
 from ecs_combat.batched.keywords import refresh
 from ecs_combat.batched.numeric import battles_with, some
@@ -79,7 +79,32 @@ def declare(run: Run) -> None:
     if some(combat.has_attack):
         blocking = BatchBlockDeclaration(read_only(combat.bb), read_only(combat.ba))
         run_systems(run, "declare-blockers", blocking)
+        if blocking.added:
+            add_blocks(run, blocking.added)
         resolve_triggers(run, blocking.triggers)
+
+
+def add_blocks(run: Run, added: list[tuple[IntArray, IntArray]]) -> None:
+    """Blocks the declare-blockers systems added (702.22h), of blockers on the battlefield
+    and attackers still attacking: each after the attackers its blocker was declared
+    blocking."""
+    combat, c = run.combat, run.creatures
+    b = np.concatenate([pair[0] for pair in added])
+    a = np.concatenate([pair[1] for pair in added])
+    keep = c.on_bf[b] & combat.att[a]
+    b, a = b[keep], a[keep]
+    if b.size == 0:
+        return
+    rank = (1 << 30) + np.arange(b.size, dtype=I64)  # after every declared one
+    combat.bb = np.concatenate([combat.bb, b])
+    combat.ba = np.concatenate([combat.ba, a])
+    combat.rank = np.concatenate([combat.rank, rank])
+    combat.index_blocks(run.n)
+    combat.blocking[b] = True
+    combat.in_combat[b] = True
+    if combat.div_rows:
+        combat.pair_keys = np.sort(combat.bb * max(run.n, 1) + combat.ba)
+    refresh(run, None)
 
 
 def declare_attackers(run: Run) -> None:

@@ -118,6 +118,10 @@ class BatchedContext:
         run = self._run
         return read_only(blockers_of(run, np.arange(run.n)))
 
+    def band(self) -> IntArray:
+        band = self._run.batch.band
+        return read_only(np.full(self._run.n, -1, np.int64) if band is None else band)
+
     def controller(self) -> IntArray:
         return read_only(self._run.creatures.controller)
 

@@ -1,7 +1,8 @@
 """From validated scenarios to one :class:`CombatBatch`, for the batched engine's ``resolve``.
 
-Rows keep the reference engine's orders: players and creatures in scenario order, creatures
-that enter through events after them in the order they enter, blocks grouped by attacker with
+Rows keep the reference engine's orders: players and creatures in scenario order, the token
+copies attack triggers may make (as attackers are declared), creatures that enter through
+events after them in the order they enter, blocks grouped by attacker with
 its blockers in declaration order, events by (point, file order).
 """
 
@@ -83,6 +84,7 @@ class BatchBuilder:
         self.damage: list[int] = []
         self.keywords: list[int] = []
         self.attacking: list[int] = []
+        self.band: list[tuple[int, int]] = []  # (row, first row of its band)
         self.present: list[bool] = []
         self.tapped: list[bool] = []
         self.counters: list[tuple[int, int, int]] = []  # (row, column, count)
@@ -144,10 +146,12 @@ class BatchBuilder:
         crow: dict[str, int] = {}
         for spec in sc.creatures.values():
             crow[spec.id] = self.creature(b, spec, prow, True)
-        for spec in self.entering(sc):
-            crow[spec.id] = self.creature(b, spec, prow, False)
+        # the reference engine's order: tokens made as attackers are declared (myriad's),
+        # then the creatures events bring
         pairs = reserved_tokens(sc, self.registry)
         for spec in self.reserved(sc, pairs):
+            crow[spec.id] = self.creature(b, spec, prow, False)
+        for spec in self.entering(sc):
             crow[spec.id] = self.creature(b, spec, prow, False)
         self.add_tokens(pairs, prow, crow)
         self.resolve_references(crow)
@@ -224,6 +228,7 @@ class BatchBuilder:
         self.attacking.extend([-1] * (len(self.battle) - len(self.attacking)))
         for cid, defender in sc.attackers.items():
             self.attacking[crow[cid]] = prow[defender]
+        self.add_bands(sc, crow)
 
         for attacker in sc.attackers:
             for blocker in sc.blockers_of(attacker):
@@ -269,6 +274,12 @@ class BatchBuilder:
             )
             self.ev_keywords.append(self.mask(ev.keywords))
             self.ev_tokens.append(-1 if ev.token is None else crow[ev.token])
+
+    def add_bands(self, sc: Scenario, crow: dict[str, int]) -> None:
+        """A scenario's ``combat.bands``: each member's first member, by rows."""
+        for band in sc.bands:
+            first = crow[band[0]]
+            self.band += [(crow[cid], first) for cid in band]
 
     def batch(self, n_battles: int) -> CombatBatch:
         i64 = np.int64
@@ -338,6 +349,11 @@ class BatchBuilder:
         div = np.asarray(self.div, i64).reshape(-1, 5)
         ev_inst = np.asarray(self.ev_instances, i64).reshape(-1, 3)
         chosen = np.asarray(self.sacrifices, i64).reshape(-1, 2)
+        band = None
+        if self.band:
+            band = np.full(n_rows, -1, i64)
+            pairs = np.asarray(self.band, i64)
+            band[pairs[:, 0]] = pairs[:, 1]
         values = np.asarray(self.values, i64).reshape(-1, 2)
         return dict(
             sacrifice_player=chosen[:, 0].copy(),
@@ -345,6 +361,7 @@ class BatchBuilder:
             value_row=values[:, 0].copy(),
             value=values[:, 1].copy(),
             attacking=np.asarray(attacking, i64),
+            band=band,
             block_blocker=np.asarray(self.block_blocker, i64),
             block_attacker=np.asarray(self.block_attacker, i64),
             block_rank=np.asarray(self.block_rank, i64),

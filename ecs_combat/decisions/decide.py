@@ -425,7 +425,8 @@ def _divisions(
     players: list[str],
     registry: Registry,
 ) -> list[Division]:
-    """The divisions chosen for some dividers that differ from the default division."""
+    """The divisions chosen for some dividers that differ from the default division (and
+    every one of a divider whose split has no default, 702.22j-k)."""
     out = []
     start = 0
     step = registry.step_names[e.choices.step]
@@ -441,6 +442,6 @@ def _divisions(
             if x > 0
         }
         default = default_division(dv.power, list(zip(names, dv.lethal, strict=True)), player)
-        if given != default:
+        if given != default or dv.any_split:  # a split any way has no default (702.22j-k)
             out.append(Division(step, ids[dv.source - e.creature_start], given, ""))
     return out

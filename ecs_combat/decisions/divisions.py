@@ -2,9 +2,10 @@
 
 From what the batched engine recorded of a step (:class:`StepDivisions`): which creatures must
 divide (an attacker with two or more blockers left, or one that may send excess to the player
-and has a blocker left; a blocker blocking two or more attackers left), and every legal way
-each player can divide: all amounts totalling the creature's power over its recipients, the
-attacking player's obeying the excess rule (702.19b) together.
+and has a blocker left; a blocker blocking two or more attackers left), which player divides
+each (its controller, unless an ``assign-damage`` system said another: banding, 702.22j-k),
+and every legal way each player can divide: all amounts totalling the creature's power over
+its recipients, the attacking player's obeying the excess rule (702.19b) together.
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ class Divider:
     #: Lethal damage to each creature recipient from this source (702.19b, 702.2c).
     lethal: tuple[int, ...]
     one_is_lethal: bool
+    #: Any split among its recipients is legal and has no default: the scenario must give it
+    #: (702.22j-k).
+    any_split: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,19 +166,23 @@ class StepRecord:
         remaining = r.remaining[recipient]
         lethal = np.where(destroys[of], np.minimum(remaining, 1), remaining)
         excess = r.player_gets_excess[rows] & attacks
+        # who chooses: the attacking player for attackers, unless a system says otherwise
+        chooser = attacks if r.by_attacking is None else r.by_attacking[rows]
+        split = np.zeros(len(rows), np.bool_) if r.any_split is None else r.any_split[rows]
         firsts = of.searchsorted(np.arange(len(rows) + 1)).tolist()
         recipients, lethals = recipient.tolist(), lethal.tolist()
         step = r.step
         per_battle: list[tuple[list[Divider], list[Divider]]] = [([], []) for _ in battles]
-        for k, (row, power, att, hot, ex, player, o) in enumerate(
+        for k, (row, power, att, hot, ex, player, o, any_split) in enumerate(
             zip(
                 rows.tolist(),
                 r.power[rows].tolist(),
-                attacks.tolist(),
+                chooser.tolist(),
                 destroys.tolist(),
                 excess.tolist(),
                 attacked[rows].tolist(),
                 owner.tolist(),
+                split.tolist(),
                 strict=True,
             )
         ):
@@ -186,6 +194,7 @@ class StepRecord:
                 player if ex else None,
                 tuple(lethals[i:j]),
                 hot,
+                any_split,
             )
             per_battle[o][0 if att else 1].append(d)
         return [

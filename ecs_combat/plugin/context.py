@@ -105,6 +105,11 @@ class CombatContext(Protocol):
         """How many creatures still block an attacker (509.1h: blocks in effect)."""
         ...
 
+    def band(self, creature: Creature) -> Creature | None:
+        """The first creature of the band it was declared attacking in (``combat.bands``,
+        702.22c), itself if it is the first; None if it attacks in no band."""
+        ...
+
     def controller(self, creature: Creature) -> Player:
         """The player controlling the creature."""
         ...
@@ -369,6 +374,11 @@ class BatchContext(Protocol):
 
     def blocker_count(self) -> IntArray:
         """Per row: how many creatures still block it (509.1h: blocks in effect)."""
+        ...
+
+    def band(self) -> IntArray:
+        """Per row: the row of the first creature of the band it was declared attacking in
+        (``combat.bands``, 702.22c), its own if it is the first; -1 if none."""
         ...
 
     def controller(self) -> IntArray:

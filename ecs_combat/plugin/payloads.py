@@ -14,6 +14,24 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ecs_combat.plugin.context import BatchContext, BoolArray, CombatContext, IntArray
+from ecs_combat.plugin.damage_payloads import (
+    Assignment as Assignment,
+)
+from ecs_combat.plugin.damage_payloads import (
+    BatchDamageAssignment as BatchDamageAssignment,
+)
+from ecs_combat.plugin.damage_payloads import (
+    BatchDamageEvent as BatchDamageEvent,
+)
+from ecs_combat.plugin.damage_payloads import (
+    DamageAssignment as DamageAssignment,
+)
+from ecs_combat.plugin.damage_payloads import (
+    DamageEvent as DamageEvent,
+)
+from ecs_combat.plugin.damage_payloads import (
+    Dealt as Dealt,
+)
 
 
 @dataclass
@@ -91,6 +109,16 @@ class BlockDeclaration:
 
     blocks: list[tuple[int, int]]
     triggers: list[Trigger] = field(default_factory=list)
+    #: Blocks systems added (:meth:`add_block`), in the order added.
+    added: list[tuple[int, int]] = field(default_factory=list)
+
+    def add_block(self, blocker: int, attacker: int) -> None:
+        """The blocker blocks the attacker too, whatever restrictions say (702.22h: a band
+        is blocked as one): the engine records it once the point's systems have run; later
+        systems of the point see it in `blocks`. A block already there is left alone."""
+        if (blocker, attacker) not in self.blocks:
+            self.blocks.append((blocker, attacker))
+            self.added.append((blocker, attacker))
 
     def blocked_attackers(self) -> list[int]:
         """The attackers that became blocked, each once, in declaration order."""
@@ -164,6 +192,30 @@ class BatchBlockDeclaration:
     blockers: IntArray
     attackers: IntArray
     triggers: list[BatchTriggers] = field(default_factory=list)
+    #: Blocks systems added (:meth:`add_blocks`): blocker rows, attacker rows.
+    added: list[tuple[IntArray, IntArray]] = field(default_factory=list)
+
+    def add_blocks(self, blockers: IntArray, attackers: IntArray) -> None:
+        """Each blocker blocks its attacker too (parallel rows), whatever restrictions say
+        (702.22h): as :meth:`BlockDeclaration.add_block`. Blocks already there are left
+        alone; a pair given twice is added once."""
+        if len(blockers) == 0:
+            return
+        n = 1 + max(
+            int(blockers.max()),
+            int(attackers.max()),
+            int(self.blockers.max(initial=-1)),
+            int(self.attackers.max(initial=-1)),
+        )
+        have = self.blockers * n + self.attackers
+        key, first = np.unique(blockers * n + attackers, return_index=True)
+        new = np.sort(first[~np.isin(key, have)])
+        if new.size == 0:
+            return
+        b, a = np.asarray(blockers[new], np.int64), np.asarray(attackers[new], np.int64)
+        self.added.append((b, a))
+        self.blockers = np.concatenate([self.blockers, b])
+        self.attackers = np.concatenate([self.attackers, a])
 
     def blocked_attackers(self, rows: int) -> BoolArray:
         """Row mask (of `rows` creature rows) of the attackers that became blocked."""
@@ -205,120 +257,6 @@ def _each_instance(
     if found.size:
         nth = np.arange(len(found)) - np.searchsorted(found, found)  # 0, 1, ... per row
         triggers.append(BatchTriggers(found, resolve, nth, {"n": params}, keyword=keyword))
-
-
-@dataclass
-class Assignment:
-    """How one creature will assign its damage in a step (reference engine)."""
-
-    source: int
-    #: The creatures it assigns damage among, in the order the default division uses.
-    recipients: list[int]
-    #: The player it attacks, for an attacker; None for a blocker.
-    defender: int | None
-    #: Damage beyond lethal may go to the defender (and all of it, with no recipient left):
-    #: the keyword that allows it (:meth:`allow_excess`), or None.
-    player_gets_excess: str | None = None
-    #: Any nonzero amount from this source is lethal damage: the keyword that makes it so
-    #: (:meth:`make_one_lethal`), or None.
-    one_is_lethal: str | None = None
-
-    def allow_excess(self, keyword: str) -> None:
-        """Let this attacker assign damage beyond lethal to the player it attacks (702.19b),
-        as :meth:`BatchDamageAssignment.allow_excess` does for rows; nothing for a blocker.
-        `keyword` names the rule for the account and errors."""
-        if self.defender is not None:
-            self.player_gets_excess = keyword
-
-    def make_one_lethal(self, keyword: str) -> None:
-        """Make any nonzero amount from this source lethal damage (702.2c), as
-        :meth:`BatchDamageAssignment.make_one_lethal` does for rows."""
-        self.one_is_lethal = keyword
-
-
-@dataclass
-class DamageAssignment:
-    """``assign-damage`` (reference): every creature that assigns damage in the step. Switch
-    rules on through each :class:`Assignment`'s methods, as the batched payload's do for a
-    row mask."""
-
-    step: str
-    assignments: list[Assignment]
-
-
-@dataclass
-class BatchDamageAssignment:
-    """``assign-damage`` (batched): row masks over sources, switched on through the methods,
-    which also record the keyword for the account and errors."""
-
-    step: str
-    #: Row mask of the creatures that deal damage in this step.
-    dealers: BoolArray
-    #: Attackers whose damage beyond lethal may go to the player they attack.
-    player_gets_excess: BoolArray
-    #: Sources for which any nonzero amount is lethal damage.
-    one_is_lethal: BoolArray
-    excess_by: list[tuple[str, BoolArray]] = field(default_factory=list)
-    lethal_by: list[tuple[str, BoolArray]] = field(default_factory=list)
-
-    def allow_excess(self, rows: BoolArray, keyword: str) -> None:
-        """Let these attackers assign damage beyond lethal to the player (row mask)."""
-        self.player_gets_excess |= rows
-        self.excess_by.append((keyword, rows))
-
-    def make_one_lethal(self, rows: BoolArray, keyword: str) -> None:
-        """Make any nonzero amount from these sources lethal damage (row mask)."""
-        self.one_is_lethal |= rows
-        self.lethal_by.append((keyword, rows))
-
-
-@dataclass
-class Dealt:
-    """One amount of combat damage from a source to a recipient (reference engine)."""
-
-    source: int
-    #: A creature or player entity.
-    recipient: int
-    to_player: bool
-    amount: int
-    #: For a creature: the damage is marked on it (a replacement may turn it into counters).
-    marked: bool = True
-    #: For a player: they lose that much life (a replacement may turn it into counters).
-    loses_life: bool = True
-
-
-@dataclass
-class DamageEvent:
-    """``deal-damage`` (reference): all combat damage of a step, dealt at once (510.2).
-
-    Set an amount to 0 to prevent it. Life changes added to `life` (player entity -> change)
-    happen together with the damage's life loss; `life_gained` lists (player, source, amount)
-    for the output.
-    """
-
-    step: str
-    dealt: list[Dealt]
-    life: dict[int, int] = field(default_factory=dict)
-    life_gained: list[tuple[int, int, int]] = field(default_factory=list)
-
-
-@dataclass
-class BatchDamageEvent:
-    """``deal-damage`` (batched): all combat damage of a step as parallel arrays.
-
-    ``recipient`` is a creature row, or ``-1 - player_row`` for a player. Set an amount to
-    0 to prevent it. Systems append life gains as (player rows, source rows, amounts) to
-    `gains`; the engine applies them with the damage.
-    """
-
-    step: str
-    source: IntArray
-    recipient: IntArray
-    amount: IntArray
-    #: Per entry: marked as damage (creatures) / lost as life (players).
-    marked: BoolArray
-    loses_life: BoolArray
-    gains: list[tuple[IntArray, IntArray, IntArray]] = field(default_factory=list)
 
 
 @dataclass

@@ -27,7 +27,9 @@ from ecs_combat.plugin.definitions import normalize_keyword
 #: (115.4, 608.2b); ``block-requirement`` — a requirement, not a restriction: ``(attacker,
 #: blocker)``, whether the blocker must block the attacker if it is able to (509.1c,
 #: :mod:`ecs_combat.rules.requirements`); ``blocks`` — how many attackers at most a creature
-#: may block (509.1a: one, unless an effect says more); the most any restriction allows counts.
+#: may block (509.1a: one, unless an effect says more); the most any restriction allows counts;
+#: ``band`` — whether a creature may attack in a band beyond the one creature of each band
+#: that needs no rule (702.22c: banding): a scenario's ``combat.bands`` are checked with it.
 #: The decision search reads ``blocks``; a scenario's declared blocks may give any blocker a
 #: list, as before.
 Kind = Literal[
@@ -39,6 +41,7 @@ Kind = Literal[
     "target",
     "block-requirement",
     "blocks",
+    "band",
 ]
 KINDS: tuple[str, ...] = get_args(Kind)
 
@@ -113,7 +116,7 @@ class Restriction:
     """One rule of a keyword on attacking, blocking or targeting.
 
     `test` takes one side (``attack``, ``block``, ``blockers``, ``summoning-sickness``,
-    ``target``) or two (``block-pair``: attacker, blocker) and returns whether the
+    ``target``, ``band``) or two (``block-pair``: attacker, blocker) and returns whether the
     declaration is allowed (``blockers``: the least number of blockers; ``summoning-sickness``:
     whether it may attack anyway). `says` explains a refusal for messages, with ``{attacker}``,
     ``{blocker}``, ``{creature}`` and ``{caster}`` standing for ids; the rule is added after

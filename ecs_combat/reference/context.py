@@ -85,6 +85,14 @@ class ReferenceContext:
     def blocker_count(self, creature: Creature) -> int:
         return len(self._board.blocked_by(self._board.cid(creature)))
 
+    def band(self, creature: Creature) -> Creature | None:
+        board = self._board
+        cid = board.cid(creature)
+        for band in self._combat.now.scenario.bands:
+            if cid in band:
+                return board.creatures[band[0]]
+        return None
+
     def controller(self, creature: Creature) -> Player:
         return self._board.controller(creature)
 

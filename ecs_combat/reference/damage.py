@@ -13,6 +13,7 @@ from ecs_combat.plugin.payloads import Assignment, DamageAssignment, DamageEvent
 from ecs_combat.reference.components import (
     Attacking,
     Blocking,
+    Controller,
     Damage,
     Player,
     Stats,
@@ -85,6 +86,7 @@ def assign(
             blk = esper.component_for_entity(e, Blocking)
             attackers = [a for a in blk.attackers if board.attacking(a)]
             plans.append(Assignment(e, attackers, None))
+        plans[-1].amount = esper.component_for_entity(e, Stats).power
     combat.run_systems("assign-damage", DamageAssignment(plan.name, plans))
     by_source = {a.source: a for a in plans}
 
@@ -98,6 +100,11 @@ def assign(
         recipients = [
             (board.cid(r), _lethal(combat, r, lethal_by is not None)) for r in a.recipients
         ]
+        if a.any_split is not None:
+            amounts = _split_any_way(combat, plan, a, recipients, step)
+            if amounts is not None:
+                assigned[e] = amounts
+            continue
         if a.defender is not None:
             defender = board.pid(a.defender)
             if not esper.component_for_entity(e, Attacking).blocked:
@@ -164,6 +171,48 @@ def assign(
             )
         _note_excess(combat, step, excess_kw, player, assigned[e], bool(lethal_needed))
     return assigned
+
+
+def _split_any_way(
+    combat: Combat,
+    plan: StepPlan,
+    a: Assignment,
+    recipients: list[tuple[str, int]],
+    step: StepResult,
+) -> dict[str, int] | None:
+    """The division of a source whose damage a system lets a player split any way among the
+    creatures in its fight, none to a player (702.22j-k): the scenario's, or all to its one
+    recipient; None if it assigns no damage."""
+    board, sc = combat.board, combat.now.scenario
+    cid = board.cid(a.source)
+    keyword = a.any_split
+    assert keyword is not None
+    rule = combat.reg.keywords[keyword].rule
+    divider = board.pid(a.divided_by) if a.divided_by is not None else None
+    who = divider or board.pid(esper.component_for_entity(a.source, Controller).player)
+    if not recipients:
+        step.notes.append(f"{cid} has no creature left to assign damage to: it assigns none")
+        return None
+    options = dict(recipients)
+    division = combat.now.divisions.get((plan.name, cid))
+    if division is not None:
+        amounts = _check_division(combat, division, a.amount, options)
+        step.notes.append(
+            f"{who} divides {cid}'s damage as the scenario says ({keyword}, {rule}): "
+            f"{amounts_text(amounts)}"
+        )
+        return amounts
+    if len(recipients) > 1 and a.amount > 0:
+        raise InputError(
+            sc.file,
+            f"{sc.combat_path}.divide",
+            f"{who} divides {cid}'s damage among {', '.join(options)} in the {plan.name} step "
+            f"({keyword}, {rule}): give the division in {sc.combat_path}.divide",
+        )
+    amounts = default_division(a.amount, recipients, None)
+    if amounts:
+        step.notes.append(f"{cid} assigns all its damage to {recipients[0][0]} ({keyword}, {rule})")
+    return amounts
 
 
 def _explain(combat: Combat, keyword: str) -> str:

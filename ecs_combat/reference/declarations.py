@@ -116,4 +116,29 @@ def declare_blockers(combat: Combat) -> None:
     if now.scenario.attackers:
         blocking = BlockDeclaration(blocks)
         combat.run_systems("declare-blockers", blocking)
+        if blocking.added:
+            _add_blocks(combat, blocking.added, declared)
         resolve_triggers(combat, blocking.triggers)
+
+
+def _add_blocks(
+    combat: Combat, added: list[tuple[int, int]], declared: dict[str, tuple[str, ...]]
+) -> None:
+    """Blocks the declare-blockers systems added (702.22h): each blocker blocks the attacker
+    too, after the attackers it was declared blocking."""
+    board = combat.board
+    for b, a in added:
+        if not (board.on_battlefield(b) and esper.has_component(a, Attacking)):
+            continue
+        blk = esper.try_component(b, Blocking)
+        if blk is None:
+            esper.add_component(b, Blocking([a]))
+        elif a not in blk.attackers:
+            blk.attackers.append(a)
+        att = esper.component_for_entity(a, Attacking)
+        att.blocked = True
+        if b not in att.blockers:
+            att.blockers.append(b)
+        bid = board.cid(b)
+        declared[bid] = (*declared.get(bid, ()), board.cid(a))
+    board.refresh_keywords()

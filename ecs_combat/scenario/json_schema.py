@@ -13,6 +13,7 @@ from ecs_combat.scenario.schema import (
     ACTION,
     AMOUNTS,
     ATTACKERS,
+    BANDS,
     BLOCKERS,
     BOOLEAN,
     CARD,
@@ -204,6 +205,9 @@ class _Builder:
             return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}
         if kind == DIVISIONS:
             return {"type": "array", "items": {"$ref": "#/$defs/division"}}
+        if kind == BANDS:
+            band = {"type": "array", "items": text, "minItems": 1, "uniqueItems": True}
+            return {"type": "array", "items": band}
         if kind == AMOUNTS:
             return {"type": "object", "additionalProperties": self.integer(0)}
         if kind == EVENTS:

@@ -24,6 +24,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.characteristics import check_declarations_now
 from ecs_combat.rules.legality import check_targets, starting_toughness, toughness_message
 from ecs_combat.scenario import documents
+from ecs_combat.scenario.bands import parse_bands
 from ecs_combat.scenario.checks import Checker, check_document, type_name
 from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
@@ -301,10 +302,11 @@ class Parser:
         self.c.keys(self.doc, "", {"players", "creatures", "combat", "events", "sacrifices"})
         self.parse_sides()
         combat = self.c.table(self.doc.get("combat", {}), "combat")
-        self.c.keys(combat, "combat", {"attackers", "blockers", "divide"})
+        self.c.keys(combat, "combat", {"attackers", "blockers", "divide", "bands"})
         attackers = self._attackers(combat.get("attackers", {}))
         blockers = self._blockers(combat.get("blockers", {}), attackers)
         scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
+        scenario.bands = parse_bands(self, combat.get("bands", []), scenario)
         scenario.events = parse_events(self, scenario)
         scenario.divisions = self._divisions(combat.get("divide", []), scenario)
         scenario.sacrifices = parse_sacrifices(self, self.doc.get("sacrifices", {}), scenario)
@@ -417,10 +419,13 @@ class Parser:
             if (step, source) in seen:
                 raise self.c.fail(path, f"a second division for {source!r} in the {step} step")
             seen.add((step, source))
+            # a band is blocked as one where a plugin says so (702.22h): its members' blockers
             if source in scenario.attackers:
-                allowed = set(scenario.blockers_of(source)) | {scenario.attackers[source]}
+                band = scenario.band_of(source)
+                allowed = {b for a in band for b in scenario.blockers_of(a)}
+                allowed.add(scenario.attackers[source])
             elif source in scenario.blockers:
-                allowed = set(scenario.blockers[source])
+                allowed = {m for a in scenario.blockers[source] for m in scenario.band_of(a)}
             else:
                 raise self.c.fail(f"{path}.source", f"{source!r} is neither attacking nor blocking")
             table = self.c.table(t["amounts"], f"{path}.amounts")

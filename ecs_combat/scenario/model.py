@@ -113,6 +113,10 @@ class Scenario:
     events: list[Event] = field(default_factory=list)
     #: The creatures each player chooses, in order, when made to sacrifice (RULES 13).
     sacrifices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Attackers that attack in a band (``combat.bands``, 702.22c), each band in file order.
+    bands: list[tuple[str, ...]] = field(default_factory=list)
+    #: Key path of its combat in messages (``combats[1]`` for a turn's combat phase).
+    combat_path: str = "combat"
     #: The blockers of each attacker, built on first use from `blockers` as it is then (a new
     #: or resized `blockers` dict rebuilds it), so that asking for every attacker is linear.
     _blockers_index: tuple[object, int, dict[str, list[str]]] | None = field(
@@ -123,6 +127,13 @@ class Scenario:
     def active_player(self) -> str:
         """The attacking player: the first player listed."""
         return next(iter(self.players))
+
+    def band_of(self, attacker: str) -> tuple[str, ...]:
+        """The attackers of its band, itself included (just itself outside a band)."""
+        for band in self.bands:
+            if attacker in band:
+                return band
+        return (attacker,)
 
     def blockers_of(self, attacker: str) -> list[str]:
         """Blockers of an attacker in declaration order."""

@@ -41,6 +41,7 @@ COMBAT = "combat table"
 ATTACKERS = "attackers table"
 BLOCKERS = "blockers table"
 DIVISIONS = "list of divisions"
+BANDS = "list of bands"
 AMOUNTS = "amounts table"
 EVENTS = "list of events"
 SACRIFICES = "sacrifices table"
@@ -142,6 +143,12 @@ COMBAT_TABLE: dict[str, Key] = {
         BLOCKERS, "Blocking creature id -> an attacker id or a list of them.", default={}
     ),
     "divide": Key(DIVISIONS, "Explicit divisions of one creature's damage in one step."),
+    "bands": Key(
+        BANDS,
+        "Attackers that attack in a band: a list of lists of attacker ids, all of a band "
+        "attacking the same player (702.22c-d).",
+        default=[],
+    ),
 }
 
 DIVISION: dict[str, Key] = {

@@ -34,7 +34,7 @@ from ecs_combat.suggest import did_you_mean
 #: The top-level keys of a turn document.
 TURN_KEYS = frozenset({"players", "creatures", "turn", "combats"})
 #: The keys of one ``[[combats]]`` entry.
-COMBAT_KEYS = frozenset({"attackers", "blockers", "divide", "events", "sacrifices"})
+COMBAT_KEYS = frozenset({"attackers", "blockers", "divide", "bands", "events", "sacrifices"})
 #: The keys of one ``[[turn.casts]]`` entry.
 CAST_KEYS = frozenset({"card", "caster", "main", "target", "token"})
 
@@ -191,6 +191,7 @@ class _TurnParser(Parser):
         except InputError as exc:
             raise InputError(exc.file, _in_combat(exc.path, where), exc.message) from None
         # Key paths as the turn file's (``combats[i].divide[0]``, ``combats[i].events[0]``).
+        scenario.combat_path = where
         scenario.divisions = [
             dataclasses.replace(d, path=_in_combat(d.path, where)) for d in scenario.divisions
         ]

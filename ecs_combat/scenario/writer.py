@@ -13,7 +13,7 @@ from ecs_combat.scenario.model import CreatureSpec, Event, Scenario
 
 def scenario_document(scenario: Scenario, registry: Registry) -> dict[str, Any]:
     """The scenario as a document that reads back to the same scenario: players, creatures,
-    combat (attackers, blockers, divisions) and events. State that has its default value is
+    combat (attackers, blockers, bands, divisions) and events. State that has its default value is
     left out."""
     players: dict[str, Any] = {}
     for pid, player in scenario.players.items():
@@ -28,6 +28,8 @@ def scenario_document(scenario: Scenario, registry: Registry) -> dict[str, Any]:
             blocker: attacked[0] if len(attacked) == 1 else list(attacked)
             for blocker, attacked in scenario.blockers.items()
         }
+    if scenario.bands:
+        combat["bands"] = [list(band) for band in scenario.bands]
     if scenario.divisions:
         combat["divide"] = [
             {"step": d.step, "source": d.source, "amounts": dict(d.amounts)}

@@ -286,10 +286,11 @@ def drop_state_key(doc: dict[str, Any], path: str, registry: Registry) -> bool:
 def drop_blocks(doc: dict[str, Any], path: str, prefix: str = "combat") -> bool:
     """Leave out the block an error's path names (``combat.blockers.x``), or every block for
     an error of the whole declaration (``combat.blockers``: a requirement, blocks an attack
-    trigger's departure left too few, RULES 11.3)."""
+    trigger's departure left too few, RULES 11.3; ``combat.divide``: a division the scenario
+    must give and the drawing doesn't, banding's, 702.22j-k)."""
     combat = doc.get("combat", {})
     blockers = combat.get("blockers")
-    if not blockers or not path.startswith(f"{prefix}.blockers"):
+    if not blockers or not (path.startswith(f"{prefix}.blockers") or path == f"{prefix}.divide"):
         return False
     named = path.removeprefix(f"{prefix}.blockers").removeprefix(".")
     if named in blockers:

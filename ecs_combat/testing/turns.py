@@ -146,7 +146,7 @@ def _turn(
             c: draw(sampled(others))
             for c in mine
             if (c not in sides or why_cannot_attack(sides[c], False, registry) is None)
-            and draw(integers(0, 5)) > 0
+            and draw(integers(0, 5)) < 5  # the simplest draw (0) attacks: most attack
         }
         blocks: dict[str, str] = {}
         for cid, table in tables.items():
@@ -179,8 +179,9 @@ def _turn(
 
 
 def _drop_declaration(doc: dict[str, Any], path: str) -> bool:
-    """Leave out what an error's path in ``combats[k]`` names: an event, a blocker, an
-    attacker (and the blocks of it), else that combat phase's entry and the later ones."""
+    """Leave out what an error's path in ``combats[k]`` names: an event, a blocker (every
+    block for ``combats[k].divide``), an attacker (and the blocks of it), else that combat
+    phase's entry and the later ones."""
     match = re.match(r"combats\[(\d+)\]\.?(\w+)?\.?([^.\[]+)?", path)
     if match is None or int(match.group(1)) >= len(doc.get("combats", [])):
         return False
@@ -188,7 +189,8 @@ def _drop_declaration(doc: dict[str, Any], path: str) -> bool:
     entry = doc["combats"][k]
     if table == "events" and drop_event(entry.get("events"), path, f"combats[{k}].") is True:
         return True
-    if table == "blockers" and entry.get("blockers"):
+    # a division the turn must give and the drawing doesn't (banding's, 702.22j-k): no blocks
+    if table in ("blockers", "divide") and entry.get("blockers"):
         if name in entry["blockers"]:
             del entry["blockers"][name]
         else:
