@@ -169,6 +169,10 @@ class System:
     writes: frozenset[str] = frozenset()
     #: Systems or sets it may run before or after, although both write a field.
     ambiguous_with: frozenset[str] = frozenset()
+    #: True: it changes nothing but the payload fields it `writes` (notes aside), so what
+    #: reads none of them may skip it (which attackers tap changes nobody's characteristics:
+    #: the decisions' block options skip a declare-attackers system writing only ``taps``).
+    only_writes: bool = False
 
     @overload
     def __init__(
@@ -184,6 +188,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -199,6 +204,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -214,6 +220,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -229,6 +236,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -244,6 +252,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -259,6 +268,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -274,6 +284,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -289,6 +300,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -304,6 +316,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     def __init__(
         self,
@@ -318,6 +331,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "point", point)
@@ -330,3 +344,4 @@ class System:
         setattr_(self, "after", _names(after))
         setattr_(self, "writes", _names(writes))
         setattr_(self, "ambiguous_with", _names(ambiguous_with))
+        setattr_(self, "only_writes", only_writes)
