@@ -87,3 +87,17 @@ def test_the_loader_still_reads_which_attackers_tapped(
     assert fast.tapped == set()
     assert fast.blocking == declared.blocking
     assert np.array_equal(block_options(board, registry, "B").legal, [[True, True]])
+
+
+def test_best_boards_of_huge_scores_do_not_overflow() -> None:
+    """Each battle's best board by value, ties by their order (RULES section 9), even when
+    the values' ranks times the ties would not fit in 64 bits. By hand: battle 0's second
+    board has the higher value (its first term is higher); battle 1's boards are equal, the
+    lower tie place (1) is shown first."""
+    from ecs_combat.simulation.turn_decided import _best_boards
+
+    big = 1 << 29
+    value = np.array([[0, 0], [big, (1 << 31) - 1], [5, 5], [5, 5]], np.int64)
+    tie = np.array([0, 7, 3, 1], np.int64)
+    battle = np.array([0, 0, 1, 1], np.int64)
+    assert _best_boards(value, tie, battle, 2).tolist() == [1, 3]

@@ -198,6 +198,8 @@ def _best_boards(value: IntArray, tie: IntArray, board_battle: IntArray, nb: int
     is its best blocks'), the first as ties are shown among equal ones; boards by battle."""
     rank = lexicographic_ranks(value)
     ties = int(tie.max(initial=0)) + 1
+    if (int(rank.max(initial=0)) + 1) * ties >= 1 << 62:  # the key would overflow int64:
+        rank = np.unique(rank, return_inverse=True)[1].reshape(-1).astype(I64)  # dense ranks
     key = (int(rank.max(initial=0)) - rank) * ties + tie  # lowest: best
     count = np.bincount(board_battle, minlength=nb)
     some = count > 0
