@@ -72,9 +72,7 @@ def static_ability_keywords(registry: Registry) -> frozenset[str] | None:
     return frozenset(out)
 
 
-def attack_system_keywords(
-    registry: Registry, taps_matter: bool = True
-) -> frozenset[str] | None:
+def attack_system_keywords(registry: Registry, taps_matter: bool = True) -> frozenset[str] | None:
     """The keywords of the ``declare-attackers`` systems, which may change creatures before
     blockers are declared; None if one names no keyword (it runs for every creature).
     Without `taps_matter`, those of systems that change only which attackers tap

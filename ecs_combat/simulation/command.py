@@ -43,6 +43,7 @@ from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.intervals import percent_with_interval
 from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
+from ecs_combat.simulation.race_cards import race_card_summary, render_race_card_summary
 from ecs_combat.simulation.race_summary import race_summary, render_race_summary
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import summary
@@ -449,7 +450,9 @@ def _run_command(
         )
     generator = simulation.generator
     cards = generator.pool is not None
-    if generator.pool is not None:
+    if generator.pool is not None and races:
+        doc = race_card_summary(generator.pool, spec, seed, run)
+    elif generator.pool is not None:
         doc = card_summary(generator.pool, spec, seed, run)
     elif isinstance(spec, BattleSpec) and spec.race is not None:
         doc = race_summary(generator, spec, seed, run)
@@ -478,7 +481,9 @@ def _run_command(
         click.echo(json.dumps(doc, indent=2))
     else:
         console = Console(highlight=False)
-        if cards:
+        if cards and races:
+            render_race_card_summary(doc, console, run_line(doc))
+        elif cards:
             render_card_summary(doc, console, run_line(doc))
         elif races:
             render_race_summary(doc, console, run_line(doc))

@@ -30,7 +30,7 @@ from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.decided import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.intervals import rate_and_interval
-from ecs_combat.simulation.races import died_in_races, play_chunk, race_table
+from ecs_combat.simulation.races import died_in_races, play_chunk, race_card_counts, race_table
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
 ENGINES = ("batched", "reference")
@@ -309,7 +309,9 @@ def run_chunk(
         played = play_chunk(generator, engine, seed, start, stop)
         player = played.player
         combats = np.array([player.combats_played, player.combats_resolved], np.int64)
-        tally = Tally(played.counts, played.drawn.batch.n_creatures, combats=combats)
+        pool = generator.pool
+        cards = None if pool is None else race_card_counts(played, len(pool))
+        tally = Tally(played.counts, played.drawn.batch.n_creatures, cards, combats)
         table = creatures = None
         if with_table:
             table = race_table(played, start, stop)
