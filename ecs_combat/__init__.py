@@ -49,8 +49,7 @@ if TYPE_CHECKING:
         race,
         races,
     )
-    from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
-    from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.batched import BatchedEngine, BatchOutcome, CombatBatch
     from ecs_combat.plugin.context import (
         BatchContext,
         BoolArray,
@@ -84,6 +83,7 @@ if TYPE_CHECKING:
         from_mask,
         land_mask,
         normalize_keyword,
+        parameter_number,
         pt_parameter,
         type_mask,
     )
@@ -116,9 +116,9 @@ if TYPE_CHECKING:
     )
     from ecs_combat.plugin.phases import COMBAT, MAIN, CastInMain, Phase, PhaseRule, TurnView
     from ecs_combat.plugin.registry import Registry
-    from ecs_combat.plugin.restrictions import Restriction, Side
+    from ecs_combat.plugin.restrictions import Number, Restriction, Side, Truth, Verdict
     from ecs_combat.plugin.schedule import POINT_NAMES, POINTS, SET_ORDER, Point, System
-    from ecs_combat.plugin.views import BatchView, CombatView, EffectTarget
+    from ecs_combat.plugin.views import BatchView, CardState, CombatView, EffectTarget, Where
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult, TurnResult
     from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
@@ -143,7 +143,7 @@ _LAZY = {
             "REGULAR_STEP", "Card", "CounterKind", "CreatureToken", "DamageStep",
             "Keyword", "ScoreTerm", "SplitCard", "StateField", "TargetRule",
             "color_mask", "from_mask", "land_mask", "normalize_keyword", "type_mask",
-            "PT_BASE", "PowerToughness", "pt_parameter",
+            "PT_BASE", "PowerToughness", "parameter_number", "pt_parameter",
         ],
         "ecs_combat.plugin.definitions",
     ),
@@ -196,7 +196,7 @@ _LAZY = {
     ),
     **dict.fromkeys(
         [
-            "Restriction", "Side",
+            "Number", "Restriction", "Side", "Truth", "Verdict",
         ],
         "ecs_combat.plugin.restrictions",
     ),
@@ -208,7 +208,7 @@ _LAZY = {
     ),
     **dict.fromkeys(
         [
-            "BatchView", "CombatView", "EffectTarget",
+            "BatchView", "CardState", "CombatView", "EffectTarget", "Where",
         ],
         "ecs_combat.plugin.views",
     ),
@@ -256,9 +256,9 @@ _LAZY = {
         ],
         "ecs_combat.api_races",
     ),
-    "BatchOutcome": "ecs_combat.batched.arrays",
-    "CombatBatch": "ecs_combat.batched.arrays",
-    "BatchedEngine": "ecs_combat.batched.engine",
+    "BatchOutcome": "ecs_combat.batched",
+    "CombatBatch": "ecs_combat.batched",
+    "BatchedEngine": "ecs_combat.batched",
     "TurnScenario": "ecs_combat.scenario.turns",
 }  # fmt: skip
 
@@ -310,6 +310,7 @@ __all__ = [
     "BlockDeclaration",
     "BoolArray",
     "Card",
+    "CardState",
     "CastInMain",
     "Choice",
     "CombatBatch",
@@ -339,6 +340,7 @@ __all__ = [
     "KernelPart",
     "Keyword",
     "MarkValue",
+    "Number",
     "Objective",
     "OptimalPolicy",
     "Phase",
@@ -368,9 +370,12 @@ __all__ = [
     "Tables",
     "TargetRule",
     "Trigger",
+    "Truth",
     "TurnResult",
     "TurnScenario",
     "TurnView",
+    "Verdict",
+    "Where",
     "account",
     "battles",
     "best_attacks",
@@ -386,6 +391,7 @@ __all__ = [
     "load_scenario",
     "load_scenarios",
     "normalize_keyword",
+    "parameter_number",
     "parse_scenario",
     "pt_parameter",
     "race",

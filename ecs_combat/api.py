@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.api_checks import check_arrays
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
+from ecs_combat.batched import BatchOutcome, BoolArray, CombatBatch
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
@@ -102,7 +102,7 @@ def resolve(
     combat_results: list[CombatResult]
     turn_results: list[TurnResult]
     if engine == "batched":
-        from ecs_combat.batched.engine import BatchedEngine
+        from ecs_combat.batched import BatchedEngine
 
         batched = BatchedEngine(registry)
         combat_results = batched.resolve_many(combats)

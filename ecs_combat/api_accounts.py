@@ -36,16 +36,15 @@ def account(
     :func:`~ecs_combat.api.resolve`); without it the scenario is resolved on `engine` first.
     As in the command, the batched engine's account leaves out the notes and the tapped
     columns (docs/output.md)."""
-    from rich.console import Console
-
     from ecs_combat.api import resolve
     from ecs_combat.cli.report import render
     from ecs_combat.cli.turn_report import render_turn
+    from ecs_combat.console import text_console
 
     if result is None:
         (result,) = resolve(scenario, engine, registry)  # type: ignore[arg-type]
     out = io.StringIO()
-    console = Console(file=out, width=WIDTH, highlight=False, color_system=None)
+    console = text_console(out, WIDTH)
     if isinstance(scenario, TurnScenario):
         if not isinstance(result, TurnResult):
             raise InputError(None, "result", "a turn's account needs its TurnResult")
@@ -125,8 +124,8 @@ def scenarios(
     ``simulate --replay K`` gives for it (declarations included: drawn, or the defending
     player's best blocks with ``decisions="optimal"``). A SPEC with ``[turn]`` is refused:
     :func:`replay` gives its turns one at a time."""
-    from ecs_combat.batched.convert import batch_to_scenarios
-    from ecs_combat.simulation.decided import decided
+    from ecs_combat.batched import batch_to_scenarios
+    from ecs_combat.simulation.deciding import decided
     from ecs_combat.simulation.generate import draw_battles
     from ecs_combat.simulation.spec import BattleSpec
 

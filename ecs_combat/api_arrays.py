@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray, MaskArray
+from ecs_combat.batched import BoolArray, CombatBatch, IntArray, MaskArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry

@@ -76,7 +76,7 @@ def best_blocks_of(battles: Battles, registry: Registry | None = None) -> Battle
     :func:`~ecs_combat.api.resolve_battles`, of the best line: ``blocking`` is each
     creature's chosen block (-1: none), the outcome columns what comes of it; the first of
     tied declarations (RULES section 9's order)."""
-    from ecs_combat.simulation.decided import Decider
+    from ecs_combat.decisions.decided import Decider
     from ecs_combat.simulation.generate import Drawn
 
     registry = registry if registry is not None else load_registry()

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.api import Array, Battles, Tables
-from ecs_combat.batched.convert import batch_to_scenarios
+from ecs_combat.batched import batch_to_scenarios
 from ecs_combat.decisions.race import DrawnPolicy, OptimalPolicy, Policy, play_race
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
@@ -59,7 +59,7 @@ def turn_resolver(engine: str, registry: Registry) -> TurnResolver:
         return ReferenceEngine(registry).resolve_turn
     if engine != "batched":
         raise InputError(None, "engine", f"unknown engine {engine!r} (reference or batched)")
-    from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.batched import BatchedEngine
 
     batched = BatchedEngine(registry)
 

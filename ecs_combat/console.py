@@ -14,6 +14,7 @@ characters and elides the middle of very long text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import IO
 
 from rich import box
 from rich.console import Console
@@ -113,3 +114,9 @@ def print_table(console: Console, headers: Sequence[str], rows: Sequence[Sequenc
     for row in rows:
         table.add_row(*(Text(cell) for cell in row))
     console.print(table)
+
+
+def text_console(file: IO[str], width: int) -> Console:
+    """A console writing plain text to `file`, `width` characters wide: no colors, nothing
+    highlighted (the layout a pipe gets)."""
+    return Console(file=file, width=width, highlight=False, color_system=None)

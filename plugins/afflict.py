@@ -41,7 +41,7 @@ def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
     """The defending player is the one it attacks as it becomes blocked: the trigger resolves
     even if it has left combat since (113.7a)."""
     before = len(declaration.triggers)
-    declaration.trigger_each_instance(combat, declaration.blocked_attackers(), AFFLICT, resolve)
+    declaration.trigger_each_instance(combat, AFFLICT, resolve, declaration.blocked_attackers())
     for t in declaration.triggers[before:]:
         player = combat.defending_player(t.source)
         if player is not None:
@@ -51,7 +51,7 @@ def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
 def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
     before = len(declaration.triggers)
     declaration.trigger_each_instance(
-        batch, declaration.blocked_attackers(batch.rows), AFFLICT, resolve_batched
+        batch, AFFLICT, resolve_batched, declaration.blocked_attackers(batch.rows)
     )
     for group in declaration.triggers[before:]:
         group.data["player"] = batch.defending_player()[group.source]

@@ -8,11 +8,9 @@ say how many attackers the decision search lets one blocker block.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 ADDITIONAL = "can block an additional creature"
 ANY_NUMBER = "can block any number of creatures"
@@ -20,11 +18,11 @@ ANY_NUMBER = "can block any number of creatures"
 UNLIMITED = 1 << 30
 
 
-def additional(blocker: Side) -> Any:
+def additional(blocker: Side) -> Verdict:
     return 1 + np.asarray(blocker.count(ADDITIONAL))
 
 
-def any_number(blocker: Side) -> Any:
+def any_number(blocker: Side) -> Verdict:
     return np.where(blocker.has(ANY_NUMBER), UNLIMITED, 1)
 
 

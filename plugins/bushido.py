@@ -35,13 +35,11 @@ def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
 
 
 def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
-    declaration.trigger_each_instance(combat, declaration.in_blocks(), BUSHIDO, resolve)
+    declaration.trigger_each_instance(combat, BUSHIDO, resolve)
 
 
 def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
-    declaration.trigger_each_instance(
-        batch, declaration.in_blocks(batch.rows), BUSHIDO, resolve_batched
-    )
+    declaration.trigger_each_instance(batch, BUSHIDO, resolve_batched)
 
 
 @hookimpl

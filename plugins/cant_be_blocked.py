@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 CANT_BE_BLOCKED = "can't be blocked"
 
 
-def may_block(attacker: Side, _blocker: Side) -> Any:
+def may_block(attacker: Side, _blocker: Side) -> Verdict:
     return ~attacker.has(CANT_BE_BLOCKED)
 
 

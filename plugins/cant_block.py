@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 CANT_BLOCK = "can't block"
 
 
-def may_block(creature: Side) -> Any:
+def may_block(creature: Side) -> Verdict:
     return ~creature.has(CANT_BLOCK)
 
 

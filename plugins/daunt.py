@@ -7,16 +7,14 @@ counters, pumps in effect); a change of power afterwards doesn't undo the block.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 DAUNT = "daunt"
 #: The greatest power a creature that can't block it may have.
 MOST = 2
 
 
-def may_block(attacker: Side, blocker: Side) -> Any:
+def may_block(attacker: Side, blocker: Side) -> Verdict:
     return ~attacker.has(DAUNT) | (blocker.power > MOST)
 
 

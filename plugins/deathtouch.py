@@ -37,7 +37,7 @@ MARK = "deathtouch: dealt damage"
 def one_is_lethal(combat: CombatContext, assignment: DamageAssignment) -> None:
     for a in assignment.assignments:
         if combat.has(a.source, DEATHTOUCH):
-            a.one_is_lethal = DEATHTOUCH
+            a.make_one_lethal(DEATHTOUCH)
 
 
 def one_is_lethal_batched(batch: BatchContext, assignment: BatchDamageAssignment) -> None:

@@ -6,8 +6,6 @@ or losing decayed afterwards changes nothing; it happens at ``end-of-combat``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ecs_combat import (
@@ -20,6 +18,7 @@ from ecs_combat import (
     Restriction,
     Side,
     System,
+    Verdict,
     hookimpl,
 )
 
@@ -61,7 +60,7 @@ def register_keywords() -> list[Keyword]:
     return [Keyword(DECAYED, rule="702.147", counter=True)]
 
 
-def may_block(creature: Side) -> Any:
+def may_block(creature: Side) -> Verdict:
     return ~creature.has(DECAYED)
 
 

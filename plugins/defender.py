@@ -5,14 +5,12 @@ Not a keyword counter: defender is not on the 122.1b list.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 DEFENDER = "defender"
 
 
-def may_attack(creature: Side) -> Any:
+def may_attack(creature: Side) -> Verdict:
     return ~creature.has(DEFENDER)
 
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, color_mask, hookimpl, type_mask
+from ecs_combat import Keyword, Restriction, Side, Verdict, color_mask, hookimpl, type_mask
 
 FEAR = "fear"
 ARTIFACT = type_mask(["artifact"])
 BLACK = color_mask(["black"])
 
 
-def may_block(attacker: Side, blocker: Side) -> Any:
+def may_block(attacker: Side, blocker: Side) -> Verdict:
     return ~attacker.has(FEAR) | ((blocker.types & ARTIFACT) != 0) | ((blocker.colors & BLACK) != 0)
 
 

@@ -63,7 +63,7 @@ def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) ->
     # the instance of each trigger: 0 .. count - 1 for each block
     instance = np.arange(len(source)) - np.repeat(np.cumsum(times) - times, times)
     declaration.triggers.append(
-        BatchTriggers(resolve_batched, source, instance, {"blocker": blocker})
+        BatchTriggers(source, resolve_batched, instance, {"blocker": blocker})
     )
 
 

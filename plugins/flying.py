@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 FLYING = "flying"
 
 
-def may_block(attacker: Side, blocker: Side) -> Any:
+def may_block(attacker: Side, blocker: Side) -> Verdict:
     return ~attacker.has(FLYING) | blocker.has(FLYING) | blocker.has("reach")
 
 

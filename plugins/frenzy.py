@@ -35,12 +35,12 @@ def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
 def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
     blocked = set(declaration.blocked_attackers())
     unblocked = [c for c in combat.creatures() if combat.attacking(c) and c not in blocked]
-    declaration.trigger_each_instance(combat, unblocked, FRENZY, resolve)
+    declaration.trigger_each_instance(combat, FRENZY, resolve, unblocked)
 
 
 def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
     unblocked = batch.attacking() & ~declaration.blocked_attackers(batch.rows)
-    declaration.trigger_each_instance(batch, unblocked, FRENZY, resolve_batched)
+    declaration.trigger_each_instance(batch, FRENZY, resolve_batched, unblocked)
 
 
 @hookimpl

@@ -6,8 +6,6 @@ A scenario says a creature came under its controller's control this turn with
 
 from __future__ import annotations
 
-from typing import Any
-
 from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
@@ -17,6 +15,7 @@ from ecs_combat import (
     Restriction,
     Side,
     System,
+    Verdict,
     hookimpl,
 )
 
@@ -40,7 +39,7 @@ def register_keywords() -> list[Keyword]:
     return [Keyword(HASTE, rule="702.10", counter=True)]
 
 
-def attacks_anyway(creature: Side) -> Any:
+def attacks_anyway(creature: Side) -> Verdict:
     return creature.has(HASTE)
 
 

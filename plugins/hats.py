@@ -111,8 +111,8 @@ def remove_player_hat(player: PlayerSpec, by: str) -> PlayerSpec:
 def resolve_hat_trick(target: EffectTarget) -> None:
     """+1/+1 and first strike; double strike with a creature hat; triple strike when the
     caster and the creature both have hats. Hats are checked as it resolves."""
-    creature_hat = target.state(HAT)
-    both = np.logical_and(creature_hat, target.caster_state(HAT))
+    creature_hat = np.asarray(target.state(HAT), np.bool_)  # one, or one per card
+    both = np.logical_and(creature_hat, np.asarray(target.caster_state(HAT), np.bool_))
     target.pump(1, 1)
     target.grant("first strike")
     target.grant("double strike", where=creature_hat)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 HEXPROOF = "hexproof"
 
 
-def may_target(creature: Side) -> Any:
+def may_target(creature: Side) -> Verdict:
     return ~(creature.has(HEXPROOF) & creature.opponent)
 
 

@@ -3,15 +3,13 @@ share a color with it."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl, type_mask
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl, type_mask
 
 INTIMIDATE = "intimidate"
 ARTIFACT = type_mask(["artifact"])
 
 
-def may_block(attacker: Side, blocker: Side) -> Any:
+def may_block(attacker: Side, blocker: Side) -> Verdict:
     artifact = (blocker.types & ARTIFACT) != 0
     shares = (attacker.colors & blocker.colors) != 0
     return ~attacker.has(INTIMIDATE) | artifact | shares

@@ -5,9 +5,8 @@ of that type (a player's ``lands``: land types, and ``nonbasic``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from ecs_combat import Keyword, Restriction, Side, hookimpl, land_mask
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl, land_mask
 
 #: Each landwalk keyword and the land type it walks.
 WALKS = {
@@ -20,12 +19,12 @@ WALKS = {
 }
 
 
-def walks(keyword: str, land: str) -> Callable[[Side, Side], Any]:
+def walks(keyword: str, land: str) -> Callable[[Side, Side], Verdict]:
     """The block-pair test of one landwalk: the blocker's controller (the defending player)
     controls no land of that type."""
     bit = land_mask([land])
 
-    def may_block(attacker: Side, blocker: Side) -> Any:
+    def may_block(attacker: Side, blocker: Side) -> Verdict:
         return ~attacker.has(keyword) | ((blocker.lands & bit) == 0)
 
     return may_block

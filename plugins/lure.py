@@ -8,14 +8,12 @@ they could, naming the requirement and its source (``lure (goblin)``).
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 LURE = "lure"
 
 
-def must_block(attacker: Side, _blocker: Side) -> Any:
+def must_block(attacker: Side, _blocker: Side) -> Verdict:
     return attacker.has(LURE)
 
 

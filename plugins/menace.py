@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 MENACE = "menace"
 
 
-def least_blockers(attacker: Side) -> Any:
+def least_blockers(attacker: Side) -> Verdict:
     return np.where(attacker.has(MENACE), 2, 1)
 
 

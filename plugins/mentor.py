@@ -128,7 +128,7 @@ def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -
     keep = target >= 0
     if keep.any():
         declaration.triggers.append(
-            BatchTriggers(resolve_batched, rows[keep], nth[keep], {"target": target[keep]},
+            BatchTriggers(rows[keep], resolve_batched, nth[keep], {"target": target[keep]},
                           keyword=MENTOR)
         )  # fmt: skip
 

@@ -15,8 +15,6 @@ source (an ``event-damage`` system); other qualities leave that damage alone.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ecs_combat import (
@@ -27,9 +25,12 @@ from ecs_combat import (
     DamageEvent,
     EventDamage,
     Keyword,
+    Number,
     Restriction,
     Side,
     System,
+    Truth,
+    Verdict,
     from_mask,
     hookimpl,
 )
@@ -40,12 +41,12 @@ EVERYTHING = from_mask(["everything"])
 MULTICOLORED = from_mask(["multicolored"])
 
 
-def _multicolored(colors: Any) -> Any:
+def _multicolored(colors: Number) -> Truth:
     """105.2b: two or more colors (a bit mask with more than one bit)."""
     return (colors & (colors - 1)) != 0
 
 
-def _from_creature_source(protected: Any, source_colors: Any) -> Any:
+def _from_creature_source(protected: Number, source_colors: Number) -> Truth:
     """Whether protection `protected` (a mask) covers a creature source of `source_colors`."""
     return (
         ((protected & source_colors) != 0)
@@ -54,12 +55,12 @@ def _from_creature_source(protected: Any, source_colors: Any) -> Any:
     )
 
 
-def may_block(attacker: Side, blocker: Side) -> Any:
+def may_block(attacker: Side, blocker: Side) -> Verdict:
     """702.16e: it can't be blocked by creatures with a quality it has protection from."""
     return np.logical_not(_from_creature_source(attacker.values(PROTECTION), blocker.colors))
 
 
-def may_target(creature: Side) -> Any:
+def may_target(creature: Side) -> Verdict:
     """702.16c: it can't be the target of spells or abilities whose source has a quality it has
     protection from (a spell is no creature; everything covers it too)."""
     protected, colors = creature.values(PROTECTION), creature.spell_colors
@@ -71,8 +72,13 @@ def may_target(creature: Side) -> Any:
     )
 
 
-def _mask(parameters: list[int | str | None]) -> int:
-    return from_mask(p for p in parameters if isinstance(p, str))
+def _mask(parameters: list[int]) -> int:
+    """A creature's protection qualities as a bit mask (bit i for ``FROM_WORDS[i]``)."""
+    mask = 0
+    for p in parameters:
+        if p >= 0:
+            mask |= 1 << p
+    return mask
 
 
 def prevent(combat: CombatContext, event: DamageEvent) -> None:
@@ -82,8 +88,7 @@ def prevent(combat: CombatContext, event: DamageEvent) -> None:
         if d.to_player or d.amount == 0 or not combat.has(d.recipient, PROTECTION):
             continue
         protected = _mask(combat.instances(d.recipient, PROTECTION))
-        source_colors = from_mask(combat.colors(d.source))
-        if _from_creature_source(protected, source_colors):
+        if _from_creature_source(protected, combat.colors(d.source)):
             d.amount = 0
 
 

@@ -66,7 +66,7 @@ def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -
     if keep.any():
         declaration.triggers.append(
             BatchTriggers(
-                resolve_batched, source[keep], instance[keep], {"target": target[keep]},
+                source[keep], resolve_batched, instance[keep], {"target": target[keep]},
                 keyword=PROVOKE,
             )
         )  # fmt: skip

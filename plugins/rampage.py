@@ -41,12 +41,12 @@ def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
 
 
 def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
-    declaration.trigger_each_instance(combat, declaration.blocked_attackers(), RAMPAGE, resolve)
+    declaration.trigger_each_instance(combat, RAMPAGE, resolve, declaration.blocked_attackers())
 
 
 def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
     declaration.trigger_each_instance(
-        batch, declaration.blocked_attackers(batch.rows), RAMPAGE, resolve_batched
+        batch, RAMPAGE, resolve_batched, declaration.blocked_attackers(batch.rows)
     )
 
 

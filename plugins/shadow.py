@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 SHADOW = "shadow"
 
 
-def blocked_only_by_shadow(attacker: Side, blocker: Side) -> Any:
+def blocked_only_by_shadow(attacker: Side, blocker: Side) -> Verdict:
     return ~attacker.has(SHADOW) | blocker.has(SHADOW)
 
 
-def blocks_only_shadow(attacker: Side, blocker: Side) -> Any:
+def blocks_only_shadow(attacker: Side, blocker: Side) -> Verdict:
     return ~blocker.has(SHADOW) | attacker.has(SHADOW)
 
 

@@ -6,14 +6,12 @@ of power afterwards doesn't undo the block.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecs_combat import Keyword, Restriction, Side, hookimpl
+from ecs_combat import Keyword, Restriction, Side, Verdict, hookimpl
 
 SKULK = "skulk"
 
 
-def may_block(attacker: Side, blocker: Side) -> Any:
+def may_block(attacker: Side, blocker: Side) -> Verdict:
     return ~attacker.has(SKULK) | (blocker.power <= attacker.power)
 
 

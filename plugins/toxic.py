@@ -28,7 +28,7 @@ def poison_players(combat: CombatContext, event: DamageEvent) -> None:
     """Each player dealt damage by a toxic source gets the total of its toxic values."""
     for d in event.dealt:
         if d.to_player and d.amount > 0 and combat.has(d.source, TOXIC):
-            total = sum(n for n in combat.instances(d.source, TOXIC) if isinstance(n, int))
+            total = sum(max(n, 0) for n in combat.instances(d.source, TOXIC))
             poison = int(combat.player_state(d.recipient, POISON) or 0)
             combat.set_player_state(d.recipient, POISON, poison + total)
 

@@ -26,8 +26,8 @@ TRAMPLE = "trample"
 
 def player_gets_excess(combat: CombatContext, assignment: DamageAssignment) -> None:
     for a in assignment.assignments:
-        if a.defender is not None and combat.has(a.source, TRAMPLE):
-            a.player_gets_excess = TRAMPLE
+        if combat.has(a.source, TRAMPLE) and combat.attacking(a.source):
+            a.allow_excess(TRAMPLE)
 
 
 def excess_batched(batch: BatchContext, assignment: BatchDamageAssignment) -> None:

@@ -265,3 +265,166 @@ def test_the_circle_finder_finds_circles() -> None:
     assert _circles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == {frozenset({"a", "b"})}
     assert _circles({"a": {"b"}, "b": {"c"}}) == set()
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}}) == {frozenset({"a", "b", "c"})}
+
+
+# -- plugins and the example packages: the public names only ---------------------------------
+
+ROOT = CORE.parent
+#: What a plugin, an example package or their tests may import of ecs-combat: the package's
+#: public names and the test kit. Anything else (an engine, the rules core, the plugin
+#: package's modules) is an internal a third-party author can't rely on.
+PUBLIC_MODULES = {"ecs_combat", "ecs_combat.testing"}
+
+
+def _plugin_side_files() -> list[Path]:
+    """The bundled plugins and every example package's modules and tests (build copies left
+    out), and the Python blocks of docs/plugins.md."""
+    found = [*ROOT.glob("plugins/**/*.py"), *ROOT.glob("examples/*/**/*.py")]
+    return sorted(p for p in found if not {"build", ".venv"} & set(p.parts))
+
+
+def _internal_imports(tree: ast.AST) -> list[str]:
+    """The ecs_combat modules a module imports that are not public (imports inside functions
+    and under ``TYPE_CHECKING`` included; ``importlib.import_module("ecs_combat.x")`` too)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        elif (
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func).endswith("import_module")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            names = [str(node.args[0].value)]
+        else:
+            continue
+        found += [n for n in names if n.split(".")[0] == "ecs_combat" and n not in PUBLIC_MODULES]
+    return found
+
+
+def _python_blocks(markdown: str) -> list[str]:
+    return [b for b in markdown.split("```python\n")[1:] for b in [b.split("```")[0]]]
+
+
+def test_plugins_and_examples_import_only_public_names() -> None:
+    """The bundled plugins, the example packages (tests included) and the plugin guide's code
+    import ``ecs_combat`` and ``ecs_combat.testing`` only: never an engine
+    (``ecs_combat.batched``, ``ecs_combat.reference``) or another internal module."""
+    files = _plugin_side_files()
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in files
+        for name in _internal_imports(ast.parse(path.read_text()))
+    ]
+    guide = (ROOT / "docs" / "plugins.md").read_text()
+    offenders += [
+        f"docs/plugins.md: {name}"
+        for block in _python_blocks(guide)
+        for name in _internal_imports(ast.parse(block))
+    ]
+    assert any(p.parts[-2] == "tests" and "examples" in p.parts for p in files)
+    assert len(files) > 50
+    assert offenders == []
+
+
+def test_the_public_import_check_finds_internals() -> None:
+    """The check above can fail: an engine module, the plugin package's module, a lazy import
+    and import_module are found; the public names and the test kit are not."""
+    text = (
+        "import ecs_combat\nfrom ecs_combat import System\nfrom ecs_combat.testing import scenarios\n"
+        "from ecs_combat.batched.engine import BatchedEngine\nimport ecs_combat.reference.engine\n"
+        "def f():\n    from ecs_combat.plugin.views import BatchView\n"
+        "importlib.import_module('ecs_combat.rules.legality')\n"
+    )
+    assert _internal_imports(ast.parse(text)) == [
+        "ecs_combat.batched.engine",
+        "ecs_combat.reference.engine",
+        "ecs_combat.plugin.views",
+        "ecs_combat.rules.legality",
+    ]
+
+
+# -- layers (issue 35) ------------------------------------------------------------------------
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    """The top-level names of the modules a file imports (lazy imports included)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_click_and_rich_only_in_the_command_line_and_the_console() -> None:
+    """The library never speaks of the command line: click and rich are imported only by
+    cli/ and console.py (the output for people the CLI shares), lazily or not."""
+    offenders = sorted(
+        str(path.relative_to(CORE))
+        for path in CORE.rglob("*.py")
+        if _third_party_imports(path) & {"click", "rich"}
+        and path.relative_to(CORE).parts[0] not in ("cli", "console.py")
+    )
+    assert offenders == []
+    in_cli = set().union(*(_third_party_imports(p) for p in (CORE / "cli").glob("*.py")))
+    assert {"click", "rich"} <= in_cli  # the scan sees them where they are
+
+
+#: What other packages ask of decisions/: its package, the per-board searches (decide), races,
+#: the legal declarations, the bulk deciders. Its search (tree, nodes, objective, ...) is its own.
+DECISION_ENTRIES = {
+    "ecs_combat.decisions",
+    "ecs_combat.decisions.decide",
+    "ecs_combat.decisions.race",
+    "ecs_combat.decisions.declarations",
+    "ecs_combat.decisions.decided",
+    "ecs_combat.decisions.turn_decided",
+}
+
+
+def test_decision_code_lives_in_decisions() -> None:
+    """All the decision search is in decisions/ (blocks, attacks, bulk, turns, races): no other
+    package imports its search machinery, only its entry modules; and none of them defines a
+    search of its own (no module outside decisions/ builds a ``Tree``)."""
+    outside = {
+        (here, imp.module)
+        for here, imports in _core_imports().items()
+        if not here.startswith("ecs_combat.decisions")
+        for imp in imports
+        if imp.module.startswith("ecs_combat.decisions")
+    }
+    assert outside, "decisions/ is asked by simulation/, the API and the CLI"
+    assert sorted(o for o in outside if o[1] not in DECISION_ENTRIES) == []
+    searching = sorted(
+        str(path.relative_to(CORE))
+        for path in CORE.rglob("*.py")
+        if path.relative_to(CORE).parts[0] != "decisions"
+        and any(
+            isinstance(n, ast.Name) and n.id in ("Tree", "BlockSearch", "AttackSearch")
+            for n in ast.walk(ast.parse(path.read_text()))
+        )
+    )
+    assert searching == []
+
+
+def test_batched_is_asked_through_its_public_module() -> None:
+    """Other packages import the batched engine's names from ``ecs_combat.batched`` only (its
+    public face), never from one of its modules; each public name is there."""
+    import ecs_combat.batched as batched
+
+    offenders = sorted(
+        f"{here}: {imp.module}"
+        for here, imports in _core_imports().items()
+        if not here.startswith("ecs_combat.batched")
+        for imp in imports
+        if imp.module.startswith("ecs_combat.batched.")
+    )
+    assert offenders == []
+    assert sorted(batched.__all__) == sorted(batched._PUBLIC)
+    for name in batched.__all__:
+        assert getattr(batched, name) is not None, name

@@ -24,11 +24,12 @@ from rich.console import Console
 
 from ecs_combat import ReferenceEngine
 from ecs_combat.batched.convert import batch_to_scenarios
+from ecs_combat.cli.card_table import render_card_summary
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.simulation.card_draw import CARD_COLUMNS, CardGenerator
-from ecs_combat.simulation.card_summary import card_summary, render_card_summary
+from ecs_combat.simulation.card_summary import card_summary
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.pool import PoolFilter, select

@@ -17,8 +17,8 @@ from test_decisions import replays
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.decisions import Decision, Objective, best_blocks, search
+from ecs_combat.decisions.decided import Decider
 from ecs_combat.decisions.layout import Layout
-from ecs_combat.simulation.decided import Decider
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import make_engine, simulate, summary

@@ -17,8 +17,8 @@ import pytest
 from cli_run import Completed, run_cli
 
 import ecs_combat.simulation.checkpoints
+from ecs_combat.cli.simulate_run import OutputFailed, run_command
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.command import OutputFailed, run_command
 from ecs_combat.simulation.heatmap import heatmap_figure
 
 ROOT = Path(__file__).resolve().parent.parent

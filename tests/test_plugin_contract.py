@@ -19,6 +19,7 @@ from ecs_combat import (
     BatchBlockDeclaration,
     BatchContext,
     BatchDamageEvent,
+    BatchTriggers,
     BlockDeclaration,
     CombatContext,
     CombatResult,
@@ -27,6 +28,7 @@ from ecs_combat import (
     PhaseRule,
     PluginError,
     System,
+    Trigger,
     hookimpl,
     parse_scenario,
 )
@@ -195,6 +197,8 @@ def test_before_and_after_must_name_something_known() -> None:
         _order(Plugin("pa", _system("a", after={"lifelnk"})))
     with pytest.raises(PluginError, match=r"`before` names 'nobody'"):
         _order(Plugin("pa", _system("a", before={"nobody"})))
+    with pytest.raises(PluginError, match=r"plugin 'pa'.*`ambiguous_with` names 'protecton'"):
+        _order(Plugin("pa", _system("a", ambiguous_with={"protecton"})))
     assert _order(Plugin("pa", _system("a", after={"lifelink", "first_strike", "prevention"})))
 
 
@@ -343,3 +347,96 @@ def test_batched_queries_are_read_only() -> None:
     text += combat({"bear": "B"})
     BatchedEngine(registry).resolve(parse_scenario(tomllib.loads(text), registry, "t.toml"))
     assert seen == ["int64", "bool", "int64"]
+
+
+#: The keywords whose instances :class:`Reader` reads.
+READ = ("protection", "bushido", "flanking")
+
+
+class Reader:
+    """A keyword ``read`` whose declare-blockers system records, per creature id, what both
+    contexts say of each creature's colors, card types, controller's lands and instances of
+    protection, bushido and flanking, and of the triggers ``trigger_each_instance`` puts on the stack
+    with no creatures given."""
+
+    __name__ = "reader"
+
+    def __init__(self) -> None:
+        self.seen: dict[str, dict[str, tuple[object, ...]]] = {"reference": {}, "batched": {}}
+
+    @hookimpl
+    def register_keywords(self) -> list[Keyword]:
+        return [Keyword("read")]
+
+    @hookimpl
+    def register_systems(self) -> list[System]:
+        def noop(_: CombatContext, __: Trigger) -> None:
+            return None
+
+        def noop_batched(_: BatchContext, __: BatchTriggers) -> None:
+            return None
+
+        def read(combat: CombatContext, declaration: BlockDeclaration) -> None:
+            for c in combat.creatures():
+                self.seen["reference"][combat.creature_id(c)] = (
+                    combat.colors(c),
+                    combat.types(c),
+                    combat.lands(combat.controller(c)),
+                    *(tuple(combat.instances(c, k)) for k in READ),
+                )
+            before = len(declaration.triggers)  # other plugins' block triggers come first
+            declaration.trigger_each_instance(combat, "bushido", noop)
+            triggered = [combat.creature_id(t.source) for t in declaration.triggers[before:]]
+            self.seen["reference"]["triggers"] = tuple(triggered)
+
+        def read_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
+            colors, types, lands = batch.colors(), batch.types(), batch.lands()
+            controller = batch.controller()
+            instances = {k: batch.instances(k) for k in READ}
+            for row in range(batch.rows):
+                per_keyword = [p[rows == row] for rows, p in instances.values()]
+                self.seen["batched"][batch.creature_id(row)] = (
+                    int(colors[row]),
+                    int(types[row]),
+                    int(lands[controller[row]]),
+                    *(tuple(int(v) for v in p) for p in per_keyword),
+                )
+            before = len(declaration.triggers)
+            declaration.trigger_each_instance(batch, "bushido", noop_batched)
+            sources = np.concatenate([t.source for t in declaration.triggers[before:]])
+            self.seen["batched"]["triggers"] = tuple(batch.creature_id(r) for r in sources)
+
+        return [System("declare-blockers", "read", read, read_batched, {"read"})]
+
+
+def test_both_contexts_speak_one_vocabulary() -> None:
+    """colors, types and lands are bit masks in both contexts (bit i for COLORS[i],
+    CARD_TYPES[i], LAND_TYPES[i]); a keyword instance's parameter is an integer in both (a
+    number, a FROM_WORDS index, -1 without one: flanking); trigger_each_instance on a block declaration
+    takes (context, keyword, resolve) and triggers for the creatures in blocks in both.
+    Worked by hand: red = COLORS[3] -> 8, green = COLORS[4] -> 16; artifact = CARD_TYPES[0]
+    -> 1; swamp = LAND_TYPES[2] -> 4, nonbasic = LAND_TYPES[5] -> 32; protection from
+    everything = FROM_WORDS[6]."""
+    plugin = Reader()
+    registry = bundled_registry(extra=(plugin,))
+    text = (
+        '[players.A]\n[players.B]\nlands = ["swamp", "nonbasic"]\n'
+        + creature(
+            "bear", "A", 2, 2, "read", "bushido 2", "flanking", "bushido 1",
+            colors=["red", "green"], types=["artifact"],
+        )
+        + creature("wall", "B", 0, 4, "protection from red", "protection from everything")
+        + creature("elf", "B", 1, 1)
+        + combat({"bear": "B"}, {"wall": "bear"})
+    )  # fmt: skip
+    scenario = parse_scenario(tomllib.loads(text), registry, "t.toml")
+    ReferenceEngine(registry).resolve(scenario)
+    BatchedEngine(registry).resolve(scenario)
+    expected: dict[str, tuple[object, ...]] = {
+        "bear": (8 | 16, 1, 0, (), (2, 1), (-1,)),
+        "wall": (0, 0, 4 | 32, (3, 6), (), ()),
+        "elf": (0, 0, 4 | 32, (), (), ()),
+        "triggers": ("bear", "bear"),
+    }
+    assert plugin.seen["reference"] == expected
+    assert plugin.seen["batched"] == expected

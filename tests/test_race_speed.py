@@ -96,7 +96,7 @@ def test_best_boards_of_huge_scores_do_not_overflow() -> None:
     the values' ranks times the ties would not fit in 64 bits. By hand: battle 0's second
     board has the higher value (its first term is higher); battle 1's boards are equal, the
     lower tie place (1) is shown first."""
-    from ecs_combat.simulation.turn_decided import _best_boards
+    from ecs_combat.decisions.turn_decided import _best_boards
 
     big = 1 << 29
     value = np.array([[0, 0], [big, (1 << 31) - 1], [5, 5], [5, 5]], np.int64)
@@ -113,7 +113,7 @@ def test_decided_outcomes_are_those_of_resolving_again(registry: Registry, spec:
     from pathlib import Path
 
     from ecs_combat.batched.arrays import BatchOutcome
-    from ecs_combat.simulation.decided import Decider
+    from ecs_combat.decisions.decided import Decider
     from ecs_combat.simulation.generate import draw_battles
     from ecs_combat.simulation.generators import make_generator
     from ecs_combat.simulation.spec import tournament

@@ -23,9 +23,9 @@ from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.decisions import bounds, decide, search
 from ecs_combat.decisions.bounds import Clock, SearchTooLarge, refuse_if_too_large
 from ecs_combat.decisions.decide import best_attacks, best_blocks
+from ecs_combat.decisions.decided import Decider
 from ecs_combat.errors import InputError
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.simulation.decided import Decider
 
 REPRO = Path(__file__).parent / "repro" / "wave4"
 THREE_BY_FOUR = REPRO / "blocks-3x4-two-any-number-blockers.toml"

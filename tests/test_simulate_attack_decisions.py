@@ -1,5 +1,5 @@
 """Bulk decided attacks (``decisions = "optimal"``, CONTRACT 9; RULES 9 step 1): the attack
-the bulk search (:class:`~ecs_combat.simulation.attack_search.AttackSearch`) chooses among a
+the bulk search (:class:`~ecs_combat.decisions.attack_search.AttackSearch`) chooses among a
 battle's drawn attackers, with its blocks, is the one `best_attacks` shows first for that
 battle's scenario, on small random boards with keywords; the chosen declarations resolve to
 the same outcome on both engines. Hand-derived cases are in test_simulate_decisions.py and
@@ -18,9 +18,9 @@ from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions import best_attacks
+from ecs_combat.decisions.decided import Decider
 from ecs_combat.errors import InputError
 from ecs_combat.reference.engine import ReferenceEngine
-from ecs_combat.simulation.decided import Decider
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec_reader import parse_spec

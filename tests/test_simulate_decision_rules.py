@@ -23,8 +23,8 @@ from ecs_combat.batched.boards import Segments, with_declarations
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.decisions import best_attacks, best_blocks
+from ecs_combat.decisions.decided import Decider
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.simulation.decided import Decider
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.replay import replay_scenario

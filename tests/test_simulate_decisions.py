@@ -24,11 +24,12 @@ from rich.console import Console
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.cards.notes import result_json
+from ecs_combat.cli.card_table import render_card_summary
 from ecs_combat.decisions import best_attacks, best_blocks
+from ecs_combat.decisions.decided import Decider
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.simulation.card_draw import CardGenerator
-from ecs_combat.simulation.card_summary import card_summary, render_card_summary
-from ecs_combat.simulation.decided import Decider
+from ecs_combat.simulation.card_summary import card_summary
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, simulate, summary

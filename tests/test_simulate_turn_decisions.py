@@ -25,10 +25,9 @@ from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.phase_start import PhaseStart
 from ecs_combat.batched.turn_play import TurnRun
-from ecs_combat.decisions import best_attacks, best_blocks
+from ecs_combat.decisions import best_attacks, best_blocks, turn_decided
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.simulation import turn_decided
-from ecs_combat.simulation.decided import decided
+from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.replay import replay_text

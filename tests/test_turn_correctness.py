@@ -182,8 +182,8 @@ def _exile_triggers_batched(batch: Any, declaration: BatchBlockDeclaration) -> N
         found = declaration.blockers[has]
         declaration.triggers.append(
             BatchTriggers(
-                _exile_resolve_batched,
                 found,
+                _exile_resolve_batched,
                 np.zeros(len(found), np.int64),
                 {"attacker": declaration.attackers[has]},
             )

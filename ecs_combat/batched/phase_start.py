@@ -8,7 +8,7 @@ damage marked, counters, keywords (printed and granted), power and toughness (be
 counters, "until end of turn" effects included, as a scenario would give them), tapped or not,
 and the plugins' state; a creature that died or has not entered is not present. Resolved as one
 combat by the batched engine, it plays the phase as the turn would (the search's candidate
-combats are copies of it, :mod:`ecs_combat.simulation.turn_decided`).
+combats are copies of it, :mod:`ecs_combat.decisions.turn_decided`).
 """
 
 from __future__ import annotations

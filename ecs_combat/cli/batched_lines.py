@@ -21,8 +21,7 @@ from typing import TextIO, overload
 
 import orjson
 
-from ecs_combat.batched.engine import BatchedEngine, collector_paused
-from ecs_combat.batched.lines import rows_to_batch
+from ecs_combat.batched import BatchedEngine, collector_paused, rows_to_batch
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.json_lines import json_line
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream

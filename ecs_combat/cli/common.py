@@ -108,7 +108,7 @@ def ctrl_c_exits_130(f: F) -> F:
     """Ctrl-C (or SIGTERM, which the console script turns into the same interrupt), whenever it
     comes while the command runs, ends it with one line and exit status 130 (docs/simulate.md),
     rather than click's ``Aborted!`` and 1. (A run interrupted once built says what its
-    checkpoints hold: :class:`~ecs_combat.simulation.command.Interrupted`.)"""
+    checkpoints hold: :class:`~ecs_combat.cli.simulate_run.Interrupted`.)"""
 
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:

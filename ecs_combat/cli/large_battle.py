@@ -71,8 +71,7 @@ def write_json(registry: Registry, rows: LineRows, file: str, out: BinaryIO | No
     (``json.dumps(result, indent=2)`` and a line end); False, having written nothing, when the
     engine refuses the battle or its text can't be made from arrays (the ordinary path then
     resolves it, with its messages)."""
-    from ecs_combat.batched.engine import BatchedEngine
-    from ecs_combat.batched.lines import rows_to_batch
+    from ecs_combat.batched import BatchedEngine, rows_to_batch
     from ecs_combat.cli.json_indent import write_indented
 
     try:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
-    from ecs_combat.batched.engine import BatchedEngine
+    from ecs_combat.batched import BatchedEngine
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult
     from ecs_combat.scenario.model import Scenario
@@ -148,7 +148,7 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     engine = engine or "reference"
     written: Iterator[tuple[Scenario, CombatResult]] | None = None
     if engine == "batched":  # imported here: the other commands don't load the batched engine
-        from ecs_combat.batched.engine import BatchedEngine
+        from ecs_combat.batched import BatchedEngine
 
         batched = BatchedEngine(registry)
         resolver: BatchedEngine | ReferenceEngine = batched

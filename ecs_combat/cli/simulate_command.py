@@ -77,7 +77,7 @@ def simulate(
     --resume finishes an interrupted run (docs/distributed.md). --decisions optimal chooses
     each battle's blocks as the defending player's best (docs/simulate.md).
     """
-    from ecs_combat.simulation.command import Interrupted, OutputFailed, run_command
+    from ecs_combat.cli.simulate_run import Interrupted, OutputFailed, run_command
     from ecs_combat.simulation.distribute import TaskFailed, WorkerDied
     from ecs_combat.simulation.tasks import PluginOptions
 
@@ -113,7 +113,7 @@ def _replay(
     **others: object,
 ) -> None:
     """simulate --replay: one battle printed; options of a run are refused, by name."""
-    from ecs_combat.simulation.command import replay_command
+    from ecs_combat.cli.simulate_run import replay_command
 
     given = [name for name, value in others.items() if value]
     if given:
@@ -153,7 +153,8 @@ def bench(
     check: bool,
 ) -> None:
     """Measure the engines side by side on this machine (docs/performance.md)."""
-    from ecs_combat.bench.bench import missed_targets, render_bench, run_bench
+    from ecs_combat.bench.bench import missed_targets, run_bench
+    from ecs_combat.cli.bench_table import render_bench
 
     report = run_bench(
         state.registry, battles, reference_battles, melee_battles, seed, repeat, whole_process

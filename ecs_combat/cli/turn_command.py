@@ -31,7 +31,7 @@ def turn_resolver(
     """The engine's function resolving a batch of turns."""
     if engine == "reference":
         return ReferenceEngine(registry).resolve_turns
-    from ecs_combat.batched.engine import BatchedEngine  # only for --engine batched
+    from ecs_combat.batched import BatchedEngine  # only for --engine batched
 
     return BatchedEngine(registry).resolve_turns
 

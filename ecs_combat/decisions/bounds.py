@@ -21,7 +21,7 @@ import time
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import IntArray
+from ecs_combat.batched import IntArray
 from ecs_combat.errors import InputError
 
 #: The most candidate combats a search may hold: its block declarations times the damage

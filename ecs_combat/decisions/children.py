@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched.arrays import IntArray
-from ecs_combat.batched.boards import csr_rows
+from ecs_combat.batched import IntArray, csr_rows
 from ecs_combat.decisions.divisions import (
     Divider,
     StepChoices,

@@ -10,11 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import CombatBatch, IntArray
-from ecs_combat.batched.board_copies import copy_boards
-from ecs_combat.batched.boards import Segments
-from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.batched import (
+    BatchedEngine,
+    CombatBatch,
+    IntArray,
+    Segments,
+    copy_boards,
+    scenarios_to_batch,
+)
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions.bounds import MOST_DECLARATION_CELLS, Clock, refuse_if_too_large
 from ecs_combat.decisions.declarations import (

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.batched import BoolArray, IntArray
 from ecs_combat.decisions.bounds import SearchTooLarge, guard_declarations
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry

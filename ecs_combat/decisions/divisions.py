@@ -17,8 +17,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import BoolArray, IntArray, StepDivisions
-from ecs_combat.batched.numeric import mask_of, row_ranges
+from ecs_combat.batched import BoolArray, IntArray, StepDivisions, mask_of, row_ranges
 from ecs_combat.decisions.bounds import log_choices
 
 I64 = np.int64

@@ -7,7 +7,7 @@ unless the game ended in it, the board it leaves goes through the turn's cleanup
 player's untap step (:func:`~ecs_combat.rules.race.after_turn`), and the next combat, the
 opponent attacking with what can attack then and this player blocking with what is untapped,
 is solved exactly as section 9 solves it: every attack of every such board is one battle of
-one bulk block search (:class:`~ecs_combat.simulation.block_search.BlockSearch`, the search
+one bulk block search (:class:`~ecs_combat.decisions.block_search.BlockSearch`, the search
 of the decided SPECs, with the legality of blocks judged over arrays as blockers are
 declared), and each board's value is its best attack's. The leaf's value is its score plus
 the next combat's, seen from this combat's attacking player (each term summed over both
@@ -25,11 +25,8 @@ from collections.abc import Hashable, Mapping
 
 import numpy as np
 
-from ecs_combat.batched.arrays import IntArray
-from ecs_combat.batched.block_rules import declaring_blockers
-from ecs_combat.batched.board_copies import copy_boards
-from ecs_combat.batched.boards import Rows
-from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.batched import IntArray, Rows, copy_boards, declaring_blockers, scenarios_to_batch
+from ecs_combat.decisions.block_search import BlockSearch, Legality
 from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.decide import Decision, best_attacks, best_blocks, engine_for
 from ecs_combat.decisions.declarations import attack_declarations, attackers_able
@@ -48,7 +45,6 @@ from ecs_combat.rules.result import CombatResult
 from ecs_combat.rules.turn_schedule import seat_order
 from ecs_combat.scenario.model import CreatureSpec, Scenario
 from ecs_combat.scenario.writer import scenario_document
-from ecs_combat.simulation.block_search import BlockSearch, Legality
 
 I64 = np.int64
 

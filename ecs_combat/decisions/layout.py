@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched.arrays import IntArray
-from ecs_combat.batched.numeric import repeated
+from ecs_combat.batched import IntArray, repeated
 
 I64 = np.int64
 

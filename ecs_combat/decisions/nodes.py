@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched.arrays import IntArray
-from ecs_combat.batched.board_copies import Copies
+from ecs_combat.batched import Copies, IntArray
 from ecs_combat.decisions.divisions import StepChoices, StepRecord
 
 I64 = np.int64

@@ -13,8 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.numeric import STRIDED_FROM, as_slice
+from ecs_combat.batched import (
+    STRIDED_FROM,
+    BatchOutcome,
+    BoolArray,
+    CombatBatch,
+    IntArray,
+    as_slice,
+)
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import CORE_SCORE_TERMS, Registry
 from ecs_combat.suggest import did_you_mean

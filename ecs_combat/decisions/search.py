@@ -18,9 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.boards import csr_rows
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched import BatchedEngine, BoolArray, CombatBatch, IntArray, csr_rows
 from ecs_combat.decisions.bounds import LEVEL_ROWS, Clock, guard_combats
 from ecs_combat.decisions.children import Children
 from ecs_combat.decisions.declarations import BlockDeclarations

@@ -17,18 +17,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
-from ecs_combat.batched.board_copies import Copies, copy_boards, tile_boards
-from ecs_combat.batched.boards import (
+from ecs_combat.batched import (
+    BatchedEngine,
+    BatchOutcome,
+    CombatBatch,
+    Copies,
+    IntArray,
     Outcomes,
+    Played,
     Rows,
+    copy_boards,
     csr_rows,
+    distinct_values,
     join_outcomes,
     replaced,
     take_outcomes,
+    tile_boards,
 )
-from ecs_combat.batched.engine import BatchedEngine, Played
-from ecs_combat.batched.numeric import distinct_values
 from ecs_combat.decisions.children import (
     Children,
     Expanded,

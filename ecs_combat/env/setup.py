@@ -63,7 +63,7 @@ def turn_resolver(registry: Registry, engine: str) -> TurnsResolver:
 
         return ReferenceEngine(registry).resolve_turns
     if engine == "batched":
-        from ecs_combat.batched.engine import BatchedEngine
+        from ecs_combat.batched import BatchedEngine
 
         return BatchedEngine(registry).resolve_turns
     raise ValueError(f"engine must be 'reference' or 'batched', not {engine!r}")

@@ -7,7 +7,9 @@ meanings**, by one rule: where the reference context takes a creature (or player
 one answers for every row at once (queries drop the argument and return an array) or acts on
 the rows it is given (actions take an array of rows). So ``power(creature)`` is one creature's
 power and ``power()`` every row's; ``pump(creature, 1, 1)`` pumps one creature and
-``pump(rows, 1, 1)`` the given rows.
+``pump(rows, 1, 1)`` the given rows. Both speak in the same values: colors, card types and
+land types are bit masks (``color_mask``, ``type_mask``, ``land_mask``), a keyword instance's
+parameter is an integer (a number, a ``FROM_WORDS`` index, or -1).
 
 Creatures and players of the reference context are opaque handles (:data:`Creature`,
 :data:`Player`): compare them, use them as keys, pass them back; never build one. Rows of the
@@ -18,7 +20,7 @@ of either engine is part of the contract; a plugin imports neither engine.
 from __future__ import annotations
 
 from collections.abc import MutableMapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -38,7 +40,7 @@ MarkValue = int | bool | str | None
 StateValue = int | bool | None
 #: A plugin's state of every creature or player row in the batched engine: int64 for ``int``
 #: and ``creature`` state (a row, or -1), bool for ``bool`` state.
-StateArray = npt.NDArray[Any]
+StateArray = npt.NDArray[np.int64] | npt.NDArray[np.bool_]
 #: The element type of a plugin's column (:meth:`BatchContext.marks`): ``np.bool_``,
 #: ``np.int64``.
 G = TypeVar("G", bound=np.generic)
@@ -104,11 +106,11 @@ class CombatContext(Protocol):
         """Whether the creature has a keyword now (printed, granted, counters, static)."""
         ...
 
-    def instances(self, creature: Creature, keyword: str) -> list[int | str | None]:
+    def instances(self, creature: Creature, keyword: str) -> list[int]:
         """The parameters of the creature's instances of a keyword it has now, in printed,
-        granted, counter order: a number, a color or quality name (``FROM_WORDS``) or None.
-        A keyword only
-        a static ability gives counts once, with None; [] without the keyword."""
+        granted, counter order, as the batched context gives them: a number, a color or
+        quality's index in ``FROM_WORDS`` (``protection from red``: 3), or -1 without one. A
+        keyword only a static ability gives counts once, with -1; [] without the keyword."""
         ...
 
     def power(self, creature: Creature) -> int:
@@ -123,16 +125,19 @@ class CombatContext(Protocol):
         """The damage marked on it."""
         ...
 
-    def colors(self, creature: Creature) -> tuple[str, ...]:
-        """Its colors (105.1), names from ``COLORS``; () for a colorless one."""
+    def colors(self, creature: Creature) -> int:
+        """Its colors (105.1) as a bit mask, bit i for ``COLORS[i]`` (``color_mask``); 0 for a
+        colorless one."""
         ...
 
-    def types(self, creature: Creature) -> tuple[str, ...]:
-        """Its card types besides creature (``CARD_TYPES``: ``artifact``)."""
+    def types(self, creature: Creature) -> int:
+        """Its card types besides creature as a bit mask, bit i for ``CARD_TYPES[i]``
+        (``type_mask``)."""
         ...
 
-    def lands(self, player: Player) -> tuple[str, ...]:
-        """The land types of the lands the player controls (``LAND_TYPES``)."""
+    def lands(self, player: Player) -> int:
+        """The land types of the lands the player controls as a bit mask, bit i for
+        ``LAND_TYPES[i]`` (``land_mask``)."""
         ...
 
     def tapped(self, creature: Creature) -> bool:
@@ -364,8 +369,9 @@ class BatchContext(Protocol):
 
     def instances(self, keyword: str) -> tuple[IntArray, IntArray]:
         """(rows, parameters) of the instances of a keyword creatures have now, in row order
-        then printed, granted, counter order; a parameter is a number, a color or quality
-        index (``FROM_WORDS``) or -1. A keyword a row has with no listed instance (a static ability's,
+        then printed, granted, counter order; a parameter is as
+        :meth:`CombatContext.instances` gives it: a number, a color or quality index
+        (``FROM_WORDS``) or -1. A keyword a row has with no listed instance (a static ability's,
         or a bulk simulation's one bit) counts once, with -1."""
         ...
 
@@ -382,15 +388,17 @@ class BatchContext(Protocol):
         ...
 
     def colors(self) -> IntArray:
-        """Per row: colors as a bit mask, bit i for ``COLORS[i]``."""
+        """Per row: colors as a bit mask, bit i for ``COLORS[i]`` (``color_mask``)."""
         ...
 
     def types(self) -> IntArray:
-        """Per row: card types besides creature as a bit mask, bit i for ``CARD_TYPES[i]``."""
+        """Per row: card types besides creature as a bit mask, bit i for ``CARD_TYPES[i]``
+        (``type_mask``)."""
         ...
 
     def lands(self) -> IntArray:
-        """Per player row: land types as a bit mask, bit i for ``LAND_TYPES[i]``."""
+        """Per player row: land types as a bit mask, bit i for ``LAND_TYPES[i]``
+        (``land_mask``)."""
         ...
 
     def tapped(self) -> BoolArray:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from ecs_combat.plugin.views import EffectTarget
+    from ecs_combat.scenario.model import Scenario
 
 #: The core's only damage step (510.1-510.2); plugins add the others around it.
 REGULAR_STEP = "regular"
@@ -184,6 +185,14 @@ def from_mask(words: Iterable[str]) -> int:
     return sum(1 << FROM_WORDS.index(w) for w in set(words))
 
 
+def parameter_number(parameter: int | str | None) -> int:
+    """A keyword instance's parameter as both contexts give it (``instances``): a number as
+    it is, a color or quality as its index in :data:`FROM_WORDS`, none as -1."""
+    if parameter is None:
+        return -1
+    return FROM_WORDS.index(parameter) if isinstance(parameter, str) else int(parameter)
+
+
 def colors_of_cost(cost: str) -> tuple[str, ...]:
     """The colors of a mana cost (202.2): those of its colored mana symbols, hybrid included."""
     found = {COLOR_SYMBOLS[ch] for ch in cost if ch in COLOR_SYMBOLS}
@@ -230,7 +239,7 @@ class StateField:
     summary: str = ""
     #: A characteristic of the card, kept by a creature that returns as a new object (400.7).
     printed: bool = False
-    check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
+    check: Callable[[Scenario], tuple[str, str] | None] | None = field(default=None, compare=False)
     #: Whether `check` may find a problem when every creature and player has the defaults.
     check_defaults: bool = field(default=True, compare=False)
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ecs_combat.plugin.registry import Registry
@@ -116,7 +116,9 @@ class KernelPart:
 
     point: str
     system: str
-    function: Callable[..., Any] = field(compare=False)
+    #: The part: its signature is its point's (module docstring); it returns None, an amount
+    #: (``deal-damage``) or whether the creature is still destroyed (``destroy``).
+    function: Callable[..., int | bool | None] = field(compare=False)
     #: ``state-based-actions``: called per ``"creature"`` row or per ``"player"`` row.
     per: str = "creature"
     #: ``deal-damage``: whose keywords guard it, the ``"source"``'s or the ``"recipient"``'s.

@@ -36,9 +36,7 @@ class AttackDeclaration:
     ) -> None:
         """One trigger per instance of `keyword` on each attacker (or each of `creatures`),
         with the instance's number as ``data["n"]`` (0 without one)."""
-        for e in self.attackers if creatures is None else creatures:
-            for i, n in enumerate(combat.instances(e, keyword)):
-                self.triggers.append(Trigger(e, resolve, i, {"n": n if isinstance(n, int) else 0}))
+        _each_instance_of(self.triggers, combat, self.attackers, keyword, resolve, creatures)
 
 
 @dataclass
@@ -105,28 +103,40 @@ class BlockDeclaration:
     def trigger_each_instance(
         self,
         combat: CombatContext,
-        creatures: list[int],
         keyword: str,
         resolve: Callable[[CombatContext, Trigger], None],
+        creatures: list[int] | None = None,
     ) -> None:
-        """One trigger per instance of `keyword` on each of `creatures`, with the instance's
-        number as ``data["n"]`` (0 without one)."""
-        for e in creatures:
-            for i, n in enumerate(combat.instances(e, keyword)):
-                self.triggers.append(
-                    Trigger(e, resolve, i, {"n": n if isinstance(n, int) else 0}, keyword=keyword)
-                )
+        """One trigger per instance of `keyword` on each creature that blocks or became
+        blocked (or each of `creatures`), with the instance's number as ``data["n"]`` (0
+        without one)."""
+        _each_instance_of(self.triggers, combat, self.in_blocks(), keyword, resolve, creatures)
+
+
+def _each_instance_of(
+    triggers: list[Trigger],
+    combat: CombatContext,
+    default: list[int],
+    keyword: str,
+    resolve: Callable[[CombatContext, Trigger], None],
+    creatures: list[int] | None,
+) -> None:
+    """One trigger per instance of `keyword` on each of `creatures` (`default` if None)."""
+    for e in default if creatures is None else creatures:
+        for i, n in enumerate(combat.instances(e, keyword)):
+            triggers.append(Trigger(e, resolve, i, {"n": max(n, 0)}, keyword=keyword))
 
 
 @dataclass
 class BatchTriggers:
     """Triggered abilities of one kind waiting to resolve (batched engine), one element per
-    trigger: its source row, instance and data columns. `resolve(batch, triggers)` is called
+    trigger: its source row, instance and data columns, in :class:`Trigger`'s order
+    (``BatchTriggers(sources, resolve, instances, data)``). `resolve(batch, triggers)` is called
     with the ones resolving together (at most one per battle), also those whose sources have
     left the battlefield (113.7a; the engine's ``pump`` skips rows off the battlefield)."""
 
-    resolve: Callable[[BatchContext, BatchTriggers], None]
     source: IntArray
+    resolve: Callable[[BatchContext, BatchTriggers], None]
     instance: IntArray
     data: dict[str, IntArray] = field(default_factory=dict)
     #: The plugin whose system put them there (set by the engine, for error messages).
@@ -137,8 +147,8 @@ class BatchTriggers:
     def take(self, index: IntArray) -> BatchTriggers:
         """The triggers at some positions."""
         return BatchTriggers(
-            self.resolve,
             self.source[index],
+            self.resolve,
             self.instance[index],
             {k: v[index] for k, v in self.data.items()},
             self.plugin,
@@ -170,13 +180,15 @@ class BatchBlockDeclaration:
     def trigger_each_instance(
         self,
         batch: BatchContext,
-        rows: BoolArray,
         keyword: str,
         resolve: Callable[[BatchContext, BatchTriggers], None],
+        rows: BoolArray | None = None,
     ) -> None:
-        """One trigger per instance of `keyword` on the rows of a row mask, with the instance's
-        number as ``data["n"]`` (0 without one)."""
-        _each_instance(self.triggers, batch, rows, keyword, resolve)
+        """One trigger per instance of `keyword` on each creature that blocks or became
+        blocked (or the rows of a row mask), with the instance's number as ``data["n"]`` (0
+        without one)."""
+        mask = self.in_blocks(batch.rows) if rows is None else rows
+        _each_instance(self.triggers, batch, mask, keyword, resolve)
 
 
 def _each_instance(
@@ -192,7 +204,7 @@ def _each_instance(
     found, params = found[keep], np.maximum(params[keep], 0)
     if found.size:
         nth = np.arange(len(found)) - np.searchsorted(found, found)  # 0, 1, ... per row
-        triggers.append(BatchTriggers(resolve, found, nth, {"n": params}, keyword=keyword))
+        triggers.append(BatchTriggers(found, resolve, nth, {"n": params}, keyword=keyword))
 
 
 @dataclass
@@ -204,16 +216,31 @@ class Assignment:
     recipients: list[int]
     #: The player it attacks, for an attacker; None for a blocker.
     defender: int | None
-    #: Set by a system: damage beyond lethal may go to the defender (and all of it, with no
-    #: recipient left); the value names the keyword, for the account and errors.
+    #: Damage beyond lethal may go to the defender (and all of it, with no recipient left):
+    #: the keyword that allows it (:meth:`allow_excess`), or None.
     player_gets_excess: str | None = None
-    #: Set by a system: any nonzero amount from this source is lethal damage (its name).
+    #: Any nonzero amount from this source is lethal damage: the keyword that makes it so
+    #: (:meth:`make_one_lethal`), or None.
     one_is_lethal: str | None = None
+
+    def allow_excess(self, keyword: str) -> None:
+        """Let this attacker assign damage beyond lethal to the player it attacks (702.19b),
+        as :meth:`BatchDamageAssignment.allow_excess` does for rows; nothing for a blocker.
+        `keyword` names the rule for the account and errors."""
+        if self.defender is not None:
+            self.player_gets_excess = keyword
+
+    def make_one_lethal(self, keyword: str) -> None:
+        """Make any nonzero amount from this source lethal damage (702.2c), as
+        :meth:`BatchDamageAssignment.make_one_lethal` does for rows."""
+        self.one_is_lethal = keyword
 
 
 @dataclass
 class DamageAssignment:
-    """``assign-damage`` (reference): every creature that assigns damage in the step."""
+    """``assign-damage`` (reference): every creature that assigns damage in the step. Switch
+    rules on through each :class:`Assignment`'s methods, as the batched payload's do for a
+    row mask."""
 
     step: str
     assignments: list[Assignment]

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, get_args
+from typing import Literal, Protocol, get_args
 
+import numpy as np
+
+from ecs_combat.plugin.context import BoolArray, IntArray
 from ecs_combat.plugin.definitions import normalize_keyword
 
 #: What a restriction decides:
@@ -40,57 +43,66 @@ Kind = Literal[
 KINDS: tuple[str, ...] = get_args(Kind)
 
 
+#: A yes or no of a side: a (numpy) bool for one declaration, a row mask for many.
+Truth = bool | np.bool_ | BoolArray
+#: A number of a side: an integer for one declaration, an integer row array for many.
+Number = int | np.integer | IntArray
+#: What a restriction's test returns: whether the declaration is allowed (a :data:`Truth`),
+#: or for ``blockers`` and ``blocks`` a :data:`Number`.
+Verdict = Truth | Number
+
+
 class Side(Protocol):
     """A creature (or a row mask of them) as a restriction sees it."""
 
-    def has(self, keyword: str) -> Any:
+    def has(self, keyword: str) -> Truth:
         """Whether it has a keyword: a numpy bool, or a row mask."""
         ...
 
-    def values(self, keyword: str) -> Any:
+    def values(self, keyword: str) -> Number:
         """Its instances' parameters as one integer (or integer row array): colors as a bit
         mask (bit i for ``definitions.FROM_WORDS[i]``: the colors, then the qualities
         ``creatures``, ``everything``, ``multicolored``), numbers added up."""
         ...
 
-    def count(self, keyword: str) -> Any:
+    def count(self, keyword: str) -> Number:
         """How many instances of a keyword it has (an integer, or integer row array): a
         keyword listed twice counts twice (instances that add up, 509.1a)."""
         ...
 
     @property
-    def colors(self) -> Any:
+    def colors(self) -> Number:
         """Its colors as a bit mask."""
         ...
 
     @property
-    def power(self) -> Any:
+    def power(self) -> Number:
         """Its power as the declaration is checked (printed, counters and pumps)."""
         ...
 
     @property
-    def types(self) -> Any:
+    def types(self) -> Number:
         """Its card types besides creature as a bit mask (bit i for ``CARD_TYPES[i]``)."""
         ...
 
     @property
-    def lands(self) -> Any:
+    def lands(self) -> Number:
         """The land types its controller's lands have, as a bit mask (bit i for
         ``LAND_TYPES[i]``): for ``block-pair``, the defending player's."""
         ...
 
     @property
-    def opponent(self) -> Any:
+    def opponent(self) -> Truth:
         """For ``target``: whether the spell's caster is an opponent of its controller."""
         ...
 
     @property
-    def spell_colors(self) -> Any:
+    def spell_colors(self) -> Number:
         """For ``target``: the colors of the spell or ability's source as a bit mask."""
         ...
 
     @property
-    def from_creature(self) -> Any:
+    def from_creature(self) -> Truth:
         """For ``target``: whether the source is a creature (a creature's triggered ability,
         such as provoke's) rather than a spell."""
         ...
@@ -112,7 +124,9 @@ class Restriction:
     kind: Kind
     keyword: str
     rule: str
-    test: Callable[..., Any]
+    #: ``test(side)`` or, for ``block-pair`` and ``block-requirement``, ``test(attacker,
+    #: blocker)``.
+    test: Callable[..., Verdict]
     says: str = ""
 
     def __post_init__(self) -> None:

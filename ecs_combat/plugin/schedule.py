@@ -16,7 +16,8 @@ never per creature.
 **Order within a point** (the way Bevy orders systems): a system belongs to the sets it names
 (``sets``), to one set per keyword it names (``keywords``: a lifelink system is in the set
 ``lifelink``) and to the set named after its plugin; it runs after every system of the sets in
-its ``after`` and before those of its ``before``. A name there must be one a plugin could
+its ``after`` and before those of its ``before``. A name there (or in ``ambiguous_with``)
+must be one a plugin could
 mean (a standard set, an installed or blocked plugin or keyword, a set or system of some
 system; one not loaded now orders nothing), and ``sets`` no other point's standard set; both,
 and a ``writes`` naming no field of the point's payloads, are plugin errors
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, overload
+from typing import Literal, TypeVar, overload
 
 from ecs_combat.plugin.context import BatchContext, CombatContext
 from ecs_combat.plugin.definitions import normalize_keyword
@@ -135,6 +136,31 @@ P = TypeVar("P")
 ReferenceSystem = Callable[[CombatContext, P], None]
 #: A system's batched form: ``(batch, payload) -> None``.
 BatchedSystem = Callable[[BatchContext, P], None]
+#: The reference form of a system at any point (each point's payload: the overloads of
+#: :class:`System` pair them).
+ReferenceForm = (
+    ReferenceSystem[AttackDeclaration]
+    | ReferenceSystem[BlockDeclaration]
+    | ReferenceSystem[DamageAssignment]
+    | ReferenceSystem[DamageEvent]
+    | ReferenceSystem[StateCheck]
+    | ReferenceSystem[Destruction]
+    | ReferenceSystem[Deaths]
+    | ReferenceSystem[EventDamage]
+    | ReferenceSystem[None]
+)
+#: The batched form of a system at any point.
+BatchedForm = (
+    BatchedSystem[BatchAttackDeclaration]
+    | BatchedSystem[BatchBlockDeclaration]
+    | BatchedSystem[BatchDamageAssignment]
+    | BatchedSystem[BatchDamageEvent]
+    | BatchedSystem[BatchStateCheck]
+    | BatchedSystem[BatchDestruction]
+    | BatchedSystem[BatchDeaths]
+    | BatchedSystem[BatchEventDamage]
+    | BatchedSystem[BatchEndOfCombat]
+)
 
 
 def _names(values: Collection[str]) -> frozenset[str]:
@@ -157,8 +183,8 @@ class System:
 
     point: str
     name: str
-    reference: ReferenceSystem[Any] = field(compare=False)
-    batched: BatchedSystem[Any] | None = field(default=None, compare=False)
+    reference: ReferenceForm = field(compare=False)
+    batched: BatchedForm | None = field(default=None, compare=False)
     keywords: frozenset[str] = frozenset()
     #: The named sets it belongs to (besides its plugin's).
     sets: frozenset[str] = frozenset()
@@ -322,8 +348,8 @@ class System:
         self,
         point: str,
         name: str,
-        reference: ReferenceSystem[Any],
-        batched: BatchedSystem[Any] | None = None,
+        reference: ReferenceForm,
+        batched: BatchedForm | None = None,
         keywords: Collection[str] = (),
         *,
         sets: Collection[str] = (),

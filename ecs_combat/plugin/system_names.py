@@ -38,9 +38,9 @@ def payload_fields(point: str) -> frozenset[str]:
 
 
 def check_system_names(systems: dict[str, list[ScheduledSystem]], known: Collection[str]) -> None:
-    """Raise :class:`PluginError` for a system whose `before`/`after` names nothing known (a
-    standard set, a keyword, a plugin, a set or system of some system, in `known` or at any
-    point), whose `sets` names another point's standard set, or whose `writes` names no field
+    """Raise :class:`PluginError` for a system whose `before`/`after`/`ambiguous_with` names
+    nothing known (a standard set, a keyword, a plugin, a set or system of some system, in
+    `known` or at any point), whose `sets` names another point's standard set, or whose `writes` names no field
     of its point's payload."""
     names = set(known) | {n for chain in SET_ORDER.values() for n in chain}
     for scheduled in systems.values():
@@ -53,7 +53,11 @@ def check_system_names(systems: dict[str, list[ScheduledSystem]], known: Collect
         for s in scheduled:
             system = s.system
             where = f"plugin {s.plugin!r}: system {system.name!r} at {point}"
-            for kind, given in (("before", system.before), ("after", system.after)):
+            for kind, given in (
+                ("before", system.before),
+                ("after", system.after),
+                ("ambiguous_with", system.ambiguous_with),
+            ):
                 for name in sorted(given):
                     if _spelling(name) not in spellings:
                         raise PluginError(

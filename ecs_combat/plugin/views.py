@@ -7,13 +7,18 @@ so one card definition serves both engines.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
-import numpy.typing as npt
 
-BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int64]
+from ecs_combat.plugin.context import BoolArray, IntArray, StateArray, StateValue
+
+#: Where a card's effect applies: a yes/no in the reference engine, one per resolving card
+#: (a numpy bool array) in the batched engine.
+Where = bool | np.bool_ | BoolArray
+#: A plugin's state as a card reads it: one value in the reference engine, one per resolving
+#: card in the batched engine.
+CardState = StateValue | StateArray
 
 
 class CombatView(Protocol):
@@ -68,39 +73,39 @@ class EffectTarget(Protocol):
     nothing to (and answer False or None for) a player target.
     """
 
-    def state(self, key: str) -> Any:
+    def state(self, key: str) -> CardState:
         """A plugin's state of the target creature (``hat``), by key."""
         ...
 
-    def caster_state(self, key: str) -> Any:
+    def caster_state(self, key: str) -> CardState:
         """A plugin's state of the card's caster (a player), by key."""
         ...
 
-    def related(self, key: str) -> Any:
+    def related(self, key: str) -> Where:
         """Whether the target's creature-reference state `key` (``paired_with``) names a
         creature on the battlefield."""
         ...
 
-    def pump(self, power: int, toughness: int, where: Any = True, via: str | None = None) -> None:
+    def pump(self, power: int, toughness: int, where: Where = True, via: str | None = None) -> None:
         """+power/+toughness until end of turn; with `via`, to the creature the target's
         state `via` names instead (its soulbond partner: ``via="paired_with"``)."""
         ...
 
-    def grant(self, keyword: str, where: Any = True) -> None:
+    def grant(self, keyword: str, where: Where = True) -> None:
         """The target gains `keyword` until end of turn."""
         ...
 
-    def damage(self, amount: int, where: Any = True) -> None:
+    def damage(self, amount: int, where: Where = True) -> None:
         """The spell deals `amount` noncombat damage to the target: marked on a creature, life
         lost by a player (120.3). State-based actions are checked after the spell, as after
         any event."""
         ...
 
-    def grant_each(self, keyword: str, where: Any = True) -> None:
+    def grant_each(self, keyword: str, where: Where = True) -> None:
         """Each creature the caster controls as the spell resolves gains `keyword` until end
         of turn."""
         ...
 
-    def note(self, text: str, where: Any = True) -> None:
+    def note(self, text: str, where: Where = True) -> None:
         """Say why the card did what it did (readable account)."""
         ...

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import esper
 
 from ecs_combat.plugin.context import Creature, MarkValue, Player, StateValue
+from ecs_combat.plugin.definitions import color_mask, land_mask, parameter_number, type_mask
 from ecs_combat.reference.components import (
     Attacking,
     Blocking,
@@ -87,8 +88,8 @@ class ReferenceContext:
     def has(self, creature: Creature, keyword: str) -> bool:
         return self._board.has(creature, keyword)
 
-    def instances(self, creature: Creature, keyword: str) -> list[int | str | None]:
-        return self._board.instances(creature, keyword)
+    def instances(self, creature: Creature, keyword: str) -> list[int]:
+        return [parameter_number(p) for p in self._board.instances(creature, keyword)]
 
     def power(self, creature: Creature) -> int:
         return esper.component_for_entity(creature, Stats).power
@@ -99,14 +100,14 @@ class ReferenceContext:
     def damage(self, creature: Creature) -> int:
         return esper.component_for_entity(creature, Damage).marked
 
-    def colors(self, creature: Creature) -> tuple[str, ...]:
-        return self._board.colors(creature)
+    def colors(self, creature: Creature) -> int:
+        return color_mask(self._board.colors(creature))
 
-    def types(self, creature: Creature) -> tuple[str, ...]:
-        return esper.component_for_entity(creature, Colors).types
+    def types(self, creature: Creature) -> int:
+        return type_mask(esper.component_for_entity(creature, Colors).types)
 
-    def lands(self, player: Player) -> tuple[str, ...]:
-        return esper.component_for_entity(player, PlayerComponent).lands
+    def lands(self, player: Player) -> int:
+        return land_mask(esper.component_for_entity(player, PlayerComponent).lands)
 
     def tapped(self, creature: Creature) -> bool:
         return esper.has_component(creature, Tapped)

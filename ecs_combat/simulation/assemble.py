@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import ACTION_CODE, BoolArray, CombatBatch, IntArray, MaskArray
+from ecs_combat.batched import ACTION_CODE, BoolArray, CombatBatch, IntArray, MaskArray
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.keyword_bits import KeywordBits, RowFacts
 

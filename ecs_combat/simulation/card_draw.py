@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
+from ecs_combat.batched import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
 from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.assemble import Array, Casts, assemble, state_columns

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.errors import InputError
+from ecs_combat.simulation.options import CHECKPOINTS, RESUME
 from ecs_combat.simulation.simulate import COLUMNS, Tally
 from ecs_combat.simulation.spec import Spec
 
@@ -120,19 +121,19 @@ class DirectoryLock:
         try:
             fd = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY)
         except OSError as exc:
-            raise InputError("--out", where, f"cannot open: {exc.strerror or exc}") from None
+            raise InputError(CHECKPOINTS, where, f"cannot open: {exc.strerror or exc}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
             os.close(fd)
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 raise InputError(
-                    "--out",
+                    CHECKPOINTS,
                     where,
                     "another ecs-combat run is using this directory (it stays locked until "
                     "that run ends): wait for it, or choose another directory",
                 ) from None
-            raise InputError("--out", where, f"cannot lock: {exc.strerror or exc}") from None
+            raise InputError(CHECKPOINTS, where, f"cannot lock: {exc.strerror or exc}") from None
         self._fd = fd
         _locked.add(fd)
 
@@ -243,24 +244,26 @@ def check_manifest(doc: object, where: str) -> dict[str, Any]:
     """A manifest read from a directory, checked to be one; else :class:`InputError`."""
     place = f"{where}/{MANIFEST}"
     if not isinstance(doc, dict):
-        raise InputError("--out", place, f"holds {type(doc).__name__}, not a checkpoint manifest")
+        raise InputError(
+            CHECKPOINTS, place, f"holds {type(doc).__name__}, not a checkpoint manifest"
+        )
     if doc.get("format") != CHECKPOINT_FORMAT:
         found = doc.get("format")
         if isinstance(found, str) and found.startswith("ecs-combat checkpoints"):
             raise InputError(
-                "--out",
+                CHECKPOINTS,
                 place,
                 f"was written by another version of ecs-combat ({found!r}, this one reads "
                 f"{CHECKPOINT_FORMAT!r}): finish that run with that version, or choose another "
                 "directory",
             )
-        raise InputError("--out", place, f"format {found!r}: not a checkpoint manifest")
+        raise InputError(CHECKPOINTS, place, f"format {found!r}: not a checkpoint manifest")
     missing = [k for k in MANIFEST_KEYS if k not in doc]
     if missing:
-        raise InputError("--out", place, f"lacks {', '.join(missing)}: not a whole manifest")
+        raise InputError(CHECKPOINTS, place, f"lacks {', '.join(missing)}: not a whole manifest")
     if doc["run"] != digest({k: v for k, v in doc.items() if k != "run"}):
         raise InputError(
-            "--out",
+            CHECKPOINTS,
             place,
             "has been changed since its run wrote it (its run identity does not match its "
             "content): choose another directory",
@@ -319,19 +322,19 @@ class Checkpoints:
         path = Path(directory)
         where = str(directory)
         if path.exists() and not path.is_dir():
-            raise InputError("--out", where, "exists and is not a directory")
+            raise InputError(CHECKPOINTS, where, "exists and is not a directory")
         if resume and not (path / MANIFEST).exists():
             raise InputError(
-                "--resume",
+                RESUME,
                 where,
                 "holds no run to resume (no manifest.json there): check the directory, or "
-                "drop --resume to start a run",
+                "start a new run instead of resuming",
             )
         created = not path.exists()
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise InputError("--out", where, f"cannot write: {exc.strerror or exc}") from None
+            raise InputError(CHECKPOINTS, where, f"cannot write: {exc.strerror or exc}") from None
         lock = DirectoryLock(path)
         lock.acquire()  # another run's directory is left as it is
         try:
@@ -352,31 +355,33 @@ class Checkpoints:
         if found.exists():
             if not resume:
                 raise InputError(
-                    "--out",
+                    CHECKPOINTS,
                     where,
-                    "already holds checkpoints of a run: add --resume to finish it, or choose "
+                    "already holds checkpoints of a run: resume that run to finish it, or choose "
                     "another directory",
                 )
             try:
                 text = found.read_text(encoding="utf-8")
             except OSError as exc:
-                raise InputError("--out", where, f"cannot read {MANIFEST}: {exc}") from None
+                raise InputError(CHECKPOINTS, where, f"cannot read {MANIFEST}: {exc}") from None
             try:
                 theirs = check_manifest(json.loads(text), where)
             except ValueError as exc:
-                raise InputError("--out", f"{where}/{MANIFEST}", f"not JSON: {exc}") from None
+                raise InputError(CHECKPOINTS, f"{where}/{MANIFEST}", f"not JSON: {exc}") from None
             _compare(theirs, manifest, where)
             return manifest
         if resume:
-            raise InputError("--resume", where, "holds no run to resume (no manifest.json there)")
+            raise InputError(RESUME, where, "holds no run to resume (no manifest.json there)")
         if any(path.iterdir()):
             raise InputError(
-                "--out", where, "is not empty and holds no checkpoints: choose another directory"
+                CHECKPOINTS,
+                where,
+                "is not empty and holds no checkpoints: choose another directory",
             )
         try:
             write_atomically(found, json.dumps(manifest, indent=2) + "\n")
         except OSError as exc:
-            raise InputError("--out", where, f"cannot write: {exc.strerror or exc}") from None
+            raise InputError(CHECKPOINTS, where, f"cannot write: {exc.strerror or exc}") from None
         return manifest
 
     @staticmethod
@@ -475,8 +480,8 @@ def _compare(theirs: dict[str, Any], manifest: dict[str, Any], where: str) -> No
     if "plugins" in differ:
         detail = ", ".join(filter(None, [detail, "other plugins"]))
     raise InputError(
-        "--out",
+        CHECKPOINTS,
         where,
         f"holds checkpoints of a different run ({detail}); resume it with the same SPEC, "
-        "--battles, --seed and plugins, or choose another directory",
+        "number of battles, seed and plugins, or choose another directory",
     )

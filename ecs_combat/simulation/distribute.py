@@ -36,6 +36,7 @@ from ecs_combat.simulation.executors import (
 )
 from ecs_combat.simulation.executors import WorkerPool as WorkerPool
 from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.options import CHECKPOINTS, CHUNK_SIZE, RESUME
 from ecs_combat.simulation.simulate import (
     MAX_CHUNK_CREATURES,
     ChunkResult,
@@ -121,14 +122,16 @@ class Simulation:
             raise ValueError("per-battle tables are not checkpointed: ask for one or the other")
         if chunk_size is not None and chunk_size > max_chunk_size(spec):
             raise InputError(
-                "--chunk-size",
+                CHUNK_SIZE,
                 str(chunk_size),
                 f"at most {max_chunk_size(spec):,} battles for this SPEC (about "
                 f"{MAX_CHUNK_CREATURES:,} creatures a chunk, to bound memory); results do not "
                 "depend on it",
             )
         if resume and checkpoint is None:
-            raise InputError("--resume", "", "needs --out DIR, the directory of the run to resume")
+            raise InputError(
+                RESUME, "", f"needs a {CHECKPOINTS}, the directory of the run to resume"
+            )
         self.spec = spec
         self.seed = seed
         self.battles = battles

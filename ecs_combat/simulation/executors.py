@@ -21,6 +21,7 @@ from typing import Any
 
 from ecs_combat.errors import InputError
 from ecs_combat.kernel.threads import THREADS_ENV
+from ecs_combat.simulation.options import SCHEDULER
 
 #: Environment variables worker processes get, so that numpy's libraries start no thread pools.
 SINGLE_THREADED = {
@@ -272,27 +273,27 @@ def check_scheduler(address: str, timeout: float = HANDSHAKE_SECONDS) -> None:
             return
         host, port = parse_host_port(location)
     except ValueError as exc:
-        raise InputError("--scheduler", address, f"not an address: {exc}") from None
+        raise InputError(SCHEDULER, address, f"not an address: {exc}") from None
     deadline = time.monotonic() + timeout
     not_dask = f"the service there does not answer as a Dask scheduler (within {timeout:g} s)"
     try:
         with socket.create_connection((host, port), timeout=timeout) as sock:
             (size,) = struct.unpack("<Q", _receive(sock, 8, deadline))
             if not 8 <= size <= MAX_HANDSHAKE:
-                raise InputError("--scheduler", address, not_dask)
+                raise InputError(SCHEDULER, address, not_dask)
             info = loads(unpack_frames(_receive(sock, size, deadline)))
     except (TimeoutError, EOFError):
-        raise InputError("--scheduler", address, not_dask) from None
+        raise InputError(SCHEDULER, address, not_dask) from None
     except OSError as exc:
         raise InputError(
-            "--scheduler", address, f"cannot connect to the Dask scheduler: {exc.strerror or exc}"
+            SCHEDULER, address, f"cannot connect to the Dask scheduler: {exc.strerror or exc}"
         ) from None
     except InputError:
         raise
     except Exception:  # frames Dask can't decode
-        raise InputError("--scheduler", address, not_dask) from None
+        raise InputError(SCHEDULER, address, not_dask) from None
     if not isinstance(info, dict):
-        raise InputError("--scheduler", address, not_dask)
+        raise InputError(SCHEDULER, address, not_dask)
 
 
 @contextlib.contextmanager
@@ -306,14 +307,14 @@ def dask_executor(
         from distributed import Client
     except ImportError:
         raise InputError(
-            "--scheduler", address, f"running on a Dask cluster needs Dask: {DASK_EXTRA}"
+            SCHEDULER, address, f"running on a Dask cluster needs Dask: {DASK_EXTRA}"
         ) from None
     check_scheduler(address, timeout)
     try:
         client = Client(address, timeout=f"{timeout:g}s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise InputError(
-            "--scheduler", address, f"cannot connect to the Dask scheduler: {exc}"
+            SCHEDULER, address, f"cannot connect to the Dask scheduler: {exc}"
         ) from None
     try:
         threads = sum(client.nthreads().values())

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
-from ecs_combat.batched.turn import TurnBatch
+from ecs_combat.batched import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray, TurnBatch
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.assemble import Array, Casts, assemble
 from ecs_combat.simulation.float_words import WordArray, below, float32_words, grid_limit, limits

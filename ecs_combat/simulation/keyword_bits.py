@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BoolArray, IntArray, MaskArray
+from ecs_combat.batched import BoolArray, IntArray, MaskArray
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.plugin.restrictions import Restriction

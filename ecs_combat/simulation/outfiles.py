@@ -20,6 +20,7 @@ from typing import IO, Any
 import numpy as np
 
 from ecs_combat.errors import InputError
+from ecs_combat.simulation.options import OUTPUT, RESULTS_FILE
 from ecs_combat.simulation.races import RACE_TABLE_COLUMNS, WINNERS
 from ecs_combat.simulation.simulate import (
     CREATURE_COLUMNS,
@@ -104,20 +105,20 @@ def check_out_path(path: str) -> str:
             import pyarrow  # noqa: F401
         except ImportError:
             raise InputError(
-                "--out",
+                OUTPUT,
                 path,
                 f"writing Parquet needs pyarrow: {PARQUET_EXTRA}, or write .csv instead",
             ) from None
         return "parquet"
     if target.exists():
         raise InputError(
-            "--out",
+            OUTPUT,
             path,
-            "is a file: --out takes a .csv, .parquet or .pq file, or a directory for checkpoints",
+            "is a file: an output path is a .csv, .parquet or .pq file, or a directory for checkpoints",
         )
     if FILE_SUFFIX.fullmatch(suffix):
         raise InputError(
-            "--out",
+            OUTPUT,
             path,
             "the file must end in .csv, .parquet or .pq (or name a directory, for checkpoints: "
             "end the path with / to use this name for one)",
@@ -142,7 +143,7 @@ class _TableFile:
     def __init__(self, path: str, kind: str, columns: tuple[str, ...]) -> None:
         self.path = path
         self.columns = columns
-        self.tmp = temporary_beside(path, "--out")
+        self.tmp = temporary_beside(path, RESULTS_FILE)
         self._file: IO[str] | None = None
         self._csv: Any = None
         self._parquet: Any = None
@@ -214,7 +215,7 @@ class BattleWriter:
 
     def __enter__(self) -> BattleWriter:
         if Path(self.path).is_dir():
-            raise InputError("--out", self.path, "is a directory")
+            raise InputError(RESULTS_FILE, self.path, "is a directory")
         try:
             for path, columns in (
                 (self.path, self.columns),
@@ -223,7 +224,9 @@ class BattleWriter:
                 self._files.append(_TableFile(path, self.format, columns))
         except OSError as exc:
             self._abandon()
-            raise InputError("--out", self.path, f"cannot write: {exc.strerror or exc}") from None
+            raise InputError(
+                RESULTS_FILE, self.path, f"cannot write: {exc.strerror or exc}"
+            ) from None
         except InputError:
             self._abandon()
             raise
@@ -249,7 +252,7 @@ class BattleWriter:
             self._failed(exc)
 
     def _failed(self, exc: OSError) -> None:
-        self.error = f"--out {self.path}: cannot write: {exc.strerror or exc}"
+        self.error = f"{RESULTS_FILE} {self.path}: cannot write: {exc.strerror or exc}"
         self._abandon()
 
     def _abandon(self) -> None:

@@ -13,12 +13,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from rich.console import Console
 
-from ecs_combat.console import print_line, print_plain_table
-from ecs_combat.simulation.intervals import percent_with_interval
 from ecs_combat.simulation.pool import CardPool
-from ecs_combat.simulation.race_summary import RATES, race_row
+from ecs_combat.simulation.race_summary import race_row
 from ecs_combat.simulation.races import ORDERS, RACE_COLUMNS
 from ecs_combat.simulation.simulate import Run
 from ecs_combat.simulation.spec import Spec
@@ -82,34 +79,7 @@ def race_card_summary(pool: CardPool, spec: Spec, seed: int, run: Run) -> dict[s
     return doc
 
 
-def render_race_card_summary(doc: dict[str, Any], console: Console, run_line: str) -> None:
-    """Print the ranking of cards by their races for a person, one row per card."""
-    title = (
-        f"Races between cards: {doc['battles']:,} drawn pairings, each raced by its attacking "
-        f"side (first) against its blocking side, seed {doc['seed']}; each card from its side"
-    )
-    headers = ["rank", "card", "races", "wins", "losses", "draws", "turns to win"]
-    rows = []
-    for row in doc["cards"]:
-        turns = row["mean_turns_to_win"]
-        rows.append(
-            [
-                str(row["rank"]),
-                row["card"],
-                f"{row['races']:,}",
-                *(
-                    percent_with_interval(row[f"race_{name}_rate"], row[f"race_{name}_rate_ci95"])
-                    for name, _ in RATES
-                ),
-                "-" if turns is None else f"{turns:.1f}",
-            ]
-        )
-    print_plain_table(console, headers, rows, [True, False] + [True] * 5, title=title)
-    print_line(console, run_line, "dim")
-
-
 __all__ = [
     "race_card_rows",
     "race_card_summary",
-    "render_race_card_summary",
 ]

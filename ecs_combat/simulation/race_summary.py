@@ -8,11 +8,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from rich.console import Console
 
-from ecs_combat.console import print_line, print_plain_table, shown
 from ecs_combat.simulation.generate import Generator
-from ecs_combat.simulation.intervals import percent_with_interval, rate_and_interval
+from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.races import RACE_COLUMNS
 from ecs_combat.simulation.simulate import Run
 from ecs_combat.simulation.spec import BattleSpec
@@ -68,31 +66,4 @@ def race_summary(generator: Generator, spec: BattleSpec, seed: int, run: Run) ->
     return doc
 
 
-def render_race_summary(doc: dict[str, Any], console: Console, run_line: str) -> None:
-    """Print the summary of races for a person: one row per matchup, from the attacking
-    side's view (it moves first)."""
-    title = (
-        f"Races: {doc['battles']:,} drawn boards, each raced by its attacking side (A, first) "
-        f"against its blocking side (B), seed {doc['seed']}"
-    )
-    headers = ["attacker", "blocker", "races", "A wins", "B wins", "draws", "turns to win"]
-    rows = []
-    for row in [*doc["matchups"], {"attacker": "all", "blocker": "all", **doc["totals"]}]:
-        turns = row["mean_turns_to_win"]
-        rows.append(
-            [
-                shown(row["attacker"]),
-                shown(row["blocker"]),
-                f"{row['races']:,}",
-                *(
-                    percent_with_interval(row[f"race_{name}_rate"], row[f"race_{name}_rate_ci95"])
-                    for name, _ in RATES
-                ),
-                "-" if turns is None else f"{turns:.1f}",
-            ]
-        )
-    print_plain_table(console, headers, rows, [False, False] + [True] * 5, title=title)
-    print_line(console, run_line, "dim")
-
-
-__all__ = ["race_row", "race_summary", "render_race_summary"]
+__all__ = ["race_row", "race_summary"]

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.convert import batch_to_scenarios
+from ecs_combat.batched import batch_to_scenarios
 from ecs_combat.decisions.race import OptimalPolicy, Policy, decide, policy_for
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.race import (

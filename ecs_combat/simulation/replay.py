@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecs_combat.batched.convert import batch_to_scenarios
-from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.turn_play import played_phases
+from ecs_combat.batched import BatchedEngine, batch_to_scenarios, played_phases
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.writer import (
@@ -19,7 +17,7 @@ from ecs_combat.scenario.writer import (
     toml_text,
     turn_toml_text,
 )
-from ecs_combat.simulation.decided import decided
+from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import Drawn, Generator, draw_battles
 from ecs_combat.simulation.races import race_scenario
 from ecs_combat.simulation.spec import BattleSpec

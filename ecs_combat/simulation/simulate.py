@@ -21,13 +21,13 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
+from ecs_combat.batched import BatchOutcome, CombatBatch, IntArray
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.result import TurnResult
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
-from ecs_combat.simulation.decided import decided
+from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
 from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.races import died_in_races, play_chunk, race_card_counts, race_table
@@ -82,11 +82,11 @@ class BatchResolver(Protocol):
 def make_engine(name: str, registry: Registry) -> BatchResolver:
     """The named engine; the reference engine runs behind the batched interface."""
     if name == "reference":
-        from ecs_combat.batched.convert import ReferenceBatchEngine
+        from ecs_combat.batched import ReferenceBatchEngine
 
         return ReferenceBatchEngine(registry)
     if name == "batched":
-        from ecs_combat.batched.engine import BatchedEngine
+        from ecs_combat.batched import BatchedEngine
 
         engine: BatchResolver = BatchedEngine(registry)
         return engine

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray, MaskArray
+from ecs_combat.batched import BatchOutcome, CombatBatch, IntArray, MaskArray
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.assemble import assemble, state_columns
 from ecs_combat.simulation.generate import BLOCK, Drawn, Draws

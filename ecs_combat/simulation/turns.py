@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ecs_combat.batched.arrays import CombatBatch, IntArray
-from ecs_combat.batched.turn import NO_TARGET, DrawnPhase, MainCasts, TurnBatch
+from ecs_combat.batched import NO_TARGET, CombatBatch, DrawnPhase, IntArray, MainCasts, TurnBatch
 from ecs_combat.plugin.definitions import Card
 from ecs_combat.plugin.phases import COMBAT, CastInMain, Phase
 from ecs_combat.plugin.registry import Registry

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
@@ -14,17 +14,20 @@ from ecs_combat.testing.drawing import copy_document
 from ecs_combat.testing.kernels import assert_kernel_agrees
 from ecs_combat.testing.registries import engines_for
 
+if TYPE_CHECKING:
+    from hypothesis import settings
+
 #: How many drawn scenarios an engine-agreement property tries by default: the audit of
 #: issue 30 found nothing with 40 where 200 found 45 disagreements.
 AGREEMENT_EXAMPLES = 200
 
 
-def agreement_settings(max_examples: int = AGREEMENT_EXAMPLES) -> Any:
+def agreement_settings(max_examples: int = AGREEMENT_EXAMPLES) -> settings:
     """Hypothesis settings for an engine-agreement property: `max_examples` drawn documents
     (default :data:`AGREEMENT_EXAMPLES`), no deadline (the engines are built at the first)."""
-    from hypothesis import settings
+    import hypothesis
 
-    return settings(max_examples=max_examples, deadline=None)
+    return hypothesis.settings(max_examples=max_examples, deadline=None)
 
 
 def _outcome(run: Callable[[], dict[str, Any]]) -> Any:

@@ -7,8 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.batched.convert import ReferenceBatchEngine
-from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.batched import ReferenceBatchEngine, scenarios_to_batch
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.loader import parse_scenario

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib import metadata
 
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched import BatchedEngine
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine

@@ -46,7 +46,7 @@ def leave_counters(combat: CombatContext, deaths: Deaths) -> None:
         if not combat.has(dead, LEGACY):
             continue
         values = combat.instances(dead, LEGACY)
-        n = sum(v for v in values if isinstance(v, int))
+        n = sum(max(v, 0) for v in values)
         amount = bequest(n, len(values), combat.counters(dead, PLUS))
         owner = combat.controller(dead)
         heirs = [

@@ -34,9 +34,10 @@ PENDING = "poisonous: pending poison"
 PLAYER = "poisonous: damaged player"
 
 
-def total(values: list[int | str | None]) -> int:
-    """The poison counters of a creature's poisonous triggers (one per instance)."""
-    return sum(n for n in values if isinstance(n, int))
+def total(values: list[int]) -> int:
+    """The poison counters of a creature's poisonous triggers (one per instance; -1, an
+    instance without a number, gives none)."""
+    return sum(max(n, 0) for n in values)
 
 
 def trigger(combat: CombatContext, event: DamageEvent) -> None:

@@ -5,7 +5,7 @@ simulations (``decisions = "optimal"``).
 A board's *attack* is a set of its creatures that may attack, numbered by a mask: bit i is the
 board's i-th such creature in row order (file order). Every board with at least as many such
 creatures as the mask's highest bit has that attack. For each mask, the boards that have it are
-one block search (:class:`~ecs_combat.simulation.block_search.BlockSearch`) over the very rows
+one block search (:class:`~ecs_combat.decisions.block_search.BlockSearch`) over the very rows
 of the batch with only that attack declared: no copies of boards, and the boards of a mask keep
 the shapes the block search lays out a declaration at a time (the keyword tournament's "attack"
 is the drawn batch itself). Each board's attack is the one of the highest value for the
@@ -21,12 +21,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.block_rules import declaring_blockers
-from ecs_combat.batched.boards import Declarations, Rows, replaced, without_blocks
+from ecs_combat.batched import (
+    BatchOutcome,
+    BoolArray,
+    CombatBatch,
+    Declarations,
+    IntArray,
+    Rows,
+    declaring_blockers,
+    replaced,
+    without_blocks,
+)
+from ecs_combat.decisions.block_search import Best, BlockSearch, Legality
 from ecs_combat.decisions.declarations import attack_declarations
 from ecs_combat.decisions.objective import Sides, score
-from ecs_combat.simulation.block_search import Best, BlockSearch, Legality
 
 I64 = np.int64
 

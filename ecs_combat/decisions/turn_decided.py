@@ -17,7 +17,7 @@ Blocks are judged as the engines judge them, on each board as its blockers are d
 attack triggers resolved: :func:`~ecs_combat.batched.block_rules.declaring_blockers`), by the
 creatures that may block as the phase begins; a creature may block as many attackers as its
 capacity allows (509.1a). The phase's attacking player divides damage as the best line does. Everything is array work
-over the battles of a chunk (:class:`~ecs_combat.simulation.block_search.BlockSearch`): per
+over the battles of a chunk (:class:`~ecs_combat.decisions.block_search.BlockSearch`): per
 phase, per number of creatures that may attack, never per battle.
 """
 
@@ -27,16 +27,23 @@ import dataclasses
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.block_rules import DeclaringBlockers, declaring_blockers
-from ecs_combat.batched.board_copies import Copies, copy_boards
-from ecs_combat.batched.boards import Declarations, Rows
-from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.phase_start import PhaseStart
+from ecs_combat.batched import (
+    BatchedEngine,
+    BoolArray,
+    CombatBatch,
+    Copies,
+    Declarations,
+    DeclaringBlockers,
+    IntArray,
+    PhaseStart,
+    Rows,
+    copy_boards,
+    declaring_blockers,
+)
+from ecs_combat.decisions.block_search import BlockSearch, Legality
 from ecs_combat.decisions.declarations import attack_declarations
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.block_search import BlockSearch, Legality
 
 I64 = np.int64
 #: Creature rows of the attack boards (copies of battles) made at a time.

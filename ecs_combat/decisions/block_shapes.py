@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import BoolArray, IntArray
-from ecs_combat.batched.numeric import distinct_values, run_starts
+from ecs_combat.batched import BoolArray, IntArray, distinct_values, run_starts
 from ecs_combat.decisions.declarations import U64, tie_order
 
 I64 = np.int64

@@ -20,24 +20,47 @@ be resolved by the run's engine.
 from __future__ import annotations
 
 import dataclasses
-import weakref
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch
-from ecs_combat.batched.block_rules import declaring_blockers
-from ecs_combat.batched.boards import Rows, with_declarations
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched import (
+    BatchedEngine,
+    BatchOutcome,
+    BoolArray,
+    CombatBatch,
+    Rows,
+    declaring_blockers,
+    with_declarations,
+)
+from ecs_combat.decisions.attack_search import AttackSearch
+from ecs_combat.decisions.block_search import Best, BlockSearch, Legality
 from ecs_combat.decisions.bounds import Clock
+from ecs_combat.decisions.decided_outcomes import decided_outcomes
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.attack_search import AttackSearch
-from ecs_combat.simulation.block_search import Best, BlockSearch, Legality
-from ecs_combat.simulation.decided_outcomes import decided_outcomes
-from ecs_combat.simulation.generate import Drawn, Generator
-from ecs_combat.simulation.turn_decided import TurnDecider
 
 I64 = np.int64
+
+
+class DrawnBattles(Protocol):
+    """Drawn battles as a bulk simulation holds them (a dataclass): their combats and which
+    creatures are the attacking player's."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def batch(self) -> CombatBatch:
+        """The battles' first combat phase, as drawn."""
+        ...
+
+    @property
+    def attacking_side(self) -> BoolArray:
+        """[N] whether each creature belongs to the attacking player."""
+        ...
+
+
+Drawn = TypeVar("Drawn", bound=DrawnBattles)
 
 
 class Decider:
@@ -111,30 +134,3 @@ class Decider:
         plus toughness as drawn (RULES section 9)."""
         ps = rows.players.start
         return Sides(ps, ps + 1, (batch.power + batch.toughness).astype(I64))
-
-
-_deciders: weakref.WeakKeyDictionary[Generator, Decider] = weakref.WeakKeyDictionary()
-_turn_deciders: weakref.WeakKeyDictionary[Generator, TurnDecider] = weakref.WeakKeyDictionary()
-
-
-def decided(
-    generator: Generator, drawn: Drawn, engine: object
-) -> tuple[Drawn, BatchOutcome | None]:
-    """The drawn battles as the generator's spec says: attacks and blocks as drawn, or with
-    ``decisions = "optimal"`` the best attacks and blocks (:class:`Decider`). When `engine`
-    is the batched engine, also their outcomes if the search kept them; else None: the
-    engine is to resolve them. Turns (a SPEC with ``[turn]``) are decided phase by phase as
-    they are played (:class:`~ecs_combat.simulation.turn_decided.TurnDecider`): None."""
-    if generator.spec.decisions != "optimal":
-        return drawn, None
-    if drawn.turn is not None:  # each combat phase decided as it begins
-        declarer = _turn_deciders.get(generator)
-        if declarer is None:
-            declarer = _turn_deciders[generator] = TurnDecider(generator.bits.registry)
-        return dataclasses.replace(
-            drawn, turn=dataclasses.replace(drawn.turn, declarer=declarer)
-        ), None
-    decider = _deciders.get(generator)
-    if decider is None:
-        decider = _deciders[generator] = Decider(generator.bits.registry)
-    return decider.decide(drawn, outcomes=isinstance(engine, BatchedEngine))

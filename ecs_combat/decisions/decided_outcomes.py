@@ -11,10 +11,16 @@ import dataclasses
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, IntArray
-from ecs_combat.batched.board_copies import Copies, copy_boards
-from ecs_combat.batched.boards import Rows, replaced
-from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched import (
+    BatchedEngine,
+    BatchOutcome,
+    CombatBatch,
+    Copies,
+    IntArray,
+    Rows,
+    copy_boards,
+    replaced,
+)
 
 I64 = np.int64
 #: BatchOutcome's fields by what their rows are: creature rows ([N]), player rows ([P]),

@@ -18,21 +18,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.boards import (
+from ecs_combat.batched import (
+    BatchedEngine,
+    BoolArray,
+    CombatBatch,
     Declarations,
+    IntArray,
     Outcomes,
     Rows,
     csr_rows,
+    distinct_rows,
+    distinct_values,
     join_outcomes,
+    repeated,
+    tiled,
 )
-from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.numeric import distinct_rows, distinct_values, repeated, tiled
+from ecs_combat.decisions.block_shapes import Shape, declarations_of
 from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import best_declarations, search
 from ecs_combat.decisions.tree import Blocks, Tree
-from ecs_combat.simulation.block_shapes import Shape, declarations_of
 
 I64 = np.int64
 #: Creature rows of candidate combats resolved together in one search (its first level).
