@@ -25,7 +25,7 @@ from ecs_combat.batched.convert import batch_to_scenarios
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.phase_start import PhaseStart
 from ecs_combat.batched.turn_play import TurnRun
-from ecs_combat.decisions import best_attacks, best_blocks, turn_decided
+from ecs_combat.decisions import best_attacks, turn_decided
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import draw_battles

@@ -299,7 +299,7 @@ def _summary(
         doc = race_card_summary(generator.pool, spec, seed, run)
     elif generator.pool is not None:
         doc = card_summary(generator.pool, spec, seed, run)
-    elif races:
+    elif isinstance(spec, BattleSpec) and spec.race is not None:
         doc = race_summary(generator, spec, seed, run)
     else:
         doc = summary(generator, spec, seed, run)
