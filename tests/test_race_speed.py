@@ -1,8 +1,6 @@
-"""Shortcuts of the decisions (docs/performance.md, "Races" and "Decided attacks and blocks"):
-block options judged without a reference world when the only declare-attackers systems change
-which attackers tap; each battle's best board of a decided turn phase whatever the size of
-its scores; decided battles' outcomes taken from the search's "no attack" combats where they
-attack with nothing, the others resolved alone, equal to resolving them all again."""
+"""Shortcuts of the decisions (docs/performance.md, "Races"): block options judged without a
+reference world when the only declare-attackers systems change which attackers tap; each
+battle's best board of a decided turn phase whatever the size of its scores."""
 
 from __future__ import annotations
 
@@ -103,38 +101,3 @@ def test_best_boards_of_huge_scores_do_not_overflow() -> None:
     tie = np.array([0, 7, 3, 1], np.int64)
     battle = np.array([0, 0, 1, 1], np.int64)
     assert _best_boards(value, tie, battle, 2).tolist() == [1, 3]
-
-
-@pytest.mark.parametrize("spec", ["tournament", "examples/specs/optimal-blocks.toml"])
-def test_decided_outcomes_are_those_of_resolving_again(registry: Registry, spec: str) -> None:
-    """The outcome a decided chunk reports is the batched engine's for the decided battles,
-    field by field; battles that attack and battles that don't both occur."""
-    import dataclasses
-    from pathlib import Path
-
-    from ecs_combat.batched.arrays import BatchOutcome
-    from ecs_combat.decisions.decided import Decider
-    from ecs_combat.simulation.generate import draw_battles
-    from ecs_combat.simulation.generators import make_generator
-    from ecs_combat.simulation.spec import tournament
-    from ecs_combat.simulation.spec_reader import load_spec
-
-    root = Path(__file__).resolve().parent.parent
-    chosen = tournament(registry) if spec == "tournament" else load_spec(root / spec, registry)
-    generator = make_generator(dataclasses.replace(chosen, decisions="optimal"), registry)
-    decider = Decider(registry)
-    drawn, known = decider.decide(draw_battles(generator, 3, 0, 300), outcomes=True)
-    assert known is not None
-    attacks = np.bincount(drawn.batch.battle[drawn.batch.attacking >= 0], minlength=300) > 0
-    assert 0 < attacks.sum() < 300
-    again = decider.engine.resolve_batch(drawn.batch)
-    for field in dataclasses.fields(BatchOutcome):
-        mine, theirs = getattr(known, field.name), getattr(again, field.name)
-        if isinstance(mine, dict):
-            assert mine.keys() == theirs.keys()
-            for key in mine:
-                assert np.array_equal(mine[key], theirs[key]), (field.name, key)
-        elif mine is None:
-            assert theirs is None, field.name
-        else:
-            assert np.array_equal(mine, theirs), field.name

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ecs_combat.batched import (
-    BatchOutcome,
     BoolArray,
     CombatBatch,
     Declarations,
@@ -49,9 +48,6 @@ class Attacks:
     value: IntArray
     #: [n_boards] the chosen attack as a mask over the board's creatures that may attack.
     mask: IntArray
-    #: Every board's outcome attacking with nothing, as resolved to value it (None when no
-    #: board has a creature that may attack: nothing was resolved).
-    still: BatchOutcome | None = None
 
 
 class AttackSearch:
@@ -97,14 +93,13 @@ class AttackSearch:
         chosen = np.zeros(nb, I64)
         chosen_tie = np.full(nb, tie[0], I64)
         found: dict[int, Best] = {}
-        still: BatchOutcome | None = None
         for mask in range(1 << most):
             boards = n_able >= max(mask.bit_length(), 1)  # those with a choice and this attack
             if not boards.any():
                 continue
             attacking = _attacking(batch, able, ((mask >> place) & 1).astype(np.bool_))
             if mask == 0:  # the first: every board's value so far
-                value, still = self._no_attack(batch, sides, attacking)
+                value = self._no_attack(batch, sides, attacking)
                 continue
             board = replaced(batch, attacking=attacking)
             found[mask] = best = self._blocks(board, sides, defends, boards, rows)
@@ -119,17 +114,15 @@ class AttackSearch:
             chosen += (mask - chosen) * take
             chosen_tie += (int(tie[mask]) - chosen_tie) * take
         attacking = _attacking(batch, able, ((chosen[able_battle] >> place) & 1).astype(np.bool_))
-        return Attacks(_declared(batch, attacking, found, chosen), value, chosen, still)
+        return Attacks(_declared(batch, attacking, found, chosen), value, chosen)
 
-    def _no_attack(
-        self, batch: CombatBatch, sides: Sides, attacking: IntArray
-    ) -> tuple[IntArray, BatchOutcome]:
+    def _no_attack(self, batch: CombatBatch, sides: Sides, attacking: IntArray) -> IntArray:
         """[n_boards, terms] the value of attacking with nothing: one combat each, with no
-        block or division to choose (508.8), resolved and scored; and its outcome."""
+        block or division to choose (508.8), resolved and scored."""
         board = without_blocks(batch, attacking=attacking)
         outcome = self.blocks.engine.resolve_batch(board)
         self.blocks.combats_resolved += board.n_battles
-        return score(self.blocks.objective, board, outcome, sides), outcome
+        return score(self.blocks.objective, board, outcome, sides)
 
     def _blocks(
         self, board: CombatBatch, sides: Sides, defends: BoolArray, boards: BoolArray, rows: Rows

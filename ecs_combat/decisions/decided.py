@@ -36,7 +36,6 @@ from ecs_combat.batched import (
 from ecs_combat.decisions.attack_search import AttackSearch
 from ecs_combat.decisions.block_search import Best, BlockSearch, Legality
 from ecs_combat.decisions.bounds import Clock
-from ecs_combat.decisions.decided_outcomes import decided_outcomes
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
 
@@ -72,8 +71,6 @@ class Decider:
         self.objective = Objective.default(registry)
         self.search = BlockSearch(self.engine, self.objective)
         self.attacks = AttackSearch(self.search)
-        fields = registry.state_fields("creature")
-        self._refs = tuple(k for k, f in fields.items() if f.kind == "creature")
 
     @property
     def combats_resolved(self) -> int:
@@ -83,19 +80,12 @@ class Decider:
     def decide(self, drawn: Drawn, outcomes: bool = False) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the attacking player's best attack among its drawn attackers,
         the defending player's best blocks against it and the best line's divisions,
-        instead of the drawn declarations. With `outcomes`, also their outcomes (the batched
-        engine's) when they are had for less than resolving every battle again: those that
-        attack with nothing as the search resolved them, the others resolved alone
-        (:mod:`.decided_outcomes`); else None: the run's engine is to resolve them."""
+        instead of the drawn declarations; their outcomes are for the run's engine to
+        resolve (None)."""
         batch = drawn.batch
         rows = Rows.by_battle(batch)
         best = self.attacks.best(batch, self._sides(batch, rows), ~drawn.attacking_side, rows)
-        decided = dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations))
-        if not outcomes or best.still is None:
-            return decided, None
-        attacks = np.flatnonzero(best.mask > 0)
-        known = decided_outcomes(self.engine, decided.batch, attacks, best.still, rows, self._refs)
-        return decided, known
+        return dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations)), None
 
     def decide_blocks(
         self, drawn: Drawn, outcomes: bool = False
