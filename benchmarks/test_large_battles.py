@@ -1,6 +1,8 @@
 """One battle of many creatures (docs/performance.md, "One battle of a million
 creatures"): reading its JSON file into columns (the loader alone), resolving it from arrays
-(the engine alone), and the whole `ecs-combat resolve FILE --json --engine batched` process.
+(the engine alone), and the whole `ecs-combat resolve FILE --json --engine batched` process;
+and a SPEC of large battles, `examples/specs/large-melee.toml` (1,000 battles of about 10,000
+creatures), at the melee's rate.
 
 The battle is the one of `large_battle` below (the wave-4 reproducer's): N attackers of A,
 a fifth with first strike; N blockers of B, each on a random attacker; power and toughness 1-6.
@@ -17,8 +19,7 @@ from typing import Any
 
 import pytest
 
-from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.batched.lines import rows_to_batch
+from ecs_combat.batched import BatchedEngine, rows_to_batch
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.battle_file import read_battle
 from ecs_combat.scenario.quick_rows import RowReader
@@ -100,3 +101,16 @@ def test_resolve_command(benchmark: Any, battle_file: Path, tmp_path: Path) -> N
     benchmark.pedantic(run, rounds=3, warmup_rounds=0)
     assert json.loads(out.read_text())["players"]["A"]["lost"] is False
     _per_second(benchmark, 200_000)
+
+
+LARGE_MELEE = Path(__file__).resolve().parent.parent / "examples" / "specs" / "large-melee.toml"
+
+
+@pytest.mark.benchmark(group="large battle")
+def test_large_melee_spec(benchmark: Any, registry: Registry) -> None:
+    """examples/specs/large-melee.toml, 1,000 battles of about 10,000 creatures, from the SPEC
+    file to the summary (as `test_melee_spec_as_the_user_runs_it` runs the melee)."""
+    from test_melee import record, run_spec
+
+    run = benchmark.pedantic(run_spec, (registry, LARGE_MELEE, 1_000), rounds=3, warmup_rounds=1)
+    record(benchmark, run.tally.creatures, 1_000)

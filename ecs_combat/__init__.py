@@ -118,6 +118,13 @@ if TYPE_CHECKING:
     from ecs_combat.plugin.registry import Registry
     from ecs_combat.plugin.restrictions import Number, Restriction, Side, Truth, Verdict
     from ecs_combat.plugin.schedule import POINT_NAMES, POINTS, SET_ORDER, Point, System
+    from ecs_combat.plugin.skeletons import (
+        BlockEvent,
+        CounterTrigger,
+        PumpTrigger,
+        attack_trigger,
+        block_trigger,
+    )
     from ecs_combat.plugin.views import BatchView, CardState, CombatView, EffectTarget, Where
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult, TurnResult
@@ -260,6 +267,10 @@ _LAZY = {
     "CombatBatch": "ecs_combat.batched",
     "BatchedEngine": "ecs_combat.batched",
     "TurnScenario": "ecs_combat.scenario.turns",
+    **dict.fromkeys(
+        ["BlockEvent", "CounterTrigger", "PumpTrigger", "attack_trigger", "block_trigger"],
+        "ecs_combat.plugin.skeletons",
+    ),
 }  # fmt: skip
 
 
@@ -308,6 +319,7 @@ __all__ = [
     "BattleResults",
     "Battles",
     "BlockDeclaration",
+    "BlockEvent",
     "BoolArray",
     "Card",
     "CardState",
@@ -318,6 +330,7 @@ __all__ = [
     "CombatResult",
     "CombatView",
     "CounterKind",
+    "CounterTrigger",
     "Creature",
     "CreatureSpec",
     "CreatureToken",
@@ -350,6 +363,7 @@ __all__ = [
     "PluginError",
     "Point",
     "PowerToughness",
+    "PumpTrigger",
     "RaceResults",
     "RaceScenario",
     "RaceState",
@@ -377,10 +391,12 @@ __all__ = [
     "Verdict",
     "Where",
     "account",
+    "attack_trigger",
     "battles",
     "best_attacks",
     "best_blocks",
     "best_blocks_of",
+    "block_trigger",
     "color_mask",
     "from_mask",
     "hookimpl",

@@ -8,14 +8,13 @@ player afflicted to 0 life loses before the next trigger resolves.
 from __future__ import annotations
 
 from ecs_combat import (
-    BatchBlockDeclaration,
     BatchContext,
     BatchTriggers,
-    BlockDeclaration,
     CombatContext,
     Keyword,
     System,
     Trigger,
+    block_trigger,
     hookimpl,
 )
 
@@ -23,8 +22,8 @@ AFFLICT = "afflict"
 
 
 def resolve(combat: CombatContext, trigger: Trigger) -> None:
-    player = trigger.data.get("player")
-    if player is None:
+    player = trigger.data["defending_player"]
+    if player < 0:  # it attacks no player
         return
     n = trigger.data["n"]
     combat.lose_life(player, n)
@@ -34,27 +33,7 @@ def resolve(combat: CombatContext, trigger: Trigger) -> None:
 
 
 def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
-    batch.lose_life(triggers.data["player"], triggers.data["n"])
-
-
-def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
-    """The defending player is the one it attacks as it becomes blocked: the trigger resolves
-    even if it has left combat since (113.7a)."""
-    before = len(declaration.triggers)
-    declaration.trigger_each_instance(combat, AFFLICT, resolve, declaration.blocked_attackers())
-    for t in declaration.triggers[before:]:
-        player = combat.defending_player(t.source)
-        if player is not None:
-            t.data["player"] = player
-
-
-def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
-    before = len(declaration.triggers)
-    declaration.trigger_each_instance(
-        batch, AFFLICT, resolve_batched, declaration.blocked_attackers(batch.rows)
-    )
-    for group in declaration.triggers[before:]:
-        group.data["player"] = batch.defending_player()[group.source]
+    batch.lose_life(triggers.data["defending_player"], triggers.data["n"])
 
 
 @hookimpl
@@ -64,4 +43,6 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-blockers", "block trigger", triggers, triggers_batched, {AFFLICT})]
+    # the defending player is the one it attacks as it becomes blocked: the trigger resolves
+    # even if it has left combat since (113.7a)
+    return [block_trigger(AFFLICT, "becomes blocked", resolve, resolve_batched, defender=True)]

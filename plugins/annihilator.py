@@ -11,17 +11,14 @@ blockers are declared doesn't block (RULES 11.3). Decisions don't search the cho
 
 from __future__ import annotations
 
-import numpy as np
-
 from ecs_combat import (
-    AttackDeclaration,
-    BatchAttackDeclaration,
     BatchContext,
     BatchTriggers,
     CombatContext,
     Keyword,
     System,
     Trigger,
+    attack_trigger,
     hookimpl,
 )
 
@@ -29,7 +26,7 @@ ANNIHILATOR = "annihilator"
 
 
 def resolve(combat: CombatContext, trigger: Trigger) -> None:
-    player = trigger.data["defender"]
+    player = trigger.data["defending_player"]
     if player < 0 or combat.lost(player):
         return
     chosen = combat.chosen_sacrifices(player, trigger.data["n"])
@@ -43,26 +40,11 @@ def resolve(combat: CombatContext, trigger: Trigger) -> None:
 
 def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     """At most one trigger per battle resolves at once: the defending players are distinct."""
-    players, n = triggers.data["defender"], triggers.data["n"]
+    players, n = triggers.data["defending_player"], triggers.data["n"]
     here = players >= 0
     here[here] = ~batch.lost()[players[here]]
     if here.any():
         batch.sacrifice(batch.chosen_sacrifices(players[here], n[here]))
-
-
-def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
-    before = len(declaration.triggers)
-    declaration.trigger_each_instance(combat, ANNIHILATOR, resolve)
-    for t in declaration.triggers[before:]:
-        defender = combat.defending_player(t.source)
-        t.data["defender"] = -1 if defender is None else defender
-
-
-def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
-    before = len(declaration.triggers)
-    declaration.trigger_each_instance(batch, ANNIHILATOR, resolve_batched)
-    for group in declaration.triggers[before:]:
-        group.data["defender"] = np.asarray(batch.defending_player()[group.source], np.int64)
 
 
 @hookimpl
@@ -80,6 +62,4 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [
-        System("declare-attackers", "attack trigger", triggers, triggers_batched, {ANNIHILATOR})
-    ]
+    return [attack_trigger(ANNIHILATOR, resolve, resolve_batched, defender=True)]

@@ -11,14 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from ecs_combat import (
-    AttackDeclaration,
-    BatchAttackDeclaration,
     BatchContext,
     BatchTriggers,
     CombatContext,
     Keyword,
     System,
     Trigger,
+    attack_trigger,
     hookimpl,
 )
 
@@ -46,14 +45,6 @@ def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     batch.pump(np.flatnonzero(others), 1, 0)
 
 
-def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
-    declaration.trigger_each_instance(combat, BATTLE_CRY, resolve)
-
-
-def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
-    declaration.trigger_each_instance(batch, BATTLE_CRY, resolve_batched)
-
-
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [Keyword(BATTLE_CRY, rule="702.91", summary="other attackers +1/+0 (an attack trigger)")]
@@ -61,4 +52,4 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {BATTLE_CRY})]
+    return [attack_trigger(BATTLE_CRY, resolve, resolve_batched)]

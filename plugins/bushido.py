@@ -8,38 +8,10 @@ each.
 
 from __future__ import annotations
 
-from ecs_combat import (
-    BatchBlockDeclaration,
-    BatchContext,
-    BatchTriggers,
-    BlockDeclaration,
-    CombatContext,
-    Keyword,
-    System,
-    Trigger,
-    hookimpl,
-)
+from ecs_combat import Keyword, PumpTrigger, System, block_trigger, hookimpl
 
 BUSHIDO = "bushido"
-
-
-def resolve(combat: CombatContext, trigger: Trigger) -> None:
-    n = trigger.data["n"]
-    combat.pump(trigger.source, n, n)
-    combat.note(f"{BUSHIDO} {n} ({combat.creature_id(trigger.source)}): +{n}/+{n}")
-
-
-def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
-    n = triggers.data["n"]
-    batch.pump(triggers.source, n, n)
-
-
-def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
-    declaration.trigger_each_instance(combat, BUSHIDO, resolve)
-
-
-def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
-    declaration.trigger_each_instance(batch, BUSHIDO, resolve_batched)
+PUMP = PumpTrigger(BUSHIDO, 1, 1, "{keyword} {n} ({id}): +{power}/+{toughness}")
 
 
 @hookimpl
@@ -49,4 +21,4 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-blockers", "block trigger", triggers, triggers_batched, {BUSHIDO})]
+    return [block_trigger(BUSHIDO, "blocks or becomes blocked", PUMP.resolve, PUMP.resolve_batched)]

@@ -14,28 +14,18 @@ from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
     BatchContext,
-    BatchTriggers,
     CombatContext,
+    CounterTrigger,
     Keyword,
     System,
-    Trigger,
     hookimpl,
 )
 
 DETHRONE = "dethrone"
 PLUS = "+1/+1"
-
-
-def resolve(combat: CombatContext, trigger: Trigger) -> None:
-    combat.add_counters(trigger.source, PLUS, 1)
-    combat.note(
-        f"{DETHRONE} ({combat.creature_id(trigger.source)}): it attacks the player with the "
-        "most life, a +1/+1 counter"
-    )
-
-
-def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
-    batch.add_counters(triggers.source, PLUS, 1)
+COUNTER = CounterTrigger(
+    DETHRONE, PLUS, "{keyword} ({id}): it attacks the player with the most life, a +1/+1 counter"
+)
 
 
 def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
@@ -45,7 +35,7 @@ def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
         for a in declaration.attackers
         if (p := combat.defending_player(a)) is not None and combat.life(p) >= most
     ]
-    declaration.trigger_each_instance(combat, DETHRONE, resolve, richest)
+    declaration.trigger_each_instance(combat, DETHRONE, COUNTER.resolve, richest)
 
 
 def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
@@ -64,7 +54,7 @@ def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -
     np.maximum.at(most, player_battle[players], life[players])
     richest = np.zeros(batch.rows, np.bool_)
     richest[rows] = life[defender] >= most[battle]
-    declaration.trigger_each_instance(batch, DETHRONE, resolve_batched, richest)
+    declaration.trigger_each_instance(batch, DETHRONE, COUNTER.resolve_batched, richest)
 
 
 @hookimpl

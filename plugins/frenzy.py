@@ -7,40 +7,10 @@ instance, ordered with the block triggers (RULES section 10).
 
 from __future__ import annotations
 
-from ecs_combat import (
-    BatchBlockDeclaration,
-    BatchContext,
-    BatchTriggers,
-    BlockDeclaration,
-    CombatContext,
-    Keyword,
-    System,
-    Trigger,
-    hookimpl,
-)
+from ecs_combat import Keyword, PumpTrigger, System, block_trigger, hookimpl
 
 FRENZY = "frenzy"
-
-
-def resolve(combat: CombatContext, trigger: Trigger) -> None:
-    n = trigger.data["n"]
-    combat.pump(trigger.source, n, 0)
-    combat.note(f"{FRENZY} {n} ({combat.creature_id(trigger.source)}): unblocked, +{n}/+0")
-
-
-def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
-    batch.pump(triggers.source, triggers.data["n"], 0)
-
-
-def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
-    blocked = set(declaration.blocked_attackers())
-    unblocked = [c for c in combat.creatures() if combat.attacking(c) and c not in blocked]
-    declaration.trigger_each_instance(combat, FRENZY, resolve, unblocked)
-
-
-def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
-    unblocked = batch.attacking() & ~declaration.blocked_attackers(batch.rows)
-    declaration.trigger_each_instance(batch, FRENZY, resolve_batched, unblocked)
+PUMP = PumpTrigger(FRENZY, 1, 0, "{keyword} {n} ({id}): unblocked, +{power}/+{toughness}")
 
 
 @hookimpl
@@ -50,4 +20,4 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-blockers", "block trigger", triggers, triggers_batched, {FRENZY})]
+    return [block_trigger(FRENZY, "attacks and isn't blocked", PUMP.resolve, PUMP.resolve_batched)]

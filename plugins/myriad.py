@@ -16,8 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from ecs_combat import (
-    AttackDeclaration,
-    BatchAttackDeclaration,
     BatchContext,
     BatchEndOfCombat,
     BatchTriggers,
@@ -25,6 +23,7 @@ from ecs_combat import (
     Keyword,
     System,
     Trigger,
+    attack_trigger,
     hookimpl,
 )
 
@@ -34,7 +33,7 @@ MADE = "myriad: exile at end of combat"
 
 
 def resolve(combat: CombatContext, trigger: Trigger) -> None:
-    source, defender = trigger.source, trigger.data["defender"]
+    source, defender = trigger.source, trigger.data["defending_player"]
     controller = combat.controller(source)
     made = []
     for player in combat.players():
@@ -58,26 +57,11 @@ def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     each = np.repeat(np.arange(len(sources)), count)
     players = first[each] + np.arange(len(each)) - np.repeat(np.cumsum(count) - count, count)
     controllers = batch.controller()[sources[each]]
-    keep = (players != controllers) & (players != triggers.data["defender"][each])
+    keep = (players != controllers) & (players != triggers.data["defending_player"][each])
     keep &= ~batch.lost()[players]
     if keep.any():
         rows = batch.create_token(controllers[keep], sources[each][keep], True, players[keep])
         batch.marks(MADE, np.bool_)[rows[rows >= 0]] = True
-
-
-def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
-    before = len(declaration.triggers)
-    declaration.trigger_each_instance(combat, MYRIAD, resolve)
-    for t in declaration.triggers[before:]:
-        defender = combat.defending_player(t.source)
-        t.data["defender"] = -1 if defender is None else defender
-
-
-def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
-    before = len(declaration.triggers)
-    declaration.trigger_each_instance(batch, MYRIAD, resolve_batched)
-    for group in declaration.triggers[before:]:
-        group.data["defender"] = np.asarray(batch.defending_player()[group.source], np.int64)
 
 
 def exile(combat: CombatContext, _: None) -> None:
@@ -114,6 +98,6 @@ def register_keywords() -> list[Keyword]:
 @hookimpl
 def register_systems() -> list[System]:
     return [
-        System("declare-attackers", "attack trigger", triggers, triggers_batched, {MYRIAD}),
+        attack_trigger(MYRIAD, resolve, resolve_batched, defender=True),
         System("end-of-combat", "exile the tokens", exile, exile_batched, {MYRIAD}),
     ]

@@ -6,48 +6,16 @@ A block trigger, once per instance (702.23c).
 
 from __future__ import annotations
 
-import numpy as np
-
-from ecs_combat import (
-    BatchBlockDeclaration,
-    BatchContext,
-    BatchTriggers,
-    BlockDeclaration,
-    CombatContext,
-    Keyword,
-    System,
-    Trigger,
-    hookimpl,
-)
+from ecs_combat import Keyword, PumpTrigger, System, block_trigger, hookimpl
 
 RAMPAGE = "rampage"
-
-
-def resolve(combat: CombatContext, trigger: Trigger) -> None:
-    beyond = max(combat.blocker_count(trigger.source) - 1, 0)
-    gain = trigger.data["n"] * beyond
-    if gain:
-        combat.pump(trigger.source, gain, gain)
-    combat.note(
-        f"{RAMPAGE} {trigger.data['n']} ({combat.creature_id(trigger.source)}): {beyond} blocker(s) "
-        f"beyond the first, +{gain}/+{gain}"
-    )
-
-
-def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
-    blockers = batch.blocker_count()[triggers.source]
-    gain = triggers.data["n"] * np.maximum(blockers - 1, 0)
-    batch.pump(triggers.source, gain, gain)
-
-
-def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
-    declaration.trigger_each_instance(combat, RAMPAGE, resolve, declaration.blocked_attackers())
-
-
-def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
-    declaration.trigger_each_instance(
-        batch, RAMPAGE, resolve_batched, declaration.blocked_attackers(batch.rows)
-    )
+PUMP = PumpTrigger(
+    RAMPAGE,
+    1,
+    1,
+    "{keyword} {n} ({id}): {beyond} blocker(s) beyond the first, +{power}/+{toughness}",
+    per_blocker_beyond_first=True,
+)
 
 
 @hookimpl
@@ -57,4 +25,4 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-blockers", "block trigger", triggers, triggers_batched, {RAMPAGE})]
+    return [block_trigger(RAMPAGE, "becomes blocked", PUMP.resolve, PUMP.resolve_batched)]

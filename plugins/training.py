@@ -16,28 +16,20 @@ from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
     BatchContext,
-    BatchTriggers,
     CombatContext,
+    CounterTrigger,
     Keyword,
     System,
-    Trigger,
     hookimpl,
 )
 
 TRAINING = "training"
 PLUS = "+1/+1"
-
-
-def resolve(combat: CombatContext, trigger: Trigger) -> None:
-    combat.add_counters(trigger.source, PLUS, 1)
-    combat.note(
-        f"{TRAINING} ({combat.creature_id(trigger.source)}): it attacked with a creature of "
-        "greater power: a +1/+1 counter"
-    )
-
-
-def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
-    batch.add_counters(triggers.source, PLUS, 1)
+COUNTER = CounterTrigger(
+    TRAINING,
+    PLUS,
+    "{keyword} ({id}): it attacked with a creature of greater power: a +1/+1 counter",
+)
 
 
 def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
@@ -46,7 +38,7 @@ def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
     greatest = max((combat.power(a) for a in attackers), default=0)
     # an attacker with greater power than it is another one
     trained = [a for a in attackers if combat.power(a) < greatest]
-    declaration.trigger_each_instance(combat, TRAINING, resolve, trained)
+    declaration.trigger_each_instance(combat, TRAINING, COUNTER.resolve, trained)
 
 
 def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
@@ -61,7 +53,7 @@ def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -
     np.maximum.at(greatest, battle[attackers], power[attackers])
     trained = np.zeros(batch.rows, np.bool_)
     trained[rows] = greatest[battle[rows]] > power[rows]
-    declaration.trigger_each_instance(batch, TRAINING, resolve_batched, trained)
+    declaration.trigger_each_instance(batch, TRAINING, COUNTER.resolve_batched, trained)
 
 
 @hookimpl

@@ -91,7 +91,7 @@ def test_an_empty_file_says_it_is_empty(
 def test_in_a_pipe_a_long_run_says_how_far_it_is_every_30_seconds() -> None:
     """PipeProgress on a clock the test moves: nothing before 30 s, then a line with the
     battles done, the speed and the time left at that speed; none for a finished run."""
-    from ecs_combat.cli.progress import PipeProgress
+    from ecs_combat.cli.simulate_run import PipeProgress
 
     now = [100.0]
     lines: list[str] = []
@@ -120,6 +120,6 @@ def test_in_a_pipe_a_long_run_says_how_far_it_is_every_30_seconds() -> None:
     [(12.4, "12 s"), (725, "12 min 5 s"), (12_000, "3 h 20 min"), (4_000_000, "46 days")],
 )
 def test_time_left_is_said_in_the_largest_units(seconds: float, said: str) -> None:
-    from ecs_combat.cli.progress import duration
+    from ecs_combat.cli.simulate_run import duration
 
     assert duration(seconds) == said

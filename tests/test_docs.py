@@ -323,3 +323,36 @@ def test_the_python_api_examples_run(tmp_path: Path) -> None:
         [sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, env=env
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_architecture_tree_lists_every_module() -> None:
+    """docs/architecture.md's tree names every module of ecs_combat/ under its folder (a
+    package's ``__init__.py`` when it holds more than its docstring), and nothing that is
+    gone, so the map can't fall behind the code."""
+    import ast
+    import re
+
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    block = text.split("## The tree", 1)[1].split("```", 2)[1]
+    listed: set[str] = set()
+    folders: list[str] = []
+    for line in block.splitlines():
+        m = re.match(r"^( *)(\S+(?:/|\.py))(?:\s|$)", line)
+        if m is None:
+            continue
+        depth, name = len(m.group(1)) // 2, m.group(2)
+        folders = folders[:depth]
+        if name.endswith("/"):
+            folders.append(name.rstrip("/"))
+        else:
+            listed.add("/".join([*folders, name]))
+    code = ROOT / "ecs_combat"
+    found = set()
+    for path in code.rglob("*.py"):
+        body = ast.parse(path.read_text()).body
+        if path.name == "__init__.py" and len(body) <= 1 and path.parent != code:
+            continue  # a docstring only: its folder's line says what it is
+        found.add(str(path.relative_to(ROOT)))
+    assert len(found) > 150
+    assert sorted(found - listed) == [], "modules missing from docs/architecture.md"
+    assert sorted(listed - found) == [], "listed in docs/architecture.md, but gone"

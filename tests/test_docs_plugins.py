@@ -335,6 +335,22 @@ toughness = 3
 attackers = { withering = "B" }
 blockers = { wall = "withering" }
 """,
+    "bushido": """
+[players.A]
+[players.B]
+[creatures.bear]
+controller = "A"
+power = 2
+toughness = 2
+[creatures.samurai]
+controller = "B"
+power = 1
+toughness = 1
+keywords = ["bushido 2"]
+[combat]
+attackers = { bear = "B" }
+blockers = { samurai = "bear" }
+""",
 }
 
 
@@ -344,7 +360,15 @@ def _wither(out: Any) -> None:
     assert (wall["damage"], wall["toughness"], wall["counters"]) == (0, 1, {"-1/-1": 2})
 
 
-MODULE_AS_OUTCOMES: dict[str, Callable[[Any], None]] = {"wither": _wither}
+def _bushido(out: Any) -> None:
+    """702.45a: the 1/1 samurai blocks and becomes 3/3: it kills the 2/2 bear and survives
+    with 2 damage."""
+    samurai = out["creatures"]["samurai"]
+    assert (samurai["power"], samurai["toughness"], samurai["damage"]) == (3, 3, 2)
+    assert samurai["alive"] and not out["creatures"]["bear"]["alive"]
+
+
+MODULE_AS_OUTCOMES: dict[str, Callable[[Any], None]] = {"wither": _wither, "bushido": _bushido}
 
 
 def test_every_block_says_how_it_is_checked() -> None:

@@ -6,7 +6,6 @@ ordinary path gives; the expected counts are worked out by hand."""
 
 from __future__ import annotations
 
-import io
 import json
 import tracemalloc
 from pathlib import Path
@@ -18,9 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ecs_combat import Registry, parse_scenario
+from ecs_combat.batched.combat import play
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.lines import rows_to_batch
+from ecs_combat.batched.result_text import INDENTED, json_pieces, json_text
 from ecs_combat.cli import large_battle
-from ecs_combat.cli.json_indent import write_indented
+from ecs_combat.errors import InputError, RefusedError
+from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.requirements import block_requirements, check_requirements
 from ecs_combat.scenario import quick_rows
 from ecs_combat.scenario.battle_file import read_battle
@@ -165,29 +169,27 @@ def test_a_toml_battle_takes_the_large_battle_path(tmp_path: Path, registry: Reg
     assert json.loads(batched.stdout)["players"]["B"]["life"] == 1  # 3 - 2
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    doc=st.recursive(
-        st.one_of(st.integers(-5, 10**6), st.booleans(), st.none(), st.text("{}[],: ab")),
-        lambda inner: st.one_of(
-            st.lists(inner, max_size=4), st.dictionaries(st.text("{}[],: ab"), inner, max_size=4)
-        ),
-        max_leaves=30,
-    ),
-    piece=st.sampled_from([1, 2, 5, 1 << 22]),
-)
-def test_indenting_the_one_line_text_gives_json_dumps_indent_2(doc: Any, piece: int) -> None:
-    """Strings holding brackets, commas and colons stay as they are; empty tables and lists
-    stay ``{}`` and ``[]``; the text is the same whatever the pieces it is written in."""
-    from ecs_combat.cli import json_indent
-
-    out = io.BytesIO()
-    saved, json_indent.PIECE = json_indent.PIECE, piece
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=combats(), piece=st.sampled_from([1, 2, 7, 1 << 20]))
+def test_the_indented_text_made_from_arrays_is_json_dumps_indent_2(
+    registry: Registry, doc: dict[str, Any], piece: int
+) -> None:
+    """The batched engine's text of one battle in the indented layout is
+    ``json.dumps(result, indent=2)`` of the reference engine's result, whatever the pieces it
+    is made in: empty steps, lists and tables stay ``[]`` and ``{}``, counters and the
+    plugins' state keep their lines."""
     try:
-        write_indented(json.dumps(doc).encode(), out)
-    finally:
-        json_indent.PIECE = saved
-    assert out.getvalue() == json.dumps(doc, indent=2).encode()
+        scenario = parse_scenario(doc, registry, "b.json")
+    except InputError:  # an illegal block, or a keyword of a plugin not loaded here
+        return
+    try:
+        expected = json.dumps(ReferenceEngine(registry).resolve(scenario).to_json(), indent=2)
+    except RefusedError:
+        return
+    run = BatchedEngine(registry).start(scenarios_to_batch([scenario], registry), record=True)
+    play(run)
+    assert "".join(json_pieces(run, INDENTED, piece)) == expected + "\n"
+    assert json_text(run) == json.dumps(json.loads(expected)) + "\n"
 
 
 # -- the engine a battle's size picks ----------------------------------------------------------

@@ -18,9 +18,9 @@ from ecs_combat.cards.notes import ignored_text_lines, result_json, scenario_cre
 from ecs_combat.cli.report import render
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.json_schema import scenario_schema
 from ecs_combat.scenario.loader import parse_scenario
 from ecs_combat.scenario.model import Scenario
-from ecs_combat.scenario.schema import scenario_schema
 
 PLAYERS = "[players.A]\n[players.B]\n"
 BOAR_TEXT = "Sacrifice Brindle Boar: You gain 4 life."

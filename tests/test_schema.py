@@ -22,6 +22,7 @@ from ecs_combat import load_registry, parse_scenario
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.events import EVENT_ACTIONS
+from ecs_combat.scenario.json_schema import scenario_schema
 from ecs_combat.scenario.loader import read_documents
 from ecs_combat.scenario.schema import (
     COMBAT_TABLE,
@@ -31,7 +32,6 @@ from ecs_combat.scenario.schema import (
     TURN_TABLES,
     creature_table,
     player_table,
-    scenario_schema,
 )
 from ecs_combat.scenario.turn_loader import is_turn, parse_turn
 

@@ -208,7 +208,7 @@ BAD_SPECS = [
     ("keywords = { trample = true }", "keywords.trample: probability must be a number"),
     ("keywords = { flapping = 0.1 }", "keywords.flapping: unknown keyword 'flapping'"),
     ("attackers = [3, 1]", "attackers: min 3 is greater than max 1"),
-    ("attackers = 0", "attackers: must be between 1 and 64, not 0"),
+    ("attackers = 0", "attackers: must be between 1 and 1000000, not 0"),
     (
         "blockers_per_attacker = [0, 1, 2]",
         "blockers_per_attacker: must be an integer or [min, max]",

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         without_blocks,
     )
     from ecs_combat.batched.convert import ReferenceBatchEngine, batch_to_scenarios
-    from ecs_combat.batched.engine import BatchedEngine, Played, collector_paused
+    from ecs_combat.batched.engine import BatchedEngine, Played
     from ecs_combat.batched.from_scenarios import scenarios_to_batch
     from ecs_combat.batched.lines import rows_to_batch
     from ecs_combat.batched.numeric import (
@@ -82,7 +82,6 @@ _PUBLIC = {
     "batch_to_scenarios": "ecs_combat.batched.convert",
     "BatchedEngine": "ecs_combat.batched.engine",
     "Played": "ecs_combat.batched.engine",
-    "collector_paused": "ecs_combat.batched.engine",
     "scenarios_to_batch": "ecs_combat.batched.from_scenarios",
     "rows_to_batch": "ecs_combat.batched.lines",
     "STRIDED_FROM": "ecs_combat.batched.numeric",
@@ -140,7 +139,6 @@ __all__ = [
     "TurnBatch",
     "as_slice",
     "batch_to_scenarios",
-    "collector_paused",
     "copy_boards",
     "csr_rows",
     "declaring_blockers",

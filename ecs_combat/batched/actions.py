@@ -1,5 +1,6 @@
 """What happens to creatures and players in a run: the plugins' systems at a point, state-based
-actions (704), destruction, dying, leaving the battlefield or combat, players losing."""
+actions (704), destruction, dying, leaving the battlefield or combat, players losing;
+triggered abilities resolving round by round (603.3b), with state-based actions after each."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
-from ecs_combat.batched.keywords import add_counters, kept, refresh
-from ecs_combat.batched.numeric import mask_of, rows_in, some
+from ecs_combat.batched.keywords import add_counters, kept, keyword_index, listed_at, refresh
+from ecs_combat.batched.numeric import mask_of, rows_in, run_starts, some
 from ecs_combat.batched.state import Run
 from ecs_combat.errors import call_plugin
 from ecs_combat.plugin.payloads import (
@@ -17,6 +18,7 @@ from ecs_combat.plugin.payloads import (
     BatchDestruction,
     BatchEndOfCombat,
     BatchStateCheck,
+    BatchTriggers,
 )
 
 I64 = np.int64
@@ -57,7 +59,8 @@ def state_based_actions(run: Run, battles: BoolArray | None) -> IntArray:
 
 
 def check_state(run: Run, battles: BoolArray | None) -> IntArray:
-    """One check of the state-based actions (704.3), then the `dies` systems."""
+    """One check of the state-based actions (704.3), then the `dies` systems and triggers.
+    Returns who died: in the check, then as the triggers resolved."""
     c, p = run.creatures, run.players
     checked = run.nb if battles is None else np.count_nonzero(battles)
     if checked == run.nb:
@@ -109,7 +112,9 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     if losing.size:
         players_lose(run, losing)
     if dead.size:
-        creatures_died(run, dead)
+        later = creatures_died(run, dead)
+        if later.size:
+            dead = np.concatenate([dead, later])
     return dead
 
 
@@ -132,20 +137,86 @@ def destroy(run: Run, creatures: BoolArray) -> BoolArray:
     return out
 
 
-def creatures_died(run: Run, rows: IntArray) -> None:
+def creatures_died(run: Run, rows: IntArray) -> IntArray:
     """The `dies` systems for creatures that just died (700.4), in battles whose game goes
-    on."""
+    on; the "dies" triggers they put on the stack resolve as block triggers do (RULES 11.5).
+    Returns who died as they resolved (a row once for each time)."""
+    none = np.zeros(0, I64)
     if not run.schedule.systems["dies"]:
-        return
+        return none
     c = run.creatures
     rows = rows[~run.players.game_over[c.battle[rows]]]
     if not rows.size:
-        return
-    run_systems(run, "dies", BatchDeaths(mask_of(run.n, rows)))
+        return none
+    deaths = BatchDeaths(mask_of(run.n, rows))
+    run_systems(run, "dies", deaths)
+    died = resolve_triggers(run, deaths.triggers)
     back = rows[c.on_bf[rows]]  # what returned, as it returned (RULES 9: value)
     c.returned[back] = c.power[back] + c.toughness[back]
     if back.size:
         refresh(run, mask_of(run.nb, c.battle[back]))
+    return died
+
+
+def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> IntArray:
+    """Resolve triggered abilities as the reference engine does (APNAP order, 603.3b; one
+    source's in the order its keyword instances are listed; state-based actions after
+    each; none of a player who has left the game, 800.4a): round r resolves the r-th trigger
+    of every battle, one call per kind of trigger; a trigger whose source left the
+    battlefield still resolves (113.7a). Triggers put on the stack while these resolve (a
+    creature dies) resolve first, within the round. Returns who died in the checks after
+    them."""
+    c, p = run.creatures, run.players
+    groups = [g.take(np.flatnonzero(~p.lost[c.controller[g.source]])) for g in groups]
+    groups = [g for g in groups if len(g.source)]
+    died = [np.zeros(0, I64)]
+    if not groups:
+        return died[0]
+    source = np.concatenate([np.asarray(g.source, I64) for g in groups])
+    instance = np.concatenate([np.asarray(g.instance, I64) for g in groups])
+    kind = np.concatenate([np.full(len(g.source), i, I64) for i, g in enumerate(groups)])
+    local = np.concatenate([np.arange(len(g.source), dtype=I64) for g in groups])
+    keyword = np.concatenate(
+        [np.full(len(g.source), keyword_index(run, g.keyword), I64) for g in groups]
+    )
+    listed = listed_at(run, source, keyword, instance)
+    battle = c.battle[source]
+    # players per battle (a battle's player rows are contiguous, battles ascending)
+    seats = np.searchsorted(p.battle, battle, "right") - np.searchsorted(p.battle, battle)
+    rank = (c.controller[source] - p.active_of(battle)) % seats  # from the active player
+    order = np.lexsort((local, kind, listed, source, -rank, battle))
+    starts = run_starts(battle[order])
+    position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
+    outer, c.new_objects = c.new_objects, np.zeros(run.n, np.bool_)
+    new_objects = c.new_objects
+    context = run.context
+    stale = context.stale
+    try:
+        for r in range(int(position.max()) + 1):
+            now = order[position == r]
+            now = now[~p.game_over[battle[now]]]
+            if not now.size:
+                continue
+            context.stale = new_objects.copy() if new_objects.any() else None
+            try:
+                for k in np.unique(kind[now]).tolist():
+                    _resolve_group(run, groups[k], local[now[kind[now] == k]])
+            finally:
+                context.stale = stale
+            battles = mask_of(run.nb, battle[now])
+            refresh(run, battles)
+            died.append(state_based_actions(run, battles))
+    finally:
+        c.new_objects = outer
+        if outer is not None:  # what returned is a new object to the triggers below too
+            outer |= new_objects
+    return np.concatenate(died)
+
+
+def _resolve_group(run: Run, group: BatchTriggers, index: IntArray) -> None:
+    """Some triggers of one kind resolve (at most one in each battle)."""
+    taken = group.take(index)
+    call_plugin(group.plugin, "a triggered ability (batched)", group.resolve, run.context, taken)
 
 
 def sacrifice(run: Run, rows: IntArray) -> None:

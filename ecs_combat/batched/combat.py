@@ -10,6 +10,7 @@ from ecs_combat.batched import damage, events
 from ecs_combat.batched.actions import (
     destroy,
     end_of_combat,
+    resolve_triggers,
     run_systems,
     state_based_actions,
 )
@@ -19,7 +20,6 @@ from ecs_combat.batched.keywords import refresh
 from ecs_combat.batched.numeric import battles_with, some
 from ecs_combat.batched.results import GAME_ENDED, HAPPENED, NO_ATTACKERS, NO_STEP
 from ecs_combat.batched.state import Run
-from ecs_combat.batched.triggers import resolve_triggers
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.payloads import BatchAttackDeclaration, BatchBlockDeclaration
 from ecs_combat.rules.legality import lethal_damage_message

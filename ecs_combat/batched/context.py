@@ -95,6 +95,10 @@ class BatchedContext:
     def on_battlefield(self) -> BoolArray:
         return read_only(self._known(self._run.creatures.on_bf))
 
+    def new_objects(self) -> BoolArray:
+        stale = np.zeros(self._run.n, np.bool_) if self.stale is None else self.stale
+        return read_only(stale)
+
     def attacking(self) -> BoolArray:
         return read_only(self._known(self._run.combat.att))
 
@@ -245,7 +249,8 @@ class BatchedContext:
         remove_damage(self._run, rows if keep is None else rows[keep])
 
     def return_to_battlefield(self, rows: IntArray) -> None:
-        return_to_battlefield(self._run, rows)
+        keep = self._fresh(rows)
+        return_to_battlefield(self._run, rows if keep is None else np.asarray(rows)[keep])
 
     def marks(self, name: str, dtype: type[G]) -> npt.NDArray[G]:
         column: npt.NDArray[G] = keywords.column(self._run, name, dtype)

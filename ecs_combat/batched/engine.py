@@ -14,9 +14,7 @@ per card and event round), so no keyword is known by name here. A run's state is
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ecs_combat.batched import combat, turn_play
@@ -25,7 +23,7 @@ from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.keywords import refresh
 from ecs_combat.batched.masks import KeywordMasks
 from ecs_combat.batched.memory import keep_freed_memory
-from ecs_combat.batched.result_text import json_text
+from ecs_combat.batched.result_text import INDENTED, json_pieces, json_text
 from ecs_combat.batched.results import Results
 from ecs_combat.batched.schedule import Schedules, start
 from ecs_combat.batched.state import Run
@@ -33,6 +31,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.model import Scenario
+from ecs_combat.scenario.quick_rows import collector_paused
 
 if TYPE_CHECKING:
     from ecs_combat.batched.turn import TurnBatch
@@ -149,6 +148,16 @@ class BatchedEngine:
             run.raise_error()
             return json_text(run)
 
+    def json_document(self, batch: CombatBatch) -> Iterator[str]:
+        """Resolve a batch of one battle; the text ``resolve --json`` writes for it
+        (``json.dumps(result, indent=2)`` and a line end) in pieces, made as they are asked
+        for (:func:`~.result_text.json_pieces`), for a batch :meth:`json_lines` takes."""
+        with collector_paused():
+            run = self.start(batch, record=True)
+            combat.play(run)
+            run.raise_error()
+            return json_pieces(run, INDENTED)
+
     def resolve_turns(self, turns: Sequence[TurnScenario]) -> list[TurnResult]:
         """Resolve turns with several combat phases as one run (:mod:`.turn`); results
         identical to the reference engine's."""
@@ -159,19 +168,6 @@ class BatchedEngine:
         """Resolve many turns given as arrays (bulk simulations, :mod:`.turn`); the state at
         the end of each turn's last combat phase."""
         return turn_play.resolve_turn_batch(self.schedules, turns)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector, which would otherwise rescan every object
-    made so far each time enough new ones are made."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class Played:

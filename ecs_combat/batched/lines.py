@@ -14,8 +14,7 @@ from ecs_combat.batched.from_scenarios import keyword_bits
 from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import with_required
-from ecs_combat.scenario.quick import state_defaults
-from ecs_combat.scenario.quick_rows import Keywords, LineRows
+from ecs_combat.scenario.quick_rows import Keywords, LineRows, state_defaults
 
 I64 = np.int64
 
@@ -49,7 +48,7 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
         power=rows.power,
         toughness=rows.toughness,
         damage=rows.damage,
-        keywords=np.array([masks[k] for k in rows.keywords], np.uint64).reshape(-1),
+        keywords=np.fromiter(map(masks.__getitem__, rows.keywords), np.uint64, n_creatures),
         colors=rows.colors,
         types=rows.types,
         player_lands=np.zeros(len(rows.player_battle), I64),

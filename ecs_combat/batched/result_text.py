@@ -13,6 +13,8 @@ put in place in one object array, and the whole text is one ``str.join``. For a 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -42,9 +44,111 @@ def plain_ids(ids: list[str]) -> bool:
     return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
 
 
-def json_text(run: Run) -> str:
-    """Each battle's result document as ``json.dumps`` writes it, one line each, in battle
-    order (each line ending with a newline)."""
+@dataclass(frozen=True)
+class Layout:
+    """The fixed text between a result's values: ``json.dumps``'s one line, or its
+    ``indent=2`` lines. A pair is (after a nonempty list or table, after an empty one)."""
+
+    start: str
+    step: tuple[str, str]  #: before a step: the first, another
+    name: tuple[str, str]  #: around the step's name
+    entry: tuple[str, str]  #: before a damage entry's source: the first, another
+    target: str
+    amount: tuple[str, str]  #: around an amount
+    life_gained: tuple[str, str]
+    gain: tuple[str, str]  #: before a life gained entry's player: the first, another
+    source: str
+    died: tuple[str, str]
+    dead: tuple[str, str]  #: before a creature that died: the first, another
+    step_end: tuple[str, str]
+    creatures: tuple[str, str]
+    item: tuple[str, str]  #: before a creature's or player's id: the first, another
+    alive: tuple[str, str]  #: after the id, before ``true``/``false``; after it, to damage
+    power: str
+    toughness: str
+    counters: tuple[str, str, str]  #: before the counters, between two, after them
+    no_counters: str
+    key: str  #: before a key of the plugins' state
+    item_end: str
+    players: tuple[str, str]
+    life: str
+    lost: str
+    end: str
+
+
+#: ``json.dumps(doc)``'s text.
+ONE_LINE = Layout(
+    start='{"steps": [',
+    step=("", ", "),
+    name=('{"name": ', ', "damage": ['),
+    entry=('{"source": "', ', {"source": "'),
+    target='", "target": "',
+    amount=('", "amount": ', "}"),
+    life_gained=('], "life_gained": [', '], "life_gained": ['),
+    gain=('{"player": "', ', {"player": "'),
+    source='", "source": "',
+    died=('], "died": [', '], "died": ['),
+    dead=('"', ', "'),
+    step_end=("]}", "]}"),
+    creatures=('], "creatures": {', '], "creatures": {'),
+    item=('"', ', "'),
+    alive=('": {"alive": ', ', "damage": '),
+    power=', "power": ',
+    toughness=', "toughness": ',
+    counters=(', "counters": {', ", ", "}"),
+    no_counters=', "counters": {}',
+    key=", ",
+    item_end="}",
+    players=('}, "players": {', '}, "players": {'),
+    life='": {"life": ',
+    lost=', "lost": ',
+    end='}, "skipped_events": []}\n',
+)
+#: ``json.dumps(doc, indent=2)``'s text.
+INDENTED = Layout(
+    start='{\n  "steps": [',
+    step=("\n    ", ",\n    "),
+    name=('{\n      "name": ', ',\n      "damage": ['),
+    entry=('\n        {\n          "source": "', ',\n        {\n          "source": "'),
+    target='",\n          "target": "',
+    amount=('",\n          "amount": ', "\n        }"),
+    life_gained=('\n      ],\n      "life_gained": [', '],\n      "life_gained": ['),
+    gain=('\n        {\n          "player": "', ',\n        {\n          "player": "'),
+    source='",\n          "source": "',
+    died=('\n      ],\n      "died": [', '],\n      "died": ['),
+    dead=('\n        "', ',\n        "'),
+    step_end=("\n      ]\n    }", "]\n    }"),
+    creatures=('\n  ],\n  "creatures": {', '],\n  "creatures": {'),
+    item=('\n    "', ',\n    "'),
+    alive=('": {\n      "alive": ', ',\n      "damage": '),
+    power=',\n      "power": ',
+    toughness=',\n      "toughness": ',
+    counters=(',\n      "counters": {\n        ', ",\n        ", "\n      }"),
+    no_counters=',\n      "counters": {}',
+    key=",\n      ",
+    item_end="\n    }",
+    players=('\n  },\n  "players": {', '},\n  "players": {'),
+    life='": {\n      "life": ',
+    lost=',\n      "lost": ',
+    end='\n  },\n  "skipped_events": []\n}\n',
+)
+
+
+def json_text(run: Run, layout: Layout = ONE_LINE) -> str:
+    """Each battle's result document as ``json.dumps`` writes it (with `layout`: one line
+    each, or ``indent=2``), in battle order, each ending with a newline."""
+    return "".join(_tokens(run, layout).tolist())
+
+
+def json_pieces(run: Run, layout: Layout = ONE_LINE, size: int = 1 << 20) -> Iterator[str]:
+    """:func:`json_text` in pieces of `size` tokens, made as they are asked for (the whole
+    text of a large battle is never held at once)."""
+    tokens = _tokens(run, layout)  # now: a batch it can't write is refused at once
+    return ("".join(tokens[at : at + size].tolist()) for at in range(0, len(tokens), size))
+
+
+def _tokens(run: Run, layout: Layout) -> ObjectArray:
+    """:func:`json_text`'s text as its tokens in order."""
     b, log = run.batch, run.log
     assert log is not None and b.creature_ids is not None and b.player_ids is not None
     if len(b.event_battle) or not plain_ids(b.creature_ids) or not plain_ids(b.player_ids):
@@ -89,65 +193,66 @@ def json_text(run: Run) -> str:
     step_start = (start[:-1, None] + 1 + _exclusive(step_size.reshape(nb, n_steps))).reshape(-1)
     c_start = start[:-1] + 1 + steps_total + 1
     p_start = c_start + _CREATURE * n_c + 1
+    L = layout
     out = np.empty(int(start[-1]), object)
-    out[start[:-1]] = '{"steps": ['
-    out[c_start - 1] = '], "creatures": {'
-    out[p_start - 1] = '}, "players": {'
-    out[start[1:] - 1] = '}, "skipped_events": []}\n'
+    out[start[:-1]] = L.start
+    out[c_start - 1] = _either(steps_total > 0, *L.creatures)
+    out[p_start - 1] = _either(n_c > 0, *L.players)
+    out[start[1:] - 1] = L.end
     # steps
     cell = np.flatnonzero(taken)
     first_step = np.arange(len(cell)) == _first(cell // n_steps, cell // n_steps)
     names = np.array(
-        [f'{{"name": {json.dumps(plan.name)}, "damage": [' for plan in run.schedule.plans], object
+        [f"{L.name[0]}{json.dumps(plan.name)}{L.name[1]}" for plan in run.schedule.plans], object
     )
-    out[step_start[cell]] = _either(first_step, "", ", ") + names[cell % n_steps]
+    out[step_start[cell]] = _either(first_step, *L.step) + names[cell % n_steps]
     at = step_start[cell] + 1 + _DAMAGE * nd[cell]
-    out[at] = '], "life_gained": ['
+    out[at] = _either(nd[cell] > 0, *L.life_gained)
     at += 1 + _GAIN * ng[cell]
-    out[at] = '], "died": ['
-    out[at + 1 + _DIED * nx[cell]] = "]}"
+    out[at] = _either(ng[cell] > 0, *L.died)
+    out[at + 1 + _DIED * nx[cell]] = _either(nx[cell] > 0, *L.step_end)
     ids = np.concatenate([cids, pids])  # a recipient: a creature row, or -1 - a player row
     rank = np.arange(len(d_cell)) - np.searchsorted(d_cell, d_cell)
     at = step_start[d_cell] + 1 + _DAMAGE * rank
-    _put(out, at, _either(rank == 0, '{"source": "', ', {"source": "'), cids[d_src])
+    _put(out, at, _either(rank == 0, *L.entry), cids[d_src])
     target = ids[np.where(d_rec < 0, len(cids) - 1 - d_rec, d_rec)]
-    _put(out, at + 2, '", "target": "', target, _framed(d_amt, '", "amount": ', "}"))
+    _put(out, at + 2, L.target, target, _framed(d_amt, *L.amount))
     rank = np.arange(len(g_cell)) - np.searchsorted(g_cell, g_cell)
     at = step_start[g_cell] + 2 + _DAMAGE * nd[g_cell] + _GAIN * rank
-    _put(out, at, _either(rank == 0, '{"player": "', ', {"player": "'), pids[g_player])
-    _put(out, at + 2, '", "source": "', cids[g_src], _framed(g_amt, '", "amount": ', "}"))
+    _put(out, at, _either(rank == 0, *L.gain), pids[g_player])
+    _put(out, at + 2, L.source, cids[g_src], _framed(g_amt, *L.amount))
     rank = np.arange(len(x_cell)) - np.searchsorted(x_cell, x_cell)
     at = step_start[x_cell] + 3 + _DAMAGE * nd[x_cell] + _GAIN * ng[x_cell] + _DIED * rank
-    _put(out, at, _either(rank == 0, '"', ', "'), cids[x_row], '"')
+    _put(out, at, _either(rank == 0, *L.dead), cids[x_row], '"')
     # creatures: "id": {"alive": A, "damage": D, "power": P, "toughness": T, "counters": {...}}
     at = c_start[c_battle] + _CREATURE * (np.arange(len(shown)) - _first(c_battle, c_battle))
     marked = c.marked[shown]
     alive = np.where(
         c.on_bf[shown],
-        _framed(marked, '": {"alive": true, "damage": ', ', "power": '),
-        _framed(marked, '": {"alive": false, "damage": ', ', "power": '),
+        _framed(marked, f"{L.alive[0]}true{L.alive[1]}", L.power),
+        _framed(marked, f"{L.alive[0]}false{L.alive[1]}", L.power),
     )
-    _put(out, at, _either(at == c_start[c_battle], '"', ', "'), cids[shown], alive)
-    rest = _creature_rest(run, shown)
+    _put(out, at, _either(at == c_start[c_battle], *L.item), cids[shown], alive)
+    rest = _creature_rest(run, shown, L)
     toughness = c.toughness[shown]
     last = (
         _framed(toughness, "", rest) if isinstance(rest, str) else _framed(toughness, "", "") + rest
     )
-    _put(out, at + 3, _framed(c.power[shown], "", ', "toughness": '), last)
+    _put(out, at + 3, _framed(c.power[shown], "", L.toughness), last)
     # players: "id": {"life": L, "lost": B, <the plugins' state>}
     rows = np.arange(len(p.battle))
     at = p_start[p.battle] + p_width * (rows - _first(p.battle, p.battle))
-    end = "" if p_state else "}"
+    end = "" if p_state else L.item_end
     life = np.where(
         p.lost,
-        _framed(p.life, '": {"life": ', ', "lost": true' + end),
-        _framed(p.life, '": {"life": ', ', "lost": false' + end),
+        _framed(p.life, L.life, f"{L.lost}true{end}"),
+        _framed(p.life, L.life, f"{L.lost}false{end}"),
     )
-    _put(out, at, _either(at == p_start[p.battle], '"', ', "'), pids, life)
+    _put(out, at, _either(at == p_start[p.battle], *L.item), pids, life)
     for k, (key, values) in enumerate(p_state.items()):
-        end = "}" if k == len(p_state) - 1 else ""
-        out[at + _PLAYER + k] = _state_text(values, f", {json.dumps(key)}: ", end)
-    return "".join(out.tolist())
+        end = L.item_end if k == len(p_state) - 1 else ""
+        out[at + _PLAYER + k] = _state_text(values, f"{L.key}{json.dumps(key)}: ", end)
+    return out
 
 
 def _put(out: ObjectArray, at: IntArray, *tokens: Any) -> None:
@@ -205,24 +310,25 @@ def _shown_state(run: Run, owner: str) -> dict[str, npt.NDArray[Any]]:
     return {k: states[k] for k, f in fields.items() if f.output}
 
 
-def _creature_rest(run: Run, shown: IntArray) -> ObjectArray | str:
-    """What ends each creature's object: its counters, the plugins' state, ``}``."""
+def _creature_rest(run: Run, shown: IntArray, layout: Layout) -> ObjectArray | str:
+    """What ends each creature's object: its counters, the plugins' state, its end."""
     counts = run.keywords.counts
     state = _shown_state(run, "creature")
-    rest: ObjectArray = np.full(len(shown), ', "counters": {}', object)
+    rest: ObjectArray = np.full(len(shown), layout.no_counters, object)
     if counts is not None:
         names = [json.dumps(n) for n in run.batch.counter_names]
         at = counts.at(shown)
         some = at > 0
+        before, between, after = layout.counters
         for i in np.flatnonzero(some.any(axis=1)).tolist():
             row = at[i]
-            listed = ", ".join(f"{names[k]}: {row[k]}" for k in np.flatnonzero(some[i]).tolist())
-            rest[i] = f', "counters": {{{listed}}}'
+            listed = between.join(f"{names[k]}: {row[k]}" for k in np.flatnonzero(some[i]).tolist())
+            rest[i] = f"{before}{listed}{after}"
     for key, values in state.items():
-        rest = rest + _state_text(values[shown], f", {json.dumps(key)}: ", "")
+        rest = rest + _state_text(values[shown], f"{layout.key}{json.dumps(key)}: ", "")
     if counts is None and not state:
-        return ', "counters": {}}'
-    ended: ObjectArray = rest + "}"
+        return layout.no_counters + layout.item_end
+    ended: ObjectArray = rest + layout.item_end
     return ended
 
 

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator, Sequence
-from itertools import islice, repeat
+from itertools import islice
 from pathlib import Path
 from typing import TextIO, overload
 
-import orjson
-
-from ecs_combat.batched import BatchedEngine, collector_paused, rows_to_batch
+from ecs_combat.batched import BatchedEngine, rows_to_batch
 from ecs_combat.cards.notes import result_json
 from ecs_combat.cli.json_lines import json_line
 from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
@@ -32,7 +30,7 @@ from ecs_combat.scenario.documents import json_line_document, open_json_lines
 from ecs_combat.scenario.loader import parse_scenario
 from ecs_combat.scenario.model import Scenario
 from ecs_combat.scenario.quick import QuickReader
-from ecs_combat.scenario.quick_rows import RowReader
+from ecs_combat.scenario.quick_rows import RowReader, collector_paused, decode_lines
 
 #: Lines read, resolved and written at a time: about 8,000 creatures for two a line; 100,000
 #: such lines take 61 MB in all (varied lines with keywords about 110 MB). 8,192 and 16,384
@@ -76,7 +74,7 @@ class LineResolver:
     def _chunk(self, file: str, first: int, raws: list[bytes], done: int, out: TextIO) -> int:
         """Resolve and write one chunk, lines ``first``, ``first + 1``, ... ; the number of
         results written in all."""
-        places, docs, quotes = _decoded(raws)
+        places, docs, quotes = decode_lines(raws)
         rows, taken = self.rows.read(docs, quotes)
         quick = taken if len(places) == len(raws) else [places[k] for k in taken]
         slow: list[tuple[int, Scenario]] = []  # (place in the chunk, scenario)
@@ -87,7 +85,8 @@ class LineResolver:
             if i in fast:
                 continue
             try:
-                scenario = self._scenario(raw, f"{file}:{first + i}")
+                # the quick reader takes the lines the row reader takes, when it is usable
+                scenario = self._scenario(raw, f"{file}:{first + i}", not self.rows.usable)
             except InputError as exc:
                 failure, end = exc, i
                 break
@@ -144,10 +143,10 @@ class LineResolver:
         _flush(parts, out)
         return done + len(parts)
 
-    def _scenario(self, raw: bytes, where: str) -> Scenario | None:
-        """A line read as the line-by-line path reads it: the quick reader, else the full
-        reader; None for a blank line."""
-        found = self.quick.scenario(raw, where)
+    def _scenario(self, raw: bytes, where: str, quick: bool = True) -> Scenario | None:
+        """A line read as the line-by-line path reads it: the quick reader (if `quick`), else
+        the full reader; None for a blank line."""
+        found = self.quick.scenario(raw, where) if quick else None
         if found is not None:
             return found
         doc = json_line_document(raw, where, "scenario", where.rpartition(":")[0])
@@ -165,32 +164,6 @@ def _chunks(stream: Iterator[bytes], size: int) -> Iterator[tuple[int, list[byte
     while raws := list(islice(stream, size)):
         yield first, raws
         first += len(raws)
-
-
-def _decoded(raws: list[bytes]) -> tuple[list[int], list[object], list[int]]:
-    """The lines the row reader may take (ASCII without a backslash or DEL, valid JSON to
-    orjson): their places, documents and double quotes."""
-    text = b"".join(raws)
-    if text.isascii() and b"\\" not in text and b"\x7f" not in text:
-        try:  # every line at once
-            every: list[object] = list(map(orjson.loads, raws))
-            return list(range(len(raws))), every, list(map(bytes.count, raws, repeat(b'"')))
-        except orjson.JSONDecodeError:
-            places = list(range(len(raws)))
-    else:
-        places = [
-            i for i, r in enumerate(raws) if r.isascii() and b"\\" not in r and b"\x7f" not in r
-        ]
-    docs: list[object] = []
-    kept: list[int] = []
-    loads = orjson.loads
-    for i in places:
-        try:
-            docs.append(loads(raws[i]))
-        except orjson.JSONDecodeError:
-            continue
-        kept.append(i)
-    return kept, docs, [raws[i].count(b'"') for i in kept]
 
 
 class _Places(Sequence[str]):

@@ -12,8 +12,7 @@ from rich.console import Console
 
 from ecs_combat.cards.notes import ignored_text_lines, scenario_creatures
 from ecs_combat.console import print_line, print_table, shown
-from ecs_combat.decisions import Decision, Objective, best_attacks, best_blocks
-from ecs_combat.decisions.decide import Choice
+from ecs_combat.decisions import Choice, Decision, Objective, best_attacks, best_blocks
 from ecs_combat.decisions.declarations import check_board_size
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry

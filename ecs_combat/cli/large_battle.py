@@ -5,12 +5,11 @@ A battle of :data:`LARGE_BATTLE` creatures or more is resolved with the batched 
 ``--engine`` says otherwise, and standard error says so. A ``.json`` or ``.toml`` file of at
 least :data:`LARGE_FILE` bytes holding one battle of the common shape is read straight into
 columns (:func:`~ecs_combat.scenario.battle_file.read_battle`); with the batched engine and
-``--json`` its result's text is made from the run's arrays
-(:func:`~ecs_combat.batched.result_text.json_text`) and indented over arrays
-(:mod:`ecs_combat.cli.json_indent`), written as it is made. Anything else takes the ordinary
-path (the full reader, its messages, a :class:`CombatResult`), with the same output. This
-module imports only click until a large file is read (a small scenario's ``resolve`` starts
-quickly).
+``--json`` its result's text, ``json.dumps(result, indent=2)``, is made from the run's arrays
+(:func:`~ecs_combat.batched.result_text.json_pieces`) and written as it is made. Anything
+else takes the ordinary path (the full reader, its messages, a :class:`CombatResult`), with
+the same output. This module imports only click until a large file is read (a small
+scenario's ``resolve`` starts quickly).
 """
 
 from __future__ import annotations
@@ -72,16 +71,15 @@ def write_json(registry: Registry, rows: LineRows, file: str, out: BinaryIO | No
     engine refuses the battle or its text can't be made from arrays (the ordinary path then
     resolves it, with its messages)."""
     from ecs_combat.batched import BatchedEngine, rows_to_batch
-    from ecs_combat.cli.json_indent import write_indented
 
     try:
-        text = BatchedEngine(registry).json_lines(rows_to_batch(rows, registry, [file]))
+        pieces = BatchedEngine(registry).json_document(rows_to_batch(rows, registry, [file]))
     except (InputError, RefusedError, ValueError):
         return False
     if out is None:
         sys.stdout.flush()
         out = sys.stdout.buffer
-    write_indented(text.rstrip("\n").encode("ascii"), out)
-    out.write(b"\n")
+    for piece in pieces:
+        out.write(piece.encode("ascii"))
     out.flush()
     return True

@@ -25,11 +25,12 @@ from ecs_combat.cli.flags import Commands
 from ecs_combat.errors import InputError, PluginError, RefusedError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from rich.console import Console
 
     from ecs_combat.batched import BatchedEngine
+    from ecs_combat.plugin.registry import Registry
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult
     from ecs_combat.scenario.model import Scenario
@@ -109,13 +110,8 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     it is known; when a line is invalid, the message names it, after the results of the lines
     before it. The account of a battle of 1,000 creatures or more is summarised.
     """
-    from ecs_combat.cards.notes import result_json
     from ecs_combat.cli.large_battle import pick_engine, read_columns, write_json
-    from ecs_combat.cli.stream import BATCH, StreamError, resolve_stream
-    from ecs_combat.cli.summary import render_account as render
-    from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.scenario.documents import is_turn_file
-    from ecs_combat.scenario.loader import iter_scenarios
     from ecs_combat.scenario.race import is_race_file
 
     registry = state.registry
@@ -137,6 +133,17 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
         fail(str(exc), 2)
     except RefusedError as exc:
         fail(f"{file}: the {engine or 'reference'} engine refuses this turn: {exc}", 2)
+    _resolve_scenarios(registry, file, engine, as_json)
+
+
+def _resolve_scenarios(registry: Registry, file: str, engine: str | None, as_json: bool) -> None:
+    """resolve FILE of one or more combats: on the engine asked for (or chosen by the first
+    battle's size), each result printed as soon as it is known."""
+    from ecs_combat.cli.large_battle import pick_engine
+    from ecs_combat.cli.stream import BATCH, resolve_stream
+    from ecs_combat.reference.engine import ReferenceEngine
+    from ecs_combat.scenario.loader import iter_scenarios
+
     scenarios = iter_scenarios(file, registry)
     if engine is None and not file.endswith(".jsonl"):  # the one battle's size tells
         try:
@@ -159,7 +166,25 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     else:
         resolver = ReferenceEngine(registry)
     batch = BATCH if engine == "batched" else 1
-    pairs = written or resolve_stream(scenarios, resolver, batch)
+    _print_results(
+        written or resolve_stream(scenarios, resolver, batch), file, engine, as_json, batch
+    )
+
+
+def _print_results(
+    pairs: Iterable[tuple[Scenario, CombatResult]],
+    file: str,
+    engine: str,
+    as_json: bool,
+    batch: int,
+) -> None:
+    """Print each scenario's result as it comes: its account, or its JSON (a line each for a
+    .jsonl file); a bad line or a refused scenario ends it with one line, after the results
+    before it."""
+    from ecs_combat.cards.notes import result_json
+    from ecs_combat.cli.stream import StreamError
+    from ecs_combat.cli.summary import render_account as render
+
     console = _console()
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
@@ -428,6 +453,6 @@ def schema(state: State, kind: str) -> None:
 
     Keyword, card and damage-step names are those of the loaded plugins.
     """
-    from ecs_combat.scenario.schema import scenario_schema
+    from ecs_combat.scenario.json_schema import scenario_schema
 
     click.echo(json.dumps(scenario_schema(state.registry), indent=2))

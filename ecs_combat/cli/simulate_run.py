@@ -10,15 +10,25 @@ import contextlib
 import dataclasses
 import json
 import secrets
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from ecs_combat.cli.card_table import render_card_summary
 from ecs_combat.cli.flag_words import as_flags, in_flags
-from ecs_combat.cli.progress import progress_bar
+from ecs_combat.cli.simulate_flags import RunFlags, checked_flags
 from ecs_combat.cli.simulate_table import (
     render_race_card_summary,
     render_race_summary,
@@ -39,7 +49,7 @@ from ecs_combat.simulation.executors import (
 )
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
-from ecs_combat.simulation.outfiles import BattleWriter, check_out_path, check_writable
+from ecs_combat.simulation.outfiles import BattleWriter
 from ecs_combat.simulation.race_cards import race_card_summary
 from ecs_combat.simulation.race_summary import race_summary
 from ecs_combat.simulation.replay import replay_text
@@ -56,6 +66,109 @@ from ecs_combat.simulation.tasks import PluginOptions
 
 #: At most this many task files that don't verify are named one by one on standard error.
 NAMED_REJECTS = 10
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress
+
+
+class DelayedProgress(Progress):
+    """A progress bar that stays hidden until the run has lasted `delay` seconds."""
+
+    def __init__(self, *columns: Any, delay: float = 1.0, **kwargs: Any) -> None:
+        self._shown_after = time.monotonic() + delay
+        super().__init__(*columns, **kwargs)
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        """Nothing before the delay, then the usual bar."""
+        if time.monotonic() < self._shown_after:
+            return
+        yield from super().get_renderables()
+
+
+#: In a pipe, a run says how far it is on standard error this often (seconds).
+PIPE_PROGRESS_EVERY = 30.0
+
+
+class PipeProgress:
+    """Progress where standard error is not a terminal: a line every `every` seconds (none
+    for a run that ends sooner): the battles done, their speed, and the time left at that
+    speed."""
+
+    def __init__(
+        self,
+        total: int,
+        every: float = PIPE_PROGRESS_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+        say: Callable[[str], None] = lambda line: click.echo(line, err=True),
+    ) -> None:
+        self.total = total
+        self.every = every
+        self.clock = clock
+        self.say = say
+        self.started = clock()
+        self.next_line = self.started + every
+        self.done = 0
+
+    def __call__(self, battles: int) -> None:
+        """Count a finished chunk's or task's battles; say how far the run is when it's time."""
+        self.done += battles
+        now = self.clock()
+        if now < self.next_line or self.done >= self.total:
+            return
+        self.next_line = now + self.every
+        elapsed = now - self.started
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = f"about {duration((self.total - self.done) / rate)} left" if rate else "starting"
+        self.say(
+            f"ecs-combat: {self.done:,} of {self.total:,} battles "
+            f"({100 * self.done / self.total:.1f}%) in {duration(elapsed)}, "
+            f"{rate:,.0f} a second; {left}"
+        )
+
+
+def duration(seconds: float) -> str:
+    """A time span for a person: ``45 s``, ``12 min 5 s``, ``3 h 20 min``, ``46 days``."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    if s < 86400 * 2:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    days = s / 86400
+    return f"{days:,.0f} days" if days < 3650 else f"{days / 365.25:,.0f} years"
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, description: str, enabled: bool) -> Iterator[Callable[[int], None]]:
+    """A callback advancing a progress bar on standard error by the battles of each finished
+    chunk or task, whichever worker ran it.
+
+    On a terminal the bar (with the time left) is shown when `enabled` and the run lasts
+    longer than a second; elsewhere (a pipe, a file, a log) a line says how far the run is
+    every :data:`PIPE_PROGRESS_EVERY` seconds (:class:`PipeProgress`), --json or not.
+    """
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield PipeProgress(total)
+        return
+    if not enabled:
+        yield lambda battles: None
+        return
+    bar = DelayedProgress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("battles"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
+    task = bar.add_task(description, total=total)
+    with bar:
+        yield lambda battles: bar.advance(task, battles)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -86,25 +199,6 @@ def report_rejected(rejected: list[Rejected], simulation: Simulation, directory:
             f"{simulation.describe_tasks(more)} are run again",
             err=True,
         )
-
-
-@dataclasses.dataclass(frozen=True)
-class RunFlags:
-    """What `ecs-combat simulate` was asked for, as its flags gave it."""
-
-    spec_file: str | None
-    battles: int
-    seed: int | None
-    engine_name: str
-    as_json: bool
-    out: str | None = None
-    plot: str | None = None
-    chunk_size: int | None = None
-    workers: int = 1
-    scheduler: str | None = None
-    resume: bool = False
-    plugins: PluginOptions | None = None
-    decisions: str | None = None
 
 
 def run_command(
@@ -170,7 +264,7 @@ def _run_command(
         registry,
     )
     races = isinstance(spec, BattleSpec) and spec.race is not None
-    kind = _checked(spec, flags)
+    kind = checked_flags(spec, flags)
     checkpoint = flags.out if kind == "checkpoints" else None
     seed = flags.seed
     if seed is None and flags.resume and checkpoint is not None:
@@ -207,38 +301,6 @@ def _run_command(
     _show(doc, flags.as_json, cards, races, written)
     if errors:
         raise OutputFailed("; ".join(errors) + " (the summary printed is complete)")
-
-
-def _checked(spec: Spec, flags: RunFlags) -> str | None:
-    """The flags checked against each other and the spec before anything runs; what --out
-    names (:func:`check_out_path`), None without it."""
-    if isinstance(spec, BattleSpec) and spec.turn is not None and flags.engine_name != "batched":
-        raise InputError(
-            "--engine", flags.engine_name, "a SPEC with [turn] resolves on the batched engine only"
-        )
-    races = isinstance(spec, BattleSpec) and spec.race is not None
-    kind = check_out_path(flags.out) if flags.out is not None else None
-    if races and kind == "checkpoints":
-        raise InputError(
-            "--out",
-            str(flags.out),
-            "a SPEC with [race] keeps no checkpoints: --out FILE.csv or "
-            "FILE.parquet writes one row per race",
-        )
-    if flags.resume and kind != "checkpoints":
-        raise InputError("--resume", "", "needs --out DIR, the directory of the run to resume")
-    if flags.scheduler is not None and flags.workers > 1:
-        raise InputError(
-            "--workers", str(flags.workers), "the Dask cluster decides the workers: drop --workers"
-        )
-    plot = flags.plot
-    if plot is not None:
-        if Path(plot).suffix.lower() != ".png":
-            raise InputError(
-                "--plot", plot, "the chart is written as PNG: the file must end in .png"
-            )
-        check_writable(plot, "--plot")
-    return kind
 
 
 def _run(simulation: Simulation, flags: RunFlags, writer: BattleWriter | None) -> Run:

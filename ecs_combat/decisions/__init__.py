@@ -5,7 +5,8 @@ resolving candidate combats in bulk with the batched engine (RULES section 9; do
     >>> decision.best[0].blockers, decision.best[0].score
 """
 
-from ecs_combat.decisions.decide import Choice, Decision, best_attacks, best_blocks
+from ecs_combat.decisions.answers import Choice, Decision
+from ecs_combat.decisions.decide import best_attacks, best_blocks
 from ecs_combat.decisions.objective import Objective
 
 __all__ = ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"]

@@ -187,7 +187,9 @@ class BlockSearch:
             self.engine, self.objective, batch, sides, blocks, keep_outcomes=outcomes,
             board_rows=chunk.rows,
         )  # fmt: skip
-        results = search(tree, offset, 1, Clock(None))
+        # the memory guard: a group whose candidate combats (declarations times division
+        # choices) would not fit is refused, naming its size (SearchTooLarge, exit 2)
+        results = search(tree, offset, 1, Clock(None), guard="")
         self.combats_resolved += results.tree.evaluated
         best = best_declarations(results, tie)[battles]
         rows_of = csr_rows(blocks.start, best)

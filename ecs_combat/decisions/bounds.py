@@ -58,6 +58,10 @@ class Clock:
         """Whether the budget has run out."""
         return self.seconds is not None and self.elapsed > self.seconds
 
+    def past(self, share: float) -> bool:
+        """Whether that share of the budget (0 to 1) has passed (never without one)."""
+        return self.seconds is not None and self.elapsed > self.seconds * share
+
     def left(self, least: float = 1e-3) -> float | None:
         """The seconds left of the budget (at least `least`: a search given them still
         answers with what it solved first), or None without a budget."""

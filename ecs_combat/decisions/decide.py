@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -19,6 +17,7 @@ from ecs_combat.batched import (
     scenarios_to_batch,
 )
 from ecs_combat.cards.notes import result_json
+from ecs_combat.decisions.answers import Choice, Decision
 from ecs_combat.decisions.bounds import MOST_DECLARATION_CELLS, Clock, refuse_if_too_large
 from ecs_combat.decisions.declarations import (
     AttackDeclarations,
@@ -32,6 +31,7 @@ from ecs_combat.decisions.declarations import (
 from ecs_combat.decisions.divisions import Divider
 from ecs_combat.decisions.nodes import Expansion
 from ecs_combat.decisions.objective import Objective, Sides
+from ecs_combat.decisions.partial import PIECEWISE_ABOVE, best_in_pieces, possible_declarations
 from ecs_combat.decisions.search import BoardResults, ranked_declarations, search_blocks
 from ecs_combat.decisions.tree import Continuation
 from ecs_combat.errors import InputError, RefusedError
@@ -41,69 +41,6 @@ from ecs_combat.rules.division import default_division
 from ecs_combat.scenario.model import Division, Scenario
 
 I64 = np.int64
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One declaration with the best replies to it, its score and its outcome."""
-
-    #: ``combat.attackers`` (attacks decisions), else None.
-    attackers: dict[str, str] | None
-    #: ``combat.blockers``: blocker id -> attacker id (a list when it blocks several).
-    blockers: dict[str, str | list[str]]
-    #: ``combat.divide`` entries of the best line that differ from the default division.
-    divide: list[dict[str, Any]]
-    score: dict[str, int]
-    #: The outcome as ``ecs-combat resolve --json`` prints it.
-    outcome: dict[str, Any]
-    #: The scenario with the declaration and divisions written in.
-    scenario: Scenario = field(compare=False, repr=False)
-    #: The declaration's root node in the search (:class:`~.tree.Tree`).
-    declaration: int = field(default=-1, compare=False, repr=False)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {} if self.attackers is None else {"attackers": self.attackers}
-        out.update(blockers=self.blockers, divide=self.divide, score=self.score)
-        out["outcome"] = self.outcome
-        return out
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The answer of :func:`best_blocks` or :func:`best_attacks` (CONTRACT section 8)."""
-
-    decision: str  #: "blocks" or "attacks"
-    attacking_player: str
-    defending_player: str
-    objective: tuple[str, ...]
-    #: Proven optimal; False only when the time budget ran out.
-    optimal: bool
-    #: Legal declarations compared.
-    declarations: int
-    #: How many share the best score.
-    optimal_count: int
-    best: list[Choice]
-    #: What was left unsearched, when not optimal.
-    reason: str | None
-    seconds: float
-    #: Candidate combats resolved.
-    combats_resolved: int
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "decision": self.decision,
-            "attacking_player": self.attacking_player,
-            "defending_player": self.defending_player,
-            "objective": list(self.objective),
-            "optimal": self.optimal,
-            "declarations": self.declarations,
-            "optimal_count": self.optimal_count,
-            "best": [c.to_json() for c in self.best],
-        }
-        if self.reason is not None:
-            out["reason"] = self.reason
-        out["run"] = {"seconds": round(self.seconds, 6), "combats_resolved": self.combats_resolved}
-        return out
 
 
 _ENGINES: dict[int, tuple[Registry, BatchedEngine]] = {}
@@ -153,11 +90,24 @@ def best_blocks(
     check_board_size(len(scenario.creatures), scenario.file)
     attacker, defender = players_of(scenario)
     objective = objective or Objective.default(registry)
+    if declarations is None:
+        options = block_options(scenario, registry, defender)
+        if (
+            budget is not None
+            and options.requirements is None
+            and possible_declarations(options) > PIECEWISE_ABOVE
+        ):  # listed and searched a piece at a time, the clock read before each
+
+            def piece(decls: BlockDeclarations, left: float | None) -> Decision:
+                return best_blocks(
+                    scenario, registry, top=top, objective=objective, budget=left,
+                    exhaustive=exhaustive, continuation=continuation, declarations=decls,
+                )  # fmt: skip
+
+            return best_in_pieces(scenario, options, clock, top, piece)
     engine = engine_for(registry)
     template = _template(scenario, registry)
-    decls = declarations or block_declarations(
-        block_options(scenario, registry, defender), scenario.file
-    )
+    decls = declarations or block_declarations(options, scenario.file)
     sides = _sides(scenario, template, template, attacker, defender)
     results = search_blocks(
         engine, objective, template, sides, [decls], top, clock, bounds=not exhaustive,
@@ -211,24 +161,13 @@ def best_attacks(
     if only is not None:
         able_ids = [c for c in able_ids if c in only]
     able = np.array([ids.index(c) for c in able_ids], I64)
-    attacks = attack_declarations(able, len(ids) + 1, scenario.file)
+    every = attack_declarations(able, len(ids) + 1, scenario.file)
+    block_decls, listed_all = _blocks_of_attacks(scenario, registry, every, clock, budget)
+    attacks = dataclasses.replace(
+        every, masks=every.masks[: len(block_decls)], tie_order=every.tie_order[: len(block_decls)]
+    )
     template = _template(scenario, registry)
     boards = _attack_boards(template, attacks, defender_row=1)
-    block_decls: list[BlockDeclarations] = []
-    cells = 0  # the memory guard counts every attack's block declarations together
-    for mask in attacks.masks.tolist():
-        declared = _with_attackers(scenario, _attackers_of(ids, able, mask, defender))
-        found = block_declarations(block_options(declared, registry, defender), scenario.file)
-        block_decls.append(found)
-        cells += found.count * max(found.masks.shape[1], 1) * max(len(found.options.attackers), 1)
-        refuse_if_too_large(
-            cells,
-            MOST_DECLARATION_CELLS,
-            scenario.file,
-            "creatures",
-            "cells of block declarations (each attack's declarations times its attackers "
-            "times the creatures that may block), over the attacks listed so far",
-        )
     sides = _sides(scenario, template, boards, attacker, defender)
     results = search_blocks(
         engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True,
@@ -249,7 +188,7 @@ def best_attacks(
     )
     ranked_attacks = [known[i] for i in order]
     best_value = values[order[0]] if order else None
-    optimal = all(results.complete(b) for b in range(attacks.count))
+    optimal = listed_all and all(results.complete(b) for b in range(attacks.count))
     rows = list(template.creature_ids or [])
     choices = _with_outcomes(
         [
@@ -278,12 +217,62 @@ def best_attacks(
         defender,
         objective.terms,
         optimal,
-        attacks.count,
+        every.count,
         tied,
         choices,
-        None if optimal else _reason(results, clock, "block declarations"),
+        None if optimal else _attacks_reason(results, clock, attacks.count, every.count),
         clock.elapsed,
         results.tree.evaluated,
+    )
+
+
+#: The share of a budget that listing the attacks' block declarations may take.
+LISTING_SHARE = 0.5
+
+
+def _blocks_of_attacks(
+    scenario: Scenario,
+    registry: Registry,
+    attacks: AttackDeclarations,
+    clock: Clock,
+    budget: float | None,
+) -> tuple[list[BlockDeclarations], bool]:
+    """Every attack's block declarations, attack by attack in the order listed, and whether
+    every attack's were listed: under a budget, listing stops when :data:`LISTING_SHARE` of
+    it has passed (the clock read before each attack after the first), leaving the rest to
+    the search, or when the next attack's would not fit in memory; without one, the
+    memory guard refuses the board (it counts every attack's declarations together)."""
+    _, defender = players_of(scenario)
+    ids = list(scenario.creatures)
+    out: list[BlockDeclarations] = []
+    cells = 0
+    for mask in attacks.masks.tolist():
+        if out and clock.past(LISTING_SHARE):  # the first (no attackers) is always listed
+            return out, False
+        declared = _with_attackers(scenario, _attackers_of(ids, attacks.able, mask, defender))
+        found = block_declarations(block_options(declared, registry, defender), scenario.file)
+        cells += found.count * max(found.masks.shape[1], 1) * max(len(found.options.attackers), 1)
+        if budget is not None and cells > MOST_DECLARATION_CELLS and out:
+            return out, False  # searched in part: the attacks listed so far
+        refuse_if_too_large(
+            cells,
+            MOST_DECLARATION_CELLS,
+            scenario.file,
+            "creatures",
+            "cells of block declarations (each attack's declarations times its attackers "
+            "times the creatures that may block), over the attacks listed so far",
+        )
+        out.append(found)
+    return out, True
+
+
+def _attacks_reason(results: BoardResults, clock: Clock, listed: int, attacks: int) -> str:
+    searched = _reason(results, clock, "block declarations")
+    if listed == attacks:
+        return searched
+    return (
+        f"{searched}; the block declarations of {listed:,} of the {attacks:,} attacks were "
+        "listed (the budget ran out or the next would not fit in memory), the others not searched"
     )
 
 

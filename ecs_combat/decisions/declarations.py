@@ -250,13 +250,8 @@ def block_declarations(options: BlockOptions, where: str) -> BlockDeclarations:
 
 def _declarations(options: BlockOptions, where: str) -> MaskArray:
     """The masks of every legal declaration (:func:`block_declarations`)."""
-    per_blocker = []
-    for j in range(len(options.blockers)):
-        allowed = sum(1 << int(i) for i in options.legal[j].nonzero()[0])
-        per_blocker.append([0, *_subsets(allowed, int(options.capacity[j]))])
-    total = 1
-    for opts in per_blocker:
-        total *= len(opts)
+    per_blocker = blocker_options(options)
+    total = math.prod(len(o) for o in per_blocker)
     if total > MOST_DECLARATIONS:
         raise SearchTooLarge(
             where,
@@ -267,20 +262,49 @@ def _declarations(options: BlockOptions, where: str) -> MaskArray:
     guard_declarations(
         total, len(options.attackers), len(options.blockers), where, "block declarations"
     )
-    shape = tuple(len(o) for o in per_blocker)
-    idx = np.indices(shape, dtype=I64).reshape(len(shape), -1).T if shape else np.zeros((1, 0), I64)
-    masks = np.zeros(idx.shape, U64)
-    for j, opts in enumerate(per_blocker):
-        masks[:, j] = np.asarray(opts, U64)[idx[:, j]]
+    masks = masks_at(options, per_blocker, np.arange(total, dtype=I64))
+    if options.requirements is not None:
+        masks = _most_obeying(options, masks)
+    return masks
+
+
+def blocker_options(options: BlockOptions) -> list[list[int]]:
+    """Each blocker's choices: nothing (0), or a set of attackers it may block up to its
+    capacity (bits)."""
+    out = []
+    for j in range(len(options.blockers)):
+        allowed = sum(1 << int(i) for i in options.legal[j].nonzero()[0])
+        out.append([0, *_subsets(allowed, int(options.capacity[j]))])
+    return out
+
+
+def masks_at(options: BlockOptions, per_blocker: list[list[int]], places: IntArray) -> MaskArray:
+    """The declarations at some places of the product of the blockers' choices (the last
+    blocker's varying fastest) that give each blocked attacker its least number of blockers
+    (509.1b); block requirements are not applied."""
+    shape = [len(o) for o in per_blocker]
+    masks = np.zeros((len(places), len(shape)), U64)
+    stride = 1
+    for j in range(len(shape) - 1, -1, -1):
+        masks[:, j] = np.asarray(per_blocker[j], U64)[(places // stride) % shape[j]]
+        stride *= shape[j]
     keep = np.ones(len(masks), np.bool_)
     for i, need in enumerate(options.least):
         if need > 1:
             count = ((masks >> U64(i)) & U64(1)).sum(axis=1)
             keep &= (count == 0) | (count >= need)
-    masks = masks[keep]
-    if options.requirements is not None:
-        masks = _most_obeying(options, masks)
-    return masks
+    kept: MaskArray = masks[keep]
+    return kept
+
+
+def declarations_of_masks(options: BlockOptions, masks: MaskArray) -> BlockDeclarations:
+    """Some of a board's declarations (masks) with their tie order among themselves."""
+    return BlockDeclarations(
+        options,
+        masks,
+        tie_order(masks, options.blockers, options.attackers),
+        DeclaredPairs.of(masks, options.attackers, options.blockers),
+    )
 
 
 def _most_obeying(options: BlockOptions, masks: MaskArray) -> MaskArray:

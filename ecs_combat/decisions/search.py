@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+import ecs_combat.decisions.bounds as limits
 from ecs_combat.batched import BatchedEngine, BoolArray, CombatBatch, IntArray, csr_rows
 from ecs_combat.decisions.bounds import LEVEL_ROWS, Clock, guard_combats
 from ecs_combat.decisions.children import Children
@@ -131,6 +132,7 @@ def search(
     resolved, seen, bounded, choices = _first_pass(tree, root, clock, count=guard is not None)
     board_of = blocks.board
     cut = np.zeros(n_decl, np.bool_)
+    left_out = np.zeros(n_decl, np.bool_)  # too large to search under a budget
     chunk = FIRST_CHUNK
     final: IntArray | None = None  # the ranks of the final values
     while not clock.out():
@@ -140,7 +142,7 @@ def search(
         threshold = _thresholds(
             board_of, offset, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top
         )
-        pending = ~solved & ~cut & seen  # unseen: the clock ran out in the first pass
+        pending = ~solved & ~cut & seen & ~left_out  # unseen: the clock ran out in the first pass
         if bounds:
             cut |= pending & (lower > threshold[board_of])
         if attack_top is not None and bounds:
@@ -148,6 +150,9 @@ def search(
             cut |= pending & skip[board_of]
         pending &= ~cut
         if guard is not None and chunk == FIRST_CHUNK:  # what the search may have to expand
+            if clock.seconds is not None:  # under a budget: search what fits, never optimal
+                left_out = _too_many_choices(pending, choices, n_decl)
+                pending &= ~left_out
             combats = n_decl + float(np.exp(choices[pending]).sum())
             guard_combats(combats, guard or None, declarations=n_decl)
         if not pending.any():
@@ -158,6 +163,22 @@ def search(
         chunk *= 4
         _solve(tree, root, resolved, places, clock, guard)
     return BoardResults(tree, board_of, offset, tree.values[0], tree.solved[0], cut, final)
+
+
+def _too_many_choices(pending: BoolArray, choices: npt.NDArray[np.float64], n: int) -> BoolArray:
+    """The pending declarations left out so that the rest fit the memory guard: those with
+    the most division choices first (their values stay unsolved)."""
+    out = np.zeros(len(pending), np.bool_)
+    places = pending.nonzero()[0]
+    counts = np.rint(np.exp(choices[places]))  # whole numbers of choices
+    room = limits.MOST_COMBATS - n
+    if n + counts.sum() <= limits.MOST_COMBATS:
+        return out
+    order = np.argsort(-counts, kind="stable")
+    kept_total = np.cumsum(counts[order][::-1])[::-1]  # what stays if these and later stay
+    drop = int(np.searchsorted(-kept_total, -room, side="left"))
+    out[places[order[:drop]]] = True
+    return out
 
 
 def _first_pass(

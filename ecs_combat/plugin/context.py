@@ -82,6 +82,13 @@ class CombatContext(Protocol):
         """Whether the creature is on the battlefield."""
         ...
 
+    def new_object(self, creature: Creature) -> bool:
+        """Whether the creature returned to the battlefield as a new object (400.7) after the
+        trigger now resolving was put on the stack: to that trigger it is gone (a second
+        "dies" trigger of a creature the first returned finds a new object and does nothing).
+        False outside triggers."""
+        ...
+
     def attacking(self, creature: Creature) -> bool:
         """Whether it is an attacking creature (on the battlefield, not removed from combat)."""
         ...
@@ -274,8 +281,8 @@ class CombatContext(Protocol):
         counters, until-end-of-turn effects or marks (:meth:`marks`), its plugin state the
         default (but ``printed`` state) and every creature reference to it cleared (a soulbond
         pair is broken on both sides); it keeps its handle and id. To a trigger put on the
-        stack before it returned, it is gone: ``on_battlefield`` is False and actions on it do
-        nothing. Nothing happens to a token (111.8) or a creature on the battlefield."""
+        stack before it returned, it is gone (:meth:`new_object`): ``on_battlefield`` is False
+        and actions on it, returning it again included, do nothing. Nothing happens to a token (111.8) or a creature on the battlefield."""
         ...
 
     def set_creature_state(self, creature: Creature, key: str, value: StateValue) -> None:
@@ -341,6 +348,11 @@ class BatchContext(Protocol):
 
     def on_battlefield(self) -> BoolArray:
         """Row mask: creatures on the battlefield."""
+        ...
+
+    def new_objects(self) -> BoolArray:
+        """Row mask: creatures that returned as new objects (400.7) after the triggers now
+        resolving were put on the stack, as :meth:`CombatContext.new_object`."""
         ...
 
     def attacking(self) -> BoolArray:

@@ -369,17 +369,45 @@ class BatchDestruction:
 class Deaths:
     """``dies`` (reference): the creatures that just died (put into a graveyard from the
     battlefield, 700.4), in scenario order. They are off the battlefield; what they had as
-    they died (keywords, counters) can still be read (603.10a)."""
+    they died (keywords, counters) can still be read (603.10a). Systems put "dies" triggers
+    in `triggers`; the engine resolves them as block triggers (:class:`BlockDeclaration`,
+    RULES 11.5): APNAP, sources in scenario order, one source's in the order of its keyword
+    instances, state-based actions after each."""
 
     creatures: list[int]
+    triggers: list[Trigger] = field(default_factory=list)
+
+    def trigger_each_instance(
+        self,
+        combat: CombatContext,
+        keyword: str,
+        resolve: Callable[[CombatContext, Trigger], None],
+        creatures: list[int] | None = None,
+    ) -> None:
+        """One trigger per instance of `keyword` on each creature that died (or each of
+        `creatures`), as it last existed, with the instance's number as ``data["n"]``."""
+        _each_instance_of(self.triggers, combat, self.creatures, keyword, resolve, creatures)
 
 
 @dataclass
 class BatchDeaths:
     """``dies`` (batched): row mask of the creatures that just died, in the battles being
-    checked."""
+    checked; "dies" triggers go in `triggers`, resolved as in the reference engine."""
 
     creatures: BoolArray
+    triggers: list[BatchTriggers] = field(default_factory=list)
+
+    def trigger_each_instance(
+        self,
+        batch: BatchContext,
+        keyword: str,
+        resolve: Callable[[BatchContext, BatchTriggers], None],
+        rows: BoolArray | None = None,
+    ) -> None:
+        """One trigger per instance of `keyword` on each creature that died (or the rows of a
+        row mask of them), with the instance's number as ``data["n"]`` (0 without one)."""
+        mask = self.creatures if rows is None else rows
+        _each_instance(self.triggers, batch, mask, keyword, resolve)
 
 
 @dataclass

@@ -5,7 +5,7 @@ The creatures and players are the :class:`~ecs_combat.reference.board.Board`'s; 
 the combat phase alone is a :class:`~ecs_combat.reference.state.CombatState`, made new for each
 phase. The steps are spelled out in :mod:`~ecs_combat.reference.declarations`,
 :mod:`~ecs_combat.reference.damage`, :mod:`~ecs_combat.reference.events`,
-:mod:`~ecs_combat.reference.triggers` and :mod:`~ecs_combat.reference.state_based`.
+and :mod:`~ecs_combat.reference.state_based` (triggers resolving there too).
 """
 
 from __future__ import annotations

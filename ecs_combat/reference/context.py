@@ -70,6 +70,9 @@ class ReferenceContext:
     def on_battlefield(self, creature: Creature) -> bool:
         return creature not in self.stale and self._board.on_battlefield(creature)
 
+    def new_object(self, creature: Creature) -> bool:
+        return creature in self.stale
+
     def attacking(self, creature: Creature) -> bool:
         return self.on_battlefield(creature) and esper.has_component(creature, Attacking)
 
@@ -204,7 +207,8 @@ class ReferenceContext:
             esper.component_for_entity(creature, Damage).marked = 0
 
     def return_to_battlefield(self, creature: Creature) -> None:
-        return_to_battlefield(self._combat, creature)
+        if creature not in self.stale:
+            return_to_battlefield(self._combat, creature)
 
     def forget(self, creature: Creature) -> None:
         """Drop the plugins' marks of a creature that became a new object (400.7)."""

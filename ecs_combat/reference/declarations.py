@@ -10,8 +10,7 @@ import esper
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.payloads import AttackDeclaration, BlockDeclaration
 from ecs_combat.reference.components import Attacking, Blocking, Player, State, Stats, Tapped
-from ecs_combat.reference.state_based import destroy, state_based_actions
-from ecs_combat.reference.triggers import resolve_triggers
+from ecs_combat.reference.state_based import destroy, resolve_triggers, state_based_actions
 from ecs_combat.rules.legality import lethal_damage_message
 
 if TYPE_CHECKING:

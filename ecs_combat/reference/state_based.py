@@ -1,5 +1,6 @@
 """State-based actions in the reference engine (704): players lose and leave the game,
-creatures die or are destroyed, the `dies` systems, sacrifice."""
+creatures die or are destroyed, the `dies` systems and their triggers, sacrifice; triggered
+abilities resolving (603.3b), with state-based actions after each."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import TYPE_CHECKING
 
 import esper
 
-from ecs_combat.plugin.payloads import Deaths, Destruction, StateCheck
+from ecs_combat.errors import call_plugin
+from ecs_combat.plugin.payloads import Deaths, Destruction, StateCheck, Trigger
 from ecs_combat.reference.components import (
     Attacking,
     Card,
@@ -39,7 +41,8 @@ def state_based_actions(combat: Combat) -> list[str]:
 
 
 def check_state(combat: Combat) -> list[str]:
-    """One check of the state-based actions (704.3), then the `dies` systems."""
+    """One check of the state-based actions (704.3), then the `dies` systems and triggers.
+    Returns who died: in the check, then as the triggers resolved."""
     board = combat.board
     check = StateCheck(set(), set(), set())
     for e, (_, stats, dmg, _) in esper.get_components(Card, Stats, Damage, OnBattlefield):
@@ -74,8 +77,7 @@ def check_state(combat: Combat) -> list[str]:
         )
     if losers and not board.game_over():
         players_leave(combat, losers)
-    creatures_died(combat, [board.creatures[cid] for cid in died])
-    return died
+    return died + creatures_died(combat, [board.creatures[cid] for cid in died])
 
 
 def left_with_counters(combat: Combat, put: list[tuple[int, str, int]], gone: set[int]) -> None:
@@ -98,16 +100,81 @@ def destroy(combat: Combat, creatures: set[int]) -> set[int]:
     return destruction.creatures
 
 
-def creatures_died(combat: Combat, entities: list[int]) -> None:
-    """The `dies` systems for creatures that just died (700.4), unless the game is over."""
+def creatures_died(combat: Combat, entities: list[int]) -> list[str]:
+    """The `dies` systems for creatures that just died (700.4), unless the game is over; the
+    "dies" triggers they put on the stack resolve as block triggers do (RULES 11.5). Returns
+    who died as they resolved (a creature once for each time)."""
     board = combat.board
+    died: list[str] = []
     if entities and combat.systems.at["dies"] and not board.game_over():
-        combat.run_systems("dies", Deaths(sorted(entities, key=board.order)))
+        deaths = Deaths(sorted(entities, key=board.order))
+        combat.run_systems("dies", deaths)
         board.refresh_keywords()
+        died = resolve_triggers(combat, deaths.triggers, dies=True)
         for e in entities:  # what returned, as it returned (RULES 9: value)
             if board.on_battlefield(e):
                 stats = esper.component_for_entity(e, Stats)
                 board.returned[board.cid(e)] = stats.power + stats.toughness
+    return died
+
+
+def resolve_triggers(combat: Combat, triggers: list[Trigger], dies: bool = False) -> list[str]:
+    """Resolve triggered abilities in APNAP order (603.3b): the active player's go on the
+    stack first, so the other players' resolve first, the last in turn order first; one
+    player's in the order of their sources, one source's in the order its keyword instances
+    are listed (RULES 7, 11.5), whichever plugins they come from. State-based actions are
+    checked after each (704.3); none resolves once the game is over, nor one whose controller
+    has left the game (800.4a). A trigger whose source has left still resolves (113.7a);
+    `dies` triggers are those of creatures that died, which the account does not remark on.
+    Triggers put on the stack while these resolve (a creature dies) resolve first. Returns
+    who died in the checks after them."""
+    board, now, context = combat.board, combat.now, combat.context
+    rank = {e: i for i, e in enumerate(now.players.values())}
+    seated = [t for t in triggers if not context.lost(board.controller(t.source))]
+    ordered = sorted(
+        enumerate(seated),
+        key=lambda it: (
+            -rank[board.controller(it[1].source)],
+            board.order(it[1].source),
+            board.listed_at(it[1].source, it[1].keyword, it[1].instance),
+            it[0],
+        ),
+    )
+    outer, now.new_objects = now.new_objects, set()
+    new_objects = now.new_objects
+    died: list[str] = []
+    try:
+        for _, t in ordered:
+            if board.game_over():
+                break
+            died += resolve_trigger(combat, t, new_objects, dies)
+    finally:
+        now.new_objects = outer
+        if outer is not None:  # what returned is a new object to the triggers below too
+            outer |= new_objects
+    return died
+
+
+def resolve_trigger(combat: Combat, t: Trigger, new_objects: set[int], dies: bool) -> list[str]:
+    """One trigger resolves, then state-based actions are checked (returns who died).
+    Creatures that returned as new objects since it was put on the stack (`new_objects`) are
+    not what it knew (400.7)."""
+    board, context = combat.board, combat.context
+    if not dies and (not board.on_battlefield(t.source) or t.source in new_objects):
+        combat.note(
+            f"a trigger of {board.cid(t.source)} resolves though its source left the "
+            "battlefield (113.7a): what it does to its source does nothing"
+        )
+    outer, context.stale = context.stale, frozenset(new_objects)
+    try:
+        call_plugin(t.plugin, "a triggered ability", t.resolve, context, t)
+    finally:
+        context.stale = outer
+    board.refresh_keywords()
+    died = state_based_actions(combat)
+    if died:
+        combat.note(f"after the trigger: {', '.join(died)} died")
+    return died
 
 
 def sacrifice(combat: Combat, entities: Iterable[int]) -> None:

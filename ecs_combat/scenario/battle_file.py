@@ -22,7 +22,7 @@ from pathlib import Path
 import orjson
 
 from ecs_combat.scenario.documents import MAX_FILE_BYTES
-from ecs_combat.scenario.quick_rows import LineRows, RowReader
+from ecs_combat.scenario.quick_rows import LineRows, RowReader, collector_paused
 
 #: The largest file read here, the full reader's cap (a battle of 1,000,000 creatures is
 #: about 100 MB of JSON); a larger one, and anything not a regular file, is left to the full
@@ -48,12 +48,13 @@ def read_battle(path: str | Path, reader: RowReader) -> LineRows | None:
         return None
     if not raw.isascii() or b"\\" in raw or b"\x7f" in raw or (suffix == ".toml" and b"\t" in raw):
         return None
-    try:
-        if suffix == ".json":
-            doc, quotes = orjson.loads(raw), raw.count(b'"')
-        else:  # TOML refuses a key given twice: nothing to count
-            doc, quotes = tomllib.loads(raw.decode("ascii")), None
-    except (orjson.JSONDecodeError, tomllib.TOMLDecodeError, RecursionError, ValueError):
-        return None
-    rows, taken = reader.read([doc], [quotes])
-    return rows if taken else None
+    with collector_paused():  # a million small acyclic objects: nothing to find
+        try:
+            if suffix == ".json":
+                doc, quotes = orjson.loads(raw), raw.count(b'"')
+            else:  # TOML refuses a key given twice: nothing to count
+                doc, quotes = tomllib.loads(raw.decode("ascii")), None
+        except (orjson.JSONDecodeError, tomllib.TOMLDecodeError, RecursionError, ValueError):
+            return None
+        rows, taken = reader.read([doc], [quotes])
+        return rows if taken else None

@@ -124,13 +124,19 @@ def is_turn_file(path: str | Path) -> bool:
     return False
 
 
+#: Reads some lines of a JSON Lines file at once (their bytes, their locations): what it gives
+#: for a line instead of None is yielded in place of its document.
+Quick = Callable[[list[bytes], list[str]], list[Any]]
+#: Lines of a JSON Lines file read quickly at a time, and the most bytes they take.
+QUICK_LINES, QUICK_BYTES = 1024, 1 << 24
+
+
 def read_documents(
-    path: str | Path, kind: Kind, quick: Callable[[bytes, str], Any] | None = None
+    path: str | Path, kind: Kind, quick: Quick | None = None
 ) -> Iterator[tuple[str, Any]]:
     """Yield (location, raw document) for each document in a file: one for .toml and .json,
-    one per non-blank line for .jsonl (location ``FILE:LINE``), read as it goes. `quick`
-    reads a .jsonl line first (its bytes, its location): what it gives instead of None is
-    yielded in place of the document."""
+    one per non-blank line for .jsonl (location ``FILE:LINE``), read as it goes (`quick`
+    reads :data:`QUICK_LINES` lines at a time first, :class:`Quick`)."""
     p = Path(path)
     file = str(path)
     suffix = p.suffix.lower()
@@ -232,22 +238,37 @@ class JsonLines:
         return line
 
 
-def _json_lines(
-    p: Path, file: str, kind: Kind, quick: Callable[[bytes, str], Any] | None
-) -> Iterator[tuple[str, Any]]:
+def _json_lines(p: Path, file: str, kind: Kind, quick: Quick | None) -> Iterator[tuple[str, Any]]:
     """The documents of a JSON Lines file, one line at a time (what `quick` reads of a line
-    instead)."""
+    instead, some lines at a time)."""
     with open_json_lines(p, file) as stream:
-        for n, raw in enumerate(stream, 1):
-            where = f"{file}:{n}"
-            if quick is not None:
-                found = quick(raw, where)
+        if quick is None:
+            for n, raw in enumerate(stream, 1):
+                doc = json_line_document(raw, f"{file}:{n}", kind, file)
+                if doc is not None:
+                    yield f"{file}:{n}", doc
+            return
+        n = 0
+        while raws := _some_lines(stream):
+            wheres = [f"{file}:{n + i}" for i in range(1, len(raws) + 1)]
+            n += len(raws)
+            for raw, where, found in zip(raws, wheres, quick(raws, wheres), strict=True):
+                if found is None:
+                    found = json_line_document(raw, where, kind, file)
                 if found is not None:
                     yield where, found
-                    continue
-            doc = json_line_document(raw, where, kind, file)
-            if doc is not None:
-                yield where, doc
+
+
+def _some_lines(stream: JsonLines) -> list[bytes]:
+    """The next :data:`QUICK_LINES` lines, fewer once they hold :data:`QUICK_BYTES`."""
+    raws: list[bytes] = []
+    size = 0
+    for raw in stream:
+        raws.append(raw)
+        size += len(raw)
+        if len(raws) == QUICK_LINES or size >= QUICK_BYTES or isinstance(raw, _TooLong):
+            break
+    return raws
 
 
 def open_json_lines(p: Path, file: str) -> JsonLines:

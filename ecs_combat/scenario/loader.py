@@ -42,15 +42,15 @@ def read_documents(path: str | Path) -> Iterator[tuple[str, Any]]:
 
 
 def iter_scenarios(path: str | Path, registry: Registry) -> Iterator[Scenario]:
-    """Read and validate the scenarios of a file one at a time (a .jsonl file line by line, so
-    that memory stays bounded however long it is; its common lines read quickly:
+    """Read and validate the scenarios of a file one at a time (a .jsonl file a few lines at a
+    time, so that memory stays bounded however long it is; its common lines read quickly:
     :mod:`ecs_combat.scenario.quick`)."""
     found = False
     quick = None
     if str(path).lower().endswith(".jsonl"):  # only lines are read quickly (orjson)
         from ecs_combat.scenario.quick import QuickReader
 
-        quick = QuickReader(registry).scenario
+        quick = QuickReader(registry).read
     for where, doc in documents.read_documents(path, "scenario", quick):
         found = True
         yield doc if isinstance(doc, Scenario) else parse_scenario(doc, registry, where)
@@ -59,8 +59,12 @@ def iter_scenarios(path: str | Path, registry: Registry) -> Iterator[Scenario]:
 
 
 def load_scenarios(path: str | Path, registry: Registry) -> list[Scenario]:
-    """Read and validate every scenario in a file."""
-    return list(iter_scenarios(path, registry))
+    """Read and validate every scenario in a file (the cyclic garbage collector paused: the
+    scenarios are many small acyclic objects, which it would rescan as they accumulate)."""
+    from ecs_combat.scenario.quick_rows import collector_paused
+
+    with collector_paused():
+        return list(iter_scenarios(path, registry))
 
 
 def load_scenario(path: str | Path, registry: Registry) -> Scenario:

@@ -18,23 +18,32 @@ spaces. Lines that fail it are dropped and the others read again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import chain
+import gc
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
+import orjson
 
-from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, color_mask, type_mask
+from ecs_combat.plugin.definitions import CARD_TYPES, COLORS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.instances import Parameter, parse_instance
-from ecs_combat.scenario.quick import Unusual, given_name, quick_checks
 from ecs_combat.scenario.quick_legality import Kind, KindLegality
+from ecs_combat.scenario.row_columns import (
+    I64,
+    Columns,
+    Keywords,
+    LineRows,
+    checked_rows,
+    list_mask,
+    mask_names,
+)
 
-IntArray = npt.NDArray[np.int64]
-I64 = np.int64
+__all__ = ["Keywords", "LineRows", "RowReader", "mask_names"]
 
 _TOP = frozenset({"players", "creatures", "combat"})
 _CREATURE = frozenset(
@@ -45,82 +54,103 @@ _COMBAT = frozenset({"attackers", "blockers"})
 _EMPTY: dict[str, Any] = {}
 #: Creatures above which a battle is read a column at a time (:meth:`RowReader._battle`).
 LARGE = 64
+_CONTROLLER, _POWER, _TOUGHNESS = (
+    itemgetter("controller"),
+    itemgetter("power"),
+    itemgetter("toughness"),
+)
+#: What a keyword list not read yet is remembered as.
+_UNREAD: Any = object()
 
-#: A creature's keyword instances: their names and parameters.
-Keywords = tuple[tuple[str, ...], tuple[Parameter, ...]]
 _NO_KEYWORDS: Keywords = ((), ())
 
 
-@dataclass
-class LineRows:
-    """The rows of the lines :meth:`RowReader.read` took, battle i being the i-th: players and
-    creatures in each line's order; rows are numbered from 0 over all the lines."""
-
-    n_battles: int
-    player_battle: IntArray
-    player_ids: list[str]
-    life: IntArray
-    battle: IntArray
-    creature_ids: list[str]
-    creature_names: list[str]
-    controller: IntArray  #: player row
-    power: IntArray
-    toughness: IntArray
-    damage: IntArray
-    #: Each creature's keyword instances, or None for none.
-    keywords: list[Keywords | None]
-    colors: IntArray
-    types: IntArray
-    attacking: IntArray  #: the player row it attacks, or -1
-    #: Blocks grouped by attacker in attack order, each attacker's blockers in declaration
-    #: order: creature rows.
-    block_blocker: IntArray
-    block_attacker: IntArray
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector, which would otherwise rescan every object
+    made so far each time enough new ones are made."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
-class _Columns:
-    """The lines read so far, as lists (rows numbered over all the lines)."""
+class Unusual(Exception):
+    """The line is not of the common shape: the full reader reads it."""
 
-    def __init__(self) -> None:
-        self.n_players: list[int] = []
-        self.n_creatures: list[int] = []
-        self.player_ids: list[str] = []
-        self.life: list[Any] = []
-        self.creature_ids: list[str] = []
-        self.controller: list[int] = []
-        self.power: list[Any] = []
-        self.toughness: list[Any] = []
-        #: (creature row, name, damage, keywords, colors, types) of the creatures with keys
-        #: beyond controller, power and toughness.
-        self.others: list[tuple[int, str, Any, Keywords | None, int, int]] = []
-        #: Attacks: the creature row, the player row attacked.
-        self.attack_row: list[int] = []
-        self.attack_player: list[int] = []
-        #: Blocks in declaration order: the attacker's place among every line's attackers,
-        #: the blocker's row, the attacker's row.
-        self.block_order: list[int] = []
-        self.block_blocker: list[int] = []
-        self.block_attacker: list[int] = []
 
-    def cut(self, marks: tuple[int, int, int, int, int]) -> None:
-        """Drop what a line that turned out unusual added (its ids, counts and places are
-        added only once it is known to be usual)."""
-        players, creatures, others, attacks, blocks = marks
-        del self.life[players:], self.controller[creatures:], self.power[creatures:]
-        del self.toughness[creatures:], self.others[others:]
-        del self.attack_row[attacks:], self.attack_player[attacks:]
-        del self.block_order[blocks:], self.block_blocker[blocks:], self.block_attacker[blocks:]
+def given_name(table: Mapping[str, Any]) -> str | None:
+    """A creature table's `name`, None without one; :class:`Unusual` unless a nonblank
+    string."""
+    if "name" not in table:
+        return None
+    name = table["name"]
+    if type(name) is not str or not name.strip():
+        raise Unusual
+    return name
+
+
+def quick_checks(registry: Registry) -> list[Callable[[Any], tuple[str, str] | None]]:
+    """The plugins' scenario checks a line that gives no state key needs (those that may find
+    a problem when every creature and player has the defaults)."""
+    return [
+        f.check
+        for owner in ("player", "creature")
+        for f in registry.state_fields(owner).values()
+        if f.check is not None and f.check_defaults
+    ]
+
+
+def state_defaults(registry: Registry, owner: str) -> dict[str, Any]:
+    """The plugins' state of a creature or player given nothing (as the full reader fills
+    it)."""
+    out: dict[str, Any] = {}
+    for key, f in registry.state_fields(owner).items():
+        out[key] = out[f.default_from] if f.default_from is not None else f.default
+    return out
+
+
+def decode_lines(raws: Sequence[bytes]) -> tuple[list[int], list[object], list[int]]:
+    """The lines the row reader may take (ASCII without a backslash or DEL, valid JSON to
+    orjson): their places, documents and double quotes."""
+    text = b"".join(raws)
+    if text.isascii() and b"\\" not in text and b"\x7f" not in text:
+        try:  # every line at once
+            every: list[object] = list(map(orjson.loads, raws))
+            return list(range(len(raws))), every, list(map(bytes.count, raws, repeat(b'"')))
+        except orjson.JSONDecodeError:
+            places = list(range(len(raws)))
+    else:
+        places = [
+            i for i, r in enumerate(raws) if r.isascii() and b"\\" not in r and b"\x7f" not in r
+        ]
+    docs: list[object] = []
+    kept: list[int] = []
+    loads = orjson.loads
+    for i in places:
+        try:
+            docs.append(loads(raws[i]))
+        except orjson.JSONDecodeError:
+            continue
+        kept.append(i)
+    return kept, docs, [raws[i].count(b'"') for i in kept]
 
 
 class RowReader:
     """Reads the common lines of JSON Lines files into :class:`LineRows` for one registry."""
 
-    def __init__(self, registry: Registry, legality: KindLegality | None = None) -> None:
+    def __init__(
+        self, registry: Registry, legality: KindLegality | None = None, checked: bool = False
+    ) -> None:
         self.registry = registry
         self.legality = legality or KindLegality(registry)
-        #: Whether any line can be read here: not with a plugin's scenario check that a line
-        #: without state keys still needs, nor with a creature reference given by default.
-        self.usable = not quick_checks(registry) and all(
+        #: Whether any line can be read here: not with a creature reference given by default,
+        #: nor, unless the caller runs them on the scenarios (`checked`), with a plugin's
+        #: scenario check that a line without state keys still needs.
+        self.usable = (checked or not quick_checks(registry)) and all(
             f.kind != "creature" or f.default is None
             for f in registry.state_fields("creature").values()
         )
@@ -137,19 +167,17 @@ class RowReader:
             docs, quotes = [], []
         columns, places = self._read(docs, quotes)
         while True:
-            rows, bad = _numbers(columns)
+            rows, bad = checked_rows(columns)
             if rows is not None:
                 return rows, places
             places = [p for k, p in enumerate(places) if k not in bad]
             columns, taken = self._read([docs[i] for i in places], [quotes[i] for i in places])
             places = [places[i] for i in taken]
 
-    def _read(
-        self, docs: Sequence[Any], quotes: Sequence[int | None]
-    ) -> tuple[_Columns, list[int]]:
+    def _read(self, docs: Sequence[Any], quotes: Sequence[int | None]) -> tuple[Columns, list[int]]:
         """The columns of the lines of the common shape, and their places in `docs` (their
         numbers not checked yet)."""
-        c = _Columns()
+        c = Columns()
         taken: list[int] = []
         n_players, n_creatures, player_ids, creature_ids = (
             c.n_players,
@@ -262,7 +290,7 @@ class RowReader:
         attackers: dict[str, Any],
         blockers: dict[str, Any],
         place: dict[str, int],
-        c: _Columns,
+        c: Columns,
         a0: int,
     ) -> int:
         """The creatures, attacks and blocks of one battle of many creatures, read as the
@@ -273,21 +301,19 @@ class RowReader:
         tables = list(creatures.values())
         if set(map(type, tables)) != {dict} or not place.keys().isdisjoint(creatures):
             raise Unusual
-        controller = [place[t["controller"]] for t in tables]
+        controller = list(map(place.__getitem__, map(_CONTROLLER, tables)))
         c.controller += controller
-        c.power += [t["power"] for t in tables]
-        c.toughness += [t["toughness"] for t in tables]
+        c.power += map(_POWER, tables)
+        c.toughness += map(_TOUGHNESS, tables)
         strings = 0  # the ids, 3 keys and a controller are counted by the caller
         marks = (p0, c0, len(c.others), len(c.attack_row), len(c.block_order))
-        wide = [i for i, size in enumerate(map(len, tables)) if size != 3]
+        wide = np.flatnonzero(np.fromiter(map(len, tables), I64, n) != 3).tolist()
         if wide:  # creatures with more than a controller, power and toughness
-            ids = list(creatures)
-            for i in wide:
-                strings += self._other(ids[i], tables[i], c0 + i, c)
+            strings += self._wide(list(creatures), tables, wide, c0, c)
         row = dict(zip(creatures, range(c0, c0 + n), strict=True))
         owner = np.array(controller, I64)
-        attack_row = np.array([row[a] for a in attackers], I64).reshape(-1)
-        attack_player = np.array([place[p] for p in attackers.values()], I64).reshape(-1)
+        attack_row = np.fromiter(map(row.__getitem__, attackers), I64, len(attackers))
+        attack_player = np.fromiter(map(place.__getitem__, attackers.values()), I64)
         if (attack_player == p0).any() or (owner[attack_row - c0] != p0).any():
             raise Unusual  # the first player attacks another
         c.attack_row += attack_row.tolist()
@@ -295,19 +321,46 @@ class RowReader:
         if blockers:
             if not attackers.keys().isdisjoint(blockers):
                 raise Unusual
-            blocker = np.array([row[b] for b in blockers], I64)
-            defender = np.array([place[attackers[a]] for a in blockers.values()], I64)
-            if (defender != owner[blocker - c0]).any():
-                raise Unusual
-            order = dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
-            c.block_order += [order[a] for a in blockers.values()]
+            blocker = np.fromiter(map(row.__getitem__, blockers), I64, len(blockers))
+            blocked = np.fromiter(map(row.__getitem__, blockers.values()), I64, len(blockers))
+            # each creature's place among the attackers (-1: not attacking)
+            attack = np.full(n, -1, I64)
+            attack[attack_row - c0] = np.arange(len(attack_row))
+            k = attack[blocked - c0]
+            if (k < 0).any() or (attack_player[k] != owner[blocker - c0]).any():
+                raise Unusual  # it blocks a creature not attacking its controller
+            c.block_order += (k + a0).tolist()
             c.block_blocker += blocker.tolist()
-            c.block_attacker += [row[a] for a in blockers.values()]
+            c.block_attacker += blocked.tolist()
         if len(c.others) > marks[2] and not self._legal(c, c0, marks):
             raise Unusual
         return strings
 
-    def _other(self, cid: str, t: dict[str, Any], row: int, c: _Columns) -> int:
+    def _wide(
+        self, ids: list[str], tables: list[dict[str, Any]], wide: list[int], c0: int, c: Columns
+    ) -> int:
+        """The creatures ``wide`` of a battle (creature rows from `c0`), which have keys
+        beyond controller, power and toughness, as :meth:`_other` reads them, those with
+        keywords alone quickly; how many strings those keys and values hold."""
+        strings = 0
+        memory, others = self.keyword_lists, c.others
+        for i in wide:
+            t = tables[i]
+            texts = t.get("keywords") if len(t) == 4 else None
+            if type(texts) is not list:
+                strings += self._other(ids[i], t, c0 + i, c)
+                continue
+            given = tuple(texts)
+            found = memory.get(given, _UNREAD)
+            if found is _UNREAD:
+                found = memory[given] = self._keywords(given)
+            if found is None:
+                raise Unusual
+            others.append((c0 + i, ids[i], 0, found if found[0] else None, 0, 0, None))
+            strings += 1 + len(texts)
+        return strings
+
+    def _other(self, cid: str, t: dict[str, Any], row: int, c: Columns) -> int:
         """A creature with keys beyond controller, power and toughness: its name, damage,
         keywords, colors and types added to the columns; how many strings those keys and
         values hold."""
@@ -317,10 +370,9 @@ class RowReader:
         name = given_name(t)
         strings += name is not None
         name = cid if name is None else name
-        if "value" in t:
-            value = t["value"]
-            if type(value) is not int or abs(value) > LIMIT:
-                raise Unusual
+        value = t.get("value")
+        if value is not None and (type(value) is not int or abs(value) > LIMIT):
+            raise Unusual
         if t.get("tapped", False) is not False or t.get("summoning_sick", False) is not False:
             raise Unusual
         found: Keywords | None = None
@@ -348,13 +400,13 @@ class RowReader:
                     raise Unusual
                 listed = tuple(t[key])
             if listed not in memory:
-                memory[listed] = _mask(listed, allowed)
+                memory[listed] = list_mask(listed, allowed)
             mask = memory[listed]
             if mask is None:
                 raise Unusual
             masks.append(mask)
             strings += len(listed)
-        c.others.append((row, name, t.get("damage", 0), found, masks[0], masks[1]))
+        c.others.append((row, name, t.get("damage", 0), found, masks[0], masks[1], value))
         return strings
 
     def _keywords(self, texts: tuple[Any, ...]) -> Keywords | None:
@@ -372,7 +424,7 @@ class RowReader:
             parameters.append(instance.parameter)
         return (tuple(names), tuple(parameters)) if names else _NO_KEYWORDS
 
-    def _legal(self, c: _Columns, c0: int, marks: tuple[int, int, int, int, int]) -> bool:
+    def _legal(self, c: Columns, c0: int, marks: tuple[int, int, int, int, int]) -> bool:
         """The attacks and blocks of a line with creatures with other keys (creature rows from
         `c0`; its other creatures, attacks and blocks after `marks`): legal when none has
         keywords, else as :class:`KindLegality` says."""
@@ -387,14 +439,14 @@ class RowReader:
         if any(type(p) is not int for p in powers):
             return False
         kinds: list[Kind] = [((), (), p, (), ()) for p in powers]
-        for row, _, _, keywords, colors, types in others:
+        for row, _, _, keywords, colors, types, _ in others:
             names, parameters = keywords or _NO_KEYWORDS
             kinds[row - c0] = (
                 names,
                 parameters,
                 powers[row - c0],
-                _names(colors, COLORS),
-                _names(types, CARD_TYPES),
+                mask_names(colors, COLORS),
+                mask_names(types, CARD_TYPES),
             )
         return self.legality.legal(
             kinds,
@@ -406,100 +458,3 @@ class RowReader:
                 )
             ],
         )
-
-
-def _numbers(c: _Columns) -> tuple[LineRows | None, set[int]]:
-    """The rows, when every line's numbers and ids are right (integers in range, life and
-    toughness above 0, damage below toughness, ids more than spaces); else the lines (their
-    places among those read) that are not."""
-    nb, n_creatures = len(c.n_players), len(c.creature_ids)
-    pbattle = np.repeat(np.arange(nb, dtype=I64), c.n_players)
-    cbattle = np.repeat(np.arange(nb, dtype=I64), c.n_creatures)
-    bad: set[int] = set()
-    life = _integers(c.life, pbattle, bad)
-    power = _integers(c.power, cbattle, bad)
-    toughness = _integers(c.toughness, cbattle, bad)
-    damage = np.zeros(n_creatures, I64)
-    names = list(c.creature_ids)
-    keywords: list[Keywords | None] = [None] * n_creatures
-    colors = np.zeros(n_creatures, I64)
-    types = np.zeros(n_creatures, I64)
-    if c.others:
-        rows = np.array([o[0] for o in c.others], I64)
-        for row, name, _, found, color, kind in c.others:
-            names[row], keywords[row], colors[row], types[row] = name, found, color, kind
-        given = _integers([o[2] for o in c.others], cbattle[rows], bad)
-        if given is not None:
-            damage[rows] = given
-    if not all(map(str.strip, c.player_ids)):
-        bad.update(pbattle[[not p.strip() for p in c.player_ids]].tolist())
-    if not all(map(str.strip, c.creature_ids)):
-        bad.update(cbattle[[not x.strip() for x in c.creature_ids]].tolist())
-    if life is not None:
-        bad.update(pbattle[life <= 0].tolist())
-    if toughness is not None:
-        bad.update(cbattle[(damage < 0) | (damage >= toughness)].tolist())
-    if bad or life is None or power is None or toughness is None:
-        return None, bad
-    attacking = np.full(n_creatures, -1, I64)
-    attacking[np.array(c.attack_row, I64)] = np.array(c.attack_player, I64)
-    order = np.argsort(np.array(c.block_order, I64), kind="stable")  # by attacker, as declared
-    return LineRows(
-        n_battles=nb,
-        player_battle=pbattle,
-        player_ids=c.player_ids,
-        life=life,
-        battle=cbattle,
-        creature_ids=c.creature_ids,
-        creature_names=names,
-        controller=np.array(c.controller, I64),
-        power=power,
-        toughness=toughness,
-        damage=damage,
-        keywords=keywords,
-        colors=colors,
-        types=types,
-        attacking=attacking,
-        block_blocker=np.array(c.block_blocker, I64)[order],
-        block_attacker=np.array(c.block_attacker, I64)[order],
-    ), bad
-
-
-def _integers(values: list[Any], battle: IntArray, bad: set[int]) -> IntArray | None:
-    """Values that must be integers within the limit, as an array; the lines of others are
-    added to `bad` (None: some are not)."""
-    if set(map(type, values)) - {int}:
-        bad.update(battle[[type(v) is not int for v in values]].tolist())
-        return None
-    try:
-        found = np.array(values, I64)
-    except OverflowError:
-        bad.update(battle[[abs(v) > LIMIT for v in values]].tolist())
-        return None
-    out = np.abs(found) > LIMIT
-    if out.any():
-        bad.update(battle[out].tolist())
-        return None
-    return found
-
-
-def _mask(listed: tuple[Any, ...], allowed: tuple[str, ...]) -> int | None:
-    """The bit mask of colors or card types written as the full reader keeps them (each once,
-    in `allowed` order), or None."""
-    if list(listed) != [n for n in allowed if n in listed]:
-        return None
-    return color_mask(listed) if allowed is COLORS else type_mask(listed)
-
-
-def _names(mask: int, allowed: tuple[str, ...]) -> tuple[str, ...]:
-    """The names of a mask's bits, in `allowed` order."""
-    return _NAMES[allowed][mask] if mask else ()
-
-
-#: The names of each mask of colors and of card types.
-_NAMES: dict[tuple[str, ...], list[tuple[str, ...]]] = {
-    allowed: [
-        tuple(n for i, n in enumerate(allowed) if m >> i & 1) for m in range(1 << len(allowed))
-    ]
-    for allowed in (COLORS, CARD_TYPES)
-}

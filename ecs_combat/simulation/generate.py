@@ -1,8 +1,9 @@
 """Drawing random battles as arrays, seeded per block of battles, and handing them to
 :func:`~ecs_combat.simulation.assemble.assemble` to become a :class:`CombatBatch`.
 
-Battles are drawn in seeded **blocks** of :data:`BLOCK` battles: block ``b`` of a run with
-seed ``s`` draws from ``SeedSequence(s, spawn_key=(b,))``, which is the ``b``-th child of
+Battles are drawn in seeded **blocks** of :data:`BLOCK` battles (fewer for a SPEC of large
+battles: :func:`battles_per_block`): block ``b`` of a run with seed ``s`` draws from
+``SeedSequence(s, spawn_key=(b,))``, which is the ``b``-th child of
 ``SeedSequence(s).spawn(...)``. Any range of battles is therefore the same whichever chunks
 it is resolved in, and no battle is ever drawn with a Python loop.
 """
@@ -20,7 +21,14 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.assemble import Array, Casts, assemble
 from ecs_combat.simulation.float_words import WordArray, below, float32_words, grid_limit, limits
 from ecs_combat.simulation.keyword_bits import KeywordBits
-from ecs_combat.simulation.spec import BattleSpec, Range, Spec
+from ecs_combat.simulation.spec import (
+    SMALL_ATTACKERS,
+    SMALL_BLOCKERS_PER_ATTACKER,
+    BattleSpec,
+    Range,
+    Spec,
+    most_creatures,
+)
 from ecs_combat.simulation.turns import TurnPlan, turn_keywords
 
 if TYPE_CHECKING:
@@ -28,9 +36,24 @@ if TYPE_CHECKING:
 
 #: Battles per seeded block.
 BLOCK = 1024
+#: A SPEC of battles larger than the former limits draws blocks of at most about this many
+#: creatures (at least one battle), so that a chunk of cache-sized blocks stays small.
+BLOCK_CREATURES = 1 << 16
 #: A SPEC drawing at most this many keywords reads each creature's mask from a table of every
 #: set of them (2^12 masks, 32 KB).
 KEYWORD_TABLE_BITS = 12
+
+
+def battles_per_block(spec: Spec) -> int:
+    """Battles per seeded block of a spec: :data:`BLOCK`, as always, for the tournament and a
+    SPEC within the former limits (at most 64 attackers and 16 blockers per attacker); for
+    larger battles as many as hold :data:`BLOCK_CREATURES` creatures at most, at least one."""
+    if not isinstance(spec, BattleSpec) or (
+        spec.attackers[1] <= SMALL_ATTACKERS
+        and spec.blockers_per_attacker[1] <= SMALL_BLOCKERS_PER_ATTACKER
+    ):
+        return BLOCK
+    return max(1, min(BLOCK, BLOCK_CREATURES // most_creatures(spec)))
 
 
 def block_rng(seed: int, block: int) -> np.random.Generator:
@@ -388,10 +411,11 @@ def battle_reduce(ufunc: np.ufunc, values: Array, start: IntArray) -> Array:
 def draw_battles(generator: Generator, seed: int, start: int, stop: int) -> Drawn:
     """Battles ``start`` to ``stop - 1`` of the run with `seed`."""
     parts = []
-    for block in range(start // BLOCK, -(-stop // BLOCK)):
-        draws = generator.draw(block_rng(seed, block), BLOCK)
-        lo, hi = max(start - block * BLOCK, 0), min(stop - block * BLOCK, BLOCK)
-        parts.append(draws if (lo, hi) == (0, BLOCK) else draws.cut(lo, hi))
+    size = battles_per_block(generator.spec)
+    for block in range(start // size, -(-stop // size)):
+        draws = generator.draw(block_rng(seed, block), size)
+        lo, hi = max(start - block * size, 0), min(stop - block * size, size)
+        parts.append(draws if (lo, hi) == (0, size) else draws.cut(lo, hi))
     return generator.build(Draws.concat(parts))
 
 

@@ -28,7 +28,13 @@ from ecs_combat.rules.result import TurnResult
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.deciding import decided
-from ecs_combat.simulation.generate import BLOCK, Drawn, Generator, draw_battles, side_deaths
+from ecs_combat.simulation.generate import (
+    Drawn,
+    Generator,
+    battles_per_block,
+    draw_battles,
+    side_deaths,
+)
 from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.races import died_in_races, play_chunk, race_card_counts, race_table
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
@@ -109,14 +115,15 @@ def default_chunk_size(spec: Spec, engine: str) -> int:
         return RACE_CHUNK
     if engine == "reference":
         return REFERENCE_CHUNK
-    blocks = max(1, math.ceil(CHUNK_CREATURES / expected_creatures(spec) / BLOCK))
-    return blocks * BLOCK
+    block = battles_per_block(spec)
+    return max(1, math.ceil(CHUNK_CREATURES / expected_creatures(spec) / block)) * block
 
 
 def max_chunk_size(spec: Spec) -> int:
     """The largest chunk size allowed for the spec: about :data:`MAX_CHUNK_CREATURES`
     creatures, whole blocks of battles, at least one block."""
-    return max(1, int(MAX_CHUNK_CREATURES / expected_creatures(spec)) // BLOCK) * BLOCK
+    block = battles_per_block(spec)
+    return max(1, int(MAX_CHUNK_CREATURES / expected_creatures(spec)) // block) * block
 
 
 def chunks(battles: int, chunk_size: int) -> Iterator[tuple[int, int]]:

@@ -20,9 +20,14 @@ from ecs_combat.simulation.turns import SIDES, TurnSpec, turn_keywords
 
 Range = tuple[int, int]
 
-#: Limits that keep one seeded block of battles (1024) within memory.
-MAX_ATTACKERS = 64
-MAX_BLOCKERS_PER_ATTACKER = 16
+#: The most creatures a SPEC's battle may have (its attackers and their blockers, and a
+#: turn's creatures): one battle is drawn and resolved at once.
+MAX_BATTLE_CREATURES = 1_000_000
+MAX_ATTACKERS = MAX_BATTLE_CREATURES
+MAX_BLOCKERS_PER_ATTACKER = MAX_BATTLE_CREATURES - 1
+#: The former limits: a SPEC within them draws seeded blocks of 1,024 battles, as it always
+#: has (:func:`~ecs_combat.simulation.generate.battles_per_block`).
+SMALL_ATTACKERS, SMALL_BLOCKERS_PER_ATTACKER = 64, 16
 #: Largest power or toughness a SPEC may ask for.
 MAX_STAT = 1000
 #: At most this many keywords label matchups (each side's label is a subset of them).
@@ -271,6 +276,28 @@ def blocks_several(spec: Spec, registry: Registry) -> bool:
     return any(r.keyword in held for r in registry.restrictions_of("blocks"))
 
 
+def most_creatures(spec: BattleSpec) -> int:
+    """The most creatures a battle of the spec can have."""
+    attackers, per = spec.attackers[1], spec.blockers_per_attacker[1]
+    return attackers * (1 + per) + (len(spec.turn.creatures) if spec.turn is not None else 0)
+
+
+def too_large_to_search(spec: BattleSpec) -> str | None:
+    """Why the spec's battles are too large for the decision search at all (more creatures
+    than it takes), said at once without counting declarations; None if they are not."""
+    from ecs_combat.decisions.declarations import MOST_CREATURES
+
+    most = most_creatures(spec)
+    if most <= MOST_CREATURES:
+        return None
+    return (
+        f"its largest battle has {most:,} creatures ({spec.attackers[1]:,} attackers and up to "
+        f"{spec.blockers_per_attacker[1]:,} blockers per attacker); decisions search boards "
+        f"of at most {MOST_CREATURES:,} creatures: draw fewer attackers or "
+        "blockers_per_attacker"
+    )
+
+
 def _largest_decision(spec: Spec, registry: Registry) -> tuple[int, str]:
     """:func:`most_declarations`, and which decision it is (words for a message)."""
     if isinstance(spec, TournamentSpec):
@@ -328,6 +355,9 @@ def decisions_refused(spec: Spec, registry: Registry) -> str | None:
                 f"casts[{i}] is cast on a {cast.target}, which depends on the blocks: with "
                 'decisions = "optimal" a SPEC casts cards on attackers only (target = "attacker")'
             )
+    too_large = too_large_to_search(spec)
+    if too_large is not None:
+        return too_large
     most, where = _largest_decision(spec, registry)
     if most > MOST_DECIDED_DECLARATIONS:
         fewer = "attackers, blockers_per_attacker" + (" or turn.creatures" if spec.turn else "")
@@ -344,6 +374,9 @@ def race_refused(spec: BattleSpec, registry: Registry) -> str | None:
     searched, each against every block declaration (RULES section 9)."""
     if spec.race is None or spec.race.decisions != "optimal":
         return None
+    too_large = too_large_to_search(spec)
+    if too_large is not None:
+        return too_large
     several = blocks_several(spec, registry)
 
     def decisions(m: int, k: int) -> int:  # every attack by m creatures, every block by k

@@ -23,6 +23,7 @@ from ecs_combat.simulation.spec import (
     DEFAULT_LIFE,
     DEFAULT_RACE_TURNS,
     MAX_ATTACKERS,
+    MAX_BATTLE_CREATURES,
     MAX_BLOCKERS_PER_ATTACKER,
     MAX_MATCHUP_KEYWORDS,
     MAX_STAT,
@@ -33,6 +34,7 @@ from ecs_combat.simulation.spec import (
     Range,
     SideSpec,
     decisions_refused,
+    most_creatures,
     race_refused,
     requires_blocks,
 )
@@ -279,6 +281,15 @@ class SpecReader(Checker):
             turn=parse_turn(self, doc["turn"]) if "turn" in doc else None,
             pool=pool,
         )
+        if most_creatures(spec) > MAX_BATTLE_CREATURES:
+            raise self.fail(
+                "attackers" if "attackers" in doc else "blockers_per_attacker",
+                f"its largest battle would have {most_creatures(spec):,} creatures "
+                f"({spec.attackers[1]:,} attackers and up to "
+                f"{spec.blockers_per_attacker[1]:,} blockers per attacker"
+                + (", and the turn's creatures" if spec.turn is not None else "")
+                + f"); a battle has at most {MAX_BATTLE_CREATURES:,}",
+            )
         if "race" in doc:
             spec = replace(spec, race=self.race(doc))
             why = race_refused(spec, self.registry)

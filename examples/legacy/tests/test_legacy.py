@@ -169,29 +169,33 @@ def test_the_trigger_resolves_before_the_next_damage_step(resolve: Resolve) -> N
     }
 
 
-def test_400_7_a_creature_persist_returns_gets_the_counters(resolve: Resolve) -> None:
-    """A 1/1 with legacy 1 and persist blocked by a 2/2 dies with no counters. Persist's
-    trigger resolves first and returns it, a new object, with a -1/-1 counter (0/0); legacy's
-    then puts 1 + 0 = 1 +1/+1 counter on each of A's creatures: it and the heir. The check
-    after the return cancels the two counters (704.5q): a 1/1 with none, alive."""
+@pytest.mark.parametrize("keywords", [("legacy 1", "persist"), ("persist", "legacy 1")])
+def test_11_5_legacy_and_persist_resolve_in_the_order_listed(
+    resolve: Resolve, keywords: tuple[str, str]
+) -> None:
+    """RULES 11.5: a 1/1 with legacy 1 and persist blocked by a 2/2 dies with no counters;
+    its two triggers resolve in the order its keywords are listed.
+    Legacy first: the heir gets 1 + 0 = 1 counter (the martyr is gone); persist returns the
+    martyr, a new object, with a -1/-1 counter: 0/0, it dies at the next check (704.5f); of
+    its new triggers, legacy gives the heir 1 + 0 more and persist does nothing (it had a
+    -1/-1 counter).
+    Persist first: the martyr returns as a 0/0 and dies at the check after it; its new
+    triggers resolve before the old legacy trigger (a stack): persist does nothing, legacy
+    gives the heir 1; then the old legacy trigger gives the heir 1 (the new martyr is a new
+    object to it, 400.7, and dead anyway).
+    Either way: the martyr died twice in the step (RULES 11.11), the heir has 2 counters."""
     out = resolve(
         battle(
-            creature("martyr", "A", "1/1", "legacy 1", "persist"),
+            creature("martyr", "A", "1/1", *keywords),
             creature("heir", "A", "1/1"),
             creature("wall", "B", "2/2"),
             attackers='martyr = "B"',
             blockers='wall = "martyr"',
         )
     )
-    assert out["steps"][0]["died"] == ["martyr"]
-    assert out["creatures"]["martyr"] == {
-        "alive": True,
-        "damage": 0,
-        "power": 1,
-        "toughness": 1,
-        "counters": {},
-    }
-    assert plus(out, "heir") == 1
+    assert out["steps"][0]["died"] == ["martyr", "martyr"]
+    assert out["creatures"]["martyr"]["alive"] is False
+    assert plus(out, "heir") == 2
 
 
 def test_no_trigger_once_the_game_is_over(resolve: Resolve) -> None:

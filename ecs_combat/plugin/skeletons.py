@@ -1,0 +1,182 @@
+"""Shapes many keywords share, written once for both engines (docs/plugins.md, "Shared shapes"):
+a trigger that pumps its source (bushido, rampage, frenzy), a trigger that puts a counter on
+its source (dethrone, training), the block trigger that fires for the creatures one event of
+the declare-blockers step picks (509.2-509.5), and the attack trigger of each attacker that
+remembers the player it attacks (annihilator, myriad).
+
+A plugin using them is its keyword, its numbers and its note; the engines' forms of the
+trigger come out the same by construction. A third-party plugin uses them the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from ecs_combat.plugin.context import BatchContext, CombatContext
+from ecs_combat.plugin.payloads import (
+    AttackDeclaration,
+    BatchAttackDeclaration,
+    BatchBlockDeclaration,
+    BatchTriggers,
+    BlockDeclaration,
+    Trigger,
+)
+from ecs_combat.plugin.schedule import System
+
+#: Which creatures' instances a block trigger fires for: those that block or became blocked
+#: (bushido), the attackers that became blocked (rampage), the attackers that attack and
+#: aren't blocked (frenzy).
+BlockEvent = Literal["blocks or becomes blocked", "becomes blocked", "attacks and isn't blocked"]
+
+
+#: How each engine resolves a trigger.
+Resolve = Callable[[CombatContext, Trigger], None]
+ResolveBatched = Callable[[BatchContext, BatchTriggers], None]
+
+
+@dataclass(frozen=True)
+class PumpTrigger:
+    """A trigger whose source gets +`power`/+`toughness` until end of turn for each N of the
+    instance that triggered (a keyword with a number); with `per_blocker_beyond_first`, that
+    many times the creatures blocking it beyond the first, counted as it resolves (rampage).
+
+    `note` is the reference engine's line for the account, formatted with ``keyword``,
+    ``n`` (the instance's number), ``id`` (the source's), ``power`` and ``toughness`` (what
+    it gets) and ``beyond`` (the blockers beyond the first)."""
+
+    keyword: str
+    power: int
+    toughness: int
+    note: str
+    per_blocker_beyond_first: bool = False
+
+    def resolve(self, combat: CombatContext, trigger: Trigger) -> None:
+        """The trigger resolving in the reference engine."""
+        n = trigger.data["n"]
+        beyond = 0
+        if self.per_blocker_beyond_first:
+            beyond = max(combat.blocker_count(trigger.source) - 1, 0)
+        times = n * beyond if self.per_blocker_beyond_first else n
+        power, toughness = self.power * times, self.toughness * times
+        if power or toughness or not self.per_blocker_beyond_first:
+            combat.pump(trigger.source, power, toughness)
+        combat.note(
+            self.note.format(
+                keyword=self.keyword,
+                n=trigger.data["n"],
+                id=combat.creature_id(trigger.source),
+                power=power,
+                toughness=toughness,
+                beyond=beyond,
+            )
+        )
+
+    def resolve_batched(self, batch: BatchContext, triggers: BatchTriggers) -> None:
+        """The triggers of a batch resolving in the batched engine."""
+        times = triggers.data["n"]
+        if self.per_blocker_beyond_first:
+            times = times * np.maximum(batch.blocker_count()[triggers.source] - 1, 0)
+        batch.pump(triggers.source, self.power * times, self.toughness * times)
+
+
+@dataclass(frozen=True)
+class CounterTrigger:
+    """A trigger that puts one counter of `kind` (``+1/+1``) on its source; `note` is the
+    reference engine's line for the account, formatted with ``keyword`` and ``id``."""
+
+    keyword: str
+    kind: str
+    note: str
+
+    def resolve(self, combat: CombatContext, trigger: Trigger) -> None:
+        """The trigger resolving in the reference engine."""
+        combat.add_counters(trigger.source, self.kind, 1)
+        combat.note(self.note.format(keyword=self.keyword, id=combat.creature_id(trigger.source)))
+
+    def resolve_batched(self, batch: BatchContext, triggers: BatchTriggers) -> None:
+        """The triggers of a batch resolving in the batched engine."""
+        batch.add_counters(triggers.source, self.kind, 1)
+
+
+def block_trigger(
+    keyword: str,
+    event: BlockEvent,
+    resolve: Resolve,
+    resolve_batched: ResolveBatched,
+    *,
+    defender: bool = False,
+) -> System:
+    """The declare-blockers system of a block trigger: once per instance of `keyword` on each
+    creature `event` picks, its number as ``data["n"]`` (509.2-509.5: in APNAP order, with
+    state-based actions after each); with `defender`, also the player each attacks as it
+    triggers, ``data["defending_player"]`` (-1 for none: afflict)."""
+
+    def triggers(combat: CombatContext, declaration: BlockDeclaration) -> None:
+        if event == "blocks or becomes blocked":
+            creatures = declaration.in_blocks()
+        elif event == "becomes blocked":
+            creatures = declaration.blocked_attackers()
+        else:
+            blocked = set(declaration.blocked_attackers())
+            creatures = [c for c in combat.creatures() if combat.attacking(c) and c not in blocked]
+        before = len(declaration.triggers)
+        declaration.trigger_each_instance(combat, keyword, resolve, creatures)
+        if defender:
+            _keep_defending_player(combat, declaration.triggers[before:])
+
+    def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) -> None:
+        if event == "blocks or becomes blocked":
+            rows = declaration.in_blocks(batch.rows)
+        elif event == "becomes blocked":
+            rows = declaration.blocked_attackers(batch.rows)
+        else:
+            rows = batch.attacking() & ~declaration.blocked_attackers(batch.rows)
+        before = len(declaration.triggers)
+        declaration.trigger_each_instance(batch, keyword, resolve_batched, rows)
+        if defender:
+            _keep_defending_players(batch, declaration.triggers[before:])
+
+    return System("declare-blockers", "block trigger", triggers, triggers_batched, {keyword})
+
+
+def _keep_defending_player(combat: CombatContext, triggers: list[Trigger]) -> None:
+    """Each trigger's ``data["defending_player"]``: the player its source attacks now, -1
+    for none."""
+    for t in triggers:
+        player = combat.defending_player(t.source)
+        t.data["defending_player"] = -1 if player is None else player
+
+
+def _keep_defending_players(batch: BatchContext, groups: list[BatchTriggers]) -> None:
+    """The same for the batched engine's groups of triggers."""
+    for group in groups:
+        group.data["defending_player"] = np.asarray(
+            batch.defending_player()[group.source], np.int64
+        )
+
+
+def attack_trigger(
+    keyword: str, resolve: Resolve, resolve_batched: ResolveBatched, *, defender: bool = False
+) -> System:
+    """The declare-attackers system of an attack trigger: once per instance of `keyword` on
+    each attacker (508.2a, 603.2), its number as ``data["n"]``; with `defender`, also the
+    player it attacks as it triggers, ``data["defending_player"]`` (-1 for none): what the ability
+    needs of its source even if the source leaves before it resolves (113.7a)."""
+
+    def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
+        before = len(declaration.triggers)
+        declaration.trigger_each_instance(combat, keyword, resolve)
+        if defender:
+            _keep_defending_player(combat, declaration.triggers[before:])
+
+    def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -> None:
+        before = len(declaration.triggers)
+        declaration.trigger_each_instance(batch, keyword, resolve_batched)
+        if defender:
+            _keep_defending_players(batch, declaration.triggers[before:])
+
+    return System("declare-attackers", "attack trigger", triggers, triggers_batched, {keyword})
