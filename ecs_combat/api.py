@@ -406,6 +406,7 @@ def simulate(
     from ecs_combat.simulation.card_summary import card_summary
     from ecs_combat.simulation.generators import make_generator
     from ecs_combat.simulation.outfiles import code_labels
+    from ecs_combat.simulation.race_cards import race_card_summary
     from ecs_combat.simulation.race_summary import race_summary
     from ecs_combat.simulation.races import WINNERS
     from ecs_combat.simulation.simulate import (
@@ -437,7 +438,9 @@ def simulate(
     )  # fmt: skip
     pool = generator.pool
     races = isinstance(chosen, BattleSpec) and chosen.race is not None
-    if isinstance(chosen, BattleSpec) and chosen.race is not None:
+    if races and pool is not None:
+        doc = race_card_summary(pool, chosen, seed, run)
+    elif isinstance(chosen, BattleSpec) and chosen.race is not None:
         doc = race_summary(generator, chosen, seed, run)
     elif pool is not None:
         doc = card_summary(pool, chosen, seed, run)

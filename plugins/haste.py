@@ -50,4 +50,6 @@ def register_restrictions() -> list[Restriction]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-attackers", "explains", say_why, say_why_batched, {HASTE})]
+    return [
+        System("declare-attackers", "explains", say_why, say_why_batched, {HASTE}, only_writes=True)
+    ]

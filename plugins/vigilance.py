@@ -45,5 +45,6 @@ def register_systems() -> list[System]:
             stay_untapped_batched,
             {VIGILANCE},
             writes={"taps"},
+            only_writes=True,
         )
     ]

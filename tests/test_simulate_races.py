@@ -410,3 +410,91 @@ def test_the_python_apis_replay_is_the_race(tmp_path: Path) -> None:
     assert isinstance(race, RaceScenario) and race.settings.first == "A"
     final = ecs_combat.race(race, engine="batched")
     assert final.winner == "A" and len(final.history) == 3
+
+
+# -- races between a card pool's cards ------------------------------------------------------
+
+BEARS_AND_GIANTS = """\
+attackers = 1
+blockers_per_attacker = 1
+life = 20
+[pool]
+names = ["Grizzly Bears", "Hill Giant"]
+[race]
+"""
+
+
+def test_card_pool_races_by_hand(tmp_path: Path) -> None:
+    """Grizzly Bears (2/2) and Hill Giant (3/3), one a side, 20 life, per-combat optimal
+    (RULES sections 9 and 12; scores game, material, life):
+
+    - Giant (A, first) against Bears: turn 1 the Giant attacks and the Bears don't block
+      (blocking loses them: material 4 before life 3); turn 2 the Bears attack past the tapped
+      Giant (2); turn 3 the Bears are tapped, the Giant hits again: B loses 3 every odd turn,
+      20 life lasts to turn 13 (7 x 3 = 21), A has lost 12: the Giant wins in 13 turns;
+    - Bears (A) against Giant: turn 1 the Bears stay home (the Giant would block and kill
+      them); from turn 2 the Giant attacks every B turn unblocked (3), the Bears attack the
+      tapped Giant every A turn from turn 3 (2): A is at -1 after turn 14, B at 8: the Giant
+      wins in 14 turns;
+    - Bears against Bears, Giant against Giant: an attack is met by a trade (material 0 beats
+      the attacker's life), no better than staying home: nobody attacks, a draw at 20 turns.
+    Each card counts from its side, a creature row at a time."""
+    out = tmp_path / "r.csv"
+    doc = run(tmp_path, BEARS_AND_GIANTS, "-n", "24", "--seed", "1", "--out", str(out))
+    assert doc["simulation"] == "card pool races"
+    rows = out.read_text().splitlines()[1:]
+    pairs = [r.split(",")[1:5] for r in rows]
+    expected = {
+        ("Hill Giant", "Grizzly Bears"): ("A", "13"),
+        ("Grizzly Bears", "Hill Giant"): ("B", "14"),
+        ("Hill Giant", "Hill Giant"): ("", "20"),
+        ("Grizzly Bears", "Grizzly Bears"): ("", "20"),
+    }
+    assert all(expected[(a, b)] == (w, t) for a, b, w, t in pairs)
+    count = {k: sum((a, b) == k for a, b, _, _ in pairs) for k in expected}
+    assert sum(count.values()) == 24 and all(count.values())
+    giant, bears = doc["cards"]
+    assert (giant["rank"], giant["card"], bears["card"]) == (1, "Hill Giant", "Grizzly Bears")
+    giant_bears = count[("Hill Giant", "Grizzly Bears")]
+    bears_giant = count[("Grizzly Bears", "Hill Giant")]
+    giants, bearss = count[("Hill Giant", "Hill Giant")], count[("Grizzly Bears", "Grizzly Bears")]
+    assert giant["races"] == giant_bears + bears_giant + 2 * giants
+    assert giant["race_wins"] == bears["race_losses"] == giant_bears + bears_giant
+    assert giant["race_losses"] == bears["race_wins"] == 0
+    assert (giant["race_draws"], bears["race_draws"]) == (2 * giants, 2 * bearss)
+    assert giant["moving_first"]["mean_turns_to_win"] == 13.0
+    assert giant["moving_second"]["mean_turns_to_win"] == 14.0
+    assert giant["mean_turns_to_win"] == round(
+        (13 * giant_bears + 14 * bears_giant) / (giant_bears + bears_giant), 4
+    )
+    assert bears["mean_turns_to_win"] is None
+    assert bears["race_loss_rate_ci95"][0] < bears["race_loss_rate"] < 1.0
+    # the totals are from A's side: A won the Giant-Bears races, B the Bears-Giant ones
+    assert doc["totals"]["race_wins"] == giant_bears
+    assert doc["totals"]["race_losses"] == bears_giant
+
+
+def test_card_pool_races_table_and_replay(tmp_path: Path) -> None:
+    """The readable table ranks the cards; ``--replay K`` gives race K as a race file that
+    ``ecs-combat race`` plays to the same end as the run's per-race row."""
+    spec = tmp_path / "spec.toml"
+    spec.write_text(BEARS_AND_GIANTS, encoding="utf-8")
+    shown = CliRunner().invoke(cli, ["simulate", str(spec), "-n", "8", "--seed", "1"])
+    assert shown.exit_code == 0, shown.output
+    assert "Races between cards" in shown.output
+    assert shown.output.index("Hill Giant") < shown.output.index("Grizzly Bears")
+    out = tmp_path / "r.csv"
+    run(tmp_path, BEARS_AND_GIANTS, "-n", "8", "--seed", "1", "--out", str(out))
+    rows = out.read_text().splitlines()[1:]
+    for k in (1, 2):
+        replay = CliRunner().invoke(
+            cli, ["simulate", str(spec), "-n", "8", "--seed", "1", "--replay", str(k)]
+        )
+        assert replay.exit_code == 0, replay.output
+        race = tmp_path / f"race{k}.toml"
+        race.write_text(replay.output, encoding="utf-8")
+        played = CliRunner().invoke(cli, ["race", str(race), "--json"])
+        assert played.exit_code == 0, played.output
+        doc = json.loads(played.output)
+        winner, turns = rows[k].split(",")[3:5]
+        assert (doc["winner"] or "", doc["turns_played"]) == (winner, int(turns))

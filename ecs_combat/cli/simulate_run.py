@@ -29,7 +29,12 @@ from rich.progress import (
 from ecs_combat.cli.card_table import render_card_summary
 from ecs_combat.cli.flag_words import as_flags, in_flags
 from ecs_combat.cli.simulate_flags import RunFlags, checked_flags
-from ecs_combat.cli.simulate_table import render_race_summary, render_summary, run_line
+from ecs_combat.cli.simulate_table import (
+    render_race_card_summary,
+    render_race_summary,
+    render_summary,
+    run_line,
+)
 from ecs_combat.console import print_line, shown
 from ecs_combat.errors import EcsCombatError, InputError
 from ecs_combat.plugin.registry import Registry
@@ -45,6 +50,7 @@ from ecs_combat.simulation.executors import (
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.heatmap import plot_heatmap
 from ecs_combat.simulation.outfiles import BattleWriter
+from ecs_combat.simulation.race_cards import race_card_summary
 from ecs_combat.simulation.race_summary import race_summary
 from ecs_combat.simulation.replay import replay_text
 from ecs_combat.simulation.simulate import Run, summary
@@ -350,7 +356,10 @@ def _summary(
 ) -> dict[str, Any]:
     """The run's summary (of cards, races or matchups), with the flags it was run with."""
     generator = simulation.generator
-    if generator.pool is not None:
+    races = isinstance(spec, BattleSpec) and spec.race is not None
+    if generator.pool is not None and races:
+        doc = race_card_summary(generator.pool, spec, seed, run)
+    elif generator.pool is not None:
         doc = card_summary(generator.pool, spec, seed, run)
     elif isinstance(spec, BattleSpec) and spec.race is not None:
         doc = race_summary(generator, spec, seed, run)
@@ -388,7 +397,9 @@ def _show(
         click.echo(json.dumps(doc, indent=2))
         return
     console = Console(highlight=False)
-    if cards:
+    if cards and races:
+        render_race_card_summary(doc, console, run_line(doc))
+    elif cards:
         render_card_summary(doc, console, run_line(doc))
     elif races:
         render_race_summary(doc, console, run_line(doc))

@@ -1,5 +1,6 @@
-"""The summary of `ecs-combat simulate` for a person: the matchup table, or the races' table
-(the summaries themselves are made by :mod:`ecs_combat.simulation`)."""
+"""The summary of `ecs-combat simulate` for a person: the matchup table, the races' table, or
+the ranking of cards by their races (the summaries themselves are made by
+:mod:`ecs_combat.simulation`)."""
 
 from __future__ import annotations
 
@@ -134,4 +135,30 @@ def render_race_summary(doc: dict[str, Any], console: Console, run_line: str) ->
             ]
         )
     print_plain_table(console, headers, rows, [False, False] + [True] * 5, title=title)
+    print_line(console, run_line, "dim")
+
+
+def render_race_card_summary(doc: dict[str, Any], console: Console, run_line: str) -> None:
+    """Print the ranking of cards by their races for a person, one row per card."""
+    title = (
+        f"Races between cards: {doc['battles']:,} drawn pairings, each raced by its attacking "
+        f"side (first) against its blocking side, seed {doc['seed']}; each card from its side"
+    )
+    headers = ["rank", "card", "races", "wins", "losses", "draws", "turns to win"]
+    rows = []
+    for row in doc["cards"]:
+        turns = row["mean_turns_to_win"]
+        rows.append(
+            [
+                str(row["rank"]),
+                row["card"],
+                f"{row['races']:,}",
+                *(
+                    percent_with_interval(row[f"race_{name}_rate"], row[f"race_{name}_rate_ci95"])
+                    for name, _ in RATES
+                ),
+                "-" if turns is None else f"{turns:.1f}",
+            ]
+        )
+    print_plain_table(console, headers, rows, [True, False] + [True] * 5, title=title)
     print_line(console, run_line, "dim")

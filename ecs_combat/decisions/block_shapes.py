@@ -7,6 +7,7 @@ RULES section 9 step 2). Shared by the boards of the shape in the bulk search
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -51,9 +52,11 @@ class Shape:
         return len(self.capacities)
 
     @staticmethod
+    @functools.lru_cache(maxsize=128)
     def of(attackers: int, capacities: tuple[int, ...]) -> Shape:
         """The shape's declarations, each creature's sets in the order of `members`, the
-        declarations in the order ``np.indices`` gives."""
+        declarations in the order ``np.indices`` gives (made once per process: shapes are
+        read only)."""
         a, k = attackers, len(capacities)
         caps = tuple(min(c, a) for c in capacities)
         sets = [

@@ -10,6 +10,7 @@ lexicographically.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -144,7 +145,8 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     ids = list(scenario.creatures)
     attackers = list(scenario.attackers)
     unblocked = dataclasses.replace(scenario, blockers={})
-    at = at_declare_blockers(unblocked, registry)
+    # only the defending player's creatures' tapped is read: which attackers tap is not
+    at = at_declare_blockers(unblocked, registry, attackers_tapped=False)
     sides, tapped = at.blocking, at.tapped  # 509.1a: a tapped creature can't block
     # a restriction is checked only where its keyword is (docs/plugins.md 3b)
     present = {k for side in sides.values() for k, _ in side.instances}
@@ -381,9 +383,33 @@ def attack_declarations(able: IntArray, defender_place: int, where: str) -> Atta
         raise InputError(
             where, "creatures", f"{len(able)} creatures can attack: decisions search at most 20"
         )
+    places = tuple(able.tolist())
+    if len(able) <= REMEMBERED_ATTACKERS:
+        masks, order = _remembered_attacks(places, defender_place)
+    else:
+        masks, order = _attacks(places, defender_place)
+    return AttackDeclarations(able, masks, order)
+
+
+#: Attack declarations of boards with up to this many creatures able to attack are made once
+#: per layout (the race's horizon asks them of many boards alike).
+REMEMBERED_ATTACKERS = 10
+
+
+@functools.lru_cache(maxsize=256)
+def _remembered_attacks(able: tuple[int, ...], defender_place: int) -> tuple[MaskArray, IntArray]:
+    """:func:`_attacks`, remembered; read only."""
+    masks, order = _attacks(able, defender_place)
+    masks.flags.writeable = False
+    order.flags.writeable = False
+    return masks, order
+
+
+def _attacks(able: tuple[int, ...], defender_place: int) -> tuple[MaskArray, IntArray]:
+    """Every subset of `able` as bits, and each one's place in the order ties are shown."""
     masks = np.arange(1 << len(able), dtype=U64).reshape(-1, 1)
     bits = (masks >> np.arange(len(able), dtype=U64)) & U64(1)
     # one column per attacker, each either attacking the defending player or not
     per_attacker = bits.astype(U64)
-    order = tie_order(per_attacker, able, np.array([defender_place], I64))
-    return AttackDeclarations(able, masks.reshape(-1), order)
+    order = tie_order(per_attacker, np.array(able, I64), np.array([defender_place], I64))
+    return masks.reshape(-1), order

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 
 import numpy as np
 
@@ -41,11 +41,10 @@ from ecs_combat.rules.race import (
     after_turn,
     combat_scenario,
     only_attackers,
-    untap,
 )
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.rules.turn_schedule import seat_order
-from ecs_combat.scenario.model import Scenario
+from ecs_combat.scenario.model import CreatureSpec, Scenario
 from ecs_combat.scenario.writer import scenario_document
 
 I64 = np.int64
@@ -116,18 +115,33 @@ class TwoCombats:
         def values(boards: IntArray, results: list[CombatResult], scores: IntArray) -> IntArray:
             out = scores.copy()
             nexts: dict[str, tuple[Scenario, list[int]]] = {}
+            #: each leaf's board key by what the board after the turn is made of: leaves
+            #: left alike (most are) make their board and its document once
+            keys: dict[Hashable, str] = {}
             for i, result in enumerate(results):
                 if any(p.lost for p in result.players.values()):
                     continue  # the game is over: nothing comes next
                 if clock.out():  # valued by this combat alone: not optimal
                     self._complete = False
                     continue
+                left = leaf_key(result, state.creatures)
+                key = keys.get(left)
+                if key is not None:
+                    nexts[key][1].append(i)
+                    continue
                 players, creatures = after_turn(
-                    state.players, state.creatures, result.players, result.creatures, state.active
+                    state.players,
+                    state.creatures,
+                    result.players,
+                    result.creatures,
+                    state.active,
+                    untapping=nxt,
                 )
                 seated = {pid: players[pid] for pid in seat_order(order, nxt)}
-                board = Scenario(first.file, seated, untap(creatures, nxt), {}, {})
-                key = json.dumps(scenario_document(board, self.registry), sort_keys=True)
+                board = Scenario(first.file, seated, creatures, {}, {})
+                key = keys[left] = json.dumps(
+                    scenario_document(board, self.registry), sort_keys=True
+                )
                 nexts.setdefault(key, (board, []))[1].append(i)
             unknown = [k for k in nexts if k not in self._known]
             if unknown:
@@ -205,6 +219,26 @@ class TwoCombats:
             mine = (battle == k).nonzero()[0]
             out[k] = best.value[mine[int(ranks[mine].argmax())]]
         return out
+
+
+def leaf_key(result: CombatResult, creatures: Mapping[str, CreatureSpec]) -> Hashable:
+    """What :func:`~ecs_combat.rules.race.after_turn` reads of a combat's result (the board
+    as the turn began being fixed): the players' life and state, and each of `creatures`
+    still on the battlefield with its counters, tapped, state and returned value; equal
+    keys, equal boards after the turn."""
+    key = (
+        tuple((pid, p.life, tuple(p.state.items())) for pid, p in result.players.items()),
+        tuple(
+            (cid, tuple(o.counters.items()), o.tapped, tuple(o.state.items()), o.returned)
+            for cid in creatures
+            if (o := result.creatures.get(cid)) is not None and o.alive
+        ),
+    )
+    try:
+        hash(key)
+    except TypeError:  # a plugin's state holds something unhashable: compare its text
+        return repr(key)
+    return key
 
 
 #: Next-combat boards remembered at most (then forgotten, all at once).

@@ -2,12 +2,14 @@
 combat phase is decided as it begins, from the battle's state then, as RULES section 9 decides
 one combat phase (each phase its own game: the search looks no further than the phase's end).
 
-- The first combat phase's attackers are the SPEC's drawn attackers (they are the battle's
-  attackers, not intentions): the defending player's blocks are chosen, by every creature of
-  its that may block (the drawn blockers and its `turn.creatures`).
+- In the first combat phase the attacking player attacks with the set of the SPEC's drawn
+  attackers that the search chooses (CONTRACT 9: as a decided SPEC without ``[turn]`` does),
+  answered by the defending player's best blocks by every creature of its that may block
+  (the drawn blockers and its `turn.creatures`).
 - In each later combat phase the attacking player attacks with the set of its creatures
   that may attack (:class:`~ecs_combat.batched.phase_start.PhaseStart`) that the search
-  chooses: every set is a board, answered by the defending player's best blocks (and the
+  chooses.
+- Either way every set is a board, answered by the defending player's best blocks (and the
   attacking player's best divisions); the board of the best value is the attack, ties as RULES
   section 9 shows them first (fewest attackers, then file order).
 
@@ -67,29 +69,10 @@ class TurnDecider:
         return self.search.combats_resolved
 
     def __call__(self, phase: PhaseStart) -> Declarations:
-        if phase.may_attack is None:
-            return self._blocks(phase)
-        return self._attacks_and_blocks(phase, phase.may_attack)
-
-    # -- the first phase: its attackers as drawn -------------------------------------------
-
-    def _blocks(self, phase: PhaseStart) -> Declarations:
-        """The defending player's best blocks against the state's attackers."""
-        state = phase.state
-        nb = state.n_battles
-        attacks = np.bincount(state.battle[state.attacking >= 0], minlength=nb) > 0
-        at = declaring_blockers(self.engine, state, phase.may_block)
-        blocks = np.bincount(state.battle[at.may_block], minlength=nb) > 0
-        best = self.search.best(
-            state,
-            _sides(state, phase.attacker, phase.defender),
-            at.may_block,
-            _legality(at),
-            searched=attacks & blocks & (phase.attacker >= 0),
-        )
-        return best.declarations
-
-    # -- later phases: attacks chosen too ---------------------------------------------------
+        may_attack = phase.may_attack
+        if may_attack is None:  # the first phase: its attacks are among the drawn attackers
+            may_attack = phase.state.attacking >= 0
+        return self._attacks_and_blocks(phase, may_attack)
 
     def attack_table(self, able: int) -> tuple[IntArray, IntArray]:
         """Every attack of `able` creatures that may attack (bit i: the i-th in row order),
@@ -205,6 +188,8 @@ def _best_boards(value: IntArray, tie: IntArray, board_battle: IntArray, nb: int
     is its best blocks'), the first as ties are shown among equal ones; boards by battle."""
     rank = lexicographic_ranks(value)
     ties = int(tie.max(initial=0)) + 1
+    if (int(rank.max(initial=0)) + 1) * ties >= 1 << 62:  # the key would overflow int64:
+        rank = np.unique(rank, return_inverse=True)[1].reshape(-1).astype(I64)  # dense ranks
     key = (int(rank.max(initial=0)) - rank) * ties + tie  # lowest: best
     count = np.bincount(board_battle, minlength=nb)
     some = count > 0

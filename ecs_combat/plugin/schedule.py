@@ -195,6 +195,10 @@ class System:
     writes: frozenset[str] = frozenset()
     #: Systems or sets it may run before or after, although both write a field.
     ambiguous_with: frozenset[str] = frozenset()
+    #: True: it changes nothing but the payload fields it `writes` (notes aside), so what
+    #: reads none of them may skip it (which attackers tap changes nobody's characteristics:
+    #: the decisions' block options skip a declare-attackers system writing only ``taps``).
+    only_writes: bool = False
 
     @overload
     def __init__(
@@ -210,6 +214,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -225,6 +230,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -240,6 +246,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -255,6 +262,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -270,6 +278,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -285,6 +294,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -300,6 +310,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -315,6 +326,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -330,6 +342,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None: ...
     def __init__(
         self,
@@ -344,6 +357,7 @@ class System:
         after: Collection[str] = (),
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
+        only_writes: bool = False,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "point", point)
@@ -356,3 +370,4 @@ class System:
         setattr_(self, "after", _names(after))
         setattr_(self, "writes", _names(writes))
         setattr_(self, "ambiguous_with", _names(ambiguous_with))
+        setattr_(self, "only_writes", only_writes)

@@ -56,10 +56,15 @@ def sides_at_declare_blockers(scenario: Scenario, registry: Registry) -> dict[st
     return _declaration_sides(scenario, registry).blocking
 
 
-def at_declare_blockers(scenario: Scenario, registry: Registry) -> Declared:
+def at_declare_blockers(
+    scenario: Scenario, registry: Registry, attackers_tapped: bool = True
+) -> Declared:
     """The creatures as blockers are declared (:func:`sides_at_declare_blockers`), which are
-    tapped then, and the block requirements the attack triggers made."""
-    return _declaration_sides(scenario, registry)
+    tapped then, and the block requirements the attack triggers made. Without
+    `attackers_tapped` the caller reads only whether the defending player's creatures are
+    tapped, not which attackers tapped (``tapped`` may then leave attackers out): the
+    declare-attackers systems that change only that are not run."""
+    return _declaration_sides(scenario, registry, attackers_tapped)
 
 
 def check_declarations_now(scenario: Scenario, registry: Registry, blocks: bool = True) -> None:
@@ -98,13 +103,15 @@ class Declared:
     gone: set[str] = field(default_factory=set)
 
 
-def _declaration_sides(scenario: Scenario, registry: Registry) -> Declared:
+def _declaration_sides(
+    scenario: Scenario, registry: Registry, attackers_tapped: bool = True
+) -> Declared:
     """The creatures as attackers are declared and as blockers are declared, in one world,
     and the ids of those tapped as blockers are declared. When nothing can change them before
     the declarations (no static abilities, no declare-attackers system for these creatures)
     they are as the scenario declares them, and the world is not built: :func:`spec_side`
     reads the same characteristics."""
-    if not _may_change(scenario, registry):
+    if not _may_change(scenario, registry, attackers_tapped):
         sides = {
             cid: spec_side(spec, registry, scenario.players[spec.controller].lands)
             for cid, spec in scenario.creatures.items()
@@ -130,14 +137,15 @@ def _declaration_sides(scenario: Scenario, registry: Registry) -> Declared:
     return Declared(attacking, blocking, tapped, made, gone)
 
 
-def _may_change(scenario: Scenario, registry: Registry) -> bool:
+def _may_change(scenario: Scenario, registry: Registry, attackers_tapped: bool = True) -> bool:
     """Whether static abilities or the declare-attackers step's systems may make a creature
-    differ from how the scenario declares it."""
+    differ from how the scenario declares it (without `attackers_tapped`: other than which
+    attackers tap)."""
     present = {k for spec in scenario.creatures.values() for k in (*spec.keywords, *spec.counters)}
     static = static_ability_keywords(registry)
     if static is None or not static.isdisjoint(present):
         return True
     if not scenario.attackers:
         return False
-    attack = attack_system_keywords(registry)
+    attack = attack_system_keywords(registry, attackers_tapped)
     return attack is None or not attack.isdisjoint(present)

@@ -303,13 +303,15 @@ def after_turn(
     player_outcomes: Mapping[str, PlayerOutcome],
     outcomes: Mapping[str, CreatureOutcome],
     active: str,
+    untapping: str | None = None,
 ) -> tuple[dict[str, PlayerSpec], dict[str, CreatureSpec]]:
     """The board after `active`'s turn and its cleanup (514.2): `players` and `creatures` as
     the turn began, changed by what it did (`player_outcomes` and `outcomes`, by id): life
     and the plugins' state; creatures that left are gone; damage removed and "until end of
     turn" effects ended (power, toughness and keywords as printed), counters and tapped
     creatures stay. The active player's creatures are no longer summoning sick (302.6); a
-    creature that returned (persist, undying) is valued as it returned (RULES 12)."""
+    creature that returned (persist, undying) is valued as it returned (RULES 12). With
+    `untapping`, that player's untap step (502.3) follows: their creatures untap."""
     after_players = {
         pid: dataclasses.replace(
             p, life=player_outcomes[pid].life, state={**p.state, **player_outcomes[pid].state}
@@ -325,7 +327,7 @@ def after_turn(
             spec,
             damage=0,
             counters=dict(out.counters),
-            tapped=bool(out.tapped),
+            tapped=bool(out.tapped) and spec.controller != untapping,
             summoning_sick=spec.summoning_sick and spec.controller != active,
             state={**spec.state, **out.state},
             value=spec.value if spec.value is not None or out.returned is None else out.returned,

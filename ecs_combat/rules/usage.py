@@ -72,11 +72,15 @@ def static_ability_keywords(registry: Registry) -> frozenset[str] | None:
     return frozenset(out)
 
 
-def attack_system_keywords(registry: Registry) -> frozenset[str] | None:
+def attack_system_keywords(registry: Registry, taps_matter: bool = True) -> frozenset[str] | None:
     """The keywords of the ``declare-attackers`` systems, which may change creatures before
-    blockers are declared; None if one names no keyword (it runs for every creature)."""
+    blockers are declared; None if one names no keyword (it runs for every creature).
+    Without `taps_matter`, those of systems that change only which attackers tap
+    (``only_writes``, writing at most ``taps``) are left out."""
     out: set[str] = set()
     for s in registry.systems_at("declare-attackers"):
+        if not taps_matter and s.system.only_writes and s.system.writes <= {"taps"}:
+            continue
         if not s.system.keywords:
             return None
         out |= s.system.keywords

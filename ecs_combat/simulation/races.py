@@ -40,6 +40,7 @@ from ecs_combat.scenario.race import RaceScenario, RaceSettings
 from ecs_combat.scenario.turn_loader import parse_turn
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.scenario.writer import scenario_document
+from ecs_combat.simulation.card_draw import CardDrawn
 from ecs_combat.simulation.generate import Drawn, Generator, draw_battles
 from ecs_combat.simulation.spec import BattleSpec, RaceSpec
 
@@ -155,6 +156,36 @@ class RacePlayer:
         return json.dumps([board, cards, None if only is None else sorted(only)])
 
 
+#: A card's side in a race (card pools): its side moved first (the drawn attacking side, A)
+#: or second (B).
+ORDERS = ("first", "second")
+
+
+def race_card_counts(played: PlayedChunk, n_cards: int) -> npt.NDArray[np.int64]:
+    """[card, order, :data:`RACE_COLUMNS`] the races of a chunk counted per creature
+    row, for its card, from its side (a card twice on a board counts twice)."""
+    drawn = played.drawn
+    assert isinstance(drawn, CardDrawn)
+    battle = drawn.batch.battle
+    # each race from A's side: its result (0 won, 1 lost, 2 drawn) and turns played
+    result = np.array(
+        [0 if s.winner == FIRST else 2 if s.winner is None else 1 for s in played.states], I64
+    )
+    turns = np.array([len(s.history) for s in played.states], I64)
+    order = (~drawn.attacking_side).astype(I64)  # 0: A's creature, 1: B's
+    mine = result[battle]
+    mine = np.where((order == 1) & (mine < 2), 1 - mine, mine)  # B's side sees it reversed
+    key = drawn.card * 2 + order
+    size = n_cards * 2
+    out = np.zeros((size, len(RACE_COLUMNS)), I64)
+    out[:, 0] = np.bincount(key, minlength=size)
+    for column, outcome in ((1, 0), (2, 1), (3, 2)):
+        out[:, column] = np.bincount(key[mine == outcome], minlength=size)
+    out[:, 4] = np.bincount(key[mine == 0], weights=turns[battle][mine == 0], minlength=size)
+    out[:, 5] = np.bincount(key[mine == 1], weights=turns[battle][mine == 1], minlength=size)
+    return out.reshape(n_cards, 2, len(RACE_COLUMNS))
+
+
 def race_counts(
     states: Sequence[RaceState], attacker_code: npt.NDArray[Any], blocker_code: npt.NDArray[Any]
 ) -> dict[tuple[int, int], npt.NDArray[np.int64]]:
@@ -252,6 +283,7 @@ def died_in_races(played: PlayedChunk) -> npt.NDArray[np.bool_]:
 
 __all__ = [
     "FIRST",
+    "ORDERS",
     "RACE_COLUMNS",
     "RACE_TABLE_COLUMNS",
     "WINNERS",
@@ -259,6 +291,7 @@ __all__ = [
     "RacePlayer",
     "died_in_races",
     "play_chunk",
+    "race_card_counts",
     "race_counts",
     "race_scenario",
     "race_table",

@@ -36,7 +36,7 @@ from ecs_combat.simulation.generate import (
     side_deaths,
 )
 from ecs_combat.simulation.intervals import rate_and_interval
-from ecs_combat.simulation.races import died_in_races, play_chunk, race_table
+from ecs_combat.simulation.races import died_in_races, play_chunk, race_card_counts, race_table
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
 ENGINES = ("batched", "reference")
@@ -300,6 +300,30 @@ def outcome_codes(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArr
     return code, att_died, blk_died
 
 
+def _race_chunk(
+    generator: Generator,
+    engine: BatchResolver,
+    seed: int,
+    index: int,
+    start: int,
+    stop: int,
+    with_table: bool,
+) -> ChunkResult:
+    """:func:`run_chunk` for a SPEC with ``[race]``: each drawn board played as a race, tallied
+    per matchup, and per card for a card pool."""
+    played = play_chunk(generator, engine, seed, start, stop)
+    player = played.player
+    combats = np.array([player.combats_played, player.combats_resolved], np.int64)
+    pool = generator.pool
+    cards = None if pool is None else race_card_counts(played, len(pool))
+    tally = Tally(played.counts, played.drawn.batch.n_creatures, cards, combats)
+    table = creatures = None
+    if with_table:
+        table = race_table(played, start, stop)
+        creatures = creature_rows(generator, played.drawn, died_in_races(played), start)
+    return ChunkResult(index, start, stop, tally, played.seconds, table, creatures)
+
+
 def run_chunk(
     generator: Generator,
     engine: BatchResolver,
@@ -313,15 +337,7 @@ def run_chunk(
     (with ``[race]``: play each as a race, :mod:`.races`)."""
     spec = generator.spec
     if isinstance(spec, BattleSpec) and spec.race is not None:
-        played = play_chunk(generator, engine, seed, start, stop)
-        player = played.player
-        combats = np.array([player.combats_played, player.combats_resolved], np.int64)
-        tally = Tally(played.counts, played.drawn.batch.n_creatures, combats=combats)
-        table = creatures = None
-        if with_table:
-            table = race_table(played, start, stop)
-            creatures = creature_rows(generator, played.drawn, died_in_races(played), start)
-        return ChunkResult(index, start, stop, tally, played.seconds, table, creatures)
+        return _race_chunk(generator, engine, seed, index, start, stop, with_table)
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
     drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine

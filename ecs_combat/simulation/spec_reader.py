@@ -308,7 +308,6 @@ class SpecReader(Checker):
             ("decisions", "a race's decisions are race.decisions"),
             ("turn", "a race plays whole turns itself"),
             ("casts", "a race casts no spells"),
-            ("pool", "races between a card pool's cards are not offered yet"),
         ):
             if key in doc:
                 raise self.fail(key, f"can't be given beside [race]: {why}")
