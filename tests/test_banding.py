@@ -298,3 +298,80 @@ def test_702_22k_decided_divisions_are_always_listed(resolve: Resolve, registry:
         blocks = f"blockers = {toml_value(choice.blockers)}\n"
         out = resolve(text.replace("bands =", blocks + "bands =") + lines)
         assert out["steps"] == choice.outcome["steps"]
+
+
+# -- a blocker shared by a trampler and an attacker the defending player divides -------------
+
+#: A 3/3 trampler and a 3/3 bear attack B; a 0/4 wall that can block an additional creature
+#: blocks both, and a 0/1 with banding blocks the bear too, so B divides the bear's 3 between
+#: the wall and the knight (702.22j) while A divides the wurm's 3 between the wall and B.
+SHARED = (
+    PLAYERS
+    + creature("wurm", "A", 3, 3, "trample")
+    + creature("bear", "A", 3, 3)
+    + creature("wall", "B", 0, 4, "can block an additional creature")
+    + creature("knight", "B", 0, 1, "banding")
+    + combat({"wurm": "B", "bear": "B"})
+)
+SHARED_BLOCKS = {"wall": ["wurm", "bear"], "knight": "bear"}
+
+
+def shared_blocks(*lines: str) -> str:
+    return SHARED.replace(
+        "[combat]\n", "[combat]\n" + f"blockers = {toml_value(SHARED_BLOCKS)}\n"
+    ) + "".join(lines)
+
+
+def test_702_19c_trample_counts_the_damage_the_defending_player_assigns(resolve: Resolve) -> None:
+    """B puts the bear's 3 on the wall (702.22j), so the wall is assigned 1 + 3 = 4, lethal:
+    the wurm may send 2 of its 3 to B (702.19c counts damage other creatures assign the wall
+    in the step). The wall dies; B loses 2; the knight takes nothing."""
+    out = resolve(
+        shared_blocks(
+            divide("regular", "wurm", {"wall": 1, "B": 2}),
+            divide("regular", "bear", {"wall": 3}),
+        )
+    )
+    assert damage(out) == {("wurm", "wall", 1), ("wurm", "B", 2), ("bear", "wall", 3)}
+    assert out["steps"][0]["died"] == ["wall"]
+    assert out["players"]["B"]["life"] == 18
+    assert out["creatures"]["knight"]["damage"] == 0
+
+
+def test_702_19c_the_same_trample_without_the_bears_damage_is_an_error(resolve: Resolve) -> None:
+    """B puts the bear's 3 on the knight: the wall is assigned only the wurm's 1 of its 4, so
+    the wurm's 2 to B break 702.19c: an input error at the wurm's division."""
+    with pytest.raises(InputError) as caught:
+        resolve(
+            shared_blocks(
+                divide("regular", "wurm", {"wall": 1, "B": 2}),
+                divide("regular", "bear", {"knight": 3}),
+            )
+        )
+    assert caught.value.path == "combat.divide[0].amounts"
+    assert "wurm assigns damage to B before assigning lethal damage to wall" in str(caught.value)
+
+
+def test_702_19c_702_22j_decisions_count_the_defending_players_division(
+    resolve: Resolve, registry: Registry
+) -> None:
+    """With the blocks of SHARED_BLOCKS, A divides the wurm's 3 (wall w, B 3 - w), then B
+    the bear's 3 (wall x, knight 3 - x), among the replies that keep the wurm's division
+    legal: w + x >= 4 where 3 - w > 0 (702.19c, 702.22j). The wall (value 4) dies when
+    w + x >= 4, the knight (value 1) when x < 3. B minimises (game, material, life):
+    w = 3: x = 0 (knight dies, wall lives), (0, 1, 0); w = 2: x = 3, (0, 4, 1) (x = 2 also
+    kills the knight); w = 1: x = 3 only, (0, 4, 2); w = 0: no legal reply, not a choice.
+    A maximises: w = 1, (0, 4, 2). A search that ignored B's damage to the wall would allow
+    only w = 3 and answer (0, 1, 0). The decided line replays on both engines."""
+    sc = parse_scenario(tomllib.loads(SHARED), registry, "t.toml")
+    d = best_blocks(sc, registry, top=20)
+    (choice,) = [c for c in d.best if c.blockers == SHARED_BLOCKS]
+    assert tuple(choice.score.values()) == (0, 4, 2, 0)
+    assert choice.divide == [
+        {"step": "regular", "source": "wurm", "amounts": {"wall": 1, "B": 2}},
+        {"step": "regular", "source": "bear", "amounts": {"wall": 3}},
+    ]
+    lines = [divide(x["step"], x["source"], x["amounts"]) for x in choice.divide]
+    out = resolve(shared_blocks(*lines))
+    assert out["steps"] == choice.outcome["steps"]
+    assert out["players"]["B"]["life"] == 18
