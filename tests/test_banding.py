@@ -5,15 +5,18 @@ decision search."""
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 
 import pytest
 from conftest import Resolve
+from decisions_brute import best_line_value
 from scenario_text import combat, creature, divide, toml_value
 
 from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.decisions import best_blocks
 from ecs_combat.scenario.writer import scenario_document
+from tests.test_decisions import agrees_with_brute_force
 from tests.test_turns import turn_resolver
 
 PLAYERS = "[players.A]\n[players.B]\n"
@@ -375,3 +378,19 @@ def test_702_19c_702_22j_decisions_count_the_defending_players_division(
     out = resolve(shared_blocks(*lines))
     assert out["steps"] == choice.outcome["steps"]
     assert out["players"]["B"]["life"] == 18
+
+
+def test_702_19c_702_22j_decisions_agree_with_brute_force(registry: Registry) -> None:
+    """Each of SHARED's block declarations, answered by the players' divisions in turn (the
+    defending player's only among replies that keep the wurm's division legal), scores what
+    the brute-force oracle gives it (every line resolved on the reference engine, which
+    refuses the illegal ones); the best, count and ties agree too."""
+    sc = parse_scenario(tomllib.loads(SHARED), registry, "t.toml")
+    d = best_blocks(sc, registry, top=50)
+    assert len(d.best) == d.declarations == 12
+    for choice in d.best:
+        blockers = {k: (v,) if isinstance(v, str) else tuple(v) for k, v in choice.blockers.items()}
+        declared = dataclasses.replace(sc, blockers=blockers)
+        brute = best_line_value(declared, registry, tuple(choice.score))
+        assert tuple(choice.score.values()) == brute, blockers
+    agrees_with_brute_force(tomllib.loads(SHARED), registry)
