@@ -394,3 +394,35 @@ def test_702_19c_702_22j_decisions_agree_with_brute_force(registry: Registry) ->
         brute = best_line_value(declared, registry, tuple(choice.score))
         assert tuple(choice.score.values()) == brute, blockers
     agrees_with_brute_force(tomllib.loads(SHARED), registry)
+
+
+def test_702_2c_702_19c_a_deathtouch_share_from_the_defending_player_is_lethal(
+    resolve: Resolve, registry: Registry
+) -> None:
+    """SHARED with a 1/1 deathtouch bear: B divides its 1 (702.22j). Any of it on the wall is
+    lethal damage assigned to the wall (702.2c), so the wurm may send all 3 to B (702.19c);
+    with it on the knight, the wurm must put all 3 on the 0/4 wall. By hand: A's w on the wall
+    (3 - w to B), B's x in {0, 1} on the wall; w < 3 forces x = 1: the wall dies, B loses
+    3 - w; w = 3: B picks x = 0 and loses the knight only, (0, 1, 0). A picks w = 0: (0, 4, 3).
+    The explicit line resolves so on both engines; the oracle agrees."""
+    bear = creature("bear", "A", 3, 3)
+    text = SHARED.replace(bear, creature("bear", "A", 1, 1, "deathtouch"))
+    assert "deathtouch" in text
+    sc = parse_scenario(tomllib.loads(text), registry, "t.toml")
+    (choice,) = [c for c in best_blocks(sc, registry, top=50).best if c.blockers == SHARED_BLOCKS]
+    assert tuple(choice.score.values()) == (0, 4, 3, 0)
+    assert choice.divide == [
+        {"step": "regular", "source": "wurm", "amounts": {"B": 3}},
+        {"step": "regular", "source": "bear", "amounts": {"wall": 1}},
+    ]
+    declared = dataclasses.replace(sc, blockers={"wall": ("wurm", "bear"), "knight": ("bear",)})
+    assert best_line_value(declared, registry, tuple(choice.score)) == (0, 4, 3, 0)
+    blocks = f"blockers = {toml_value(SHARED_BLOCKS)}\n"
+    out = resolve(
+        text.replace("[combat]\n", "[combat]\n" + blocks)
+        + divide("regular", "wurm", {"B": 3})
+        + divide("regular", "bear", {"wall": 1})
+    )
+    assert damage(out) == {("wurm", "B", 3), ("bear", "wall", 1)}
+    assert out["steps"][0]["died"] == ["wall"]
+    assert out["players"]["B"]["life"] == 17

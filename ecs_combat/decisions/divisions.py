@@ -5,7 +5,9 @@ divide (an attacker with two or more blockers left, or one that may send excess 
 and has a blocker left; a blocker blocking two or more attackers left), which player divides
 each (its controller, unless an ``assign-damage`` system said another: banding, 702.22j-k),
 and every legal way each player can divide: all amounts totalling the creature's power over
-its recipients, the attacking player's obeying the excess rule (702.19b) together.
+its recipients, the attacking player's obeying the excess rule (702.19b-c) together, counting
+what the defending player divides onto a trampler's blocker (702.22j) by constraining that
+player's replies.
 """
 
 from __future__ import annotations
