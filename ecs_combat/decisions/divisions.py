@@ -267,20 +267,21 @@ def attacking_divisions(choices: StepChoices) -> tuple[Combos, Combos, BoolArray
     if not any(d.player is not None for d in choices.attacking):
         return combos, replies, None
     blockers = {b for d in choices.attacking for b in d.recipients}
-    # [n_attacking, 1] and [1, n_defending] parts of what each blocker is assigned
+    # [n_attacking, slots, 1] and [1, slots, n_defending]: sums over slots broadcast to pairs
     x, y = combos.amounts[:, :, None], replies.amounts.T[None, :, :]
     # the defending player's divisions matter only where they reach one of those blockers
     shared = bool(blockers & set(replies.recipient.tolist()))
+    destroys, reply_destroys = _destroys(choices.attacking), _destroys(choices.defending)
     incoming: dict[int, IntArray] = {}
     hot: dict[int, BoolArray] = {}
     for b in blockers:
         fixed, fixed_hot = choices.fixed.get(b, (0, False))
         cols, rcols = combos.recipient == b, replies.recipient == b
         incoming[b] = x[:, cols].sum(axis=1) + fixed
-        hot[b] = (x[:, cols & _destroys(choices.attacking)] > 0).any(axis=1) | fixed_hot
+        hot[b] = np.asarray((x[:, cols & destroys] > 0).any(axis=1) | fixed_hot, np.bool_)
         if shared:
             incoming[b] = incoming[b] + y[:, rcols].sum(axis=1)
-            hot[b] = hot[b] | (y[:, rcols & _destroys(choices.defending)] > 0).any(axis=1)
+            hot[b] = hot[b] | (y[:, rcols & reply_destroys] > 0).any(axis=1)
     legal = np.ones((len(combos.amounts), y.shape[2] if shared else 1), np.bool_)
     start = 0
     for d in choices.attacking:
