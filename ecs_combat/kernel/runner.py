@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched import BatchOutcome, CombatBatch, IntArray, Schedule
+from ecs_combat.batched import BatchOutcome, CombatBatch, IntArray, Schedule, StepDivisions
 from ecs_combat.kernel import cache
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
@@ -135,13 +135,24 @@ class Kernel:
 
     def resolve(self, schedule: Schedule, batch: CombatBatch) -> BatchOutcome:
         """Resolve every battle of a batch the kernel can resolve (:meth:`refusal`)."""
+        return self.play(schedule, batch, divisions=False)[0]
+
+    def play(
+        self, schedule: Schedule, batch: CombatBatch, divisions: bool
+    ) -> tuple[BatchOutcome, list[StepDivisions]]:
+        """:meth:`resolve`, and with `divisions` what the dealers of each damage step taken
+        could have divided, as :meth:`BatchedEngine.resolve_batch_with_divisions` gives it
+        (a step no battle took has no record; one where nobody could divide may have one,
+        which has no divider)."""
         if self._module is None:
             self.compile()
-        args = self._arguments(batch, self.plan(schedule))
-        c, st, bt, *_, owns = args
+        plan = self.plan(schedule)
+        args = self._arguments(batch, plan, divisions)
+        c, st, bt, bl, *_, owns, rc = args
         if self._call is None:
             self._call = self._entry()
         self._run(self._call, batch.n_battles, args)
+        records = _records(bt.steps_taken, bl, rc) if divisions else []
         player_state = {key: v.copy() for key, v in batch.player_state.items()}
         for own, (_, columns) in zip(owns, self.source.owns, strict=True):
             for i, col in enumerate(columns):
@@ -163,7 +174,7 @@ class Kernel:
             steps_taken=bt.steps_taken,
             player_state=player_state,
             returned=np.full(batch.n_creatures, -1, I64),
-        )
+        ), records
 
     def _entry(self) -> Callable[..., None]:
         """The compiled `resolve_range` called without numba's dispatcher (which types every
@@ -176,9 +187,10 @@ class Kernel:
             return dispatcher  # type: ignore[no-any-return]
         return overloads[0].entry_point  # type: ignore[no-any-return]
 
-    def _arguments(self, b: CombatBatch, plan: Plan) -> tuple[Any, ...]:
+    def _arguments(self, b: CombatBatch, plan: Plan, divisions: bool = False) -> tuple[Any, ...]:
         """The kernel's arguments for a batch: its arrays in, the state and scratch arrays,
-        and its schedule's step table and keyword bits (`plan`)."""
+        its schedule's step table and keyword bits (`plan`), and where each step's possible
+        divisions are noted (with `divisions`; else blocks of no rows)."""
         m = self.module
         n, nb, np_ = b.n_creatures, b.n_battles, b.n_players
         # Few allocations (a small batch's cost is mostly their number): each block's rows
@@ -242,7 +254,14 @@ class Kernel:
             () if cls is None else cls(*(self._column(col, b) for col in columns))
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
-        return c, st, bt, bl, sp, fl, a, k, guards, owns
+        steps = len(plan.default)
+        noted, blocks = (n, len(bb)) if divisions else (0, 0)
+        marks = np.zeros((3, steps, noted), np.bool_)
+        amounts = np.zeros((2, steps, noted), I64)
+        rc = m.Record(
+            marks[0], amounts[0], amounts[1], marks[1], marks[2], np.zeros((steps, blocks), np.bool_)
+        )
+        return c, st, bt, bl, sp, fl, a, k, guards, owns, rc
 
     def _column(self, column: KernelColumn, batch: CombatBatch) -> AnyArray:
         """A plugin's own column's first values."""
@@ -272,6 +291,27 @@ class Kernel:
         jobs = [self._pool.submit(kernel, lo, hi, *args) for lo, hi in pairwise(edges)]
         for job in jobs:
             job.result()
+
+
+def _records(taken: AnyArray, bl: Any, rc: Any) -> list[StepDivisions]:
+    """Each damage step some battle took, as the kernel noted it (`rc`), in step order."""
+    out = []
+    for s in taken.any(axis=1).nonzero()[0].tolist():
+        live = rc.live[s]
+        out.append(
+            StepDivisions(
+                s,
+                rc.deals[s],
+                rc.power[s],
+                rc.remaining[s],
+                rc.one_is_lethal[s],
+                rc.player_gets_excess[s],
+                np.asarray(bl.blocker)[live],
+                np.asarray(bl.attacker)[live],
+                np.asarray(bl.rank)[live],
+            )
+        )
+    return out
 
 
 def _fixed(values: Any, dtype: type[Any]) -> AnyArray:

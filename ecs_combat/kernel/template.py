@@ -61,20 +61,27 @@ Battles = namedtuple(
 Steps = namedtuple("Steps", ["default", "strike", "withhold"])
 #: Scratch for a step's damage, from each battle's offset: source, recipient, amount.
 Flows = namedtuple("Flows", ["source", "recipient", "amount"])
+#: What the dealers of each damage step could divide, for the decision search
+#: (:class:`~ecs_combat.batched.StepDivisions`), [steps, rows] (`live`: [steps, blocks]), or
+#: [steps, 0] each when not recorded: who deals, power and toughness left as the step's
+#: damage is assigned, the ``assign-damage`` parts' flags, the blocks still in effect.
+Record = namedtuple(
+    "Record", ["deals", "power", "remaining", "one_is_lethal", "player_gets_excess", "live"]
+)
 
 
 def resolve_range(
     lo: int, hi: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any,
-    guards: Any, o: Any,
+    guards: Any, o: Any, rc: Any,
 ) -> None:  # fmt: skip
     """Play battles `lo` to `hi - 1` through."""
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, o)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, o, rc)
 
 
 def play(
     b: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any, guards: Any,
-    o: Any,
+    o: Any, rc: Any,
 ) -> None:  # fmt: skip
     """One battle's combat: declarations, state-based actions, the damage steps."""
     has_attack, keywords = declare(b, c, st, bt, bl)
@@ -89,7 +96,7 @@ def play(
         if not step_exists(b, s, c, st, bt, sp):
             continue
         bt.steps_taken[s, b] = True
-        damage_step(b, s, c, st, bt, bl, sp, fl, a, guards, o)
+        damage_step(b, s, c, st, bt, bl, sp, fl, a, guards, o, rc)
         check_state(b, True, c, st, bt, k, guards, o)
 
 
@@ -130,10 +137,18 @@ def step_exists(b: int, s: int, c: Any, st: Any, bt: Any, sp: Any) -> bool:
 
 def damage_step(
     b: int, s: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, guards: Any,
-    o: Any,
+    o: Any, rc: Any,
 ) -> None:  # fmt: skip
-    """Who deals damage (510.1), how each divides it, and all of it dealt at once (510.2)."""
+    """Who deals damage (510.1), how each divides it, and all of it dealt at once (510.2);
+    what the dealers could divide noted in `rc` when it has rows."""
     r0, r1 = bt.rows[b], bt.rows[b + 1]
+    noting = rc.deals.shape[1] != 0
+    if noting:
+        for i in range(r0, r1):
+            rc.power[s, i] = c.power[i]
+            rc.remaining[s, i] = max(c.toughness[i] - c.marked[i], 0)
+        for q in range(bt.blocks[b], bt.blocks[b + 1]):
+            rc.live[s, q] = c.blocking[bl.blocker[q]] and c.attacking[bl.attacker[q]]
     e0 = 2 * (r0 + bt.blocks[b])  # room for two flows per creature and per block
     e = e0
     for i in range(r0, r1):  # each assigns as it divides: parts write their row's only
@@ -148,6 +163,10 @@ def damage_step(
         a.one_is_lethal[i] = False
         a.player_gets_excess[i] = False
         assign_parts(i, c, st, a, guards, o)
+        if noting:
+            rc.deals[s, i] = True
+            rc.one_is_lethal[s, i] = a.one_is_lethal[i]
+            rc.player_gets_excess[s, i] = a.player_gets_excess[i]
         if c.attacking[i]:
             e = attacker_divides(i, e, c, st, bl, fl, a)
         elif c.blocking[i]:
