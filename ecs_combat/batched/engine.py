@@ -68,11 +68,13 @@ class BatchedEngine:
             self._kernel_asked = True
         return self._kernel
 
-    def kernel_takes(self, batch: CombatBatch) -> bool:
+    def kernel_takes(self, batch: CombatBatch, legal: bool = False) -> bool:
         """Whether the plugin set's compiled kernel resolves this batch (kernels on, and
-        nothing in the batch or its schedule it lacks)."""
+        nothing in the batch or its schedule it lacks); `legal`: its explicit divisions
+        are known to be legal (the decision search's), which the kernel plays unchecked."""
         kernel = self.kernel()
-        return kernel is not None and not kernel.refusal(self.schedules.of([batch]), batch)
+        schedule = self.schedules.of([batch])
+        return kernel is not None and not kernel.refusal(schedule, batch, legal)
 
     def masks(self, names: tuple[str, ...]) -> KeywordMasks:
         """The keyword masks for a batch's keyword bits (computed once per bit layout)."""
@@ -122,7 +124,7 @@ class BatchedEngine:
         """:meth:`resolve_batch_with_divisions`, as a :class:`Played`; with `record`, its
         log is kept for the results of chosen battles (:meth:`Played.results`); with
         `kernel` (and not `record`), played in the plugin set's compiled kernel, which
-        must take it (:meth:`kernel_takes`)."""
+        must take it (:meth:`kernel_takes`, its explicit divisions legal)."""
         if kernel and not record:
             compiled = self.kernel()
             assert compiled is not None

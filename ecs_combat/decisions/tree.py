@@ -197,7 +197,7 @@ class Tree:
             )
         copies, layout = self.battles(level, named=record)
         batch = copies.batch
-        kernel = not horizon and rows <= KERNEL_ROWS and self.engine.kernel_takes(batch)
+        kernel = not horizon and rows <= KERNEL_ROWS and self.engine.kernel_takes(batch, legal=True)
         if kernel:
             self.kernel_played = True
             record = False  # the kernel keeps no log: the results of the nodes asked for

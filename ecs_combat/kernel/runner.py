@@ -59,15 +59,18 @@ class Kernel:
             self._module = cache.load(self.source)
         return self._module
 
-    def refusal(self, schedule: Schedule, batch: CombatBatch) -> str:
-        """Why the kernel can't resolve a batch with this schedule, or ``""``."""
+    def refusal(self, schedule: Schedule, batch: CombatBatch, legal: bool = False) -> str:
+        """Why the kernel can't resolve a batch with this schedule, or ``""``. With `legal`,
+        the batch's explicit divisions are known to be legal (the decision search's): the
+        kernel plays them unchecked; else it refuses a batch that has some (the numpy
+        engine checks them, 510.1c-d)."""
         why = self.plan(schedule).refusal
         if why:
             return why
         b = batch
         for what, rows in (
             ("events", b.event_battle),
-            ("explicit divisions", b.division_step),
+            ("explicit divisions", np.zeros(0) if legal else b.division_step),
             ("targets", b.target_source),
         ):
             if rows.size:
@@ -148,7 +151,7 @@ class Kernel:
             self.compile()
         plan = self.plan(schedule)
         args = self._arguments(batch, plan, divisions)
-        c, st, bt, bl, *_, owns, rc = args
+        c, st, bt, bl, *_, owns, rc, _ = args
         if self._call is None:
             self._call = self._entry()
         self._run(self._call, batch.n_battles, args)
@@ -261,7 +264,14 @@ class Kernel:
         rc = m.Record(
             marks[0], amounts[0], amounts[1], marks[1], marks[2], np.zeros((steps, blocks), np.bool_)
         )
-        return c, st, bt, bl, sp, fl, a, k, guards, owns, rc
+        source = np.asarray(b.division_source, I64)
+        by_source = np.argsort(source, kind="stable")
+        dv = m.Divisions(
+            _fixed(_starts(source, n), I64),
+            *(_fixed(np.asarray(x, I64)[by_source], I64)
+              for x in (b.division_step, b.division_recipient, b.division_amount)),
+        )  # fmt: skip
+        return c, st, bt, bl, sp, fl, a, k, guards, owns, rc, dv
 
     def _column(self, column: KernelColumn, batch: CombatBatch) -> AnyArray:
         """A plugin's own column's first values."""

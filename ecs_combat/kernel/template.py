@@ -65,6 +65,10 @@ Flows = namedtuple("Flows", ["source", "recipient", "amount"])
 #: (:class:`~ecs_combat.batched.StepDivisions`), [steps, rows] (`live`: [steps, blocks]), or
 #: [steps, 0] each when not recorded: who deals, power and toughness left as the step's
 #: damage is assigned, the ``assign-damage`` parts' flags, the blocks still in effect.
+#: Explicit divisions (the decision search's, legal by construction), by source row: where
+#: each row's begin ([rows + 1]), and each one's step, recipient (a creature row, or
+#: ``-1 - player row``) and amount.
+Divisions = namedtuple("Divisions", ["start", "step", "recipient", "amount"])
 Record = namedtuple(
     "Record", ["deals", "power", "remaining", "one_is_lethal", "player_gets_excess", "live"]
 )
@@ -72,16 +76,16 @@ Record = namedtuple(
 
 def resolve_range(
     lo: int, hi: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any,
-    guards: Any, o: Any, rc: Any,
+    guards: Any, o: Any, rc: Any, dv: Any,
 ) -> None:  # fmt: skip
     """Play battles `lo` to `hi - 1` through."""
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, o, rc)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, o, rc, dv)
 
 
 def play(
     b: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any, guards: Any,
-    o: Any, rc: Any,
+    o: Any, rc: Any, dv: Any,
 ) -> None:  # fmt: skip
     """One battle's combat: declarations, state-based actions, the damage steps."""
     has_attack, keywords = declare(b, c, st, bt, bl)
@@ -96,7 +100,7 @@ def play(
         if not step_exists(b, s, c, st, bt, sp):
             continue
         bt.steps_taken[s, b] = True
-        damage_step(b, s, c, st, bt, bl, sp, fl, a, guards, o, rc)
+        damage_step(b, s, c, st, bt, bl, sp, fl, a, guards, o, rc, dv)
         check_state(b, True, c, st, bt, k, guards, o)
 
 
@@ -137,10 +141,11 @@ def step_exists(b: int, s: int, c: Any, st: Any, bt: Any, sp: Any) -> bool:
 
 def damage_step(
     b: int, s: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, guards: Any,
-    o: Any, rc: Any,
+    o: Any, rc: Any, dv: Any,
 ) -> None:  # fmt: skip
-    """Who deals damage (510.1), how each divides it, and all of it dealt at once (510.2);
-    what the dealers could divide noted in `rc` when it has rows."""
+    """Who deals damage (510.1), how each divides it (as `dv` gives, else by default), and
+    all of it dealt at once (510.2); what the dealers could divide noted in `rc` when it
+    has rows."""
     r0, r1 = bt.rows[b], bt.rows[b + 1]
     noting = rc.deals.shape[1] != 0
     if noting:
@@ -167,6 +172,13 @@ def damage_step(
             rc.deals[s, i] = True
             rc.one_is_lethal[s, i] = a.one_is_lethal[i]
             rc.player_gets_excess[s, i] = a.player_gets_excess[i]
+        given = False
+        for x in range(dv.start[i], dv.start[i + 1]):
+            if dv.step[x] == s:
+                e = flow(fl, e, i, dv.recipient[x], dv.amount[x])
+                given = True
+        if given:
+            continue
         if c.attacking[i]:
             e = attacker_divides(i, e, c, st, bl, fl, a)
         elif c.blocking[i]:
