@@ -171,10 +171,9 @@ b2 = "giant"
         assert out.life.tolist() == [20, life]
         assert out.damage.tolist() == marked
         assert out.alive.tolist() == [True, False, False]
-    assert not engine.kernel_takes(batch := scenarios_to_batch(
-        [parse_scenario(tomllib.loads(divided), registry, "t")], registry
-    ))  # unchecked divisions only where they are known to be legal  # fmt: skip
+    batch = scenarios_to_batch([parse_scenario(tomllib.loads(divided), registry, "t")], registry)
     assert batch.division_step.size
+    assert not engine.kernel_takes(batch)  # unchecked divisions only where known to be legal
 
 
 def test_search_levels_are_played_in_the_kernel(registry: Registry) -> None:
@@ -203,6 +202,4 @@ def test_decisions_are_the_numpy_paths(doc: dict[str, Any]) -> None:
     """Every decision and value of `best_blocks` with kernels on is the numpy path's."""
     doc = {**doc, "combat": {"attackers": doc.get("combat", {}).get("attackers", {})}}
     scenario = parse_scenario(doc, BUNDLED, "drawn.toml")
-    assert decisions(scenario, BUNDLED, kernels=True) == decisions(
-        scenario, BUNDLED, kernels=False
-    )
+    assert decisions(scenario, BUNDLED, kernels=True) == decisions(scenario, BUNDLED, kernels=False)

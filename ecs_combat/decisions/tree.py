@@ -45,6 +45,7 @@ from ecs_combat.decisions.divisions import StepChoices, StepRecord, joint_count
 from ecs_combat.decisions.layout import Layout
 from ecs_combat.decisions.nodes import Expansion, Level, Resolved
 from ecs_combat.decisions.objective import Objective, Sides, score
+from ecs_combat.decisions.playing import nodes_level, play_level
 from ecs_combat.errors import RefusedError
 from ecs_combat.rules.result import CombatResult
 
@@ -113,8 +114,6 @@ class Tree:
     #: The values of leaves beyond their own combat (the two-combat horizon, RULES 12), or
     #: None: their scores. Needs `record` (the leaves' results are what it reads).
     continuation: Continuation | None = None
-    #: Whether a level was played in the compiled kernel (:data:`KERNEL_ROWS`).
-    kernel_played: bool = False
 
     def __post_init__(self) -> None:
         self._rows = self.board_rows or Rows.of(self.boards)
@@ -197,12 +196,7 @@ class Tree:
             )
         copies, layout = self.battles(level, named=record)
         batch = copies.batch
-        kernel = not horizon and rows <= KERNEL_ROWS and self.engine.kernel_takes(batch, legal=True)
-        if kernel:
-            self.kernel_played = True
-            record = False  # the kernel keeps no log: the results of the nodes asked for
-            # are resolved again (:meth:`results_of` says None)
-        played = self.engine.play_batch(batch, record=record, kernel=kernel)
+        played, record = play_level(self.engine, batch, rows, record, horizon)
         if keep:
             self.played.append(played if record else None)
         outcome, records = played.outcome, played.divisions
@@ -437,11 +431,11 @@ class Tree:
     def results_of(self, nodes: list[int], notes: bool = True) -> list[CombatResult] | None:
         """The results of some distinct nodes, as :meth:`BatchedEngine.resolve_many` gives
         them (without `notes`: :meth:`Played.results`); None if one's level was not
-        recorded."""
+        recorded and the tree does not record (else those are played again)."""
         firsts = [lv.first for lv in self.levels]
         at = [int(np.searchsorted(firsts, n, side="right")) - 1 for n in nodes]
         if any(self.played[li] is None for li in at):
-            return self._replayed(nodes, notes) if self.record and self.kernel_played else None
+            return self._replayed(nodes, notes) if self.record else None
         out: dict[int, CombatResult] = {}
         for li in sorted(set(at)):
             mine = [n for n, i in zip(nodes, at, strict=True) if i == li]
@@ -452,22 +446,10 @@ class Tree:
         return [out[n] for n in nodes]
 
     def _replayed(self, nodes: list[int], notes: bool) -> list[CombatResult]:
-        """The results of some distinct nodes, their battles played again together with
-        the engine's log (their levels were played in the kernel, which keeps none)."""
+        """Some nodes' results, played again together with the engine's log."""
         ids = np.array(nodes, I64)
-        firsts = np.array([lv.first for lv in self.levels], I64)
-        li = firsts.searchsorted(ids, side="right") - 1
-        decl = np.array(
-            [int(self.levels[i].decl[n - firsts[i]]) for i, n in zip(li.tolist(), nodes, strict=True)],
-            I64,
-        )
-        div, owner = self.divisions_of(ids)
-        div_start = np.zeros(len(nodes) + 1, I64)
-        np.cumsum(np.bincount(owner, minlength=len(nodes)), out=div_start[1:])
-        level = Level(0, decl, np.zeros(len(nodes), I64), div_start, div, ids)
-        copies, _ = self.battles(level, named=True)
-        played = self.engine.play_batch(copies.batch, record=True)
-        return played.results(list(range(len(nodes))), notes)
+        copies, _ = self.battles(nodes_level(self.levels, ids, *self.divisions_of(ids)), True)
+        return self.engine.play_batch(copies.batch, True).results(list(range(len(ids))), notes)
 
     def outcomes_of(self, nodes: IntArray) -> Outcomes:
         """The outcomes of some nodes, as battles in the order given (the tree must keep
@@ -510,10 +492,6 @@ class Tree:
         return div[order], owner[order]
 
 
-#: Levels of at most this many creature rows are played in the plugin set's compiled kernel
-#: when it can (kernels on): 2-4x faster than the numpy engine on the search's small levels,
-#: no faster on the decided tournament's (a few hundred thousand rows; docs/performance.md).
-KERNEL_ROWS = 1 << 15
 #: Levels of at most this many creature rows are recorded when the tree records.
 RECORDED_ROWS = 1 << 14
 #: Levels of trees with a :attr:`Tree.continuation` are recorded up to this many creature rows;

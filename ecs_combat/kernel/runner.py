@@ -257,21 +257,8 @@ class Kernel:
             () if cls is None else cls(*(self._column(col, b) for col in columns))
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
-        steps = len(plan.default)
-        noted, blocks = (n, len(bb)) if divisions else (0, 0)
-        marks = np.zeros((3, steps, noted), np.bool_)
-        amounts = np.zeros((2, steps, noted), I64)
-        rc = m.Record(
-            marks[0], amounts[0], amounts[1], marks[1], marks[2], np.zeros((steps, blocks), np.bool_)
-        )
-        source = np.asarray(b.division_source, I64)
-        by_source = np.argsort(source, kind="stable")
-        dv = m.Divisions(
-            _fixed(_starts(source, n), I64),
-            *(_fixed(np.asarray(x, I64)[by_source], I64)
-              for x in (b.division_step, b.division_recipient, b.division_amount)),
-        )  # fmt: skip
-        return c, st, bt, bl, sp, fl, a, k, guards, owns, rc, dv
+        rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
+        return c, st, bt, bl, sp, fl, a, k, guards, owns, rc, _divisions(m, b)
 
     def _column(self, column: KernelColumn, batch: CombatBatch) -> AnyArray:
         """A plugin's own column's first values."""
@@ -303,10 +290,31 @@ class Kernel:
             job.result()
 
 
+def _record(m: ModuleType, steps: int, size: tuple[int, int]) -> Any:
+    """Where the kernel notes each step's possible divisions: [steps, rows] and [steps,
+    blocks] blocks (`size`; (0, 0): nothing noted)."""
+    rows, blocks = size
+    marks = np.zeros((3, steps, rows), np.bool_)
+    amounts = np.zeros((2, steps, rows), I64)
+    live = np.zeros((steps, blocks), np.bool_)
+    return m.Record(marks[0], amounts[0], amounts[1], marks[1], marks[2], live)
+
+
+def _divisions(m: ModuleType, b: CombatBatch) -> Any:
+    """A batch's explicit divisions by source row, for the kernel."""
+    source = np.asarray(b.division_source, I64)
+    by_source = np.argsort(source, kind="stable")
+    given = (b.division_step, b.division_recipient, b.division_amount)
+    return m.Divisions(
+        _fixed(_starts(source, b.n_creatures), I64),
+        *(_fixed(np.asarray(x, I64)[by_source], I64) for x in given),
+    )
+
+
 def _records(taken: AnyArray, bl: Any, rc: Any) -> list[StepDivisions]:
     """Each damage step some battle took, as the kernel noted it (`rc`), in step order."""
     out = []
-    for s in taken.any(axis=1).nonzero()[0].tolist():
+    for s in np.flatnonzero(np.asarray(taken).any(axis=1)).tolist():
         live = rc.live[s]
         out.append(
             StepDivisions(
