@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
+from ecs_combat.rules.declaring import Declared, install_declaration_player
 
 #: The version of the distribution (pyproject.toml reads it from here).
 __version__ = "0.1.0"
@@ -285,6 +286,20 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(where), name)
     globals()[name] = value
     return value
+
+
+def _played_by_the_reference_engine(
+    scenario: Scenario, registry: Registry, attackers_tapped: bool
+) -> Declared:
+    """The reference engine's declarations (loaded when first asked): the default engine the
+    rules core asks for the creatures as blockers are declared when a plugin may change them
+    (:mod:`ecs_combat.rules.characteristics`)."""
+    from ecs_combat.reference.characteristics import play_declarations
+
+    return play_declarations(scenario, registry, attackers_tapped)
+
+
+install_declaration_player(_played_by_the_reference_engine)
 
 
 __all__ = [

@@ -21,7 +21,7 @@ from ecs_combat.batched import BoolArray, IntArray
 from ecs_combat.decisions.bounds import SearchTooLarge, guard_declarations
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.characteristics import at_declare_blockers
+from ecs_combat.rules.characteristics import at_declare_blockers
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
 from ecs_combat.rules.sides import block_capacity, least_blockers

@@ -21,7 +21,7 @@ from ecs_combat.plugin.definitions import (
     normalize_keyword,
 )
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.characteristics import check_declarations_now
+from ecs_combat.rules.characteristics import check_declarations_now
 from ecs_combat.rules.legality import check_targets, starting_toughness, toughness_message
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.bands import parse_bands
