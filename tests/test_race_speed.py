@@ -11,9 +11,9 @@ import pytest
 from scenario_text import combat, creature
 
 import ecs_combat.reference.characteristics as characteristics
-from ecs_combat.rules.characteristics import at_declare_blockers
 from ecs_combat import Registry, Scenario, parse_scenario
 from ecs_combat.decisions.declarations import block_options
+from ecs_combat.rules.characteristics import at_declare_blockers
 
 PLAYERS = "[players.A]\n[players.B]\n"
 

@@ -184,5 +184,7 @@ def test_the_loader_judges_through_the_installed_engine(
     system may change (exalted), never for one without (a plain bear)."""
     board(creature("sneak", "A", 1, 1, "exalted") + combat({"sneak": "B"}), registry)
     assert counted == [True]
-    board(creature("bear", "A", 2, 2) + creature("cub", "B", 1, 1) + combat({"bear": "B"}), registry)
+    board(
+        creature("bear", "A", 2, 2) + creature("cub", "B", 1, 1) + combat({"bear": "B"}), registry
+    )
     assert counted == [True]

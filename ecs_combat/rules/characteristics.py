@@ -15,7 +15,7 @@ one), since a plugin's systems are code only an engine runs. Each side is a
 from __future__ import annotations
 
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.declaring import Declared, DeclarationPlayer, declaration_player
+from ecs_combat.rules.declaring import DeclarationPlayer, Declared, declaration_player
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.sides import KeywordSide, spec_side
 from ecs_combat.rules.usage import attack_system_keywords, static_ability_keywords
