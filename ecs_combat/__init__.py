@@ -10,7 +10,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ecs_combat.errors import EcsCombatError, InputError, PluginError, RefusedError
-from ecs_combat.rules.declaring import Declared, install_declaration_player
 
 #: The version of the distribution (pyproject.toml reads it from here).
 __version__ = "0.1.0"
@@ -128,6 +127,7 @@ if TYPE_CHECKING:
     )
     from ecs_combat.plugin.views import BatchView, CardState, CombatView, EffectTarget, Where
     from ecs_combat.reference.engine import ReferenceEngine
+    from ecs_combat.rules.declaring import Declared
     from ecs_combat.rules.result import CombatResult, TurnResult
     from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
     from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
@@ -288,18 +288,14 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def _played_by_the_reference_engine(
-    scenario: Scenario, registry: Registry, attackers_tapped: bool
-) -> Declared:
-    """The reference engine's declarations (loaded when first asked): the default engine the
-    rules core asks for the creatures as blockers are declared when a plugin may change them
-    (:mod:`ecs_combat.rules.characteristics`)."""
+def play_declarations(scenario: Scenario, registry: Registry, attackers_tapped: bool) -> Declared:
+    """The engine the scenario reader and the decisions name for the creatures as attackers
+    and as blockers are declared when a plugin may change them
+    (:class:`~ecs_combat.rules.declaring.DeclarationPlayer`): the reference engine's,
+    imported when first asked."""
     from ecs_combat.reference.characteristics import play_declarations
 
     return play_declarations(scenario, registry, attackers_tapped)
-
-
-install_declaration_player(_played_by_the_reference_engine)
 
 
 __all__ = [

@@ -1,29 +1,28 @@
 """The legality of declarations judged by the rules core (``rules/characteristics.py``) with the
 creatures' characteristics as attackers and as blockers are declared (RULES.md section 4): as
 the scenario gives them unless a plugin's static ability or declare-attackers system may change
-them, then as an engine plays the declarations (``rules/declaring.py``). Expected values by
+them, then as the engine the caller names plays the declarations (``rules/declaring.py``). Expected values by
 hand; the legal boards resolve alike on both engines."""
 
 from __future__ import annotations
 
 import dataclasses
 import tomllib
-from collections.abc import Iterator
 
 import pytest
 from conftest import ENGINES, engine_resolver
 from scenario_text import combat, creature
 
+import ecs_combat
 from ecs_combat import InputError, Registry, Scenario, parse_scenario
 from ecs_combat.reference.characteristics import play_declarations
-from ecs_combat.rules import declaring
 from ecs_combat.rules.characteristics import (
     as_given,
     at_declare_blockers,
     check_declarations_now,
     may_change,
 )
-from ecs_combat.rules.declaring import Declared, declaration_player, install_declaration_player
+from ecs_combat.rules.declaring import Declared
 
 PLAYERS = "[players.A]\n[players.B]\n"
 
@@ -43,26 +42,16 @@ def no_engine(scenario: Scenario, registry: Registry, attackers_tapped: bool) ->
 
 
 @pytest.fixture
-def counted() -> Iterator[list[bool]]:
-    """The installed engine, wrapped to count the calls (each call's `attackers_tapped`)."""
-    before = declaration_player()
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The package's engine, wrapped to count the calls (each call's `attackers_tapped`)."""
     calls: list[bool] = []
 
     def player(scenario: Scenario, registry: Registry, attackers_tapped: bool) -> Declared:
         calls.append(attackers_tapped)
-        return before(scenario, registry, attackers_tapped)
+        return play_declarations(scenario, registry, attackers_tapped)
 
-    install_declaration_player(player)
-    try:
-        yield calls
-    finally:
-        install_declaration_player(before)
-
-
-def test_the_package_installs_the_reference_engines_player() -> None:
-    """`import ecs_combat` installs one engine: the reference engine's (loaded when asked)."""
-    assert len(declaring._installed) == 1
-    assert declaration_player().__name__ == "_played_by_the_reference_engine"
+    monkeypatch.setattr(ecs_combat, "play_declarations", player)
+    return calls
 
 
 def test_702_9b_flying_judged_as_given_without_an_engine(registry: Registry) -> None:
@@ -78,8 +67,8 @@ def test_702_9b_flying_judged_as_given_without_an_engine(registry: Registry) -> 
     )
     assert not may_change(sc, registry)
     with pytest.raises(InputError, match=r"'bear' can't block 'bird'.*\(702\.9\)"):
-        check_declarations_now(blocked(sc, {"bear": "bird"}), registry, player=no_engine)
-    check_declarations_now(blocked(sc, {"wall": "bird"}), registry, player=no_engine)
+        check_declarations_now(blocked(sc, {"bear": "bird"}), registry, no_engine)
+    check_declarations_now(blocked(sc, {"wall": "bird"}), registry, no_engine)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -113,12 +102,12 @@ def test_702_118_skulk_judged_after_exalted(registry: Registry) -> None:
         registry,
     )
     assert may_change(sc, registry)
-    at = at_declare_blockers(sc, registry)
+    at = at_declare_blockers(sc, registry, play_declarations)
     assert (at.attacking["sneak"].power, at.blocking["sneak"].power) == (1, 2)
     assert as_given(sc, registry).blocking["sneak"].power == 1
-    check_declarations_now(blocked(sc, {"bear": "sneak"}), registry)
+    check_declarations_now(blocked(sc, {"bear": "sneak"}), registry, play_declarations)
     with pytest.raises(InputError, match=r"'ogre' can't block 'sneak'.*\(702\.118\)"):
-        check_declarations_now(blocked(sc, {"ogre": "sneak"}), registry)
+        check_declarations_now(blocked(sc, {"ogre": "sneak"}), registry, play_declarations)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -156,8 +145,8 @@ def test_the_rules_core_judges_what_the_callers_engine_gives(registry: Registry)
         return as_given(scenario, registry)
 
     with pytest.raises(InputError, match=r"\(702\.118\)"):
-        check_declarations_now(sc, registry, player=as_printed)
-    check_declarations_now(sc, registry, player=play_declarations)
+        check_declarations_now(sc, registry, as_printed)
+    check_declarations_now(sc, registry, play_declarations)
 
 
 def test_508_1f_which_attackers_tap_asks_the_engine_only_when_read(registry: Registry) -> None:
@@ -173,14 +162,14 @@ def test_508_1f_which_attackers_tap_asks_the_engine_only_when_read(registry: Reg
     )
     assert may_change(sc, registry, attackers_tapped=True)
     assert not may_change(sc, registry, attackers_tapped=False)
-    assert at_declare_blockers(sc, registry).tapped == {"ogre"}
-    assert at_declare_blockers(sc, registry, False, player=no_engine).tapped == set()
+    assert at_declare_blockers(sc, registry, play_declarations).tapped == {"ogre"}
+    assert at_declare_blockers(sc, registry, no_engine, False).tapped == set()
 
 
-def test_the_loader_judges_through_the_installed_engine(
+def test_the_loader_judges_through_the_packages_engine(
     registry: Registry, counted: list[bool]
 ) -> None:
-    """The scenario reader asks the installed engine once for a board a declare-attackers
+    """The scenario reader asks the package's engine once for a board a declare-attackers
     system may change (exalted), never for one without (a plain bear)."""
     board(creature("sneak", "A", 1, 1, "exalted") + combat({"sneak": "B"}), registry)
     assert counted == [True]

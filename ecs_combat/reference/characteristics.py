@@ -3,7 +3,8 @@ world: the reference engine's :class:`~ecs_combat.rules.declaring.DeclarationPla
 
 The rules core (:mod:`ecs_combat.rules.characteristics`) asks it only when a plugin's static
 ability or declare-attackers system may change a creature before blockers are declared
-(exalted's +1/+1, static abilities); the package installs it as the default player.
+(exalted's +1/+1, static abilities); ``ecs_combat.play_declarations``, the player the scenario
+reader and the decisions name, imports it when first asked.
 """
 
 from __future__ import annotations

@@ -1,21 +1,21 @@
 """A creature's characteristics as attackers and as blockers are declared, and the legality of
-a scenario's declarations judged from them (RULES 4): the one source the scenario reader, the
-decisions and both engines' checks read.
+a scenario's declarations judged from them (RULES 4): what the scenario reader and the
+decisions read.
 
 The creatures as the scenario gives them are their characteristics at both declarations
 unless a plugin says otherwise: a static ability (``static_keywords``) of a keyword some
 creature has, or a ``declare-attackers`` system of one (``System.keywords``; those that only
 change which attackers tap, ``only_writes`` ``taps``, when the caller reads no attacker's
 tapped). Then the combat is played to the declaration of blockers by an engine (a
-:class:`~ecs_combat.rules.declaring.DeclarationPlayer`: the caller's, else the installed
-one), since a plugin's systems are code only an engine runs. Each side is a
+:class:`~ecs_combat.rules.declaring.DeclarationPlayer` the caller names), since a plugin's
+systems are code only an engine runs. Each side is a
 :class:`~ecs_combat.rules.sides.KeywordSide`, which :mod:`ecs_combat.rules.legality` reads.
 """
 
 from __future__ import annotations
 
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.declaring import DeclarationPlayer, Declared, declaration_player
+from ecs_combat.rules.declaring import DeclarationPlayer, Declared
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.sides import KeywordSide, spec_side
 from ecs_combat.rules.usage import attack_system_keywords, static_ability_keywords
@@ -25,40 +25,36 @@ from ecs_combat.scenario.model import Scenario
 def at_declare_blockers(
     scenario: Scenario,
     registry: Registry,
+    player: DeclarationPlayer,
     attackers_tapped: bool = True,
-    player: DeclarationPlayer | None = None,
 ) -> Declared:
     """The creatures as attackers and as blockers are declared, which are tapped then, and
     the block requirements the attack triggers made. Without `attackers_tapped` the caller
     reads only whether the defending player's creatures are tapped, not which attackers
-    tapped (``tapped`` may then leave attackers out). An engine (`player`, else the
-    installed one) plays the combat only when a plugin may change a creature first
-    (:func:`may_change`)."""
+    tapped (``tapped`` may then leave attackers out). The engine `player` plays the combat
+    only when a plugin may change a creature first (:func:`may_change`)."""
     if may_change(scenario, registry, attackers_tapped):
-        return (player or declaration_player())(scenario, registry, attackers_tapped)
+        return player(scenario, registry, attackers_tapped)
     return as_given(scenario, registry)
 
 
 def sides_at_declare_blockers(
-    scenario: Scenario, registry: Registry, player: DeclarationPlayer | None = None
+    scenario: Scenario, registry: Registry, player: DeclarationPlayer
 ) -> dict[str, KeywordSide]:
     """Every creature of the scenario, by id, as blockers are declared: after the scenario's
     attackers (``scenario.attackers``) are declared and the declare-attackers step's systems
     have run. Its blockers are not read."""
-    return at_declare_blockers(scenario, registry, player=player).blocking
+    return at_declare_blockers(scenario, registry, player).blocking
 
 
 def check_declarations_now(
-    scenario: Scenario,
-    registry: Registry,
-    blocks: bool = True,
-    player: DeclarationPlayer | None = None,
+    scenario: Scenario, registry: Registry, player: DeclarationPlayer, blocks: bool = True
 ) -> None:
     """Raise :class:`~ecs_combat.errors.InputError` for the first illegal attack or block of
     a one-combat scenario, with the creatures as attackers are declared (the combat begins:
     counters and static abilities count) and as blockers are declared; without `blocks`, of
     the attacks only."""
-    at = at_declare_blockers(scenario, registry, player=player)
+    at = at_declare_blockers(scenario, registry, player)
     check_declarations(
         scenario,
         registry,

@@ -1,9 +1,9 @@
 """The creatures of a combat as attackers and as blockers are declared (RULES 4), as an engine
 plays them: :class:`Declared`, and the engine the rules core asks (:class:`DeclarationPlayer`).
 
-This module imports nothing heavy: the package installs its default player as it is imported
-(``ecs_combat/__init__.py``: the reference engine's, loaded only when first asked), so that
-the rules core, the scenario reader and the decisions never import an engine.
+The rules core never imports an engine: its caller names the player. The scenario reader
+and the decisions name the package's (:func:`ecs_combat.play_declarations`: the reference
+engine's, imported only when first asked).
 """
 
 from __future__ import annotations
@@ -47,16 +47,3 @@ class DeclarationPlayer(Protocol):
     def __call__(
         self, scenario: Scenario, registry: Registry, attackers_tapped: bool
     ) -> Declared: ...
-
-
-_installed: list[DeclarationPlayer] = []
-
-
-def install_declaration_player(player: DeclarationPlayer) -> None:
-    """Make `player` the engine asked when a caller names none."""
-    _installed[:] = [player]
-
-
-def declaration_player() -> DeclarationPlayer:
-    """The installed engine (the package installs the reference engine's as it is imported)."""
-    return _installed[0]

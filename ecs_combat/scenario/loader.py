@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import ecs_combat
 from ecs_combat.cards.library import CreatureCard, card_keys, creature_card, no_creature_card
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import (
@@ -314,7 +315,12 @@ class Parser:
         check_targets(scenario, self.registry)
         if self.check_legality:
             # with the creatures as attackers and as blockers are declared (RULES 4)
-            check_declarations_now(scenario, self.registry, blocks=not self.blocks_to_decide)
+            check_declarations_now(
+                scenario,
+                self.registry,
+                ecs_combat.play_declarations,
+                blocks=not self.blocks_to_decide,
+            )
         return scenario
 
     def parse_sides(self) -> None:
