@@ -104,7 +104,8 @@ class Kernel:
         if b.event_token is not None and bool((b.event_token >= 0).any()):
             return "a card cast creates a token"
         parts = {p.part.system.casefold() for p in self.source.casts()}
-        for name in b.card_names:
+        for i in np.unique(b.event_card).tolist():  # the cards cast
+            name = b.card_names[i]
             card = self.registry.card(name)
             if card is None or card.target.kind != "creature" or name.casefold() not in parts:
                 return f"card {name!r} has no kernel part"
@@ -296,7 +297,10 @@ class Kernel:
         parts = []
         for name in b.card_names:
             card = self.registry.card(name)
-            assert card is not None  # refused otherwise
+            if card is None or name.casefold() not in number:  # not cast: refused otherwise
+                rules.append(0)
+                parts.append(-1)
+                continue
             rule = card.target
             rules.append(
                 m.RULE_CASTER_CONTROLS * rule.caster_controls
