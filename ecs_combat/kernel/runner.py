@@ -13,8 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched import BatchOutcome, CombatBatch, IntArray, Schedule
-from ecs_combat.batched.arrays import ACTION_CODE
+from ecs_combat.batched import ACTION_CODE, BatchOutcome, CombatBatch, IntArray, Schedule
 from ecs_combat.kernel import cache
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
@@ -308,13 +307,13 @@ class Kernel:
                 + m.RULE_IN_COMBAT * (rule.in_combat and not rule.blocking_or_blocked)
             )
             parts.append(number[name.casefold()])
-        card = np.asarray(b.event_card, I64)
+        cast = np.asarray(b.event_card, I64)
         return m.Events(
             start,
             _fixed(b.event_target, I64),
             _fixed(b.event_player, I64),
-            _fixed(np.asarray(parts, I64)[card], I64),
-            _fixed(np.asarray(rules, I64)[card], I64),
+            _fixed(np.asarray(parts, I64)[cast], I64),
+            _fixed(np.asarray(rules, I64)[cast], I64),
         )
 
     def _column(self, column: KernelColumn, batch: CombatBatch) -> AnyArray:

@@ -145,7 +145,9 @@ def may_target(t: int, caster: int, rule: int, c: Any, st: Any) -> bool:
         return False
     if rule & RULE_CASTER_CONTROLS and c.controller[t] != caster:
         return False
-    if rule & RULE_BLOCKING_OR_BLOCKED and not (c.blocking[t] or (c.attacking[t] and st.blocked[t])):
+    if rule & RULE_BLOCKING_OR_BLOCKED and not (
+        c.blocking[t] or (c.attacking[t] and st.blocked[t])
+    ):
         return False
     return not (rule & RULE_IN_COMBAT and not (c.attacking[t] or c.blocking[t]))
 
