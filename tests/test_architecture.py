@@ -442,7 +442,6 @@ OVERSIZED = {
     ("function", "batched/board_copies.py", "_copied"),
     ("class", "batched/from_scenarios.py", "BatchBuilder"),
     ("function", "batched/result_text.py", "_tokens"),
-    ("function", "batched/results.py", "build"),
     ("function", "decisions/decide.py", "best_attacks"),
     ("class", "decisions/tree.py", "Tree"),
     ("module", "plugin/context.py", ""),
