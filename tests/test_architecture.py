@@ -454,7 +454,6 @@ OVERSIZED = {
     ("class", "scenario/quick_rows.py", "RowReader"),
     ("function", "scenario/quick_rows.py", "_read"),
     ("function", "scenario/json_schema.py", "value"),
-    ("class", "simulation/spec_reader.py", "SpecReader"),
 }
 
 
