@@ -363,16 +363,44 @@ def _third_party_imports(path: Path) -> set[str]:
 
 def test_click_and_rich_only_in_the_command_line_and_the_console() -> None:
     """The library never speaks of the command line: click and rich are imported only by
-    cli/ and console.py (the output for people the CLI shares), lazily or not."""
+    cli/ and console/ (the output for people the CLI shares: tables, the readable accounts),
+    lazily or not; click only by cli/."""
     offenders = sorted(
         str(path.relative_to(CORE))
         for path in CORE.rglob("*.py")
         if _third_party_imports(path) & {"click", "rich"}
-        and path.relative_to(CORE).parts[0] not in ("cli", "console.py")
+        and path.relative_to(CORE).parts[0] not in ("cli", "console")
+    )
+    offenders += sorted(
+        str(path.relative_to(CORE))
+        for path in CORE.rglob("*.py")
+        if "click" in _third_party_imports(path) and path.relative_to(CORE).parts[0] != "cli"
     )
     assert offenders == []
     in_cli = set().union(*(_third_party_imports(p) for p in (CORE / "cli").glob("*.py")))
     assert {"click", "rich"} <= in_cli  # the scan sees them where they are
+
+
+def test_the_library_never_imports_the_command_line() -> None:
+    """Imports point one way: no module outside cli/ imports ``ecs_combat.cli`` (lazily or
+    not, under ``TYPE_CHECKING`` too); what the library and the CLI share lives in the library
+    (the readable accounts in console/)."""
+    importers = {
+        here
+        for here, imports in _core_imports().items()
+        if here.startswith("ecs_combat.cli")
+        for imp in imports
+        if imp.module.startswith("ecs_combat.cli")
+    }
+    assert importers, "cli/ imports its own modules: the scan sees them"
+    offenders = sorted(
+        f"{here}: {imp.module}"
+        for here, imports in _core_imports().items()
+        if here != "ecs_combat.cli" and not here.startswith("ecs_combat.cli.")
+        for imp in imports
+        if imp.module == "ecs_combat.cli" or imp.module.startswith("ecs_combat.cli.")
+    )
+    assert offenders == []
 
 
 #: What other packages ask of decisions/: its package, the per-board searches (decide), races,
