@@ -477,7 +477,6 @@ OVERSIZED = {
     ("function", "plugin/loading.py", "load_registry"),
     ("function", "plugin/loading.py", "_build"),
     ("function", "reference/damage.py", "assign"),
-    ("function", "rules/requirements.py", "block_requirements"),
     ("class", "scenario/loader.py", "Parser"),
     ("class", "scenario/quick_rows.py", "RowReader"),
     ("function", "scenario/quick_rows.py", "_read"),
