@@ -467,7 +467,6 @@ FUNCTION_LINES, CLASS_LINES, MODULE_LINES = 80, 300, 500
 #: Those still over the sizes (what, where, name), to be split: exact, so no new one comes in
 #: and each split takes its line off.
 OVERSIZED = {
-    ("function", "batched/board_copies.py", "_copied"),
     ("class", "batched/from_scenarios.py", "BatchBuilder"),
     ("function", "batched/result_text.py", "_tokens"),
     ("function", "decisions/decide.py", "best_attacks"),
