@@ -475,7 +475,6 @@ OVERSIZED = {
     ("module", "plugin/loading.py", ""),
     ("function", "plugin/loading.py", "load_registry"),
     ("function", "plugin/loading.py", "_build"),
-    ("function", "reference/damage.py", "assign"),
     ("class", "scenario/loader.py", "Parser"),
     ("class", "scenario/quick_rows.py", "RowReader"),
     ("function", "scenario/quick_rows.py", "_read"),
