@@ -468,7 +468,6 @@ FUNCTION_LINES, CLASS_LINES, MODULE_LINES = 80, 300, 500
 #: and each split takes its line off.
 OVERSIZED = {
     ("class", "batched/from_scenarios.py", "BatchBuilder"),
-    ("function", "decisions/decide.py", "best_attacks"),
     ("class", "decisions/tree.py", "Tree"),
     ("module", "plugin/context.py", ""),
     ("module", "plugin/loading.py", ""),
