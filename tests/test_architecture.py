@@ -468,7 +468,6 @@ FUNCTION_LINES, CLASS_LINES, MODULE_LINES = 80, 300, 500
 #: and each split takes its line off.
 OVERSIZED = {
     ("class", "batched/from_scenarios.py", "BatchBuilder"),
-    ("class", "decisions/tree.py", "Tree"),
     ("class", "scenario/loader.py", "Parser"),
     ("class", "scenario/quick_rows.py", "RowReader"),
     ("function", "scenario/quick_rows.py", "_read"),
