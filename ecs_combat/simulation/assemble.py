@@ -92,14 +92,7 @@ def assemble(
     battle, starts = _battle_rows(counts, per_battle, battle)
     rows = battle.shape[0]
     controller = 2 * battle + role
-    attacks = role == 0
-    blocks = role == 1
-    if home is not None:
-        attacks &= ~home
-        blocks &= ~home
-    may_attack = bits.may_attack(keywords, possible)
-    if may_attack is not None:
-        attacks &= may_attack
+    attacks, blocks = _who_fights(bits, role, keywords, possible, home)
     attacking = np.where(attacks, controller + 1, -1)
     block_blocker, block_attacker = _legal_blocks(
         bits,
@@ -140,6 +133,26 @@ def assemble(
     if casts is not None and casts.entries:
         _add_casts(batch, casts, attacks, block_attacker, block_blocker)
     return batch, role == 0
+
+
+def _who_fights(
+    bits: KeywordBits,
+    role: IntArray,
+    keywords: MaskArray,
+    possible: np.uint64,
+    home: BoolArray | None,
+) -> tuple[BoolArray, BoolArray]:
+    """Which creatures attack (the attacking player's that may) and which are drawn to block
+    (the defending player's); none of those in `home`."""
+    attacks = role == 0
+    blocks = role == 1
+    if home is not None:
+        attacks &= ~home
+        blocks &= ~home
+    may_attack = bits.may_attack(keywords, possible)
+    if may_attack is not None:
+        attacks &= may_attack
+    return attacks, blocks
 
 
 def _battle_rows(
