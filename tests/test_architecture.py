@@ -467,7 +467,6 @@ FUNCTION_LINES, CLASS_LINES, MODULE_LINES = 80, 300, 500
 #: Those still over the sizes (what, where, name), to be split: exact, so no new one comes in
 #: and each split takes its line off.
 OVERSIZED = {
-    ("class", "batched/from_scenarios.py", "BatchBuilder"),
     ("class", "scenario/loader.py", "Parser"),
     ("class", "scenario/quick_rows.py", "RowReader"),
     ("function", "scenario/quick_rows.py", "_read"),
