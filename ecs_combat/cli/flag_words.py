@@ -9,6 +9,7 @@ from ecs_combat.simulation.options import (
     CHECKPOINTS,
     CHUNK_SIZE,
     OUTPUT,
+    PLOT,
     RESULTS_FILE,
     RESUME,
     SCHEDULER,
@@ -22,6 +23,7 @@ FLAGS = {
     RESUME: "--resume",
     SCHEDULER: "--scheduler",
     CHUNK_SIZE: "--chunk-size",
+    PLOT: "--plot",
 }
 
 #: Phrases of the library's messages -> the same advice in flags.
