@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -401,6 +402,44 @@ def test_the_library_never_imports_the_command_line() -> None:
         if imp.module == "ecs_combat.cli" or imp.module.startswith("ecs_combat.cli.")
     )
     assert offenders == []
+
+
+#: Modules outside cli/ whose strings may name flags: the bench runs ``ecs-combat simulate``
+#: as a whole process, and the floor is a program with a command line of its own.
+FLAG_SPEAKERS = {"bench/bench.py", "bench/floor.py"}
+
+
+def _flags_named(tree: ast.AST) -> list[str]:
+    """The strings of code (f-strings' text included, docstrings left out) naming a flag."""
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and re.search(r"(^|[\s(`'\"])--[a-z]", node.value)
+    ]
+
+
+def test_the_library_names_no_flag() -> None:
+    """The library raises in its own words (a checkpoints directory, a chart file): no string
+    of a module outside cli/ names a command-line flag, but for the listed ones; the CLI says
+    the library's words as flags (cli/flag_words.py)."""
+    offenders = sorted(
+        f"{where}: {text!r}"
+        for path in CORE.rglob("*.py")
+        if path.relative_to(CORE).parts[0] != "cli"
+        and (where := str(path.relative_to(CORE))) not in FLAG_SPEAKERS
+        for text in _flags_named(ast.parse(path.read_text()))
+    )
+    assert offenders == []
+    assert _flags_named(ast.parse('def f():\n    """--doc"""\n    raise E(f"run with --out {d}")'))
 
 
 #: What other packages ask of decisions/: its package, the per-board searches (decide), races,
