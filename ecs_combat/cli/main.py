@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from ecs_combat.batched import BatchedEngine
+    from ecs_combat.console import Output
     from ecs_combat.plugin.registry import Registry
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult
@@ -185,8 +186,9 @@ def _print_results(
     from ecs_combat.cards.notes import result_json
     from ecs_combat.cli.stream import StreamError
     from ecs_combat.cli.summary import render_account as render
+    from ecs_combat.console import output
 
-    console = _console()
+    console = output()  # in a pipe, the plain layout without Rich
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
     # a batch's results are known together: they are flushed together
@@ -396,15 +398,15 @@ def phases(state: State, file: str, as_json: bool) -> None:
         fail(str(exc), 2)
 
 
-def _separator(console: Console, file: str) -> None:
+def _separator(console: Output, file: str) -> None:
     """The line between two scenarios' accounts: a rule on a terminal, plain in a pipe."""
-    from rich.text import Text
+    from ecs_combat.console import PlainOutput, is_plain, print_line, shown
 
-    from ecs_combat.console import is_plain, print_line, shown
-
-    if is_plain(console):
+    if isinstance(console, PlainOutput) or is_plain(console):
         print_line(console, f"== {shown(file, SHOWN_PATH)} ==")
     else:
+        from rich.text import Text
+
         console.rule(Text(shown(file, SHOWN_PATH)))
 
 

@@ -7,7 +7,7 @@ import importlib
 import os
 from collections.abc import Iterable, Sequence
 from importlib import metadata
-from types import ModuleType
+from types import FunctionType, MethodType, ModuleType
 from typing import Any
 
 import pluggy
@@ -60,6 +60,24 @@ CORE_KEYS = {
     "player": frozenset({"life", "lands"}),
 }  # fmt: skip
 STATE_KINDS = {"bool": bool, "int": int, "creature": type(None)}
+
+
+#: What pluggy may take for a hook implementation (pluggy's ``_static_hook_attr``).
+_HOOKABLE = (FunctionType, staticmethod, classmethod, MethodType)
+_ABSENT = object()
+
+
+class _PluginManager(pluggy.PluginManager):
+    """pluggy's manager, quicker to register plugin modules: a module's attribute that is no
+    function (an imported class, module or constant: most of them) is passed over without
+    pluggy's static look-up, which would pass it over too (a tenth of a small ``resolve``)."""
+
+    def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
+        if isinstance(plugin, ModuleType) and not name.startswith("__"):
+            value = vars(plugin).get(name, _ABSENT)
+            if value is not _ABSENT and not isinstance(value, _HOOKABLE):
+                return None
+        return super().parse_hookimpl_opts(plugin, name)
 
 
 def _block_names(spec: str) -> set[str]:
@@ -129,7 +147,7 @@ def load_registry(
     blocked: set[str] = set()
     for name in block:
         blocked |= _block_names(name)
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm = _PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     for name in blocked:
         pm.set_blocked(name)
@@ -193,7 +211,7 @@ def load_registry(
             f"plugin {pm.get_name(exc.plugin)!r} implements unknown hook(s) {unknown} "
             f"(the hooks are: {', '.join(known)})"
         ) from exc
-    return _build(pm, infos, frozenset(blocked))
+    return _build(pm, infos, frozenset(blocked), {ep.name for ep in found.entry_points})
 
 
 def _module_hint(modname: str, exc: Exception) -> str:
@@ -349,7 +367,10 @@ def _build(
     pm: pluggy.PluginManager,
     infos: list[tuple[str, str | None, str | None, str]],
     blocked: frozenset[str],
+    installed: set[str],
 ) -> Registry:
+    """The registry of what the registered plugins provide, checked (`installed`: the names
+    of the installed plugins' entry points, loaded or not)."""
     reg = Registry(manager=pm, blocked=blocked)
     rank = {name: i for i, (name, *_) in enumerate(infos)}
     steps: dict[str, tuple[str, DamageStep]] = {s.name: ("core", s) for s in CORE_STEPS}
@@ -426,7 +447,6 @@ def _build(
         contributed.setdefault(plugin, {}).setdefault("systems", []).append(
             (system.point, system.name)
         )
-    installed = {ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
     check_system_names(reg.systems, {*installed, *blocked, *reg.keywords, *reg.unavailable, *rank})
     for point, scheduled in reg.systems.items():
         positions = order_systems(point, [(s.plugin, s.system) for s in scheduled])
