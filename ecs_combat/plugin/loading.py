@@ -65,17 +65,24 @@ STATE_KINDS = {"bool": bool, "int": int, "creature": type(None)}
 #: What pluggy may take for a hook implementation (pluggy's ``_static_hook_attr``).
 _HOOKABLE = (FunctionType, staticmethod, classmethod, MethodType)
 _ABSENT = object()
+#: The names a module's class defines (pluggy's static look-up finds some of them first).
+_MODULE_CLASS_NAMES = frozenset(dir(ModuleType))
 
 
 class _PluginManager(pluggy.PluginManager):
     """pluggy's manager, quicker to register plugin modules: a module's attribute that is no
-    function (an imported class, module or constant: most of them) is passed over without
-    pluggy's static look-up, which would pass it over too (a tenth of a small ``resolve``)."""
+    function (an imported class, module or constant: most of them), or a function without
+    this project's hook marker, is passed over without pluggy's static look-up (which would
+    pass it over too: about a tenth of a small ``resolve``). Names the module's class
+    defines (``__dict__``, ``__annotations__``) and every other plugin go to pluggy."""
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
-        if isinstance(plugin, ModuleType) and not name.startswith("__"):
+        if type(plugin) is ModuleType and name not in _MODULE_CLASS_NAMES:
             value = vars(plugin).get(name, _ABSENT)
-            if value is not _ABSENT and not isinstance(value, _HOOKABLE):
+            if isinstance(value, FunctionType):
+                if f"{self.project_name}_impl" not in vars(value):
+                    return None
+            elif value is not _ABSENT and not isinstance(value, _HOOKABLE):
                 return None
         return super().parse_hookimpl_opts(plugin, name)
 
