@@ -136,10 +136,12 @@ def test_version_imports_none_of_the_package_but_the_command_line(
 def test_a_plain_scenario_loads_neither_turns_nor_json_lines(
     imported: dict[str, list[str]],
 ) -> None:
-    """A one-combat TOML file: the turn machinery and the quick JSON Lines reader stay out."""
+    """A one-combat TOML file: the turn and race machinery and the quick JSON Lines reader stay
+    out."""
     found = set(imported["resolve"])
     assert not found & {
         "ecs_combat.reference.turn",
+        "ecs_combat.scenario.race",
         "ecs_combat.cli.turn_command",
         "ecs_combat.scenario.quick",
         "orjson",

@@ -112,8 +112,7 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     before it. The account of a battle of 1,000 creatures or more is summarised.
     """
     from ecs_combat.cli.large_battle import pick_engine, read_columns, write_json
-    from ecs_combat.scenario.documents import is_turn_file
-    from ecs_combat.scenario.race import is_race_file
+    from ecs_combat.scenario.documents import file_kind
 
     registry = state.registry
     if engine != "reference" and not file.endswith(".jsonl"):  # a large battle, quickly
@@ -123,9 +122,10 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
             if engine == "batched" and as_json and write_json(registry, rows, file):
                 return
     try:
-        if is_race_file(file):
+        kind = file_kind(file)  # the scenario modules are imported as the file needs them
+        if kind == "race":
             fail(f"{file}: this is a race ([race]): play it with `ecs-combat race {file}`", 2)
-        if is_turn_file(file):  # a turn with several combat phases (docs/turns.md)
+        if kind == "turn":  # a turn with several combat phases (docs/turns.md)
             from ecs_combat.cli.turn_command import resolve_turn_file
 
             resolve_turn_file(registry, file, engine or "reference", as_json, _console())
