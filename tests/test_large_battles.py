@@ -100,7 +100,7 @@ def test_a_battle_read_a_column_at_a_time_is_read_as_line_by_line(
     registry: Registry, doc: dict[str, Any], duplicate: bool
 ) -> None:
     """The same documents taken (a key given twice refused), the same batch built, whether
-    the reader takes a battle a column at a time (:meth:`RowReader._battle`) or creature by
+    the reader takes a battle a column at a time (:func:`~ecs_combat.scenario.battle_rows.battle_rows`) or creature by
     creature."""
     text = json.dumps(doc)
     if duplicate and '"power": ' in text:

@@ -78,6 +78,16 @@ class Columns:
         self.block_blocker: list[int] = []
         self.block_attacker: list[int] = []
 
+    def marks(self) -> tuple[int, int, int, int, int]:
+        """How many players, creatures, others, attacks and blocks are read so far."""
+        return (
+            len(self.life),
+            len(self.power),
+            len(self.others),
+            len(self.attack_row),
+            len(self.block_order),
+        )
+
     def cut(self, marks: tuple[int, int, int, int, int]) -> None:
         """Drop what a line that turned out unusual added (its ids, counts and places are
         added only once it is known to be usual)."""
