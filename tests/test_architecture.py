@@ -452,7 +452,6 @@ OVERSIZED = {
     ("function", "reference/damage.py", "assign"),
     ("function", "rules/requirements.py", "block_requirements"),
     ("class", "scenario/loader.py", "Parser"),
-    ("function", "scenario/json_schema.py", "value"),
     ("function", "simulation/assemble.py", "assemble"),
     ("class", "simulation/spec_reader.py", "SpecReader"),
 }
