@@ -451,7 +451,6 @@ OVERSIZED = {
     ("function", "plugin/loading.py", "_build"),
     ("function", "reference/damage.py", "assign"),
     ("function", "rules/requirements.py", "block_requirements"),
-    ("class", "scenario/loader.py", "Parser"),
     ("function", "simulation/assemble.py", "assemble"),
     ("class", "simulation/spec_reader.py", "SpecReader"),
 }
