@@ -34,6 +34,7 @@ from ecs_combat.scenario.row_columns import (
     Columns,
     Keywords,
     LineRows,
+    Marks,
     checked_rows,
     list_mask,
     mask_names,
@@ -170,16 +171,16 @@ class RowReader:
         for k, doc in enumerate(docs):
             marks = c.marks()
             try:
-                a0 += line(doc, quotes[k], c, a0)
+                a0 += line(doc, quotes[k], c, (a0, marks))
             except (Unusual, KeyError, TypeError):
                 c.cut(marks)
                 continue
             taken.append(k)
         return c, taken
 
-    def _line(self, doc: Any, quotes: int | None, c: Columns, a0: int) -> int:
-        """One line's players, creatures, attacks and blocks added to `c` (`a0` attackers
-        before it); how many attackers it declares. Unusual (KeyError, TypeError) for a line
+    def _line(self, doc: Any, quotes: int | None, c: Columns, before: tuple[int, Marks]) -> int:
+        """One line's players, creatures, attacks and blocks added to `c` (``before``: the
+        attackers and the :meth:`Columns.marks` before it); how many attackers it declares. Unusual (KeyError, TypeError) for a line
         not of the common shape."""
         if type(doc) is not dict or not _TOP.issuperset(doc):
             raise Unusual
@@ -194,7 +195,7 @@ class RowReader:
             raise Unusual
         strings = len(doc) + len(players) + 5 * len(creatures) + len(combat)
         strings += 2 * len(attackers) + 2 * len(blockers)
-        marks = c.marks()
+        a0, marks = before
         place: dict[str, int] = {}
         for pid, t in players.items():
             if type(t) is not dict:
