@@ -69,7 +69,7 @@ def run_decisions(
     """Decide every scenario of FILE and print each answer as soon as it is known."""
     if budget is not None and not budget > 0:
         raise InputError("--budget", "", f"must be a positive number of seconds, not {budget:g}")
-    terms = Objective.parse(objective, registry) if objective is not None else None
+    terms = Objective.parse(objective, registry, "--objective") if objective is not None else None
     decide = best_blocks if decision == "blocks" else best_attacks
     console = Console(highlight=False)
     for i, scenario in enumerate(decision_scenarios(file, registry, decision)):

@@ -10,8 +10,8 @@ from collections import Counter
 
 from rich.console import Console
 
-from ecs_combat.cli.report import labeller, render
 from ecs_combat.console import plain_lines, print_line, shown
+from ecs_combat.console.account import labeller, render
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.model import Scenario
 
