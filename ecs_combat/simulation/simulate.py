@@ -27,6 +27,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.result import TurnResult
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
+from ecs_combat.simulation.compiled import one_on_one_counts
 from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import (
     Drawn,
@@ -338,6 +339,13 @@ def run_chunk(
     spec = generator.spec
     if isinstance(spec, BattleSpec) and spec.race is not None:
         return _race_chunk(generator, engine, seed, index, start, stop, with_table)
+    began = time.perf_counter()
+    compiled = None if with_table else one_on_one_counts(generator, engine, seed, start, stop)
+    if compiled is not None:
+        n = generator.n_codes
+        rows = {(k // n, k % n): row for k, row in enumerate(compiled) if row[0] > 0}
+        tally = Tally(rows, 2 * (stop - start))
+        return ChunkResult(index, start, stop, tally, time.perf_counter() - began)
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
     drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine

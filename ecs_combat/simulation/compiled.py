@@ -1,0 +1,54 @@
+"""Chunks of one-on-one battles (the keyword tournament) drawn, played and tallied in the
+plugin set's compiled kernel, block by block (:meth:`Generator.one_on_one`): the same seeded
+blocks and random numbers as the numpy path, so the same tally, with no batch and no outcome
+arrays made. Used when the engine has a kernel (``ECS_COMBAT_KERNELS=1``) that can resolve
+the battles; else None, and the chunk takes the numpy path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecs_combat.batched import IntArray
+from ecs_combat.simulation.generate import Generator, OneOnOne, battles_per_block, block_rng
+
+#: Per (generator, engine): both, the shape of their battles and the kernel's player of them
+#: (None: the kernel can't play them), made at the first chunk.
+_players: dict[tuple[int, int], tuple[Generator, object, OneOnOne | None, Any]] = {}
+
+
+def one_on_one_counts(
+    generator: Generator, engine: object, seed: int, start: int, stop: int
+) -> IntArray | None:
+    """Battles ``start`` to ``stop - 1`` of the run with `seed` tallied in the kernel:
+    [codes * codes, 8] per (attacker code, blocker code) the summary's columns; None when the
+    kernel can't play them."""
+    if generator.spec.decisions == "optimal":
+        return None
+    found = _players.get((id(generator), id(engine)))
+    if found is None or found[0] is not generator or found[1] is not engine:
+        found = (generator, engine, *_player(generator, engine))
+        if len(_players) >= 8:
+            _players.clear()
+        _players[(id(generator), id(engine))] = found
+    _, _, shape, player = found
+    if shape is None or player is None:
+        return None
+    counts: IntArray = player.counts()
+    size = battles_per_block(generator.spec)
+    for block in range(start // size, -(-stop // size)):
+        lo, hi = max(start - block * size, 0), min(stop - block * size, size)
+        player.play(lo, hi, shape.draw(block_rng(seed, block), size), counts)
+    return counts
+
+
+def _player(generator: Generator, engine: object) -> tuple[OneOnOne | None, Any]:
+    """The battles' shape and the kernel's player of them, or Nones."""
+    kernel_of = getattr(engine, "kernel", None)
+    kernel = kernel_of() if kernel_of is not None else None
+    shape = generator.one_on_one() if kernel is not None else None
+    if kernel is None or shape is None or shape.batch.n_battles != battles_per_block(
+        generator.spec
+    ):
+        return None, None
+    schedule = engine.schedules.of([shape.batch])  # type: ignore[attr-defined]
+    return shape, kernel.one_on_one(schedule, shape.batch, shape.masks, shape.codes)
