@@ -7,7 +7,8 @@ pipeline as `ecs-combat simulate` runs it (docs/performance.md, "Compiled kernel
 Both engines resolve the same drawn chunks in this process, alternating, fastest of five
 rounds by CPU time (``time.process_time``: a loaded machine's waiting is left out; threads'
 CPU time adds up, so this is the work, not the wall-clock time). A SPEC the kernel refuses
-says why. The bundled plugins only.
+says why. The bundled plugins only. The tournament's pipeline is also timed against the
+hand-written numpy floor (:mod:`ecs_combat.bench.floor`, same battles and seed), alternating.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.bench import floor
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
@@ -95,6 +97,20 @@ def main() -> None:
             k, m = best["kernel"], best["numpy"]
             label = f"{name}, {what}"
             print(f"{label:<34} {k:>9.4f}s {m:>9.4f}s {k / m:>6.2f}  {creatures / k / 1e6:.2f} M")
+        if text is None:  # the tournament's whole pipeline against the hand-written floor
+            runs = {
+                "kernel": lambda: simulate(generator, "batched", engines["kernel"], 1, n, size),
+                "floor": lambda: floor.tournament(registry, n, 1),
+            }
+            best = {k: float("inf") for k in runs}
+            for _ in range(args.rounds + 1):
+                for key, call in runs.items():
+                    began = time.process_time()
+                    call()
+                    best[key] = min(best[key], time.process_time() - began)
+            k, f = best["kernel"], best["floor"]
+            label = "tournament, pipeline / floor"
+            print(f"{label:<34} {k:>9.4f}s {f:>9.4f}s {k / f:>6.2f}  (floor in the numpy column)")
 
 
 if __name__ == "__main__":
