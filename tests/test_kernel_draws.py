@@ -84,11 +84,22 @@ def test_a_block_tallied_by_hand(registry: Registry, engine: BatchedEngine) -> N
     assert again[0].tolist() == [2, 0, 1, 1, 0, 0, 2, 1] and again.sum() == 7
 
 
-@pytest.mark.parametrize(("seed", "battles", "chunk"), [(1, 2500, 1024), (7, 3000, 2048)])
+@pytest.mark.parametrize(
+    ("seed", "battles", "chunk", "threads"),
+    [(1, 2500, 1024, "1"), (7, 3000, 2048, "1"), (3, 9000, 8192, "2")],
+)
 def test_tournament_summaries_as_the_numpy_path(
-    registry: Registry, engine: BatchedEngine, seed: int, battles: int, chunk: int
+    registry: Registry,
+    engine: BatchedEngine,
+    seed: int,
+    battles: int,
+    chunk: int,
+    threads: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The tally of whole and partial blocks the same as the numpy engine's, but for `run`."""
+    """The tally of whole and partial blocks the same as the numpy engine's, but for `run`;
+    a chunk of 8 blocks or more split over two threads."""
+    monkeypatch.setenv("ECS_COMBAT_KERNEL_THREADS", threads)
     generator = make_generator(TournamentSpec(strike_keywords(registry)), registry)
     assert one_on_one_counts(generator, engine, seed, 0, 10) is not None  # the kernel's path
     numpy_engine = BatchedEngine(registry, kernels=False)

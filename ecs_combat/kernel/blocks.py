@@ -4,7 +4,8 @@ blocks, so no array is made per block, and no outcome array at all."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -96,3 +97,45 @@ def _replaced(value: Any, views: dict[int, AnyArray]) -> Any:
         items = [_replaced(item, views) for item in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     return value
+
+
+#: A block as played: its index, and the range of its battles played.
+Block = tuple[int, int, int]
+#: A thread gets at least this many blocks.
+BLOCKS_A_THREAD = 4
+_pool: ThreadPoolExecutor | None = None
+
+
+def play_blocks(
+    players: Sequence[OneOnOnePlayer],
+    blocks: Sequence[Block],
+    draw: Callable[[int], tuple[AnyArray, AnyArray, AnyArray]],
+) -> IntArray:
+    """Blocks drawn (`draw` of a block's index) and played, the tally of all: in threads
+    over consecutive runs of blocks when many, a player each (the kernel and numpy's
+    drawing release the GIL)."""
+    threads = min(len(players), max(1, len(blocks) // BLOCKS_A_THREAD))
+    if threads <= 1:
+        return _play(players[0], blocks, draw)
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(len(players), thread_name_prefix="ecs-kernel-blocks")
+    edges = [len(blocks) * t // threads for t in range(threads + 1)]
+    jobs = [
+        _pool.submit(_play, players[t], blocks[edges[t] : edges[t + 1]], draw)
+        for t in range(threads)
+    ]
+    counts: IntArray = sum((job.result() for job in jobs), players[0].counts())
+    return counts
+
+
+def _play(
+    player: OneOnOnePlayer,
+    blocks: Sequence[Block],
+    draw: Callable[[int], tuple[AnyArray, AnyArray, AnyArray]],
+) -> IntArray:
+    """Blocks drawn and played by one player: their tally."""
+    counts = player.counts()
+    for block, lo, hi in blocks:
+        player.play(lo, hi, draw(block), counts)
+    return counts

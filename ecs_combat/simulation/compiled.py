@@ -11,9 +11,9 @@ from typing import Any
 from ecs_combat.batched import IntArray
 from ecs_combat.simulation.generate import Generator, OneOnOne, battles_per_block, block_rng
 
-#: Per (generator, engine): both, the shape of their battles and the kernel's player of them
-#: (None: the kernel can't play them), made at the first chunk.
-_players: dict[tuple[int, int], tuple[Generator, object, OneOnOne | None, Any]] = {}
+#: Per (generator, engine): both, the shape of their battles and the kernel's players of them,
+#: one a thread (none: the kernel can't play them), made at the first chunk.
+_players: dict[tuple[int, int], tuple[Generator, object, OneOnOne | None, list[Any]]] = {}
 
 
 def one_on_one_counts(
@@ -30,25 +30,39 @@ def one_on_one_counts(
         if len(_players) >= 8:
             _players.clear()
         _players[(id(generator), id(engine))] = found
-    _, _, shape, player = found
-    if shape is None or player is None:
+    _, _, shape, players = found
+    if shape is None or not players:
         return None
-    counts: IntArray = player.counts()
+    from ecs_combat.kernel.blocks import play_blocks
+
     size = battles_per_block(generator.spec)
-    for block in range(start // size, -(-stop // size)):
-        lo, hi = max(start - block * size, 0), min(stop - block * size, size)
-        player.play(lo, hi, shape.draw(block_rng(seed, block), size), counts)
+    blocks = [
+        (block, max(start - block * size, 0), min(stop - block * size, size))
+        for block in range(start // size, -(-stop // size))
+    ]
+    counts: IntArray = play_blocks(
+        players, blocks, lambda block: shape.draw(block_rng(seed, block), size)
+    )
     return counts
 
 
-def _player(generator: Generator, engine: object) -> tuple[OneOnOne | None, Any]:
-    """The battles' shape and the kernel's player of them, or Nones."""
+def _player(generator: Generator, engine: object) -> tuple[OneOnOne | None, list[Any]]:
+    """The battles' shape and the kernel's players of them (one a thread), or nothing."""
     kernel_of = getattr(engine, "kernel", None)
     kernel = kernel_of() if kernel_of is not None else None
     shape = generator.one_on_one() if kernel is not None else None
     if kernel is None or shape is None or shape.batch.n_battles != battles_per_block(
         generator.spec
     ):
-        return None, None
+        return None, []
+    from ecs_combat.kernel.threads import thread_limit
+
     schedule = engine.schedules.of([shape.batch])  # type: ignore[attr-defined]
-    return shape, kernel.one_on_one(schedule, shape.batch, shape.masks, shape.codes)
+    first = kernel.one_on_one(schedule, shape.batch, shape.masks, shape.codes)
+    if first is None:
+        return None, []
+    others = [
+        kernel.one_on_one(schedule, shape.batch, shape.masks, shape.codes)
+        for _ in range(thread_limit() - 1)
+    ]
+    return shape, [first, *others]
