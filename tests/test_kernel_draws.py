@@ -49,7 +49,7 @@ def test_a_block_tallied_by_hand(registry: Registry, engine: BatchedEngine) -> N
     no damage to the player (510.1c)."""
     spec = TournamentSpec(strike_keywords(registry))
     generator = make_generator(spec, registry)
-    shape = generator.one_on_one()
+    shape = generator.compiled_blocks()
     assert shape is not None
     kernel = engine.kernel()
     assert kernel is not None
@@ -118,5 +118,5 @@ def test_a_spec_is_not_drawn_in_the_kernel(registry: Registry, engine: BatchedEn
 
     spec = parse_spec({"attackers": 2, "power": [1, 3], "toughness": [1, 3]}, registry)
     generator = make_generator(spec, registry)
-    assert generator.one_on_one() is None
+    assert generator.compiled_blocks() is None
     assert one_on_one_counts(generator, engine, 1, 0, 10) is None

@@ -1,11 +1,12 @@
 """Chunks of one-on-one battles (the keyword tournament) drawn, played and tallied in the
-plugin set's compiled kernel, block by block (:meth:`Generator.one_on_one`): the same seeded
+plugin set's compiled kernel, block by block (:meth:`Generator.compiled_blocks`): the same seeded
 blocks and random numbers as the numpy path, so the same tally, with no batch and no outcome
 arrays made. Used when the engine has a kernel (``ECS_COMBAT_KERNELS=1``) that can resolve
 the battles; else None, and the chunk takes the numpy path."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from ecs_combat.batched import IntArray
@@ -46,13 +47,29 @@ def one_on_one_counts(
     return counts
 
 
+def one_on_one_rows(
+    generator: Generator, engine: object, seed: int, start: int, stop: int
+) -> tuple[dict[tuple[int, int], IntArray], float] | None:
+    """:func:`one_on_one_counts` as a tally's rows (per (attacker code, blocker code) that
+    has battles, its row), and the seconds it took."""
+    began = time.perf_counter()
+    counts = one_on_one_counts(generator, engine, seed, start, stop)
+    if counts is None:
+        return None
+    n = generator.n_codes
+    rows = {(k // n, k % n): row for k, row in enumerate(counts) if row[0] > 0}
+    return rows, time.perf_counter() - began
+
+
 def _player(generator: Generator, engine: object) -> tuple[OneOnOne | None, list[Any]]:
     """The battles' shape and the kernel's players of them (one a thread), or nothing."""
     kernel_of = getattr(engine, "kernel", None)
     kernel = kernel_of() if kernel_of is not None else None
-    shape = generator.one_on_one() if kernel is not None else None
-    if kernel is None or shape is None or shape.batch.n_battles != battles_per_block(
-        generator.spec
+    shape = generator.compiled_blocks() if kernel is not None else None
+    if (
+        kernel is None
+        or shape is None
+        or shape.batch.n_battles != battles_per_block(generator.spec)
     ):
         return None, []
     from ecs_combat.kernel.threads import thread_limit

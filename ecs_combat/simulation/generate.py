@@ -178,7 +178,7 @@ class Generator(Protocol):
         when they are not drawn from a card pool."""
         ...
 
-    def one_on_one(self) -> OneOnOne | None:
+    def compiled_blocks(self) -> OneOnOne | None:
         """How a compiled kernel draws these battles block by block, or None when it
         can't (they are not all one attacker against one blocker, differing only in power,
         toughness and keywords)."""
@@ -241,8 +241,8 @@ class SpecGenerator:
         """None: a SPEC without a pool makes its creatures up."""
         return None
 
-    def one_on_one(self) -> OneOnOne | None:
-        """None: a SPEC's battles are drawn in numpy (:meth:`Generator.one_on_one`)."""
+    def compiled_blocks(self) -> OneOnOne | None:
+        """None: a SPEC's battles are drawn in numpy (:meth:`Generator.compiled_blocks`)."""
         return None
 
     def label(self, code: int) -> str:

@@ -178,8 +178,8 @@ class TournamentGenerator:
         """None: the tournament's creatures are made up."""
         return None
 
-    def one_on_one(self) -> OneOnOne | None:
-        """The tournament's blocks for a compiled kernel (:meth:`Generator.one_on_one`),
+    def compiled_blocks(self) -> OneOnOne | None:
+        """The tournament's blocks for a compiled kernel (:meth:`Generator.compiled_blocks`),
         when no keyword it draws forbids an attack or a block."""
         if not self._free_blocks:
             return None
