@@ -62,6 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=65_536)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", default="", help="the workloads whose name contains this")
     args = parser.parse_args()
     plugins = sorted(
         ep.value for ep in metadata.distribution("ecs-combat").entry_points
@@ -73,6 +74,8 @@ def main() -> None:
     assert kernel is not None, "kernels are off (ECS_COMBAT_KERNELS=0, or no numba)"
     print(f"{'workload':<34} {'kernel':>10} {'numpy':>10} {'ratio':>6}  creatures/s (kernel)")
     for name, text in SPECS.items():
+        if args.only not in name:
+            continue
         spec = tournament(registry) if text is None else parse_spec(tomllib.loads(text), registry)
         generator = make_generator(spec, registry)
         size = default_chunk_size(spec, "batched")
