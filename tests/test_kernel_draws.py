@@ -51,6 +51,8 @@ def test_a_block_tallied_by_hand(registry: Registry, engine: BatchedEngine) -> N
     generator = make_generator(spec, registry)
     shape = generator.compiled_blocks()
     assert shape is not None
+    # every keyword is in the block's batch, so its schedule has every system that may run
+    assert set(shape.batch.keywords.tolist()) == set(shape.masks.tolist())
     kernel = engine.kernel()
     assert kernel is not None
     player = kernel.one_on_one(

@@ -183,7 +183,11 @@ class TournamentGenerator:
         when no keyword it draws forbids an attack or a block."""
         if not self._free_blocks:
             return None
-        batch = self.build(self.draw(np.random.default_rng(0), BLOCK)).batch
+        draws = self.draw(np.random.default_rng(0), BLOCK)
+        # every keyword in the batch, so that every system which may run is in its schedule
+        every = np.arange(2 * BLOCK).reshape(BLOCK, 2) % self._k
+        draws.battle_cols["keyword"] = every.astype(np.uint8)
+        batch = self.build(draws).batch
         return OneOnOne(batch, self.code_masks, self._k, self._draw_columns)
 
     def _draw_columns(self, rng: np.random.Generator, n: int) -> tuple[Array, Array, Array]:
