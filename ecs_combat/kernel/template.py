@@ -85,7 +85,7 @@ def resolve_range(
 def one_on_one_range(
     lo: int, hi: int, keyword: Any, power: Any, toughness: Any, masks: Any, work: Any,
     fresh: Any, counts: Any, codes: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any,
-    a: Any, k: Any, guards: Any, o: Any,
+    a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any,
 ) -> None:  # fmt: skip
     """Battles `lo` to `hi - 1` of a block of one attacker against one blocker (rows 2b and
     2b + 1), drawn, played and tallied: `keyword`, `power` and `toughness` [battles, 2] as
@@ -102,7 +102,7 @@ def one_on_one_range(
             c.toughness[row] = toughness[b, side]
             st.kw[row] = masks[keyword[b, side]]
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, o)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o)
         attacker_died = 0 if c.on_battlefield[2 * b] else 1
         blocker_died = 0 if c.on_battlefield[2 * b + 1] else 1
         key = int(keyword[b, 0]) * codes + int(keyword[b, 1])
