@@ -16,6 +16,7 @@ import pytest
 
 from ecs_combat import Registry
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.kernel.blocks import one_on_one_player
 from ecs_combat.simulation.compiled import one_on_one_counts
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import simulate, summary
@@ -55,8 +56,8 @@ def test_a_block_tallied_by_hand(registry: Registry, engine: BatchedEngine) -> N
     assert set(shape.batch.keywords.tolist()) == set(shape.masks.tolist())
     kernel = engine.kernel()
     assert kernel is not None
-    player = kernel.one_on_one(
-        engine.schedules.of([shape.batch]), shape.batch, shape.masks, shape.codes
+    player = one_on_one_player(
+        kernel, engine.schedules.of([shape.batch]), shape.batch, shape.masks, shape.codes
     )
     assert player is not None
     k = shape.codes

@@ -11,11 +11,30 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched import CombatBatch, IntArray, MaskArray
+from ecs_combat.batched import CombatBatch, IntArray, MaskArray, Schedule
+from ecs_combat.kernel.runner import Kernel, entry_of
 
 AnyArray = npt.NDArray[Any]
 #: The summary's columns a block adds to, per matchup (the template's ``one_on_one_range``).
 TALLY_COLUMNS = 8
+
+
+def one_on_one_player(
+    kernel: Kernel, schedule: Schedule, batch: CombatBatch, masks: MaskArray, codes: int
+) -> OneOnOnePlayer | None:
+    """A player of blocks shaped like `batch` (`masks`: each keyword code's bits, `codes` of
+    them per side) in `kernel`, compiled (or read from numba's cache); None when the kernel
+    can't resolve `batch`."""
+    if kernel.refusal(schedule, batch):
+        return None
+    kernel.compile()
+    arguments = kernel._arguments(batch, kernel.plan(schedule))  # the kernel's own
+    dispatcher = kernel.module.one_on_one_range
+    player = OneOnOnePlayer(arguments, dispatcher, batch, masks, codes)
+    none = np.zeros((batch.n_battles, 2), np.uint8)
+    player.play(0, 0, (none, none, none), player.counts())  # compiled, or read from the cache
+    player.use_entry(entry_of(dispatcher))
+    return player
 
 
 class OneOnOnePlayer:

@@ -202,28 +202,12 @@ class Kernel:
             returned=np.full(batch.n_creatures, -1, I64),
         )
 
-    def one_on_one(self, schedule: Schedule, batch: CombatBatch, masks: Any, codes: int) -> Any:
-        """A :class:`~ecs_combat.kernel.blocks.OneOnOnePlayer` of blocks shaped like `batch`
-        (`masks`: each keyword code's bits, `codes` of them per side), or None when the
-        kernel can't resolve `batch`."""
-        from ecs_combat.kernel.blocks import OneOnOnePlayer
-
-        if self.refusal(schedule, batch):
-            return None
-        if self._module is None:
-            self.compile()
-        arguments = self._arguments(batch, self.plan(schedule))
-        player = OneOnOnePlayer(arguments, self.module.one_on_one_range, batch, masks, codes)
-        player.play(0, 0, _no_draws(batch.n_battles), player.counts())  # compiled, or cached
-        player.use_entry(_entry_of(self.module.one_on_one_range))
-        return player
-
     def _entry(self) -> Callable[..., None]:
         """The compiled `resolve_range` called without numba's dispatcher (which types every
         argument at each call: about 12 us for the kernel's tuples of arrays, as long as a
         small batch takes): every argument is made with the one type it has
         (:meth:`_arguments`), so the kernel has one compiled signature."""
-        return _entry_of(self.module.resolve_range)
+        return entry_of(self.module.resolve_range)
 
     def _arguments(self, b: CombatBatch, plan: Plan) -> tuple[Any, ...]:
         """The kernel's arguments for a batch: its arrays in, the state and scratch arrays,
@@ -383,15 +367,10 @@ def _starts(battle_of: AnyArray, nb: int) -> IntArray:
     return out
 
 
-def _entry_of(dispatcher: Any) -> Callable[..., None]:
+def entry_of(dispatcher: Any) -> Callable[..., None]:
     """A compiled function's entry point, called without numba's dispatcher (see
     :meth:`Kernel._entry`); the dispatcher itself when not compiled once exactly."""
     overloads = list(getattr(dispatcher, "overloads", {}).values())
     if len(overloads) != 1:  # Python (NUMBA_DISABLE_JIT), or compiled more than once
         return dispatcher  # type: ignore[no-any-return]
     return overloads[0].entry_point  # type: ignore[no-any-return]
-
-
-def _no_draws(n: int) -> tuple[AnyArray, AnyArray, AnyArray]:
-    """Draws of `n` battles, all zero (none is played)."""
-    return tuple(np.zeros((n, 2), np.uint8) for _ in range(3))  # type: ignore[return-value]

@@ -72,14 +72,15 @@ def _player(generator: Generator, engine: object) -> tuple[OneOnOne | None, list
         or shape.batch.n_battles != battles_per_block(generator.spec)
     ):
         return None, []
+    from ecs_combat.kernel.blocks import one_on_one_player
     from ecs_combat.kernel.threads import thread_limit
 
     schedule = engine.schedules.of([shape.batch])  # type: ignore[attr-defined]
-    first = kernel.one_on_one(schedule, shape.batch, shape.masks, shape.codes)
+    first = one_on_one_player(kernel, schedule, shape.batch, shape.masks, shape.codes)
     if first is None:
         return None, []
     others = [
-        kernel.one_on_one(schedule, shape.batch, shape.masks, shape.codes)
+        one_on_one_player(kernel, schedule, shape.batch, shape.masks, shape.codes)
         for _ in range(thread_limit() - 1)
     ]
     return shape, [first, *others]
