@@ -184,6 +184,8 @@ def casts_of_hat_trick(draw: st.DrawFn) -> dict[str, Any]:
     )
     for c in doc["creatures"].values():
         c.pop("counters", None)
+        if c.get("damage", 0) >= c["toughness"]:
+            c.pop("damage")  # begins with lethal damage: the kernel refuses it
         c["hat"] = draw(st.booleans())
     for p in doc["players"].values():
         p["hat"] = draw(st.booleans())
@@ -210,7 +212,7 @@ def test_three_engines_agree_on_drawn_casts(doc: dict[str, Any]) -> None:
     try:
         scenario = parse_scenario(doc, BUNDLED, "drawn.toml")
     except InputError:
-        assume(False)  # e.g. a creature that starts with lethal damage
+        assume(False)
     assert assert_kernel_agrees(BUNDLED, doc)
     batch = scenarios_to_batch([scenario], BUNDLED)
     with_kernel, numpy_engine = engines_of(BUNDLED)
