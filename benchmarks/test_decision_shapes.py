@@ -30,9 +30,11 @@ def caught(into: list[tuple[CombatBatch, bool]]) -> Iterator[None]:
     """Every batch `BatchedEngine.play_batch` is given meanwhile, with its `record` flag."""
     play = BatchedEngine.play_batch
 
-    def catching(self: BatchedEngine, batch: CombatBatch, record: bool) -> Played:
+    def catching(
+        self: BatchedEngine, batch: CombatBatch, record: bool, kernel: bool = False
+    ) -> Played:
         into.append((batch, record))
-        return play(self, batch, record)
+        return play(self, batch, record, kernel)
 
     BatchedEngine.play_batch = catching  # type: ignore[method-assign]
     try:

@@ -6,6 +6,7 @@ board once; `extra_info` has the median time per board."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from typing import Any
@@ -15,6 +16,7 @@ from decision_boards import boards
 
 from ecs_combat import Registry
 from ecs_combat.decisions import best_attacks, best_blocks
+from ecs_combat.decisions import decide as decide_module
 
 BOARDS = 9
 
@@ -67,3 +69,21 @@ def test_blocks_exhaustive(benchmark: Any, registry: Registry, size: int) -> Non
 @pytest.mark.parametrize("size", [3, 4, 5])
 def test_attacks(benchmark: Any, registry: Registry, size: int) -> None:
     run(benchmark, registry, size, best_attacks, False, True)
+
+
+@pytest.mark.benchmark(group="decisions-blocks-kernel")
+@pytest.mark.parametrize("kernels", ["1", "0"])
+def test_blocks_kernel(benchmark: Any, registry: Registry, kernels: str) -> None:
+    """`best_blocks` on the 3x3 boards with the search's levels in the compiled kernel
+    (``ECS_COMBAT_KERNELS=1``) and in the numpy engine, side by side."""
+    saved = os.environ.get("ECS_COMBAT_KERNELS")
+    os.environ["ECS_COMBAT_KERNELS"] = kernels
+    decide_module._ENGINES.clear()  # the engine asks for its kernel once
+    try:
+        run(benchmark, registry, 3, best_blocks, False, False)
+    finally:
+        if saved is None:
+            del os.environ["ECS_COMBAT_KERNELS"]
+        else:
+            os.environ["ECS_COMBAT_KERNELS"] = saved
+        decide_module._ENGINES.clear()

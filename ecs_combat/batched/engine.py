@@ -68,6 +68,14 @@ class BatchedEngine:
             self._kernel_asked = True
         return self._kernel
 
+    def kernel_takes(self, batch: CombatBatch, legal: bool = False) -> bool:
+        """Whether the plugin set's compiled kernel resolves this batch (kernels on, and
+        nothing in the batch or its schedule it lacks); `legal`: its explicit divisions
+        are known to be legal (the decision search's), which the kernel plays unchecked."""
+        kernel = self.kernel()
+        schedule = self.schedules.of([batch])
+        return kernel is not None and not kernel.refusal(schedule, batch, legal)
+
     def masks(self, names: tuple[str, ...]) -> KeywordMasks:
         """The keyword masks for a batch's keyword bits (computed once per bit layout)."""
         return self.schedules.masks_of(names)
@@ -112,9 +120,16 @@ class BatchedEngine:
         played = self.play_batch(batch, record=False)
         return played.outcome, played.divisions
 
-    def play_batch(self, batch: CombatBatch, record: bool) -> Played:
+    def play_batch(self, batch: CombatBatch, record: bool, kernel: bool = False) -> Played:
         """:meth:`resolve_batch_with_divisions`, as a :class:`Played`; with `record`, its
-        log is kept for the results of chosen battles (:meth:`Played.results`)."""
+        log is kept for the results of chosen battles (:meth:`Played.results`); with
+        `kernel` (and not `record`), played in the plugin set's compiled kernel, which
+        must take it (:meth:`kernel_takes`, its explicit divisions legal)."""
+        if kernel and not record:
+            compiled = self.kernel()
+            assert compiled is not None
+            outcome, divisions = compiled.play(self.schedules.of([batch]), batch, divisions=True)
+            return Played(None, outcome, divisions)
         run = self.start(batch, record=record)
         run.divisions = []
         combat.play(run)
@@ -173,27 +188,38 @@ class BatchedEngine:
 class Played:
     """A batch played through (:meth:`BatchedEngine.play_batch`)."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(
+        self,
+        run: Run | None,
+        outcome: BatchOutcome | None = None,
+        divisions: list[StepDivisions] | None = None,
+    ) -> None:
+        """Played by the numpy engine (its `run`), or by a compiled kernel (no run: its
+        `outcome` and `divisions`)."""
         self._run = run
-        self.outcome = combat.outcome(run)
+        if run is not None:
+            outcome, divisions = combat.outcome(run), run.divisions
+        assert outcome is not None
+        self.outcome = outcome
         #: How the dealers could have divided their damage, in each damage step where
         #: one could (:meth:`BatchedEngine.resolve_batch_with_divisions`).
-        self.divisions: list[StepDivisions] = run.divisions or []
+        self.divisions: list[StepDivisions] = divisions or []
 
     @property
     def recorded(self) -> bool:
-        return self._run.log is not None
+        return self._run is not None and self._run.log is not None
 
     def release(self) -> None:
         """Let the run's arrays go as soon as this is dropped: its context refers back to
         it, a cycle the garbage collector would free late (a search plays thousands of
         batches, few Python objects each: the collector rarely runs)."""
-        del self._run.context
+        if self._run is not None:
+            del self._run.context
 
     def results(self, battles: Sequence[int], notes: bool = True) -> list[CombatResult]:
         """The results of some distinct battles, in that order, as :meth:`resolve_many`
         gives them (the batch must have been played with `record`, and should name its
         creatures and players); without `notes`, without the readable account's notes on
         who strikes (``StepResult.strikes``, which the JSON document leaves out)."""
-        assert self._run.log is not None
+        assert self._run is not None and self._run.log is not None
         return Results(self._run, self._run.log).build(battles, notes)

@@ -42,6 +42,7 @@ from ecs_combat.decisions.divisions import StepChoices, StepRecord, joint_count
 from ecs_combat.decisions.layout import Layout
 from ecs_combat.decisions.nodes import Expansion, Level, Resolved
 from ecs_combat.decisions.objective import Objective, Sides, score
+from ecs_combat.decisions.playing import play_level
 from ecs_combat.decisions.tree_answers import TreeAnswers
 from ecs_combat.errors import RefusedError
 from ecs_combat.rules.result import CombatResult
@@ -189,7 +190,7 @@ class Tree(TreeAnswers):
             )
         copies, layout = self.battles(level, named=record)
         batch = copies.batch
-        played = self.engine.play_batch(batch, record=record)
+        played, record = play_level(self.engine, batch, rows, record, horizon)
         if keep:
             self.played.append(played if record else None)
         outcome, records = played.outcome, played.divisions

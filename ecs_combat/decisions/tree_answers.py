@@ -1,14 +1,19 @@
 """What a grown tree of block declarations tells of its nodes (:class:`TreeAnswers`, the
 reading side of :class:`~ecs_combat.decisions.tree.Tree`): where a node is, the best line
-below it and the leaf at its end, and the results, outcomes and divisions of nodes."""
+below it and the leaf at its end, and the results (played again when not recorded), outcomes
+and divisions of nodes."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
 from ecs_combat.batched import (
+    BatchedEngine,
     BatchOutcome,
     CombatBatch,
+    Copies,
     IntArray,
     Outcomes,
     Played,
@@ -19,7 +24,9 @@ from ecs_combat.batched import (
     take_outcomes,
 )
 from ecs_combat.decisions.children import Expanded
+from ecs_combat.decisions.layout import Layout
 from ecs_combat.decisions.nodes import Expansion, Level
+from ecs_combat.decisions.playing import nodes_level
 from ecs_combat.rules.result import CombatResult
 
 I64 = np.int64
@@ -37,6 +44,10 @@ class TreeAnswers:
     played: list[Played | None]
     _where: dict[int, tuple[int, int]]
     _indexed_groups: int
+    engine: BatchedEngine
+    record: bool
+    #: A level's nodes as one batch (:meth:`~ecs_combat.decisions.tree.Tree.battles`).
+    battles: Callable[[Level, bool], tuple[Copies, Layout | None]]
 
     @property
     def n_nodes(self) -> int:
@@ -94,11 +105,11 @@ class TreeAnswers:
     def results_of(self, nodes: list[int], notes: bool = True) -> list[CombatResult] | None:
         """The results of some distinct nodes, as :meth:`BatchedEngine.resolve_many` gives
         them (without `notes`: :meth:`Played.results`); None if one's level was not
-        recorded."""
+        recorded and the tree does not record (else those are played again)."""
         firsts = [lv.first for lv in self.levels]
         at = [int(np.searchsorted(firsts, n, side="right")) - 1 for n in nodes]
         if any(self.played[li] is None for li in at):
-            return None
+            return self._replayed(nodes, notes) if self.record else None
         out: dict[int, CombatResult] = {}
         for li in sorted(set(at)):
             mine = [n for n, i in zip(nodes, at, strict=True) if i == li]
@@ -107,6 +118,12 @@ class TreeAnswers:
             got = played.results([n - firsts[li] for n in mine], notes)
             out.update(zip(mine, got, strict=True))
         return [out[n] for n in nodes]
+
+    def _replayed(self, nodes: list[int], notes: bool) -> list[CombatResult]:
+        """Some nodes' results, played again together with the engine's log."""
+        ids = np.array(nodes, I64)
+        copies, _ = self.battles(nodes_level(self.levels, ids, *self.divisions_of(ids)), True)
+        return self.engine.play_batch(copies.batch, True).results(list(range(len(ids))), notes)
 
     def outcomes_of(self, nodes: IntArray) -> Outcomes:
         """The outcomes of some nodes, as battles in the order given (the tree must keep

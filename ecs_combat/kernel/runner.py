@@ -13,7 +13,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched import ACTION_CODE, BatchOutcome, CombatBatch, IntArray, Schedule
+from ecs_combat.batched import (
+    ACTION_CODE,
+    BatchOutcome,
+    CombatBatch,
+    IntArray,
+    Schedule,
+    StepDivisions,
+)
 from ecs_combat.kernel import cache
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
@@ -63,8 +70,11 @@ class Kernel:
             self._module = cache.load(self.source)
         return self._module
 
-    def refusal(self, schedule: Schedule, batch: CombatBatch) -> str:
-        """Why the kernel can't resolve a batch with this schedule, or ``""``."""
+    def refusal(self, schedule: Schedule, batch: CombatBatch, legal: bool = False) -> str:
+        """Why the kernel can't resolve a batch with this schedule, or ``""``. With `legal`,
+        the batch's explicit divisions are known to be legal (the decision search's): the
+        kernel plays them unchecked; else it refuses a batch that has some (the numpy
+        engine checks them, 510.1c-d)."""
         why = self.plan(schedule).refusal
         if why:
             return why
@@ -74,7 +84,7 @@ class Kernel:
             if why:
                 return why
         for what, rows in (
-            ("explicit divisions", b.division_step),
+            ("explicit divisions", np.zeros(0) if legal else b.division_step),
             ("targets", b.target_source),
         ):
             if rows.size:
@@ -172,13 +182,24 @@ class Kernel:
 
     def resolve(self, schedule: Schedule, batch: CombatBatch) -> BatchOutcome:
         """Resolve every battle of a batch the kernel can resolve (:meth:`refusal`)."""
+        return self.play(schedule, batch, divisions=False)[0]
+
+    def play(
+        self, schedule: Schedule, batch: CombatBatch, divisions: bool
+    ) -> tuple[BatchOutcome, list[StepDivisions]]:
+        """:meth:`resolve`, and with `divisions` what the dealers of each damage step taken
+        could have divided, as :meth:`BatchedEngine.resolve_batch_with_divisions` gives it
+        (a step no battle took has no record; one where nobody could divide may have one,
+        which has no divider)."""
         if self._module is None:
             self.compile()
-        args = self._arguments(batch, self.plan(schedule))
-        c, st, bt, *_, owns = args
+        plan = self.plan(schedule)
+        args = self._arguments(batch, plan, divisions)
+        c, st, bt, bl, *_, owns, rc, _ = args
         if self._call is None:
             self._call = self._entry()
         self._run(self._call, batch.n_battles, args)
+        records = _records(bt.steps_taken, bl, rc) if divisions else []
         player_state = {key: v.copy() for key, v in batch.player_state.items()}
         for own, (_, columns) in zip(owns, self.source.owns, strict=True):
             for i, col in enumerate(columns):
@@ -200,7 +221,7 @@ class Kernel:
             steps_taken=bt.steps_taken,
             player_state=player_state,
             returned=np.full(batch.n_creatures, -1, I64),
-        )
+        ), records
 
     def _entry(self) -> Callable[..., None]:
         """The compiled `resolve_range` called without numba's dispatcher (which types every
@@ -209,9 +230,10 @@ class Kernel:
         (:meth:`_arguments`), so the kernel has one compiled signature."""
         return entry_of(self.module.resolve_range)
 
-    def _arguments(self, b: CombatBatch, plan: Plan) -> tuple[Any, ...]:
+    def _arguments(self, b: CombatBatch, plan: Plan, divisions: bool = False) -> tuple[Any, ...]:
         """The kernel's arguments for a batch: its arrays in, the state and scratch arrays,
-        and its schedule's step table and keyword bits (`plan`)."""
+        its schedule's step table and keyword bits (`plan`), and where each step's possible
+        divisions are noted (with `divisions`; else blocks of no rows)."""
         m = self.module
         n, nb, np_ = b.n_creatures, b.n_battles, b.n_players
         # Few allocations (a small batch's cost is mostly their number): each block's rows
@@ -272,45 +294,13 @@ class Kernel:
         a = m.Assign(flags[6], flags[7])
         k = m.Check(flags[8], flags[9], players[1])
         guards = plan.guards
-        ev = self._events(b)
+        ev = _events(m, self.source, self.registry, b)
         owns = tuple(
             () if cls is None else cls(*(self._column(col, b) for col in columns))
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
-        return c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns
-
-    def _events(self, b: CombatBatch) -> Any:
-        """The kernel's `ev` (template ``Events``): the cards cast, by battle."""
-        m = self.module
-        e = len(b.event_battle)
-        start = _fixed(_starts(b.event_battle, b.n_battles), I64)
-        if not e:
-            none = _fixed(np.zeros(0, I64), I64)
-            return m.Events(start, none, none, none, none)
-        number = {p.part.system.casefold(): i for i, p in enumerate(self.source.casts())}
-        rules = []
-        parts = []
-        for name in b.card_names:
-            card = self.registry.card(name)
-            if card is None or name.casefold() not in number:  # not cast: refused otherwise
-                rules.append(0)
-                parts.append(-1)
-                continue
-            rule = card.target
-            rules.append(
-                m.RULE_CASTER_CONTROLS * rule.caster_controls
-                + m.RULE_BLOCKING_OR_BLOCKED * rule.blocking_or_blocked
-                + m.RULE_IN_COMBAT * (rule.in_combat and not rule.blocking_or_blocked)
-            )
-            parts.append(number[name.casefold()])
-        cast = np.asarray(b.event_card, I64)
-        return m.Events(
-            start,
-            _fixed(b.event_target, I64),
-            _fixed(b.event_player, I64),
-            _fixed(np.asarray(parts, I64)[cast], I64),
-            _fixed(np.asarray(rules, I64)[cast], I64),
-        )
+        rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
+        return c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns, rc, _divisions(m, b)
 
     def _column(self, column: KernelColumn, batch: CombatBatch) -> AnyArray:
         """A plugin's own column's first values."""
@@ -340,6 +330,82 @@ class Kernel:
         jobs = [self._pool.submit(kernel, lo, hi, *args) for lo, hi in pairwise(edges)]
         for job in jobs:
             job.result()
+
+
+def _record(m: ModuleType, steps: int, size: tuple[int, int]) -> Any:
+    """Where the kernel notes each step's possible divisions: [steps, rows] and [steps,
+    blocks] blocks (`size`; (0, 0): nothing noted)."""
+    rows, blocks = size
+    marks = np.zeros((3, steps, rows), np.bool_)
+    amounts = np.zeros((2, steps, rows), I64)
+    live = np.zeros((steps, blocks), np.bool_)
+    return m.Record(marks[0], amounts[0], amounts[1], marks[1], marks[2], live)
+
+
+def _divisions(m: ModuleType, b: CombatBatch) -> Any:
+    """A batch's explicit divisions by source row, for the kernel."""
+    source = np.asarray(b.division_source, I64)
+    by_source = np.argsort(source, kind="stable")
+    given = (b.division_step, b.division_recipient, b.division_amount)
+    return m.Divisions(
+        _fixed(_starts(source, b.n_creatures), I64),
+        *(_fixed(np.asarray(x, I64)[by_source], I64) for x in given),
+    )
+
+
+def _events(m: ModuleType, source: KernelSource, registry: Registry, b: CombatBatch) -> Any:
+    """The kernel's `ev` (template ``Events``): the cards cast, by battle (`source`'s
+    ``cast`` parts, `registry`'s cards)."""
+    e = len(b.event_battle)
+    start = _fixed(_starts(b.event_battle, b.n_battles), I64)
+    if not e:
+        none = _fixed(np.zeros(0, I64), I64)
+        return m.Events(start, none, none, none, none)
+    number = {p.part.system.casefold(): i for i, p in enumerate(source.casts())}
+    rules = []
+    parts = []
+    for name in b.card_names:
+        card = registry.card(name)
+        if card is None or name.casefold() not in number:  # not cast: refused otherwise
+            rules.append(0)
+            parts.append(-1)
+            continue
+        rule = card.target
+        rules.append(
+            m.RULE_CASTER_CONTROLS * rule.caster_controls
+            + m.RULE_BLOCKING_OR_BLOCKED * rule.blocking_or_blocked
+            + m.RULE_IN_COMBAT * (rule.in_combat and not rule.blocking_or_blocked)
+        )
+        parts.append(number[name.casefold()])
+    cast = np.asarray(b.event_card, I64)
+    return m.Events(
+        start,
+        _fixed(b.event_target, I64),
+        _fixed(b.event_player, I64),
+        _fixed(np.asarray(parts, I64)[cast], I64),
+        _fixed(np.asarray(rules, I64)[cast], I64),
+    )
+
+
+def _records(taken: AnyArray, bl: Any, rc: Any) -> list[StepDivisions]:
+    """Each damage step some battle took, as the kernel noted it (`rc`), in step order."""
+    out = []
+    for s in np.flatnonzero(np.asarray(taken).any(axis=1)).tolist():
+        live = rc.live[s]
+        out.append(
+            StepDivisions(
+                s,
+                rc.deals[s],
+                rc.power[s],
+                rc.remaining[s],
+                rc.one_is_lethal[s],
+                rc.player_gets_excess[s],
+                np.asarray(bl.blocker)[live],
+                np.asarray(bl.attacker)[live],
+                np.asarray(bl.rank)[live],
+            )
+        )
+    return out
 
 
 def _fixed(values: Any, dtype: type[Any]) -> AnyArray:

@@ -71,21 +71,32 @@ Cast = namedtuple("Cast", ["keywords", "bits"])
 RULE_CASTER_CONTROLS = 1
 RULE_BLOCKING_OR_BLOCKED = 2
 RULE_IN_COMBAT = 4
+#: What the dealers of each damage step could divide, for the decision search
+#: (:class:`~ecs_combat.batched.StepDivisions`), [steps, rows] (`live`: [steps, blocks]), or
+#: [steps, 0] each when not recorded: who deals, power and toughness left as the step's
+#: damage is assigned, the ``assign-damage`` parts' flags, the blocks still in effect.
+#: Explicit divisions (the decision search's, legal by construction), by source row: where
+#: each row's begin ([rows + 1]), and each one's step, recipient (a creature row, or
+#: ``-1 - player row``) and amount.
+Divisions = namedtuple("Divisions", ["start", "step", "recipient", "amount"])
+Record = namedtuple(
+    "Record", ["deals", "power", "remaining", "one_is_lethal", "player_gets_excess", "live"]
+)
 
 
 def resolve_range(
     lo: int, hi: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any,
-    guards: Any, ev: Any, cb: Any, o: Any,
+    guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any,
 ) -> None:  # fmt: skip
     """Play battles `lo` to `hi - 1` through."""
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv)
 
 
 def one_on_one_range(
     lo: int, hi: int, keyword: Any, power: Any, toughness: Any, masks: Any, work: Any,
     fresh: Any, counts: Any, codes: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any,
-    a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any,
+    a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any,
 ) -> None:  # fmt: skip
     """Battles `lo` to `hi - 1` of a block of one attacker against one blocker (rows 2b and
     2b + 1), drawn, played and tallied: `keyword`, `power` and `toughness` [battles, 2] as
@@ -102,7 +113,7 @@ def one_on_one_range(
             c.toughness[row] = toughness[b, side]
             st.kw[row] = masks[keyword[b, side]]
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv)
         attacker_died = 0 if c.on_battlefield[2 * b] else 1
         blocker_died = 0 if c.on_battlefield[2 * b + 1] else 1
         key = int(keyword[b, 0]) * codes + int(keyword[b, 1])
@@ -118,7 +129,7 @@ def one_on_one_range(
 
 def play(
     b: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any, guards: Any,
-    ev: Any, cb: Any, o: Any,
+    ev: Any, cb: Any, o: Any, rc: Any, dv: Any,
 ) -> None:  # fmt: skip
     """One battle's combat: declarations, state-based actions, the cards cast as blockers
     are declared, the damage steps."""
@@ -143,7 +154,7 @@ def play(
         if not step_exists(b, s, c, st, bt, sp):
             continue
         bt.steps_taken[s, b] = True
-        damage_step(b, s, c, st, bt, bl, sp, fl, a, guards, o)
+        damage_step(b, s, c, st, bt, bl, sp, fl, a, guards, o, rc, dv)
         check_state(b, True, c, st, bt, k, guards, o)
 
 
@@ -198,10 +209,19 @@ def step_exists(b: int, s: int, c: Any, st: Any, bt: Any, sp: Any) -> bool:
 
 def damage_step(
     b: int, s: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, guards: Any,
-    o: Any,
+    o: Any, rc: Any, dv: Any,
 ) -> None:  # fmt: skip
-    """Who deals damage (510.1), how each divides it, and all of it dealt at once (510.2)."""
+    """Who deals damage (510.1), how each divides it (as `dv` gives, else by default), and
+    all of it dealt at once (510.2); what the dealers could divide noted in `rc` when it
+    has rows."""
     r0, r1 = bt.rows[b], bt.rows[b + 1]
+    noting = rc.deals.shape[1] != 0
+    if noting:
+        for i in range(r0, r1):
+            rc.power[s, i] = c.power[i]
+            rc.remaining[s, i] = max(c.toughness[i] - c.marked[i], 0)
+        for q in range(bt.blocks[b], bt.blocks[b + 1]):
+            rc.live[s, q] = c.blocking[bl.blocker[q]] and c.attacking[bl.attacker[q]]
     e0 = 2 * (r0 + bt.blocks[b])  # room for two flows per creature and per block
     e = e0
     for i in range(r0, r1):  # each assigns as it divides: parts write their row's only
@@ -216,6 +236,17 @@ def damage_step(
         a.one_is_lethal[i] = False
         a.player_gets_excess[i] = False
         assign_parts(i, c, st, a, guards, o)
+        if noting:
+            rc.deals[s, i] = True
+            rc.one_is_lethal[s, i] = a.one_is_lethal[i]
+            rc.player_gets_excess[s, i] = a.player_gets_excess[i]
+        given = False
+        for x in range(dv.start[i], dv.start[i + 1]):
+            if dv.step[x] == s:
+                e = flow(fl, e, i, dv.recipient[x], dv.amount[x])
+                given = True
+        if given:
+            continue
         if c.attacking[i]:
             e = attacker_divides(i, e, c, st, bl, fl, a)
         elif c.blocking[i]:
