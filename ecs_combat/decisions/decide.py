@@ -18,6 +18,7 @@ from ecs_combat.batched import (
 )
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions.answers import Choice, Decision
+from ecs_combat.decisions.attack_bounds import attacks_to_search
 from ecs_combat.decisions.bounds import MOST_DECLARATION_CELLS, Clock, refuse_if_too_large
 from ecs_combat.decisions.declarations import (
     AttackDeclarations,
@@ -167,8 +168,23 @@ def best_attacks(
         every, masks=every.masks[: len(block_decls)], tie_order=every.tie_order[: len(block_decls)]
     )
     template = _template(scenario, registry)
-    boards = _attack_boards(template, attacks, defender_row=1)
-    sides = _sides(scenario, template, boards, attacker, defender)
+
+    def boards_of(which: list[int]) -> tuple[CombatBatch, Sides]:
+        some = _some_attacks(attacks, which)
+        boards = _attack_boards(template, some, defender_row=1)
+        return boards, _sides(scenario, template, boards, attacker, defender)
+
+    bounded = 0
+    if budget is None and continuation is None:  # the attacks that may still be chosen
+        kept = attacks_to_search(
+            engine, objective, boards_of, attacks, block_decls, top, scenario.file or ""
+        )
+        attacks, block_decls = (
+            _some_attacks(attacks, kept.attacks),
+            [block_decls[i] for i in kept.attacks],
+        )
+        bounded = kept.combats_resolved
+    boards, sides = boards_of(list(range(attacks.count)))
     results = search_blocks(
         engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True,
         continuation=continuation, guard=scenario.file or "",
@@ -222,7 +238,7 @@ def best_attacks(
         choices,
         None if optimal else _attacks_reason(results, clock, attacks.count, every.count),
         clock.elapsed,
-        results.tree.evaluated,
+        bounded + results.tree.evaluated,
     )
 
 
@@ -300,6 +316,13 @@ def _attack_boards(
         attacking=attacking,
         creature_ids=list(template.creature_ids or []) * attacks.count,
         player_ids=list(template.player_ids or []) * attacks.count,
+    )
+
+
+def _some_attacks(attacks: AttackDeclarations, which: list[int]) -> AttackDeclarations:
+    """Attacks `which` of `attacks`, in that order."""
+    return dataclasses.replace(
+        attacks, masks=attacks.masks[which], tie_order=attacks.tie_order[which]
     )
 
 
