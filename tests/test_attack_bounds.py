@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from decisions_brute import ADDITIONAL
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from decisions_brute import ADDITIONAL
 from test_decisions import KEYWORDS
 
 from ecs_combat import Registry, parse_scenario

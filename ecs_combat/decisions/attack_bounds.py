@@ -6,9 +6,8 @@ exact value of any set of its declarations (their lowest) is an upper bound of i
 one batched search (:func:`~ecs_combat.decisions.search.search_blocks`):
 
 1. the attacks of at most one attacker, every declaration: their exact values;
-2. then by number of attackers, a few likely-best declarations of each larger attack: for each
-   of its attackers, the best blocks found for the attack without it, alone and with that
-   attacker's best blocks added (when those blockers are still free).
+2. each larger attack against a few likely-best declarations only: the best blocks found for
+   some of its attackers alone, together (when no blocker is in two of them).
 
 An attack whose bound is below the `top`-th highest exact value can neither be shown nor tie
 it, and neither can a fully searched attack below it: they are not searched again. The rest
@@ -17,6 +16,7 @@ are searched as before, so the decision is the same, ties in section 9's order.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -76,14 +76,13 @@ def attacks_to_search(
     _search(engine, objective, boards_of, small, [block_decls[i] for i in small], found, guard)
     for i in small:
         found.exact[i] = found.bound.pop(i)
-    at = {m: i for i, m in enumerate(masks)}
-    for size in range(2, max(sizes) + 1):
-        larger = [i for i in everything if sizes[i] == size]
-        subsets = [_likely_best(masks[i], block_decls[i], at, found.best) for i in larger]
-        _search(engine, objective, boards_of, larger, subsets, found, guard)
-        for i, part in zip(larger, subsets, strict=True):
-            if part.count == block_decls[i].count:  # every declaration: exact
-                found.exact[i] = found.bound.pop(i)
+    single = {masks[i]: found.best[i] for i in small}
+    larger = [i for i in everything if sizes[i] > 1]
+    subsets = [_likely_best(masks[i], block_decls[i], single) for i in larger]
+    _search(engine, objective, boards_of, larger, subsets, found, guard)
+    for i, part in zip(larger, subsets, strict=True):
+        if part.count == block_decls[i].count:  # every declaration: exact
+            found.exact[i] = found.bound.pop(i)
     if len(found.exact) < top:
         return Kept(everything, found.resolved)
     kth = sorted(found.exact.values(), reverse=True)[top - 1]
@@ -120,23 +119,21 @@ def _pairs(decls: BlockDeclarations, d: int) -> Pairs:
 
 
 def _likely_best(
-    mask: int, decls: BlockDeclarations, at: dict[int, int], best: dict[int, Pairs]
+    mask: int, decls: BlockDeclarations, single: dict[int, Pairs]
 ) -> BlockDeclarations:
-    """The declarations of attack `mask` made of the best blocks found for its attacks of one
-    attacker fewer, alone and with the missing attacker's best blocks (`at`: each mask's
-    attack; the attack's first declaration when none is found)."""
+    """The declarations of attack `mask` made of the best blocks found for some of its
+    attackers alone (`single`: by mask of one attacker), when no blocker is in two of them
+    (the attack's first declaration if none is legal)."""
     places = {_pairs(decls, d): d for d in range(decls.count)}
+    bits = [1 << b for b in range(mask.bit_length()) if mask >> b & 1]
     chosen: set[int] = set()
-    for bit in range(mask.bit_length()):
-        if not mask >> bit & 1:
-            continue
-        rest, alone = best.get(at.get(mask & ~(1 << bit), -1)), best.get(at.get(1 << bit, -1))
-        if rest is None:
-            continue
-        shapes = [rest]
-        if alone is not None and not {b for b, _ in rest} & {b for b, _ in alone}:
-            shapes.append(rest | alone)
-        chosen.update(places[s] for s in shapes if s in places)
+    for n in range(len(bits) + 1):
+        for some in itertools.combinations(bits, n):
+            parts = [single[b] for b in some if b in single]
+            union = frozenset().union(*parts)
+            free = sum(map(len, parts)) == len(union) == len({b for b, _ in union})
+            if free and union in places:  # no blocker in two of them, and legal
+                chosen.add(places[union])
     if not chosen:
         chosen.add(0)
     return declarations_of_masks(decls.options, decls.masks[sorted(chosen)])
