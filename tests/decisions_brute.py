@@ -8,7 +8,8 @@ blockers, or trample and a blocker; a blocker of two or more attackers) in every
 tried, one reference-engine resolution per line: in each step the attacking player chooses
 first, then the defending player (510.1c-d), so the value is max-min over the steps in order.
 The engine refuses the divisions that are not legal then. The score is computed here from the
-JSON outcome, from the rules' words. It is slow: small boards only, with keywords whose
+JSON outcome, from the rules' words. Banding moves a division to the other player
+(702.22j-k); bands are not modelled. It is slow: small boards only, with keywords whose
 creatures' power does not change between damage steps.
 """
 
@@ -95,6 +96,12 @@ def legal_blocks(scenario: Scenario, registry: Registry) -> list[dict[str, tuple
     return out
 
 
+def banding(scenario: Scenario, creature: str) -> bool:
+    """Whether a creature has banding (702.22j-k: its controller divides the damage of the
+    creatures it fights; bands, 702.22h, are not modelled here)."""
+    return "banding" in scenario.creatures[creature].keywords
+
+
 def _divisions(source: str, recipients: list[str], power: int, step: str) -> list[Division | None]:
     """The default (None) and every explicit division of `power` among `recipients`."""
     choices: list[Division | None] = [None]
@@ -110,22 +117,38 @@ def best_line_value(
     """The minimax score over every legal line of divisions: in each step the attacking
     player's choice (maximising), then the defending player's (minimising)."""
     engine = ReferenceEngine(registry)
-    default = engine.resolve(scenario).to_json()
+    # the steps and powers, from a resolution without banding (whose splits have no default)
+    plain = {}
+    for cid, spec in scenario.creatures.items():
+        kept = [
+            (k, p) for k, p in zip(spec.keywords, spec.parameters, strict=True) if k != "banding"
+        ]
+        plain[cid] = dataclasses.replace(
+            spec, keywords=tuple(k for k, _ in kept), parameters=tuple(p for _, p in kept)
+        )
+    default = engine.resolve(dataclasses.replace(scenario, creatures=plain)).to_json()
     steps = [s["name"] for s in default["steps"]]
     final = default["creatures"]
     per_step: list[tuple[list[list[Division | None]], list[list[Division | None]]]] = []
     for step in steps:
         mine: list[list[Division | None]] = []
+        theirs: list[list[Division | None]] = []
         for attacker in scenario.attackers:
             blockers = scenario.blockers_of(attacker)
+            power = final[attacker]["power"]
+            if any(banding(scenario, b) for b in blockers):  # 702.22j: B divides, no player
+                if len(blockers) >= 2:
+                    theirs.append(_divisions(attacker, list(blockers), power, step))
+                continue
             trample = "trample" in scenario.creatures[attacker].keywords
             if len(blockers) >= 2 or (trample and blockers):
                 recipients = [*blockers, *([scenario.attackers[attacker]] if trample else [])]
-                mine.append(_divisions(attacker, recipients, final[attacker]["power"], step))
-        theirs: list[list[Division | None]] = []
+                mine.append(_divisions(attacker, recipients, power, step))
         for blocker, attacked in scenario.blockers.items():
             if len(attacked) >= 2:
-                theirs.append(_divisions(blocker, list(attacked), final[blocker]["power"], step))
+                split = _divisions(blocker, list(attacked), final[blocker]["power"], step)
+                banded = any(banding(scenario, a) for a in attacked)  # 702.22k: A divides
+                (mine if banded else theirs).append(split)
         per_step.append((mine, theirs))
 
     def value(k: int, chosen: list[Division]) -> tuple[int, ...] | None:

@@ -5,15 +5,18 @@ decision search."""
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 
 import pytest
 from conftest import Resolve
+from decisions_brute import best_line_value
 from scenario_text import combat, creature, divide, toml_value
 
 from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.decisions import best_blocks
 from ecs_combat.scenario.writer import scenario_document
+from tests.test_decisions import agrees_with_brute_force
 from tests.test_turns import turn_resolver
 
 PLAYERS = "[players.A]\n[players.B]\n"
@@ -298,3 +301,128 @@ def test_702_22k_decided_divisions_are_always_listed(resolve: Resolve, registry:
         blocks = f"blockers = {toml_value(choice.blockers)}\n"
         out = resolve(text.replace("bands =", blocks + "bands =") + lines)
         assert out["steps"] == choice.outcome["steps"]
+
+
+# -- a blocker shared by a trampler and an attacker the defending player divides -------------
+
+#: A 3/3 trampler and a 3/3 bear attack B; a 0/4 wall that can block an additional creature
+#: blocks both, and a 0/1 with banding blocks the bear too, so B divides the bear's 3 between
+#: the wall and the knight (702.22j) while A divides the wurm's 3 between the wall and B.
+SHARED = (
+    PLAYERS
+    + creature("wurm", "A", 3, 3, "trample")
+    + creature("bear", "A", 3, 3)
+    + creature("wall", "B", 0, 4, "can block an additional creature")
+    + creature("knight", "B", 0, 1, "banding")
+    + combat({"wurm": "B", "bear": "B"})
+)
+SHARED_BLOCKS = {"wall": ["wurm", "bear"], "knight": "bear"}
+
+
+def shared_blocks(*lines: str) -> str:
+    return SHARED.replace(
+        "[combat]\n", "[combat]\n" + f"blockers = {toml_value(SHARED_BLOCKS)}\n"
+    ) + "".join(lines)
+
+
+def test_702_19c_trample_counts_the_damage_the_defending_player_assigns(resolve: Resolve) -> None:
+    """B puts the bear's 3 on the wall (702.22j), so the wall is assigned 1 + 3 = 4, lethal:
+    the wurm may send 2 of its 3 to B (702.19c counts damage other creatures assign the wall
+    in the step). The wall dies; B loses 2; the knight takes nothing."""
+    out = resolve(
+        shared_blocks(
+            divide("regular", "wurm", {"wall": 1, "B": 2}),
+            divide("regular", "bear", {"wall": 3}),
+        )
+    )
+    assert damage(out) == {("wurm", "wall", 1), ("wurm", "B", 2), ("bear", "wall", 3)}
+    assert out["steps"][0]["died"] == ["wall"]
+    assert out["players"]["B"]["life"] == 18
+    assert out["creatures"]["knight"]["damage"] == 0
+
+
+def test_702_19c_the_same_trample_without_the_bears_damage_is_an_error(resolve: Resolve) -> None:
+    """B puts the bear's 3 on the knight: the wall is assigned only the wurm's 1 of its 4, so
+    the wurm's 2 to B break 702.19c: an input error at the wurm's division."""
+    with pytest.raises(InputError) as caught:
+        resolve(
+            shared_blocks(
+                divide("regular", "wurm", {"wall": 1, "B": 2}),
+                divide("regular", "bear", {"knight": 3}),
+            )
+        )
+    assert caught.value.path == "combat.divide[0].amounts"
+    assert "wurm assigns damage to B before assigning lethal damage to wall" in str(caught.value)
+
+
+def test_702_19c_702_22j_decisions_count_the_defending_players_division(
+    resolve: Resolve, registry: Registry
+) -> None:
+    """With the blocks of SHARED_BLOCKS, A divides the wurm's 3 (wall w, B 3 - w), then B
+    the bear's 3 (wall x, knight 3 - x), among the replies that keep the wurm's division
+    legal: w + x >= 4 where 3 - w > 0 (702.19c, 702.22j). The wall (value 4) dies when
+    w + x >= 4, the knight (value 1) when x < 3. B minimises (game, material, life):
+    w = 3: x = 0 (knight dies, wall lives), (0, 1, 0); w = 2: x = 3, (0, 4, 1) (x = 2 also
+    kills the knight); w = 1: x = 3 only, (0, 4, 2); w = 0: no legal reply, not a choice.
+    A maximises: w = 1, (0, 4, 2). A search that ignored B's damage to the wall would allow
+    only w = 3 and answer (0, 1, 0). The decided line replays on both engines."""
+    sc = parse_scenario(tomllib.loads(SHARED), registry, "t.toml")
+    d = best_blocks(sc, registry, top=20)
+    (choice,) = [c for c in d.best if c.blockers == SHARED_BLOCKS]
+    assert tuple(choice.score.values()) == (0, 4, 2, 0)
+    assert choice.divide == [
+        {"step": "regular", "source": "wurm", "amounts": {"wall": 1, "B": 2}},
+        {"step": "regular", "source": "bear", "amounts": {"wall": 3}},
+    ]
+    lines = [divide(x["step"], x["source"], x["amounts"]) for x in choice.divide]
+    out = resolve(shared_blocks(*lines))
+    assert out["steps"] == choice.outcome["steps"]
+    assert out["players"]["B"]["life"] == 18
+
+
+def test_702_19c_702_22j_decisions_agree_with_brute_force(registry: Registry) -> None:
+    """Each of SHARED's block declarations, answered by the players' divisions in turn (the
+    defending player's only among replies that keep the wurm's division legal), scores what
+    the brute-force oracle gives it (every line resolved on the reference engine, which
+    refuses the illegal ones); the best, count and ties agree too."""
+    sc = parse_scenario(tomllib.loads(SHARED), registry, "t.toml")
+    d = best_blocks(sc, registry, top=50)
+    assert len(d.best) == d.declarations == 12
+    for choice in d.best:
+        blockers = {k: (v,) if isinstance(v, str) else tuple(v) for k, v in choice.blockers.items()}
+        declared = dataclasses.replace(sc, blockers=blockers)
+        brute = best_line_value(declared, registry, tuple(choice.score))
+        assert tuple(choice.score.values()) == brute, blockers
+    agrees_with_brute_force(tomllib.loads(SHARED), registry)
+
+
+def test_702_2c_702_19c_a_deathtouch_share_from_the_defending_player_is_lethal(
+    resolve: Resolve, registry: Registry
+) -> None:
+    """SHARED with a 1/1 deathtouch bear: B divides its 1 (702.22j). Any of it on the wall is
+    lethal damage assigned to the wall (702.2c), so the wurm may send all 3 to B (702.19c);
+    with it on the knight, the wurm must put all 3 on the 0/4 wall. By hand: A's w on the wall
+    (3 - w to B), B's x in {0, 1} on the wall; w < 3 forces x = 1: the wall dies, B loses
+    3 - w; w = 3: B picks x = 0 and loses the knight only, (0, 1, 0). A picks w = 0: (0, 4, 3).
+    The explicit line resolves so on both engines; the oracle agrees."""
+    bear = creature("bear", "A", 3, 3)
+    text = SHARED.replace(bear, creature("bear", "A", 1, 1, "deathtouch"))
+    assert "deathtouch" in text
+    sc = parse_scenario(tomllib.loads(text), registry, "t.toml")
+    (choice,) = [c for c in best_blocks(sc, registry, top=50).best if c.blockers == SHARED_BLOCKS]
+    assert tuple(choice.score.values()) == (0, 4, 3, 0)
+    assert choice.divide == [
+        {"step": "regular", "source": "wurm", "amounts": {"B": 3}},
+        {"step": "regular", "source": "bear", "amounts": {"wall": 1}},
+    ]
+    declared = dataclasses.replace(sc, blockers={"wall": ("wurm", "bear"), "knight": ("bear",)})
+    assert best_line_value(declared, registry, tuple(choice.score)) == (0, 4, 3, 0)
+    blocks = f"blockers = {toml_value(SHARED_BLOCKS)}\n"
+    out = resolve(
+        text.replace("[combat]\n", "[combat]\n" + blocks)
+        + divide("regular", "wurm", {"B": 3})
+        + divide("regular", "bear", {"wall": 1})
+    )
+    assert damage(out) == {("wurm", "B", 3), ("bear", "wall", 1)}
+    assert out["steps"][0]["died"] == ["wall"]
+    assert out["players"]["B"]["life"] == 17

@@ -167,6 +167,36 @@ def test_the_guard_counts_the_tree_as_it_grows(
         best_blocks(sc, registry)
 
 
+ONE_ON_ONE = """
+[players.A]
+[players.B]
+[creatures.bear]
+controller = "A"
+power = 2
+toughness = 2
+[creatures.wall]
+controller = "B"
+power = 0
+toughness = 4
+[combat]
+attackers = { bear = "B" }
+"""
+
+
+def test_guard_counts_declarations_solved_by_the_first_pass(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board whose every declaration is solved by the first pass (no block or no
+    division to choose: a bear against one wall blocks or not) is still counted by the
+    memory guard: 2 candidate combats, refused under a limit of 1."""
+    sc = parse_scenario(tomllib.loads(ONE_ON_ONE), registry, "one.toml")
+    monkeypatch.setattr(bounds, "MOST_COMBATS", 2)
+    assert best_blocks(sc, registry).combats_resolved == 2
+    monkeypatch.setattr(bounds, "MOST_COMBATS", 1)
+    with pytest.raises(SearchTooLarge, match=r"2 candidate combats \(2 block declarations"):
+        best_blocks(sc, registry)
+
+
 def test_refuse_if_too_large_names_the_size_and_the_limit() -> None:
     """The guard's reusable form: nothing at the limit, a one-line refusal above it."""
     refuse_if_too_large(1_000_000, 1_000_000, "big.json", "creatures", "creatures")

@@ -181,7 +181,7 @@ def as_slice(rows: IntArray) -> slice | None:
     first, step = int(rows[0]), int(rows[1] - rows[0])
     if step <= 0 or int(rows[-1]) != first + step * (n - 1):
         return None
-    if not np.array_equal(np.diff(rows), np.full(n - 1, step, rows.dtype)):
+    if np.count_nonzero(np.diff(rows) != step):
         return None
     return slice(first, first + step * (n - 1) + 1, step)
 

@@ -89,7 +89,7 @@ class AttackSearch:
             place = np.arange(len(able), dtype=I64)
             place -= before[able_battle]
         tie = self.tie_order(most)
-        value = np.zeros((nb, len(self.blocks.objective.terms)), I64)
+        value: IntArray | None = None  # mask 0's, if any board may attack
         chosen = np.zeros(nb, I64)
         chosen_tie = np.full(nb, tie[0], I64)
         found: dict[int, Best] = {}
@@ -103,6 +103,7 @@ class AttackSearch:
                 continue
             board = replaced(batch, attacking=attacking)
             found[mask] = best = self._blocks(board, sides, defends, boards, rows)
+            assert value is not None  # mask 0 came first
             gain = best.value - value
             higher, equal = _compared(gain)
             better = higher | (equal & (int(tie[mask]) < chosen_tie))
@@ -113,6 +114,8 @@ class AttackSearch:
             value += gain
             chosen += (mask - chosen) * take
             chosen_tie += (int(tie[mask]) - chosen_tie) * take
+        if value is None:  # no board may attack
+            value = np.zeros((nb, len(self.blocks.objective.terms)), I64)
         attacking = _attacking(batch, able, ((chosen[able_battle] >> place) & 1).astype(np.bool_))
         return Attacks(_declared(batch, attacking, found, chosen), value, chosen)
 

@@ -151,7 +151,7 @@ class BlockSearch:
             capacity,
         )
         parts: list[Chosen] = []
-        value = np.zeros((nb, len(self.objective.terms)), I64)
+        value: IntArray | None = None  # zeros for the boards not searched, when some aren't
         complete = True
         for g in distinct_values(group[search_of]):
             battles = np.flatnonzero((group == g) & search_of)
@@ -160,8 +160,15 @@ class BlockSearch:
                 complete = False
                 break
             part = self._search(batch, sides, legality, chunk, battles, n_att, n_blk, outcomes)
-            value[battles] = part.value
+            if len(battles) == nb:  # every board, in order: its values are theirs
+                value = part.value
+            else:
+                if value is None:
+                    value = np.zeros((nb, len(self.objective.terms)), I64)
+                value[battles] = part.value
             parts.append(part)
+        if value is None:
+            value = np.zeros((nb, len(self.objective.terms)), I64)
         d = _declarations(batch, parts, rows)
         known = [p.outcome for p in parts if p.outcome is not None]
         outcome = join_outcomes(known) if outcomes and known else None
@@ -203,7 +210,7 @@ class BlockSearch:
             blocks.rank[rows_of[0]],
             battles[owner],
             div,
-            results.values[best],
+            results.values.take(best, axis=0),  # rows: faster than indexing
             tree.outcomes_of(leaves) if outcomes else None,
         )
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched import IntArray, csr_rows
+from ecs_combat.batched import BoolArray, IntArray, csr_rows
 from ecs_combat.decisions.divisions import (
     Divider,
     StepChoices,
     attacking_divisions,
-    joint_divisions,
 )
 from ecs_combat.decisions.objective import lexicographic_ranks
 from ecs_combat.rules.division import default_division
@@ -43,6 +42,11 @@ class Children:
     #: section 3), or -1.
     default_attacking: int
     default_defending: int
+    #: [n_children] the reply each child plays: its own, or, where that reply is illegal
+    #: after the child's attacking division (702.19c with 702.22j), the first legal one, so
+    #: that every attacking division has ``n_defending`` children and its best reply is the
+    #: best legal one.
+    replies: IntArray
 
     @property
     def n(self) -> int:
@@ -84,13 +88,11 @@ def signature(choices: StepChoices, cstart: int, pstart: int) -> object:
 def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
     """The children of a node whose step's dividers are `choices` (creature rows from
     `cstart`, player rows from `pstart`)."""
-    att = attacking_divisions(choices)
-    dfd = joint_divisions(choices.defending)
+    att, dfd, legal = attacking_divisions(choices)
     na, nd = len(att.amounts), len(dfd.amounts)
+    replies = reply_rows(legal, na, nd)
     if choices.defending:  # every child's amounts, the attacking player's slots first
-        amounts = np.concatenate(
-            [np.repeat(att.amounts, nd, axis=0), np.tile(dfd.amounts, (na, 1))], axis=1
-        )
+        amounts = np.concatenate([np.repeat(att.amounts, nd, axis=0), dfd.amounts[replies]], axis=1)
         source = np.concatenate([att.source, dfd.source])
         recipient = np.concatenate([att.recipient, dfd.recipient])
     else:
@@ -109,8 +111,9 @@ def children(choices: StepChoices, cstart: int, pstart: int) -> Children:
         np.bincount(child, minlength=na * nd).astype(I64),
         _row_of(att.amounts, default_row(choices.attacking)),
         _row_of(dfd.amounts, default_row(choices.defending)),
+        replies,
     )
-    for a in (out.attacking, out.defending, out.rows, out.count):
+    for a in (out.attacking, out.defending, out.rows, out.count, out.replies):
         a.setflags(write=False)  # shared by every node of the kind
     return out
 
@@ -132,13 +135,25 @@ def children_of_kind(choices: StepChoices, cstart: int, pstart: int) -> Children
     kind = _KINDS.get(key)
     if kind is None:
         kind = children(choices, cstart, pstart)
-        size = sum(a.nbytes for a in (kind.attacking, kind.defending, kind.rows, kind.count))
+        size = sum(
+            a.nbytes for a in (kind.attacking, kind.defending, kind.rows, kind.count, kind.replies)
+        )
         if len(_KINDS) >= CHILDREN_KEPT or _kept_bytes[0] + size > CHILDREN_BYTES_KEPT:
             _KINDS.clear()
             _kept_bytes[0] = 0
         _KINDS[key] = kind
         _kept_bytes[0] += size
     return kind
+
+
+def reply_rows(legal: BoolArray | None, na: int, nd: int) -> IntArray:
+    """[na * nd] the reply each child ``a * nd + d`` plays: `d` where `legal` (None: all are),
+    else the first legal reply to `a` (each `a` has one)."""
+    own = np.tile(np.arange(nd, dtype=I64), na)
+    if legal is None:
+        return own
+    first = legal.argmax(axis=1).repeat(nd)
+    return np.where(legal.reshape(-1), own, first)
 
 
 def default_row(dividers: tuple[Divider, ...]) -> list[int]:

@@ -5,7 +5,9 @@ divide (an attacker with two or more blockers left, or one that may send excess 
 and has a blocker left; a blocker blocking two or more attackers left), which player divides
 each (its controller, unless an ``assign-damage`` system said another: banding, 702.22j-k),
 and every legal way each player can divide: all amounts totalling the creature's power over
-its recipients, the attacking player's obeying the excess rule (702.19b) together.
+its recipients, the attacking player's obeying the excess rule (702.19b-c) together, counting
+what the defending player divides onto a trampler's blocker (702.22j) by constraining that
+player's replies.
 """
 
 from __future__ import annotations
@@ -253,31 +255,34 @@ def joint_divisions(dividers: tuple[Divider, ...]) -> Combos:
     return Combos(amounts, np.array(source, I64), np.array(recipient, I64))
 
 
-def attacking_divisions(choices: StepChoices) -> Combos:
-    """The attacking player's legal joint divisions: damage goes to the player only if each
-    of that attacker's blockers is assigned lethal damage, counting what every attacker
-    assigns it this step; any damage from a source that destroys is lethal (702.19b, 702.2c)."""
+def attacking_divisions(choices: StepChoices) -> tuple[Combos, Combos, BoolArray | None]:
+    """The attacking player's legal joint divisions, the defending player's joint divisions,
+    and which replies are legal after each attacking division (None: all of them). Damage goes
+    to the player only if each of that attacker's blockers is assigned lethal damage, counting
+    what every creature assigns it this step (702.19c), the damage of an attacker the defending
+    player divides included (702.22j); any damage from a source that destroys is lethal
+    (702.2c). An attacking division no reply makes legal is not a choice."""
     combos = joint_divisions(choices.attacking)
+    replies = joint_divisions(choices.defending)
     if not any(d.player is not None for d in choices.attacking):
-        return combos
-    x = combos.amounts
-    legal = np.ones(len(x), np.bool_)
+        return combos, replies, None
     blockers = {b for d in choices.attacking for b in d.recipients}
+    # [n_attacking, slots, 1] and [1, slots, n_defending]: sums over slots broadcast to pairs
+    x, y = combos.amounts[:, :, None], replies.amounts.T[None, :, :]
+    # the defending player's divisions matter only where they reach one of those blockers
+    shared = bool(blockers & set(replies.recipient.tolist()))
+    destroys, reply_destroys = _destroys(choices.attacking), _destroys(choices.defending)
     incoming: dict[int, IntArray] = {}
     hot: dict[int, BoolArray] = {}
-    destroys = np.array(
-        [
-            d.one_is_lethal
-            for d in choices.attacking
-            for _ in (*d.recipients, *(() if d.player is None else (0,)))
-        ],
-        np.bool_,
-    )
     for b in blockers:
-        cols = combos.recipient == b
         fixed, fixed_hot = choices.fixed.get(b, (0, False))
+        cols, rcols = combos.recipient == b, replies.recipient == b
         incoming[b] = x[:, cols].sum(axis=1) + fixed
         hot[b] = np.asarray((x[:, cols & destroys] > 0).any(axis=1) | fixed_hot, np.bool_)
+        if shared:
+            incoming[b] = incoming[b] + y[:, rcols].sum(axis=1)
+            hot[b] = hot[b] | (y[:, rcols & reply_destroys] > 0).any(axis=1)
+    legal = np.ones((len(combos.amounts), y.shape[2] if shared else 1), np.bool_)
     start = 0
     for d in choices.attacking:
         width = len(d.recipients) + (d.player is not None)
@@ -286,4 +291,18 @@ def attacking_divisions(choices: StepChoices) -> Combos:
             for b, lethal in zip(d.recipients, d.lethal, strict=True):
                 legal &= ~to_player | (incoming[b] >= lethal) | hot[b]
         start += width
-    return Combos(x[legal], combos.source, combos.recipient)
+    some = legal.any(axis=1)
+    att = Combos(combos.amounts[some], combos.source, combos.recipient)
+    return att, replies, (legal[some] if shared and not legal[some].all() else None)
+
+
+def _destroys(dividers: tuple[Divider, ...]) -> BoolArray:
+    """[slots] whether each slot's source destroys with any damage (702.2c)."""
+    return np.array(
+        [
+            d.one_is_lethal
+            for d in dividers
+            for _ in (*d.recipients, *(() if d.player is None else (0,)))
+        ],
+        np.bool_,
+    )

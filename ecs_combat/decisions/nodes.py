@@ -47,6 +47,8 @@ class Expansion:
     #: First creature and player rows of the node's battle (rows minus these: places).
     creature_start: int
     player_start: int
+    #: The reply each child plays (an illegal reply plays the first legal one: 702.19c).
+    replies: IntArray
     #: The attacking choice and the defending reply that are the default division (RULES
     #: section 3), preferred among equals so that the line shown changes only what matters.
     default_attacking: int = -1

@@ -138,6 +138,11 @@ def search(
     while not clock.out():
         solved = tree.solved[0]
         ranks = lexicographic_ranks(tree.values[0])
+        if not left_out.any() and bool(solved.all()):  # nothing to cut or expand
+            if guard is not None and chunk == FIRST_CHUNK:
+                guard_combats(float(n_decl), guard or None, declarations=n_decl)
+            final = ranks
+            break
         lower = np.where(solved | bounded, ranks, -1)
         threshold = _thresholds(
             board_of, offset, np.where(solved, ranks, int(ranks.max(initial=0)) + 1), top

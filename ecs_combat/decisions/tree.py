@@ -324,6 +324,7 @@ class Tree:
                     kind.defending,
                     c0,
                     p0,
+                    kind.replies,
                     kind.default_attacking,
                     kind.default_defending,
                 )
@@ -400,8 +401,8 @@ class Tree:
             child = int(self.best_child[g][i - self._expanded[g].first])
             if child < 0:
                 break
-            a, d = divmod(child - e.first_child, e.n_defending)
-            out.append((e, a, d))
+            a = (child - e.first_child) // e.n_defending
+            out.append((e, a, int(e.replies[child - e.first_child])))
             node = child
         return out
 
