@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from test_decisions import KEYWORDS
 
 from ecs_combat import Registry, parse_scenario
-from ecs_combat.decisions import decide
+from ecs_combat.decisions import attack_bounds, decide
 from ecs_combat.decisions.attack_bounds import Kept
 from ecs_combat.decisions.decide import best_attacks
 from ecs_combat.decisions.declarations import AttackDeclarations, BlockDeclarations
@@ -65,9 +65,12 @@ def boards(draw: st.DrawFn) -> dict[str, Any]:
 )
 @given(boards(), st.sampled_from([1, 3]))
 def test_pruning_changes_no_decision(registry: Registry, doc: dict[str, Any], top: int) -> None:
-    """The best attacks, their blocks, divisions, values and ties are the full search's."""
+    """The best attacks, their blocks, divisions, values and ties are the full search's
+    (pruning on every board, however few its declarations)."""
     sc = parse_scenario(doc, registry, "random.json")
-    pruned = best_attacks(sc, registry, top=top)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(attack_bounds, "FEWEST_DECLARATIONS", 0)
+        pruned = best_attacks(sc, registry, top=top)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(decide, "attacks_to_search", every_attack)
         full = best_attacks(sc, registry, top=top)
@@ -77,7 +80,8 @@ def test_pruning_changes_no_decision(registry: Registry, doc: dict[str, Any], to
 def test_attacks_into_larger_blockers_are_not_searched_again(registry: Registry) -> None:
     """Three 1/1s against three 5/5s: any attack is answered by blocks that kill the attackers
     for no damage (510.1), worse for A than not attacking, so only the attack of no creature
-    is searched in full again, and the decision resolves fewer candidate combats."""
+    can still be chosen: the first round's search (each attack of at most one creature)
+    answers, and the decision resolves fewer candidate combats."""
     creatures = {
         **{f"a{i}": {"controller": "A", "power": 1, "toughness": 1} for i in range(3)},
         **{f"b{i}": {"controller": "B", "power": 5, "toughness": 5} for i in range(3)},
@@ -94,10 +98,33 @@ def test_attacks_into_larger_blockers_are_not_searched_again(registry: Registry)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(decide, "attacks_to_search", recorded)
         pruned = best_attacks(sc, registry, top=1)
-    assert kept[0].attacks == [0]  # the first attack: no creature
+    assert kept[0].searched is not None  # no search after the rounds
+    assert kept[0].attacks == [0, 1, 2, 4]  # no creature, then each alone (by bit)
     assert pruned.best[0].attackers == {}
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(decide, "attacks_to_search", every_attack)
         full = best_attacks(sc, registry, top=1)
     assert answer(pruned) == answer(full)
     assert pruned.combats_resolved < full.combats_resolved
+
+
+def test_small_boards_are_searched_once(registry: Registry) -> None:
+    """Two 2/2s against two 2/2s: 1 + 2·4 + 9 = 18 (attack, block declaration) pairs, under
+    FEWEST_DECLARATIONS, so one search as before: the rounds resolve nothing."""
+    creatures = {
+        **{f"a{i}": {"controller": "A", "power": 2, "toughness": 2} for i in range(2)},
+        **{f"b{i}": {"controller": "B", "power": 2, "toughness": 2} for i in range(2)},
+    }
+    doc = {"players": {"A": {"life": 20}, "B": {"life": 20}}, "creatures": creatures}
+    sc = parse_scenario(doc, registry, "small.json")
+    kept: list[Kept] = []
+    searched = decide.attacks_to_search
+
+    def recorded(*args: Any) -> Kept:
+        kept.append(searched(*args))
+        return kept[-1]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(decide, "attacks_to_search", recorded)
+        best_attacks(sc, registry, top=1)
+    assert kept[0] == Kept([0, 1, 2, 3], 0)

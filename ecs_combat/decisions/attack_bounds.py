@@ -20,15 +20,26 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from ecs_combat.batched import BatchedEngine, CombatBatch
 from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.declarations import (
     AttackDeclarations,
     BlockDeclarations,
+    BlockOptions,
+    MaskArray,
     declarations_of_masks,
 )
 from ecs_combat.decisions.objective import Objective, Sides
-from ecs_combat.decisions.search import ranked_declarations, search_blocks
+from ecs_combat.decisions.search import BoardResults, ranked_declarations, search_blocks
+
+I64 = np.int64
+U64 = np.uint64
+
+#: Boards with fewer (attack, block declaration) pairs than this are searched in one search:
+#: the rounds' fixed cost outweighs what they save there (docs/performance.md, "Bulk races").
+FEWEST_DECLARATIONS = 100
 
 #: One block declaration as its (blocker, attacker) pairs, by place in the file.
 Pairs = frozenset[tuple[int, int]]
@@ -38,18 +49,22 @@ BoardsOf = Callable[[list[int]], tuple[CombatBatch, Sides]]
 
 @dataclass(frozen=True)
 class Kept:
-    """The attacks left to search, and the candidate combats the rounds resolved."""
+    """The attacks left to search, and the candidate combats the rounds resolved; or, when
+    every attack left is of at most one attacker, the first round's search (`searched`, made
+    as the full search would be) and the attacks it searched (`attacks`: those left and some
+    shown to be below them), which then answer as the full search would."""
 
     attacks: list[int]
     combats_resolved: int
+    searched: BoardResults | None = None
 
 
 @dataclass
 class _Found:
     """What the rounds know of each attack (by index)."""
 
-    exact: dict[int, tuple[int, ...]]  #: value of the attacks searched in full
-    bound: dict[int, tuple[int, ...]]  #: upper bound of the others searched in part
+    exact: list[tuple[int, ...]]  #: values known exact (of some attacks)
+    bound: dict[int, tuple[int, ...]]  #: upper bound of each attack searched
     best: dict[int, Pairs]  #: the best declaration found for each
     resolved: int = 0
 
@@ -69,26 +84,27 @@ def attacks_to_search(
     masks = [int(m) for m in attacks.masks.tolist()]
     sizes = [m.bit_count() for m in masks]
     everything = list(range(len(masks)))
-    if max(sizes, default=0) <= 1:  # nothing to save: one search as before
-        return Kept(everything, 0)
-    found = _Found({}, {}, {})
+    if max(sizes, default=0) <= 1 or sum(d.count for d in block_decls) < FEWEST_DECLARATIONS:
+        return Kept(everything, 0)  # nothing or little to save: one search as before
+    found = _Found([], {}, {})
     small = [i for i in everything if sizes[i] <= 1]
-    _search(engine, objective, boards_of, small, [block_decls[i] for i in small], found, guard)
-    for i in small:
-        found.exact[i] = found.bound.pop(i)
-    single = {masks[i]: found.best[i] for i in small}
+    first = _search(
+        engine, objective, boards_of, small, [block_decls[i] for i in small], found, guard, top
+    )
+    found.exact += sorted((found.bound[i] for i in small if i in found.bound), reverse=True)[:top]
+    single = {masks[i]: found.best[i] for i in small if i in found.best}
     larger = [i for i in everything if sizes[i] > 1]
     subsets = [_likely_best(masks[i], block_decls[i], single) for i in larger]
     _search(engine, objective, boards_of, larger, subsets, found, guard)
     for i, part in zip(larger, subsets, strict=True):
-        if part.count == block_decls[i].count:  # every declaration: exact
-            found.exact[i] = found.bound.pop(i)
+        if part.count == block_decls[i].count and i in found.bound:  # every declaration: exact
+            found.exact.append(found.bound[i])
     if len(found.exact) < top:
         return Kept(everything, found.resolved)
-    kth = sorted(found.exact.values(), reverse=True)[top - 1]
-    kept = [
-        i for i in everything if found.exact.get(i, kth) >= kth and found.bound.get(i, kth) >= kth
-    ]
+    kth = sorted(found.exact, reverse=True)[top - 1]
+    kept = [i for i in everything if found.bound.get(i, kth) >= kth]
+    if all(sizes[i] <= 1 for i in kept):  # the first round searched them as the full search
+        return Kept(small, found.resolved, first)
     return Kept(kept, found.resolved)
 
 
@@ -100,16 +116,25 @@ def _search(
     decls: list[BlockDeclarations],
     found: _Found,
     guard: str,
-) -> None:
-    """Search the best of `decls` for attacks `which`, into `found.bound` and `found.best`."""
+    attack_top: int | None = None,
+) -> BoardResults:
+    """Search the best of `decls` for attacks `which` (with `attack_top`, only the
+    `attack_top` best exactly, and as the full search does), into `found.bound` and
+    `found.best`."""
     boards, sides = boards_of(which)
-    results = search_blocks(engine, objective, boards, sides, decls, 1, Clock(None), guard=guard)
+    results = search_blocks(
+        engine, objective, boards, sides, decls, 1, Clock(None), attack_top,
+        record=attack_top is not None, guard=guard,
+    )  # fmt: skip
     found.resolved += results.tree.evaluated
     for j, (i, part) in enumerate(zip(which, decls, strict=True)):
         ranked = ranked_declarations(results, j, part.tie_order)
+        if not len(ranked):  # shown to be below the `attack_top` best: no bound needed
+            continue
         d = int(ranked[0])
         found.bound[i] = tuple(results.values[d].tolist())
         found.best[i] = _pairs(part, d - int(results.offset[j]))
+    return results
 
 
 def _pairs(decls: BlockDeclarations, d: int) -> Pairs:
@@ -124,16 +149,35 @@ def _likely_best(
     """The declarations of attack `mask` made of the best blocks found for some of its
     attackers alone (`single`: by mask of one attacker), when no blocker is in two of them
     (the attack's first declaration if none is legal)."""
-    places = {_pairs(decls, d): d for d in range(decls.count)}
-    bits = [1 << b for b in range(mask.bit_length()) if mask >> b & 1]
+    o = decls.options
+    rows: list[MaskArray] = []  # each attacker's best blocks alone, if legal in this attack
+    for b in range(mask.bit_length()):
+        row = _row(single.get(1 << b, frozenset()), o) if mask >> b & 1 else None
+        if row is not None:
+            rows.append(row)
     chosen: set[int] = set()
-    for n in range(len(bits) + 1):
-        for some in itertools.combinations(bits, n):
-            parts = [single[b] for b in some if b in single]
-            union = frozenset().union(*parts)
-            free = sum(map(len, parts)) == len(union) == len({b for b, _ in union})
-            if free and union in places:  # no blocker in two of them, and legal
-                chosen.add(places[union])
+    for n in range(len(rows) + 1):
+        for some in itertools.combinations(rows, n):
+            used = np.zeros(len(o.blockers), I64)
+            union = np.zeros(len(o.blockers), U64)
+            for r in some:
+                used += r != 0
+                union |= r
+            if (used > 1).any():  # a blocker in two of them
+                continue
+            chosen.update((decls.masks == union).all(axis=1).nonzero()[0].tolist())
     if not chosen:
         chosen.add(0)
-    return declarations_of_masks(decls.options, decls.masks[sorted(chosen)])
+    return declarations_of_masks(o, decls.masks[sorted(chosen)])
+
+
+def _row(pairs: Pairs, options: BlockOptions) -> MaskArray | None:
+    """Blocks `pairs` as a row of masks of the attack `options` are of (the attackers each
+    blocker blocks, as bits), or None if a blocker in them can't block in that attack."""
+    blockers, attackers = options.blockers.tolist(), options.attackers.tolist()
+    row = np.zeros(len(blockers), U64)
+    for blocker, attacker in pairs:
+        if blocker not in blockers:
+            return None
+        row[blockers.index(blocker)] |= U64(1 << attackers.index(attacker))
+    return row

@@ -174,7 +174,8 @@ def best_attacks(
         boards = _attack_boards(template, some, defender_row=1)
         return boards, _sides(scenario, template, boards, attacker, defender)
 
-    bounded = 0
+    resolved = 0  # candidate combats resolved
+    searched = None
     if budget is None and continuation is None:  # the attacks that may still be chosen
         kept = attacks_to_search(
             engine, objective, boards_of, attacks, block_decls, top, scenario.file or ""
@@ -183,12 +184,15 @@ def best_attacks(
             _some_attacks(attacks, kept.attacks),
             [block_decls[i] for i in kept.attacks],
         )
-        bounded = kept.combats_resolved
-    boards, sides = boards_of(list(range(attacks.count)))
-    results = search_blocks(
-        engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True,
-        continuation=continuation, guard=scenario.file or "",
-    )  # fmt: skip
+        resolved, searched = kept.combats_resolved, kept.searched
+    if searched is None:
+        boards, sides = boards_of(list(range(attacks.count)))
+        searched = search_blocks(
+            engine, objective, boards, sides, block_decls, 1, clock, attack_top=top,
+            record=True, continuation=continuation, guard=scenario.file or "",
+        )  # fmt: skip
+        resolved += searched.tree.evaluated
+    results = searched
     # each attack's value: its best blocks
     answer = []
     for b in range(attacks.count):
@@ -238,7 +242,7 @@ def best_attacks(
         choices,
         None if optimal else _attacks_reason(results, clock, attacks.count, every.count),
         clock.elapsed,
-        bounded + results.tree.evaluated,
+        resolved,
     )
 
 
