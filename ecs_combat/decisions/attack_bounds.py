@@ -2,34 +2,36 @@
 full search of :func:`~ecs_combat.decisions.decide.best_attacks` by cheaper searches.
 
 An attack's value is its best blocks' (the lowest value of its block declarations), so the
-exact value of any set of its declarations (their lowest) is an upper bound of it. Rounds, each
+exact value of any set of its declarations (their lowest) is an upper bound of it. On a board
+of at least :data:`FEWEST_DECLARATIONS` (attack, block declaration) pairs, two rounds, each
 one batched search (:func:`~ecs_combat.decisions.search.search_blocks`):
 
-1. the attacks of at most one attacker, every declaration: their exact values;
+1. the attacks of at most one attacker, every declaration, searched as the full search does
+   (the `top` best exactly, the others shown to be below them);
 2. each larger attack against a few likely-best declarations only: the best blocks found for
    some of its attackers alone, together (when no blocker is in two of them).
 
 An attack whose bound is below the `top`-th highest exact value can neither be shown nor tie
-it, and neither can a fully searched attack below it: they are not searched again. The rest
-are searched as before, so the decision is the same, ties in section 9's order.
+it: it is not searched again. When only attacks of at most one attacker are left, the first
+round's search answers as the full search would; otherwise the attacks left are searched as
+before. Either way the decision is the same, ties in section 9's order.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched import BatchedEngine, CombatBatch
+from ecs_combat.batched import BatchedEngine, CombatBatch, IntArray, csr_rows
 from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.declarations import (
     AttackDeclarations,
     BlockDeclarations,
     BlockOptions,
+    DeclaredPairs,
     MaskArray,
-    declarations_of_masks,
 )
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import BoardResults, ranked_declarations, search_blocks
@@ -155,20 +157,32 @@ def _likely_best(
         row = _row(single.get(1 << b, frozenset()), o) if mask >> b & 1 else None
         if row is not None:
             rows.append(row)
-    chosen: set[int] = set()
-    for n in range(len(rows) + 1):
-        for some in itertools.combinations(rows, n):
-            used = np.zeros(len(o.blockers), I64)
-            union = np.zeros(len(o.blockers), U64)
-            for r in some:
-                used += r != 0
-                union |= r
-            if (used > 1).any():  # a blocker in two of them
-                continue
-            chosen.update((decls.masks == union).all(axis=1).nonzero()[0].tolist())
-    if not chosen:
-        chosen.add(0)
-    return declarations_of_masks(o, decls.masks[sorted(chosen)])
+    k = len(rows)
+    r = np.array(rows, I64).reshape(k, len(o.blockers))
+    some = (np.arange(1 << k)[:, None] >> np.arange(k)[None, :]) & 1  # [2^k, k] each subset
+    free = ((some @ (r != 0)) <= 1).all(axis=1)  # no blocker in two of them
+    union = (some[free] @ r).astype(U64)  # disjoint blockers: the sum is the union
+    hit = (decls.masks[None, :, :] == union[:, None, :]).all(axis=2).any(axis=0)
+    chosen = hit.nonzero()[0]
+    return _some(decls, chosen if len(chosen) else np.zeros(1, I64))
+
+
+def _some(decls: BlockDeclarations, rows: IntArray) -> BlockDeclarations:
+    """Declarations `rows` of `decls` (a bound needs no tie order: theirs is their order)."""
+    p = decls.pairs
+    pairs, _ = csr_rows(p.start, rows)
+    count = p.start[rows + 1] - p.start[rows]
+    return BlockDeclarations(
+        decls.options,
+        decls.masks[rows],
+        np.arange(len(rows), dtype=I64),
+        DeclaredPairs(
+            np.concatenate([[0], count.cumsum()]).astype(I64),
+            p.blocker[pairs],
+            p.attacker[pairs],
+            p.rank[pairs],
+        ),
+    )
 
 
 def _row(pairs: Pairs, options: BlockOptions) -> MaskArray | None:
