@@ -127,6 +127,7 @@ if TYPE_CHECKING:
     )
     from ecs_combat.plugin.views import BatchView, CardState, CombatView, EffectTarget, Where
     from ecs_combat.reference.engine import ReferenceEngine
+    from ecs_combat.rules.declaring import Declared
     from ecs_combat.rules.result import CombatResult, TurnResult
     from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
     from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
@@ -285,6 +286,16 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(where), name)
     globals()[name] = value
     return value
+
+
+def play_declarations(scenario: Scenario, registry: Registry, attackers_tapped: bool) -> Declared:
+    """The engine the scenario reader and the decisions name for the creatures as attackers
+    and as blockers are declared when a plugin may change them
+    (:class:`~ecs_combat.rules.declaring.DeclarationPlayer`): the reference engine's,
+    imported when first asked."""
+    from ecs_combat.reference.characteristics import play_declarations
+
+    return play_declarations(scenario, registry, attackers_tapped)
 
 
 __all__ = [

@@ -9,6 +9,7 @@ also be wearing it. Scenarios say so with ``hat`` (creatures and players) and ``
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,8 @@ from ecs_combat import (
     Card,
     EcsCombatError,
     EffectTarget,
+    KernelColumn,
+    KernelPart,
     PlayerSpec,
     Scenario,
     StateField,
@@ -125,6 +128,22 @@ def resolve_hat_trick(target: EffectTarget) -> None:
     target.note("both have hats, triple strike", where=both)
 
 
+#: Hat Trick's grants, as its kernel part reads their bits (``g.bits``).
+FIRST_STRIKE, DOUBLE_STRIKE, TRIPLE_STRIKE = 0, 1, 2
+
+
+def hat_trick_kernel(row: int, caster: int, c: Any, g: Any, own: Any) -> None:
+    """Hat Trick resolving on one target, in the compiled kernel (the same as
+    :func:`resolve_hat_trick`)."""
+    c.power[row] += 1
+    c.toughness[row] += 1
+    g.keywords[row] |= g.bits[FIRST_STRIKE]
+    if own.hat[row]:
+        g.keywords[row] |= g.bits[DOUBLE_STRIKE]
+        if own.player_hat[caster]:
+            g.keywords[row] |= g.bits[TRIPLE_STRIKE]
+
+
 HAT_TRICK = Card(
     name="Hat Trick",
     cost="{1}{W}",
@@ -175,3 +194,17 @@ def register_state() -> list[StateField]:
 @hookimpl
 def register_cards() -> list[Card]:
     return [HAT_TRICK]
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart | KernelColumn]:
+    return [
+        KernelColumn("creature", "hat", "bool", state=HAT),
+        KernelColumn("player", "player_hat", "bool", state=HAT),
+        KernelPart(
+            "cast",
+            HAT_TRICK.name,
+            hat_trick_kernel,
+            grants=("first strike", "double strike", "triple strike"),
+        ),
+    ]

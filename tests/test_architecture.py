@@ -484,15 +484,10 @@ def test_functions_classes_and_modules_keep_their_sizes() -> None:
     assert sorted(OVERSIZED - found) == [], "split already: take it off OVERSIZED"
 
 
-#: The reference engine imported by the scenario reader, the rules core or the decisions: the
-#: legality of declarations still judged on a reference combat (characteristics.py), and the
-#: decisions' fallback for boards the batched engine refuses. Issue 35 asks for none: exact,
-#: so no new one comes in and each removal takes its line off.
-REFERENCE_IMPORTS = {
-    ("ecs_combat.decisions.decide", "ecs_combat.reference.engine"),
-    ("ecs_combat.decisions.declarations", "ecs_combat.reference.characteristics"),
-    ("ecs_combat.scenario.loader", "ecs_combat.reference.characteristics"),
-}
+#: The reference engine imported by the scenario reader, the rules core or the decisions: none
+#: (issue 35). The rules core judges legality (rules/characteristics.py) and asks an engine
+#: through rules/declaring.py; the decisions' fallback goes through batched's public face.
+REFERENCE_IMPORTS: set[tuple[str, str]] = set()
 
 
 def test_scenarios_rules_and_decisions_do_not_run_the_reference_engine() -> None:

@@ -23,7 +23,7 @@ from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions import Decision, best_attacks, best_blocks
 from ecs_combat.decisions.objective import SMALL_SCORES, lexicographic_ranks
-from ecs_combat.errors import EcsCombatError
+from ecs_combat.errors import EcsCombatError, RefusedError
 from ecs_combat.reference.engine import ReferenceEngine
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
@@ -113,6 +113,21 @@ def test_levels_not_recorded_are_resolved_from_the_scenarios(
     for name, sc in boards(registry).items():
         assert shown(best_blocks(sc, registry, top=4)) == recorded[name]
     assert shown(best_attacks(boards(registry)["events"], registry)) == attacks
+
+
+def test_boards_the_batched_engine_refuses_are_resolved_by_the_reference_engine(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Choices not recorded whose scenarios the batched engine refuses are resolved by the
+    reference engine (through the batched engine's public face), with the same answer."""
+    recorded = shown(best_blocks(boards(registry)["double strike"], registry, top=4))
+    monkeypatch.setattr(tree_module, "RECORDED_ROWS", 0)
+
+    def refuse(*args: object) -> object:
+        raise RefusedError("refused here")
+
+    monkeypatch.setattr(BatchedEngine, "resolve_many", refuse)
+    assert shown(best_blocks(boards(registry)["double strike"], registry, top=4)) == recorded
 
 
 def rules_scenarios(registry: Registry) -> list[Scenario]:

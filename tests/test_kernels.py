@@ -21,8 +21,10 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from test_hats import hat_trick
 
-from ecs_combat import Registry, parse_scenario
+from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
@@ -157,6 +159,66 @@ def test_three_engines_agree_on_drawn_scenarios(doc: dict[str, Any]) -> None:
     assert_same(kernel_outcome(with_kernel, batch), numpy_engine.resolve_batch(batch))
 
 
+def test_the_example_melee_with_its_casts_is_resolved_alike(
+    registry: Registry, engines: tuple[BatchedEngine, BatchedEngine]
+) -> None:
+    """examples/specs/melee.toml as users run it: Hat Trick cast on blocked attackers (its
+    kernel part, the `cast` point), hats on creatures and players."""
+    kernel, numpy_engine = engines
+    text = (ROOT / "examples/specs/melee.toml").read_text()
+    spec = parse_spec(tomllib.loads(text), registry, "melee.toml")
+    batch = draw_battles(make_generator(spec, registry), 5, 0, 1500).batch
+    assert len(batch.event_battle) > 500  # a cast on about one blocked attacker in five
+    ours = kernel_outcome(kernel, batch)
+    assert_same(ours, numpy_engine.resolve_batch(batch))
+    steps = [s.name for s in registry.steps]
+    assert ours.steps_taken[steps.index("last-strike")].any()  # triple strike was granted
+
+
+@st.composite
+def casts_of_hat_trick(draw: st.DrawFn) -> dict[str, Any]:
+    """A drawn scenario with hats, and Hat Trick cast on drawn creatures by drawn players
+    as blockers are declared (legal targets or not: an illegal one does nothing)."""
+    doc: dict[str, Any] = draw(
+        scenarios(BUNDLED, keywords=KERNEL_KEYWORDS, players=3, state=False, events=False)
+    )
+    for c in doc["creatures"].values():
+        c.pop("counters", None)
+        if c.get("damage", 0) >= c["toughness"]:
+            c.pop("damage")  # begins with lethal damage: the kernel refuses it
+        c["hat"] = draw(st.booleans())
+    for p in doc["players"].values():
+        p["hat"] = draw(st.booleans())
+    names, players = sorted(doc["creatures"]), sorted(doc["players"])
+    doc["events"] = [
+        {
+            "at": "declare-blockers",
+            "action": "cast",
+            "card": "Hat Trick",
+            "caster": draw(st.sampled_from(players)),
+            "target": draw(st.sampled_from(names)),
+        }
+        for _ in range(draw(st.integers(1, 3)))
+    ]
+    return doc
+
+
+@settings(max_examples=20 if NOT_JITTED else 60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])  # fmt: skip
+@given(doc=casts_of_hat_trick())
+def test_three_engines_agree_on_drawn_casts(doc: dict[str, Any]) -> None:
+    """The kit's check (the kernel's `cast` part against the reference engine's Hat Trick)
+    and the kernel against the numpy engine exactly."""
+    try:
+        scenario = parse_scenario(doc, BUNDLED, "drawn.toml")
+    except InputError:
+        assume(False)
+    assert assert_kernel_agrees(BUNDLED, doc)
+    batch = scenarios_to_batch([scenario], BUNDLED)
+    with_kernel, numpy_engine = engines_of(BUNDLED)
+    assert_same(kernel_outcome(with_kernel, batch), numpy_engine.resolve_batch(batch))
+
+
 _engines: dict[int, tuple[BatchedEngine, BatchedEngine]] = {}
 
 
@@ -221,6 +283,43 @@ def test_indestructible_and_lethal(registry: Registry, engines: tuple[BatchedEng
     assert out.life.tolist() == [20, 20]
 
 
+@pytest.mark.parametrize(
+    ("caster_hat", "creature_hat", "wall_damage", "steps"),
+    [
+        (False, False, 3, {"first-strike", "regular"}),  # +1/+1, first strike
+        (True, False, 3, {"first-strike", "regular"}),  # the caster's hat alone: nothing more
+        (False, True, 6, {"first-strike", "regular"}),  # double strike: 3 twice
+        (True, True, 9, {"first-strike", "regular", "last-strike"}),  # triple strike
+    ],
+)
+def test_hat_trick_in_the_kernel(
+    registry: Registry,
+    engines: tuple[BatchedEngine, Any],
+    caster_hat: bool,
+    creature_hat: bool,
+    wall_damage: int,
+    steps: set[str],
+) -> None:
+    """RULES.md 5, Hat Trick, cast as blockers are declared on A's 2/2 goblin blocked by B's
+    0/12 wall: the goblin is 3/3 and strikes once, twice (702.4b) or three times."""
+    out = resolve_text(engines[0], registry, hat_trick(caster_hat, creature_hat))
+    assert out.power.tolist() == [3, 0] and out.toughness.tolist() == [3, 12]
+    assert out.damage.tolist() == [0, wall_damage]
+    names = [s.name for s in registry.steps]
+    assert {names[i] for i in np.flatnonzero(out.steps_taken[:, 0])} == steps
+    doc = tomllib.loads(hat_trick(caster_hat, creature_hat))
+    assert assert_kernel_agrees(registry, doc)
+
+
+def test_hat_trick_on_an_illegal_target_does_nothing_in_the_kernel(
+    registry: Registry, engines: tuple[BatchedEngine, Any]
+) -> None:
+    """608.2b: B casts it on A's goblin (it must target a creature its caster controls): it
+    does nothing, and the goblin deals 2 in the regular step only."""
+    out = resolve_text(engines[0], registry, hat_trick(True, True, caster="B"))
+    assert out.power.tolist() == [2, 0] and out.damage.tolist() == [0, 2]
+
+
 # -- how the kernel is chosen, and what it lacks -------------------------------------------------
 
 
@@ -243,6 +342,7 @@ def test_what_the_kernel_refuses(registry: Registry, engines: tuple[BatchedEngin
     for text, why in (
         (base + combat + event, "the batch has events"),
         (PLAYERS + creature("x", "a", 2, 2, "exalted") + combat, "has no kernel part"),
+        (hat_trick(keywords='["hexproof"]'), "target restriction of 'hexproof'"),
     ):
         scenario = parse_scenario(tomllib.loads(text), registry, "t.toml")
         batch = scenarios_to_batch([scenario], registry)

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 from scenario_text import combat, creature
 
+import ecs_combat
 import ecs_combat.reference.characteristics as characteristics
 from ecs_combat import Registry, Scenario, parse_scenario
 from ecs_combat.decisions.declarations import block_options
+from ecs_combat.rules.characteristics import at_declare_blockers
 
 PLAYERS = "[players.A]\n[players.B]\n"
 
@@ -80,10 +82,10 @@ def test_the_loader_still_reads_which_attackers_tapped(
         + combat({"knight": "B", "ogre": "B"}),
         registry,
     )
-    declared = characteristics.at_declare_blockers(board, registry)
+    declared = at_declare_blockers(board, registry, ecs_combat.play_declarations)
     assert declared.tapped == {"ogre"}
     monkeypatch.setattr(characteristics, "Combat", no_world)
-    fast = characteristics.at_declare_blockers(board, registry, attackers_tapped=False)
+    fast = at_declare_blockers(board, registry, ecs_combat.play_declarations, False)
     assert fast.tapped == set()
     assert fast.blocking == declared.blocking
     assert np.array_equal(block_options(board, registry, "B").legal, [[True, True]])

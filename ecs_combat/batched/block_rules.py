@@ -2,7 +2,7 @@
 for the bulk decision search: the block rules judged then (``batched/views.py``: restrictions,
 509.1a-b; how many attackers a creature may block, 509.1a; requirements, 509.1c: lure's, and
 those the attack triggers made). The engines judge a scenario's blocks with the creatures as
-they are then (after the attack triggers: RULES 4, ``reference/characteristics.py``); so does
+they are then (after the attack triggers: RULES 4, ``rules/characteristics.py``); so does
 this.
 """
 

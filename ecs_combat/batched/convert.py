@@ -340,6 +340,11 @@ class ReferenceBatchEngine:
         scenarios = batch_to_scenarios(batch, self.registry)
         return outcome_from_results(batch, [self.engine.resolve(s) for s in scenarios])
 
+    def resolve_many(self, scenarios: Sequence[Scenario]) -> list[CombatResult]:
+        """Resolve scenarios one after another with the reference engine (what the decisions
+        resolve of boards the batched engine refuses)."""
+        return self.engine.resolve_many(scenarios)
+
     def resolve_turns(self, turns: Sequence[TurnScenario]) -> list[TurnResult]:
         """Resolve turns one after another with the reference engine."""
         return self.engine.resolve_turns(turns)

@@ -12,6 +12,7 @@ from ecs_combat.batched import (
     BatchedEngine,
     CombatBatch,
     IntArray,
+    ReferenceBatchEngine,
     Segments,
     copy_boards,
     scenarios_to_batch,
@@ -37,7 +38,6 @@ from ecs_combat.decisions.search import BoardResults, ranked_declarations, searc
 from ecs_combat.decisions.tree import Continuation
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.division import default_division
 from ecs_combat.scenario.model import Division, Scenario
 
@@ -427,7 +427,8 @@ def _with_outcomes(choices: list[Choice], results: BoardResults) -> list[Choice]
     """The choices with their outcomes, as ``resolve --json`` prints them: those the search
     recorded (the batched engine's results of the best lines' leaves, which resolve as the
     choices' scenarios do), else resolved together by the batched engine (identical to the
-    reference engine's, which resolves what the batched engine refuses)."""
+    reference engine's, which resolves what the batched engine refuses, through the batched
+    engine's public face: :class:`~ecs_combat.batched.ReferenceBatchEngine`)."""
     tree = results.tree
     leaves = tree.best_leaves(np.array([c.declaration for c in choices], I64)).tolist()
     found = tree.results_of(leaves, notes=False)  # the JSON document has no strike notes
@@ -437,7 +438,7 @@ def _with_outcomes(choices: list[Choice], results: BoardResults) -> list[Choice]
         try:
             found = engine_for(registry).resolve_many(scenarios)
         except RefusedError:
-            found = [ReferenceEngine(registry).resolve(sc) for sc in scenarios]
+            found = ReferenceBatchEngine(registry).resolve_many(scenarios)
     return [
         dataclasses.replace(c, outcome=result_json(c.scenario, r))
         for c, r in zip(choices, found, strict=True)

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+import ecs_combat
 from ecs_combat.batched import BoolArray, IntArray
 from ecs_combat.decisions.bounds import SearchTooLarge, guard_declarations
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.characteristics import at_declare_blockers
+from ecs_combat.rules.characteristics import at_declare_blockers
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
 from ecs_combat.rules.sides import block_capacity, least_blockers
@@ -118,7 +119,7 @@ def attackers_able(scenario: Scenario, registry: Registry, player: str) -> list[
     the loader accepts. The creatures as attackers are declared don't depend on the attack:
     they are read once."""
     board = dataclasses.replace(scenario, attackers={}, blockers={})
-    attacking = at_declare_blockers(board, registry).attacking
+    attacking = at_declare_blockers(board, registry, ecs_combat.play_declarations).attacking
     able = []
     for cid, spec in scenario.creatures.items():
         if spec.controller != player:
@@ -146,7 +147,7 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     attackers = list(scenario.attackers)
     unblocked = dataclasses.replace(scenario, blockers={})
     # only the defending player's creatures' tapped is read: which attackers tap is not
-    at = at_declare_blockers(unblocked, registry, attackers_tapped=False)
+    at = at_declare_blockers(unblocked, registry, ecs_combat.play_declarations, False)
     sides, tapped = at.blocking, at.tapped  # 509.1a: a tapped creature can't block
     # a restriction is checked only where its keyword is (docs/plugins.md 3b)
     present = {k for side in sides.values() for k, _ in side.instances}

@@ -33,7 +33,7 @@ GLUE_MARK = "# -- glue: the generator writes"
 #: Names a part may call besides its arguments.
 BUILTINS = frozenset({"min", "max", "abs", "range", "True", "False", "None"})
 #: The argument whose attributes are the point's own columns, per point.
-POINT_ARGUMENT = {"assign-damage": "a", "state-based-actions": "k"}
+POINT_ARGUMENT = {"assign-damage": "a", "state-based-actions": "k", "cast": "g"}
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,8 @@ class PartSource:
     text: str
     #: Its plugin's place among the kernel's `own` columns.
     own: int
+    #: ``cast``: where its grants' bits begin in the kernel's array of them.
+    bits: int = 0
 
 
 @dataclass(frozen=True)
@@ -65,25 +67,33 @@ class KernelSource:
         """Whether the kernel has a part for a plugin's system."""
         return any(p.plugin == plugin and p.part.system == system for p in self.parts)
 
+    def casts(self) -> tuple[PartSource, ...]:
+        """The ``cast`` parts (cards' effects), in the order the kernel numbers them."""
+        return tuple(p for p in self.parts if p.part.point == "cast")
+
 
 def generate(registry: Registry) -> KernelSource:
     """The kernel of a registry's plugin set."""
     parts: list[PartSource] = []
     plugins: list[str] = []
+    found: list[tuple[str, KernelPart, frozenset[str]]] = []
     for point in KERNEL_POINTS:
         for scheduled in registry.systems_at(point):
             part = registry.kernel_part(scheduled)
-            if part is None:
-                continue
-            if scheduled.plugin not in plugins:
-                plugins.append(scheduled.plugin)
-            name = f"part_{len(parts)}"
-            columns = registry.kernel_columns.get(scheduled.plugin, [])
-            text = part_text(scheduled.plugin, part, name, {c.name for c in columns})
-            own = plugins.index(scheduled.plugin)
-            parts.append(
-                PartSource(scheduled.plugin, part, scheduled.system.keywords, name, text, own)
-            )
+            if part is not None:
+                found.append((scheduled.plugin, part, scheduled.system.keywords))
+    found += [(plugin, p, frozenset()) for (plugin, _), p in registry.kernel_parts.items()
+              if p.point == "cast"]  # fmt: skip
+    bits = 0
+    for plugin, part, keywords in found:
+        if plugin not in plugins:
+            plugins.append(plugin)
+        name = f"part_{len(parts)}"
+        columns = registry.kernel_columns.get(plugin, [])
+        text = part_text(plugin, part, name, {c.name for c in columns})
+        own = plugins.index(plugin)
+        parts.append(PartSource(plugin, part, keywords, name, text, own, bits))
+        bits += len(part.grants)
     owns = tuple((p, tuple(registry.kernel_columns.get(p, []))) for p in plugins)
     template = (Path(__file__).parent / "template.py").read_text()
     body = template[: template.index(GLUE_MARK)].replace("from __future__ import annotations\n", "")
@@ -255,4 +265,9 @@ def glue(parts: list[PartSource]) -> list[str]:
             call += "\n        return False"
         destroy.append(f"    {call}")
     destroy.append("    return True")
-    return ["\n".join(f) for f in (assign, deal, react, players, creatures, destroy)]
+    cast = ["def cast_parts(part, row, caster, c, st, cb, o):", "    pass"]
+    for n, i in enumerate(at["cast"]):
+        p = parts[i]
+        g = f"Cast(st.kw, cb[{p.bits}:{p.bits + len(p.part.grants)}])"
+        cast.append(f"    if part == {n}:\n        {p.name}(row, caster, c, {g}, o[{p.own}])")
+    return ["\n".join(f) for f in (assign, deal, react, players, creatures, destroy, cast)]

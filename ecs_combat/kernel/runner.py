@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched import BatchOutcome, CombatBatch, IntArray, Schedule
+from ecs_combat.batched import ACTION_CODE, BatchOutcome, CombatBatch, IntArray, Schedule
 from ecs_combat.kernel import cache
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
@@ -34,6 +34,10 @@ class Plan:
     it, those withheld from it) and each part's guard (its keywords' bits)."""
 
     refusal: str
+    #: Why it refuses cards cast (``""``: it may resolve them), and the bits of every
+    #: ``cast`` part's grants, in order.
+    cast_refusal: str
+    cast_bits: npt.NDArray[np.uint64]
     default: npt.NDArray[np.bool_]
     strike: npt.NDArray[np.uint64]
     withhold: npt.NDArray[np.uint64]
@@ -65,8 +69,11 @@ class Kernel:
         if why:
             return why
         b = batch
+        if b.event_battle.size:
+            why = self._cast_refusal(schedule, b)
+            if why:
+                return why
         for what, rows in (
-            ("events", b.event_battle),
             ("explicit divisions", b.division_step),
             ("targets", b.target_source),
         ):
@@ -85,6 +92,25 @@ class Kernel:
                 return "a creature begins with lethal damage marked"
         if b.n_battles and int(np.bincount(b.player_battle, minlength=b.n_battles).min()) < 2:
             return "a battle has fewer than two players"
+        return ""
+
+    def _cast_refusal(self, schedule: Schedule, b: CombatBatch) -> str:
+        """Why the kernel can't resolve a batch's events, or ``""``: it resolves cards cast
+        as blockers are declared whose effect has a ``cast`` part and which target a
+        creature no target restriction of the batch's keywords protects."""
+        if bool((b.event_point != 0).any()) or bool((b.event_action != ACTION_CODE["cast"]).any()):
+            return "the batch has events other than cards cast as blockers are declared"
+        if b.event_token is not None and bool((b.event_token >= 0).any()):
+            return "a card cast creates a token"
+        parts = {p.part.system.casefold() for p in self.source.casts()}
+        for i in np.unique(b.event_card).tolist():  # the cards cast
+            name = b.card_names[i]
+            card = self.registry.card(name)
+            if card is None or card.target.kind != "creature" or name.casefold() not in parts:
+                return f"card {name!r} has no kernel part"
+        plan = self.plan(schedule)
+        if plan.cast_refusal:
+            return plan.cast_refusal
         return ""
 
     def plan(self, schedule: Schedule) -> Plan:
@@ -106,8 +132,17 @@ class Kernel:
                     refusal = f"system {s.system.name!r} of plugin {s.plugin!r} has no kernel part"
         masks = schedule.masks
         bit = masks.bit
+        cast_refusal = ""
+        for r in self.registry.restrictions_of("target"):
+            if r.keyword in bit:
+                cast_refusal = f"the target restriction of {r.keyword!r} has no kernel form"
+        grants = [kw for p in self.source.casts() for kw in p.part.grants]
+        if any(kw not in bit for kw in grants) and not cast_refusal:
+            cast_refusal = "a card grants a keyword the batch has no bit for"
         plan = Plan(
             refusal,
+            cast_refusal,
+            _fixed([bit.get(kw, 0) for kw in grants] or [0], U64),
             _fixed([p.step.default for p in schedule.plans], np.bool_),
             _fixed(np.array(masks.strike, U64), U64),
             _fixed(np.array(masks.withhold, U64), U64),
@@ -129,7 +164,9 @@ class Kernel:
                 np.zeros(0, np.bool_), none, none, none,
             )  # fmt: skip
             none_u = _fixed(np.zeros(0, U64), U64)
-            plan = Plan("", _fixed(np.zeros(0, np.bool_), np.bool_), none_u, none_u, none_u)
+            plan = Plan(
+                "", "", none_u, _fixed(np.zeros(0, np.bool_), np.bool_), none_u, none_u, none_u
+            )
             args = self._arguments(empty, plan)
             self.module.resolve_range(0, 0, *args)
 
@@ -188,11 +225,12 @@ class Kernel:
         counts = np.zeros((3, n), I64)
         players = np.zeros((2, np_), np.bool_)
         attacking = np.asarray(b.attacking, I64)
+        casts = len(b.event_battle) > 0  # they pump: power and toughness copied
         c = m.Core(
             _fixed(b.battle, I64),
             _fixed(b.controller, I64),
-            _read(b.power, I64),
-            _read(b.toughness, I64),
+            np.array(b.power, I64) if casts else _read(b.power, I64),
+            np.array(b.toughness, I64) if casts else _read(b.toughness, I64),
             np.array(b.damage, I64),
             _fixed(b.colors, I64),
             flags[0],
@@ -215,7 +253,7 @@ class Kernel:
         # blocker's blocks in order, a step's flows
         scratch = np.empty(n + len(bb) + 3 * room, I64)
         st = m.State(
-            _fixed(b.keywords, U64),
+            np.array(b.keywords, U64) if casts else _read(b.keywords, U64),  # casts grant
             flags[2], flags[3], flags[4], flags[5],
             counts[1],
             scratch[:n],
@@ -238,11 +276,45 @@ class Kernel:
         a = m.Assign(flags[6], flags[7])
         k = m.Check(flags[8], flags[9], players[1])
         guards = plan.guards
+        ev = self._events(b)
         owns = tuple(
             () if cls is None else cls(*(self._column(col, b) for col in columns))
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
-        return c, st, bt, bl, sp, fl, a, k, guards, owns
+        return c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns
+
+    def _events(self, b: CombatBatch) -> Any:
+        """The kernel's `ev` (template ``Events``): the cards cast, by battle."""
+        m = self.module
+        e = len(b.event_battle)
+        start = _fixed(_starts(b.event_battle, b.n_battles), I64)
+        if not e:
+            none = _fixed(np.zeros(0, I64), I64)
+            return m.Events(start, none, none, none, none)
+        number = {p.part.system.casefold(): i for i, p in enumerate(self.source.casts())}
+        rules = []
+        parts = []
+        for name in b.card_names:
+            card = self.registry.card(name)
+            if card is None or name.casefold() not in number:  # not cast: refused otherwise
+                rules.append(0)
+                parts.append(-1)
+                continue
+            rule = card.target
+            rules.append(
+                m.RULE_CASTER_CONTROLS * rule.caster_controls
+                + m.RULE_BLOCKING_OR_BLOCKED * rule.blocking_or_blocked
+                + m.RULE_IN_COMBAT * (rule.in_combat and not rule.blocking_or_blocked)
+            )
+            parts.append(number[name.casefold()])
+        cast = np.asarray(b.event_card, I64)
+        return m.Events(
+            start,
+            _fixed(b.event_target, I64),
+            _fixed(b.event_player, I64),
+            _fixed(np.asarray(parts, I64)[cast], I64),
+            _fixed(np.asarray(rules, I64)[cast], I64),
+        )
 
     def _column(self, column: KernelColumn, batch: CombatBatch) -> AnyArray:
         """A plugin's own column's first values."""

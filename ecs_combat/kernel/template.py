@@ -61,26 +61,46 @@ Battles = namedtuple(
 Steps = namedtuple("Steps", ["default", "strike", "withhold"])
 #: Scratch for a step's damage, from each battle's offset: source, recipient, amount.
 Flows = namedtuple("Flows", ["source", "recipient", "amount"])
+#: The cards cast as blockers are declared (events at point 0), sorted by battle: where each
+#: battle's begin ([battles + 1]), the target creature row, the caster's player row, the
+#: card's ``cast`` part (its number) and its target rule (bits: ``RULE_*``).
+Events = namedtuple("Events", ["start", "target", "caster", "part", "rule"])
+#: A ``cast`` part's `g`: the keywords of every creature row, and the bits of its grants.
+Cast = namedtuple("Cast", ["keywords", "bits"])
+#: A card's target rule (:class:`ecs_combat.plugin.definitions.TargetRule`), as bits.
+RULE_CASTER_CONTROLS = 1
+RULE_BLOCKING_OR_BLOCKED = 2
+RULE_IN_COMBAT = 4
 
 
 def resolve_range(
     lo: int, hi: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any,
-    guards: Any, o: Any,
+    guards: Any, ev: Any, cb: Any, o: Any,
 ) -> None:  # fmt: skip
     """Play battles `lo` to `hi - 1` through."""
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, o)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o)
 
 
 def play(
     b: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any, guards: Any,
-    o: Any,
+    ev: Any, cb: Any, o: Any,
 ) -> None:  # fmt: skip
-    """One battle's combat: declarations, state-based actions, the damage steps."""
+    """One battle's combat: declarations, state-based actions, the cards cast as blockers
+    are declared, the damage steps."""
     has_attack, keywords = declare(b, c, st, bt, bl)
     if not has_attack:
         return  # no attacker: nothing happens, no step, no state-based actions
     check_state(b, False, c, st, bt, k, guards, o)
+    for e in range(ev.start[b], ev.start[b + 1]):
+        if bt.game_over[b]:
+            break  # the game is over: no more spells
+        t = ev.target[e]
+        if may_target(t, ev.caster[e], ev.rule[e], c, st):  # else it does nothing (608.2b)
+            cast_parts(ev.part[e], t, ev.caster[e], c, st, cb, o)
+            if st.in_combat[t]:
+                keywords |= st.kw[t]
+        check_state(b, False, c, st, bt, k, guards, o)
     for s in range(len(sp.default)):
         if bt.game_over[b]:
             break
@@ -116,6 +136,20 @@ def declare(b: int, c: Any, st: Any, bt: Any, bl: Any) -> tuple[bool, Any]:
             st.in_combat[y] = True
             keywords |= st.kw[y]
     return True, keywords
+
+
+def may_target(t: int, caster: int, rule: int, c: Any, st: Any) -> bool:
+    """Whether a card's target creature is still legal as it resolves (608.2b): on the
+    battlefield and as the card's target rule asks."""
+    if not c.on_battlefield[t]:
+        return False
+    if rule & RULE_CASTER_CONTROLS and c.controller[t] != caster:
+        return False
+    if rule & RULE_BLOCKING_OR_BLOCKED and not (
+        c.blocking[t] or (c.attacking[t] and st.blocked[t])
+    ):
+        return False
+    return not (rule & RULE_IN_COMBAT and not (c.attacking[t] or c.blocking[t]))
 
 
 def step_exists(b: int, s: int, c: Any, st: Any, bt: Any, sp: Any) -> bool:
@@ -334,3 +368,7 @@ def creature_parts(row: int, c: Any, st: Any, k: Any, guards: Any, o: Any) -> No
 def destroy_parts(row: int, c: Any, st: Any, guards: Any, o: Any) -> bool:
     """The ``destroy`` parts: whether a creature about to be destroyed still is."""
     return True
+
+
+def cast_parts(part: int, row: int, caster: int, c: Any, st: Any, cb: Any, o: Any) -> None:
+    """The ``cast`` part numbered `part`: a card's effect on its target `row`."""

@@ -32,6 +32,12 @@ in order (every signature is fixed: the generator calls the part exactly so):
 ``destroy``, ``part(row, c, own) -> bool``
     for each creature about to be destroyed (guard: its keywords); returns whether it still
     is (False: indestructible, 702.12).
+``cast``, ``part(row, caster, c, g, own) -> None``
+    a card's effect as it resolves (`system`: the card's name), for each cast of it on a
+    legal target creature `row` (the core checks the card's :class:`TargetRule`), by the
+    player row `caster`; pumps with ``c.power[row]`` and ``c.toughness[row]``, grants with
+    ``g.keywords[row] |= g.bits[i]``, the bit of the part's ``grants[i]`` in the batch.
+    State-based actions are checked after each cast (704.3).
 
 A part is called once per element however many times its keyword is listed: give kernel
 parts to keywords whose instances are redundant (702.2f, 702.15f, ...); a batch with keyword
@@ -57,6 +63,7 @@ KERNEL_POINTS: dict[str, tuple[str, ...]] = {
     "deal-damage": ("source", "recipient", "amount", "c", "own"),
     "state-based-actions": ("row", "c", "k", "own"),
     "destroy": ("row", "c", "own"),
+    "cast": ("row", "caster", "c", "g", "own"),
 }
 
 #: The core's columns every part reads (`c`): name -> (owner, kind, what it is). Parts may
@@ -80,7 +87,10 @@ CORE_COLUMNS: dict[str, tuple[str, str, str]] = {
 
 #: The core columns a part may write, by point (any other is refused when the kernel is
 #: generated: the kernel's other steps read them as the core left them).
-CORE_WRITABLE: dict[str, tuple[str, ...]] = {"deal-damage": ("life", "life_gained")}
+CORE_WRITABLE: dict[str, tuple[str, ...]] = {
+    "deal-damage": ("life", "life_gained"),
+    "cast": ("power", "toughness"),
+}
 
 #: The columns of a point's own argument, by point: name -> (owner, kind).
 POINT_COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
@@ -92,6 +102,10 @@ POINT_COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         "destroy": ("creature", "bool"),
         "dies": ("creature", "bool"),
         "loses": ("player", "bool"),
+    },
+    "cast": {
+        "keywords": ("creature", "keywords"),
+        "bits": ("part", "keywords"),
     },
 }
 
@@ -132,6 +146,8 @@ class KernelPart:
     #: ``deal-damage``: a reaction to damage dealt, called after the other parts, for amounts
     #: above 0 only.
     reaction: bool = False
+    #: ``cast``: the keywords the card's effect may grant, in the order of ``g.bits``.
+    grants: tuple[str, ...] = ()
 
 
 def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Registry) -> str:
@@ -157,6 +173,15 @@ def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Regis
             f"kernel part of {item.system!r} names point {item.point!r} "
             f"(kernel points: {', '.join(KERNEL_POINTS)})"
         )
+    if item.point == "cast":
+        card = registry.card(item.system)
+        if card is None or card.resolve is None or card.creates is not None:
+            return f"kernel part {item.system!r}: no card of that name whose effect resolves"
+        if not set(item.grants) <= card.keywords:
+            return f"kernel part {item.system!r}: grants keywords the card does not name"
+        if not callable(item.function):
+            return f"kernel part {item.system!r}: not callable"
+        return ""
     names = {s.system.name for s in registry.systems_at(item.point) if s.plugin == plugin}
     if item.system not in names:
         return f"kernel part {item.system!r}: the plugin adds no such system at {item.point}"

@@ -432,15 +432,6 @@ def _build(
         positions = order_systems(point, [(s.plugin, s.system) for s in scheduled])
         scheduled[:] = [scheduled[i] for i in positions]
 
-    for plugin, item in _collect(pm, rank, "register_kernel_parts", KernelPart | KernelColumn):
-        problem = kernel_problem(item, plugin, reg)
-        if problem:
-            raise PluginError(f"plugin {plugin!r}: {problem}")
-        if isinstance(item, KernelColumn):
-            reg.kernel_columns.setdefault(plugin, []).append(item)
-        else:
-            reg.kernel_parts[(plugin, item.system)] = item
-
     for plugin, restriction in _collect(pm, rank, "register_restrictions", Restriction):
         if restriction.kind not in KINDS or not callable(restriction.test):
             raise PluginError(
@@ -460,6 +451,16 @@ def _build(
         if isinstance(card, SplitCard):
             reg.split_cards[card.name.casefold()] = card
         contributed.setdefault(plugin, {}).setdefault("cards", []).append(card.name)
+
+    # after the cards: a `cast` part is a card's
+    for plugin, item in _collect(pm, rank, "register_kernel_parts", KernelPart | KernelColumn):
+        problem = kernel_problem(item, plugin, reg)
+        if problem:
+            raise PluginError(f"plugin {plugin!r}: {problem}")
+        if isinstance(item, KernelColumn):
+            reg.kernel_columns.setdefault(plugin, []).append(item)
+        else:
+            reg.kernel_parts[(plugin, item.system)] = item
 
     for plugin, phase_rule in _collect(pm, rank, "register_phase_rules", PhaseRule):
         if not callable(phase_rule.after):

@@ -9,7 +9,7 @@ in the turn. Keywords gained or lost later don't undo a declaration (509.1b).
 
 The functions here take the creatures as :class:`~ecs_combat.plugin.restrictions.Side`
 objects; the characteristics themselves come from the engines, the one source of them:
-:func:`ecs_combat.reference.characteristics.sides_at_declare_blockers` for a scenario (what
+:func:`ecs_combat.rules.characteristics.sides_at_declare_blockers` for a scenario (what
 the scenario loader and the decision search use), each engine's own view of its creatures in
 a turn's combat phases. Without sides, :func:`check_declarations` reads the creatures as the
 scenario declares them (:func:`spec_side`).
@@ -83,7 +83,7 @@ def check_declarations(
     the attacks without `blocks`).
 
     `attacking` holds the creatures as attackers are declared, `blocking` as blockers are
-    declared (both by id, as :mod:`ecs_combat.reference.characteristics` gives them); a
+    declared (both by id, as :mod:`ecs_combat.rules.characteristics` gives them); a
     creature missing from them is read as the scenario declares it (:func:`spec_side`).
     `tapped_at_blocks` are the creatures tapped as blockers are declared (default: those the
     scenario gives ``tapped = true``); `made` the requirements triggers made; `gone` the

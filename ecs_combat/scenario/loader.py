@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import ecs_combat
 from ecs_combat.cards.library import CreatureCard, card_keys, creature_card, no_creature_card
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import (
@@ -21,7 +22,7 @@ from ecs_combat.plugin.definitions import (
     normalize_keyword,
 )
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.reference.characteristics import check_declarations_now
+from ecs_combat.rules.characteristics import check_declarations_now
 from ecs_combat.rules.legality import check_targets, starting_toughness, toughness_message
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.bands import parse_bands
@@ -314,7 +315,12 @@ class Parser:
         check_targets(scenario, self.registry)
         if self.check_legality:
             # with the creatures as attackers and as blockers are declared (RULES 4)
-            check_declarations_now(scenario, self.registry, blocks=not self.blocks_to_decide)
+            check_declarations_now(
+                scenario,
+                self.registry,
+                ecs_combat.play_declarations,
+                blocks=not self.blocks_to_decide,
+            )
         return scenario
 
     def parse_sides(self) -> None:
