@@ -50,8 +50,8 @@ if TYPE_CHECKING:
         races,
     )
     from ecs_combat.batched import BatchedEngine, BatchOutcome, CombatBatch
+    from ecs_combat.plugin.batch_context import BatchContext
     from ecs_combat.plugin.context import (
-        BatchContext,
         BoolArray,
         CombatContext,
         Creature,
@@ -140,11 +140,12 @@ if TYPE_CHECKING:
 _LAZY = {
     **dict.fromkeys(
         [
-            "BatchContext", "BoolArray", "CombatContext", "Creature", "IntArray",
+            "BoolArray", "CombatContext", "Creature", "IntArray",
             "MarkValue", "Player", "StateArray", "StateValue",
         ],
         "ecs_combat.plugin.context",
     ),
+    "BatchContext": "ecs_combat.plugin.batch_context",
     **dict.fromkeys(
         [
             "CARD_TYPES", "COLORS", "FROM_WORDS", "LAND_TYPES", "QUALITIES",

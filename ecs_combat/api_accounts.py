@@ -37,9 +37,9 @@ def account(
     As in the command, a result of the batched engine (which records no sentences) is worded
     by the reference engine, its outcome checked to be the same (docs/output.md)."""
     from ecs_combat.api import resolve
-    from ecs_combat.cli.report import render
-    from ecs_combat.cli.turn_report import render_turn
     from ecs_combat.console import text_console
+    from ecs_combat.console.account import render
+    from ecs_combat.console.turn_account import render_turn
     from ecs_combat.reference.narration import Narrator
 
     if result is None:

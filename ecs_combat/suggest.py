@@ -1,8 +1,10 @@
-"""Suggestions for misspelt names: "did you mean 'first strike'?"."""
+"""Suggestions for misspelt names: "did you mean 'first strike'?".
+
+difflib is imported when a suggestion is made (only for a message): not at every start.
+"""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 #: Names longer than this get no suggestion (no known name is that long; comparing costs time).
@@ -13,6 +15,8 @@ def closest(name: str, known: Iterable[str]) -> str | None:
     """The known name most like `name` (case and spacing ignored), or None if none is close."""
     if len(name) > LONGEST:
         return None
+    import difflib
+
     by_key: dict[str, str] = {}
     for candidate in known:
         by_key.setdefault(_key(candidate), candidate)
@@ -35,6 +39,8 @@ def some_names(name: str, known: Iterable[str], limit: int = 8) -> str:
     if len(name) > LONGEST:
         picked = names[:limit]
     else:
+        import difflib
+
         key = _key(name)
         ranked = sorted(names, key=lambda n: -difflib.SequenceMatcher(None, key, _key(n)).ratio())
         picked = sorted(ranked[:limit])

@@ -15,7 +15,7 @@ from scenario_text import combat, creature, event
 
 from ecs_combat import InputError, Registry, load_registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.cli.report import render
+from ecs_combat.console.account import render
 from ecs_combat.reference.engine import ReferenceEngine
 
 PLAYERS = "[players.A]\n[players.B]\n"

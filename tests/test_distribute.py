@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from ecs_combat.cli.flag_words import in_flags
 from ecs_combat.errors import InputError, PluginError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
@@ -469,7 +470,15 @@ def test_a_pool_broken_before_its_tasks_fail_is_a_dead_worker(registry: Registry
     with BreaksOnSubmit() as pool, pytest.raises(WorkerDied) as info:
         simulation.run(pool, 1)
     assert "a worker process ended abruptly" in str(info.value)
-    assert "--out DIR" in str(info.value)
+    # the library's words to a Python caller; the command line says them in flags
+    assert str(info.value).endswith(
+        "give a checkpoints directory to keep finished tasks, and resume the run from it to "
+        "run only the rest"
+    )
+    assert "--" not in str(info.value)
+    assert in_flags(str(info.value)).endswith(
+        "run with --out DIR to keep finished tasks, and --resume to run only the rest"
+    )
 
 
 def test_a_killed_worker_is_always_reported_by_its_task(tmp_path: Path) -> None:
@@ -481,6 +490,7 @@ def test_a_killed_worker_is_always_reported_by_its_task(tmp_path: Path) -> None:
         assert p.returncode == 1, p.stderr
         assert "internal error" not in p.stderr
         assert "while running task 6 (battles 786,432-917,503)" in p.stderr
+        assert "run the same command with --resume to run the rest" in p.stderr
 
 
 class Service:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.cli.report import render
+from ecs_combat.console.account import render
 from ecs_combat.errors import InputError, RefusedError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry

@@ -16,7 +16,7 @@ from ecs_combat_keywords.hats import (
 from rich.console import Console
 
 from ecs_combat import InputError, parse_scenario
-from ecs_combat.cli.report import render
+from ecs_combat.console.account import render
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.model import PlayerSpec

@@ -15,7 +15,7 @@ from rich.console import Console
 from scenario_text import combat, creature, divide, event
 
 from ecs_combat import Card, InputError, TargetRule, hookimpl, load_registry, parse_scenario
-from ecs_combat.cli.report import render
+from ecs_combat.console.account import render
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.rules.result import CombatResult

@@ -15,7 +15,7 @@ from ecs_combat.cards.database import find_card
 from ecs_combat.cards.library import closest_card_names, creature_card, modelings
 from ecs_combat.cards.modeling import model_card
 from ecs_combat.cards.notes import ignored_text_lines, result_json, scenario_creatures
-from ecs_combat.cli.report import render
+from ecs_combat.console.account import render
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.json_schema import scenario_schema

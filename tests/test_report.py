@@ -1,4 +1,4 @@
-"""The readable account of `resolve` (cli/report.py): losses after the step, event or trigger
+"""The readable account of `resolve` (console/account.py): losses after the step, event or trigger
 that caused them, players leaving with their creatures, prevented damage, counters. The notes
 come from the reference engine (the batched engine records none)."""
 

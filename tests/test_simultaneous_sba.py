@@ -16,7 +16,7 @@ from scenario_text import combat, creature
 
 from ecs_combat import InputError, Registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.cli.report import render
+from ecs_combat.console.account import render
 from ecs_combat.decisions import best_blocks
 from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.scenario.turn_loader import parse_turn

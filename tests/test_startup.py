@@ -1,6 +1,7 @@
 """Which heavy modules each command imports (docs/performance.md, "Start-up"): a command
-imports what it needs when it runs, so that `ecs-combat --version` loads click alone and a
-`resolve` never loads the batched engine, pandas or matplotlib.
+imports what it needs when it runs, so that `ecs-combat --version` loads click alone, a
+`resolve` never loads the batched engine, pandas or matplotlib, and a command printing to a
+pipe (as here) never loads Rich.
 
 Each command runs as the console script runs it (``ecs_combat.cli.main:main``) in a process of
 its own, which prints the modules it had imported as it exited; the processes run side by side.
@@ -10,6 +11,7 @@ Wall-clock limits are not asserted here (they are measured by benchmarks/startup
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -34,7 +36,11 @@ HEAVY = (
     "numpy", "pandas", "matplotlib", "pyarrow", "rich", "dask", "distributed", "numba",
     "esper", "pluggy", "orjson", "scipy", "networkx", "ecs_combat.batched", "ecs_combat.decisions",
     "ecs_combat.simulation", "ecs_combat.reference", "ecs_combat_keywords",
+    "ecs_combat.cards.library", "difflib",
 )  # fmt: skip
+
+#: The variables with which Rich takes a pipe for a terminal, left out of the runs' environment.
+TERMINAL_VARIABLES = ("FORCE_COLOR", "TTY_COMPATIBLE")
 
 #: Each command and the heavy modules it may import (any other is a failure, and so is one
 #: listed under `needs` that it does not import: the check must see the command do its work).
@@ -42,16 +48,16 @@ COMMANDS: dict[str, tuple[list[str], set[str], set[str]]] = {
     # name: (arguments, may import, needs)
     "version": (["--version"], set(), set()),
     "docs": (["docs"], set(), set()),
+    # in a pipe: the plain layout, without Rich; no card named: the card library stays out
     "resolve": (
         ["resolve", str(SEED)],
-        {"numpy", "rich", "esper", "pluggy", "ecs_combat.reference", "ecs_combat_keywords"},
+        {"numpy", "esper", "pluggy", "ecs_combat.reference", "ecs_combat_keywords"},
         {"ecs_combat.reference", "ecs_combat_keywords"},
     ),
     "blocks": (
         ["blocks", str(BOARD)],
         {
             "numpy",
-            "rich",
             "esper",
             "pluggy",
             "ecs_combat.reference",
@@ -75,6 +81,8 @@ COMMANDS: dict[str, tuple[list[str], set[str], set[str]]] = {
             "ecs_combat.batched",
             "ecs_combat.decisions",
             "ecs_combat.simulation",
+            "ecs_combat.cards.library",
+            "difflib",
         },
         {"ecs_combat.batched", "ecs_combat.simulation"},
     ),
@@ -95,6 +103,7 @@ def imported() -> dict[str, list[str]]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            env={k: v for k, v in os.environ.items() if k not in TERMINAL_VARIABLES},
         )
         for name, (args, _, _) in COMMANDS.items()
     }
@@ -127,10 +136,12 @@ def test_version_imports_none_of_the_package_but_the_command_line(
 def test_a_plain_scenario_loads_neither_turns_nor_json_lines(
     imported: dict[str, list[str]],
 ) -> None:
-    """A one-combat TOML file: the turn machinery and the quick JSON Lines reader stay out."""
+    """A one-combat TOML file: the turn and race machinery and the quick JSON Lines reader stay
+    out."""
     found = set(imported["resolve"])
     assert not found & {
         "ecs_combat.reference.turn",
+        "ecs_combat.scenario.race",
         "ecs_combat.cli.turn_command",
         "ecs_combat.scenario.quick",
         "orjson",

@@ -309,8 +309,11 @@ def _copied(
         division_index=None,
         battle_files=None,
     )
-    if events is None:
-        return out
+    return out if events is None else _with_events(out, batch, events)
+
+
+def _with_events(out: CombatBatch, batch: CombatBatch, events: _EventPlan) -> CombatBatch:
+    """The copies `out` with the events of `batch` copied as `events` takes them."""
     e = events.events
     # a player as target is -1 - its row: it moves the other way
     on_player = e.moved(batch.event_target, -events.p_on_event, keep_none=False)

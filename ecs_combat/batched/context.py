@@ -1,4 +1,4 @@
-"""The batched engine's :class:`~ecs_combat.plugin.context.BatchContext`: a thin facade over
+"""The batched engine's :class:`~ecs_combat.plugin.batch_context.BatchContext`: a thin facade over
 one run of a batch (:class:`~ecs_combat.batched.state.Run`)."""
 
 from __future__ import annotations

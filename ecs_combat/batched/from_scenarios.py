@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import numpy as np
-
 from ecs_combat.batched.arrays import NO_RECIPIENT, CombatBatch, action_names
+from ecs_combat.batched.builder_arrays import built_batch, combat_arrays
 from ecs_combat.batched.columns import add_scenarios
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import FROM_WORDS, color_mask, land_mask, token_id, type_mask
@@ -282,114 +281,12 @@ class BatchBuilder:
             self.band += [(crow[cid], first) for cid in band]
 
     def batch(self, n_battles: int) -> CombatBatch:
-        i64 = np.int64
-        k = len(self.counter_names)
-        counters = None
-        if self.counters:
-            counters = np.zeros((len(self.battle), k), i64)
-            for row, col, n in self.counters:
-                counters[row, col] = n
-        inst = np.asarray(self.instances, i64).reshape(-1, 3)
-        aims = np.asarray(self.aims, i64).reshape(-1, 4)
-        made = np.asarray(sorted(self.tokens), i64).reshape(-1, 3)
-        return CombatBatch(
-            n_battles=n_battles,
-            keyword_names=self.names,
-            player_battle=np.asarray(self.player_battle, i64),
-            life=np.asarray(self.life, i64),
-            battle=np.asarray(self.battle, i64),
-            controller=np.asarray(self.controller, i64),
-            power=np.asarray(self.power, i64),
-            toughness=np.asarray(self.toughness, i64),
-            damage=np.asarray(self.damage, i64),
-            keywords=np.asarray(self.keywords, np.uint64),
-            colors=np.asarray(self.colors, i64),
-            types=np.asarray(self.types, i64),
-            player_lands=np.asarray(self.lands, i64),
-            present=np.asarray(self.present, np.bool_),
-            tapped=np.asarray(self.tapped, np.bool_) if any(self.tapped) else None,
-            counters=counters,
-            counter_names=self.counter_names,
-            creature_state={
-                k: np.asarray(v, np.bool_ if self.creature_fields[k].kind == "bool" else i64)
-                for k, v in self.creature_state.items()
-            },
-            player_state={
-                k: np.asarray(v, np.bool_ if self.player_fields[k].kind == "bool" else i64)
-                for k, v in self.player_state.items()
-            },
-            instance_row=inst[:, 0].copy(),
-            instance_keyword=inst[:, 1].copy(),
-            instance_parameter=inst[:, 2].copy(),
-            target_source=aims[:, 0].copy(),
-            target_keyword=aims[:, 1].copy(),
-            target_instance=aims[:, 2].copy(),
-            target_row=aims[:, 3].copy(),
-            token_key=made[:, 0] * len(self.player_battle) + made[:, 1],
-            token_row=made[:, 2].copy(),
-            creature_ids=self.creature_ids,
-            creature_names=self.creature_names,
-            player_ids=self.player_ids,
-            battle_files=self.files,
-            **self.combat_arrays(len(self.battle)),
-        )
+        """The batch of the rows collected, `n_battles` battles (:func:`built_batch`)."""
+        return built_batch(self, n_battles)
 
     def combat_arrays(self, n_rows: int) -> dict[str, Any]:
-        """The combat's fields of a :class:`CombatBatch` (attackers, blocks, divisions,
-        events) for `n_rows` creature rows."""
-        i64 = np.int64
-        k = len(self.counter_names)
-        attacking = self.attacking + [-1] * (n_rows - len(self.attacking))
-        ev = np.asarray(self.ev, i64).reshape(-1, 10)
-        event_counters = None
-        if self.ev_counters:
-            event_counters = np.zeros((len(self.ev), k), i64)
-            for row, col, n in self.ev_counters:
-                event_counters[row, col] = n
-        div = np.asarray(self.div, i64).reshape(-1, 5)
-        ev_inst = np.asarray(self.ev_instances, i64).reshape(-1, 3)
-        chosen = np.asarray(self.sacrifices, i64).reshape(-1, 2)
-        band = None
-        if self.band:
-            band = np.full(n_rows, -1, i64)
-            pairs = np.asarray(self.band, i64)
-            band[pairs[:, 0]] = pairs[:, 1]
-        values = np.asarray(self.values, i64).reshape(-1, 2)
-        return dict(
-            sacrifice_player=chosen[:, 0].copy(),
-            sacrifice_row=chosen[:, 1].copy(),
-            value_row=values[:, 0].copy(),
-            value=values[:, 1].copy(),
-            attacking=np.asarray(attacking, i64),
-            band=band,
-            block_blocker=np.asarray(self.block_blocker, i64),
-            block_attacker=np.asarray(self.block_attacker, i64),
-            block_rank=np.asarray(self.block_rank, i64),
-            event_instance_event=ev_inst[:, 0].copy(),
-            event_instance_keyword=ev_inst[:, 1].copy(),
-            event_instance_parameter=ev_inst[:, 2].copy(),
-            division_step=div[:, 0].copy(),
-            division_source=div[:, 1].copy(),
-            division_recipient=div[:, 2].copy(),
-            division_amount=div[:, 3].copy(),
-            division_index=div[:, 4].copy(),
-            event_battle=ev[:, 0].copy(),
-            event_point=ev[:, 1].copy(),
-            event_action=ev[:, 2].copy(),
-            event_target=ev[:, 3].copy(),
-            event_keywords=np.asarray(self.ev_keywords, np.uint64),
-            event_counters=event_counters,
-            event_power=ev[:, 4].copy(),
-            event_toughness=ev[:, 5].copy(),
-            event_amount=ev[:, 6].copy(),
-            event_player=ev[:, 7].copy(),
-            event_card=ev[:, 8].copy(),
-            event_index=ev[:, 9].copy(),
-            card_names=self.cards,
-            event_token=(
-                np.asarray(self.ev_tokens, i64) if any(t >= 0 for t in self.ev_tokens) else None
-            ),
-        )
+        """The combat's fields of a :class:`CombatBatch` (:func:`combat_arrays`)."""
+        return combat_arrays(self, n_rows)
 
 
 def scenarios_to_batch(

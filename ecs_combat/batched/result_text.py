@@ -224,7 +224,18 @@ def _tokens(run: Run, layout: Layout) -> ObjectArray:
     rank = np.arange(len(x_cell)) - np.searchsorted(x_cell, x_cell)
     at = step_start[x_cell] + 3 + _DAMAGE * nd[x_cell] + _GAIN * ng[x_cell] + _DIED * rank
     _put(out, at, _either(rank == 0, *L.dead), cids[x_row], '"')
-    # creatures: "id": {"alive": A, "damage": D, "power": P, "toughness": T, "counters": {...}}
+    _put_creatures(out, run, L, cids, shown, c_start)
+    _put_players(out, run, L, pids, p_start, p_state)
+    return out
+
+
+def _put_creatures(
+    out: ObjectArray, run: Run, L: Layout, cids: ObjectArray, shown: IntArray, c_start: IntArray
+) -> None:
+    """The creatures' part of each battle's text, from `c_start`: for each creature `shown`,
+    ``"id": {"alive": A, "damage": D, "power": P, "toughness": T, "counters": {...}}``."""
+    c = run.creatures
+    c_battle = c.battle[shown]
     at = c_start[c_battle] + _CREATURE * (np.arange(len(shown)) - _first(c_battle, c_battle))
     marked = c.marked[shown]
     alive = np.where(
@@ -239,7 +250,20 @@ def _tokens(run: Run, layout: Layout) -> ObjectArray:
         _framed(toughness, "", rest) if isinstance(rest, str) else _framed(toughness, "", "") + rest
     )
     _put(out, at + 3, _framed(c.power[shown], "", L.toughness), last)
-    # players: "id": {"life": L, "lost": B, <the plugins' state>}
+
+
+def _put_players(
+    out: ObjectArray,
+    run: Run,
+    L: Layout,
+    pids: ObjectArray,
+    p_start: IntArray,
+    p_state: dict[str, npt.NDArray[Any]],
+) -> None:
+    """The players' part of each battle's text, from `p_start`: for each player,
+    ``"id": {"life": L, "lost": B, <the plugins' state>}``."""
+    p = run.players
+    p_width = _PLAYER + len(p_state)
     rows = np.arange(len(p.battle))
     at = p_start[p.battle] + p_width * (rows - _first(p.battle, p.battle))
     end = "" if p_state else L.item_end
@@ -252,7 +276,6 @@ def _tokens(run: Run, layout: Layout) -> ObjectArray:
     for k, (key, values) in enumerate(p_state.items()):
         end = L.item_end if k == len(p_state) - 1 else ""
         out[at + _PLAYER + k] = _state_text(values, f"{L.key}{json.dumps(key)}: ", end)
-    return out
 
 
 def _put(out: ObjectArray, at: IntArray, *tokens: Any) -> None:

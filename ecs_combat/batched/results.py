@@ -17,10 +17,9 @@ from ecs_combat.batched.arrays import (
     MaskArray,
     action_names,
 )
+from ecs_combat.batched.outcomes import Outcomes
 from ecs_combat.rules.result import (
     CombatResult,
-    CreatureOutcome,
-    PlayerOutcome,
     SkippedEvent,
     StepResult,
     StrikeNote,
@@ -112,7 +111,7 @@ class Results:
         """The results of every battle, or of some distinct `battles` in that order; without
         `notes`, without the readable account's notes on who strikes (``StepResult.strikes``:
         the JSON document has none)."""
-        run, log = self.run, self.log
+        run = self.run
         chosen = list(range(run.nb)) if battles is None else list(battles)
         self.n_built = len(chosen)
         if battles is None:
@@ -121,7 +120,31 @@ class Results:
             place = np.full(run.nb, -1, I64)
             place[np.asarray(chosen, I64)] = np.arange(len(chosen), dtype=I64)
             battle = place[run.creatures.battle]
-        # damage: (step, source, place, recipient, amount)
+        damage, gains, died = self._events(battle)
+        strikes = self._strikes(battle) if notes else [[] for _ in chosen]
+        blocks = self._blocks(battle) if notes else None
+        outcomes = Outcomes(run, chosen, self.cids, self.pids)
+        ev_start = run.batch.event_battle.searchsorted(np.arange(run.nb + 1)).tolist()
+        taken = run.combat.steps_taken.T[np.asarray(chosen, I64)].tolist()
+        out: list[CombatResult] = []
+        for i, b in enumerate(chosen):
+            res = CombatResult(worded=False)
+            res.steps = self._steps(taken[i], damage[i], gains[i], died[i], strikes[i])
+            res.creatures = outcomes.creatures(i)
+            res.players = outcomes.players(i)
+            res.skipped_events = self._skipped(ev_start[b], ev_start[b + 1])
+            if blocks is not None:
+                declared: dict[str, list[str]] = {}
+                for blocker, attacker in blocks[i]:
+                    declared.setdefault(self.cids[blocker], []).append(self.cids[attacker])
+                res.blocks = {k: tuple(v) for k, v in declared.items()}
+            out.append(res)
+        return out
+
+    def _events(self, battle: IntArray) -> tuple[list[list[tuple[int, ...]]], ...]:
+        """The logged damage (step, source, recipient, amount), life gained (step, player,
+        source, amount) and deaths (step, creature) of each battle built (:meth:`_by_battle`)."""
+        log = self.log
         d_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.damage], I64)
         d_src = self._cat([x[1] for x in log.damage], I64)
         d_rec = self._cat([x[2] for x in log.damage], I64)
@@ -138,83 +161,31 @@ class Results:
         x_step = self._cat([np.full(len(x[1]), x[0], I64) for x in log.died], I64)
         x_row = self._cat([x[1] for x in log.died], I64)
         died = self._by_battle(battle[x_row], [x_step, x_row], [x_step, x_row])
-        strikes = self._strikes(battle) if notes else [[] for _ in chosen]
-        blocks = self._blocks(battle) if notes else None
+        return damage, gains, died
 
-        # the creature and player rows of the chosen battles, in order (`*_at[i]`: the first
-        # of battle i's among them)
-        ids = np.asarray(chosen, I64)
-        edges = np.arange(run.nb + 1)
-        crow, c_at = _rows_of(run.creatures.battle.searchsorted(edges), ids)
-        prow, p_at = _rows_of(run.players.battle.searchsorted(edges), ids)
-        ev_start = run.batch.event_battle.searchsorted(edges).tolist()
-        c_rows, p_rows = crow.tolist(), prow.tolist()
-        alive, marked = run.creatures.on_bf[crow].tolist(), run.creatures.marked[crow].tolist()
-        returned = run.creatures.returned[crow].tolist()
-        tapped = (run.creatures.on_bf[crow] & run.creatures.tapped[crow]).tolist()
-        power, toughness = (
-            run.creatures.power[crow].tolist(),
-            run.creatures.toughness[crow].tolist(),
-        )
-        entered = run.creatures.entered[crow].tolist()
-        life, lost = run.players.life[prow].tolist(), run.players.lost[prow].tolist()
-        counter_names = run.batch.counter_names
-        counts = None if run.keywords.counts is None else run.keywords.counts.at(crow).tolist()
-        reg = run.schedule.registry
-        c_shown = {
-            k: run.creatures.states[k][crow].tolist()
-            for k, f in reg.state_fields("creature").items()
-            if f.output
-        }
-        p_shown = {
-            k: run.players.states[k][prow].tolist()
-            for k, f in reg.state_fields("player").items()
-            if f.output
-        }
-        taken = run.combat.steps_taken.T[ids].tolist()
-        out: list[CombatResult] = []
-        for i, b in enumerate(chosen):
-            res = CombatResult(worded=False)
-            steps: dict[int, StepResult] = {}
-            for s, name in enumerate(self.step_names):
-                if taken[i][s]:
-                    steps[s] = StepResult(name)
-                    res.steps.append(steps[s])
-            for s, src, rec, amt in damage[i]:
-                rid = self.pids[-1 - rec] if rec < 0 else self.cids[rec]
-                steps[s].damage.append((self.cids[src], rid, amt))
-            for s, player, src, amt in gains[i]:
-                steps[s].life_gained.append((self.pids[player], self.cids[src], amt))
-            for s, row in died[i]:
-                steps[s].died.append(self.cids[row])
-            for s, row, deals, kw, before, pw in strikes[i]:
-                steps[s].strikes.append(self._strike(s, row, bool(deals), kw, before, pw))
-            for j in range(c_at[i], c_at[i + 1]):
-                if entered[j]:
-                    res.creatures[self.cids[c_rows[j]]] = CreatureOutcome(
-                        alive=alive[j],
-                        damage=marked[j],
-                        power=power[j],
-                        toughness=toughness[j],
-                        tapped=tapped[j],
-                        counters={}
-                        if counts is None
-                        else {k: n for k, n in zip(counter_names, counts[j], strict=True) if n > 0},
-                        state={k: v[j] for k, v in c_shown.items()},
-                        returned=None if returned[j] < 0 else int(returned[j]),
-                    )
-            for j in range(p_at[i], p_at[i + 1]):
-                res.players[self.pids[p_rows[j]]] = PlayerOutcome(
-                    life=life[j], lost=lost[j], state={k: v[j] for k, v in p_shown.items()}
-                )
-            res.skipped_events = self._skipped(ev_start[b], ev_start[b + 1])
-            if blocks is not None:
-                declared: dict[str, list[str]] = {}
-                for blocker, attacker in blocks[i]:
-                    declared.setdefault(self.cids[blocker], []).append(self.cids[attacker])
-                res.blocks = {k: tuple(v) for k, v in declared.items()}
-            out.append(res)
-        return out
+    def _steps(
+        self,
+        taken: list[bool],
+        damage: list[tuple[int, ...]],
+        gains: list[tuple[int, ...]],
+        died: list[tuple[int, ...]],
+        strikes: list[tuple[int, ...]],
+    ) -> list[StepResult]:
+        """A battle's damage steps that took place, with what happened in each."""
+        steps: dict[int, StepResult] = {}
+        for s, name in enumerate(self.step_names):
+            if taken[s]:
+                steps[s] = StepResult(name)
+        for s, src, rec, amt in damage:
+            rid = self.pids[-1 - rec] if rec < 0 else self.cids[rec]
+            steps[s].damage.append((self.cids[src], rid, amt))
+        for s, player, src, amt in gains:
+            steps[s].life_gained.append((self.pids[player], self.cids[src], amt))
+        for s, row in died:
+            steps[s].died.append(self.cids[row])
+        for s, row, deals, kw, before, pw in strikes:
+            steps[s].strikes.append(self._strike(s, row, bool(deals), kw, before, pw))
+        return list(steps.values())
 
     def _strikes(self, battle: IntArray) -> list[list[tuple[int, ...]]]:
         """The logged combatants of each battle built (:meth:`_by_battle`)."""
@@ -270,13 +241,3 @@ class Results:
                 SkippedEvent(index[e], self.points[point], self.actions[self.ev_action[e]], reason)
             )
         return out
-
-
-def _rows_of(start: IntArray, battles: IntArray) -> tuple[IntArray, list[int]]:
-    """The rows of some battles (battle b's are ``start[b]:start[b + 1]``), in order, and
-    where each battle's begin among them (one more place: the end)."""
-    count = start[battles + 1] - start[battles]
-    at = np.zeros(len(battles) + 1, I64)
-    np.cumsum(count, out=at[1:])
-    rows = np.arange(int(at[-1]), dtype=I64) + (start[battles] - at[:-1]).repeat(count)
-    return rows, at.tolist()

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
 
 from ecs_combat.cards.notes import ignored_text_lines, scenario_creatures
-from ecs_combat.console import print_line, print_table, shown
+from ecs_combat.console import output, print_line, print_table, shown
 from ecs_combat.decisions import Choice, Decision, Objective, best_attacks, best_blocks
 from ecs_combat.decisions.declarations import check_board_size
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario.loader import parse_scenario, read_documents
 from ecs_combat.scenario.model import Scenario
+
+if TYPE_CHECKING:
+    from ecs_combat.console import Output
 
 
 def decision_scenarios(file: str, registry: Registry, decision: str) -> Iterator[Scenario]:
@@ -69,9 +71,9 @@ def run_decisions(
     """Decide every scenario of FILE and print each answer as soon as it is known."""
     if budget is not None and not budget > 0:
         raise InputError("--budget", "", f"must be a positive number of seconds, not {budget:g}")
-    terms = Objective.parse(objective, registry) if objective is not None else None
+    terms = Objective.parse(objective, registry, "--objective") if objective is not None else None
     decide = best_blocks if decision == "blocks" else best_attacks
-    console = Console(highlight=False)
+    console = output()  # in a pipe, the plain layout without Rich
     for i, scenario in enumerate(decision_scenarios(file, registry, decision)):
         answer = decide(scenario, registry, top=top, objective=terms, budget=budget)
         if as_json:
@@ -86,7 +88,7 @@ def run_decisions(
 # -- the readable form -------------------------------------------------------------------------
 
 
-def render_decision(d: Decision, scenario: Scenario, registry: Registry, console: Console) -> None:
+def render_decision(d: Decision, scenario: Scenario, registry: Registry, console: Output) -> None:
     """The best declarations side by side, then why the runner-up is worse."""
     chooser = d.defending_player if d.decision == "blocks" else d.attacking_player
     what = "blocks" if d.decision == "blocks" else "attacks"

@@ -9,6 +9,7 @@ from ecs_combat.simulation.options import (
     CHECKPOINTS,
     CHUNK_SIZE,
     OUTPUT,
+    PLOT,
     RESULTS_FILE,
     RESUME,
     SCHEDULER,
@@ -22,6 +23,7 @@ FLAGS = {
     RESUME: "--resume",
     SCHEDULER: "--scheduler",
     CHUNK_SIZE: "--chunk-size",
+    PLOT: "--plot",
 }
 
 #: Phrases of the library's messages -> the same advice in flags.
@@ -31,6 +33,15 @@ PHRASES = (
     ("number of battles, seed and plugins", "--battles, --seed and plugins"),
     (f"needs a {CHECKPOINTS}, the directory", "needs --out DIR, the directory"),
     ("is a file: an output path is a .csv", "is a file: --out takes a .csv"),
+    (
+        f"resume the run from its {CHECKPOINTS} to run the rest",
+        "run the same command with --resume to run the rest",
+    ),
+    (
+        f"give a {CHECKPOINTS} to keep finished tasks, and resume the run from it to run only "
+        "the rest",
+        "run with --out DIR to keep finished tasks, and --resume to run only the rest",
+    ),
 )
 
 

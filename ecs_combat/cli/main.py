@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from ecs_combat.batched import BatchedEngine
+    from ecs_combat.console import Output
     from ecs_combat.plugin.registry import Registry
     from ecs_combat.reference.engine import ReferenceEngine
     from ecs_combat.rules.result import CombatResult
@@ -111,8 +112,7 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
     before it. The account of a battle of 1,000 creatures or more is summarised.
     """
     from ecs_combat.cli.large_battle import pick_engine, read_columns, write_json
-    from ecs_combat.scenario.documents import is_turn_file
-    from ecs_combat.scenario.race import is_race_file
+    from ecs_combat.scenario.documents import file_kind
 
     registry = state.registry
     if engine != "reference" and not file.endswith(".jsonl"):  # a large battle, quickly
@@ -122,9 +122,10 @@ def resolve(state: State, file: str, engine: str | None, as_json: bool) -> None:
             if engine == "batched" and as_json and write_json(registry, rows, file):
                 return
     try:
-        if is_race_file(file):
+        kind = file_kind(file)  # the scenario modules are imported as the file needs them
+        if kind == "race":
             fail(f"{file}: this is a race ([race]): play it with `ecs-combat race {file}`", 2)
-        if is_turn_file(file):  # a turn with several combat phases (docs/turns.md)
+        if kind == "turn":  # a turn with several combat phases (docs/turns.md)
             from ecs_combat.cli.turn_command import resolve_turn_file
 
             resolve_turn_file(registry, file, engine or "reference", as_json, _console())
@@ -185,8 +186,9 @@ def _print_results(
     from ecs_combat.cards.notes import result_json
     from ecs_combat.cli.stream import StreamError
     from ecs_combat.cli.summary import render_account as render
+    from ecs_combat.console import output
 
-    console = _console()
+    console = output()  # in a pipe, the plain layout without Rich
     # The first account waits for a second one: rules separate accounts only when there are two.
     first: tuple[Scenario, CombatResult] | None = None
     # a batch's results are known together: they are flushed together
@@ -396,15 +398,15 @@ def phases(state: State, file: str, as_json: bool) -> None:
         fail(str(exc), 2)
 
 
-def _separator(console: Console, file: str) -> None:
+def _separator(console: Output, file: str) -> None:
     """The line between two scenarios' accounts: a rule on a terminal, plain in a pipe."""
-    from rich.text import Text
+    from ecs_combat.console import PlainOutput, is_plain, print_line, shown
 
-    from ecs_combat.console import is_plain, print_line, shown
-
-    if is_plain(console):
+    if isinstance(console, PlainOutput) or is_plain(console):
         print_line(console, f"== {shown(file, SHOWN_PATH)} ==")
     else:
+        from rich.text import Text
+
         console.rule(Text(shown(file, SHOWN_PATH)))
 
 

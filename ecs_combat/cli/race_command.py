@@ -12,8 +12,8 @@ from rich.console import Console
 
 from ecs_combat.api_races import race
 from ecs_combat.cli.decide_command import terms_legend
-from ecs_combat.cli.turn_report import render_turn
 from ecs_combat.console import is_plain, print_line, shown
+from ecs_combat.console.turn_account import render_turn
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.reference.narration import Narrator
 from ecs_combat.rules.race import RaceState

@@ -77,6 +77,7 @@ def simulate(
     --resume finishes an interrupted run (docs/distributed.md). --decisions optimal chooses
     each battle's blocks as the defending player's best (docs/simulate.md).
     """
+    from ecs_combat.cli.flag_words import in_flags
     from ecs_combat.cli.simulate_run import Interrupted, OutputFailed, run_command
     from ecs_combat.simulation.distribute import TaskFailed, WorkerDied
     from ecs_combat.simulation.tasks import PluginOptions
@@ -97,7 +98,9 @@ def simulate(
         fail(str(exc), 2)
     except RefusedError as exc:
         fail(f"the {engine} engine refuses these battles: {exc}", 2)
-    except (WorkerDied, TaskFailed, PluginError, OutputFailed) as exc:
+    except WorkerDied as exc:
+        fail(in_flags(str(exc)), 1)
+    except (TaskFailed, PluginError, OutputFailed) as exc:
         fail(str(exc), 1)
     except Interrupted as exc:
         fail(str(exc), 130)

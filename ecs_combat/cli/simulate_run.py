@@ -383,7 +383,7 @@ def _plotted(doc: dict[str, Any], plot: str | None, cards: bool, races: bool) ->
         else:
             plot_heatmap(doc, plot)
     except InputError as exc:
-        return [str(exc)]
+        return [str(as_flags(exc))]
     except OSError as exc:
         return [f"--plot {plot}: cannot write: {exc.strerror or exc}"]
     return []

@@ -7,13 +7,15 @@ the players at the end; and how to get every event (``--json``).
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-
-from ecs_combat.cli.report import labeller, render
 from ecs_combat.console import plain_lines, print_line, shown
+from ecs_combat.console.account import labeller, render
 from ecs_combat.rules.result import CombatResult
 from ecs_combat.scenario.model import Scenario
+
+if TYPE_CHECKING:
+    from ecs_combat.console import Output
 
 #: Creatures from which the readable account of a battle is summarised.
 SUMMARISED = 1_000
@@ -21,7 +23,7 @@ SUMMARISED = 1_000
 LARGEST = 5
 
 
-def render_account(scenario: Scenario, result: CombatResult, console: Console) -> None:
+def render_account(scenario: Scenario, result: CombatResult, console: Output) -> None:
     """The readable account of one battle: in full, or summarised from :data:`SUMMARISED`
     creatures."""
     if len(scenario.creatures) >= SUMMARISED:
@@ -30,7 +32,7 @@ def render_account(scenario: Scenario, result: CombatResult, console: Console) -
         render(scenario, result, console)
 
 
-def render_summary(scenario: Scenario, result: CombatResult, console: Console) -> None:
+def render_summary(scenario: Scenario, result: CombatResult, console: Output) -> None:
     """Print the summary of one battle's account."""
     names = {cid: spec.name for cid, spec in scenario.creatures.items()}
     label = labeller(names)

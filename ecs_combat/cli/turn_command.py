@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator, Sequence
 import click
 from rich.console import Console
 
-from ecs_combat.cli.turn_report import render_phases, render_turn
 from ecs_combat.console import is_plain, print_line, shown
+from ecs_combat.console.turn_account import render_phases, render_turn
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.phases import Phase
 from ecs_combat.plugin.registry import Registry

@@ -193,21 +193,7 @@ def best_attacks(
         )  # fmt: skip
         resolved += searched.tree.evaluated
     results = searched
-    # each attack's value: its best blocks
-    answer = []
-    for b in range(attacks.count):
-        ranked = ranked_declarations(results, b, block_decls[b].tie_order)
-        answer.append(int(ranked[0]) if len(ranked) else -1)
-    known = [b for b in range(attacks.count) if answer[b] >= 0 and results.solved[answer[b]]]
-    values = np.array([results.values[answer[b]] for b in known], I64).reshape(
-        len(known), len(objective.terms)
-    )
-    order = sorted(
-        range(len(known)),
-        key=lambda i: (tuple(-values[i]), int(attacks.tie_order[known[i]])),
-    )
-    ranked_attacks = [known[i] for i in order]
-    best_value = values[order[0]] if order else None
+    answer, ranked_attacks, tied = _rank_attacks(results, attacks, block_decls, objective)
     optimal = listed_all and all(results.complete(b) for b in range(attacks.count))
     rows = list(template.creature_ids or [])
     choices = _with_outcomes(
@@ -226,11 +212,6 @@ def best_attacks(
         ],
         results,
     )
-    tied = (
-        int(sum(1 for i in order if (values[i] == best_value).all()))
-        if best_value is not None
-        else 0
-    )
     return Decision(
         "attacks",
         attacker,
@@ -244,6 +225,36 @@ def best_attacks(
         clock.elapsed,
         resolved,
     )
+
+
+def _rank_attacks(
+    results: BoardResults,
+    attacks: AttackDeclarations,
+    block_decls: list[BlockDeclarations],
+    objective: Objective,
+) -> tuple[list[int], list[int], int]:
+    """Each attack valued by the defending player's best blocks against it: the best blocks
+    of each attack (a declaration of `results`, or -1), the attacks solved in order, best
+    first (ties in `attacks`' tie order), and how many tie for the best."""
+    answer = []
+    for b in range(attacks.count):
+        ranked = ranked_declarations(results, b, block_decls[b].tie_order)
+        answer.append(int(ranked[0]) if len(ranked) else -1)
+    known = [b for b in range(attacks.count) if answer[b] >= 0 and results.solved[answer[b]]]
+    values = np.array([results.values[answer[b]] for b in known], I64).reshape(
+        len(known), len(objective.terms)
+    )
+    order = sorted(
+        range(len(known)),
+        key=lambda i: (tuple(-values[i]), int(attacks.tie_order[known[i]])),
+    )
+    best_value = values[order[0]] if order else None
+    tied = (
+        int(sum(1 for i in order if (values[i] == best_value).all()))
+        if best_value is not None
+        else 0
+    )
+    return answer, [known[i] for i in order], tied
 
 
 #: The share of a budget that listing the attacks' block declarations may take.

@@ -46,7 +46,7 @@ class Objective:
     @staticmethod
     def default(registry: Registry) -> Objective:
         """The core's terms, then the plugins' in plugin order."""
-        return Objective.of((*CORE_SCORE_TERMS, *registry.score_terms), registry, "--objective")
+        return Objective.of((*CORE_SCORE_TERMS, *registry.score_terms), registry, "objective")
 
     @staticmethod
     def of(names: Sequence[str], registry: Registry, where: str) -> Objective:
@@ -72,11 +72,10 @@ class Objective:
         return Objective(tuple(seen), keys)
 
     @staticmethod
-    def parse(text: str, registry: Registry) -> Objective:
-        """Terms written as ``life,game,material``."""
-        return Objective.of(
-            [t.strip() for t in text.split(",") if t.strip()], registry, "--objective"
-        )
+    def parse(text: str, registry: Registry, where: str = "objective") -> Objective:
+        """Terms written as ``life,game,material``; a mistake is an :class:`InputError` at
+        `where` (the command line names its flag)."""
+        return Objective.of([t.strip() for t in text.split(",") if t.strip()], registry, where)
 
     def summaries(self, registry: Registry) -> dict[str, str]:
         """What each term measures."""

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ecs_combat.plugin.context import BatchContext, CombatContext, Creature, IntArray
+from ecs_combat.plugin.batch_context import BatchContext
+from ecs_combat.plugin.context import CombatContext, Creature, IntArray
 from ecs_combat.plugin.definitions import normalize_keyword
 
 #: The core's event actions (CONTRACT.md section 1); a plugin's may not take these names.

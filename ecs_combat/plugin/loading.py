@@ -1,5 +1,6 @@
-"""Finding, loading and checking plugins (entry points, ``-p MODULE``, ``-p no:NAME``), and
-building the :class:`~ecs_combat.plugin.registry.Registry` of what they provide."""
+"""Finding, loading and checking plugins (entry points, ``-p MODULE``, ``-p no:NAME``); the
+:class:`~ecs_combat.plugin.registry.Registry` of what they provide is built by
+:mod:`ecs_combat.plugin.building`."""
 
 from __future__ import annotations
 
@@ -7,59 +8,49 @@ import importlib
 import os
 from collections.abc import Iterable, Sequence
 from importlib import metadata
-from types import ModuleType
-from typing import Any
+from types import FunctionType, MethodType, ModuleType
 
 import pluggy
 
 from ecs_combat.errors import InputError, PluginError
 from ecs_combat.plugin import hookspecs
+from ecs_combat.plugin.building import build_registry
 from ecs_combat.plugin.definitions import (
-    PARAMETERS,
-    REGULAR_STEP,
-    Card,
-    CounterKind,
-    DamageStep,
-    Keyword,
-    ScoreTerm,
-    SplitCard,
-    StateField,
-    normalize_keyword,
     plugin_name_for,
 )
-from ecs_combat.plugin.event_actions import CORE_EVENT_ACTIONS, EventAction
-from ecs_combat.plugin.kernels import KernelColumn, KernelPart, kernel_problem
-from ecs_combat.plugin.ordering import order_systems
-from ecs_combat.plugin.phases import PhaseRule
 from ecs_combat.plugin.registry import (
-    CORE_SCORE_TERMS,
-    PluginInfo,
     Registry,
-    ScheduledSystem,
 )
-from ecs_combat.plugin.restrictions import KINDS, Restriction
-from ecs_combat.plugin.schedule import POINT_NAMES, System
-from ecs_combat.plugin.system_names import check_system_names
 from ecs_combat.suggest import closest, did_you_mean, some_names
 
 ENTRY_POINT_GROUP = "ecs_combat"
 DISABLE_AUTOLOAD_ENV = "ECS_COMBAT_DISABLE_PLUGIN_AUTOLOAD"
 PLUGINS_ENV = "ECS_COMBAT_PLUGINS"
 
-#: The core's regular combat damage step (510.1-510.2).
-CORE_STEPS = (DamageStep(REGULAR_STEP, 30, default=True, rule="510.1"),)
 
-#: Scenario keys of the core, which plugins' state may not take.
-CORE_KEYS = {
-    "creature": frozenset(
-        {
-            "id", "name", "controller", "power", "toughness", "keywords", "counters", "damage",
-            "summoning_sick", "tapped", "colors", "types", "card", "value", "targets",
-        }
-    ),
-    "player": frozenset({"life", "lands"}),
-}  # fmt: skip
-STATE_KINDS = {"bool": bool, "int": int, "creature": type(None)}
+#: What pluggy may take for a hook implementation (pluggy's ``_static_hook_attr``).
+_HOOKABLE = (FunctionType, staticmethod, classmethod, MethodType)
+_ABSENT = object()
+#: The names a module's class defines (pluggy's static look-up finds some of them first).
+_MODULE_CLASS_NAMES = frozenset(dir(ModuleType))
+
+
+class _PluginManager(pluggy.PluginManager):
+    """pluggy's manager, quicker to register plugin modules: a module's attribute that is no
+    function (an imported class, module or constant: most of them), or a function without
+    this project's hook marker, is passed over without pluggy's static look-up (which would
+    pass it over too: about a tenth of a small ``resolve``). Names the module's class
+    defines (``__dict__``, ``__annotations__``) and every other plugin go to pluggy."""
+
+    def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
+        if type(plugin) is ModuleType and name not in _MODULE_CLASS_NAMES:
+            value = vars(plugin).get(name, _ABSENT)
+            if isinstance(value, FunctionType):
+                if f"{self.project_name}_impl" not in vars(value):
+                    return None
+            elif value is not _ABSENT and not isinstance(value, _HOOKABLE):
+                return None
+        return super().parse_hookimpl_opts(plugin, name)
 
 
 def _block_names(spec: str) -> set[str]:
@@ -129,32 +120,61 @@ def load_registry(
     blocked: set[str] = set()
     for name in block:
         blocked |= _block_names(name)
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm = _PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     for name in blocked:
         pm.set_blocked(name)
     infos: list[tuple[str, str | None, str | None, str]] = []
+    found = _Distributions()
+    if autoload:
+        _load_installed(pm, found, blocked, infos)
+    env_modules = [m.strip() for m in os.environ.get(PLUGINS_ENV, "").split(",") if m.strip()]
+    _load_modules(pm, found, blocked, [*env_modules, *load], infos)
+    for obj in extra:
+        name = getattr(obj, "__name__", None) or type(obj).__name__
+        _register(pm, obj, name)
+        infos.append((name, None, None, _module_name(obj)))
+    _check_hooks(pm)
+    installed = {ep.name for ep in found.entry_points}
+    return build_registry(pm, infos, frozenset(blocked), installed)
+
+
+#: A loaded plugin: its name, distribution, version and module.
+Info = tuple[str, str | None, str | None, str]
+
+
+def _load_installed(
+    pm: pluggy.PluginManager, found: _Distributions, blocked: set[str], infos: list[Info]
+) -> None:
+    """Register the installed plugins (entry points, by name) not blocked; note each in
+    `infos`."""
+    for ep in sorted(found.entry_points, key=lambda e: e.name):
+        if ep.name in blocked or pm.has_plugin(ep.name):
+            continue
+        dist_name, version = found.name_and_version(ep.dist)
+        try:
+            plugin = ep.load()
+        except Exception as exc:  # any import failure is the plugin's, reported by name
+            raise PluginError(
+                f"plugin {ep.name!r} ({ep.value}, from {dist_name or 'unknown'}) "
+                f"failed to import: {type(exc).__name__}: {exc}"
+            ) from exc
+        _register(pm, plugin, ep.name)
+        infos.append((ep.name, dist_name, version, _module_name(plugin)))
+
+
+def _load_modules(
+    pm: pluggy.PluginManager,
+    found: _Distributions,
+    blocked: set[str],
+    modules: list[str],
+    infos: list[Info],
+) -> None:
+    """Import and register plugin modules by name (``ECS_COMBAT_PLUGINS``, ``-p MODULE``)
+    not blocked nor loaded already; note each in `infos`, with its distribution if any."""
     #: Top-level package -> distributions, read once: it lists every installed file.
     packages: dict[str, list[str]] = {}
-    found = _Distributions()
-
-    if autoload:
-        for ep in sorted(found.entry_points, key=lambda e: e.name):
-            if ep.name in blocked or pm.has_plugin(ep.name):
-                continue
-            dist_name, version = found.name_and_version(ep.dist)
-            try:
-                plugin = ep.load()
-            except Exception as exc:  # any import failure is the plugin's, reported by name
-                raise PluginError(
-                    f"plugin {ep.name!r} ({ep.value}, from {dist_name or 'unknown'}) "
-                    f"failed to import: {type(exc).__name__}: {exc}"
-                ) from exc
-            _register(pm, plugin, ep.name)
-            infos.append((ep.name, dist_name, version, _module_name(plugin)))
-
-    env_modules = [m.strip() for m in os.environ.get(PLUGINS_ENV, "").split(",") if m.strip()]
-    for modname in [*env_modules, *load]:
+    for modname in modules:
         if modname in blocked or pm.has_plugin(modname):
             continue
         try:
@@ -174,11 +194,10 @@ def load_registry(
         packages = packages or dict(metadata.packages_distributions())
         infos.append((modname, *_distribution_of(module, packages, found), modname))
 
-    for obj in extra:
-        name = getattr(obj, "__name__", None) or type(obj).__name__
-        _register(pm, obj, name)
-        infos.append((name, None, None, _module_name(obj)))
 
+def _check_hooks(pm: pluggy.PluginManager) -> None:
+    """Every hook a plugin implements is one of the hook specifications (else which are
+    not, and which are)."""
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
@@ -193,7 +212,6 @@ def load_registry(
             f"plugin {pm.get_name(exc.plugin)!r} implements unknown hook(s) {unknown} "
             f"(the hooks are: {', '.join(known)})"
         ) from exc
-    return _build(pm, infos, frozenset(blocked))
 
 
 def _module_hint(modname: str, exc: Exception) -> str:
@@ -257,255 +275,3 @@ def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
         raise PluginError(f"plugin {name!r} breaks a hook's contract: {exc}") from exc
     except ValueError as exc:
         raise PluginError(f"plugin {name!r} could not be registered: {exc}") from exc
-
-
-def _collect(
-    pm: pluggy.PluginManager, rank: dict[str, int], hook: str, kind: Any
-) -> list[tuple[str, Any]]:
-    """Call a registration hook plugin by plugin, in the order the plugins were registered
-    (`rank`: entry points by name, then ``ECS_COMBAT_PLUGINS`` and ``-p`` modules as given,
-    then objects passed directly), and check what each returns (instances of `kind`, a class
-    or a union of classes)."""
-    what = " or ".join(k.__name__ for k in getattr(kind, "__args__", (kind,)))
-    found: list[tuple[str, Any]] = []
-    caller = getattr(pm.hook, hook)
-    impls = sorted(caller.get_hookimpls(), key=lambda i: rank.get(i.plugin_name, len(rank)))
-    for impl in impls:
-        try:
-            values = impl.function()
-        except Exception as exc:
-            raise PluginError(
-                f"plugin {impl.plugin_name!r}: {hook}() raised {type(exc).__name__}: {exc}"
-            ) from exc
-        if values is None or isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
-            raise PluginError(
-                f"plugin {impl.plugin_name!r}: {hook}() must return a list of "
-                f"{what}, not {type(values).__name__}"
-            )
-        for value in values:
-            if not isinstance(value, kind):
-                raise PluginError(
-                    f"plugin {impl.plugin_name!r}: {hook}() returned {value!r}, "
-                    f"which is not a {what}"
-                )
-            found.append((impl.plugin_name, value))
-    return found
-
-
-def _provided(reg: Registry) -> set[str]:
-    """What a keyword may require: keywords, counter kinds and ``owner.key`` plugin state."""
-    state = {f"{owner}.{key}" for owner, fields in reg.state.items() for key in fields}
-    return reg.keywords.keys() | reg.counter_kinds.keys() | state
-
-
-def _requirement_reason(reg: Registry, name: str) -> str:
-    """Why a required name is missing, in words."""
-    owner, _, key = name.partition(".")
-    if key and owner in CORE_KEYS:
-        return f"{owner} state {key!r}, which no loaded plugin declares"
-    if "/" in name:
-        return f"counters of kind {name!r}, which no loaded plugin defines"
-    return reg.unknown_keyword_reason(name)
-
-
-def _drop_unmet_requirements(reg: Registry) -> None:
-    """Move keywords whose required keywords, counter kinds or state are missing to
-    `reg.unavailable`, transitively."""
-    dropped = True
-    while dropped:
-        dropped = False
-        for kw in list(reg.keywords.values()):
-            missing = sorted(kw.requires - _provided(reg))
-            if not missing:
-                continue
-            plugin = reg.keyword_plugin.pop(kw.name)
-            del reg.keywords[kw.name]
-            needs = "; ".join(_requirement_reason(reg, m) for m in missing)
-            reg.unavailable[kw.name] = (
-                f"keyword {kw.name!r} (plugin {plugin!r}) is unavailable: it requires {needs}"
-            )
-            dropped = True
-
-
-def _state_problem(state: StateField, reg: Registry) -> str | None:
-    """What is wrong with a plugin's state declaration, or None."""
-    if state.owner not in CORE_KEYS:
-        return f"owner must be 'creature' or 'player', not {state.owner!r}"
-    if state.kind not in STATE_KINDS:
-        return f"kind must be one of {', '.join(STATE_KINDS)}, not {state.kind!r}"
-    if state.kind == "creature" and state.owner != "creature":
-        return "only creatures' state may name a creature"
-    wanted = STATE_KINDS[state.kind]
-    if type(state.default) is not wanted:
-        return f"default {state.default!r} is not a {state.kind}"
-    if state.default_from is not None and state.default_from not in reg.state.get(state.owner, {}):
-        return f"default_from {state.default_from!r} is not a key declared before it"
-    if state.key in CORE_KEYS[state.owner] or state.key in reg.state.get(state.owner, {}):
-        return f"the key is already the {'core' if state.key in CORE_KEYS[state.owner] else 'another plugin'}'s"
-    return None
-
-
-def _build(
-    pm: pluggy.PluginManager,
-    infos: list[tuple[str, str | None, str | None, str]],
-    blocked: frozenset[str],
-) -> Registry:
-    reg = Registry(manager=pm, blocked=blocked)
-    rank = {name: i for i, (name, *_) in enumerate(infos)}
-    steps: dict[str, tuple[str, DamageStep]] = {s.name: ("core", s) for s in CORE_STEPS}
-    contributed: dict[str, dict[str, list[Any]]] = {}
-
-    for plugin, step in _collect(pm, rank, "register_damage_steps", DamageStep):
-        if step.name in steps and steps[step.name][1] != step:
-            other = steps[step.name][0]
-            raise PluginError(
-                f"plugin {plugin!r} defines damage step {step.name!r} differently "
-                f"from {other!r}: {step} != {steps[step.name][1]}"
-            )
-        steps.setdefault(step.name, (plugin, step))
-        contributed.setdefault(plugin, {}).setdefault("steps", []).append(step.name)
-    orders: dict[int, str] = {}
-    for name, (plugin, step) in steps.items():
-        if step.order in orders:
-            raise PluginError(
-                f"plugin {plugin!r}: damage step {name!r} has the same order ({step.order}) "
-                f"as {orders[step.order]!r}"
-            )
-        orders[step.order] = name
-    reg.steps = sorted((s for _, s in steps.values()), key=lambda s: s.order)
-
-    for plugin, kw in _collect(pm, rank, "register_keywords", Keyword):
-        if kw.parameter not in PARAMETERS:
-            raise PluginError(
-                f"plugin {plugin!r}: keyword {kw.name!r} has parameter {kw.parameter!r} "
-                f"(one of: {', '.join(repr(p) for p in PARAMETERS)})"
-            )
-        if kw.name in reg.keywords:
-            raise PluginError(
-                f"plugin {plugin!r} defines keyword {kw.name!r}, "
-                f"already defined by {reg.keyword_plugin[kw.name]!r}"
-            )
-        unknown = (kw.strikes_in | kw.withholds_from) - steps.keys()
-        if unknown:
-            raise PluginError(
-                f"plugin {plugin!r}: keyword {kw.name!r} names unknown damage step(s) "
-                f"{sorted(unknown)}"
-            )
-        reg.keywords[kw.name] = kw
-        reg.keyword_plugin[kw.name] = plugin
-        contributed.setdefault(plugin, {}).setdefault("keywords", []).append(kw.name)
-
-    for plugin, kind in _collect(pm, rank, "register_counters", CounterKind):
-        if kind.name in reg.counter_kinds or kind.name in reg.keywords:
-            raise PluginError(f"plugin {plugin!r} defines counter kind {kind.name!r} a second time")
-        reg.counter_kinds[kind.name] = kind
-    for plugin, state in _collect(pm, rank, "register_state", StateField):
-        problem = _state_problem(state, reg)
-        if problem:
-            raise PluginError(f"plugin {plugin!r}: state {state.key!r}: {problem}")
-        reg.state.setdefault(state.owner, {})[state.key] = state
-        contributed.setdefault(plugin, {}).setdefault("state", []).append(
-            f"{state.owner}.{state.key}"
-        )
-    _drop_unmet_requirements(reg)
-    reg.token_makers = frozenset(k.name for k in reg.keywords.values() if k.tokens)
-
-    for plugin, system in _collect(pm, rank, "register_systems", System):
-        if system.point not in POINT_NAMES:
-            raise PluginError(
-                f"plugin {plugin!r}: system {system.name!r} names unknown point "
-                f"{system.point!r} (the points are: {', '.join(POINT_NAMES)})"
-            )
-        if not callable(system.reference) or not (
-            system.batched is None or callable(system.batched)
-        ):
-            raise PluginError(
-                f"plugin {plugin!r}: system {system.name!r} has a form that is not callable"
-            )
-        reg.systems.setdefault(system.point, []).append(ScheduledSystem(plugin, system))
-        contributed.setdefault(plugin, {}).setdefault("systems", []).append(
-            (system.point, system.name)
-        )
-    installed = {ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
-    check_system_names(reg.systems, {*installed, *blocked, *reg.keywords, *reg.unavailable, *rank})
-    for point, scheduled in reg.systems.items():
-        positions = order_systems(point, [(s.plugin, s.system) for s in scheduled])
-        scheduled[:] = [scheduled[i] for i in positions]
-
-    for plugin, restriction in _collect(pm, rank, "register_restrictions", Restriction):
-        if restriction.kind not in KINDS or not callable(restriction.test):
-            raise PluginError(
-                f"plugin {plugin!r}: restriction of {restriction.keyword!r} has kind "
-                f"{restriction.kind!r} (kinds: {', '.join(KINDS)}) or a test that is not callable"
-            )
-        if restriction.keyword in reg.keywords:
-            reg.restrictions.setdefault(restriction.kind, []).append(restriction)
-
-    for plugin, card in _collect(pm, rank, "register_cards", Card | SplitCard):
-        faces = card.faces if isinstance(card, SplitCard) else (card,)
-        for face in faces:
-            key = face.name.casefold()
-            if key in reg.cards:
-                raise PluginError(f"plugin {plugin!r} defines card {face.name!r} a second time")
-            reg.cards[key] = face
-        if isinstance(card, SplitCard):
-            reg.split_cards[card.name.casefold()] = card
-        contributed.setdefault(plugin, {}).setdefault("cards", []).append(card.name)
-
-    # after the cards: a `cast` part is a card's
-    for plugin, item in _collect(pm, rank, "register_kernel_parts", KernelPart | KernelColumn):
-        problem = kernel_problem(item, plugin, reg)
-        if problem:
-            raise PluginError(f"plugin {plugin!r}: {problem}")
-        if isinstance(item, KernelColumn):
-            reg.kernel_columns.setdefault(plugin, []).append(item)
-        else:
-            reg.kernel_parts[(plugin, item.system)] = item
-
-    for plugin, phase_rule in _collect(pm, rank, "register_phase_rules", PhaseRule):
-        if not callable(phase_rule.after):
-            raise PluginError(
-                f"plugin {plugin!r}: phase rule {phase_rule.name!r} has an `after` that is not "
-                "callable"
-            )
-        reg.phase_rules.append(phase_rule)
-
-    for plugin, term in _collect(pm, rank, "register_score_terms", ScoreTerm):
-        player = reg.state.get("player", {}).get(term.player_key)
-        if player is None or player.kind != "int":
-            raise PluginError(
-                f"plugin {plugin!r}: score term {term.name!r} reads player state "
-                f"{term.player_key!r}, which no plugin declares as an int"
-            )
-        if term.name in CORE_SCORE_TERMS or term.name in reg.score_terms:
-            raise PluginError(f"plugin {plugin!r} defines score term {term.name!r} a second time")
-        reg.score_terms[term.name] = term
-
-    for plugin, action in _collect(pm, rank, "register_event_actions", EventAction):
-        if action.name in CORE_EVENT_ACTIONS or action.name in reg.event_actions:
-            raise PluginError(f"plugin {plugin!r} defines event action {action.name!r} again")
-        if not callable(action.apply):
-            raise PluginError(
-                f"plugin {plugin!r}: event action {action.name!r} has an `apply` that is not "
-                "callable"
-            )
-        if normalize_keyword(action.keyword) in reg.keywords:
-            reg.event_actions[action.name] = action
-            reg.event_action_plugin[action.name] = plugin
-
-    for name, dist, version, module in infos:
-        c = contributed.get(name, {})
-        reg.plugins.append(
-            PluginInfo(
-                name=name,
-                distribution=dist,
-                version=version,
-                module=module,
-                keywords=tuple(c.get("keywords", ())),
-                steps=tuple(c.get("steps", ())),
-                cards=tuple(c.get("cards", ())),
-                systems=tuple(c.get("systems", ())),
-                state=tuple(c.get("state", ())),
-            )
-        )
-    return reg

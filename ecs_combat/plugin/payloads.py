@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ecs_combat.plugin.context import BatchContext, BoolArray, CombatContext, IntArray
+from ecs_combat.plugin.batch_context import BatchContext
+from ecs_combat.plugin.context import BoolArray, CombatContext, IntArray
 from ecs_combat.plugin.damage_payloads import (
     Assignment as Assignment,
 )

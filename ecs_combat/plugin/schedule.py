@@ -6,7 +6,7 @@ step that takes place). A plugin adds behaviour by returning :class:`System` obj
 
 Each system has a reference form, called with the combat's
 :class:`~ecs_combat.plugin.context.CombatContext` and the point's payload, and a batched form,
-called with a :class:`~ecs_combat.plugin.context.BatchContext` and the point's array payload.
+called with a :class:`~ecs_combat.plugin.batch_context.BatchContext` and the point's array payload.
 The payloads are in :mod:`ecs_combat.plugin.payloads`.
 Both engines call a system only when the combat (or batch) uses one of its ``keywords``
 (always, if it names none): a creature has it printed, as counters, or may gain it from an
@@ -36,7 +36,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar, overload
 
-from ecs_combat.plugin.context import BatchContext, CombatContext
+from ecs_combat.plugin.batch_context import BatchContext
+from ecs_combat.plugin.context import CombatContext
 from ecs_combat.plugin.definitions import normalize_keyword
 from ecs_combat.plugin.payloads import (
     AttackDeclaration,

@@ -16,7 +16,8 @@ from typing import Literal
 
 import numpy as np
 
-from ecs_combat.plugin.context import BatchContext, CombatContext
+from ecs_combat.plugin.batch_context import BatchContext
+from ecs_combat.plugin.context import CombatContext
 from ecs_combat.plugin.payloads import (
     AttackDeclaration,
     BatchAttackDeclaration,

@@ -76,19 +76,7 @@ def assign(
 ) -> dict[int, dict[str, int]]:
     """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
     board = combat.board
-    plans: list[Assignment] = []
-    for e in dealers:
-        att = esper.try_component(e, Attacking)
-        if att is not None:
-            blockers = board.blockers_left(e, att) if att.blocked else []
-            plans.append(Assignment(e, blockers, att.defender))
-        else:
-            blk = esper.component_for_entity(e, Blocking)
-            attackers = [a for a in blk.attackers if board.attacking(a)]
-            plans.append(Assignment(e, attackers, None))
-        plans[-1].amount = esper.component_for_entity(e, Stats).power
-    combat.run_systems("assign-damage", DamageAssignment(plan.name, plans))
-    by_source = {a.source: a for a in plans}
+    plans = _recipients(combat, plan, dealers)
 
     assigned: dict[int, dict[str, int]] = {}
     explicit: list[tuple[int, Division, str, str, dict[str, int]]] = []
@@ -151,6 +139,41 @@ def assign(
         if excess_kw and excess is not None:
             _note_excess(combat, step, excess_kw, excess, amounts, bool(recipients))
 
+    _check_excess(combat, step, explicit, assigned, {a.source: a for a in plans})
+    return assigned
+
+
+def _recipients(combat: Combat, plan: StepPlan, dealers: list[int]) -> list[Assignment]:
+    """Whom each dealer may assign its damage to and how much it assigns (510.1a-c): an
+    attacker its blockers still in combat (or the player it attacks, unblocked), a blocker
+    the attackers it blocks still attacking; as the plugins' ``assign-damage`` systems
+    change it."""
+    board = combat.board
+    plans: list[Assignment] = []
+    for e in dealers:
+        att = esper.try_component(e, Attacking)
+        if att is not None:
+            blockers = board.blockers_left(e, att) if att.blocked else []
+            plans.append(Assignment(e, blockers, att.defender))
+        else:
+            blk = esper.component_for_entity(e, Blocking)
+            attackers = [a for a in blk.attackers if board.attacking(a)]
+            plans.append(Assignment(e, attackers, None))
+        plans[-1].amount = esper.component_for_entity(e, Stats).power
+    combat.run_systems("assign-damage", DamageAssignment(plan.name, plans))
+    return plans
+
+
+def _check_excess(
+    combat: Combat,
+    step: StepResult,
+    explicit: list[tuple[int, Division, str, str, dict[str, int]]],
+    assigned: dict[int, dict[str, int]],
+    by_source: dict[int, Assignment],
+) -> None:
+    """The scenario's divisions that give the player excess damage (by a keyword's excess
+    rule): each assigns lethal damage to its creatures first, counting what the others assign
+    them in the step; else an :class:`InputError`. Noted in `step`."""
     for e, division, excess_kw, player, lethal_needed in explicit:
         others: dict[str, int] = {}
         for other, amounts in assigned.items():
@@ -170,7 +193,6 @@ def assign(
                 f"assign it in this step ({excess_kw}, {combat.reg.keywords[excess_kw].rule})",
             )
         _note_excess(combat, step, excess_kw, player, assigned[e], bool(lethal_needed))
-    return assigned
 
 
 def _split_any_way(

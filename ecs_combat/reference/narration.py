@@ -45,6 +45,6 @@ def _same(file: str | None, told: object, found: object) -> None:
     if told != found:
         raise EnginesDisagree(
             f"{file}: the reference engine, which words the readable account, finds another "
-            f"outcome than the batched engine (--json shows the batched one): "
+            f"outcome than the batched engine (its JSON document shows the batched one): "
             f"reference {json.dumps(told)[:300]}, batched {json.dumps(found)[:300]}"
         )

@@ -89,7 +89,6 @@ def block_requirements(
     """The requirements of a scenario's attack, as its creatures are declared: the plugins'
     ``block-requirement`` restrictions and those triggers `made`; `tapped` creatures can't
     block (509.1a), so they have none."""
-    rules = registry.restrictions_of("block-requirement")
     attackers = tuple(scenario.attackers)
     attacking_players = {scenario.creatures[a].controller for a in attackers}
     blockers = tuple(
@@ -97,62 +96,14 @@ def block_requirements(
         for cid, spec in scenario.creatures.items()
         if spec.controller not in attacking_players and cid not in tapped
     )
-    sources: dict[tuple[int, int], Restriction] = {}
-    specs = scenario.creatures
-
-    def side(cid: str) -> KeywordSide:
-        return spec_side(specs[cid], registry, scenario.players[specs[cid].controller].lands)
-
-    def able(b: str, mine: KeywordSide, a: str, theirs: KeywordSide) -> bool:
-        """509.1a-b: the blocker may block that attacker, which attacks its controller."""
-        return (
-            scenario.attackers[a] == specs[b].controller
-            and all(r.test(mine) for r in registry.restrictions_of("block"))
-            and all(r.test(theirs, mine) for r in registry.restrictions_of("block-pair"))
-        )
-
-    # a requirement is checked only where its keyword is (as restrictions are): the attackers
-    # that have one, so the work is blockers x those attackers, not blockers x attackers
-    keywords = {r.keyword for r in rules}
-    sought = [
-        (j, a, side(a))
-        for j, a in enumerate(attackers)
-        if keywords & {*specs[a].keywords, *(k for k, n in specs[a].counters.items() if n > 0)}
-    ]
-    for i, b in enumerate(blockers if sought else ()):
-        mine = side(b)
-        for j, a, theirs in sought:
-            if able(b, mine, a, theirs):
-                found = next((r for r in rules if r.test(theirs, mine)), None)
-                if found is not None:
-                    sources[i, j] = found
-    for b, a, keyword in made:
-        if b in blockers and a in attackers and able(b, side(b), a, side(a)):
-            i, j = blockers.index(b), attackers.index(a)
-            kw = registry.keyword(keyword)
-            sources[i, j] = Restriction(
-                "block-requirement", keyword, kw.rule if kw is not None else "509.1c", _made
-            )
+    board = _Board(scenario, registry)
+    sources = _sources(board, blockers, attackers, made)
     pairs = np.array(sorted(sources), np.int64).reshape(-1, 2)
     capacity = np.ones(len(blockers), np.int64)
     required_blockers = {i for i, _ in sources}  # (np.unique would import numpy.ma)
     for i in required_blockers:  # only where it can matter
-        capacity[i] = block_capacity(side(blockers[i]), registry)
-    # who else could block the attackers with a requirement, and how many each needs:
-    # declaration-wide restrictions (menace) count too (RULES 11.4)
-    can: set[tuple[int, int]] = set()
-    least: dict[int, int] = {}
-    for j in sorted({j for _, j in sources}):
-        theirs = side(attackers[j])
-        need = least_blockers(theirs, registry)[0]
-        if need <= 1:
-            continue
-        least[j] = need
-        for i, b in enumerate(blockers):
-            if able(b, side(b), attackers[j], theirs):
-                can.add((i, j))
-                if i not in required_blockers:
-                    capacity[i] = block_capacity(side(b), registry)
+        capacity[i] = block_capacity(board.side(blockers[i]), registry)
+    can, least = _others_able(board, sources, blockers, attackers, capacity)
     can |= set(sources)
     return BlockRequirements(
         blockers,
@@ -163,6 +114,93 @@ def block_requirements(
         frozenset(can) if least else frozenset(),
         least,
     )
+
+
+@dataclass(frozen=True)
+class _Board:
+    """A scenario's creatures as the declaration rules see them."""
+
+    scenario: Scenario
+    registry: Registry
+
+    def side(self, cid: str) -> KeywordSide:
+        specs = self.scenario.creatures
+        lands = self.scenario.players[specs[cid].controller].lands
+        return spec_side(specs[cid], self.registry, lands)
+
+    def able(self, b: str, mine: KeywordSide, a: str, theirs: KeywordSide) -> bool:
+        """509.1a-b: the blocker may block that attacker, which attacks its controller."""
+        registry = self.registry
+        return (
+            self.scenario.attackers[a] == self.scenario.creatures[b].controller
+            and all(r.test(mine) for r in registry.restrictions_of("block"))
+            and all(r.test(theirs, mine) for r in registry.restrictions_of("block-pair"))
+        )
+
+
+def _sources(
+    board: _Board,
+    blockers: tuple[str, ...],
+    attackers: tuple[str, ...],
+    made: Sequence[MadeRequirement],
+) -> dict[tuple[int, int], Restriction]:
+    """(blocker place, attacker place) -> the requirement that the blocker block the
+    attacker: the plugins' restrictions, then those triggers `made`; only pairs the blocker is
+    able to block (509.1a-b)."""
+    registry, specs = board.registry, board.scenario.creatures
+    rules = registry.restrictions_of("block-requirement")
+    sources: dict[tuple[int, int], Restriction] = {}
+    # a requirement is checked only where its keyword is (as restrictions are): the attackers
+    # that have one, so the work is blockers x those attackers, not blockers x attackers
+    keywords = {r.keyword for r in rules}
+    sought = [
+        (j, a, board.side(a))
+        for j, a in enumerate(attackers)
+        if keywords & {*specs[a].keywords, *(k for k, n in specs[a].counters.items() if n > 0)}
+    ]
+    for i, b in enumerate(blockers if sought else ()):
+        mine = board.side(b)
+        for j, a, theirs in sought:
+            if board.able(b, mine, a, theirs):
+                found = next((r for r in rules if r.test(theirs, mine)), None)
+                if found is not None:
+                    sources[i, j] = found
+    for b, a, keyword in made:
+        if b in blockers and a in attackers and board.able(b, board.side(b), a, board.side(a)):
+            i, j = blockers.index(b), attackers.index(a)
+            kw = registry.keyword(keyword)
+            sources[i, j] = Restriction(
+                "block-requirement", keyword, kw.rule if kw is not None else "509.1c", _made
+            )
+    return sources
+
+
+def _others_able(
+    board: _Board,
+    sources: Mapping[tuple[int, int], Restriction],
+    blockers: tuple[str, ...],
+    attackers: tuple[str, ...],
+    capacity: IntArray,
+) -> tuple[set[tuple[int, int]], dict[int, int]]:
+    """Who else could block the attackers with a requirement that can't be blocked except by
+    two or more creatures, and how many each needs: declaration-wide restrictions (menace)
+    count too (RULES 11.4). Fills in `capacity` for those other blockers."""
+    registry = board.registry
+    required_blockers = {i for i, _ in sources}
+    can: set[tuple[int, int]] = set()
+    least: dict[int, int] = {}
+    for j in sorted({j for _, j in sources}):
+        theirs = board.side(attackers[j])
+        need = least_blockers(theirs, registry)[0]
+        if need <= 1:
+            continue
+        least[j] = need
+        for i, b in enumerate(blockers):
+            if board.able(b, board.side(b), attackers[j], theirs):
+                can.add((i, j))
+                if i not in required_blockers:
+                    capacity[i] = block_capacity(board.side(b), registry)
+    return can, least
 
 
 def most_obeyable(reqs: BlockRequirements) -> int:

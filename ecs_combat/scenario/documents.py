@@ -116,6 +116,20 @@ def is_turn(doc: Any) -> bool:
     return isinstance(doc, Mapping) and bool(doc.keys() & {"turn", "combats"})
 
 
+def is_race(doc: Any) -> bool:
+    """Whether a raw document describes a race (it has ``race``)."""
+    return isinstance(doc, Mapping) and "race" in doc
+
+
+def file_kind(path: str | Path) -> Literal["race", "turn", "combat"]:
+    """What a scenario file holds, by its first document: a race (``race``), turns (``turn``
+    or ``combats``) or combats (anything else, an empty file too). Reads only that document;
+    an unreadable file is an :class:`InputError`."""
+    for _, doc in read_documents(path, "scenario"):
+        return "race" if is_race(doc) else "turn" if is_turn(doc) else "combat"
+    return "combat"
+
+
 def is_turn_file(path: str | Path) -> bool:
     """Whether a scenario file holds turns: its first document has ``turn`` or ``combats``.
     Reads only that document; an unreadable file is an :class:`InputError`."""

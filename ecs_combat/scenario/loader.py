@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ecs_combat
-from ecs_combat.cards.library import CreatureCard, card_keys, creature_card, no_creature_card
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import (
     CARD_TYPES,
@@ -32,6 +31,9 @@ from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
 from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
 from ecs_combat.scenario.sacrifices import parse_sacrifices
 from ecs_combat.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from ecs_combat.cards.library import CreatureCard
 
 # ---------------------------------------------------------------------------------------------
 # Reading files
@@ -254,6 +256,8 @@ class Parser:
         self.c.keys(t, path, allowed)
         card = self.creature_card(t["card"], f"{path}.card") if "card" in t else None
         if card is not None:
+            from ecs_combat.cards.library import card_keys
+
             t = {**card_keys(card), **t}
         names, parameters = self.keywords(t.get("keywords", []), f"{path}.keywords")
         for required in ("controller", "power", "toughness"):
@@ -290,7 +294,10 @@ class Parser:
         return spec
 
     def creature_card(self, value: Any, path: str) -> CreatureCard:
-        """The creature card a creature names: a plugin's, else the card database's."""
+        """The creature card a creature names: a plugin's, else the card database's (the
+        card library is imported here: most scenarios name no card)."""
+        from ecs_combat.cards.library import creature_card, no_creature_card
+
         name = self.c.string(value, path)
         card = creature_card(name, self.registry)
         if card is None:

@@ -6,7 +6,6 @@ the turn limit. This module reads and validates them; the race itself is
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario import documents
+from ecs_combat.scenario.documents import is_race
 from ecs_combat.scenario.loader import Parser, parse_scenario
 from ecs_combat.scenario.model import CreatureSpec, PlayerSpec
 from ecs_combat.suggest import did_you_mean
@@ -69,11 +69,6 @@ class RaceScenario:
         """The players in the order they take turns, the first player first."""
         a, b = self.players
         return (a, b) if a == self.settings.first else (b, a)
-
-
-def is_race(doc: Any) -> bool:
-    """Whether a raw document describes a race (it has ``race``)."""
-    return isinstance(doc, Mapping) and "race" in doc
 
 
 def is_race_file(path: str | Path) -> bool:

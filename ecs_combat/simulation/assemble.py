@@ -89,54 +89,24 @@ def assemble(
     when the caller has it (else it is made from `counts`).
     """
     n = int(counts.shape[0])
-    if battle is not None:
-        starts = np.zeros(n, dtype=np.int64)
-        np.cumsum(counts[:-1], out=starts[1:])
-    elif per_battle is not None:
-        battle = np.repeat(np.arange(n, dtype=np.int64), per_battle)
-        starts = np.arange(0, per_battle * n, per_battle, dtype=np.int64)
-    else:
-        battle = np.repeat(np.arange(n, dtype=np.int64), counts)
-        starts = np.zeros(n, dtype=np.int64)
-        np.cumsum(counts[:-1], out=starts[1:])
+    battle, starts = _battle_rows(counts, per_battle, battle)
     rows = battle.shape[0]
     controller = 2 * battle + role
-    attacks = role == 0
-    blocks = role == 1
-    if home is not None:
-        attacks &= ~home
-        blocks &= ~home
-    may_attack = bits.may_attack(keywords, possible)
-    if may_attack is not None:
-        attacks &= may_attack
+    attacks, blocks = _who_fights(bits, role, keywords, possible, home)
     attacking = np.where(attacks, controller + 1, -1)
-
-    blocker_rows = np.flatnonzero(blocks)
-    blocker_battle = battle[blocker_rows]
-    if per_battle is not None:
-        attacker_rows = blocker_battle * per_battle + assigned[blocker_rows]
-    else:
-        attacker_rows = starts[blocker_battle] + assigned[blocker_rows]
-    legal = attacks[attacker_rows]
-    attacker_masks = keywords[attacker_rows]
-    if bits.restricts_blocks(possible):
-        legal &= bits.legal_blocks(
-            attacker_masks,
-            keywords[blocker_rows],
-            possible,
-            lambda: power[attacker_rows],
-            lambda: power[blocker_rows],
-            None if facts is None else facts.take(attacker_rows),
-            None if facts is None else facts.take(blocker_rows),
-        )
-    need = bits.blockers_needed(attacker_masks, possible)
-    if need is not None:  # only the blocks of attackers needing more than one are checked
-        needy = (need > 1).nonzero()[0]
-        if needy.size:
-            have = np.bincount(attacker_rows[legal], minlength=rows)
-            legal[needy] &= have[attacker_rows[needy]] >= need[needy]
-    block_blocker = blocker_rows[legal]
-    block_attacker = attacker_rows[legal]
+    block_blocker, block_attacker = _legal_blocks(
+        bits,
+        possible,
+        attacks,
+        blocks,
+        battle,
+        starts,
+        per_battle,
+        assigned,
+        keywords,
+        power,
+        facts,
+    )
 
     batch = CombatBatch(
         n_battles=n,
@@ -163,6 +133,87 @@ def assemble(
     if casts is not None and casts.entries:
         _add_casts(batch, casts, attacks, block_attacker, block_blocker)
     return batch, role == 0
+
+
+def _who_fights(
+    bits: KeywordBits,
+    role: IntArray,
+    keywords: MaskArray,
+    possible: np.uint64,
+    home: BoolArray | None,
+) -> tuple[BoolArray, BoolArray]:
+    """Which creatures attack (the attacking player's that may) and which are drawn to block
+    (the defending player's); none of those in `home`."""
+    attacks = role == 0
+    blocks = role == 1
+    if home is not None:
+        attacks &= ~home
+        blocks &= ~home
+    may_attack = bits.may_attack(keywords, possible)
+    if may_attack is not None:
+        attacks &= may_attack
+    return attacks, blocks
+
+
+def _battle_rows(
+    counts: IntArray, per_battle: int | None, battle: IntArray | None
+) -> tuple[IntArray, IntArray]:
+    """Each creature row's battle (`battle` if given) and the first row of each battle."""
+    n = int(counts.shape[0])
+    if battle is not None:
+        starts = np.zeros(n, dtype=np.int64)
+        np.cumsum(counts[:-1], out=starts[1:])
+    elif per_battle is not None:
+        battle = np.repeat(np.arange(n, dtype=np.int64), per_battle)
+        starts = np.arange(0, per_battle * n, per_battle, dtype=np.int64)
+    else:
+        battle = np.repeat(np.arange(n, dtype=np.int64), counts)
+        starts = np.zeros(n, dtype=np.int64)
+        np.cumsum(counts[:-1], out=starts[1:])
+    return battle, starts
+
+
+def _legal_blocks(
+    bits: KeywordBits,
+    possible: np.uint64,
+    attacks: BoolArray,
+    blocks: BoolArray,
+    battle: IntArray,
+    starts: IntArray,
+    per_battle: int | None,
+    assigned: IntArray,
+    keywords: MaskArray,
+    power: IntArray,
+    facts: RowFacts | None,
+) -> tuple[IntArray, IntArray]:
+    """The drawn blocks the rules allow, as (blocker rows, attacker rows): each blocker that
+    may block its `assigned` attacker, which attacks; an attacker left with fewer blockers
+    than it needs (702.111b) is unblocked."""
+    blocker_rows = np.flatnonzero(blocks)
+    blocker_battle = battle[blocker_rows]
+    if per_battle is not None:
+        attacker_rows = blocker_battle * per_battle + assigned[blocker_rows]
+    else:
+        attacker_rows = starts[blocker_battle] + assigned[blocker_rows]
+    legal = attacks[attacker_rows]
+    attacker_masks = keywords[attacker_rows]
+    if bits.restricts_blocks(possible):
+        legal &= bits.legal_blocks(
+            attacker_masks,
+            keywords[blocker_rows],
+            possible,
+            lambda: power[attacker_rows],
+            lambda: power[blocker_rows],
+            None if facts is None else facts.take(attacker_rows),
+            None if facts is None else facts.take(blocker_rows),
+        )
+    need = bits.blockers_needed(attacker_masks, possible)
+    if need is not None:  # only the blocks of attackers needing more than one are checked
+        needy = (need > 1).nonzero()[0]
+        if needy.size:
+            have = np.bincount(attacker_rows[legal], minlength=battle.shape[0])
+            legal[needy] &= have[attacker_rows[needy]] >= need[needy]
+    return blocker_rows[legal], attacker_rows[legal]
 
 
 def _add_casts(

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from ecs_combat.simulation.card_draw import CARD_COLUMNS, ROLES
 from ecs_combat.simulation.intervals import rate_and_interval
+from ecs_combat.simulation.options import PLOT
 from ecs_combat.simulation.outfiles import atomic_path
 from ecs_combat.simulation.pool import CardPool
 from ecs_combat.simulation.simulate import COLUMNS, Run, summary_row
@@ -189,5 +190,5 @@ def cards_figure(doc: dict[str, Any], n: int = CHART_CARDS) -> Figure:
 def plot_cards(doc: dict[str, Any], path: str) -> None:
     """Draw the chart of :func:`cards_figure` to a PNG file."""
     fig = cards_figure(doc)
-    with atomic_path(path, "--plot") as tmp:
+    with atomic_path(path, PLOT) as tmp:
         fig.savefig(tmp, format="png", dpi=120)

@@ -388,10 +388,13 @@ class WorkerDied(EcsCombatError):
         if store is not None:
             rest = (
                 f"{simulation.saved} of {len(simulation.tasks)} tasks are saved in "
-                f"{store.directory}: run the same command with --resume to run the rest"
+                f"{store.directory}: resume the run from its {CHECKPOINTS} to run the rest"
             )
         else:
-            rest = "run with --out DIR to keep finished tasks, and --resume to run only the rest"
+            rest = (
+                f"give a {CHECKPOINTS} to keep finished tasks, and resume the run from it to "
+                "run only the rest"
+            )
         super().__init__(f"{what} {when}; {rest}")
 
 

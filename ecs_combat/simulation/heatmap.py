@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ecs_combat.simulation.options import PLOT
 from ecs_combat.simulation.outfiles import atomic_path
 
 if TYPE_CHECKING:
@@ -85,5 +86,5 @@ def heatmap_figure(doc: dict[str, Any]) -> Figure:
 def plot_heatmap(doc: dict[str, Any], path: str) -> None:
     """Draw the heatmap of :func:`heatmap_figure` to a PNG file."""
     fig = heatmap_figure(doc)
-    with atomic_path(path, "--plot") as tmp:
+    with atomic_path(path, PLOT) as tmp:
         fig.savefig(tmp, format="png", dpi=120)

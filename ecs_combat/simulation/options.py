@@ -16,3 +16,5 @@ RESUME = "resume"
 SCHEDULER = "scheduler"
 #: Battles per chunk.
 CHUNK_SIZE = "chunk size"
+#: Where the chart of a run (the heatmap, or the best and worst cards) is written.
+PLOT = "chart file"

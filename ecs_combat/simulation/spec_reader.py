@@ -14,14 +14,10 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.checks import Checker, check_document, describe_integer, type_name
 from ecs_combat.scenario.instances import parse_instance
-from ecs_combat.scenario.race import DECISIONS as RACE_DECISIONS
-from ecs_combat.scenario.race import HORIZONS, MOST_TURNS, RACE_KEYS
 from ecs_combat.simulation.pool import CardPool, PoolReader
 from ecs_combat.simulation.spec import (
-    CAST_TARGETS,
     DECISIONS,
     DEFAULT_LIFE,
-    DEFAULT_RACE_TURNS,
     MAX_ATTACKERS,
     MAX_BATTLE_CREATURES,
     MAX_BLOCKERS_PER_ATTACKER,
@@ -29,8 +25,6 @@ from ecs_combat.simulation.spec import (
     MAX_STAT,
     TOURNAMENT_RANGE,
     BattleSpec,
-    CastSpec,
-    RaceSpec,
     Range,
     SideSpec,
     decisions_refused,
@@ -38,6 +32,8 @@ from ecs_combat.simulation.spec import (
     race_refused,
     requires_blocks,
 )
+from ecs_combat.simulation.spec_casts import parse_casts
+from ecs_combat.simulation.spec_race import parse_race, refuse_beside_race
 from ecs_combat.simulation.turns import parse_turn
 from ecs_combat.suggest import did_you_mean
 
@@ -155,56 +151,6 @@ class SpecReader(Checker):
     def _in_registry_order(self, probabilities: dict[str, float]) -> dict[str, float]:
         return {k: probabilities[k] for k in self.registry.keywords if probabilities.get(k, 0) > 0}
 
-    def casts(self, raw: Any) -> tuple[CastSpec, ...]:
-        if not isinstance(raw, list):
-            raise self.fail("casts", f"must be a list of tables ([[casts]]), not {type_name(raw)}")
-        out = []
-        for i, item in enumerate(raw):
-            path = f"casts[{i}]"
-            t = self.table(item, path)
-            self.keys(t, path, frozenset({"card", "probability", "target"}))
-            for required in ("card", "probability"):
-                if required not in t:
-                    raise self.fail(f"{path}.{required}", "missing")
-            name = t["card"]
-            if not isinstance(name, str) or not name.strip():
-                raise self.fail(f"{path}.card", f"must be a card name, not {type_name(name)}")
-            card = self.registry.spell(name)
-            if card is None:
-                names = sorted(c.name for c in self.registry.spells())
-                known = ", ".join(names) or "none"
-                raise self.fail(
-                    f"{path}.card",
-                    f"no card {name!r} in the card library (loaded: {known})"
-                    f"{did_you_mean(name, names)}",
-                )
-            for kw in sorted(card.keywords):
-                if self.registry.keyword(kw) is None:
-                    raise self.fail(
-                        f"{path}.card",
-                        f"{card.name} needs {self.registry.unknown_keyword_reason(kw)}",
-                    )
-            if card.target.kind == "none" or card.creates is not None:
-                raise self.fail(
-                    f"{path}.card",
-                    f"{card.name} can't be drawn here: a SPEC casts cards on target creatures, "
-                    f"and {card.name} "
-                    + ("creates a creature token" if card.creates else "has no target"),
-                )
-            target = t.get("target", CAST_TARGETS[0])
-            if target not in CAST_TARGETS:
-                shown = repr(target) if isinstance(target, str) else type_name(target)
-                raise self.fail(
-                    f"{path}.target",
-                    f"must be one of {', '.join(repr(c) for c in CAST_TARGETS)}, not {shown}",
-                )
-            out.append(
-                CastSpec(
-                    card.name, self.probability(t["probability"], f"{path}.probability"), target
-                )
-            )
-        return tuple(out)
-
     def matchup(self, raw: Any) -> tuple[str, ...]:
         if not isinstance(raw, list):
             raise self.fail("matchup", f"must be a list of keywords, not {type_name(raw)}")
@@ -244,7 +190,7 @@ class SpecReader(Checker):
         # a race's declarations are legal ones, requirements obeyed, whether searched or drawn
         self.optimal = doc.get("decisions") == "optimal" or "race" in doc
         if "race" in doc:
-            self.race_alone(doc)
+            refuse_beside_race(self, doc)
         pool = self.pool(doc)
         keywords = self.keyword_probabilities(doc.get("keywords", {}), "keywords")
         state = self.table(doc.get("state", {}), "state")
@@ -276,7 +222,7 @@ class SpecReader(Checker):
             ),
             attacker=self.side(doc.get("attacker", {}), "attacker", base, keywords),
             blocker=self.side(doc.get("blocker", {}), "blocker", base, keywords),
-            casts=self.casts(doc.get("casts", [])),
+            casts=parse_casts(self, doc.get("casts", [])),
             matchup=self.matchup(doc.get("matchup", [])),
             turn=parse_turn(self, doc["turn"]) if "turn" in doc else None,
             pool=pool,
@@ -291,7 +237,7 @@ class SpecReader(Checker):
                 + f"); a battle has at most {MAX_BATTLE_CREATURES:,}",
             )
         if "race" in doc:
-            spec = replace(spec, race=self.race(doc))
+            spec = replace(spec, race=parse_race(self, doc))
             why = race_refused(spec, self.registry)
             if why is not None:
                 raise self.fail("race", f"refused for this SPEC: {why}")
@@ -301,48 +247,6 @@ class SpecReader(Checker):
             if why is not None:
                 raise self.fail("decisions", f'"optimal" is refused for this SPEC: {why}')
         return spec
-
-    def race_alone(self, doc: dict[str, Any]) -> None:
-        """Refuse what a SPEC with ``[race]`` can't have beside it."""
-        for key, why in (
-            ("decisions", "a race's decisions are race.decisions"),
-            ("turn", "a race plays whole turns itself"),
-            ("casts", "a race casts no spells"),
-        ):
-            if key in doc:
-                raise self.fail(key, f"can't be given beside [race]: {why}")
-
-    def race(self, doc: dict[str, Any]) -> RaceSpec:
-        """The ``[race]`` table: each drawn board played as a race (RULES section 12)."""
-        t = self.table(doc["race"], "race")
-        if "first" in t:
-            raise self.fail(
-                "race.first",
-                "a SPEC's race is always begun by the drawn board's attacking player (A): "
-                "leave `first` out",
-            )
-        for key in t:
-            if key not in RACE_KEYS:
-                raise self.fail(f"race.{key}", f"unknown key{did_you_mean(key, sorted(RACE_KEYS))}")
-        return RaceSpec(
-            turns=self.integer(t.get("turns", DEFAULT_RACE_TURNS), "race.turns", 1, MOST_TURNS),
-            decisions=self._race_choice(t, "decisions", RACE_DECISIONS),
-            horizon=self._race_choice(t, "horizon", HORIZONS),
-            seed=self.integer(t.get("seed", 0), "race.seed", 0),
-        )
-
-    def _race_choice(self, table: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
-        """One of `allowed` (the first is the default), or an error with the closest name."""
-        if key not in table:
-            return allowed[0]
-        value = self.string(table[key], f"race.{key}")
-        if value not in allowed:
-            shown = " or ".join(repr(a) for a in allowed)
-            raise self.fail(
-                f"race.{key}",
-                f"unknown {key} {value!r}{did_you_mean(value, list(allowed))} (one of {shown})",
-            )
-        return value
 
     def decisions(self, value: Any) -> str:
         if not isinstance(value, str):

@@ -3,7 +3,7 @@
 
 The account walks the turn's phases in order: who is active and who attacks in each, which
 card created it, the spells cast in each main phase and what they did, and each combat phase
-as the account of one combat draws it (:func:`ecs_combat.cli.report.render_steps`); after the
+as the account of one combat draws it (:func:`ecs_combat.console.account.render_steps`); after the
 last combat phase, the creatures and players as it ends (the turn's outcome).
 """
 
@@ -15,8 +15,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ecs_combat.cli.report import NOTE_LENGTH, labeller, print_end_of_combat, render_steps
 from ecs_combat.console import is_plain, print_line, print_plain_table, shown
+from ecs_combat.console.account import NOTE_LENGTH, labeller, print_end_of_combat, render_steps
 from ecs_combat.plugin.phases import COMBAT, MAIN, TURN, Phase
 from ecs_combat.reference.turn import main_phase_prefix
 from ecs_combat.rules.result import CombatResult, TurnResult

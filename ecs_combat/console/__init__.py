@@ -9,17 +9,26 @@ truncated or wrapped, so ``grep`` and ``cut`` see whole names. Rich decides what
 User text (names, ids, paths, keywords of plugins, notes) is never read as Rich markup: it is
 wrapped in :class:`rich.text.Text` or passed through :func:`shown`, which also escapes control
 characters and elides the middle of very long text.
+
+Rich is imported when it draws: a command whose output goes to a pipe or a file prints its
+plain lines through :class:`PlainOutput`, without loading Rich (docs/performance.md,
+"Start-up").
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, TYPE_CHECKING, TypeAlias
 
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    #: Where a command prints for people: a Rich console, or the plain layout without Rich.
+    Output: TypeAlias = "Console | PlainOutput"
 
 #: User text longer than this many characters is shown with its middle elided (JSON is exact).
 SHOWN_LENGTH = 120
@@ -39,7 +48,56 @@ def shown(text: str, limit: int = SHOWN_LENGTH) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
-def is_plain(console: Console) -> bool:
+#: Characters Rich's :class:`~rich.text.Text` removes (bell, backspace, vertical tab, form
+#: feed, carriage return) or lays out (tab, newline): lines with any are printed by Rich.
+_RICH_HANDLES = frozenset("\x07\x08\x0b\x0c\r\t\n")
+#: Variables with which Rich may take a pipe for a terminal (https://force-color.org/).
+_TERMINAL_VARIABLES = ("FORCE_COLOR", "TTY_COMPATIBLE")
+
+
+class PlainOutput:
+    """Standard output in the plain layout, written without Rich: each line as Rich's
+    console prints a :class:`~rich.text.Text` with ``soft_wrap=True`` to a pipe (the same
+    bytes, flushed after each line); a line Rich would change (tabs, newlines, control
+    characters) is printed by a Rich console made then."""
+
+    is_terminal = False
+
+    def __init__(self) -> None:
+        self._rich: Console | None = None
+
+    def line(self, text: str) -> None:
+        """Print one line of text."""
+        if _RICH_HANDLES.isdisjoint(text):
+            out = sys.stdout
+            out.write(text + "\n")
+            out.flush()
+            return
+        from rich.text import Text
+
+        self.rich().print(Text(text), soft_wrap=True)
+
+    def rich(self) -> Console:
+        """The Rich console that prints what this one does not (made on first use)."""
+        if self._rich is None:
+            from rich.console import Console
+
+            self._rich = Console(highlight=False)
+        return self._rich
+
+
+def output() -> Output:
+    """Standard output for people: :class:`PlainOutput` when it is plainly not a terminal (no
+    variable asks Rich to draw), else a Rich console (which decides, as it always did)."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    if isatty is not None and not isatty() and not any(map(os.environ.get, _TERMINAL_VARIABLES)):
+        return PlainOutput()
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def is_plain(console: Output) -> bool:
     """Whether `console` gets the plain layout: it is not a terminal."""
     return not console.is_terminal
 
@@ -62,8 +120,15 @@ def plain_lines(
     return lines
 
 
-def print_line(console: Console, text: str | Text, style: str | None = None) -> None:
+def print_line(console: Output, text: str | Text, style: str | None = None) -> None:
     """Print one line of text, never read as markup; unwrapped in the plain layout."""
+    if isinstance(console, PlainOutput):
+        if isinstance(text, str):
+            console.line(text)
+            return
+        console = console.rich()
+    from rich.text import Text
+
     line = text if isinstance(text, Text) else Text(text)
     if style is not None:
         line.stylize(style)
@@ -74,7 +139,7 @@ def print_line(console: Console, text: str | Text, style: str | None = None) -> 
 
 
 def print_plain_table(
-    console: Console,
+    console: Output,
     headers: Sequence[str],
     rows: Sequence[Sequence[str]],
     right: Sequence[bool] = (),
@@ -90,6 +155,10 @@ def print_plain_table(
 def summary_table(title: str, caption: Text | None = None) -> Table:
     """An empty Rich table in the layout of the summaries: title on the left, a rule under
     the headings, no outer edge, one space between columns."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
     return Table(
         title=Text(title),
         title_justify="left",
@@ -103,11 +172,14 @@ def summary_table(title: str, caption: Text | None = None) -> Table:
     )
 
 
-def print_table(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+def print_table(console: Output, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
     """A table: Rich on a terminal (long cells folded, never cut), the plain layout in a pipe."""
-    if is_plain(console):
+    if isinstance(console, PlainOutput) or is_plain(console):
         print_plain_table(console, headers, rows)
         return
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table()
     for heading in headers:
         table.add_column(heading, overflow="fold")
@@ -119,4 +191,6 @@ def print_table(console: Console, headers: Sequence[str], rows: Sequence[Sequenc
 def text_console(file: IO[str], width: int) -> Console:
     """A console writing plain text to `file`, `width` characters wide: no colors, nothing
     highlighted (the layout a pipe gets)."""
+    from rich.console import Console
+
     return Console(file=file, width=width, highlight=False, color_system=None)

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-
-from rich.console import Console, Group, RenderableType
-from rich.panel import Panel
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ecs_combat.cards.notes import ignored_text_lines, scenario_creatures
-from ecs_combat.console import is_plain, plain_lines, print_line, shown
+from ecs_combat.console import PlainOutput, is_plain, plain_lines, print_line, shown
 from ecs_combat.rules.result import CombatResult, StepResult
 from ecs_combat.scenario.model import Scenario
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+    from ecs_combat.console import Output
 
 #: Notes and reasons (engine sentences that quote ids) longer than this are elided in the middle.
 NOTE_LENGTH = 1000
@@ -39,7 +40,7 @@ class _StepLines:
     after: list[str] = field(default_factory=list)
 
 
-def render(scenario: Scenario, result: CombatResult, console: Console) -> None:
+def render(scenario: Scenario, result: CombatResult, console: Output) -> None:
     """Print what happened, step by step, and why each creature did or did not strike."""
     label = render_steps(scenario, result, console)
     print_end_of_combat(console, result, label)
@@ -55,7 +56,7 @@ def labeller(names: dict[str, str]) -> _Label:
     return label
 
 
-def render_steps(scenario: Scenario, result: CombatResult, console: Console) -> _Label:
+def render_steps(scenario: Scenario, result: CombatResult, console: Output) -> _Label:
     """Print the declarations, notes, damage steps and skipped events of one combat; return
     how creatures are labelled."""
     names = {cid: spec.name for cid, spec in scenario.creatures.items()}
@@ -89,7 +90,7 @@ def render_steps(scenario: Scenario, result: CombatResult, console: Console) -> 
         print_line(console, "No combat damage steps took place.")
     for step in result.steps:
         lines = _step_lines(step, label, note)
-        if is_plain(console):
+        if isinstance(console, PlainOutput) or is_plain(console):
             _print_plain_step(console, lines)
         else:
             _print_step_panel(console, lines)
@@ -120,6 +121,11 @@ def _step_lines(step: StepResult, label: _Label, note: _Label) -> _StepLines:
 
 
 def _print_step_panel(console: Console, lines: _StepLines) -> None:
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
     parts: list[RenderableType] = []
     why = Table(show_header=False, box=None, pad_edge=False)
     why.add_column(width=2)
@@ -141,7 +147,7 @@ def _print_step_panel(console: Console, lines: _StepLines) -> None:
     console.print(Panel(Group(*parts), title=Text(lines.title), title_align="left"))
 
 
-def _print_plain_step(console: Console, lines: _StepLines) -> None:
+def _print_plain_step(console: Output, lines: _StepLines) -> None:
     print_line(console, lines.title)
     for deals, text in lines.strikes:
         print_line(console, f"  {'✔' if deals else '✘'} {text}")
@@ -157,7 +163,7 @@ def _print_plain_step(console: Console, lines: _StepLines) -> None:
 
 
 def print_end_of_combat(
-    console: Console, result: CombatResult, label: _Label, title: str = "End of combat"
+    console: Output, result: CombatResult, label: _Label, title: str = "End of combat"
 ) -> None:
     """The creatures and players as they are at the end (of combat, or of a turn)."""
     # Tapped state and whether it could attack again matter once a turn has several combats.
@@ -188,13 +194,16 @@ def print_end_of_combat(
         + [str(p.state.get(k, "")) for k in state_keys]
         for pid, p in result.players.items()
     ]
-    if is_plain(console):
+    if isinstance(console, PlainOutput) or is_plain(console):
         print_line(console, title)
         for line in plain_lines(creature_headers, creature_rows):
             print_line(console, line)
         for line in plain_lines(player_headers, player_rows):
             print_line(console, line)
     else:
+        from rich.table import Table
+        from rich.text import Text
+
         creatures = Table(*creature_headers, title=title)
         for row in creature_rows:
             creatures.add_row(*(Text(cell) for cell in row))

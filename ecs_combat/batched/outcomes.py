@@ -1,0 +1,99 @@
+"""The final state of the battles built: each creature's and player's outcome, read from a
+run's arrays (what ``resolve`` prints after the steps)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ecs_combat.batched.arrays import IntArray
+from ecs_combat.rules.result import CreatureOutcome, PlayerOutcome
+
+if TYPE_CHECKING:
+    from ecs_combat.batched.state import Run
+
+
+I64 = np.int64
+
+
+class Outcomes:
+    """The creatures' and players' outcomes of some battles of a run, in the order chosen."""
+
+    def __init__(self, run: Run, chosen: Sequence[int], cids: list[str], pids: list[str]) -> None:
+        self.cids, self.pids = cids, pids
+        # the creature and player rows of the chosen battles, in order (`*_at[i]`: the first
+        # of battle i's among them)
+        ids = np.asarray(chosen, I64)
+        edges = np.arange(run.nb + 1)
+        crow, self.c_at = _rows_of(run.creatures.battle.searchsorted(edges), ids)
+        prow, self.p_at = _rows_of(run.players.battle.searchsorted(edges), ids)
+        self.c_rows, self.p_rows = crow.tolist(), prow.tolist()
+        creatures, players = run.creatures, run.players
+        self.alive, self.marked = creatures.on_bf[crow].tolist(), creatures.marked[crow].tolist()
+        self.returned = creatures.returned[crow].tolist()
+        self.tapped = (creatures.on_bf[crow] & creatures.tapped[crow]).tolist()
+        self.power, self.toughness = (
+            creatures.power[crow].tolist(),
+            creatures.toughness[crow].tolist(),
+        )
+        self.entered = creatures.entered[crow].tolist()
+        self.life, self.lost = players.life[prow].tolist(), players.lost[prow].tolist()
+        self.counter_names = run.batch.counter_names
+        counts = run.keywords.counts
+        self.counts = None if counts is None else counts.at(crow).tolist()
+        reg = run.schedule.registry
+        self.c_shown = {
+            k: creatures.states[k][crow].tolist()
+            for k, f in reg.state_fields("creature").items()
+            if f.output
+        }
+        self.p_shown = {
+            k: players.states[k][prow].tolist()
+            for k, f in reg.state_fields("player").items()
+            if f.output
+        }
+
+    def creatures(self, i: int) -> dict[str, CreatureOutcome]:
+        """The outcome of each creature of the i-th battle chosen that entered it."""
+        out: dict[str, CreatureOutcome] = {}
+        counts, returned = self.counts, self.returned
+        for j in range(self.c_at[i], self.c_at[i + 1]):
+            if self.entered[j]:
+                out[self.cids[self.c_rows[j]]] = CreatureOutcome(
+                    alive=self.alive[j],
+                    damage=self.marked[j],
+                    power=self.power[j],
+                    toughness=self.toughness[j],
+                    tapped=self.tapped[j],
+                    counters={}
+                    if counts is None
+                    else {
+                        k: n for k, n in zip(self.counter_names, counts[j], strict=True) if n > 0
+                    },
+                    state={k: v[j] for k, v in self.c_shown.items()},
+                    returned=None if returned[j] < 0 else int(returned[j]),
+                )
+        return out
+
+    def players(self, i: int) -> dict[str, PlayerOutcome]:
+        """The outcome of each player of the i-th battle chosen."""
+        return {
+            self.pids[self.p_rows[j]]: PlayerOutcome(
+                life=self.life[j],
+                lost=self.lost[j],
+                state={k: v[j] for k, v in self.p_shown.items()},
+            )
+            for j in range(self.p_at[i], self.p_at[i + 1])
+        }
+
+
+def _rows_of(start: IntArray, battles: IntArray) -> tuple[IntArray, list[int]]:
+    """The rows of some battles (battle b's are ``start[b]:start[b + 1]``), in order, and
+    where each battle's begin among them (one more place: the end)."""
+    count = start[battles + 1] - start[battles]
+    at = np.zeros(len(battles) + 1, I64)
+    np.cumsum(count, out=at[1:])
+    rows = np.arange(int(at[-1]), dtype=I64) + (start[battles] - at[:-1]).repeat(count)
+    return rows, at.tolist()
