@@ -4,7 +4,7 @@ points of decisions, and what they answer."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 import numpy as np
 
@@ -174,25 +174,10 @@ def best_attacks(
         boards = _attack_boards(template, some, defender_row=1)
         return boards, _sides(scenario, template, boards, attacker, defender)
 
-    resolved = 0  # candidate combats resolved
-    searched = None
-    if budget is None and continuation is None:  # the attacks that may still be chosen
-        kept = attacks_to_search(
-            engine, objective, boards_of, attacks, block_decls, top, scenario.file or ""
-        )
-        attacks, block_decls = (
-            _some_attacks(attacks, kept.attacks),
-            [block_decls[i] for i in kept.attacks],
-        )
-        resolved, searched = kept.combats_resolved, kept.searched
-    if searched is None:
-        boards, sides = boards_of(list(range(attacks.count)))
-        searched = search_blocks(
-            engine, objective, boards, sides, block_decls, 1, clock, attack_top=top,
-            record=True, continuation=continuation, guard=scenario.file or "",
-        )  # fmt: skip
-        resolved += searched.tree.evaluated
-    results = searched
+    attacks, block_decls, results, resolved = _search_attacks(
+        engine, objective, boards_of, attacks, block_decls, top, clock, budget, continuation,
+        scenario.file or "",
+    )  # fmt: skip
     answer, ranked_attacks, tied = _rank_attacks(results, attacks, block_decls, objective)
     optimal = listed_all and all(results.complete(b) for b in range(attacks.count))
     rows = list(template.creature_ids or [])
@@ -225,6 +210,38 @@ def best_attacks(
         clock.elapsed,
         resolved,
     )
+
+
+def _search_attacks(
+    engine: BatchedEngine,
+    objective: Objective,
+    boards_of: Callable[[list[int]], tuple[CombatBatch, Sides]],
+    attacks: AttackDeclarations,
+    block_decls: list[BlockDeclarations],
+    top: int,
+    clock: Clock,
+    budget: float | None,
+    continuation: Continuation | None,
+    guard: str,
+) -> tuple[AttackDeclarations, list[BlockDeclarations], BoardResults, int]:
+    """The attacks searched, their block declarations, the search, and the candidate combats
+    resolved: without a budget or continuation, the attacks that can no longer be chosen
+    pruned first (:mod:`.attack_bounds`), whose first round may answer."""
+    resolved = 0
+    searched = None
+    which = list(range(attacks.count))  # by index in `attacks`, as `boards_of` takes them
+    if budget is None and continuation is None:  # the attacks that may still be chosen
+        kept = attacks_to_search(engine, objective, boards_of, attacks, block_decls, top, guard)
+        which, resolved, searched = kept.attacks, kept.combats_resolved, kept.searched
+    decls = [block_decls[i] for i in which]
+    if searched is None:
+        boards, sides = boards_of(which)
+        searched = search_blocks(
+            engine, objective, boards, sides, decls, 1, clock, attack_top=top,
+            record=True, continuation=continuation, guard=guard,
+        )  # fmt: skip
+        resolved += searched.tree.evaluated
+    return _some_attacks(attacks, which), decls, searched, resolved
 
 
 def _rank_attacks(
