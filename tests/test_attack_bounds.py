@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from test_decisions import KEYWORDS
 
 from ecs_combat import Registry, parse_scenario
-from ecs_combat.decisions import attack_bounds, decide
+from ecs_combat.decisions import attack_bounds
 from ecs_combat.decisions.attack_bounds import Kept
 from ecs_combat.decisions.decide import best_attacks
 from ecs_combat.decisions.declarations import AttackDeclarations, BlockDeclarations
@@ -72,7 +72,7 @@ def test_pruning_changes_no_decision(registry: Registry, doc: dict[str, Any], to
         mp.setattr(attack_bounds, "FEWEST_DECLARATIONS", 0)
         pruned = best_attacks(sc, registry, top=top)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(decide, "attacks_to_search", every_attack)
+        mp.setattr(attack_bounds, "attacks_to_search", every_attack)
         full = best_attacks(sc, registry, top=top)
     assert answer(pruned) == answer(full)
 
@@ -89,20 +89,20 @@ def test_attacks_into_larger_blockers_are_not_searched_again(registry: Registry)
     doc = {"players": {"A": {"life": 20}, "B": {"life": 20}}, "creatures": creatures}
     sc = parse_scenario(doc, registry, "larger.json")
     kept: list[Kept] = []
-    searched = decide.attacks_to_search
+    searched = attack_bounds.attacks_to_search
 
     def recorded(*args: Any) -> Kept:
         kept.append(searched(*args))
         return kept[-1]
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(decide, "attacks_to_search", recorded)
+        mp.setattr(attack_bounds, "attacks_to_search", recorded)
         pruned = best_attacks(sc, registry, top=1)
     assert kept[0].searched is not None  # no search after the rounds
     assert kept[0].attacks == [0, 1, 2, 4]  # no creature, then each alone (by bit)
     assert pruned.best[0].attackers == {}
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(decide, "attacks_to_search", every_attack)
+        mp.setattr(attack_bounds, "attacks_to_search", every_attack)
         full = best_attacks(sc, registry, top=1)
     assert answer(pruned) == answer(full)
     assert pruned.combats_resolved < full.combats_resolved
@@ -118,13 +118,13 @@ def test_small_boards_are_searched_once(registry: Registry) -> None:
     doc = {"players": {"A": {"life": 20}, "B": {"life": 20}}, "creatures": creatures}
     sc = parse_scenario(doc, registry, "small.json")
     kept: list[Kept] = []
-    searched = decide.attacks_to_search
+    searched = attack_bounds.attacks_to_search
 
     def recorded(*args: Any) -> Kept:
         kept.append(searched(*args))
         return kept[-1]
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(decide, "attacks_to_search", recorded)
+        mp.setattr(attack_bounds, "attacks_to_search", recorded)
         best_attacks(sc, registry, top=1)
     assert kept[0] == Kept([0, 1, 2, 3], 0)

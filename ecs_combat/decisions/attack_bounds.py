@@ -19,6 +19,7 @@ before. Either way the decision is the same, ties in section 9's order.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,6 +36,7 @@ from ecs_combat.decisions.declarations import (
 )
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import BoardResults, ranked_declarations, search_blocks
+from ecs_combat.decisions.tree import Continuation
 
 I64 = np.int64
 U64 = np.uint64
@@ -108,6 +110,45 @@ def attacks_to_search(
     if all(sizes[i] <= 1 for i in kept):  # the first round searched them as the full search
         return Kept(small, found.resolved, first)
     return Kept(kept, found.resolved)
+
+
+def search_attacks(
+    engine: BatchedEngine,
+    objective: Objective,
+    boards_of: BoardsOf,
+    attacks: AttackDeclarations,
+    block_decls: list[BlockDeclarations],
+    top: int,
+    clock: Clock,
+    budget: float | None,
+    continuation: Continuation | None,
+    guard: str,
+) -> tuple[AttackDeclarations, list[BlockDeclarations], BoardResults, int]:
+    """The attacks searched, their block declarations, the search, and the candidate combats
+    resolved: without a budget or continuation, the attacks that can no longer be chosen
+    pruned first (:func:`attacks_to_search`), whose first round may answer."""
+    resolved = 0
+    searched = None
+    which = list(range(attacks.count))  # by index in `attacks`, as `boards_of` takes them
+    if budget is None and continuation is None:  # the attacks that may still be chosen
+        kept = attacks_to_search(engine, objective, boards_of, attacks, block_decls, top, guard)
+        which, resolved, searched = kept.attacks, kept.combats_resolved, kept.searched
+    decls = [block_decls[i] for i in which]
+    if searched is None:
+        boards, sides = boards_of(which)
+        searched = search_blocks(
+            engine, objective, boards, sides, decls, 1, clock, attack_top=top,
+            record=True, continuation=continuation, guard=guard,
+        )  # fmt: skip
+        resolved += searched.tree.evaluated
+    return some_attacks(attacks, which), decls, searched, resolved
+
+
+def some_attacks(attacks: AttackDeclarations, which: list[int]) -> AttackDeclarations:
+    """Attacks `which` of `attacks`, in that order."""
+    return dataclasses.replace(
+        attacks, masks=attacks.masks[which], tie_order=attacks.tie_order[which]
+    )
 
 
 def _search(

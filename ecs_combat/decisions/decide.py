@@ -4,7 +4,7 @@ points of decisions, and what they answer."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from ecs_combat.batched import (
 )
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions.answers import Choice, Decision
-from ecs_combat.decisions.attack_bounds import attacks_to_search
+from ecs_combat.decisions.attack_bounds import search_attacks, some_attacks
 from ecs_combat.decisions.bounds import MOST_DECLARATION_CELLS, Clock, refuse_if_too_large
 from ecs_combat.decisions.declarations import (
     AttackDeclarations,
@@ -170,11 +170,11 @@ def best_attacks(
     template = _template(scenario, registry)
 
     def boards_of(which: list[int]) -> tuple[CombatBatch, Sides]:
-        some = _some_attacks(attacks, which)
+        some = some_attacks(attacks, which)
         boards = _attack_boards(template, some, defender_row=1)
         return boards, _sides(scenario, template, boards, attacker, defender)
 
-    attacks, block_decls, results, resolved = _search_attacks(
+    attacks, block_decls, results, resolved = search_attacks(
         engine, objective, boards_of, attacks, block_decls, top, clock, budget, continuation,
         scenario.file or "",
     )  # fmt: skip
@@ -210,38 +210,6 @@ def best_attacks(
         clock.elapsed,
         resolved,
     )
-
-
-def _search_attacks(
-    engine: BatchedEngine,
-    objective: Objective,
-    boards_of: Callable[[list[int]], tuple[CombatBatch, Sides]],
-    attacks: AttackDeclarations,
-    block_decls: list[BlockDeclarations],
-    top: int,
-    clock: Clock,
-    budget: float | None,
-    continuation: Continuation | None,
-    guard: str,
-) -> tuple[AttackDeclarations, list[BlockDeclarations], BoardResults, int]:
-    """The attacks searched, their block declarations, the search, and the candidate combats
-    resolved: without a budget or continuation, the attacks that can no longer be chosen
-    pruned first (:mod:`.attack_bounds`), whose first round may answer."""
-    resolved = 0
-    searched = None
-    which = list(range(attacks.count))  # by index in `attacks`, as `boards_of` takes them
-    if budget is None and continuation is None:  # the attacks that may still be chosen
-        kept = attacks_to_search(engine, objective, boards_of, attacks, block_decls, top, guard)
-        which, resolved, searched = kept.attacks, kept.combats_resolved, kept.searched
-    decls = [block_decls[i] for i in which]
-    if searched is None:
-        boards, sides = boards_of(which)
-        searched = search_blocks(
-            engine, objective, boards, sides, decls, 1, clock, attack_top=top,
-            record=True, continuation=continuation, guard=guard,
-        )  # fmt: skip
-        resolved += searched.tree.evaluated
-    return _some_attacks(attacks, which), decls, searched, resolved
 
 
 def _rank_attacks(
@@ -348,13 +316,6 @@ def _attack_boards(
         attacking=attacking,
         creature_ids=list(template.creature_ids or []) * attacks.count,
         player_ids=list(template.player_ids or []) * attacks.count,
-    )
-
-
-def _some_attacks(attacks: AttackDeclarations, which: list[int]) -> AttackDeclarations:
-    """Attacks `which` of `attacks`, in that order."""
-    return dataclasses.replace(
-        attacks, masks=attacks.masks[which], tie_order=attacks.tie_order[which]
     )
 
 
