@@ -7,7 +7,8 @@ pipeline as `ecs-combat simulate` runs it (docs/performance.md, "Compiled kernel
 Both engines resolve the same drawn chunks in this process, alternating, fastest of five
 rounds by CPU time (``time.process_time``: a loaded machine's waiting is left out; threads'
 CPU time adds up, so this is the work, not the wall-clock time). A SPEC the kernel refuses
-says why. The bundled plugins only.
+says why. The bundled plugins only. The tournament's pipeline is also timed against the
+hand-written numpy floor (:mod:`ecs_combat.bench.floor`, same battles and seed), alternating.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.bench import floor
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
@@ -60,6 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=65_536)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", default="", help="the workloads whose name contains this")
     args = parser.parse_args()
     plugins = sorted(
         ep.value for ep in metadata.distribution("ecs-combat").entry_points
@@ -71,6 +74,8 @@ def main() -> None:
     assert kernel is not None, "kernels are off (ECS_COMBAT_KERNELS=0, or no numba)"
     print(f"{'workload':<34} {'kernel':>10} {'numpy':>10} {'ratio':>6}  creatures/s (kernel)")
     for name, text in SPECS.items():
+        if args.only not in name:
+            continue
         spec = tournament(registry) if text is None else parse_spec(tomllib.loads(text), registry)
         generator = make_generator(spec, registry)
         size = default_chunk_size(spec, "batched")
@@ -95,6 +100,19 @@ def main() -> None:
             k, m = best["kernel"], best["numpy"]
             label = f"{name}, {what}"
             print(f"{label:<34} {k:>9.4f}s {m:>9.4f}s {k / m:>6.2f}  {creatures / k / 1e6:.2f} M")
+        if text is None:  # the tournament's whole pipeline against the hand-written floor
+            best = {k: float("inf") for k in ("kernel", "floor")}
+            for _ in range(args.rounds + 1):
+                for key in best:
+                    began = time.process_time()
+                    if key == "kernel":
+                        simulate(generator, "batched", engines["kernel"], 1, n, size)
+                    else:
+                        floor.tournament(registry, n, 1)
+                    best[key] = min(best[key], time.process_time() - began)
+            k, f = best["kernel"], best["floor"]
+            label = "tournament, pipeline / floor"
+            print(f"{label:<34} {k:>9.4f}s {f:>9.4f}s {k / f:>6.2f}  (floor in the numpy column)")
 
 
 if __name__ == "__main__":

@@ -384,3 +384,24 @@ def test_a_plugins_check_is_never_skipped_unless_it_says_so() -> None:
     _, taken = read([json.dumps(PLAIN)], checked)
     assert taken == []
     assert QuickReader(checked).scenario(json.dumps(PLAIN).encode(), "t.jsonl:1") is not None
+
+
+def test_a_creatures_value_reaches_the_batch_from_the_row_reader(registry: Registry) -> None:
+    """A line's ``value`` (which creature its player sacrifices first, RULES 13) is in the
+    batch the row reader's columns make, as in the batch of the line's scenario (it was
+    dropped: value_row empty)."""
+    doc = {
+        "players": {"alice": {}, "bob": {}},
+        "creatures": {
+            "a": {"controller": "alice", "power": 1, "toughness": 1},
+            "b": {"controller": "bob", "power": 1, "toughness": 1, "value": 7},
+        },
+        "combat": {"attackers": {"a": "bob"}},
+    }
+    rows, taken = read([json.dumps(doc)], registry)
+    assert taken == [0]
+    batch = rows_to_batch(rows, registry, ["t.jsonl:1"])
+    assert batch.value_row.tolist() == [1] and batch.value.tolist() == [7]
+    (scenario,) = [QuickReader(registry).scenario(json.dumps(doc).encode(), "t.jsonl:1")]
+    assert scenario is not None
+    assert_same_batch(batch, scenarios_to_batch([scenario], registry))

@@ -100,7 +100,7 @@ def test_a_battle_read_a_column_at_a_time_is_read_as_line_by_line(
     registry: Registry, doc: dict[str, Any], duplicate: bool
 ) -> None:
     """The same documents taken (a key given twice refused), the same batch built, whether
-    the reader takes a battle a column at a time (:meth:`RowReader._battle`) or creature by
+    the reader takes a battle a column at a time (:func:`~ecs_combat.scenario.battle_rows.battle_rows`) or creature by
     creature."""
     text = json.dumps(doc)
     if duplicate and '"power": ' in text:
@@ -144,9 +144,11 @@ def test_json_of_the_large_battle_path_is_the_ordinary_paths_on_both_engines(
     finally:
         quick_rows.LARGE, large_battle.LARGE_FILE = saved
     reference = resolve(path, "--json", "--engine", "reference")
+    batched = resolve(path, "--json", "--engine", "batched")  # the ordinary path, batched
     # an illegal block (menace blocked by one) is the same message and status
-    assert (large.returncode, large.stderr) == (reference.returncode, reference.stderr)
-    assert large.stdout == reference.stdout
+    for ordinary in (reference, batched):
+        assert (large.returncode, large.stderr) == (ordinary.returncode, ordinary.stderr)
+        assert large.stdout == ordinary.stdout
 
 
 def test_a_toml_battle_takes_the_large_battle_path(tmp_path: Path, registry: Registry) -> None:
@@ -278,6 +280,23 @@ def test_bad_input_in_a_large_file_gets_the_ordinary_message(
         assert out.returncode == 2 and out.stdout == ""
         assert out.stderr.startswith(f"ecs-combat: {path}: {message}")
         assert out.stderr.count("\n") == 1
+
+
+def test_the_first_mistake_of_a_large_file_in_the_text_is_named_with_the_closest_name(
+    tmp_path: Path,
+) -> None:
+    """Two mistakes in 4,000 creatures: the one written first is named (a3's key, before
+    b1700's power), with the closest valid key; the same line whichever engine."""
+    doc = battle(2_000)
+    doc["creatures"]["b1700"]["power"] = "2"
+    doc["creatures"]["a3"]["tougness"] = 1
+    path = write(tmp_path, doc)
+    outs = [resolve(path, "--json", *engine) for engine in ([], ["--engine", "batched"])]
+    for out in outs:
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr.startswith(f"ecs-combat: {path}: creatures.a3.tougness: unknown key")
+        assert "'toughness'" in out.stderr and out.stderr.count("\n") == 1
+    assert outs[0].stderr == outs[1].stderr
 
 
 # -- the decision search refuses large boards --------------------------------------------------

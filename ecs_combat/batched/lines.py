@@ -70,6 +70,8 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
         division_index=empty.copy(),
         event_index=empty.copy(),
         card_names=tuple(card.name for card in registry.spells()),
+        value_row=np.array(sorted(rows.values), I64),
+        value=np.array([rows.values[r] for r in sorted(rows.values)], I64),
     )
 
 

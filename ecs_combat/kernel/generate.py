@@ -30,6 +30,8 @@ from ecs_combat.plugin.registry import Registry
 
 #: The line of the template after which its glue (calling no part) begins.
 GLUE_MARK = "# -- glue: the generator writes"
+#: The template's functions called from Python: compiled on their own (the rest is inlined).
+ENTRY_POINTS = ("resolve_range", "one_on_one_range")
 #: Names a part may call besides its arguments.
 BUILTINS = frozenset({"min", "max", "abs", "range", "True", "False", "None"})
 #: The argument whose attributes are the point's own columns, per point.
@@ -105,10 +107,7 @@ def generate(registry: Registry) -> KernelSource:
         # costs hundreds of nanoseconds. Every function but the entry point is inlined
         # (compiled on their own, the per-battle and per-step calls cost 3x the time).
         "_njit = njit(_nrt=False, inline='always')\n",
-        body.replace("\ndef ", "\n@_njit\ndef ").replace(
-            "@_njit\ndef resolve_range",
-            "@njit(cache=True, nogil=True, _nrt=False)\ndef resolve_range",
-        ),
+        entry_points(body.replace("\ndef ", "\n@_njit\ndef ")),
         own_types(owns),
         *(f"@_njit\n{p.text}" for p in parts),
         *(f"@_njit\n{g}" for g in glue(parts)),
@@ -120,6 +119,15 @@ def generate(registry: Registry) -> KernelSource:
         ).encode()
     ).hexdigest()[:20]
     return KernelSource(tuple(parts), owns, text, digest)
+
+
+def entry_points(body: str) -> str:
+    """The template's entry points compiled on their own, cached, releasing the GIL."""
+    for name in ENTRY_POINTS:
+        body = body.replace(
+            f"@_njit\ndef {name}(", f"@njit(cache=True, nogil=True, _nrt=False)\ndef {name}("
+        )
+    return body
 
 
 def own_types(owns: tuple[tuple[str, tuple[KernelColumn, ...]], ...]) -> str:

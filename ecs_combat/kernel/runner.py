@@ -207,11 +207,7 @@ class Kernel:
         argument at each call: about 12 us for the kernel's tuples of arrays, as long as a
         small batch takes): every argument is made with the one type it has
         (:meth:`_arguments`), so the kernel has one compiled signature."""
-        dispatcher = self.module.resolve_range
-        overloads = list(getattr(dispatcher, "overloads", {}).values())
-        if len(overloads) != 1:  # Python (NUMBA_DISABLE_JIT), or compiled more than once
-            return dispatcher  # type: ignore[no-any-return]
-        return overloads[0].entry_point  # type: ignore[no-any-return]
+        return entry_of(self.module.resolve_range)
 
     def _arguments(self, b: CombatBatch, plan: Plan) -> tuple[Any, ...]:
         """The kernel's arguments for a batch: its arrays in, the state and scratch arrays,
@@ -369,3 +365,12 @@ def _starts(battle_of: AnyArray, nb: int) -> IntArray:
     out = np.zeros(nb + 1, I64)
     np.cumsum(np.bincount(np.asarray(battle_of, I64), minlength=nb), out=out[1:])
     return out
+
+
+def entry_of(dispatcher: Any) -> Callable[..., None]:
+    """A compiled function's entry point, called without numba's dispatcher (see
+    :meth:`Kernel._entry`); the dispatcher itself when not compiled once exactly."""
+    overloads = list(getattr(dispatcher, "overloads", {}).values())
+    if len(overloads) != 1:  # Python (NUMBA_DISABLE_JIT), or compiled more than once
+        return dispatcher  # type: ignore[no-any-return]
+    return overloads[0].entry_point  # type: ignore[no-any-return]

@@ -82,6 +82,40 @@ def resolve_range(
         play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o)
 
 
+def one_on_one_range(
+    lo: int, hi: int, keyword: Any, power: Any, toughness: Any, masks: Any, work: Any,
+    fresh: Any, counts: Any, codes: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any,
+    a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any,
+) -> None:  # fmt: skip
+    """Battles `lo` to `hi - 1` of a block of one attacker against one blocker (rows 2b and
+    2b + 1), drawn, played and tallied: `keyword`, `power` and `toughness` [battles, 2] as
+    drawn (attacker, blocker), `masks` each keyword code's bits; the state (`work`, every
+    state column's bytes) starts as `fresh`. Adds to `counts` [codes * codes, 8] the
+    summary's columns per (attacker code, blocker code): battles, attacker wins, blocker
+    wins, trades, neither dies, damage to players, attackers died, blockers died."""
+    for i in range(work.shape[0]):
+        work[i] = fresh[i]
+    for b in range(lo, hi):
+        for side in range(2):
+            row = 2 * b + side
+            c.power[row] = power[b, side]
+            c.toughness[row] = toughness[b, side]
+            st.kw[row] = masks[keyword[b, side]]
+    for b in range(lo, hi):
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o)
+        attacker_died = 0 if c.on_battlefield[2 * b] else 1
+        blocker_died = 0 if c.on_battlefield[2 * b + 1] else 1
+        key = int(keyword[b, 0]) * codes + int(keyword[b, 1])
+        counts[key, 0] += 1
+        if attacker_died:
+            counts[key, 3 if blocker_died else 2] += 1
+        else:
+            counts[key, 1 if blocker_died else 4] += 1
+        counts[key, 5] += bt.to_players[b]
+        counts[key, 6] += attacker_died
+        counts[key, 7] += blocker_died
+
+
 def play(
     b: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any, guards: Any,
     ev: Any, cb: Any, o: Any,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from ecs_combat.plugin.definitions import CARD_TYPES, COLORS, FROM_WORDS, LAND_TYPES, Card
@@ -87,6 +88,29 @@ def _words(names: list[str], any_case: bool) -> str:
     return r"^\s*(" + "|".join(spelled) + r")\s*$" if spelled else "^(?!)"
 
 
+#: The schemas of the kinds of value that depend on nothing (the others depend on the
+#: registry or the key).
+_FIXED: dict[str, dict[str, Any]] = {
+    BOOLEAN: {"type": "boolean"},
+    PLAYERS: {
+        "type": "object",
+        "minProperties": 2,
+        "additionalProperties": {"$ref": "#/$defs/player"},
+    },
+    CREATURES: {"type": "object", "additionalProperties": {"$ref": "#/$defs/creature"}},
+    COMBAT: {"$ref": "#/$defs/combat"},
+    DIVISIONS: {"type": "array", "items": {"$ref": "#/$defs/division"}},
+    EVENTS: {"type": "array", "items": {"$ref": "#/$defs/event"}},
+    ENTERING: {"$ref": "#/$defs/entering_creature"},
+    TURN: {"$ref": "#/$defs/turn"},
+    CASTS: {"type": "array", "items": {"$ref": "#/$defs/cast"}},
+    COMBATS: {"type": "array", "items": {"$ref": "#/$defs/combat_phase"}},
+    RACE: {"$ref": "#/$defs/race"},
+    DECISION_KIND: {"enum": ["optimal", "drawn"]},
+    HORIZON: {"enum": ["combat", "two combats"]},
+}
+
+
 class _Builder:
     def __init__(self, registry: Registry) -> None:
         self.reg = registry
@@ -142,10 +166,10 @@ class _Builder:
         """The JSON Schema of a key's value."""
         text: dict[str, Any] = {"type": "string", "pattern": r"\S"}
         kind = key.kind
+        if kind in _FIXED:
+            return copy.deepcopy(_FIXED[kind])
         if kind == INTEGER:
             return self.integer(key.minimum)
-        if kind == BOOLEAN:
-            return {"type": "boolean"}
         if kind in (TEXT, PLAYER, CREATURE):
             return text
         if kind == KEYWORDS:
@@ -182,16 +206,6 @@ class _Builder:
         if kind == CREATURE_CARD:  # the database's names are too many to list
             plugin = [c.name for c in self.reg.library() if isinstance(c, Card) and c.is_creature]
             return {**text, "examples": [*plugin, "Serra Angel"]}
-        if kind == PLAYERS:
-            return {
-                "type": "object",
-                "minProperties": 2,
-                "additionalProperties": {"$ref": "#/$defs/player"},
-            }
-        if kind == CREATURES:
-            return {"type": "object", "additionalProperties": {"$ref": "#/$defs/creature"}}
-        if kind == COMBAT:
-            return {"$ref": "#/$defs/combat"}
         if kind == ATTACKERS:
             return {"type": "object", "additionalProperties": text}
         if kind == SACRIFICES:
@@ -203,29 +217,11 @@ class _Builder:
         if kind == BLOCKERS:
             several = {"type": "array", "items": text, "minItems": 1, "uniqueItems": True}
             return {"type": "object", "additionalProperties": {"anyOf": [text, several]}}
-        if kind == DIVISIONS:
-            return {"type": "array", "items": {"$ref": "#/$defs/division"}}
         if kind == BANDS:
             band = {"type": "array", "items": text, "minItems": 1, "uniqueItems": True}
             return {"type": "array", "items": band}
         if kind == AMOUNTS:
             return {"type": "object", "additionalProperties": self.integer(0)}
-        if kind == EVENTS:
-            return {"type": "array", "items": {"$ref": "#/$defs/event"}}
-        if kind == ENTERING:
-            return {"$ref": "#/$defs/entering_creature"}
-        if kind == TURN:
-            return {"$ref": "#/$defs/turn"}
-        if kind == CASTS:
-            return {"type": "array", "items": {"$ref": "#/$defs/cast"}}
-        if kind == COMBATS:
-            return {"type": "array", "items": {"$ref": "#/$defs/combat_phase"}}
-        if kind == RACE:
-            return {"$ref": "#/$defs/race"}
-        if kind == DECISION_KIND:
-            return {"enum": ["optimal", "drawn"]}
-        if kind == HORIZON:
-            return {"enum": ["combat", "two combats"]}
         raise ValueError(f"no schema for kind {kind!r}")  # pragma: no cover - tables are fixed
 
     def table(self, keys: dict[str, Key], required: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -25,10 +25,11 @@ from ecs_combat.rules.characteristics import check_declarations_now
 from ecs_combat.rules.legality import check_targets, starting_toughness, toughness_message
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.bands import parse_bands
-from ecs_combat.scenario.checks import Checker, check_document, type_name
+from ecs_combat.scenario.checks import Checker, check_document
+from ecs_combat.scenario.declared import parse_attackers, parse_blockers, parse_divisions
 from ecs_combat.scenario.events import entered_ids, parse_events
 from ecs_combat.scenario.instances import Instance, Parameter, parse_instance
-from ecs_combat.scenario.model import CreatureSpec, Division, PlayerSpec, Scenario
+from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
 from ecs_combat.scenario.sacrifices import parse_sacrifices
 from ecs_combat.suggest import did_you_mean
 
@@ -311,12 +312,12 @@ class Parser:
         self.parse_sides()
         combat = self.c.table(self.doc.get("combat", {}), "combat")
         self.c.keys(combat, "combat", {"attackers", "blockers", "divide", "bands"})
-        attackers = self._attackers(combat.get("attackers", {}))
-        blockers = self._blockers(combat.get("blockers", {}), attackers)
+        attackers = parse_attackers(self, combat.get("attackers", {}))
+        blockers = parse_blockers(self, combat.get("blockers", {}), attackers)
         scenario = Scenario(self.file, self.players, self.creatures, attackers, blockers)
         scenario.bands = parse_bands(self, combat.get("bands", []), scenario)
         scenario.events = parse_events(self, scenario)
-        scenario.divisions = self._divisions(combat.get("divide", []), scenario)
+        scenario.divisions = parse_divisions(self, combat.get("divide", []), scenario)
         scenario.sacrifices = parse_sacrifices(self, self.doc.get("sacrifices", {}), scenario)
         self.check_state(scenario)
         check_targets(scenario, self.registry)
@@ -354,106 +355,6 @@ class Parser:
                 raise self.c.fail(f"creatures.{cid}", f"id {cid!r} is already a player's")
         for cid, raw in creatures.items():
             self.creatures[cid] = self.creature(cid, raw, f"creatures.{cid}")
-
-    def _attackers(self, raw: Any) -> dict[str, str]:
-        table = self.c.table(raw, "combat.attackers")
-        out: dict[str, str] = {}
-        for cid, defender in table.items():
-            path = f"combat.attackers.{cid}"
-            spec = self.creatures.get(cid)
-            if spec is None:
-                raise self.c.fail(path, f"unknown creature {cid!r}")
-            pid = self.player_ref(defender, path)
-            if pid == spec.controller:
-                raise self.c.fail(path, f"{cid!r} can't attack its own controller {pid!r}")
-            if spec.controller != next(iter(self.players)):
-                raise self.c.fail(
-                    path,
-                    f"{cid!r} is controlled by {spec.controller!r}, but only the active "
-                    f"player {next(iter(self.players))!r} attacks (506.2)",
-                )
-            out[cid] = pid
-        return out
-
-    def _blockers(self, raw: Any, attackers: dict[str, str]) -> dict[str, tuple[str, ...]]:
-        table = self.c.table(raw, "combat.blockers")
-        out: dict[str, tuple[str, ...]] = {}
-        for cid, value in table.items():
-            path = f"combat.blockers.{cid}"
-            spec = self.creatures.get(cid)
-            if spec is None:
-                raise self.c.fail(path, f"unknown creature {cid!r}")
-            if cid in attackers:
-                raise self.c.fail(path, f"{cid!r} is attacking and can't block")
-            targets = [value] if isinstance(value, str) else self.c.string_list(value, path)
-            if not targets:
-                raise self.c.fail(path, "a blocker must block at least one attacker")
-            if len(set(targets)) != len(targets):
-                raise self.c.fail(path, "the same attacker is listed twice")
-            for attacker in targets:
-                if attacker not in attackers:
-                    known = (
-                        "an unknown creature" if attacker not in self.creatures else "not attacking"
-                    )
-                    raise self.c.fail(path, f"{attacker!r} is {known}")
-                if attackers[attacker] != spec.controller:
-                    raise self.c.fail(
-                        path,
-                        f"{cid!r} is controlled by {spec.controller!r}, but {attacker!r} "
-                        f"attacks {attackers[attacker]!r} (509.1a)",
-                    )
-            out[cid] = tuple(targets)
-        return out
-
-    def _divisions(self, raw: Any, scenario: Scenario) -> list[Division]:
-        if not isinstance(raw, list):
-            raise self.c.fail("combat.divide", f"must be a list of tables, not {type_name(raw)}")
-        seen: set[tuple[str, str]] = set()
-        out: list[Division] = []
-        step_names = self.registry.step_names
-        all_creatures = set(self.creatures) | {
-            e.creature.id for e in scenario.events if e.creature is not None
-        }
-        for i, item in enumerate(raw):
-            path = f"combat.divide[{i}]"
-            t = self.c.table(item, path)
-            self.c.keys(t, path, {"step", "source", "amounts"})
-            for required in ("step", "source", "amounts"):
-                if required not in t:
-                    raise self.c.fail(f"{path}.{required}", "missing")
-            step = self.c.string(t["step"], f"{path}.step")
-            if step not in step_names:
-                raise self.c.fail(
-                    f"{path}.step", f"unknown damage step {step!r} (known: {', '.join(step_names)})"
-                )
-            source = self.c.string(t["source"], f"{path}.source")
-            if source not in all_creatures:
-                raise self.c.fail(f"{path}.source", f"unknown creature {source!r}")
-            if (step, source) in seen:
-                raise self.c.fail(path, f"a second division for {source!r} in the {step} step")
-            seen.add((step, source))
-            # a band is blocked as one where a plugin says so (702.22h): its members' blockers
-            if source in scenario.attackers:
-                band = scenario.band_of(source)
-                allowed = {b for a in band for b in scenario.blockers_of(a)}
-                allowed.add(scenario.attackers[source])
-            elif source in scenario.blockers:
-                allowed = {m for a in scenario.blockers[source] for m in scenario.band_of(a)}
-            else:
-                raise self.c.fail(f"{path}.source", f"{source!r} is neither attacking nor blocking")
-            table = self.c.table(t["amounts"], f"{path}.amounts")
-            amounts: dict[str, int] = {}
-            for rid, amount in table.items():
-                where = f"{path}.amounts.{rid}"
-                if rid not in allowed:
-                    raise self.c.fail(
-                        where,
-                        f"{source!r} can assign damage only to "
-                        f"{', '.join(sorted(allowed)) or 'nobody'}, not {rid!r} (510.1)",
-                    )
-                amounts[rid] = self.c.integer(amount, where, 0)
-            out.append(Division(step, source, amounts, path))
-        return out
 
 
 def parse_scenario(

@@ -22,21 +22,19 @@ import gc
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import chain, repeat
-from operator import itemgetter
 from typing import Any
-
-import numpy as np
 
 from ecs_combat.plugin.definitions import CARD_TYPES, COLORS
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.battle_rows import Unusual, battle_rows
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.instances import Parameter, parse_instance
 from ecs_combat.scenario.quick_legality import Kind, KindLegality
 from ecs_combat.scenario.row_columns import (
-    I64,
     Columns,
     Keywords,
     LineRows,
+    Marks,
     checked_rows,
     list_mask,
     mask_names,
@@ -51,16 +49,8 @@ _CREATURE = frozenset(
 )
 _COMBAT = frozenset({"attackers", "blockers"})
 _EMPTY: dict[str, Any] = {}
-#: Creatures above which a battle is read a column at a time (:meth:`RowReader._battle`).
+#: Creatures above which a battle is read a column at a time (:func:`~ecs_combat.scenario.battle_rows.battle_rows`).
 LARGE = 64
-_CONTROLLER, _POWER, _TOUGHNESS = (
-    itemgetter("controller"),
-    itemgetter("power"),
-    itemgetter("toughness"),
-)
-#: What a keyword list not read yet is remembered as.
-_UNREAD: Any = object()
-
 _NO_KEYWORDS: Keywords = ((), ())
 
 
@@ -75,10 +65,6 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-class Unusual(Exception):
-    """The line is not of the common shape: the full reader reads it."""
 
 
 def given_name(table: Mapping[str, Any]) -> str | None:
@@ -180,188 +166,118 @@ class RowReader:
         numbers not checked yet)."""
         c = Columns()
         taken: list[int] = []
-        n_players, n_creatures, player_ids, creature_ids = (
-            c.n_players,
-            c.n_creatures,
-            c.player_ids,
-            c.creature_ids,
-        )
-        life, controller, power, toughness = c.life, c.controller, c.power, c.toughness
-        others, attack_row, attack_player = c.others, c.attack_row, c.attack_player
-        block_order, block_blocker, block_attacker = (
-            c.block_order,
-            c.block_blocker,
-            c.block_attacker,
-        )
-        top, combat_keys, empty = _TOP.issuperset, _COMBAT.issuperset, _EMPTY
         a0 = 0  # attackers so far
+        line = self._line
         for k, doc in enumerate(docs):
-            p0, c0 = len(player_ids), len(creature_ids)
-            marks = (p0, c0, len(others), len(attack_row), len(block_order))
+            marks = c.marks()
             try:
-                if type(doc) is not dict or not top(doc):
-                    raise Unusual
-                players = doc["players"]
-                creatures = doc.get("creatures", empty)
-                combat = doc.get("combat", empty)
-                if type(players) is not dict or type(creatures) is not dict:
-                    raise Unusual
-                if type(combat) is not dict or not combat_keys(combat):
-                    raise Unusual
-                attackers = combat.get("attackers", empty)
-                blockers = combat.get("blockers", empty)
-                if type(attackers) is not dict or type(blockers) is not dict or len(players) < 2:
-                    raise Unusual
-                strings = len(doc) + len(players) + 5 * len(creatures) + len(combat)
-                strings += 2 * len(attackers) + 2 * len(blockers)
-                # players
-                place: dict[str, int] = {}
-                for pid, t in players.items():
-                    if type(t) is not dict:
-                        raise Unusual
-                    if t:
-                        if len(t) != 1:
-                            raise Unusual
-                        life.append(t["life"])
-                        strings += 1
-                    else:
-                        life.append(20)
-                    place[pid] = p0 + len(place)
-                # creatures
-                if len(creatures) > LARGE:  # one large battle: a column at a time
-                    strings += self._battle(creatures, attackers, blockers, place, c, a0)
-                    if quotes[k] is not None and 2 * strings != quotes[k]:
-                        raise Unusual
-                    a0 += len(attackers)
-                    n_players.append(len(players))
-                    n_creatures.append(len(creatures))
-                    player_ids += players
-                    creature_ids += creatures
-                    taken.append(k)
-                    continue
-                row: dict[str, int] = {}
-                for cid, t in creatures.items():
-                    if type(t) is not dict or cid in place:
-                        raise Unusual
-                    controller.append(place[t["controller"]])
-                    power.append(t["power"])
-                    toughness.append(t["toughness"])
-                    if len(t) != 3:  # more than controller, power and toughness
-                        strings += self._other(cid, t, c0 + len(row), c)
-                    row[cid] = c0 + len(row)
-                # a key given twice, or a string not counted
-                if quotes[k] is not None and 2 * strings != quotes[k]:
-                    raise Unusual
-                # combat
-                for aid, pid in attackers.items():
-                    a, d = row[aid], place[pid]
-                    if d == p0 or controller[a] != p0:  # the first player attacks another
-                        raise Unusual
-                    attack_row.append(a)
-                    attack_player.append(d)
-                if blockers:
-                    order = (
-                        dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
-                        if len(attackers) > 1
-                        else None
-                    )
-                    for bid, aid in blockers.items():
-                        blocker = row[bid]
-                        if bid in attackers or place[attackers[aid]] != controller[blocker]:
-                            raise Unusual
-                        block_order.append(a0 if order is None else order[aid])
-                        block_blocker.append(blocker)
-                        block_attacker.append(row[aid])
-                if len(others) > marks[2] and not self._legal(c, c0, marks):
-                    raise Unusual
+                a0 += line(doc, quotes[k], c, (a0, marks))
             except (Unusual, KeyError, TypeError):
                 c.cut(marks)
                 continue
-            a0 += len(attackers)
-            n_players.append(len(players))
-            n_creatures.append(len(creatures))
-            player_ids += players
-            creature_ids += creatures
             taken.append(k)
         return c, taken
 
-    def _battle(
+    def _line(self, doc: Any, quotes: int | None, c: Columns, before: tuple[int, Marks]) -> int:
+        """One line's players, creatures, attacks and blocks added to `c` (``before``: the
+        attackers and the :meth:`Columns.marks` before it); how many attackers it declares. Unusual (KeyError, TypeError) for a line
+        not of the common shape."""
+        if type(doc) is not dict or not _TOP.issuperset(doc):
+            raise Unusual
+        players = doc["players"]
+        creatures = doc.get("creatures", _EMPTY)
+        combat = doc.get("combat", _EMPTY)
+        if type(players) is not dict or type(combat) is not dict or not _COMBAT.issuperset(combat):
+            raise Unusual
+        attackers = combat.get("attackers", _EMPTY)
+        blockers = combat.get("blockers", _EMPTY)
+        if type(attackers) is not dict or type(blockers) is not dict or len(players) < 2:
+            raise Unusual
+        strings = len(doc) + len(players) + 5 * len(creatures) + len(combat)
+        strings += 2 * len(attackers) + 2 * len(blockers)
+        a0, marks = before
+        place: dict[str, int] = {}
+        for pid, t in players.items():
+            if type(t) is not dict:
+                raise Unusual
+            if t:
+                if len(t) != 1:
+                    raise Unusual
+                c.life.append(t["life"])
+                strings += 1
+            else:
+                c.life.append(20)
+            place[pid] = marks[0] + len(place)
+        if type(creatures) is not dict:
+            raise Unusual
+        if len(creatures) > LARGE:  # one large battle: a column at a time
+            strings += battle_rows(self, creatures, (attackers, blockers), place, c, a0)
+        else:
+            more, row = self._creatures(creatures, place, c)
+            strings += more
+            self._combat(attackers, blockers, (place, row), c, a0)
+            if len(c.others) > marks[2] and not self.legal(c, marks[1], marks):
+                raise Unusual
+        if quotes is not None and 2 * strings != quotes:  # a key given twice, a string missed
+            raise Unusual
+        c.n_players.append(len(players))
+        c.n_creatures.append(len(creatures))
+        c.player_ids += players
+        c.creature_ids += creatures
+        return len(attackers)
+
+    def _creatures(
+        self, creatures: dict[str, Any], place: dict[str, int], c: Columns
+    ) -> tuple[int, dict[str, int]]:
+        """A line's few creatures added to `c`: how many strings their tables hold besides
+        their ids, keys and controllers, and each one's row."""
+        strings, c0 = 0, len(c.power)
+        controller, power, toughness = c.controller, c.power, c.toughness
+        row: dict[str, int] = {}
+        for cid, t in creatures.items():
+            if type(t) is not dict or cid in place:
+                raise Unusual
+            controller.append(place[t["controller"]])
+            power.append(t["power"])
+            toughness.append(t["toughness"])
+            if len(t) != 3:  # more than controller, power and toughness
+                strings += self.other(cid, t, c0 + len(row), c)
+            row[cid] = c0 + len(row)
+        return strings, row
+
+    def _combat(
         self,
-        creatures: dict[str, Any],
         attackers: dict[str, Any],
         blockers: dict[str, Any],
-        place: dict[str, int],
+        rows: tuple[dict[str, int], dict[str, int]],
         c: Columns,
         a0: int,
-    ) -> int:
-        """The creatures, attacks and blocks of one battle of many creatures, read as the
-        line loop of :meth:`_read` reads them (the same columns, :class:`Unusual` for the same
-        lines), a column at a time: a few look-ups per creature, the checks over arrays. How
-        many strings the creatures' tables hold besides their ids, keys and controllers."""
-        p0, c0, n = len(c.life) - len(place), len(c.power), len(creatures)  # before this battle
-        tables = list(creatures.values())
-        if set(map(type, tables)) != {dict} or not place.keys().isdisjoint(creatures):
-            raise Unusual
-        controller = list(map(place.__getitem__, map(_CONTROLLER, tables)))
-        c.controller += controller
-        c.power += map(_POWER, tables)
-        c.toughness += map(_TOUGHNESS, tables)
-        strings = 0  # the ids, 3 keys and a controller are counted by the caller
-        marks = (p0, c0, len(c.others), len(c.attack_row), len(c.block_order))
-        wide = np.flatnonzero(np.fromiter(map(len, tables), I64, n) != 3).tolist()
-        if wide:  # creatures with more than a controller, power and toughness
-            strings += self._wide(list(creatures), tables, wide, c0, c)
-        row = dict(zip(creatures, range(c0, c0 + n), strict=True))
-        owner = np.array(controller, I64)
-        attack_row = np.fromiter(map(row.__getitem__, attackers), I64, len(attackers))
-        attack_player = np.fromiter(map(place.__getitem__, attackers.values()), I64)
-        if (attack_player == p0).any() or (owner[attack_row - c0] != p0).any():
-            raise Unusual  # the first player attacks another
-        c.attack_row += attack_row.tolist()
-        c.attack_player += attack_player.tolist()
+    ) -> None:
+        """A line's attacks and blocks added to `c` (`rows`: its players' and creatures'
+        rows)."""
+        (place, row), controller = rows, c.controller
+        p0 = len(c.life) - len(place)
+        for aid, pid in attackers.items():
+            a, d = row[aid], place[pid]
+            if d == p0 or controller[a] != p0:  # the first player attacks another
+                raise Unusual
+            c.attack_row.append(a)
+            c.attack_player.append(d)
         if blockers:
-            if not attackers.keys().isdisjoint(blockers):
-                raise Unusual
-            blocker = np.fromiter(map(row.__getitem__, blockers), I64, len(blockers))
-            blocked = np.fromiter(map(row.__getitem__, blockers.values()), I64, len(blockers))
-            # each creature's place among the attackers (-1: not attacking)
-            attack = np.full(n, -1, I64)
-            attack[attack_row - c0] = np.arange(len(attack_row))
-            k = attack[blocked - c0]
-            if (k < 0).any() or (attack_player[k] != owner[blocker - c0]).any():
-                raise Unusual  # it blocks a creature not attacking its controller
-            c.block_order += (k + a0).tolist()
-            c.block_blocker += blocker.tolist()
-            c.block_attacker += blocked.tolist()
-        if len(c.others) > marks[2] and not self._legal(c, c0, marks):
-            raise Unusual
-        return strings
+            order = (
+                dict(zip(attackers, range(a0, a0 + len(attackers)), strict=True))
+                if len(attackers) > 1
+                else None
+            )
+            for bid, aid in blockers.items():
+                blocker = row[bid]
+                if bid in attackers or place[attackers[aid]] != controller[blocker]:
+                    raise Unusual
+                c.block_order.append(a0 if order is None else order[aid])
+                c.block_blocker.append(blocker)
+                c.block_attacker.append(row[aid])
 
-    def _wide(
-        self, ids: list[str], tables: list[dict[str, Any]], wide: list[int], c0: int, c: Columns
-    ) -> int:
-        """The creatures ``wide`` of a battle (creature rows from `c0`), which have keys
-        beyond controller, power and toughness, as :meth:`_other` reads them, those with
-        keywords alone quickly; how many strings those keys and values hold."""
-        strings = 0
-        memory, others = self.keyword_lists, c.others
-        for i in wide:
-            t = tables[i]
-            texts = t.get("keywords") if len(t) == 4 else None
-            if type(texts) is not list:
-                strings += self._other(ids[i], t, c0 + i, c)
-                continue
-            given = tuple(texts)
-            found = memory.get(given, _UNREAD)
-            if found is _UNREAD:
-                found = memory[given] = self._keywords(given)
-            if found is None:
-                raise Unusual
-            others.append((c0 + i, ids[i], 0, found if found[0] else None, 0, 0, None))
-            strings += 1 + len(texts)
-        return strings
-
-    def _other(self, cid: str, t: dict[str, Any], row: int, c: Columns) -> int:
+    def other(self, cid: str, t: dict[str, Any], row: int, c: Columns) -> int:
         """A creature with keys beyond controller, power and toughness: its name, damage,
         keywords, colors and types added to the columns; how many strings those keys and
         values hold."""
@@ -383,7 +299,7 @@ class RowReader:
                 raise Unusual
             given = tuple(texts)
             if given not in self.keyword_lists:
-                self.keyword_lists[given] = self._keywords(given)
+                self.keyword_lists[given] = self.keywords(given)
             found = self.keyword_lists[given]
             if found is None:
                 raise Unusual
@@ -410,7 +326,7 @@ class RowReader:
         c.others.append((row, name, t.get("damage", 0), found, masks[0], masks[1], value))
         return strings
 
-    def _keywords(self, texts: tuple[Any, ...]) -> Keywords | None:
+    def keywords(self, texts: tuple[Any, ...]) -> Keywords | None:
         """Keyword instances as the full reader reads them, or None."""
         names: list[str] = []
         parameters: list[Parameter] = []
@@ -425,7 +341,7 @@ class RowReader:
             parameters.append(instance.parameter)
         return (tuple(names), tuple(parameters)) if names else _NO_KEYWORDS
 
-    def _legal(self, c: Columns, c0: int, marks: tuple[int, int, int, int, int]) -> bool:
+    def legal(self, c: Columns, c0: int, marks: tuple[int, int, int, int, int]) -> bool:
         """The attacks and blocks of a line with creatures with other keys (creature rows from
         `c0`; its other creatures, attacks and blocks after `marks`): legal when none has
         keywords, else as :class:`KindLegality` says."""

@@ -16,6 +16,8 @@ from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.instances import Parameter
 
 IntArray = npt.NDArray[np.int64]
+#: How many players, creatures, others, attacks and blocks the columns hold.
+Marks = tuple[int, int, int, int, int]
 I64 = np.int64
 #: A creature's keyword instances: their names and parameters.
 Keywords = tuple[tuple[str, ...], tuple[Parameter, ...]]
@@ -78,7 +80,17 @@ class Columns:
         self.block_blocker: list[int] = []
         self.block_attacker: list[int] = []
 
-    def cut(self, marks: tuple[int, int, int, int, int]) -> None:
+    def marks(self) -> Marks:
+        """How many players, creatures, others, attacks and blocks are read so far."""
+        return (
+            len(self.life),
+            len(self.power),
+            len(self.others),
+            len(self.attack_row),
+            len(self.block_order),
+        )
+
+    def cut(self, marks: Marks) -> None:
         """Drop what a line that turned out unusual added (its ids, counts and places are
         added only once it is known to be usual)."""
         players, creatures, others, attacks, blocks = marks

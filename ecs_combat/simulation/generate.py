@@ -10,7 +10,7 @@ it is resolved in, and no battle is ever drawn with a Python loop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -114,6 +114,20 @@ class Drawn:
     battle_start: IntArray | None = None
 
 
+@dataclass(frozen=True)
+class OneOnOne:
+    """Battles of one attacker against one blocker that differ only in the creatures' power,
+    toughness and keywords, so that a compiled kernel may draw, play and tally them block by
+    block: the batch of a block (any block's draws), each keyword code's mask, the number of
+    codes a side, and a block's draws as (keyword code, power, toughness), each [battles, 2]
+    bytes (attacker, blocker), the same random numbers :meth:`Generator.draw` takes."""
+
+    batch: CombatBatch
+    masks: MaskArray
+    codes: int
+    draw: Callable[[np.random.Generator, int], tuple[Array, Array, Array]]
+
+
 class Generator(Protocol):
     """What running, tallying and summing up a simulation ask of its battles' generator (the
     keyword tournament, a SPEC, a SPEC with a card pool), so none of them asks which it is."""
@@ -162,6 +176,12 @@ class Generator(Protocol):
     def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray | None:
         """The per-card tally of resolved battles (`code`: outcome code per battle), or None
         when they are not drawn from a card pool."""
+        ...
+
+    def compiled_blocks(self) -> OneOnOne | None:
+        """How a compiled kernel draws these battles block by block, or None when it
+        can't (they are not all one attacker against one blocker, differing only in power,
+        toughness and keywords)."""
         ...
 
 
@@ -219,6 +239,10 @@ class SpecGenerator:
 
     def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray | None:
         """None: a SPEC without a pool makes its creatures up."""
+        return None
+
+    def compiled_blocks(self) -> OneOnOne | None:
+        """None: a SPEC's battles are drawn in numpy (:meth:`Generator.compiled_blocks`)."""
         return None
 
     def label(self, code: int) -> str:

@@ -27,6 +27,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.result import TurnResult
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
+from ecs_combat.simulation.compiled import one_on_one_rows
 from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import (
     Drawn,
@@ -338,6 +339,9 @@ def run_chunk(
     spec = generator.spec
     if isinstance(spec, BattleSpec) and spec.race is not None:
         return _race_chunk(generator, engine, seed, index, start, stop, with_table)
+    if not with_table and (compiled := one_on_one_rows(generator, engine, seed, start, stop)):
+        tally = Tally(compiled[0], 2 * (stop - start))
+        return ChunkResult(index, start, stop, tally, compiled[1])  # all in the compiled kernel
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
     drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine
@@ -389,10 +393,9 @@ def run_chunk(
             "blockers_died": blk_died,
             "damage_to_players": outcome.damage_to_players.astype(np.int64),
         }
-    # What the engine built to resolve the chunk holds reference cycles, so it is freed only
-    # by the cyclic collector, whose oldest generation runs rarely: collected here (a young
-    # generation's collection, well under a millisecond) it cannot pile up over many chunks
-    # (it held up to 190 MB in a 1,000,000-battle tournament; docs/performance.md).
+    # What the engine built holds reference cycles, freed only by the cyclic collector, whose
+    # oldest generation runs rarely: collected here (a young generation, well under a ms) it
+    # can't pile up over chunks (190 MB in a 1,000,000-battle tournament; performance.md).
     gc.collect(1)
     return ChunkResult(index, start, stop, tally, engine_seconds, table, creatures)
 

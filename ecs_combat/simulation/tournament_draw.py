@@ -10,8 +10,8 @@ import numpy as np
 
 from ecs_combat.batched import BatchOutcome, CombatBatch, IntArray, MaskArray
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.assemble import assemble, state_columns
-from ecs_combat.simulation.generate import BLOCK, Drawn, Draws
+from ecs_combat.simulation.assemble import Array, assemble, state_columns
+from ecs_combat.simulation.generate import BLOCK, Drawn, Draws, OneOnOne
 from ecs_combat.simulation.keyword_bits import KeywordBits
 from ecs_combat.simulation.spec import TournamentSpec
 
@@ -177,3 +177,20 @@ class TournamentGenerator:
     def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray | None:
         """None: the tournament's creatures are made up."""
         return None
+
+    def compiled_blocks(self) -> OneOnOne | None:
+        """The tournament's blocks for a compiled kernel (:meth:`Generator.compiled_blocks`),
+        when no keyword it draws forbids an attack or a block."""
+        if not self._free_blocks:
+            return None
+        draws = self.draw(np.random.default_rng(0), BLOCK)
+        # every keyword in the batch, so that every system which may run is in its schedule
+        every = np.arange(2 * BLOCK).reshape(BLOCK, 2) % self._k
+        draws.battle_cols["keyword"] = every.astype(np.uint8)
+        batch = self.build(draws).batch
+        return OneOnOne(batch, self.code_masks, self._k, self._draw_columns)
+
+    def _draw_columns(self, rng: np.random.Generator, n: int) -> tuple[Array, Array, Array]:
+        """:meth:`draw`'s columns: keyword codes, power, toughness."""
+        cols = self.draw(rng, n).battle_cols
+        return cols["keyword"], cols["power"], cols["toughness"]

@@ -1,0 +1,160 @@
+"""Blocks of one-on-one battles drawn, played and tallied in the kernel at once
+(:class:`OneOnOnePlayer`): the state of a block's battles is made once and reset between
+blocks, so no array is made per block, and no outcome array at all."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ecs_combat.batched import CombatBatch, IntArray, MaskArray, Schedule
+from ecs_combat.kernel.runner import Kernel, entry_of
+
+AnyArray = npt.NDArray[Any]
+#: The summary's columns a block adds to, per matchup (the template's ``one_on_one_range``).
+TALLY_COLUMNS = 8
+
+
+def one_on_one_player(
+    kernel: Kernel, schedule: Schedule, batch: CombatBatch, masks: MaskArray, codes: int
+) -> OneOnOnePlayer | None:
+    """A player of blocks shaped like `batch` (`masks`: each keyword code's bits, `codes` of
+    them per side) in `kernel`, compiled (or read from numba's cache); None when the kernel
+    can't resolve `batch`."""
+    if kernel.refusal(schedule, batch):
+        return None
+    kernel.compile()
+    arguments = kernel._arguments(batch, kernel.plan(schedule))  # the kernel's own
+    dispatcher = kernel.module.one_on_one_range
+    player = OneOnOnePlayer(arguments, dispatcher, batch, masks, codes)
+    none = np.zeros((batch.n_battles, 2), np.uint8)
+    player.play(0, 0, (none, none, none), player.counts())  # compiled, or read from the cache
+    player.use_entry(entry_of(dispatcher))
+    return player
+
+
+class OneOnOnePlayer:
+    """Plays blocks of battles shaped like `batch` (one attacker against one blocker per
+    battle, rows 2b and 2b + 1) whose creatures differ only in power, toughness and
+    keywords, in a kernel that can resolve `batch`."""
+
+    def __init__(
+        self,
+        arguments: tuple[Any, ...],
+        entry: Callable[..., None],
+        batch: CombatBatch,
+        masks: MaskArray,
+        codes: int,
+    ) -> None:
+        c, st, *rest = arguments
+        st = st._replace(kw=np.zeros(batch.n_creatures, np.uint64))  # written per block
+        scratch = st.a_start.base  # written before read: not reset
+        writable = _writable((c, st, *rest), scratch)
+        size = sum(-(-a.nbytes // 8) * 8 for a in writable.values())
+        self._work = np.zeros(size, np.uint8)
+        views: dict[int, AnyArray] = {}
+        offset = 0
+        for key, array in writable.items():
+            view = self._work[offset : offset + array.nbytes].view(array.dtype)
+            view = view.reshape(array.shape)
+            view[...] = array
+            views[key] = view
+            offset += -(-array.nbytes // 8) * 8
+        self._arguments = _replaced((c, st, *rest), views)
+        self._fresh = self._work.copy()
+        self._fresh.flags.writeable = False
+        self._masks = np.ascontiguousarray(masks, np.uint64)
+        self._entry = entry
+        self.battles = batch.n_battles
+        self.codes = codes
+
+    def use_entry(self, entry: Callable[..., None]) -> None:
+        """Call the kernel through `entry` from now on (its compiled entry point)."""
+        self._entry = entry
+
+    def counts(self) -> IntArray:
+        """An empty tally to add blocks to: [codes * codes, :data:`TALLY_COLUMNS`]."""
+        return np.zeros((self.codes * self.codes, TALLY_COLUMNS), np.int64)
+
+    def play(
+        self,
+        lo: int,
+        hi: int,
+        drawn: tuple[AnyArray, AnyArray, AnyArray],
+        counts: IntArray,
+    ) -> None:
+        """Battles `lo` to `hi - 1` of a block drawn as (keyword codes, power, toughness),
+        each [battles, 2] bytes, played and added to `counts`."""
+        keyword, power, toughness = (np.ascontiguousarray(x, np.uint8) for x in drawn)
+        self._entry(
+            lo, hi, keyword, power, toughness, self._masks, self._work, self._fresh, counts,
+            self.codes, *self._arguments,
+        )  # fmt: skip
+
+
+def _writable(value: Any, scratch: object) -> dict[int, AnyArray]:
+    """Every writable array of the kernel's arguments but the scratch, by identity."""
+    found: dict[int, AnyArray] = {}
+    if isinstance(value, np.ndarray):
+        if value.flags.writeable and value.base is not scratch:
+            found[id(value)] = value
+    elif isinstance(value, tuple):
+        for item in value:
+            found.update(_writable(item, scratch))
+    return found
+
+
+def _replaced(value: Any, views: dict[int, AnyArray]) -> Any:
+    """The arguments with each array in `views` replaced by its view."""
+    if isinstance(value, np.ndarray):
+        return views.get(id(value), value)
+    if isinstance(value, tuple):
+        items = [_replaced(item, views) for item in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    return value
+
+
+#: A block as played: its index, and the range of its battles played.
+Block = tuple[int, int, int]
+#: A thread gets at least this many blocks.
+BLOCKS_A_THREAD = 4
+_pool: ThreadPoolExecutor | None = None
+
+
+def play_blocks(
+    players: Sequence[OneOnOnePlayer],
+    blocks: Sequence[Block],
+    draw: Callable[[int], tuple[AnyArray, AnyArray, AnyArray]],
+) -> IntArray:
+    """Blocks drawn (`draw` of a block's index) and played, the tally of all: in threads
+    over consecutive runs of blocks when many, a player each (the kernel and numpy's
+    drawing release the GIL)."""
+    threads = min(len(players), max(1, len(blocks) // BLOCKS_A_THREAD))
+    if threads <= 1:
+        return _play(players[0], blocks, draw)
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(len(players), thread_name_prefix="ecs-kernel-blocks")
+    edges = [len(blocks) * t // threads for t in range(threads + 1)]
+    jobs = [
+        _pool.submit(_play, players[t], blocks[edges[t] : edges[t + 1]], draw)
+        for t in range(threads)
+    ]
+    counts: IntArray = sum((job.result() for job in jobs), players[0].counts())
+    return counts
+
+
+def _play(
+    player: OneOnOnePlayer,
+    blocks: Sequence[Block],
+    draw: Callable[[int], tuple[AnyArray, AnyArray, AnyArray]],
+) -> IntArray:
+    """Blocks drawn and played by one player: their tally."""
+    counts = player.counts()
+    for block, lo, hi in blocks:
+        player.play(lo, hi, draw(block), counts)
+    return counts
