@@ -8,11 +8,9 @@ too with ``NUMBA_DISABLE_JIT=1``.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
+from test_kernels import kernels_on  # noqa: F401  (kernels on for this module, the same cache)
 
 from ecs_combat import Registry
 from ecs_combat.batched.engine import BatchedEngine
@@ -21,20 +19,6 @@ from ecs_combat.simulation.compiled import one_on_one_counts
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import simulate, summary
 from ecs_combat.simulation.spec import TournamentSpec, strike_keywords
-
-
-@pytest.fixture(scope="module", autouse=True)
-def kernels_on(pytestconfig: pytest.Config) -> Iterator[None]:
-    """Kernels on for this module, compiled into the cache test_kernels.py uses."""
-    saved = {k: os.environ.get(k) for k in ("ECS_COMBAT_KERNELS", "ECS_COMBAT_KERNEL_CACHE")}
-    os.environ["ECS_COMBAT_KERNELS"] = "1"
-    os.environ["ECS_COMBAT_KERNEL_CACHE"] = str(pytestconfig.cache.mkdir("ecs-combat-kernels"))
-    yield
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
 
 
 @pytest.fixture(scope="module")
