@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ecs_combat.cli.json_lines import LineWriter, json_line
+from ecs_combat.cli.json_lines import LineWriter, json_document, json_line
 
 TEXT = st.one_of(
     st.sampled_from(["a0", "regular", "+1/+1", 'say "hi"', "a,b", "x: y", "t\\u", "Ørn", "é"]),
@@ -39,6 +39,14 @@ DOCUMENTS = st.recursive(
 @given(doc=DOCUMENTS)
 def test_json_line_is_json_dumps(doc: Any) -> None:
     assert json_line(doc) == json.dumps(doc)
+
+
+def test_delete_is_escaped_as_json_escapes_it() -> None:
+    """DEL (0x7f) is ASCII, which orjson writes as it is and json escapes: both writers give
+    json's text (hypothesis found it)."""
+    doc = {"name": "a\x7fb", "power": 2}
+    assert json_line(doc) == json.dumps(doc) == '{"name": "a\\u007fb", "power": 2}'
+    assert json_document(doc) == json.dumps(doc, indent=2)
 
 
 def test_a_result_document_takes_the_quick_way() -> None:

@@ -2,7 +2,7 @@
 ``json.dumps(doc)`` (``", "`` and ``": "`` between items, ASCII), made quickly.
 
 :func:`json_line` encodes with orjson, which writes no spaces, and adds them outside strings:
-exact when its text is ASCII without a backslash, where every ``"`` opens or closes a string.
+exact when its text is ASCII without a backslash or DEL (which json escapes), where every ``"`` opens or closes a string.
 Anything else (a non-ASCII or escaped character, a float, null, a value orjson refuses) is
 written by ``json.dumps`` itself.
 """
@@ -22,7 +22,7 @@ def json_line(doc: Any) -> str:
         raw = orjson.dumps(doc)
     except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, a key not a string
         return json.dumps(doc)
-    if not raw.isascii() or b"\\" in raw:  # json escapes non-ASCII characters its own way
+    if not raw.isascii() or b"\\" in raw or b"\x7f" in raw:  # json escapes these its own way
         return json.dumps(doc)
     parts = raw.split(b'"')
     outside = parts[::2]
@@ -43,7 +43,7 @@ def json_document(doc: Any) -> str:
         raw = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
     except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, a key not a string
         return json.dumps(doc, indent=2)
-    if not raw.isascii() or b"\\" in raw:
+    if not raw.isascii() or b"\\" in raw or b"\x7f" in raw:
         return json.dumps(doc, indent=2)
     outside = b"".join(raw.split(b'"')[::2]).replace(b"true", b"").replace(b"false", b"")
     if b"." in outside or b"e" in outside or b"null" in outside:
