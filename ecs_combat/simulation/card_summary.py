@@ -71,14 +71,8 @@ def card_rows(pool: CardPool, cards: npt.NDArray[np.int64] | None) -> list[dict[
     if cards is None:
         cards = np.zeros((len(pool), len(ROLES), len(CARD_COLUMNS)), dtype=np.int64)
     out = []
-    for i, name in enumerate(pool.names):
-        row: dict[str, Any] = {
-            "card": name,
-            "power": int(pool.power[i]),
-            "toughness": int(pool.toughness[i]),
-            "keywords": [str(k) for k in pool.instances[i]],
-            "status": "approximate" if pool.ignored[i] else "exact",
-        }
+    for i in range(len(pool)):
+        row: dict[str, Any] = pool.card(i)
         if pool.ignored[i]:
             row["ignored_text"] = list(pool.ignored[i])
         row.update(_figures(cards[i].sum(axis=0)))

@@ -181,6 +181,17 @@ class CardPool:
         """Every keyword some card of the pool has."""
         return frozenset(i.name for card in self.instances for i in card)
 
+    def card(self, i: int) -> dict[str, Any]:
+        """What card `i` is, as a summary's row begins: its name, power, toughness, keywords
+        and whether it is modelled exactly."""
+        return {
+            "card": self.names[i],
+            "power": int(self.power[i]),
+            "toughness": int(self.toughness[i]),
+            "keywords": [str(k) for k in self.instances[i]],
+            "status": "approximate" if self.ignored[i] else "exact",
+        }
+
     def describe(self) -> dict[str, Any]:
         """The pool as JSON data: each side's filter and card count, and a digest of the cards
         (names, power, toughness, keywords), so that runs of other cards never mix."""

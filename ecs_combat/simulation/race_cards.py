@@ -39,15 +39,8 @@ def race_card_rows(pool: CardPool, cards: npt.NDArray[np.int64] | None) -> list[
     if cards is None:
         cards = np.zeros((len(pool), len(ORDERS), len(RACE_COLUMNS)), I64)
     out = []
-    for i, name in enumerate(pool.names):
-        row: dict[str, Any] = {
-            "card": name,
-            "power": int(pool.power[i]),
-            "toughness": int(pool.toughness[i]),
-            "keywords": [str(k) for k in pool.instances[i]],
-            "status": "approximate" if pool.ignored[i] else "exact",
-            **race_row(cards[i].sum(axis=0)),
-        }
+    for i in range(len(pool)):
+        row: dict[str, Any] = {**pool.card(i), **race_row(cards[i].sum(axis=0))}
         for o, order in enumerate(ORDERS):
             row[f"moving_{order}"] = race_row(cards[i, o])
         out.append(row)
