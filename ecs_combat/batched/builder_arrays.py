@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.batched.arrays import CombatBatch
 
@@ -18,11 +19,7 @@ def built_batch(builder: BatchBuilder, n_battles: int) -> CombatBatch:
     """The batch of the rows a builder collected: `n_battles` battles, its lists made arrays."""
     i64 = np.int64
     k = len(builder.counter_names)
-    counters = None
-    if builder.counters:
-        counters = np.zeros((len(builder.battle), k), i64)
-        for row, col, n in builder.counters:
-            counters[row, col] = n
+    counters = _counter_table(builder.counters, len(builder.battle), k)
     inst = np.asarray(builder.instances, i64).reshape(-1, 3)
     aims = np.asarray(builder.aims, i64).reshape(-1, 4)
     made = np.asarray(sorted(builder.tokens), i64).reshape(-1, 3)
@@ -76,11 +73,7 @@ def combat_arrays(builder: BatchBuilder, n_rows: int) -> dict[str, Any]:
     k = len(builder.counter_names)
     attacking = builder.attacking + [-1] * (n_rows - len(builder.attacking))
     ev = np.asarray(builder.ev, i64).reshape(-1, 10)
-    event_counters = None
-    if builder.ev_counters:
-        event_counters = np.zeros((len(builder.ev), k), i64)
-        for row, col, n in builder.ev_counters:
-            event_counters[row, col] = n
+    event_counters = _counter_table(builder.ev_counters, len(builder.ev), k)
     div = np.asarray(builder.div, i64).reshape(-1, 5)
     ev_inst = np.asarray(builder.ev_instances, i64).reshape(-1, 3)
     chosen = np.asarray(builder.sacrifices, i64).reshape(-1, 2)
@@ -125,3 +118,15 @@ def combat_arrays(builder: BatchBuilder, n_rows: int) -> dict[str, Any]:
             np.asarray(builder.ev_tokens, i64) if any(t >= 0 for t in builder.ev_tokens) else None
         ),
     )
+
+
+def _counter_table(
+    counts: list[tuple[int, int, int]], rows: int, kinds: int
+) -> npt.NDArray[np.int64] | None:
+    """A [rows, kinds] table of the (row, kind, count) entries collected; None for none."""
+    if not counts:
+        return None
+    table = np.zeros((rows, kinds), np.int64)
+    for row, col, n in counts:
+        table[row, col] = n
+    return table
