@@ -19,6 +19,7 @@ from ecs_combat.batched import (
 )
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions.answers import Choice, Decision
+from ecs_combat.decisions.attack_bounds import search_attacks, some_attacks
 from ecs_combat.decisions.bounds import MOST_DECLARATION_CELLS, Clock, refuse_if_too_large
 from ecs_combat.decisions.declarations import (
     AttackDeclarations,
@@ -167,11 +168,15 @@ def best_attacks(
         every, masks=every.masks[: len(block_decls)], tie_order=every.tie_order[: len(block_decls)]
     )
     template = _template(scenario, registry)
-    boards = _attack_boards(template, attacks, defender_row=1)
-    sides = _sides(scenario, template, boards, attacker, defender)
-    results = search_blocks(
-        engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True,
-        continuation=continuation, guard=scenario.file or "",
+
+    def boards_of(which: list[int]) -> tuple[CombatBatch, Sides]:
+        some = some_attacks(attacks, which)
+        boards = _attack_boards(template, some, defender_row=1)
+        return boards, _sides(scenario, template, boards, attacker, defender)
+
+    attacks, block_decls, results, resolved = search_attacks(
+        engine, objective, boards_of, attacks, block_decls, top, clock, budget, continuation,
+        scenario.file or "",
     )  # fmt: skip
     answer, ranked_attacks, tied = _rank_attacks(results, attacks, block_decls, objective)
     optimal = listed_all and all(results.complete(b) for b in range(attacks.count))
@@ -203,7 +208,7 @@ def best_attacks(
         choices,
         None if optimal else _attacks_reason(results, clock, attacks.count, every.count),
         clock.elapsed,
-        results.tree.evaluated,
+        resolved,
     )
 
 
