@@ -15,7 +15,7 @@ from test_decisions import KEYWORDS
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.decisions import attack_bounds
 from ecs_combat.decisions.attack_bounds import Kept
-from ecs_combat.decisions.decide import best_attacks
+from ecs_combat.decisions.attacks import best_attacks
 from ecs_combat.decisions.declarations import AttackDeclarations, BlockDeclarations
 
 

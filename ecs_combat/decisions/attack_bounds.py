@@ -1,26 +1,29 @@
-"""Which attacks of one board can still be chosen (RULES section 9, step 1), found before the
-full search of :func:`~ecs_combat.decisions.decide.best_attacks` by cheaper searches.
+"""Which attacks of some boards can still be chosen (RULES section 9, step 1), found before the
+full search of :func:`~ecs_combat.decisions.attacks.best_attacks_of` by cheaper searches.
 
 An attack's value is its best blocks' (the lowest value of its block declarations), so the
-exact value of any set of its declarations (their lowest) is an upper bound of it. On a board
-of at least :data:`FEWEST_DECLARATIONS` (attack, block declaration) pairs, two rounds, each
-one batched search (:func:`~ecs_combat.decisions.search.search_blocks`):
+exact value of any set of its declarations (their lowest) is an upper bound of it. On each
+board of at least :data:`FEWEST_DECLARATIONS` (attack, block declaration) pairs, two rounds,
+each one batched search (:func:`~ecs_combat.decisions.search.search_blocks`) over every such
+board at once:
 
 1. the attacks of at most one attacker, every declaration, searched as the full search does
    (the `top` best exactly, the others shown to be below them);
 2. each larger attack against a few likely-best declarations only: the best blocks found for
    some of its attackers alone, together (when no blocker is in two of them).
 
-An attack whose bound is below the `top`-th highest exact value can neither be shown nor tie
-it: it is not searched again. When only attacks of at most one attacker are left, the first
-round's search answers as the full search would; otherwise the attacks left are searched as
-before. Either way the decision is the same, ties in section 9's order.
+An attack whose bound is below the `top`-th highest exact value of its board can neither be
+shown nor tie it: it is not searched again. When only attacks of at most one attacker are
+left, the first round's search answers for that board as the full search would; the attacks
+left on the other boards (and every attack of the boards not pruned) are then searched
+together. Either way each board's decision is the same, ties in section 9's order.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,104 +50,139 @@ FEWEST_DECLARATIONS = 100
 
 #: One block declaration as its (blocker, attacker) pairs, by place in the file.
 Pairs = frozenset[tuple[int, int]]
-#: The boards and sides of some attacks (by index in the attack declarations).
-BoardsOf = Callable[[list[int]], tuple[CombatBatch, Sides]]
+#: Some attacks, each as (board, attack index in the board's attack declarations).
+Picks = list[tuple[int, int]]
+#: The boards of play and sides of some attacks, one battle each, in the order given.
+BoardsOf = Callable[[Picks], tuple[CombatBatch, Sides]]
 
 
 @dataclass(frozen=True)
-class Kept:
-    """The attacks left to search, and the candidate combats the rounds resolved; or, when
-    every attack left is of at most one attacker, the first round's search (`searched`, made
-    as the full search would be) and the attacks it searched (`attacks`: those left and some
-    shown to be below them), which then answer as the full search would."""
+class Attacks:
+    """One board of play's attacks (the attacking player's declarations) and each one's
+    block declarations."""
 
-    attacks: list[int]
-    combats_resolved: int
-    searched: BoardResults | None = None
+    attacks: AttackDeclarations
+    blocks: list[BlockDeclarations]
+
+
+@dataclass(frozen=True)
+class Searched:
+    """One board's attacks as finally searched: those searched (`attacks`, `blocks`), the
+    search holding them (its boards ``first`` to ``first + attacks.count - 1``), and the
+    candidate combats resolved for the board (its boards' nodes in every search)."""
+
+    attacks: AttackDeclarations
+    blocks: list[BlockDeclarations]
+    results: BoardResults
+    first: int
+    resolved: int
 
 
 @dataclass
 class _Found:
-    """What the rounds know of each attack (by index)."""
+    """What the rounds know of each attack, by (board, attack index)."""
 
-    exact: list[tuple[int, ...]]  #: values known exact (of some attacks)
-    bound: dict[int, tuple[int, ...]]  #: upper bound of each attack searched
-    best: dict[int, Pairs]  #: the best declaration found for each
-    resolved: int = 0
-
-
-def attacks_to_search(
-    engine: BatchedEngine,
-    objective: Objective,
-    boards_of: BoardsOf,
-    attacks: AttackDeclarations,
-    block_decls: list[BlockDeclarations],
-    top: int,
-    guard: str,
-) -> Kept:
-    """The attacks (indices into `attacks`, whose block declarations are `block_decls`) that
-    may be among the `top` best or tie with the `top`-th, in order; `guard` as
-    :func:`~ecs_combat.decisions.search.search` takes it."""
-    masks = [int(m) for m in attacks.masks.tolist()]
-    sizes = [m.bit_count() for m in masks]
-    everything = list(range(len(masks)))
-    if max(sizes, default=0) <= 1 or sum(d.count for d in block_decls) < FEWEST_DECLARATIONS:
-        return Kept(everything, 0)  # nothing or little to save: one search as before
-    found = _Found([], {}, {})
-    small = [i for i in everything if sizes[i] <= 1]
-    first = _search(
-        engine, objective, boards_of, small, [block_decls[i] for i in small], found, guard, top
-    )
-    found.exact += sorted((found.bound[i] for i in small if i in found.bound), reverse=True)[:top]
-    single = {masks[i]: found.best[i] for i in small if i in found.best}
-    larger = [i for i in everything if sizes[i] > 1]
-    subsets = [_likely_best(masks[i], block_decls[i], single) for i in larger]
-    _search(engine, objective, boards_of, larger, subsets, found, guard)
-    for i, part in zip(larger, subsets, strict=True):
-        if part.count == block_decls[i].count and i in found.bound:  # every declaration: exact
-            found.exact.append(found.bound[i])
-    if len(found.exact) < top:
-        return Kept(everything, found.resolved)
-    kth = sorted(found.exact, reverse=True)[top - 1]
-    kept = [i for i in everything if found.bound.get(i, kth) >= kth]
-    if all(sizes[i] <= 1 for i in kept):  # the first round searched them as the full search
-        return Kept(small, found.resolved, first)
-    return Kept(kept, found.resolved)
+    bound: dict[tuple[int, int], tuple[int, ...]]  #: upper bound of each attack searched
+    best: dict[tuple[int, int], Pairs]  #: the best declaration found for each
+    resolved: dict[int, int]  #: candidate combats resolved per board
 
 
 def search_attacks(
     engine: BatchedEngine,
     objective: Objective,
     boards_of: BoardsOf,
-    attacks: AttackDeclarations,
-    block_decls: list[BlockDeclarations],
+    boards: Sequence[Attacks],
     top: int,
     clock: Clock,
-    budget: float | None,
     continuation: Continuation | None,
     guard: str,
-) -> tuple[AttackDeclarations, list[BlockDeclarations], BoardResults, int]:
-    """The attacks searched, their block declarations, the search, and the candidate combats
-    resolved: without a budget or continuation, the attacks that can no longer be chosen
-    pruned first (:func:`attacks_to_search`), whose first round may answer."""
-    resolved = 0
-    searched = None
-    which = list(range(attacks.count))  # by index in `attacks`, as `boards_of` takes them
-    if budget is None and continuation is None:  # the attacks that may still be chosen
-        kept = attacks_to_search(engine, objective, boards_of, attacks, block_decls, top, guard)
-        which, resolved, searched = kept.attacks, kept.combats_resolved, kept.searched
-    decls = [block_decls[i] for i in which]
-    if searched is None:
-        boards, sides = boards_of(which)
-        searched = search_blocks(
-            engine, objective, boards, sides, decls, 1, clock, attack_top=top,
-            record=True, continuation=continuation, guard=guard,
+    prune: bool = True,
+) -> list[Searched]:
+    """Each board's attacks searched (the `top` best of each exactly, ties in order): with
+    `prune`, those that can no longer be chosen left out first by the rounds above, whose
+    first may answer. `guard` as :func:`~ecs_combat.decisions.search.search` takes it."""
+    found = _Found({}, {}, {b: 0 for b in range(len(boards))})
+    pruned = [b for b, x in enumerate(boards) if prune and _prunable(x)]
+    kept = {b: list(range(x.attacks.count)) for b, x in enumerate(boards)}
+    out: dict[int, Searched] = {}
+    if pruned:
+        small = [(b, i) for b in pruned for i in _sized(boards[b], lambda k: k <= 1)]
+        first = _search(engine, objective, boards_of, boards, small, found, guard, top)
+        larger = [(b, i) for b in pruned for i in _sized(boards[b], lambda k: k > 1)]
+        single: dict[tuple[int, int], Pairs] = {}
+        for (b, i), pairs in found.best.items():
+            single[b, int(boards[b].attacks.masks[i])] = pairs
+        subsets = [_likely_best(boards[b], i, single, b) for b, i in larger]
+        _search(engine, objective, boards_of, boards, larger, found, guard, subsets=subsets)
+        at = 0
+        for b in pruned:
+            mine = [i for bb, i in small if bb == b]
+            kept[b] = _kept(boards[b], mine, subsets, larger, found, b, top)
+            if all(int(boards[b].attacks.masks[i]).bit_count() <= 1 for i in kept[b]):
+                out[b] = Searched(
+                    _some(boards[b].attacks, mine),
+                    [boards[b].blocks[i] for i in mine],
+                    first,
+                    at,
+                    found.resolved[b],
+                )
+            at += len(mine)
+    rest = [b for b in range(len(boards)) if b not in out]
+    if rest:
+        picks = [(b, i) for b in rest for i in kept[b]]
+        sizes = [len(kept[b]) for b in rest]
+        results = _search(
+            engine, objective, boards_of, boards, picks, found, guard, top,
+            clock=clock, continuation=continuation, groups=sizes,
         )  # fmt: skip
-        resolved += searched.tree.evaluated
-    return some_attacks(attacks, which), decls, searched, resolved
+        at = 0
+        for b, n in zip(rest, sizes, strict=True):
+            out[b] = Searched(
+                _some(boards[b].attacks, kept[b]),
+                [boards[b].blocks[i] for i in kept[b]],
+                results,
+                at,
+                found.resolved[b],
+            )
+            at += n
+    return [out[b] for b in range(len(boards))]
 
 
-def some_attacks(attacks: AttackDeclarations, which: list[int]) -> AttackDeclarations:
+def _prunable(board: Attacks) -> bool:
+    """Whether a board's rounds may save anything: attacks of more than one attacker, and at
+    least :data:`FEWEST_DECLARATIONS` (attack, block declaration) pairs."""
+    most = max((int(m).bit_count() for m in board.attacks.masks.tolist()), default=0)
+    return most > 1 and sum(d.count for d in board.blocks) >= FEWEST_DECLARATIONS
+
+
+def _sized(board: Attacks, keep: Callable[[int], bool]) -> list[int]:
+    return [i for i, m in enumerate(board.attacks.masks.tolist()) if keep(int(m).bit_count())]
+
+
+def _kept(
+    board: Attacks,
+    small: list[int],
+    subsets: list[BlockDeclarations],
+    larger: Picks,
+    found: _Found,
+    b: int,
+    top: int,
+) -> list[int]:
+    """The attacks of board `b` that may still be among the `top` best or tie the `top`-th
+    (all of them while fewer than `top` values are known exactly)."""
+    exact = sorted((found.bound[b, i] for i in small if (b, i) in found.bound), reverse=True)
+    exact = exact[:top]
+    for (bb, i), part in zip(larger, subsets, strict=True):
+        if bb == b and part.count == board.blocks[i].count and (b, i) in found.bound:
+            exact.append(found.bound[b, i])  # every declaration: exact
+    everything = list(range(board.attacks.count))
+    if len(exact) < top:
+        return everything
+    kth = sorted(exact, reverse=True)[top - 1]
+    return [i for i in everything if found.bound.get((b, i), kth) >= kth]
+
+
+def _some(attacks: AttackDeclarations, which: list[int]) -> AttackDeclarations:
     """Attacks `which` of `attacks`, in that order."""
     return dataclasses.replace(
         attacks, masks=attacks.masks[which], tie_order=attacks.tie_order[which]
@@ -155,29 +193,52 @@ def _search(
     engine: BatchedEngine,
     objective: Objective,
     boards_of: BoardsOf,
-    which: list[int],
-    decls: list[BlockDeclarations],
+    boards: Sequence[Attacks],
+    picks: Picks,
     found: _Found,
     guard: str,
     attack_top: int | None = None,
+    subsets: list[BlockDeclarations] | None = None,
+    clock: Clock | None = None,
+    continuation: Continuation | None = None,
+    groups: list[int] | None = None,
 ) -> BoardResults:
-    """Search the best of `decls` for attacks `which` (with `attack_top`, only the
-    `attack_top` best exactly, and as the full search does), into `found.bound` and
-    `found.best`."""
-    boards, sides = boards_of(which)
+    """Search the best blocks of attacks `picks` (against `subsets` of their declarations
+    if given, else all), into `found`: with `attack_top`, only each board's `attack_top`
+    best exactly, as the full search does (recorded, for the answers; `groups`: how many of
+    `picks` each board has, in order; default: each board's picks in a row)."""
+    batch, sides = boards_of(picks)
+    decls = subsets if subsets is not None else [boards[b].blocks[i] for b, i in picks]
+    if groups is None:
+        groups = [len(list(g)) for _, g in itertools.groupby(b for b, _ in picks)]
     results = search_blocks(
-        engine, objective, boards, sides, decls, 1, Clock(None), attack_top,
-        record=attack_top is not None, guard=guard,
+        engine, objective, batch, sides, decls, 1, clock or Clock(None), attack_top,
+        record=attack_top is not None, continuation=continuation, guard=guard,
+        groups=np.concatenate([[0], np.cumsum(groups)]).astype(I64),
     )  # fmt: skip
-    found.resolved += results.tree.evaluated
-    for j, (i, part) in enumerate(zip(which, decls, strict=True)):
+    per_board = _nodes_per_board(results) if len(boards) > 1 else None
+    for j, ((b, i), part) in enumerate(zip(picks, decls, strict=True)):
+        if per_board is not None:
+            found.resolved[b] += int(per_board[j])
         ranked = ranked_declarations(results, j, part.tie_order)
         if not len(ranked):  # shown to be below the `attack_top` best: no bound needed
             continue
         d = int(ranked[0])
-        found.bound[i] = tuple(results.values[d].tolist())
-        found.best[i] = _pairs(part, d - int(results.offset[j]))
+        found.bound[b, i] = tuple(results.values[d].tolist())
+        found.best[b, i] = _pairs(part, d - int(results.offset[j]))
+    if per_board is None:  # one board: every battle resolved (some again, in pieces)
+        found.resolved[0] += results.tree.evaluated
     return results
+
+
+def _nodes_per_board(results: BoardResults) -> IntArray:
+    """[boards] the candidate combats of each board in a search (its nodes)."""
+    tree = results.tree
+    n = len(results.offset) - 1
+    out = np.zeros(n, I64)
+    for level in tree.levels:
+        out += np.bincount(tree.blocks.board[level.decl], minlength=n)
+    return out
 
 
 def _pairs(decls: BlockDeclarations, d: int) -> Pairs:
@@ -187,15 +248,17 @@ def _pairs(decls: BlockDeclarations, d: int) -> Pairs:
 
 
 def _likely_best(
-    mask: int, decls: BlockDeclarations, single: dict[int, Pairs]
+    board: Attacks, i: int, single: dict[tuple[int, int], Pairs], b: int = 0
 ) -> BlockDeclarations:
-    """The declarations of attack `mask` made of the best blocks found for some of its
-    attackers alone (`single`: by mask of one attacker), when no blocker is in two of them
-    (the attack's first declaration if none is legal)."""
+    """The declarations of attack `i` of a board made of the best blocks found for some of
+    its attackers alone (`single`: by board and mask of one attacker), when no blocker is
+    in two of them (the attack's first declaration if none is legal)."""
+    mask = int(board.attacks.masks[i])
+    decls = board.blocks[i]
     o = decls.options
     rows: list[MaskArray] = []  # each attacker's best blocks alone, if legal in this attack
-    for b in range(mask.bit_length()):
-        row = _row(single.get(1 << b, frozenset()), o) if mask >> b & 1 else None
+    for bit in range(mask.bit_length()):
+        row = _row(single.get((b, 1 << bit), frozenset()), o) if mask >> bit & 1 else None
         if row is not None:
             rows.append(row)
     k = len(rows)
@@ -205,10 +268,10 @@ def _likely_best(
     union = (some[free] @ r).astype(U64)  # disjoint blockers: the sum is the union
     hit = (decls.masks[None, :, :] == union[:, None, :]).all(axis=2).any(axis=0)
     chosen = hit.nonzero()[0]
-    return _some(decls, chosen if len(chosen) else np.zeros(1, I64))
+    return _some_declarations(decls, chosen if len(chosen) else np.zeros(1, I64))
 
 
-def _some(decls: BlockDeclarations, rows: IntArray) -> BlockDeclarations:
+def _some_declarations(decls: BlockDeclarations, rows: IntArray) -> BlockDeclarations:
     """Declarations `rows` of `decls` (a bound needs no tie order: theirs is their order)."""
     p = decls.pairs
     pairs, _ = csr_rows(p.start, rows)
