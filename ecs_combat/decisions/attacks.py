@@ -30,12 +30,12 @@ from ecs_combat.decisions.decide import (
     with_outcomes,
 )
 from ecs_combat.decisions.declarations import (
+    AttackBlockOptions,
     AttackDeclarations,
     BlockDeclarations,
     attack_declarations,
     attackers_able,
     block_declarations,
-    block_options,
     check_board_size,
 )
 from ecs_combat.decisions.objective import Objective, Sides
@@ -258,13 +258,13 @@ def _blocks_of_attacks(
     memory guard refuses the board (it counts every attack's declarations together)."""
     _, defender = players_of(scenario)
     ids = list(scenario.creatures)
+    options = AttackBlockOptions(scenario, registry, defender, [ids[i] for i in attacks.able])
     out: list[BlockDeclarations] = []
     cells = 0
     for mask in attacks.masks.tolist():
         if out and clock.past(LISTING_SHARE):  # the first (no attackers) is always listed
             return out, False
-        declared = with_attackers(scenario, attackers_of(ids, attacks.able, mask, defender))
-        found = block_declarations(block_options(declared, registry, defender), scenario.file)
+        found = block_declarations(options.of(int(mask)), scenario.file)
         cells += found.count * max(found.masks.shape[1], 1) * max(len(found.options.attackers), 1)
         if budget is not None and cells > MOST_DECLARATION_CELLS and out:
             return out, False  # searched in part: the attacks listed so far
@@ -316,9 +316,7 @@ class _SideValues:
         for k, s in enumerate(scenarios):
             lo = int(cs.start[k])
             hi = lo + int(cs.count[k])
-            v, kd = values_of(
-                s, ids[lo:hi], template.power[lo:hi], template.toughness[lo:hi]
-            )
+            v, kd = values_of(s, ids[lo:hi], template.power[lo:hi], template.toughness[lo:hi])
             values.append(v)
             keyed.append(kd)
         order = [list(s.players) for s in scenarios]
