@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -106,18 +106,23 @@ def search_attacks(
     kept = {b: list(range(x.attacks.count)) for b, x in enumerate(boards)}
     out: dict[int, Searched] = {}
     if pruned:
-        small = [(b, i) for b in pruned for i in _sized(boards[b], lambda k: k <= 1)]
-        first = _search(engine, objective, boards_of, boards, small, found, guard, top)
-        larger = [(b, i) for b in pruned for i in _sized(boards[b], lambda k: k > 1)]
+        small = {b: _sized(boards[b], lambda k: k <= 1) for b in pruned}
+        picks = [(b, i) for b in pruned for i in small[b]]
+        first = _search(engine, objective, boards_of, boards, picks, found, guard, top)
         single: dict[tuple[int, int], Pairs] = {}
         for (b, i), pairs in found.best.items():
             single[b, int(boards[b].attacks.masks[i])] = pairs
-        subsets = [_likely_best(boards[b], i, single, b) for b, i in larger]
-        _search(engine, objective, boards_of, boards, larger, found, guard, subsets=subsets)
+        larger = {b: _sized(boards[b], lambda k: k > 1) for b in pruned}
+        subsets = {b: [_likely_best(boards[b], i, single, b) for i in larger[b]] for b in pruned}
+        picks = [(b, i) for b in pruned for i in larger[b]]
+        _search(
+            engine, objective, boards_of, boards, picks, found, guard,
+            subsets=[d for b in pruned for d in subsets[b]],
+        )  # fmt: skip
         at = 0
         for b in pruned:
-            mine = [i for bb, i in small if bb == b]
-            kept[b] = _kept(boards[b], mine, subsets, larger, found, b, top)
+            mine = small[b]
+            kept[b] = _kept(boards[b], mine, zip(larger[b], subsets[b], strict=True), found, b, top)
             if all(int(boards[b].attacks.masks[i]).bit_count() <= 1 for i in kept[b]):
                 out[b] = Searched(
                     _some(boards[b].attacks, mine),
@@ -162,18 +167,18 @@ def _sized(board: Attacks, keep: Callable[[int], bool]) -> list[int]:
 def _kept(
     board: Attacks,
     small: list[int],
-    subsets: list[BlockDeclarations],
-    larger: Picks,
+    larger: Iterable[tuple[int, BlockDeclarations]],
     found: _Found,
     b: int,
     top: int,
 ) -> list[int]:
     """The attacks of board `b` that may still be among the `top` best or tie the `top`-th
-    (all of them while fewer than `top` values are known exactly)."""
+    (all of them while fewer than `top` values are known exactly): `small` searched with
+    every declaration, `larger` with some (each attack's)."""
     exact = sorted((found.bound[b, i] for i in small if (b, i) in found.bound), reverse=True)
     exact = exact[:top]
-    for (bb, i), part in zip(larger, subsets, strict=True):
-        if bb == b and part.count == board.blocks[i].count and (b, i) in found.bound:
+    for i, part in larger:
+        if part.count == board.blocks[i].count and (b, i) in found.bound:
             exact.append(found.bound[b, i])  # every declaration: exact
     everything = list(range(board.attacks.count))
     if len(exact) < top:

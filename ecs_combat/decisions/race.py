@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ecs_combat.decisions.attacks import best_attacks, best_attacks_of
-from ecs_combat.decisions.bounds import Clock
+from ecs_combat.decisions.bounds import Clock, SearchTooLarge
 from ecs_combat.decisions.decide import best_blocks
 from ecs_combat.decisions.declarations import (
     BlockDeclarations,
@@ -155,12 +155,16 @@ class OptimalPolicy:
         out: list[Decided] = []
         for lo in range(0, len(states), BULK_BOARDS):
             some = states[lo : lo + BULK_BOARDS]
-            decisions = best_attacks_of(
-                [combat_scenario(s, self.registry) for s in some],
-                self.registry,
-                top=1,
-                only=[only_attackers(s) for s in some],
-            )
+            try:
+                decisions = best_attacks_of(
+                    [combat_scenario(s, self.registry) for s in some],
+                    self.registry,
+                    top=1,
+                    only=[only_attackers(s) for s in some],
+                )
+            except SearchTooLarge:  # too large together: alone, each refused in its name
+                out += [self.attack(s) for s in some]
+                continue
             self._resolved += sum(d.combats_resolved for d in decisions)
             out += [decided_of(d) for d in decisions]
         return out
