@@ -79,7 +79,9 @@ def test_boards_together_and_pruned_decide_as_alone(
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(attack_bounds, "FEWEST_DECLARATIONS", 0)
         together = best_attacks_of(scenarios, registry, top=top, only=only)
-    alone = [best_attacks(s, registry, top=top, only=o) for s, o in zip(scenarios, only)]
+    alone = [
+        best_attacks(s, registry, top=top, only=o) for s, o in zip(scenarios, only, strict=True)
+    ]
     assert [answer(d) for d in together] == [answer(d) for d in alone]
 
 

@@ -15,8 +15,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecs_combat.batched import CombatBatch, IntArray, Rows, copy_boards, scenarios_to_batch
-from ecs_combat.decisions.answers import Decision
+from ecs_combat.batched import (
+    BoolArray,
+    CombatBatch,
+    IntArray,
+    Rows,
+    copy_boards,
+    scenarios_to_batch,
+)
+from ecs_combat.decisions.answers import Choice, Decision
 from ecs_combat.decisions.attack_bounds import Attacks, Picks, Searched, search_attacks
 from ecs_combat.decisions.bounds import MOST_DECLARATION_CELLS, Clock, refuse_if_too_large
 from ecs_combat.decisions.decide import (
@@ -157,39 +164,41 @@ def _decisions(
     top: int,
     clock: Clock,
 ) -> list[Decision]:
-    """Each scenario's decision from its attacks' search."""
+    """Each scenario's decision from its attacks' search (`template`, `rows`: the
+    scenarios' boards as one batch, a battle each)."""
     ids_all = list(template.creature_ids or [])
     cs = rows.creatures
-    out = []
-    pending: dict[int, list[tuple[int, int]]] = {}  # results -> (decision, first choice)
-    choices_of: list[list] = []  # type: ignore[type-arg]
+    chosen: list[list[Choice]] = []
+    tied: list[int] = []
     for k, (p, s) in enumerate(zip(problems, searched, strict=True)):
-        answer, ranked, tied = _rank_attacks(s, objective)
-        results = s.results
-        optimal = p.listed_all and all(
-            results.complete(s.first + b) for b in range(s.attacks.count)
-        )
+        answer, ranked, ties = _rank_attacks(s, objective)
         lo = int(cs.start[k])
         board_ids = ids_all[lo : lo + int(cs.count[k])]
         ids = list(p.scenario.creatures)
         choices = []
         for b in ranked[:top]:
             attackers = attackers_of(ids, p.able, int(s.attacks.masks[b]), p.defender)
+            scenario = with_attackers(p.scenario, attackers)
             choices.append(
-                choice_of(
-                    with_attackers(p.scenario, attackers),
-                    board_ids,
-                    objective,
-                    results,
-                    answer[b],
-                    attackers,
-                )
+                choice_of(scenario, board_ids, objective, s.results, answer[b], attackers)
             )
-        choices_of.append(choices)
-        pending.setdefault(id(results), []).append((k, 0))
-        reason = None
-        if not optimal:
-            reason = _attacks_reason(results, clock, s.attacks.count, p.every.count)
+        chosen.append(choices)
+        tied.append(ties)
+    by_search: dict[int, list[int]] = {}  # each search's choices' outcomes resolved together
+    for k, s in enumerate(searched):
+        by_search.setdefault(id(s.results), []).append(k)
+    for ks in by_search.values():
+        done = iter(with_outcomes([c for k in ks for c in chosen[k]], searched[ks[0]].results))
+        for k in ks:
+            chosen[k] = [next(done) for _ in chosen[k]]
+    out = []
+    for p, s, choices, ties in zip(problems, searched, chosen, tied, strict=True):
+        results = s.results
+        complete = all(results.complete(s.first + b) for b in range(s.attacks.count))
+        optimal = p.listed_all and complete
+        reason = (
+            None if optimal else _attacks_reason(results, clock, s.attacks.count, p.every.count)
+        )
         out.append(
             Decision(
                 "attacks",
@@ -198,19 +207,13 @@ def _decisions(
                 objective.terms,
                 optimal,
                 p.every.count,
-                tied,
-                [],
+                ties,
+                choices,
                 reason,
                 clock.elapsed,
                 s.resolved,
             )
         )
-    by_results: dict[int, BoardResults] = {id(s.results): s.results for s in searched}
-    for key, members in pending.items():  # each search's choices' outcomes together
-        flat = [c for k, _ in members for c in choices_of[k]]
-        done = iter(with_outcomes(flat, by_results[key]))
-        for k, _ in members:
-            out[k] = dataclasses.replace(out[k], best=[next(done) for _ in choices_of[k]])
     return out
 
 
@@ -301,7 +304,7 @@ class _SideValues:
     attacking: IntArray  #: [scenarios] the attacking player's place among its players
     defending: IntArray
     value: IntArray  #: [N] per template creature row
-    keyed: IntArray
+    keyed: BoolArray
 
     @staticmethod
     def of(
