@@ -1,4 +1,4 @@
-"""Many boards' attacks searched together (`decisions/attacks.py`, `best_attacks_of`), the
+"""Many boards' attacks searched together (`decisions/attacks.py`, `best_attacks_many`), the
 attacks that can no longer be chosen pruned first (`decisions/attack_bounds.py`), and each
 board's block options worked out once for all its attacks (`AttackBlockOptions`): RULES
 section 9 step 1. Each board's decision is the one it gets alone, ties in section 9's order."""
@@ -19,7 +19,7 @@ from ecs_combat import Registry, Scenario, parse_scenario
 from ecs_combat.decisions import attack_bounds, declarations
 from ecs_combat.decisions.answers import Decision
 from ecs_combat.decisions.attack_bounds import Searched
-from ecs_combat.decisions.attacks import best_attacks, best_attacks_of
+from ecs_combat.decisions.attacks import best_attacks, best_attacks_many
 from ecs_combat.decisions.declarations import AttackBlockOptions, block_options
 
 #: Keywords that change who may block whom with the attack (exalted: a declare-attackers
@@ -78,7 +78,7 @@ def test_boards_together_and_pruned_decide_as_alone(
     only = [["a0"], *([None] * (len(docs) - 1))]
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(attack_bounds, "FEWEST_DECLARATIONS", 0)
-        together = best_attacks_of(scenarios, registry, top=top, only=only)
+        together = best_attacks_many(scenarios, registry, top=top, only=only)
     alone = [
         best_attacks(s, registry, top=top, only=o) for s, o in zip(scenarios, only, strict=True)
     ]
@@ -123,7 +123,7 @@ def test_attacks_into_larger_blockers_are_not_searched_again(
     its 1 + 3 * 8 + 3 * 27 + 64 = 170 (attack, block declaration) pairs are all resolved)."""
     board = three_and_three(registry, 5, 5)
     calls = recorded(monkeypatch)
-    together = best_attacks_of([board, board], registry, top=1)
+    together = best_attacks_many([board, board], registry, top=1)
     first, second = calls[0]
     assert first.results is second.results  # one search, no search after the rounds
     assert first.attacks.masks.tolist() == [0, 1, 2, 4]  # no creature, then each alone
@@ -154,7 +154,7 @@ def test_small_boards_are_not_pruned(registry: Registry, monkeypatch: pytest.Mon
     }
     doc = {"players": {"A": {"life": 20}, "B": {"life": 20}}, "creatures": small}
     calls = recorded(monkeypatch)
-    best_attacks_of(
+    best_attacks_many(
         [parse_scenario(doc, registry, "small.json"), three_and_three(registry, 5, 5)],
         registry,
         top=1,

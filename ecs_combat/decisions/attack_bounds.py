@@ -1,5 +1,5 @@
 """Which attacks of some boards can still be chosen (RULES section 9, step 1), found before the
-full search of :func:`~ecs_combat.decisions.attacks.best_attacks_of` by cheaper searches.
+full search of :func:`~ecs_combat.decisions.attacks.best_attacks_many` by cheaper searches.
 
 An attack's value is its best blocks' (the lowest value of its block declarations), so the
 exact value of any set of its declarations (their lowest) is an upper bound of it. On each

@@ -75,13 +75,13 @@ def best_attacks(
     player's best blocks and both players' best divisions (RULES section 9). `only`: the
     only creatures that may attack (a Throat Wolf's combat phase), or None; `continuation`
     as for :func:`~ecs_combat.decisions.decide.best_blocks`."""
-    return best_attacks_of(
+    return best_attacks_many(
         [scenario], registry, top=top, objective=objective, budget=budget, only=[only],
         continuation=continuation,
     )[0]  # fmt: skip
 
 
-def best_attacks_of(
+def best_attacks_many(
     scenarios: Sequence[Scenario],
     registry: Registry,
     *,

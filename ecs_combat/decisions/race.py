@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ecs_combat.decisions.attacks import best_attacks, best_attacks_of
+from ecs_combat.decisions.attacks import best_attacks, best_attacks_many
 from ecs_combat.decisions.bounds import Clock, SearchTooLarge
 from ecs_combat.decisions.decide import best_blocks
 from ecs_combat.decisions.declarations import (
@@ -148,7 +148,7 @@ class OptimalPolicy:
 
     def attacks(self, states: Sequence[RaceState]) -> list[Decided]:
         """:meth:`attack` of each state: with the per-combat horizon and no budget, the
-        searches of all of them together (:func:`~.attacks.best_attacks_of`, the same
+        searches of all of them together (:func:`~.attacks.best_attacks_many`, the same
         decisions), else one by one."""
         if self._two is not None or self.clock.seconds is not None:
             return [self.attack(s) for s in states]
@@ -156,7 +156,7 @@ class OptimalPolicy:
         for lo in range(0, len(states), BULK_BOARDS):
             some = states[lo : lo + BULK_BOARDS]
             try:
-                decisions = best_attacks_of(
+                decisions = best_attacks_many(
                     [combat_scenario(s, self.registry) for s in some],
                     self.registry,
                     top=1,
