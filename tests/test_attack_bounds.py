@@ -16,11 +16,15 @@ from hypothesis import strategies as st
 from test_decisions import KEYWORDS
 
 from ecs_combat import Registry, Scenario, parse_scenario
-from ecs_combat.decisions import attack_bounds, declarations
+from ecs_combat.decisions import attack_bounds, bounds, declarations
 from ecs_combat.decisions.answers import Decision
 from ecs_combat.decisions.attack_bounds import Searched
 from ecs_combat.decisions.attacks import best_attacks, best_attacks_many
+from ecs_combat.decisions.bounds import SearchTooLarge
 from ecs_combat.decisions.declarations import AttackBlockOptions, block_options
+from ecs_combat.decisions.race import OptimalPolicy
+from ecs_combat.rules.race import RaceState, start
+from ecs_combat.scenario.race import parse_race
 
 #: Keywords that change who may block whom with the attack (exalted: a declare-attackers
 #: system; lure: a block requirement) or nothing of it (vigilance: which attackers tap).
@@ -222,3 +226,25 @@ def test_block_options_are_worked_out_once_a_board_when_nothing_changes(
     for mask in range(8):
         options.of(mask)
     assert len(calls) == worked_out
+
+
+def race_state(registry: Registry, name: str) -> RaceState:
+    """Three 2/2s against three 3/3s, 20 life each, as the race's first turn begins."""
+    creatures: dict[str, Any] = {
+        **{f"a{i}": {"controller": "A", "power": 2, "toughness": 2} for i in range(3)},
+        **{f"b{i}": {"controller": "B", "power": 3, "toughness": 3} for i in range(3)},
+    }
+    doc = {"players": {"A": {}, "B": {}}, "creatures": creatures, "race": {}}
+    return start(parse_race(doc, registry, name), registry)
+
+
+def test_a_race_board_too_large_is_refused_in_its_own_name(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Races' boards searched together past the memory guard (the search of several boards
+    names none) are searched again alone: the first too large is refused in its own name."""
+    states = [race_state(registry, "one.json"), race_state(registry, "two.json")]
+    monkeypatch.setattr(bounds, "MOST_COMBATS", 10)
+    with pytest.raises(SearchTooLarge) as refused:
+        OptimalPolicy(registry).attacks(states)
+    assert refused.value.file == "one.json"
