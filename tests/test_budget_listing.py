@@ -20,9 +20,10 @@ from test_decisions import small_boards
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.boards import Segments
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
-from ecs_combat.decisions import bounds, decide, partial, search
+from ecs_combat.decisions import attacks, bounds, decide, partial, search
+from ecs_combat.decisions.attacks import best_attacks
 from ecs_combat.decisions.bounds import Clock, SearchTooLarge
-from ecs_combat.decisions.decide import best_attacks, best_blocks
+from ecs_combat.decisions.decide import best_blocks
 from ecs_combat.decisions.decided import Decider
 from ecs_combat.decisions.declarations import block_options
 from ecs_combat.scenario.model import Scenario
@@ -151,7 +152,7 @@ def test_attacks_past_the_memory_guard_are_searched_in_part_under_a_budget(
     """With a budget, the attacks whose block declarations would pass the memory guard are
     left unsearched instead of refusing the board (without one: refused, test_search_bounds)."""
     sc = load(RACE, registry, blocks=False)
-    monkeypatch.setattr(decide, "MOST_DECLARATION_CELLS", 20)
+    monkeypatch.setattr(attacks, "MOST_DECLARATION_CELLS", 20)
     d = best_attacks(sc, registry, budget=60)
     assert not d.optimal and d.declarations == 8
     assert d.reason is not None and "the next would not fit in memory" in d.reason

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ecs_combat.api_races
-from ecs_combat.decisions.decide import best_attacks
+from ecs_combat.decisions.attacks import best_attacks
 from ecs_combat.decisions.horizon import TwoCombats
 from ecs_combat.decisions.race import attack_options, block_options
 from ecs_combat.plugin.registry import Registry

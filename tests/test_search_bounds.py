@@ -20,9 +20,10 @@ from test_decisions import multi_block_boards, small_boards
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.boards import Segments
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
-from ecs_combat.decisions import bounds, decide, search
+from ecs_combat.decisions import attacks, bounds, decide, search
+from ecs_combat.decisions.attacks import best_attacks
 from ecs_combat.decisions.bounds import Clock, SearchTooLarge, refuse_if_too_large
-from ecs_combat.decisions.decide import best_attacks, best_blocks
+from ecs_combat.decisions.decide import best_blocks
 from ecs_combat.decisions.decided import Decider
 from ecs_combat.errors import InputError
 from ecs_combat.scenario.model import Scenario
@@ -242,7 +243,7 @@ def test_attacks_count_every_attacks_declarations_together(
         tomllib.loads(Path("examples/decisions/race.toml").read_text()), registry, "race.toml"
     )
     assert best_attacks(sc, registry).optimal
-    monkeypatch.setattr(decide, "MOST_DECLARATION_CELLS", 20)
+    monkeypatch.setattr(attacks, "MOST_DECLARATION_CELLS", 20)
     with pytest.raises(SearchTooLarge, match="cells of block declarations") as refused:
         best_attacks(sc, registry)
     assert refused.value.path == "creatures"

@@ -1,30 +1,26 @@
-"""The best blocks and the best attacks of a scenario (RULES section 9): the public entry
-points of decisions, and what they answer."""
+"""The best blocks of a scenario (RULES section 9), and what decisions answer: each choice
+written into its scenario with its outcome (the best attacks: :mod:`.attacks`)."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection
 
 import numpy as np
 
 from ecs_combat.batched import (
     BatchedEngine,
+    BoolArray,
     CombatBatch,
     IntArray,
     ReferenceBatchEngine,
     Segments,
-    copy_boards,
     scenarios_to_batch,
 )
 from ecs_combat.cards.notes import result_json
 from ecs_combat.decisions.answers import Choice, Decision
-from ecs_combat.decisions.bounds import MOST_DECLARATION_CELLS, Clock, refuse_if_too_large
+from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.declarations import (
-    AttackDeclarations,
     BlockDeclarations,
-    attack_declarations,
-    attackers_able,
     block_declarations,
     block_options,
     check_board_size,
@@ -116,8 +112,8 @@ def best_blocks(
     ranked = ranked_declarations(results, 0, decls.tie_order)
     best_value = results.values[ranked[0]] if len(ranked) else None
     ids = list(template.creature_ids or [])
-    choices = _with_outcomes(
-        [_choice(scenario, ids, objective, results, int(d), None) for d in ranked[:top]],
+    choices = with_outcomes(
+        [choice_of(scenario, ids, objective, results, int(d), None) for d in ranked[:top]],
         results,
     )
     optimal = results.complete(0)
@@ -130,160 +126,9 @@ def best_blocks(
         decls.count,
         _tied(results, ranked, best_value),
         choices,
-        None if optimal else _reason(results, clock, "block declarations"),
+        None if optimal else reason_of(results, clock, "block declarations"),
         clock.elapsed,
         results.tree.evaluated,
-    )
-
-
-def best_attacks(
-    scenario: Scenario,
-    registry: Registry,
-    *,
-    top: int = 3,
-    objective: Objective | None = None,
-    budget: float | None = None,
-    exhaustive: bool = False,
-    only: Collection[str] | None = None,
-    continuation: Continuation | None = None,
-) -> Decision:
-    """The attacking player's best attack declarations, each answered by the defending
-    player's best blocks and both players' best divisions (RULES section 9). `only`: the
-    only creatures that may attack (a Throat Wolf's combat phase), or None; `continuation`
-    as for :func:`best_blocks`."""
-    clock = Clock(budget)
-    check_board_size(len(scenario.creatures), scenario.file)
-    attacker, defender = players_of(scenario)
-    objective = objective or Objective.default(registry)
-    engine = engine_for(registry)
-    ids = list(scenario.creatures)
-    able_ids = attackers_able(scenario, registry, attacker)
-    if only is not None:
-        able_ids = [c for c in able_ids if c in only]
-    able = np.array([ids.index(c) for c in able_ids], I64)
-    every = attack_declarations(able, len(ids) + 1, scenario.file)
-    block_decls, listed_all = _blocks_of_attacks(scenario, registry, every, clock, budget)
-    attacks = dataclasses.replace(
-        every, masks=every.masks[: len(block_decls)], tie_order=every.tie_order[: len(block_decls)]
-    )
-    template = _template(scenario, registry)
-    boards = _attack_boards(template, attacks, defender_row=1)
-    sides = _sides(scenario, template, boards, attacker, defender)
-    results = search_blocks(
-        engine, objective, boards, sides, block_decls, 1, clock, attack_top=top, record=True,
-        continuation=continuation, guard=scenario.file or "",
-    )  # fmt: skip
-    answer, ranked_attacks, tied = _rank_attacks(results, attacks, block_decls, objective)
-    optimal = listed_all and all(results.complete(b) for b in range(attacks.count))
-    rows = list(template.creature_ids or [])
-    choices = _with_outcomes(
-        [
-            _choice(
-                _with_attackers(
-                    scenario, _attackers_of(ids, able, int(attacks.masks[b]), defender)
-                ),
-                rows,
-                objective,
-                results,
-                answer[b],
-                _attackers_of(ids, able, int(attacks.masks[b]), defender),
-            )
-            for b in ranked_attacks[:top]
-        ],
-        results,
-    )
-    return Decision(
-        "attacks",
-        attacker,
-        defender,
-        objective.terms,
-        optimal,
-        every.count,
-        tied,
-        choices,
-        None if optimal else _attacks_reason(results, clock, attacks.count, every.count),
-        clock.elapsed,
-        results.tree.evaluated,
-    )
-
-
-def _rank_attacks(
-    results: BoardResults,
-    attacks: AttackDeclarations,
-    block_decls: list[BlockDeclarations],
-    objective: Objective,
-) -> tuple[list[int], list[int], int]:
-    """Each attack valued by the defending player's best blocks against it: the best blocks
-    of each attack (a declaration of `results`, or -1), the attacks solved in order, best
-    first (ties in `attacks`' tie order), and how many tie for the best."""
-    answer = []
-    for b in range(attacks.count):
-        ranked = ranked_declarations(results, b, block_decls[b].tie_order)
-        answer.append(int(ranked[0]) if len(ranked) else -1)
-    known = [b for b in range(attacks.count) if answer[b] >= 0 and results.solved[answer[b]]]
-    values = np.array([results.values[answer[b]] for b in known], I64).reshape(
-        len(known), len(objective.terms)
-    )
-    order = sorted(
-        range(len(known)),
-        key=lambda i: (tuple(-values[i]), int(attacks.tie_order[known[i]])),
-    )
-    best_value = values[order[0]] if order else None
-    tied = (
-        int(sum(1 for i in order if (values[i] == best_value).all()))
-        if best_value is not None
-        else 0
-    )
-    return answer, [known[i] for i in order], tied
-
-
-#: The share of a budget that listing the attacks' block declarations may take.
-LISTING_SHARE = 0.5
-
-
-def _blocks_of_attacks(
-    scenario: Scenario,
-    registry: Registry,
-    attacks: AttackDeclarations,
-    clock: Clock,
-    budget: float | None,
-) -> tuple[list[BlockDeclarations], bool]:
-    """Every attack's block declarations, attack by attack in the order listed, and whether
-    every attack's were listed: under a budget, listing stops when :data:`LISTING_SHARE` of
-    it has passed (the clock read before each attack after the first), leaving the rest to
-    the search, or when the next attack's would not fit in memory; without one, the
-    memory guard refuses the board (it counts every attack's declarations together)."""
-    _, defender = players_of(scenario)
-    ids = list(scenario.creatures)
-    out: list[BlockDeclarations] = []
-    cells = 0
-    for mask in attacks.masks.tolist():
-        if out and clock.past(LISTING_SHARE):  # the first (no attackers) is always listed
-            return out, False
-        declared = _with_attackers(scenario, _attackers_of(ids, attacks.able, mask, defender))
-        found = block_declarations(block_options(declared, registry, defender), scenario.file)
-        cells += found.count * max(found.masks.shape[1], 1) * max(len(found.options.attackers), 1)
-        if budget is not None and cells > MOST_DECLARATION_CELLS and out:
-            return out, False  # searched in part: the attacks listed so far
-        refuse_if_too_large(
-            cells,
-            MOST_DECLARATION_CELLS,
-            scenario.file,
-            "creatures",
-            "cells of block declarations (each attack's declarations times its attackers "
-            "times the creatures that may block), over the attacks listed so far",
-        )
-        out.append(found)
-    return out, True
-
-
-def _attacks_reason(results: BoardResults, clock: Clock, listed: int, attacks: int) -> str:
-    searched = _reason(results, clock, "block declarations")
-    if listed == attacks:
-        return searched
-    return (
-        f"{searched}; the block declarations of {listed:,} of the {attacks:,} attacks were "
-        "listed (the budget ran out or the next would not fit in memory), the others not searched"
     )
 
 
@@ -296,57 +141,47 @@ def _template(scenario: Scenario, registry: Registry) -> CombatBatch:
     return scenarios_to_batch([bare], registry)
 
 
-def _attack_boards(
-    template: CombatBatch, attacks: AttackDeclarations, defender_row: int
-) -> CombatBatch:
-    """One board per attack declaration: the template with those creatures attacking."""
-    copies = copy_boards(template, np.zeros(attacks.count, I64), ())
-    cs, ps = copies.creature_start, copies.player_start
-    attacking = np.full(copies.batch.n_creatures, -1, I64)
-    for i, place in enumerate(attacks.able.tolist()):
-        on = ((attacks.masks >> np.uint64(i)) & np.uint64(1)).nonzero()[0]
-        attacking[cs[on] + place] = ps[on] + defender_row
-    return dataclasses.replace(
-        copies.batch,
-        attacking=attacking,
-        creature_ids=list(template.creature_ids or []) * attacks.count,
-        player_ids=list(template.player_ids or []) * attacks.count,
-    )
-
-
-def _attackers_of(ids: list[str], able: IntArray, mask: int, defender: str) -> dict[str, str]:
+def attackers_of(ids: list[str], able: IntArray, mask: int, defender: str) -> dict[str, str]:
     return {ids[int(p)]: defender for i, p in enumerate(able) if mask >> i & 1}
 
 
-def _with_attackers(scenario: Scenario, attackers: dict[str, str]) -> Scenario:
+def with_attackers(scenario: Scenario, attackers: dict[str, str]) -> Scenario:
     return dataclasses.replace(scenario, attackers=attackers, blockers={}, divisions=[])
 
 
 def _sides(
     scenario: Scenario, template: CombatBatch, boards: CombatBatch, attacker: str, defender: str
 ) -> Sides:
-    """Players and creature values of boards copied from the one-battle `template` (RULES
-    section 9: `value`, else power plus toughness as given, before counters; for a creature
-    that enters during combat, as it enters)."""
+    """Players and creature values of boards copied from the one-battle `template`
+    (:func:`values_of`)."""
     ps = Segments.of(boards.player_battle, boards.n_battles).start
     players = list(scenario.players)
-    specs = {**scenario.creatures}
-    for ev in scenario.events:
-        if ev.creature is not None:
-            specs[ev.creature.id] = ev.creature
-    ids = template.creature_ids or []
-    given = [specs[c].value if c in specs else None for c in ids]
-    value = template.power + template.toughness
-    value = np.array(
-        [v if v is not None else int(d) for v, d in zip(given, value, strict=True)], I64
+    value, keyed = values_of(
+        scenario, list(template.creature_ids or []), template.power, template.toughness
     )
-    keyed = np.array([v is not None for v in given], np.bool_)
     return Sides(
         ps + players.index(attacker),
         ps + players.index(defender),
         np.tile(value, boards.n_battles),
         np.tile(keyed, boards.n_battles),
     )
+
+
+def values_of(
+    scenario: Scenario, ids: list[str], power: IntArray, toughness: IntArray
+) -> tuple[IntArray, BoolArray]:
+    """Each creature row's value (RULES section 9: `value`, else power plus toughness as
+    given, before counters; for a creature that enters during combat, as it enters), and
+    whether it is its `value` key; `ids`, `power`, `toughness`: the rows of the scenario's
+    battle."""
+    specs = {**scenario.creatures}
+    for ev in scenario.events:
+        if ev.creature is not None:
+            specs[ev.creature.id] = ev.creature
+    given = [specs[c].value if c in specs else None for c in ids]
+    value = power + toughness
+    out = np.array([v if v is not None else int(d) for v, d in zip(given, value, strict=True)], I64)
+    return out, np.array([v is not None for v in given], np.bool_)
 
 
 # -- answers -----------------------------------------------------------------------------------
@@ -358,7 +193,7 @@ def _tied(results: BoardResults, ranked: IntArray, best: IntArray | None) -> int
     return int((results.values[ranked] == best).all(axis=1).sum())
 
 
-def _reason(results: BoardResults, clock: Clock, what: str) -> str:
+def reason_of(results: BoardResults, clock: Clock, what: str) -> str:
     left = int((~(results.solved | results.cut)).sum())
     return (
         f"the budget of {clock.seconds:g} s ran out: {left:,} of {len(results.solved):,} "
@@ -366,7 +201,7 @@ def _reason(results: BoardResults, clock: Clock, what: str) -> str:
     )
 
 
-def _choice(
+def choice_of(
     scenario: Scenario,
     ids: list[str],
     objective: Objective,
@@ -407,7 +242,7 @@ def _choice(
     )
 
 
-def _with_outcomes(choices: list[Choice], results: BoardResults) -> list[Choice]:
+def with_outcomes(choices: list[Choice], results: BoardResults) -> list[Choice]:
     """The choices with their outcomes, as ``resolve --json`` prints them: those the search
     recorded (the batched engine's results of the best lines' leaves, which resolve as the
     choices' scenarios do), else resolved together by the batched engine (identical to the

@@ -22,7 +22,7 @@ from ecs_combat.batched import BoolArray, IntArray
 from ecs_combat.decisions.bounds import SearchTooLarge, guard_declarations
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.rules.characteristics import at_declare_blockers
+from ecs_combat.rules.characteristics import at_declare_blockers, may_change
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.requirements import BlockRequirements, block_requirements, requirements_obeyed
 from ecs_combat.rules.sides import block_capacity, least_blockers
@@ -183,6 +183,49 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
         least,
         reqs,
         tuple(blockers),
+    )
+
+
+class AttackBlockOptions:
+    """:func:`block_options` of a board with each of its attacks declared (:meth:`of`: the
+    creatures `able` to attack whose bits are set attacking the defending player). When
+    nothing before blocks can change a creature, make one leave or make a block requirement
+    (no static ability or declare-attackers system that may, no keyword of a
+    ``block-requirement`` restriction on the board), who may block whom is the same pair
+    by pair whatever else attacks: the options of the attack of every able creature are
+    worked out once, and each attack's are their columns of its attackers."""
+
+    def __init__(
+        self, scenario: Scenario, registry: Registry, defender: str, able: list[str]
+    ) -> None:
+        self.scenario, self.registry, self.defender, self.able = scenario, registry, defender, able
+        every = dataclasses.replace(scenario, attackers={c: defender for c in able})
+        self._every: BlockOptions | None = None
+        if able and not may_change(every, registry, False) and not _may_require(every, registry):
+            self._every = block_options(every, registry, defender)
+
+    def of(self, mask: int) -> BlockOptions:
+        """The block options of the attack of the able creatures with bits set in `mask`."""
+        on = [i for i in range(len(self.able)) if mask >> i & 1]
+        every = self._every
+        if every is None:
+            attackers = {self.able[i]: self.defender for i in on}
+            declared = dataclasses.replace(self.scenario, attackers=attackers)
+            return block_options(declared, self.registry, self.defender)
+        return dataclasses.replace(
+            every,
+            attackers=every.attackers[on],
+            legal=every.legal[:, on],
+            least=every.least[on],
+        )
+
+
+def _may_require(scenario: Scenario, registry: Registry) -> bool:
+    """Whether a creature of the board has a keyword (or counter) of a block requirement."""
+    wanted = {r.keyword for r in registry.restrictions_of("block-requirement")}
+    return any(
+        not wanted.isdisjoint((*spec.keywords, *spec.counters))
+        for spec in scenario.creatures.values()
     )
 
 

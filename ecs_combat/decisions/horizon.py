@@ -27,9 +27,10 @@ import numpy as np
 
 from ecs_combat.batched import IntArray, Rows, copy_boards, declaring_blockers, scenarios_to_batch
 from ecs_combat.decisions.answers import Decision
+from ecs_combat.decisions.attacks import best_attacks
 from ecs_combat.decisions.block_search import BlockSearch, Legality
 from ecs_combat.decisions.bounds import Clock
-from ecs_combat.decisions.decide import best_attacks, best_blocks, engine_for
+from ecs_combat.decisions.decide import best_blocks, engine_for
 from ecs_combat.decisions.declarations import attack_declarations, attackers_able
 from ecs_combat.decisions.objective import Objective, Sides, lexicographic_ranks
 from ecs_combat.decisions.tree import Continuation

@@ -17,8 +17,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ecs_combat.decisions.bounds import Clock
-from ecs_combat.decisions.decide import best_attacks, best_blocks
+from ecs_combat.decisions.attacks import best_attacks, best_attacks_many
+from ecs_combat.decisions.bounds import Clock, SearchTooLarge
+from ecs_combat.decisions.decide import best_blocks
 from ecs_combat.decisions.declarations import (
     BlockDeclarations,
     attackers_able,
@@ -108,6 +109,11 @@ def blockers_of(decls: BlockDeclarations, d: int, ids: Sequence[str]) -> dict[st
     return out
 
 
+#: Boards searched together at most by :meth:`OptimalPolicy.attacks` (their first level's
+#: creature rows stay under the search's level size, resolved in one piece).
+BULK_BOARDS = 64
+
+
 class OptimalPolicy:
     """RULES section 12's optimal policy: each declaration is section 9's minimax for this
     combat (`horizon` ``"combat"``), or over this combat and the next one (``"two
@@ -139,6 +145,29 @@ class OptimalPolicy:
         )
         self._resolved += decision.combats_resolved
         return decided_of(decision)
+
+    def attacks(self, states: Sequence[RaceState]) -> list[Decided]:
+        """:meth:`attack` of each state: with the per-combat horizon and no budget, the
+        searches of all of them together (:func:`~.attacks.best_attacks_many`, the same
+        decisions), else one by one."""
+        if self._two is not None or self.clock.seconds is not None:
+            return [self.attack(s) for s in states]
+        out: list[Decided] = []
+        for lo in range(0, len(states), BULK_BOARDS):
+            some = states[lo : lo + BULK_BOARDS]
+            try:
+                decisions = best_attacks_many(
+                    [combat_scenario(s, self.registry) for s in some],
+                    self.registry,
+                    top=1,
+                    only=[only_attackers(s) for s in some],
+                )
+            except SearchTooLarge:  # too large together: alone, each refused in its name
+                out += [self.attack(s) for s in some]
+                continue
+            self._resolved += sum(d.combats_resolved for d in decisions)
+            out += [decided_of(d) for d in decisions]
+        return out
 
     def block(self, state: RaceState, attackers: Mapping[str, str]) -> Decided:
         """The best blocks against `attackers`, with the attacking player's best divisions."""

@@ -88,12 +88,15 @@ def search_blocks(
     record: bool = False,
     continuation: Continuation | None = None,
     guard: str | None = None,
+    groups: IntArray | None = None,
 ) -> BoardResults:
     """Solve the `top` best block declarations of every board (and those tied with the best).
 
     With `attack_top`, the boards are one attack declaration each and only the `attack_top`
     boards of highest value matter: a board whose value is shown to be below theirs is not
-    searched further. Without `bounds`, every declaration is searched to the end (to measure
+    searched further. `groups`: the boards' groups (those of group ``g`` being boards
+    ``groups[g]:groups[g + 1]``: the attacks of one board of play each), each group's
+    `attack_top` best apart from the others' (None: one group). Without `bounds`, every declaration is searched to the end (to measure
     what the bounds save). With `record`, the tree records what it can for the results of
     its nodes (:meth:`Tree.results_of`). With `continuation`, leaves are valued past their
     combat (:attr:`Tree.continuation`; it needs `record`). `guard`: as :func:`search` takes it.
@@ -101,7 +104,7 @@ def search_blocks(
     offset = np.concatenate([[0], np.cumsum([d.count for d in declarations])]).astype(I64)
     blocks = blocks_of(declarations)
     tree = Tree(engine, objective, boards, sides, blocks, record=record, continuation=continuation)
-    return search(tree, offset, top, clock, attack_top, bounds, guard)
+    return search(tree, offset, top, clock, attack_top, bounds, guard, groups)
 
 
 def search(
@@ -112,6 +115,7 @@ def search(
     attack_top: int | None = None,
     bounds: bool = True,
     guard: str | None = None,
+    groups: IntArray | None = None,
 ) -> BoardResults:
     """:func:`search_blocks` over the declarations of a new tree (``tree.blocks``), those
     of board ``b`` being ``offset[b]:offset[b + 1]``. Levels are resolved in pieces of at
@@ -151,7 +155,7 @@ def search(
         if bounds:
             cut |= pending & (lower > threshold[board_of])
         if attack_top is not None and bounds:
-            skip = _boards_below(offset, solved, ranks, lower, attack_top)
+            skip = _boards_below(offset, solved, ranks, lower, attack_top, groups)
             cut |= pending & skip[board_of]
         pending &= ~cut
         if guard is not None and chunk == FIRST_CHUNK:  # what the search may have to expand
@@ -442,24 +446,32 @@ def _grown(tree: Tree, guard: str | None) -> Callable[[int], None] | None:
 
 
 def _boards_below(
-    offset: IntArray, leaf: BoolArray, ranks: IntArray, lower: IntArray, attack_top: int
+    offset: IntArray,
+    leaf: BoolArray,
+    ranks: IntArray,
+    lower: IntArray,
+    attack_top: int,
+    groups: IntArray | None = None,
 ) -> BoolArray:
-    """Boards whose value is surely below the `attack_top`-th best board's: at most their
-    lowest solved value, while that many boards are at least their lowest lower bound."""
+    """Boards whose value is surely below the `attack_top`-th best board's of their group
+    (`groups` as :func:`search_blocks` takes it; None: one group): at most their lowest
+    solved value, while that many boards of the group are at least their lowest lower
+    bound."""
     n = len(offset) - 1
+    if groups is None:
+        groups = np.array([0, n], I64)
     upper = np.full(n, np.iinfo(I64).max, I64)
     low = np.full(n, -1, I64)
-    for b in range(n):
-        lo, hi = offset[b], offset[b + 1]
-        if hi == lo:
-            continue
-        solved = ranks[lo:hi][leaf[lo:hi]]
-        if len(solved):
-            upper[b] = solved.min()
-        bounds = np.where(leaf[lo:hi], ranks[lo:hi], lower[lo:hi])
-        low[b] = bounds.min()
-    if n < attack_top:
-        return np.zeros(n, np.bool_)
-    kth = np.sort(low)[::-1][attack_top - 1]
-    out: BoolArray = upper < kth
+    some = offset[1:] > offset[:-1]
+    if some.any():
+        starts = offset[:-1][some]
+        upper[some] = np.minimum.reduceat(np.where(leaf, ranks, np.iinfo(I64).max), starts)
+        low[some] = np.minimum.reduceat(np.where(leaf, ranks, lower), starts)
+    size = np.diff(groups)
+    group = np.repeat(np.arange(len(size), dtype=I64), size)
+    order = np.lexsort((-low, group))  # each group's boards, highest lowest bound first
+    full = size >= attack_top
+    kth = np.full(len(size), np.iinfo(I64).min, I64)  # nothing is below it
+    kth[full] = low[order[groups[:-1][full] + attack_top - 1]]
+    out: BoolArray = upper < kth[group]
     return out

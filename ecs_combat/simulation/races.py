@@ -90,6 +90,8 @@ class RacePlayer:
         self.combats_recalled = 0
         #: Each board's declarations as the optimal per-combat policy chose them, by board.
         self._known: dict[str, Decided] = {}
+        #: The per-combat optimal policy that searches the boards of those races together.
+        self._searcher = OptimalPolicy(registry)
 
     def play(self, races: Sequence[RaceScenario]) -> list[RaceState]:
         """Each race played to its end (the final states, in order)."""
@@ -114,36 +116,51 @@ class RacePlayer:
             running = [i for i in running if not states[i].over]
         self._known.clear()
         self.combats_resolved += sum(
-            p.combats_resolved for p in policies if isinstance(p, OptimalPolicy)
+            p.combats_resolved for p in [*policies, self._searcher] if isinstance(p, OptimalPolicy)
         )
+        self._searcher = OptimalPolicy(registry)
         return states
 
     def decide(self, states: Sequence[RaceState], policies: Sequence[Policy]) -> list[Decided]:
         """The current combat phase's declarations of each race (its policy's, both sides').
-        One call for all the races of a step: the per-combat search runs board by board
-        (:func:`~ecs_combat.decisions.decide.best_attacks`) until a bulk attack search over
-        many boards replaces it here. With the per-combat horizon a decision depends on the
+        One call for all the races of a step: the races with the per-combat optimal policy
+        are searched together (:meth:`OptimalPolicy.attacks`, the decisions each gets
+        alone); the others one by one. With the per-combat horizon a decision depends on the
         combat's board alone (RULES section 9), so a board seen before, in this race or
         another (two players holding back turn after turn), is declared as it was then."""
-        out = []
+        out: list[Decided | None] = []
+        asked: dict[str, list[int]] = {}  # boards to search: their places in `out`
+        searched: list[RaceState] = []
         for s, p in zip(states, policies, strict=True):
-            key = self._board_key(s) if self._recallable(s, p) else None
-            known = self._known.get(key) if key is not None else None
-            if known is not None:
-                self.combats_recalled += 1
-                out.append(known)
+            if not self._recallable(s, p):
+                out.append(decide(s, {pid: p for pid in s.race.players}))
                 continue
-            chosen = decide(s, {pid: p for pid in s.race.players})
-            if key is not None:
-                self._known[key] = chosen
-            out.append(chosen)
-        return out
+            key = self._board_key(s)
+            known = self._known.get(key)
+            if known is not None or key in asked:
+                self.combats_recalled += 1
+            if key in asked:
+                asked[key].append(len(out))
+            elif known is None:
+                asked[key] = [len(out)]
+                searched.append(s)
+            out.append(known)
+        decided = self._searcher.attacks(searched)
+        for (key, places), chosen in zip(asked.items(), decided, strict=True):
+            self._known[key] = chosen
+            for i in places:
+                out[i] = chosen
+        return [d for d in out if d is not None]
 
     @staticmethod
     def _recallable(state: RaceState, policy: Policy) -> bool:
         """Whether the race's decision depends on its combat's board alone: the optimal
         policy looking one combat ahead."""
-        return isinstance(policy, OptimalPolicy) and policy.horizon == "combat"
+        return (
+            isinstance(policy, OptimalPolicy)
+            and policy.horizon == "combat"
+            and policy.clock.seconds is None
+        )
 
     def _board_key(self, state: RaceState) -> str:
         """The current combat as it begins (the attacking player first, every creature's
