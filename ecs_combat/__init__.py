@@ -134,7 +134,6 @@ if TYPE_CHECKING:
     )
     from ecs_combat.plugin.views import BatchView, CardState, CombatView, EffectTarget, Where
     from ecs_combat.reference.engine import ReferenceEngine
-    from ecs_combat.rules.declaring import Declared
     from ecs_combat.rules.result import CombatResult, TurnResult
     from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
     from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario

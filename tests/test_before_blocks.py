@@ -293,6 +293,40 @@ def test_a_third_partys_part_or_the_engine(part: bool, asked: list[str]) -> None
     assert (from_parts(sc, registry) is None) is not part
 
 
+class Shout:
+    """A third party's system with neither a part nor a batched form: +2/+0 to each of its
+    attackers, reference engine only."""
+
+    @hookimpl
+    def register_keywords(self) -> list[Keyword]:
+        return [Keyword("shout", rule="test")]
+
+    @hookimpl
+    def register_systems(self) -> list[System]:
+        def shout(combat, declaration):  # type: ignore[no-untyped-def]
+            for a in declaration.attackers:
+                if combat.has(a, "shout"):
+                    combat.pump(a, 2, 0)
+
+        return [System("declare-attackers", "shout", shout, None, {"shout"})]
+
+
+def test_a_board_the_batched_engine_refuses_is_played_by_the_reference_engine() -> None:
+    """RULES 4, 702.118b: the shout makes the 1/1 skulker a 3/1 before blocks; the batched
+    engine refuses the board (no batched form), so its player plays it in a reference world:
+    the 3/3 ogre may block, the 4/4 troll may not."""
+    registry = registry_with(extra=[Shout()])
+    text = (
+        creature("sneak", "A", 1, 1, "skulk", "shout")
+        + creature("ogre", "B", 3, 3)
+        + creature("troll", "B", 4, 4)
+    )
+    sc = board(text + combat({"sneak": "B"}, {"ogre": "sneak"}), registry)
+    assert batched_declarations(sc, registry, True).blocking["sneak"].power == 3
+    with pytest.raises(InputError, match=r"'troll' can't block 'sneak'.*\(702\.118\)"):
+        board(text + combat({"sneak": "B"}, {"troll": "sneak"}), registry)
+
+
 # -- the parts, the batched engine and the reference combat agree -------------------------------
 
 ATTACKING_KEYWORDS = (

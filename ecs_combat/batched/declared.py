@@ -1,6 +1,8 @@
 """The creatures of a combat as attackers and as blockers are declared, played by the batched
 engine: the :class:`~ecs_combat.rules.declaring.DeclarationPlayer` the scenario reader and the
-decisions name (:func:`play_declarations`).
+decisions name (:func:`play_declarations`). A board the batched engine refuses (a plugin's
+system or static ability without a batched form) is played by the reference engine, as
+:class:`~ecs_combat.batched.convert.ReferenceBatchEngine` resolves such boards.
 
 The rules core asks it only where the plugins' ``before_blocks`` parts can't say what
 happens before blocks (:mod:`ecs_combat.rules.before_blocks`): a system without one
@@ -20,6 +22,7 @@ from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.keywords import instances, lands, refresh, types
 from ecs_combat.batched.state import Run
+from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.declaring import Declared
@@ -47,11 +50,17 @@ def play_declarations(
 ) -> Declared:
     """The creatures as attackers are declared and as blockers are declared, in one run of a
     one-battle batch: the combat begun, the scenario's attackers declared and the
-    declare-attackers step's systems and triggers run (its blockers are not read). All of
-    them run whatever `attackers_tapped`."""
+    declare-attackers step's systems and triggers run (its blockers are not read); by the
+    reference engine if the batched engine refuses the board. All of them run whatever
+    `attackers_tapped`."""
     board = dataclasses.replace(scenario, blockers={})
     engine = _engine(registry)
-    run = engine.start(scenarios_to_batch([board], registry), record=False)
+    try:
+        run = engine.start(scenarios_to_batch([board], registry), record=False)
+    except RefusedError:
+        from ecs_combat.reference.characteristics import play_declarations as in_a_world
+
+        return in_a_world(scenario, registry, attackers_tapped)
     refresh(run, None)
     run.raise_error()
     ids = list(scenario.creatures)
