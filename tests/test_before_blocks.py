@@ -339,27 +339,33 @@ BLOCKING_KEYWORDS = ("flying", "reach", "exalted", "skulk")
 @st.composite
 def small_boards(draw: st.DrawFn) -> str:
     """A board of 1-3 attackers of A and 1-3 creatures of B, with the keywords above, some
-    +1/+1 counters, tapped blockers and life totals; provoke aims at a creature of B."""
+    +1/+1 counters, tapped blockers and life totals; now and then a third player C with one
+    creature, whom some attackers attack (melee counts two opponents, dethrone compares three
+    life totals); provoke aims at a creature of the player its creature attacks."""
     n_a, n_b = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     life_a, life_b = draw(st.integers(1, 20)), draw(st.integers(1, 20))
     text = f"[players.A]\nlife = {life_a}\n[players.B]\nlife = {life_b}\n"
-    a_ids, b_ids = [f"a{i}" for i in range(n_a)], [f"b{i}" for i in range(n_b)]
+    defending = {"B": [f"b{i}" for i in range(n_b)]}
+    if draw(st.booleans()):
+        text += f"[players.C]\nlife = {draw(st.integers(1, 20))}\n"
+        defending["C"] = ["c0"]
+    a_ids = [f"a{i}" for i in range(n_a)]
+    attackers = draw(st.lists(st.sampled_from(a_ids), min_size=1, unique=True))
+    attacks = {a: draw(st.sampled_from(sorted(defending))) for a in attackers}
     for cid in a_ids:
         kws = draw(st.lists(st.sampled_from(ATTACKING_KEYWORDS), max_size=3, unique=True))
         extra: dict[str, object] = {}
         if "provoke" in kws:
-            extra["targets"] = {"provoke": draw(st.sampled_from(b_ids))}
+            extra["targets"] = {"provoke": draw(st.sampled_from(defending[attacks.get(cid, "B")]))}
         if draw(st.booleans()):
             extra["counters"] = {"+1/+1": draw(st.integers(1, 2))}
         text += creature(cid, "A", draw(st.integers(0, 4)), draw(st.integers(1, 4)), *kws, **extra)
-    for cid in b_ids:
-        kws = draw(st.lists(st.sampled_from(BLOCKING_KEYWORDS), max_size=2, unique=True))
-        tapped = draw(st.booleans())
-        text += creature(
-            cid, "B", draw(st.integers(0, 4)), draw(st.integers(1, 4)), *kws, tapped=tapped
-        )
-    attackers = draw(st.lists(st.sampled_from(a_ids), min_size=1, unique=True))
-    return text + combat(dict.fromkeys(attackers, "B"))
+    for player, ids in defending.items():
+        for cid in ids:
+            kws = draw(st.lists(st.sampled_from(BLOCKING_KEYWORDS), max_size=2, unique=True))
+            power, toughness = draw(st.integers(0, 4)), draw(st.integers(1, 4))
+            text += creature(cid, player, power, toughness, *kws, tapped=draw(st.booleans()))
+    return text + combat(attacks)
 
 
 def _seen(side: KeywordSide, keywords: Collection[str]) -> tuple[object, ...]:
