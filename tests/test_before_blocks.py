@@ -398,7 +398,7 @@ def _legality(sc: Scenario, registry: Registry, player: object) -> list[str]:
     return out
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=small_boards())
 def test_the_parts_the_batched_engine_and_the_reference_combat_agree(
     registry: Registry, text: str
