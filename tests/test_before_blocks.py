@@ -23,9 +23,11 @@ import ecs_combat.batched
 from ecs_combat import (
     BeforeBlocks,
     Changes,
+    CounterTrigger,
     DeclaredAttack,
     InputError,
     Keyword,
+    PumpTrigger,
     Registry,
     Scenario,
     System,
@@ -243,6 +245,39 @@ def test_702_149a_training_reads_power_so_the_engine_plays_it(
     )
     assert from_parts(sc, registry) is None
     assert asked == ["test.toml"]
+
+
+# -- the skeletons carry their part -------------------------------------------------------------
+
+
+def test_the_skeletons_attack_triggers_carry_their_part() -> None:
+    """An attack trigger resolving with a PumpTrigger or a CounterTrigger gets its part with no
+    code: by hand, the attacker with "rally 2" and "rally 1" (+1/+0 for each N) gets +3/+0,
+    the one with two instances of "drill" two +1/+1 counters; the creature that doesn't attack
+    gets nothing; a trigger resolving its own way has no part (an engine plays it)."""
+    board = DeclaredAttack(
+        creatures=("a", "b", "home"),
+        controller={"a": "A", "b": "A", "home": "A"},
+        attacks={"a": "B", "b": "B"},
+        power={"a": 1, "b": 1, "home": 1},
+        toughness={"a": 1, "b": 1, "home": 1},
+        keywords={
+            "a": (("rally", 2), ("rally", 1)),
+            "b": (("drill", None), ("drill", None)),
+            "home": (("rally", 5), ("drill", None)),
+        },
+        targets={"a": {}, "b": {}, "home": {}},
+        life={"A": 20, "B": 20},
+    )
+    pump = PumpTrigger("rally", 1, 0, "")
+    counter = CounterTrigger("drill", "+1/+1", "")
+    rally = attack_trigger("rally", pump.resolve, pump.resolve_batched).before_blocks
+    drill = attack_trigger("drill", counter.resolve, counter.resolve_batched).before_blocks
+    assert rally is not None and drill is not None
+    assert rally.changes(board) == Changes(pump={"a": (3, 0)})
+    assert drill.changes(board) == Changes(counters={"b": {"+1/+1": 2}})
+    own = attack_trigger("rally", lambda combat, trigger: None, pump.resolve_batched)
+    assert own.before_blocks is None
 
 
 # -- the part in a third party's plugin ----------------------------------------------------------
