@@ -109,6 +109,6 @@ def register_systems() -> list[System]:
             triggers,
             triggers_batched,
             {PROVOKE},
-            before_blocks=BeforeBlocks(before_blocks),
+            before_blocks=BeforeBlocks(before_blocks, reads=frozenset({"battlefield"})),
         )
     ]

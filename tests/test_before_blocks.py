@@ -10,6 +10,7 @@ same legality."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import tomllib
 from collections.abc import Collection
 
@@ -36,6 +37,7 @@ from ecs_combat import (
     parse_scenario,
 )
 from ecs_combat.batched import play_declarations as batched_declarations
+from ecs_combat.decisions import declarations
 from ecs_combat.reference.characteristics import play_declarations as reference_declarations
 from ecs_combat.rules.before_blocks import from_parts
 from ecs_combat.rules.characteristics import check_declarations_now
@@ -210,6 +212,71 @@ def test_702_39a_the_provoked_block_resolves_on_both_engines(
     assert out["players"]["B"]["life"] == 20
 
 
+# -- annihilator (702.86) ---------------------------------------------------------------------
+
+
+def _blockers(sc: Scenario, registry: Registry, monkeypatch: pytest.MonkeyPatch) -> tuple[str, ...]:
+    """Who may block, as the decision search judges it, with no engine to ask."""
+    monkeypatch.setattr(declarations, "play_declarations", no_engine)
+    return declarations.block_options(sc, registry, "B").blocker_ids
+
+
+def test_702_86a_annihilator_takes_the_least_valuable_last_listed(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """702.86a, RULES 13 and 9: annihilator 1 makes B sacrifice one creature, unnamed, so its
+    least valuable (cub and mouse: value 2 each), the last listed on ties: the mouse. It left
+    before blocks (RULES 11.3): only the cub and the bear may block."""
+    sc = board(
+        creature("eldrazi", "A", 5, 5, "annihilator 1")
+        + creature("cub", "B", 1, 1)
+        + creature("mouse", "B", 1, 1)
+        + creature("bear", "B", 3, 3)
+        + combat({"eldrazi": "B"}),
+        registry,
+    )
+    found = from_parts(sc, registry)
+    assert found is not None and found.gone == {"mouse"}
+    assert _blockers(sc, registry, monkeypatch) == ("cub", "bear")
+
+
+def test_702_86a_each_trigger_takes_the_next_named(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """702.86a, RULES 13: two attackers with annihilator 1 trigger in file order; B names the
+    bear then the wurm, one per trigger: both leave, the cub alone may block."""
+    sc = board(
+        creature("first", "A", 5, 5, "annihilator 1")
+        + creature("second", "A", 5, 5, "annihilator 1")
+        + creature("cub", "B", 1, 1)
+        + creature("bear", "B", 3, 3)
+        + creature("wurm", "B", 6, 6)
+        + combat({"first": "B", "second": "B"})
+        + '[sacrifices]\nB = ["bear", "wurm"]\n',
+        registry,
+    )
+    assert _blockers(sc, registry, monkeypatch) == ("cub",)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_702_86a_a_sacrificed_blocker_does_not_block_on_both_engines(
+    engine: str, registry: Registry
+) -> None:
+    """RULES 11.3: the mouse is listed as the eldrazi's blocker but was sacrificed (the least
+    valuable, last listed): the 5/5 eldrazi is unblocked, B goes to 15."""
+    sc = board(
+        creature("eldrazi", "A", 5, 5, "annihilator 1")
+        + creature("cub", "B", 1, 1)
+        + creature("mouse", "B", 1, 1)
+        + combat({"eldrazi": "B"}, {"mouse": "eldrazi"}),
+        registry,
+    )
+    out = engine_resolver(engine, registry)(sc).to_json()
+    assert out["creatures"]["mouse"]["alive"] is False
+    assert out["creatures"]["cub"]["alive"] is True
+    assert out["players"]["B"]["life"] == 15
+
+
 # -- counters: dethrone (702.105), training (702.149) -------------------------------------------
 
 
@@ -366,9 +433,10 @@ def test_a_board_the_batched_engine_refuses_is_played_by_the_reference_engine() 
 
 ATTACKING_KEYWORDS = (
     "exalted", "battle cry", "provoke", "vigilance", "dethrone", "training", "battalion +1/+0",
-    "melee", "decayed", "skulk", "daunt", "menace", "flying", "annihilator 1", "mentor",
+    "melee", "decayed", "skulk", "daunt", "menace", "flying", "annihilator 1", "annihilator 2",
+    "mentor", "persist",
 )  # fmt: skip
-BLOCKING_KEYWORDS = ("flying", "reach", "exalted", "skulk")
+BLOCKING_KEYWORDS = ("flying", "reach", "exalted", "skulk", "persist")
 
 
 @st.composite
@@ -376,7 +444,8 @@ def small_boards(draw: st.DrawFn) -> str:
     """A board of 1-3 attackers of A and 1-3 creatures of B, with the keywords above, some
     +1/+1 counters, tapped blockers and life totals; now and then a third player C with one
     creature, whom some attackers attack (melee counts two opponents, dethrone compares three
-    life totals); provoke aims at a creature of the player its creature attacks."""
+    life totals); provoke aims at a creature of the player its creature attacks; B names some
+    of its creatures for annihilator's sacrifices now and then."""
     n_a, n_b = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     life_a, life_b = draw(st.integers(1, 20)), draw(st.integers(1, 20))
     text = f"[players.A]\nlife = {life_a}\n[players.B]\nlife = {life_b}\n"
@@ -387,8 +456,11 @@ def small_boards(draw: st.DrawFn) -> str:
     a_ids = [f"a{i}" for i in range(n_a)]
     attackers = draw(st.lists(st.sampled_from(a_ids), min_size=1, unique=True))
     attacks = {a: draw(st.sampled_from(sorted(defending))) for a in attackers}
+    taken = 0  # how many creatures annihilator makes B sacrifice
     for cid in a_ids:
         kws = draw(st.lists(st.sampled_from(ATTACKING_KEYWORDS), max_size=3, unique=True))
+        if attacks.get(cid) == "B":
+            taken += sum(int(k.split()[1]) for k in kws if k.startswith("annihilator"))
         extra: dict[str, object] = {}
         if "provoke" in kws:
             extra["targets"] = {"provoke": draw(st.sampled_from(defending[attacks.get(cid, "B")]))}
@@ -400,7 +472,14 @@ def small_boards(draw: st.DrawFn) -> str:
             kws = draw(st.lists(st.sampled_from(BLOCKING_KEYWORDS), max_size=2, unique=True))
             power, toughness = draw(st.integers(0, 4)), draw(st.integers(1, 4))
             text += creature(cid, player, power, toughness, *kws, tapped=draw(st.booleans()))
-    return text + combat(attacks)
+    text += combat(attacks)
+    if taken and draw(st.booleans()):  # B names some of the creatures it sacrifices
+        most = min(taken, len(defending["B"]))
+        named = draw(
+            st.lists(st.sampled_from(defending["B"]), min_size=1, max_size=most, unique=True)
+        )
+        text += f"[sacrifices]\nB = {json.dumps(named)}\n"
+    return text
 
 
 def _seen(side: KeywordSide, keywords: Collection[str]) -> tuple[object, ...]:

@@ -13,15 +13,15 @@ part, an engine plays the declaration.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 from ecs_combat.plugin.definitions import parameter_number
 
-#: What a part may read that a part may change: the characteristics :class:`Changes` writes.
-#: Keywords (instances) are read by every part; a change of them (a keyword counter) always
-#: asks an engine.
-READABLE = frozenset({"power", "toughness", "counters", "tapped"})
+#: What a part may read that a part may change: the characteristics :class:`Changes` writes
+#: (``battlefield``: which creatures are still there). Keywords (instances) are read by every
+#: part; a change of them (a keyword counter) always asks an engine.
+READABLE = frozenset({"power", "toughness", "counters", "tapped", "battlefield"})
 
 #: A keyword instance's parameter as a scenario gives it.
 Parameter = int | str | None
@@ -47,6 +47,11 @@ class DeclaredAttack:
     targets: Mapping[str, Mapping[str, tuple[str, ...]]]
     #: Each player's life total, by player id, in file order.
     life: Mapping[str, int]
+    #: Each creature's value for choices (RULES 9: its ``value``, else power plus toughness as
+    #: the scenario gives them).
+    value: Mapping[str, int] = field(default_factory=dict)
+    #: The scenario's ``sacrifices``: by player id, the creatures they choose, in order.
+    sacrifices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def instances(self, creature: str, keyword: str) -> list[int]:
         """The numbers of the creature's instances of `keyword` as a trigger's ``data["n"]``
@@ -59,18 +64,42 @@ class DeclaredAttack:
         """The attacking creatures, in file order."""
         return [c for c in self.creatures if c in self.attacks]
 
+    def chosen_sacrifices(
+        self, player: str, n: int, taken: int = 0, gone: Collection[str] = ()
+    ) -> list[str]:
+        """The (at most) `n` creatures `player` sacrifices, as the engines' contexts choose
+        them (``chosen_sacrifices``) when the player's earlier sacrifices took `taken` of the
+        scenario's named ones and the creatures `gone` have left: the next `n` named, those
+        still theirs on the battlefield; then the least valuable of their others, the last
+        listed on ties, creatures named for later sacrifices last."""
+        named = self.sacrifices.get(player, ())
+        later = set(named[taken + n :])
+        place = {c: i for i, c in enumerate(self.creatures)}
+
+        def mine(c: str) -> bool:
+            return c not in gone and self.controller.get(c) == player
+
+        chosen = [c for c in named[taken : taken + n] if mine(c)]
+        others = sorted(
+            (c for c in self.creatures if mine(c) and c not in chosen),
+            key=lambda c: (c in later, self.value[c], -place[c]),
+        )
+        return chosen + others[: max(0, n - len(chosen))]
+
 
 @dataclass(frozen=True)
 class Changes:
     """What happens to the creatures before blockers are declared, by creature id: each
     creature's +power/+toughness until end of turn, the counters put on it, the creatures
-    untapped (or attacking without tapping), and the blocks required (509.1c: blocker,
-    attacker, the keyword that requires it)."""
+    untapped (or attacking without tapping), the blocks required (509.1c: blocker,
+    attacker, the keyword that requires it), and the creatures that leave the battlefield
+    (sacrificed: they neither block nor are blocked, RULES 11.3)."""
 
     pump: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     counters: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     untap: frozenset[str] = frozenset()
     require: tuple[tuple[str, str, str], ...] = ()
+    leave: frozenset[str] = frozenset()
 
     def __add__(self, other: Changes) -> Changes:
         pump = dict(self.pump)
@@ -82,7 +111,13 @@ class Changes:
             mine = counters.setdefault(c, {})
             for kind, n in kinds.items():
                 mine[kind] = mine.get(kind, 0) + n
-        return Changes(pump, counters, self.untap | other.untap, (*self.require, *other.require))
+        return Changes(
+            pump,
+            counters,
+            self.untap | other.untap,
+            (*self.require, *other.require),
+            self.leave | other.leave,
+        )
 
 
 #: A part: the changes a system makes on a board, or None where it does not say (an engine

@@ -6,8 +6,9 @@ evaluated on the board as attackers are declared, no engine played.
 board, every system that may change a creature there with a part, every part saying its
 changes, none reading what some part changes (they are all read from one board, so their
 order cannot matter), no keyword counter put (it changes keywords, which every part reads)
-and no toughness lowered (a creature could die before blocks, 704.5f). Otherwise it answers
-None and the caller asks an engine.
+no toughness lowered (a creature could die before blocks, 704.5f), and no ``dies`` system
+that may run for a creature that leaves (a sacrifice: persist's return, legacy's counters).
+Otherwise it answers None and the caller asks an engine.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def declared_attack(scenario: Scenario, registry: Registry) -> DeclaredAttack:
         },
         targets={cid: dict(spec.targets) for cid, spec in scenario.creatures.items()},
         life={pid: player.life for pid, player in scenario.players.items()},
+        value={
+            cid: spec.power + spec.toughness if spec.value is None else spec.value
+            for cid, spec in scenario.creatures.items()
+        },
+        sacrifices=dict(scenario.sacrifices),
     )
 
 
@@ -91,7 +97,20 @@ def from_parts(
     written = _written(total, scenario, registry)
     if written is None or any(part.reads & written for part in parts):
         return None
+    if total.leave and _dies_systems_apply(scenario, registry):
+        return None
     return _applied(total, scenario, registry)
+
+
+def _dies_systems_apply(scenario: Scenario, registry: Registry) -> bool:
+    """Whether a ``dies`` system may run for a creature of the scenario that leaves (one of
+    its keywords', or one naming none): what it does (persist's return, legacy's counters)
+    only an engine knows."""
+    present = {k for spec in scenario.creatures.values() for k in (*spec.keywords, *spec.counters)}
+    return any(
+        not s.system.keywords or not s.system.keywords.isdisjoint(present)
+        for s in registry.systems_at("dies")
+    )
 
 
 def _written(changes: Changes, scenario: Scenario, registry: Registry) -> set[str] | None:
@@ -99,7 +118,7 @@ def _written(changes: Changes, scenario: Scenario, registry: Registry) -> set[st
     they name an unknown creature or counter kind, put a keyword counter or lower a
     toughness."""
     kinds = registry.counter_kinds
-    named = {*changes.pump, *changes.counters, *changes.untap}
+    named = {*changes.pump, *changes.counters, *changes.untap, *changes.leave}
     named |= {c for b, a, _ in changes.require for c in (b, a)}
     if not named <= scenario.creatures.keys():
         return None
@@ -119,6 +138,8 @@ def _written(changes: Changes, scenario: Scenario, registry: Registry) -> set[st
                 written |= {"toughness"} if kinds[kind].toughness else set()
     if changes.untap:
         written.add("tapped")
+    if changes.leave:
+        written.add("battlefield")
     return written
 
 
@@ -137,4 +158,4 @@ def _applied(changes: Changes, scenario: Scenario, registry: Registry) -> Declar
     tapped = {cid for cid, spec in scenario.creatures.items() if spec.tapped}
     tapped |= set(scenario.attackers)  # 508.1f
     tapped -= changes.untap
-    return Declared(attacking, blocking, tapped, list(changes.require))
+    return Declared(attacking, blocking, tapped, list(changes.require), set(changes.leave))
