@@ -6,8 +6,9 @@ evaluated on the board as attackers are declared, no engine played.
 board, every system that may change a creature there with a part, every part saying its
 changes, none reading what some part changes (they are all read from one board, so their
 order cannot matter), no keyword counter put (it changes keywords, which every part reads)
-no toughness lowered (a creature could die before blocks, 704.5f), and no ``dies`` system
-that may run for a creature that leaves (a sacrifice: persist's return, legacy's counters).
+no toughness lowered (a creature could die before blocks, 704.5f), no state-based action of
+a keyword on the board (checked after each trigger), and no ``dies`` system that may run for
+a creature that leaves (a sacrifice: persist's return, legacy's counters).
 Otherwise it answers None and the caller asks an engine.
 """
 
@@ -97,19 +98,26 @@ def from_parts(
     written = _written(total, scenario, registry)
     if written is None or any(part.reads & written for part in parts):
         return None
-    if total.leave and _dies_systems_apply(scenario, registry):
+    if _keyword_systems_apply(scenario, registry, "state-based-actions", keywordless=False):
+        return None
+    if total.leave and _keyword_systems_apply(scenario, registry, "dies", keywordless=True):
         return None
     return _applied(total, scenario, registry)
 
 
-def _dies_systems_apply(scenario: Scenario, registry: Registry) -> bool:
-    """Whether a ``dies`` system may run for a creature of the scenario that leaves (one of
-    its keywords', or one naming none): what it does (persist's return, legacy's counters)
-    only an engine knows."""
+def _keyword_systems_apply(
+    scenario: Scenario, registry: Registry, point: str, keywordless: bool
+) -> bool:
+    """Whether a system at `point` runs for a keyword of the scenario (or, with
+    `keywordless`, names none and runs for every creature). The engines run the
+    state-based actions after each attack trigger and the ``dies`` systems for a creature
+    sacrificed: what a keyword's does then (persist's return, legacy's counters) only an
+    engine knows. The keywordless state-based actions (704.5h deathtouch, 704.5c poison,
+    704.5q counters) change nothing before blocks that a part does not say."""
     present = {k for spec in scenario.creatures.values() for k in (*spec.keywords, *spec.counters)}
     return any(
-        not s.system.keywords or not s.system.keywords.isdisjoint(present)
-        for s in registry.systems_at("dies")
+        (keywordless and not s.system.keywords) or not s.system.keywords.isdisjoint(present)
+        for s in registry.systems_at(point)
     )
 
 
