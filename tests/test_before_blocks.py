@@ -277,6 +277,23 @@ def test_702_86a_a_sacrificed_blocker_does_not_block_on_both_engines(
     assert out["players"]["B"]["life"] == 15
 
 
+# -- myriad (702.116) ---------------------------------------------------------------------------
+
+
+def test_702_116a_myriad_makes_nothing_with_two_players(registry: Registry) -> None:
+    """702.116a: a token for each opponent other than the defending player: with two players
+    none, so the part says nothing changes (no engine); with a third player C a token attacks
+    C, which only an engine makes: the part declines."""
+    text = creature("horde", "A", 2, 2, "myriad") + creature("bear", "B", 2, 2)
+    two = board(text + combat({"horde": "B"}, {"bear": "horde"}), registry)
+    found = from_parts(two, registry)
+    assert found is not None and found.gone == set()
+    three = board(
+        text + combat({"horde": "B"}, {"bear": "horde"}), registry, PLAYERS + "[players.C]\n"
+    )
+    assert from_parts(three, registry) is None
+
+
 # -- counters: dethrone (702.105), training (702.149) -------------------------------------------
 
 
@@ -434,7 +451,7 @@ def test_a_board_the_batched_engine_refuses_is_played_by_the_reference_engine() 
 ATTACKING_KEYWORDS = (
     "exalted", "battle cry", "provoke", "vigilance", "dethrone", "training", "battalion +1/+0",
     "melee", "decayed", "skulk", "daunt", "menace", "flying", "annihilator 1", "annihilator 2",
-    "mentor", "persist",
+    "mentor", "persist", "myriad",
 )  # fmt: skip
 BLOCKING_KEYWORDS = ("flying", "reach", "exalted", "skulk", "persist")
 
@@ -494,9 +511,10 @@ def _same(one: Declared, other: Declared, ids: list[str], keywords: Collection[s
     for cid in ids:
         assert _seen(one.attacking[cid], keywords) == _seen(other.attacking[cid], keywords), cid
         assert _seen(one.blocking[cid], keywords) == _seen(other.blocking[cid], keywords), cid
-    assert one.tapped == other.tapped
+    # of the scenario's creatures: tokens made before blocks (myriad's) no block names
+    assert one.tapped & set(ids) == other.tapped & set(ids)
     assert sorted(one.made) == sorted(other.made)
-    assert one.gone == other.gone
+    assert one.gone & set(ids) == other.gone & set(ids)
 
 
 def _legality(sc: Scenario, registry: Registry, player: object) -> list[str]:

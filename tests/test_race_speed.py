@@ -55,11 +55,11 @@ def test_a_system_that_changes_creatures_builds_no_reference_world(
     registry: Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Exalted (702.83) changes its creature's power as attackers are declared: the block
-    options read its system's ``before_blocks`` part; myriad's system has none, so the
+    options read its system's ``before_blocks`` part; mentor's system has none, so the
     batched engine plays the declaration. Neither builds a reference world. By hand: the
     bear may block the knight (no restriction) in both."""
     monkeypatch.setattr(characteristics, "Combat", no_world)
-    for keyword in ("exalted", "myriad"):
+    for keyword in ("exalted", "mentor"):
         board = scenario(
             PLAYERS
             + creature("knight", "A", 3, 3, keyword, "vigilance")

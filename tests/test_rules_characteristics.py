@@ -131,12 +131,12 @@ def test_702_118_the_block_after_exalted_resolves_on_both_engines(
 
 def test_the_rules_core_judges_what_the_callers_engine_gives(registry: Registry) -> None:
     """The judgement reads the sides the engine gives, not its own: where a system has no
-    ``before_blocks`` part (myriad's, which makes no token in a two-player game, 702.116a),
+    ``before_blocks`` part (mentor's, which finds no attacker of lesser power here, 702.134a),
     an engine saying the sneak is still a 1/1 as blockers are declared makes the bear's block
     illegal (702.118b), and one saying it is a 2/2 makes it legal."""
     sc = blocked(
         board(
-            creature("sneak", "A", 1, 1, "skulk", "exalted", "myriad")
+            creature("sneak", "A", 1, 1, "skulk", "exalted", "mentor")
             + creature("bear", "B", 2, 2)
             + combat({"sneak": "B"}),
             registry,
@@ -175,11 +175,11 @@ def test_the_loader_judges_through_the_packages_engine(
     registry: Registry, counted: list[bool]
 ) -> None:
     """The scenario reader asks the batched engine once for a board a declare-attackers
-    system without a ``before_blocks`` part may change (myriad), never for one whose systems
+    system without a ``before_blocks`` part may change (mentor), never for one whose systems
     all have one (exalted) or one without such systems (a plain bear)."""
     board(creature("sneak", "A", 1, 1, "exalted") + combat({"sneak": "B"}), registry)
     assert counted == []
-    board(creature("sneak", "A", 1, 1, "myriad") + combat({"sneak": "B"}), registry)
+    board(creature("sneak", "A", 1, 1, "mentor") + combat({"sneak": "B"}), registry)
     assert counted == [True]
     board(
         creature("bear", "A", 2, 2) + creature("cub", "B", 1, 1) + combat({"bear": "B"}), registry

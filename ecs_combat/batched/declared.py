@@ -6,7 +6,7 @@ system or static ability without a batched form) is played by the reference engi
 
 The rules core asks it only where the plugins' ``before_blocks`` parts can't say what
 happens before blocks (:mod:`ecs_combat.rules.before_blocks`): a system without one
-(annihilator's sacrifices, myriad's tokens), a static ability, parts that read what others
+(mentor's), a static ability, parts that read what others
 change.
 """
 
@@ -52,7 +52,8 @@ def play_declarations(
     one-battle batch: the combat begun, the scenario's attackers declared and the
     declare-attackers step's systems and triggers run (its blockers are not read); by the
     reference engine if the batched engine refuses the board. All of them run whatever
-    `attackers_tapped`."""
+    `attackers_tapped`. Of the scenario's creatures only: a token made before blocks
+    (myriad's) is in no scenario's blocks."""
     board = dataclasses.replace(scenario, blockers={})
     engine = _engine(registry)
     try:
