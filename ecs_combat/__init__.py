@@ -51,6 +51,13 @@ if TYPE_CHECKING:
     )
     from ecs_combat.batched import BatchedEngine, BatchOutcome, CombatBatch
     from ecs_combat.plugin.batch_context import BatchContext
+    from ecs_combat.plugin.before_blocks import (
+        UNCHANGED,
+        BeforeBlocks,
+        Changes,
+        DeclaredAttack,
+        each_instance,
+    )
     from ecs_combat.plugin.context import (
         BoolArray,
         CombatContext,
@@ -127,7 +134,6 @@ if TYPE_CHECKING:
     )
     from ecs_combat.plugin.views import BatchView, CardState, CombatView, EffectTarget, Where
     from ecs_combat.reference.engine import ReferenceEngine
-    from ecs_combat.rules.declaring import Declared
     from ecs_combat.rules.result import CombatResult, TurnResult
     from ecs_combat.scenario.loader import load_scenario, load_scenarios, parse_scenario
     from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
@@ -146,6 +152,12 @@ _LAZY = {
         "ecs_combat.plugin.context",
     ),
     "BatchContext": "ecs_combat.plugin.batch_context",
+    **dict.fromkeys(
+        [
+            "UNCHANGED", "BeforeBlocks", "Changes", "DeclaredAttack", "each_instance",
+        ],
+        "ecs_combat.plugin.before_blocks",
+    ),
     **dict.fromkeys(
         [
             "CARD_TYPES", "COLORS", "FROM_WORDS", "LAND_TYPES", "QUALITIES",
@@ -289,16 +301,6 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def play_declarations(scenario: Scenario, registry: Registry, attackers_tapped: bool) -> Declared:
-    """The engine the scenario reader and the decisions name for the creatures as attackers
-    and as blockers are declared when a plugin may change them
-    (:class:`~ecs_combat.rules.declaring.DeclarationPlayer`): the reference engine's,
-    imported when first asked."""
-    from ecs_combat.reference.characteristics import play_declarations
-
-    return play_declarations(scenario, registry, attackers_tapped)
-
-
 __all__ = [
     "BATTLE_RESULT_COLUMNS",
     "CARD_TYPES",
@@ -315,6 +317,7 @@ __all__ = [
     "QUALITIES",
     "REGULAR_STEP",
     "SET_ORDER",
+    "UNCHANGED",
     "Assignment",
     "AttackDeclaration",
     "BatchAttackDeclaration",
@@ -333,6 +336,7 @@ __all__ = [
     "BatchedEngine",
     "BattleResults",
     "Battles",
+    "BeforeBlocks",
     "BlockDeclaration",
     "BlockEvent",
     "Boards",
@@ -340,6 +344,7 @@ __all__ = [
     "Card",
     "CardState",
     "CastInMain",
+    "Changes",
     "Choice",
     "CombatBatch",
     "CombatContext",
@@ -357,6 +362,7 @@ __all__ = [
     "Deaths",
     "DecidedBattles",
     "Decision",
+    "DeclaredAttack",
     "Destruction",
     "DrawnPolicy",
     "EcsCombatError",
@@ -416,6 +422,7 @@ __all__ = [
     "best_blocks_of",
     "block_trigger",
     "color_mask",
+    "each_instance",
     "from_mask",
     "hookimpl",
     "land_mask",

@@ -14,7 +14,10 @@ from __future__ import annotations
 from ecs_combat import (
     BatchContext,
     BatchTriggers,
+    BeforeBlocks,
+    Changes,
     CombatContext,
+    DeclaredAttack,
     Keyword,
     System,
     Trigger,
@@ -47,6 +50,26 @@ def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
         batch.sacrifice(batch.chosen_sacrifices(players[here], n[here]))
 
 
+def before_blocks(board: DeclaredAttack) -> Changes | None:
+    """Every trigger resolved before blockers are declared, for the rules core: in the
+    attackers' order, each instance's player sacrifices N creatures, chosen as the contexts
+    choose them. None when the attackers have several controllers or a defending player is at
+    0 life or less (the engines' order and losses decide)."""
+    attackers = board.attackers()
+    if len({board.controller[a] for a in attackers}) > 1:
+        return None
+    taken: dict[str, int] = {}
+    gone: set[str] = set()
+    for source in attackers:
+        player = board.attacks[source]
+        for n in board.instances(source, ANNIHILATOR):
+            if board.life[player] <= 0:
+                return None
+            gone |= set(board.chosen_sacrifices(player, n, taken.get(player, 0), gone))
+            taken[player] = taken.get(player, 0) + n
+    return Changes(leave=frozenset(gone))
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [
@@ -62,4 +85,12 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [attack_trigger(ANNIHILATOR, resolve, resolve_batched, defender=True)]
+    return [
+        attack_trigger(
+            ANNIHILATOR,
+            resolve,
+            resolve_batched,
+            defender=True,
+            before_blocks=BeforeBlocks(before_blocks),
+        )
+    ]

@@ -18,7 +18,10 @@ from ecs_combat import (
     BatchAttackDeclaration,
     BatchContext,
     BatchTriggers,
+    BeforeBlocks,
+    Changes,
     CombatContext,
+    DeclaredAttack,
     Keyword,
     System,
     Trigger,
@@ -58,6 +61,17 @@ def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -
     declaration.trigger_each_instance(batch, BATTALION, resolve_batched, rows)
 
 
+def before_blocks(board: DeclaredAttack) -> Changes:
+    """Every trigger resolved before blockers are declared, for the rules core."""
+    attackers = board.attackers()
+    out = Changes()
+    if len(attackers) >= ATTACKERS:
+        for source in attackers:
+            for n in board.instances(source, BATTALION):
+                out = out + Changes(pump={source: pt_parameter(n)})
+    return out
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [
@@ -72,4 +86,13 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {BATTALION})]
+    return [
+        System(
+            "declare-attackers",
+            "attack trigger",
+            triggers,
+            triggers_batched,
+            {BATTALION},
+            before_blocks=BeforeBlocks(before_blocks),
+        )
+    ]

@@ -13,7 +13,10 @@ import numpy as np
 from ecs_combat import (
     BatchContext,
     BatchTriggers,
+    BeforeBlocks,
+    Changes,
     CombatContext,
+    DeclaredAttack,
     Keyword,
     System,
     Trigger,
@@ -45,6 +48,17 @@ def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     batch.pump(np.flatnonzero(others), 1, 0)
 
 
+def before_blocks(board: DeclaredAttack) -> Changes:
+    """Every trigger resolved before blockers are declared, for the rules core: each other
+    attacker +1/+0 per instance of battle cry on each attacker."""
+    attackers = board.attackers()
+    out = Changes()
+    for source in attackers:
+        for _ in board.instances(source, BATTLE_CRY):
+            out = out + Changes(pump={c: (1, 0) for c in attackers if c != source})
+    return out
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [Keyword(BATTLE_CRY, rule="702.91", summary="other attackers +1/+0 (an attack trigger)")]
@@ -52,4 +66,8 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [attack_trigger(BATTLE_CRY, resolve, resolve_batched)]
+    return [
+        attack_trigger(
+            BATTLE_CRY, resolve, resolve_batched, before_blocks=BeforeBlocks(before_blocks)
+        )
+    ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ecs_combat import (
+    UNCHANGED,
     AttackDeclaration,
     BatchAttackDeclaration,
     BatchContext,
@@ -78,6 +79,7 @@ def register_systems() -> list[System]:
             set_up_sacrifice,
             set_up_sacrifice_batched,
             {DECAYED},
+            before_blocks=UNCHANGED,
         ),
         System("end-of-combat", "sacrifice", sacrifice, sacrifice_batched, {DECAYED}),
     ]

@@ -16,6 +16,7 @@ from ecs_combat import (
     BatchContext,
     CombatContext,
     CounterTrigger,
+    DeclaredAttack,
     Keyword,
     System,
     hookimpl,
@@ -57,6 +58,15 @@ def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -
     declaration.trigger_each_instance(batch, DETHRONE, COUNTER.resolve_batched, richest)
 
 
+def richest(board: DeclaredAttack) -> list[str] | None:
+    """The same for the rules core, as attackers are declared; None while a player is at 0
+    life or less (the engines decide whether they lost)."""
+    if min(board.life.values()) <= 0:
+        return None
+    most = max(board.life.values())
+    return [a for a in board.attackers() if board.life[board.attacks[a]] >= most]
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [
@@ -71,4 +81,13 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {DETHRONE})]
+    return [
+        System(
+            "declare-attackers",
+            "attack trigger",
+            triggers,
+            triggers_batched,
+            {DETHRONE},
+            before_blocks=COUNTER.before_blocks(richest),
+        )
+    ]

@@ -12,7 +12,10 @@ from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
     BatchContext,
+    BeforeBlocks,
+    Changes,
     CombatContext,
+    DeclaredAttack,
     Keyword,
     System,
     hookimpl,
@@ -59,6 +62,19 @@ def attacks_alone_batched(batch: BatchContext, declaration: BatchAttackDeclarati
     batch.pump(alone_attackers[gains], gain[gains], gain[gains])
 
 
+def alone_before_blocks(board: DeclaredAttack) -> Changes:
+    """The same before blockers are declared, for the rules core."""
+    attackers = board.attackers()
+    if len(attackers) != 1:
+        return Changes()
+    (attacker,) = attackers
+    you = board.controller[attacker]
+    bonus = sum(
+        len(board.instances(c, EXALTED)) for c in board.creatures if board.controller[c] == you
+    )
+    return Changes(pump={attacker: (bonus, bonus)}) if bonus else Changes()
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [Keyword(EXALTED, rule="702.83", counter=True)]
@@ -73,5 +89,6 @@ def register_systems() -> list[System]:
             attacks_alone,
             attacks_alone_batched,
             {EXALTED},
+            before_blocks=BeforeBlocks(alone_before_blocks),
         )
     ]

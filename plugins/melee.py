@@ -15,7 +15,10 @@ from ecs_combat import (
     BatchAttackDeclaration,
     BatchContext,
     BatchTriggers,
+    BeforeBlocks,
+    Changes,
     CombatContext,
+    DeclaredAttack,
     Keyword,
     System,
     Trigger,
@@ -67,6 +70,19 @@ def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -
     declaration.trigger_each_instance(batch, MELEE, resolve_batched)
 
 
+def before_blocks(board: DeclaredAttack) -> Changes:
+    """Every trigger resolved before blockers are declared, for the rules core: +1/+1 per
+    opponent its controller attacked, per instance."""
+    attackers = board.attackers()
+    out = Changes()
+    for source in attackers:
+        you = board.controller[source]
+        n = len({board.attacks[a] for a in attackers if board.controller[a] == you})
+        for _ in board.instances(source, MELEE):
+            out = out + Changes(pump={source: (n, n)})
+    return out
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [
@@ -76,4 +92,13 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {MELEE})]
+    return [
+        System(
+            "declare-attackers",
+            "attack trigger",
+            triggers,
+            triggers_batched,
+            {MELEE},
+            before_blocks=BeforeBlocks(before_blocks),
+        )
+    ]

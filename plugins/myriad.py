@@ -19,7 +19,10 @@ from ecs_combat import (
     BatchContext,
     BatchEndOfCombat,
     BatchTriggers,
+    BeforeBlocks,
+    Changes,
     CombatContext,
+    DeclaredAttack,
     Keyword,
     System,
     Trigger,
@@ -83,6 +86,17 @@ def exile_batched(batch: BatchContext, end: BatchEndOfCombat) -> None:
     batch.leave_battlefield(rows[batch.on_battlefield()[rows]])
 
 
+def before_blocks(board: DeclaredAttack) -> Changes | None:
+    """For the rules core: with no opponent besides the defending player nothing is made;
+    else None (the tokens attack: an engine makes them)."""
+    for source in board.attackers():
+        if board.instances(source, MYRIAD):
+            you, defender = board.controller[source], board.attacks[source]
+            if any(p not in (you, defender) for p in board.life):
+                return None
+    return Changes()
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [
@@ -98,6 +112,12 @@ def register_keywords() -> list[Keyword]:
 @hookimpl
 def register_systems() -> list[System]:
     return [
-        attack_trigger(MYRIAD, resolve, resolve_batched, defender=True),
+        attack_trigger(
+            MYRIAD,
+            resolve,
+            resolve_batched,
+            defender=True,
+            before_blocks=BeforeBlocks(before_blocks),
+        ),
         System("end-of-combat", "exile the tokens", exile, exile_batched, {MYRIAD}),
     ]

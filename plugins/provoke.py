@@ -15,7 +15,10 @@ from ecs_combat import (
     BatchAttackDeclaration,
     BatchContext,
     BatchTriggers,
+    BeforeBlocks,
+    Changes,
     CombatContext,
+    DeclaredAttack,
     Keyword,
     System,
     Trigger,
@@ -72,6 +75,19 @@ def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -
         )  # fmt: skip
 
 
+def before_blocks(board: DeclaredAttack) -> Changes:
+    """Every trigger resolved before blockers are declared, for the rules core: each target
+    the defending player controls untaps and must block its provoker."""
+    untap, require = set(), []
+    for source in board.attackers():
+        instances = board.instances(source, PROVOKE)
+        for target in board.targets[source].get(PROVOKE, ())[: len(instances)]:
+            if board.controller.get(target) == board.attacks[source]:
+                untap.add(target)
+                require.append((target, source, PROVOKE))
+    return Changes(untap=frozenset(untap), require=tuple(require))
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [
@@ -86,4 +102,13 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {PROVOKE})]
+    return [
+        System(
+            "declare-attackers",
+            "attack trigger",
+            triggers,
+            triggers_batched,
+            {PROVOKE},
+            before_blocks=BeforeBlocks(before_blocks, reads=frozenset({"battlefield"})),
+        )
+    ]

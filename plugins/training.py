@@ -18,6 +18,7 @@ from ecs_combat import (
     BatchContext,
     CombatContext,
     CounterTrigger,
+    DeclaredAttack,
     Keyword,
     System,
     hookimpl,
@@ -56,6 +57,13 @@ def triggers_batched(batch: BatchContext, declaration: BatchAttackDeclaration) -
     declaration.trigger_each_instance(batch, TRAINING, COUNTER.resolve_batched, trained)
 
 
+def trained(board: DeclaredAttack) -> list[str]:
+    """The same for the rules core: the attackers with less power than another."""
+    attackers = board.attackers()
+    greatest = max((board.power[a] for a in attackers), default=0)
+    return [a for a in attackers if board.power[a] < greatest]
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [
@@ -70,4 +78,13 @@ def register_keywords() -> list[Keyword]:
 
 @hookimpl
 def register_systems() -> list[System]:
-    return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {TRAINING})]
+    return [
+        System(
+            "declare-attackers",
+            "attack trigger",
+            triggers,
+            triggers_batched,
+            {TRAINING},
+            before_blocks=COUNTER.before_blocks(trained, reads={"power"}),
+        )
+    ]

@@ -10,7 +10,10 @@ from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
     BatchContext,
+    BeforeBlocks,
+    Changes,
     CombatContext,
+    DeclaredAttack,
     Keyword,
     System,
     hookimpl,
@@ -30,6 +33,11 @@ def stay_untapped_batched(batch: BatchContext, declaration: BatchAttackDeclarati
     declaration.taps &= ~batch.has(VIGILANCE)
 
 
+def stays_untapped(board: DeclaredAttack) -> Changes:
+    """The same for the rules core: its attackers don't tap."""
+    return Changes(untap=frozenset(a for a in board.attackers() if board.instances(a, VIGILANCE)))
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [Keyword(VIGILANCE, rule="702.20", counter=True)]
@@ -46,5 +54,6 @@ def register_systems() -> list[System]:
             {VIGILANCE},
             writes={"taps"},
             only_writes=True,
+            before_blocks=BeforeBlocks(stays_untapped),
         )
     ]

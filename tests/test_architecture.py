@@ -550,3 +550,39 @@ def test_scenarios_rules_and_decisions_do_not_run_the_reference_engine() -> None
     }
     assert sorted(found - REFERENCE_IMPORTS) == [], "a new reference-engine import"
     assert sorted(REFERENCE_IMPORTS - found) == [], "removed: take it off REFERENCE_IMPORTS"
+
+
+#: The layers below the engines: what they import of ecs_combat is named module by module.
+BELOW_THE_ENGINES = ("ecs_combat.scenario", "ecs_combat.rules", "ecs_combat.decisions")
+
+
+def _through_the_top_package(imports: dict[str, list[Import]]) -> list[str]:
+    """The modules of scenario/, rules/ and decisions/ that import the top package itself
+    (``import ecs_combat``, ``from ecs_combat import X``: any public name, the reference
+    engine's among them, is reached through it), lazily or not, under TYPE_CHECKING too."""
+    return sorted(
+        f"{here}: {imp.module}{'' if imp.name is None else '.' + imp.name}"
+        for here, found in imports.items()
+        if here.startswith(BELOW_THE_ENGINES)
+        for imp in found
+        if imp.module == "ecs_combat"
+    )
+
+
+def test_scenarios_rules_and_decisions_do_not_reach_the_engines_through_the_package() -> None:
+    """The scenario reader, the rules core and the decisions never import the top package
+    (issue 35): its lazy names lead to the reference engine (``ReferenceEngine``), so a
+    module below the engines importing it hides an import the check above can't see. The
+    engine they ask when the plugins' ``before_blocks`` parts can't say what happens before
+    blocks is the batched engine's, through ``ecs_combat.batched``."""
+    assert _through_the_top_package(_core_imports()) == []
+    # the scan can fail: both forms are found
+    planted = {
+        "ecs_combat.scenario.x": [Import("ecs_combat", None, False)],
+        "ecs_combat.decisions.y": [Import("ecs_combat", "ReferenceEngine", True)],
+        "ecs_combat.api": [Import("ecs_combat", "ReferenceEngine", False)],
+    }
+    assert _through_the_top_package(planted) == [
+        "ecs_combat.decisions.y: ecs_combat.ReferenceEngine",
+        "ecs_combat.scenario.x: ecs_combat",
+    ]

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from scenario_text import combat, creature
 
-import ecs_combat
 import ecs_combat.reference.characteristics as characteristics
 from ecs_combat import Registry, Scenario, parse_scenario
 from ecs_combat.decisions.declarations import block_options
@@ -52,28 +51,30 @@ def test_vigilance_block_options_without_a_world(
     assert options.attackers.tolist() == [0, 1]
 
 
-def test_a_system_that_changes_creatures_still_builds_the_world(
+def test_a_system_that_changes_creatures_builds_no_reference_world(
     registry: Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Exalted (702.83) changes its creature's power as attackers are declared: its system
-    is not one that only writes taps, so the block options read the reference world."""
-    board = scenario(
-        PLAYERS
-        + creature("knight", "A", 3, 3, "exalted", "vigilance")
-        + creature("bear", "B", 2, 2)
-        + combat({"knight": "B"}),
-        registry,
-    )
+    """Exalted (702.83) changes its creature's power as attackers are declared: the block
+    options read its system's ``before_blocks`` part; mentor's system has none, so the
+    batched engine plays the declaration. Neither builds a reference world. By hand: the
+    bear may block the knight (no restriction) in both."""
     monkeypatch.setattr(characteristics, "Combat", no_world)
-    with pytest.raises(AssertionError, match="reference world"):
-        block_options(board, registry, "B")
+    for keyword in ("exalted", "mentor"):
+        board = scenario(
+            PLAYERS
+            + creature("knight", "A", 3, 3, keyword, "vigilance")
+            + creature("bear", "B", 2, 2)
+            + combat({"knight": "B"}),
+            registry,
+        )
+        assert block_options(board, registry, "B").legal.tolist() == [[True]]
 
 
 def test_the_loader_still_reads_which_attackers_tapped(
     registry: Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Declarations as the loader checks them read who tapped (an attacker without vigilance
-    taps, 508.1f): that path still builds the world."""
+    taps, 508.1f): from vigilance's ``before_blocks`` part, the sides as without it."""
     board = scenario(
         PLAYERS
         + creature("knight", "A", 3, 3, "vigilance")
@@ -82,10 +83,10 @@ def test_the_loader_still_reads_which_attackers_tapped(
         + combat({"knight": "B", "ogre": "B"}),
         registry,
     )
-    declared = at_declare_blockers(board, registry, ecs_combat.play_declarations)
+    declared = at_declare_blockers(board, registry, characteristics.play_declarations)
     assert declared.tapped == {"ogre"}
     monkeypatch.setattr(characteristics, "Combat", no_world)
-    fast = at_declare_blockers(board, registry, ecs_combat.play_declarations, False)
+    fast = at_declare_blockers(board, registry, characteristics.play_declarations, False)
     assert fast.tapped == set()
     assert fast.blocking == declared.blocking
     assert np.array_equal(block_options(board, registry, "B").legal, [[True, True]])

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         without_blocks,
     )
     from ecs_combat.batched.convert import ReferenceBatchEngine, batch_to_scenarios
+    from ecs_combat.batched.declared import play_declarations
     from ecs_combat.batched.engine import BatchedEngine, Played
     from ecs_combat.batched.from_scenarios import scenarios_to_batch
     from ecs_combat.batched.lines import rows_to_batch
@@ -65,6 +66,7 @@ _PUBLIC = {
     "StepDivisions": "ecs_combat.batched.arrays",
     "DeclaringBlockers": "ecs_combat.batched.block_rules",
     "declaring_blockers": "ecs_combat.batched.block_rules",
+    "play_declarations": "ecs_combat.batched.declared",
     "Copies": "ecs_combat.batched.board_copies",
     "copy_boards": "ecs_combat.batched.board_copies",
     "tile_boards": "ecs_combat.batched.board_copies",
@@ -146,6 +148,7 @@ __all__ = [
     "distinct_values",
     "join_outcomes",
     "mask_of",
+    "play_declarations",
     "played_phases",
     "repeated",
     "replaced",

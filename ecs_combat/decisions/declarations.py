@@ -17,8 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-import ecs_combat
-from ecs_combat.batched import BoolArray, IntArray
+from ecs_combat.batched import BoolArray, IntArray, play_declarations
 from ecs_combat.decisions.bounds import SearchTooLarge, guard_declarations
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
@@ -119,7 +118,7 @@ def attackers_able(scenario: Scenario, registry: Registry, player: str) -> list[
     the loader accepts. The creatures as attackers are declared don't depend on the attack:
     they are read once."""
     board = dataclasses.replace(scenario, attackers={}, blockers={})
-    attacking = at_declare_blockers(board, registry, ecs_combat.play_declarations).attacking
+    attacking = at_declare_blockers(board, registry, play_declarations).attacking
     able = []
     for cid, spec in scenario.creatures.items():
         if spec.controller != player:
@@ -147,7 +146,7 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     attackers = list(scenario.attackers)
     unblocked = dataclasses.replace(scenario, blockers={})
     # only the defending player's creatures' tapped is read: which attackers tap is not
-    at = at_declare_blockers(unblocked, registry, ecs_combat.play_declarations, False)
+    at = at_declare_blockers(unblocked, registry, play_declarations, False)
     sides, tapped = at.blocking, at.tapped  # 509.1a: a tapped creature can't block
     # a restriction is checked only where its keyword is (docs/plugins.md 3b)
     present = {k for side in sides.values() for k, _ in side.instances}

@@ -193,8 +193,9 @@ class BatchContext(Protocol):
 
     def require_block(self, blockers: IntArray, attackers: IntArray, keyword: str) -> None:
         """Requirements (509.1c) triggers make: each blocker row must block the attacker row
-        beside it if able. Blocks are checked as the scenario is loaded (the reference world),
-        so the batched engine records them and resolves the declared blocks."""
+        beside it if able. Blocks are checked as the scenario is loaded (by the rules core, from
+        the systems' ``before_blocks`` parts or an engine's play), so the batched engine
+        records them and resolves the declared blocks."""
         ...
 
     def leave_battlefield(self, rows: IntArray) -> None:

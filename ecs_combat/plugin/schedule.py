@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar, overload
 
 from ecs_combat.plugin.batch_context import BatchContext
+from ecs_combat.plugin.before_blocks import BeforeBlocks
 from ecs_combat.plugin.context import CombatContext
 from ecs_combat.plugin.definitions import normalize_keyword
 from ecs_combat.plugin.payloads import (
@@ -200,6 +201,10 @@ class System:
     #: reads none of them may skip it (which attackers tap changes nobody's characteristics:
     #: the decisions' block options skip a declare-attackers system writing only ``taps``).
     only_writes: bool = False
+    #: A ``declare-attackers`` system's changes to the creatures before blockers are
+    #: declared, as the rules core reads them (:mod:`ecs_combat.plugin.before_blocks`);
+    #: None: an engine plays the declaration to learn them.
+    before_blocks: BeforeBlocks | None = field(default=None, compare=False)
 
     @overload
     def __init__(
@@ -216,6 +221,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        before_blocks: BeforeBlocks | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -359,6 +365,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        before_blocks: BeforeBlocks | None = None,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "point", point)
@@ -372,3 +379,4 @@ class System:
         setattr_(self, "writes", _names(writes))
         setattr_(self, "ambiguous_with", _names(ambiguous_with))
         setattr_(self, "only_writes", only_writes)
+        setattr_(self, "before_blocks", before_blocks)

@@ -10,13 +10,14 @@ trigger come out the same by construction. A third-party plugin uses them the sa
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
 from ecs_combat.plugin.batch_context import BatchContext
+from ecs_combat.plugin.before_blocks import BeforeBlocks, Changes, Chooser, each_instance
 from ecs_combat.plugin.context import CombatContext
 from ecs_combat.plugin.payloads import (
     AttackDeclaration,
@@ -83,6 +84,21 @@ class PumpTrigger:
             times = times * np.maximum(batch.blocker_count()[triggers.source] - 1, 0)
         batch.pump(triggers.source, self.power * times, self.toughness * times)
 
+    def changes(self, source: str, n: int) -> Changes:
+        """What one trigger of instance number `n` does before blockers are declared: no
+        creature blocks yet, so with `per_blocker_beyond_first` nothing."""
+        if self.per_blocker_beyond_first:
+            return Changes()
+        return Changes(pump={source: (self.power * n, self.toughness * n)})
+
+    def before_blocks(
+        self, creatures: Chooser | None = None, reads: Collection[str] = ()
+    ) -> BeforeBlocks:
+        """The rules core's part of an attack trigger resolving this way: one trigger per
+        instance on each attacker (or each of `creatures(board)`, which `reads` what of
+        :data:`~ecs_combat.plugin.before_blocks.READABLE`)."""
+        return each_instance(self.keyword, self.changes, creatures, frozenset(reads))
+
 
 @dataclass(frozen=True)
 class CounterTrigger:
@@ -101,6 +117,18 @@ class CounterTrigger:
     def resolve_batched(self, batch: BatchContext, triggers: BatchTriggers) -> None:
         """The triggers of a batch resolving in the batched engine."""
         batch.add_counters(triggers.source, self.kind, 1)
+
+    def changes(self, source: str, n: int) -> Changes:
+        """What one trigger does before blockers are declared: a counter on its source."""
+        return Changes(counters={source: {self.kind: 1}})
+
+    def before_blocks(
+        self, creatures: Chooser | None = None, reads: Collection[str] = ()
+    ) -> BeforeBlocks:
+        """The rules core's part of an attack trigger resolving this way: one trigger per
+        instance on each attacker (or each of `creatures(board)`, which `reads` what of
+        :data:`~ecs_combat.plugin.before_blocks.READABLE`)."""
+        return each_instance(self.keyword, self.changes, creatures, frozenset(reads))
 
 
 def block_trigger(
@@ -161,12 +189,24 @@ def _keep_defending_players(batch: BatchContext, groups: list[BatchTriggers]) ->
 
 
 def attack_trigger(
-    keyword: str, resolve: Resolve, resolve_batched: ResolveBatched, *, defender: bool = False
+    keyword: str,
+    resolve: Resolve,
+    resolve_batched: ResolveBatched,
+    *,
+    defender: bool = False,
+    before_blocks: BeforeBlocks | None = None,
 ) -> System:
     """The declare-attackers system of an attack trigger: once per instance of `keyword` on
     each attacker (508.2a, 603.2), its number as ``data["n"]``; with `defender`, also the
     player it attacks as it triggers, ``data["defending_player"]`` (-1 for none): what the ability
-    needs of its source even if the source leaves before it resolves (113.7a)."""
+    needs of its source even if the source leaves before it resolves (113.7a).
+
+    `before_blocks` is what it does before blockers are declared, for the rules core; when
+    `resolve` is a :class:`PumpTrigger`'s or :class:`CounterTrigger`'s, theirs by default."""
+    if before_blocks is None:
+        shape = getattr(resolve, "__self__", None)
+        if isinstance(shape, PumpTrigger | CounterTrigger):
+            before_blocks = shape.before_blocks()
 
     def triggers(combat: CombatContext, declaration: AttackDeclaration) -> None:
         before = len(declaration.triggers)
@@ -180,4 +220,11 @@ def attack_trigger(
         if defender:
             _keep_defending_players(batch, declaration.triggers[before:])
 
-    return System("declare-attackers", "attack trigger", triggers, triggers_batched, {keyword})
+    return System(
+        "declare-attackers",
+        "attack trigger",
+        triggers,
+        triggers_batched,
+        {keyword},
+        before_blocks=before_blocks,
+    )

@@ -1,10 +1,10 @@
 """The creatures of a combat as attackers and as blockers are declared, played in a reference
 world: the reference engine's :class:`~ecs_combat.rules.declaring.DeclarationPlayer`.
 
-The rules core (:mod:`ecs_combat.rules.characteristics`) asks it only when a plugin's static
-ability or declare-attackers system may change a creature before blockers are declared
-(exalted's +1/+1, static abilities); ``ecs_combat.play_declarations``, the player the scenario
-reader and the decisions name, imports it when first asked.
+The scenario reader and the decisions name the batched engine's player
+(:func:`ecs_combat.batched.play_declarations`), which plays a board the batched engine refuses
+(a system without a batched form) here; the tests compare the rules core's judgement from the
+plugins' ``before_blocks`` parts with this one.
 """
 
 from __future__ import annotations

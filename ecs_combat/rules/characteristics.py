@@ -6,15 +6,18 @@ The creatures as the scenario gives them are their characteristics at both decla
 unless a plugin says otherwise: a static ability (``static_keywords``) of a keyword some
 creature has, or a ``declare-attackers`` system of one (``System.keywords``; those that only
 change which attackers tap, ``only_writes`` ``taps``, when the caller reads no attacker's
-tapped). Then the combat is played to the declaration of blockers by an engine (a
-:class:`~ecs_combat.rules.declaring.DeclarationPlayer` the caller names), since a plugin's
-systems are code only an engine runs. Each side is a
+tapped). Then the systems' parts (``System.before_blocks``: data and pure functions of
+the characteristics) say what they change (:mod:`ecs_combat.rules.before_blocks`); where a
+system has none, or the parts can't say it exactly, the combat is played to the declaration
+of blockers by an engine (a :class:`~ecs_combat.rules.declaring.DeclarationPlayer` the
+caller names: the batched engine's). Each side is a
 :class:`~ecs_combat.rules.sides.KeywordSide`, which :mod:`ecs_combat.rules.legality` reads.
 """
 
 from __future__ import annotations
 
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.rules.before_blocks import from_parts
 from ecs_combat.rules.declaring import DeclarationPlayer, Declared
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.rules.sides import KeywordSide, spec_side
@@ -31,11 +34,14 @@ def at_declare_blockers(
     """The creatures as attackers and as blockers are declared, which are tapped then, and
     the block requirements the attack triggers made. Without `attackers_tapped` the caller
     reads only whether the defending player's creatures are tapped, not which attackers
-    tapped (``tapped`` may then leave attackers out). The engine `player` plays the combat
-    only when a plugin may change a creature first (:func:`may_change`)."""
-    if may_change(scenario, registry, attackers_tapped):
-        return player(scenario, registry, attackers_tapped)
-    return as_given(scenario, registry)
+    tapped (``tapped`` may then leave attackers out). When a plugin may change a creature
+    first (:func:`may_change`), the plugins' parts say how
+    (:func:`~ecs_combat.rules.before_blocks.from_parts`); where they can't, the engine
+    `player` plays the combat."""
+    if not may_change(scenario, registry, attackers_tapped):
+        return as_given(scenario, registry)
+    found = from_parts(scenario, registry, attackers_tapped)
+    return found if found is not None else player(scenario, registry, attackers_tapped)
 
 
 def sides_at_declare_blockers(

@@ -1,9 +1,10 @@
 """The creatures of a combat as attackers and as blockers are declared (RULES 4), as an engine
 plays them: :class:`Declared`, and the engine the rules core asks (:class:`DeclarationPlayer`).
 
-The rules core never imports an engine: its caller names the player. The scenario reader
-and the decisions name the package's (:func:`ecs_combat.play_declarations`: the reference
-engine's, imported only when first asked).
+The rules core never imports an engine: its caller names the player, asked only where the
+plugins' ``before_blocks`` parts can't say what happens before blocks
+(:mod:`ecs_combat.rules.before_blocks`). The scenario reader and the decisions name the
+batched engine's (:func:`ecs_combat.batched.play_declarations`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import ecs_combat
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.definitions import (
     CARD_TYPES,
@@ -22,6 +21,7 @@ from ecs_combat.plugin.definitions import (
 )
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.characteristics import check_declarations_now
+from ecs_combat.rules.declaring import Declared
 from ecs_combat.rules.legality import check_targets, starting_toughness, toughness_message
 from ecs_combat.scenario import documents
 from ecs_combat.scenario.bands import parse_bands
@@ -78,6 +78,15 @@ def load_scenario(path: str | Path, registry: Registry) -> Scenario:
     if len(scenarios) != 1:
         raise InputError(str(path), "", f"expected one scenario, found {len(scenarios)}")
     return scenarios[0]
+
+
+def engine_declarations(scenario: Scenario, registry: Registry, attackers_tapped: bool) -> Declared:
+    """The creatures as attackers and as blockers are declared, played by the batched engine
+    (:class:`~ecs_combat.rules.declaring.DeclarationPlayer`), imported when first asked: only
+    for a board whose plugins' ``before_blocks`` parts can't say it."""
+    from ecs_combat.batched import play_declarations
+
+    return play_declarations(scenario, registry, attackers_tapped)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,7 +335,7 @@ class Parser:
             check_declarations_now(
                 scenario,
                 self.registry,
-                ecs_combat.play_declarations,
+                engine_declarations,
                 blocks=not self.blocks_to_decide,
             )
         return scenario
