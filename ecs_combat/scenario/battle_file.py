@@ -21,6 +21,7 @@ from pathlib import Path
 
 import orjson
 
+from ecs_combat.scenario.battle_lists import listed_battle
 from ecs_combat.scenario.documents import MAX_FILE_BYTES
 from ecs_combat.scenario.quick_rows import LineRows, RowReader, collector_paused
 
@@ -49,6 +50,9 @@ def read_battle(path: str | Path, reader: RowReader) -> LineRows | None:
     if not raw.isascii() or b"\\" in raw or b"\x7f" in raw or (suffix == ".toml" and b"\t" in raw):
         return None
     with collector_paused():  # a million small acyclic objects: nothing to find
+        if suffix == ".json" and (listed := listed_battle(raw)) is not None:
+            rows, taken = reader.read([listed], [None])
+            return rows if taken else None  # as dictionaries, the same columns refused
         try:
             if suffix == ".json":
                 doc, quotes = orjson.loads(raw), raw.count(b'"')
