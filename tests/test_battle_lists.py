@@ -150,6 +150,8 @@ def test_an_id_table_finds_each_name_among_the_ids(prefix: str) -> None:
     names = [f"{prefix}{x}" for x in ("zz", "a", "a1", "b1", "a10", "a100", "b")]
     assert table.places(names).tolist() == [3, 1, -1, 0, 2, -1, -1]
     assert table.places([f"{prefix}a10-and-longer-than-every-id"]).tolist() == [-1]
+    assert table.places(ids[1:]).tolist() == [1, 2, 3]  # a run of the ids: no search
+    assert table.places([ids[1], ids[2], ids[0]]).tolist() == [1, 2, 0]
     assert not IdTable([*ids, f"{prefix}a"]).unique
     assert IdTable([]).places(["a"]).tolist() == [-1]
     with pytest.raises(Unusual):

@@ -148,6 +148,7 @@ class IdTable:
     them, over arrays, without a dictionary of a million strings."""
 
     def __init__(self, ids: list[str]) -> None:
+        self.ids = ids
         self.width = max(map(len, ids), default=1) or 1
         keys = self._keys(ids)
         self.order = np.argsort(keys, kind="stable")
@@ -168,6 +169,14 @@ class IdTable:
 
     def places(self, names: list[Any]) -> IntArray:
         """Each name's place among the ids, -1 for a name not among them (strings only)."""
+        if names and type(names[0]) is str:  # the ids from one on, in their order: no search
+            start = self._search([names[0]])[0]
+            if start >= 0 and self.ids[start : start + len(names)] == names:
+                return np.arange(start, start + len(names), dtype=I64)
+        return self._search(names)
+
+    def _search(self, names: list[Any]) -> IntArray:
+        """:meth:`places` found by searching the sorted ids."""
         keys = self._keys(names)  # those longer than every id cut short, and marked below
         if not len(self.sorted):
             return np.full(len(keys), -1, I64)
