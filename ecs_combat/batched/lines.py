@@ -35,7 +35,8 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
         I64,
         n_creatures,
     )
-    inst = _instances(code, [[(index[n], _parameter(p)) for n, p in zip(*k)] for k in listed])
+    each = [[(index[n], _parameter(p)) for n, p in zip(*k, strict=True)] for k in listed]
+    inst = _instances(code, each)
     masks = np.array([*(_mask(k, bits) for k in listed), 0], np.uint64)  # -1: none
     empty = np.zeros(0, I64)
     # the fields left out (events, divisions, targets, counters) take CombatBatch's defaults:
