@@ -115,11 +115,11 @@ def _creatures(
     n = len(tables)
     try:
         sizes = np.fromiter(map(len, tables), I64, n)
-        keys = [list(map(itemgetter(2 * k), tables)).count(_KEYS[k]) for k in range(3)]
+        keys = set(map(itemgetter(0, 2, 4), tables))  # a set of tuples: the quickest check
     except (TypeError, IndexError):
         return None
     wide = np.flatnonzero(sizes != 6).tolist()
-    if keys != [n] * 3 or (sizes[wide] != 8).any():
+    if (keys != {_KEYS[:3]} and n) or (sizes[wide] != 8).any():
         return None
     texts = [tables[i][7] for i in wide]
     if [tables[i][6] for i in wide].count("keywords") != len(wide):
