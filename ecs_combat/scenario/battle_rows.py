@@ -150,22 +150,27 @@ class IdTable:
     def __init__(self, ids: list[str]) -> None:
         self.ids = ids
         self.width = max(map(len, ids), default=1) or 1
-        keys = self._keys(ids)
+        keys, _ = self._keys(ids)
         self.order = np.argsort(keys, kind="stable")
         self.sorted = keys[self.order]
         #: Whether no id is given twice.
         self.unique = not bool((self.sorted[1:] == self.sorted[:-1]).any())
 
-    def _keys(self, names: list[Any]) -> npt.NDArray[Any]:
-        """Strings of at most this table's width as keys: their ASCII bytes, 8 read as one
-        integer; Unusual for anything else."""
+    def _keys(self, names: list[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+        """Strings as keys: their first bytes up to this table's width (8 or fewer read as
+        one integer), and which are longer (none of the ids); Unusual for anything else."""
         if set(map(type, names)) - {str}:
             raise Unusual
-        try:
-            text = np.fromiter(names, f"S{self.width}", len(names))
+        n, w = len(names), self.width
+        try:  # one byte more than the width: a string longer has it
+            text = np.fromiter(names, f"S{w + 1}", n).view(np.uint8).reshape(n, w + 1)
         except UnicodeEncodeError:
             raise Unusual from None
-        return text.astype("S8").view(np.uint64) if self.width <= 8 else text
+        if w <= 8:
+            keys = np.zeros((n, 8), np.uint8)
+            keys[:, :w] = text[:, :w]
+            return keys.view(np.uint64).reshape(n), text[:, w] != 0
+        return np.ascontiguousarray(text[:, :w]).view(f"S{w}").reshape(n), text[:, w] != 0
 
     def places(self, names: list[Any]) -> IntArray:
         """Each name's place among the ids, -1 for a name not among them (strings only)."""
@@ -177,16 +182,14 @@ class IdTable:
 
     def _search(self, names: list[Any]) -> IntArray:
         """:meth:`places` found by searching the sorted ids."""
-        keys = self._keys(names)  # those longer than every id cut short, and marked below
+        keys, longer = self._keys(names)
         if not len(self.sorted):
             return np.full(len(keys), -1, I64)
         by = np.argsort(keys)  # searched in order: each search starts where the last ended
         at = np.empty(len(keys), I64)
         at[by] = np.searchsorted(self.sorted, keys[by])
         at = at.clip(max=len(self.sorted) - 1)
-        found = self.sorted[at] == keys
-        if max(map(len, names), default=0) > self.width:
-            found &= np.fromiter(map(len, names), I64, len(names)) <= self.width
+        found = (self.sorted[at] == keys) & ~longer
         return np.where(found, self.order[at], -1)
 
 
