@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.batched.arrays import CombatBatch
 from ecs_combat.batched.from_scenarios import keyword_bits
@@ -17,6 +18,7 @@ from ecs_combat.rules.usage import with_required
 from ecs_combat.scenario.quick_rows import Keywords, LineRows, state_defaults
 
 I64 = np.int64
+IntArray = npt.NDArray[np.int64]
 
 
 def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> CombatBatch:
@@ -27,14 +29,15 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
     bits = keyword_bits(names)  # refuses more keywords than the masks hold
     index = {name: b.bit_length() - 1 for name, b in bits.items()}
     n_creatures = len(rows.battle)
-    masks = {None: 0} | {k: _mask(k, bits) for k in set(rows.keywords) if k is not None}
-    instances = [
-        (row, index[name], _parameter(p))
-        for row, k in enumerate(rows.keywords)
-        if k is not None
-        for name, p in zip(*k, strict=True)
-    ]
-    inst = np.array(instances, I64).reshape(-1, 3)
+    listed = [k for k in set(rows.keywords) if k is not None]
+    code = np.fromiter(
+        map(({None: -1} | {k: i for i, k in enumerate(listed)}).__getitem__, rows.keywords),
+        I64,
+        n_creatures,
+    )
+    each = [[(index[n], _parameter(p)) for n, p in zip(*k, strict=True)] for k in listed]
+    inst = _instances(code, each)
+    masks = np.array([*(_mask(k, bits) for k in listed), 0], np.uint64)  # -1: none
     empty = np.zeros(0, I64)
     # the fields left out (events, divisions, targets, counters) take CombatBatch's defaults:
     # none; the two indices are empty arrays, as scenarios_to_batch gives them
@@ -48,7 +51,7 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
         power=rows.power,
         toughness=rows.toughness,
         damage=rows.damage,
-        keywords=np.fromiter(map(masks.__getitem__, rows.keywords), np.uint64, n_creatures),
+        keywords=masks[code],
         colors=rows.colors,
         types=rows.types,
         player_lands=np.zeros(len(rows.player_battle), I64),
@@ -73,6 +76,21 @@ def rows_to_batch(rows: LineRows, registry: Registry, files: Sequence[str]) -> C
         value_row=np.array(sorted(rows.values), I64),
         value=np.array([rows.values[r] for r in sorted(rows.values)], I64),
     )
+
+
+def _instances(code: IntArray, listed: list[list[tuple[int, int]]]) -> IntArray:
+    """The keyword instances of creatures whose keyword lists are `code` (-1 for none) among
+    `listed` (each a list of keyword indices and parameters), as rows of (creature row,
+    keyword, parameter) by creature row, each creature's in its list's order."""
+    count = np.array([len(k) for k in listed] + [0], I64)  # -1: none
+    flat = np.array([i for k in listed for i in k], I64).reshape(-1, 2)
+    first = np.cumsum(count) - count
+    with_some = np.flatnonzero(count[code])
+    each = count[code[with_some]]
+    row = np.repeat(with_some, each)
+    within = np.arange(len(row)) - np.repeat(np.cumsum(each) - each, each)
+    at = first[code[row]] + within
+    return np.stack([row, flat[at, 0], flat[at, 1]], axis=1) if len(row) else np.zeros((0, 3), I64)
 
 
 def _mask(k: Keywords, bits: dict[str, int]) -> int:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import orjson
 
+from ecs_combat.scenario.battle_lists import listed_battle
 from ecs_combat.scenario.documents import MAX_FILE_BYTES
 from ecs_combat.scenario.quick_rows import LineRows, RowReader, collector_paused
 
@@ -49,12 +50,20 @@ def read_battle(path: str | Path, reader: RowReader) -> LineRows | None:
     if not raw.isascii() or b"\\" in raw or b"\x7f" in raw or (suffix == ".toml" and b"\t" in raw):
         return None
     with collector_paused():  # a million small acyclic objects: nothing to find
-        try:
-            if suffix == ".json":
-                doc, quotes = orjson.loads(raw), raw.count(b'"')
-            else:  # TOML refuses a key given twice: nothing to count
-                doc, quotes = tomllib.loads(raw.decode("ascii")), None
-        except (orjson.JSONDecodeError, tomllib.TOMLDecodeError, RecursionError, ValueError):
-            return None
-        rows, taken = reader.read([doc], [quotes])
-        return rows if taken else None
+        listed = listed_battle(raw) if suffix == ".json" else None
+        if listed is not None:  # as dictionaries, the same columns refused
+            rows, taken = reader.read([listed], [None])
+        else:
+            try:
+                if suffix == ".json":
+                    doc, quotes = orjson.loads(raw), raw.count(b'"')
+                else:  # TOML refuses a key given twice: nothing to count
+                    doc, quotes = tomllib.loads(raw.decode("ascii")), None
+            except (orjson.JSONDecodeError, tomllib.TOMLDecodeError, RecursionError, ValueError):
+                return None
+            rows, taken = reader.read([doc], [quotes])
+            del doc
+        # the decoded document freed before the collector runs again, which would go through
+        # every object of it still held
+        del listed
+    return rows if taken else None

@@ -74,7 +74,7 @@ class QuickReader:
         life, controller = rows.life.tolist(), rows.controller.tolist()
         power, toughness, damage = rows.power.tolist(), rows.toughness.tolist(), rows.damage
         colors, types, keywords = rows.colors.tolist(), rows.types.tolist(), rows.keywords
-        attacking, values = rows.attacking, rows.values
+        attacking, values = rows.attacking.tolist(), rows.values
         attack_order, blockers_l, attacked_l = (
             rows.attack_order.tolist(),
             blockers.tolist(),
@@ -102,14 +102,14 @@ class QuickReader:
                     parameters=() if k is None else k[1],
                     counters={},
                     damage=damage_l[r],
-                    colors=mask_names(colors[r], COLORS),
-                    types=mask_names(types[r], CARD_TYPES),
+                    colors=mask_names(colors[r], COLORS) if colors[r] else (),
+                    types=mask_names(types[r], CARD_TYPES) if types[r] else (),
                     state=dict(cstate),
                     path=f"creatures.{cid}",
                     value=values.get(r),
                     targets={},
                 )
-            attackers = {cids[r]: pids[int(attacking[r])] for r in attack_order[a0 : a_end[b]]}
+            attackers = {cids[r]: pids[attacking[r]] for r in attack_order[a0 : a_end[b]]}
             blocks: dict[str, tuple[str, ...]] = {
                 cids[blocker]: (cids[attacker],)
                 for blocker, attacker in zip(

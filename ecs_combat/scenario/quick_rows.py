@@ -26,7 +26,7 @@ from typing import Any
 
 from ecs_combat.plugin.definitions import CARD_TYPES, COLORS
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.scenario.battle_rows import Unusual, battle_rows
+from ecs_combat.scenario.battle_rows import Listed, Unusual, battle_rows, dict_battle
 from ecs_combat.scenario.checks import LIMIT
 from ecs_combat.scenario.instances import Parameter, parse_instance
 from ecs_combat.scenario.quick_legality import Kind, KindLegality
@@ -182,6 +182,8 @@ class RowReader:
         """One line's players, creatures, attacks and blocks added to `c` (``before``: the
         attackers and the :meth:`Columns.marks` before it); how many attackers it declares. Unusual (KeyError, TypeError) for a line
         not of the common shape."""
+        if type(doc) is Listed:
+            return self._listed(doc, c, before)
         if type(doc) is not dict or not _TOP.issuperset(doc):
             raise Unusual
         players = doc["players"]
@@ -191,27 +193,18 @@ class RowReader:
             raise Unusual
         attackers = combat.get("attackers", _EMPTY)
         blockers = combat.get("blockers", _EMPTY)
-        if type(attackers) is not dict or type(blockers) is not dict or len(players) < 2:
+        if type(attackers) is not dict or type(blockers) is not dict:
             raise Unusual
         strings = len(doc) + len(players) + 5 * len(creatures) + len(combat)
         strings += 2 * len(attackers) + 2 * len(blockers)
         a0, marks = before
-        place: dict[str, int] = {}
-        for pid, t in players.items():
-            if type(t) is not dict:
-                raise Unusual
-            if t:
-                if len(t) != 1:
-                    raise Unusual
-                c.life.append(t["life"])
-                strings += 1
-            else:
-                c.life.append(20)
-            place[pid] = marks[0] + len(place)
+        place, more = self._players(players, c, marks[0])
+        strings += more
         if type(creatures) is not dict:
             raise Unusual
         if len(creatures) > LARGE:  # one large battle: a column at a time
-            strings += battle_rows(self, creatures, (attackers, blockers), place, c, a0)
+            battle = dict_battle(creatures, attackers, blockers)
+            strings += battle_rows(self, battle, place, c, a0)
         else:
             more, row = self._creatures(creatures, place, c)
             strings += more
@@ -225,6 +218,38 @@ class RowReader:
         c.player_ids += players
         c.creature_ids += creatures
         return len(attackers)
+
+    def _listed(self, doc: Listed, c: Columns, before: tuple[int, Marks]) -> int:
+        """A battle decoded as lists added to `c`, as :meth:`_line` adds one decoded as
+        dictionaries; how many attackers it declares."""
+        a0, marks = before
+        place, _ = self._players(doc.players, c, marks[0])
+        battle_rows(self, doc.battle, place, c, a0)
+        c.n_players.append(len(doc.players))
+        c.n_creatures.append(len(doc.battle.ids))
+        c.player_ids += doc.players
+        c.creature_ids += doc.battle.ids
+        return len(doc.battle.attackers[0])
+
+    def _players(self, players: dict[str, Any], c: Columns, p0: int) -> tuple[dict[str, int], int]:
+        """A line's players' life added to `c` (`p0` players before it): each one's row, and
+        how many strings their tables hold besides their ids."""
+        if len(players) < 2:
+            raise Unusual
+        place: dict[str, int] = {}
+        strings = 0
+        for pid, t in players.items():
+            if type(t) is not dict:
+                raise Unusual
+            if t:
+                if len(t) != 1:
+                    raise Unusual
+                c.life.append(t["life"])
+                strings += 1
+            else:
+                c.life.append(20)
+            place[pid] = p0 + len(place)
+        return place, strings
 
     def _creatures(
         self, creatures: dict[str, Any], place: dict[str, int], c: Columns

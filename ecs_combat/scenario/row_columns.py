@@ -112,18 +112,19 @@ def checked_rows(c: Columns) -> tuple[LineRows | None, set[int]]:
     power = _integers(c.power, cbattle, bad)
     toughness = _integers(c.toughness, cbattle, bad)
     damage = np.zeros(n_creatures, I64)
-    names = list(c.creature_ids)
+    names: list[str] = c.creature_ids
     keywords: list[Keywords | None] = [None] * n_creatures
     colors = np.zeros(n_creatures, I64)
     types = np.zeros(n_creatures, I64)
     values: dict[int, int] = {}
-    if c.others:
-        rows = np.array([o[0] for o in c.others], I64)
-        for row, name, _, found, color, kind, value in c.others:
-            names[row], keywords[row], colors[row], types[row] = name, found, color, kind
-            if value is not None:
-                values[row] = value
-        given = _integers([o[2] for o in c.others], cbattle[rows], bad)
+    if c.others:  # their columns put in place over arrays
+        rows_at, named, given_damage, found, color, kind, value = zip(*c.others, strict=True)
+        rows = np.array(rows_at, I64)
+        names = _placed(c.creature_ids, rows, named).tolist()
+        keywords = _placed([None] * n_creatures, rows, found).tolist()
+        colors[rows], types[rows] = color, kind
+        values = {r: v for r, v in zip(rows_at, value, strict=True) if v is not None}
+        given = _integers(list(given_damage), cbattle[rows], bad)
         if given is not None:
             damage[rows] = given
     if not all(map(str.strip, c.player_ids)):
@@ -162,6 +163,13 @@ def checked_rows(c: Columns) -> tuple[LineRows | None, set[int]]:
         block_order=order,
         values=values,
     ), bad
+
+
+def _placed(column: list[Any], rows: IntArray, values: tuple[Any, ...]) -> npt.NDArray[np.object_]:
+    """A column of objects with `values` put at `rows`."""
+    out = np.fromiter(column, object, len(column))
+    out[rows] = np.fromiter(values, object, len(values))
+    return out
 
 
 def _integers(values: list[Any], battle: IntArray, bad: set[int]) -> IntArray | None:
