@@ -100,11 +100,16 @@ def test_tournament_summaries_as_the_numpy_path(
     assert ours == theirs and ours["battles"] == battles
 
 
-def test_a_spec_is_not_drawn_in_the_kernel(registry: Registry, engine: BatchedEngine) -> None:
-    """A SPEC's battles (attackers with several blockers) take the numpy path."""
+def test_a_spec_is_not_drawn_as_one_on_one_blocks(
+    registry: Registry, engine: BatchedEngine
+) -> None:
+    """A SPEC's battles (attackers with several blockers) are not the tournament's blocks:
+    the kernel draws them as a SPEC (tests/test_kernel_specs.py)."""
     from ecs_combat.simulation.spec_reader import parse_spec
 
     spec = parse_spec({"attackers": 2, "power": [1, 3], "toughness": [1, 3]}, registry)
     generator = make_generator(spec, registry)
     assert generator.compiled_blocks() is None
-    assert compiled_counts(generator, engine, 1, 0, 10) is None
+    assert generator.compiled_spec() is not None
+    counts = compiled_counts(generator, engine, 1, 0, 10)
+    assert counts is not None and counts[0, 0] == 10

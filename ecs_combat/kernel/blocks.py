@@ -136,6 +136,7 @@ class BlockPlayer(Protocol):
         `counts`."""
         ...
 
+
 #: A thread gets at least this many blocks.
 BLOCKS_A_THREAD = 4
 _pool: ThreadPoolExecutor | None = None

@@ -57,7 +57,7 @@ def draw_block(
     1] where each battle's creatures, blocks and events begin; `blocks` [2] (blocker,
     attacker), `events` [4] (target, caster, part, rule); `drawn` [s] the chances drawn,
     `player_drawn` [p, 2n] the players'."""
-    total = n_att.sum() + per_att.sum()
+    total: int = n_att.sum() + per_att.sum()
     if total > core.shape[1]:
         return -1
     battle, role, target = core[0], info[0], info[5]
@@ -66,7 +66,7 @@ def draw_block(
     for b in range(n):
         starts[0, b] = r
         first = r
-        for j in range(n_att[b]):
+        for _ in range(n_att[b]):
             battle[r] = b
             role[r] = 0
             target[r] = -1

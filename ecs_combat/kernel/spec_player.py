@@ -45,7 +45,10 @@ class SpecPlayer:
         casts = len(shape.cast_cards)
         parts, rules = card_parts(kernel.module, kernel.source, kernel.registry, shape.cast_cards)
         self._casts = np.array(
-            [[kind, part, rule] for kind, part, rule in zip(shape.cast_kinds, parts, rules)],
+            [
+                [kind, part, rule]
+                for kind, part, rule in zip(shape.cast_kinds, parts, rules, strict=True)
+            ],
             I64,
         ).reshape(casts, 3)
         # What the draw writes, and the kernel reads (read-only views where it only reads).
@@ -69,7 +72,7 @@ class SpecPlayer:
     def use_entries(self) -> None:
         """Call the compiled functions through their entry points from now on."""
         self._resolve = entry_of(self._resolve)
-        self._draw = entry_of(self._draw)
+        self._draw = entry_of(self._draw)  # type: ignore[assignment]
         self._tally = entry_of(self._tally)
         self._reset = entry_of(self._reset)
 
@@ -101,9 +104,7 @@ class SpecPlayer:
 
     def _wired(self, kernel: Kernel, arguments: tuple[Any, ...]) -> tuple[Any, ...]:
         """The kernel's arguments reading what the draw writes."""
-        core, info, starts, blocks, events = (
-            self._core, self._info, self._starts, self._blocks, self._events
-        )  # fmt: skip
+        core, starts, blocks, events = self._core, self._starts, self._blocks, self._events
         out = []
         for value in arguments:
             kind = type(value).__name__

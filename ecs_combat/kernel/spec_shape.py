@@ -47,4 +47,3 @@ class SpecBlocks:
     #: The creature states drawn (the first chances), and the players' states, in order.
     creature_states: tuple[str, ...]
     player_states: tuple[str, ...]
-

@@ -11,15 +11,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ecs_combat.batched import IntArray
 from ecs_combat.simulation.generate import Generator, battles_per_block, block_rng
 
 #: Per (generator, engine): both, how a block is drawn (a block's index: what its players
 #: play), and the kernel's players (one a thread; none: the kernel can't play them), made at
 #: the first chunk.
-_players: dict[tuple[int, int], tuple[Generator, object, Callable[[int], Any], list[Any]]] = {}
+_players: dict[tuple[int, int], tuple[Generator, object, Callable[[int, int], Any], list[Any]]] = {}
 
 
 def compiled_counts(
@@ -67,7 +65,7 @@ def compiled_rows(
 def _player(
     generator: Generator, engine: object, seed: int
 ) -> tuple[Callable[[int, int], Any], list[Any]]:
-    """How a block is drawn, and the kernel's players of the generator's blocks (one a
+    """How a block is drawn (seed, block), and the kernel's players of the generator's blocks (one a
     thread), or none."""
     kernel_of = getattr(engine, "kernel", None)
     kernel = kernel_of() if kernel_of is not None else None

@@ -30,7 +30,7 @@ def spec_blocks(
     spec: BattleSpec,
     bits: KeywordBits,
     keywords: tuple[str, ...],
-    keyword_limits: tuple[Array, Array],
+    keyword_limits: tuple[Array, ...],
     battles: int,
     build: Build,
 ) -> SpecBlocks | None:
@@ -71,9 +71,9 @@ def spec_blocks(
         battles=battles,
         codes=1 << len(spec.matchup),
         sizes=np.array([*spec.attackers, *spec.blockers_per_attacker], np.int64),
-        ranges=np.array(
-            [[a.power, b.power], [a.toughness, b.toughness]], np.int64
-        ).reshape(2, 2, 2),
+        ranges=np.array([[a.power, b.power], [a.toughness, b.toughness]], np.int64).reshape(
+            2, 2, 2
+        ),
         keyword_limits=np.array(keyword_limits, np.uint32).reshape(2, k),
         keyword_bits=masks,
         chance_limits=np.array(chances, np.uint32).reshape(2, -1),
@@ -147,7 +147,9 @@ def _largest(spec: BattleSpec, battles: int, states: tuple[str, ...], build: Bui
     return build(battle_cols, creature_cols)
 
 
-def _numbers(spec: BattleSpec, uniforms: int, rng: np.random.Generator, n: int) -> tuple[Array, ...]:
+def _numbers(
+    spec: BattleSpec, uniforms: int, rng: np.random.Generator, n: int
+) -> tuple[Array, ...]:
     """A block's random numbers, drawn with the calls :meth:`SpecGenerator.draw
     <ecs_combat.simulation.generate.SpecGenerator.draw>` makes, in its order: attackers per
     battle, blockers per attacker, power and toughness (for an attacker, for a blocker),
@@ -159,7 +161,10 @@ def _numbers(spec: BattleSpec, uniforms: int, rng: np.random.Generator, n: int) 
     )
     rows = total_att + int(per_att.sum())
     drawn: list[Array] = [n_att, per_att]
-    for a, b in ((spec.attacker.power, spec.blocker.power), (spec.attacker.toughness, spec.blocker.toughness)):
+    for a, b in (
+        (spec.attacker.power, spec.blocker.power),
+        (spec.attacker.toughness, spec.blocker.toughness),
+    ):
         mine = rng.integers(a[0], a[1] + 1, size=(rows,), dtype=np.int16)
         other = mine if a == b else rng.integers(b[0], b[1] + 1, size=(rows,), dtype=np.int16)
         drawn += [mine, other]
