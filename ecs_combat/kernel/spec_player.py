@@ -93,9 +93,9 @@ class SpecPlayer:
         )  # fmt: skip
         if total < 0:
             raise AssertionError("a drawn block does not fit the kernel's arrays")
+        self._reset(self._words, self._fresh, self._segments, total)
         for column, values in self._copies:  # plugins' number columns from drawn states
             column[: values.shape[0]] = values
-        self._reset(self._words, self._fresh, self._segments, total)
         self._resolve(lo, hi, *self._arguments)
         self._tally(
             lo, hi, self._starts[0], self._info[0], self._info[3], self._alive,
