@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_kernels import NOT_JITTED, THIRD_PARTY, kernels_on, run  # noqa: F401
 
 from ecs_combat import Registry
@@ -210,3 +212,57 @@ def test_cli_melee_summaries_are_the_same_bytes() -> None:
     ours, theirs = json.loads(kernel.stdout), json.loads(numpy_engine.stdout)
     ours.pop("run"), theirs.pop("run")
     assert json.dumps(ours) == json.dumps(theirs) and ours["battles"] == 3000
+
+
+#: Keywords a drawn SPEC takes from (every one has kernel parts or none, and block rules of
+#: keywords alone).
+DRAWN_KEYWORDS = [
+    "first strike", "double strike", "deathtouch", "trample", "lifelink", "indestructible",
+    "flying", "reach", "menace", "defender", "horsemanship", "last strike",
+]  # fmt: skip
+probabilities = st.sampled_from([0.0, 0.1, 0.5, 1.0])
+ranges = st.tuples(st.integers(0, 3), st.integers(0, 3)).map(lambda r: [min(r), max(r)])
+sides = st.fixed_dictionaries(
+    {},
+    optional={
+        "power": ranges,
+        "toughness": ranges.map(lambda r: [r[0] + 1, r[1] + 1]),
+        "keywords": st.dictionaries(st.sampled_from(DRAWN_KEYWORDS), probabilities, max_size=4),
+        "state": st.fixed_dictionaries({"hat": probabilities}),
+    },
+)
+casts = st.lists(
+    st.fixed_dictionaries(
+        {"card": st.just("Hat Trick"), "probability": probabilities},
+        optional={"target": st.sampled_from(["blocked attacker", "attacker", "blocker"])},
+    ),
+    max_size=2,
+)
+drawn_specs = st.fixed_dictionaries(
+    {
+        "attackers": ranges.map(lambda r: [r[0] + 1, r[1] + 1]),
+        "blockers_per_attacker": ranges,
+        "keywords": st.dictionaries(st.sampled_from(DRAWN_KEYWORDS), probabilities, max_size=6),
+        "life": st.integers(1, 6),
+        "matchup": st.lists(st.sampled_from(DRAWN_KEYWORDS), max_size=2, unique=True),
+        "blocker": sides,
+        "casts": casts,
+    },
+    optional={
+        "state": st.fixed_dictionaries({"player": st.fixed_dictionaries({"hat": probabilities})})
+    },
+)
+
+
+@settings(max_examples=8 if NOT_JITTED else 40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(doc=drawn_specs, seed=st.integers(0, 2**32 - 1))
+def test_drawn_specs_as_the_numpy_path(
+    registry: Registry, engines: tuple[BatchedEngine, BatchedEngine], doc: dict[str, Any], seed: int
+) -> None:
+    """Any SPEC drawn from the keywords above: the kernel draws it, with the numpy engine's
+    summary (60 battles, in chunks of 25)."""
+    generator = spec_of(doc, registry)
+    assert compiled_counts(generator, engines[0], seed, 0, 1) is not None
+    ours, theirs = summaries(generator, engines, seed, 60, 25)
+    assert ours == theirs
