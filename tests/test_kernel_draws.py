@@ -15,7 +15,7 @@ from test_kernels import kernels_on  # noqa: F401  (kernels on for this module, 
 from ecs_combat import Registry
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.kernel.blocks import one_on_one_player
-from ecs_combat.simulation.compiled import one_on_one_counts
+from ecs_combat.simulation.compiled import compiled_counts
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.simulate import simulate, summary
 from ecs_combat.simulation.spec import TournamentSpec, strike_keywords
@@ -61,14 +61,15 @@ def test_a_block_tallied_by_hand(registry: Registry, engine: BatchedEngine) -> N
                 column[b, side] = value
     counts = player.counts()
     player.play(0, len(rows), drawn, counts)
-    expected = np.zeros((k * k, 8), np.int64)
+    expected = np.zeros((k * k + 1, 8), np.int64)
+    expected[-1, 0] = 2 * len(rows)  # the creatures
     expected[first * k] = [1, 1, 0, 0, 0, 0, 0, 1]
     expected[0] = [3, 0, 1, 1, 1, 0, 2, 1]
     expected[last * k] = [1, 0, 1, 0, 0, 0, 1, 0]
     assert np.array_equal(counts, expected)
     again = player.counts()  # the state starts afresh each call; a range inside the block
     player.play(1, 3, drawn, again)
-    assert again[0].tolist() == [2, 0, 1, 1, 0, 0, 2, 1] and again.sum() == 7
+    assert again[0].tolist() == [2, 0, 1, 1, 0, 0, 2, 1] and again[:-1].sum() == 7
 
 
 @pytest.mark.parametrize(
@@ -88,9 +89,9 @@ def test_tournament_summaries_as_the_numpy_path(
     a chunk of 8 blocks or more split over two threads."""
     monkeypatch.setenv("ECS_COMBAT_KERNEL_THREADS", threads)
     generator = make_generator(TournamentSpec(strike_keywords(registry)), registry)
-    assert one_on_one_counts(generator, engine, seed, 0, 10) is not None  # the kernel's path
+    assert compiled_counts(generator, engine, seed, 0, 10) is not None  # the kernel's path
     numpy_engine = BatchedEngine(registry, kernels=False)
-    assert one_on_one_counts(generator, numpy_engine, seed, 0, 10) is None
+    assert compiled_counts(generator, numpy_engine, seed, 0, 10) is None
     ours, theirs = (
         summary(generator, generator.spec, seed, simulate(generator, "batched", e, seed, battles, chunk))
         for e in (engine, numpy_engine)
@@ -99,11 +100,16 @@ def test_tournament_summaries_as_the_numpy_path(
     assert ours == theirs and ours["battles"] == battles
 
 
-def test_a_spec_is_not_drawn_in_the_kernel(registry: Registry, engine: BatchedEngine) -> None:
-    """A SPEC's battles (attackers with several blockers) take the numpy path."""
+def test_a_spec_is_not_drawn_as_one_on_one_blocks(
+    registry: Registry, engine: BatchedEngine
+) -> None:
+    """A SPEC's battles (attackers with several blockers) are not the tournament's blocks:
+    the kernel draws them as a SPEC (tests/test_kernel_specs.py)."""
     from ecs_combat.simulation.spec_reader import parse_spec
 
     spec = parse_spec({"attackers": 2, "power": [1, 3], "toughness": [1, 3]}, registry)
     generator = make_generator(spec, registry)
     assert generator.compiled_blocks() is None
-    assert one_on_one_counts(generator, engine, 1, 0, 10) is None
+    assert generator.compiled_spec() is not None
+    counts = compiled_counts(generator, engine, 1, 0, 10)
+    assert counts is not None and counts[0, 0] == 10

@@ -39,8 +39,8 @@ def kernels(ctx: click.Context) -> None:
 @kernels.command()
 @click.pass_obj
 def build(state: Any) -> None:
-    """Compile the loaded plugin set's kernel now (or read it from the cache), so that the
-    first bulk run does not pay for compiling it."""
+    """Compile the loaded plugin set's kernel and a SPEC's drawing now (or read them from the
+    cache), so that the first bulk run does not pay for compiling them."""
     from ecs_combat.kernel import cache
     from ecs_combat.kernel.availability import KERNELS_ENV, numba_missing, wanted
 
@@ -49,10 +49,17 @@ def build(state: Any) -> None:
     why = numba_missing()
     if why:
         raise click.ClickException(why)
+    from ecs_combat.batched import BatchedEngine
     from ecs_combat.kernel.runner import Kernel
+    from ecs_combat.simulation.compiled import compiled_counts
+    from ecs_combat.simulation.generators import make_generator
+    from ecs_combat.simulation.spec_reader import parse_spec
 
     kernel = Kernel(state.registry)
     began, cpu = time.perf_counter(), time.process_time()
     kernel.compile()
+    # a SPEC's drawing and tally too (compiled functions of their own), by one battle
+    spec = parse_spec({"attackers": 1}, state.registry)
+    compiled_counts(make_generator(spec, state.registry), BatchedEngine(state.registry), 0, 0, 1)
     wall, cpu = time.perf_counter() - began, time.process_time() - cpu
     click.echo(f"{cache.module_path(kernel.source)}: ready in {wall:.1f} s ({cpu:.1f} s of CPU)")

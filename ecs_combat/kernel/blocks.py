@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -53,7 +53,7 @@ class OneOnOnePlayer:
         c, st, *rest = arguments
         st = st._replace(kw=np.zeros(batch.n_creatures, np.uint64))  # written per block
         scratch = st.a_start.base  # written before read: not reset
-        writable = _writable((c, st, *rest), scratch)
+        writable = writable_arrays((c, st, *rest), scratch)
         size = sum(-(-a.nbytes // 8) * 8 for a in writable.values())
         self._work = np.zeros(size, np.uint8)
         views: dict[int, AnyArray] = {}
@@ -64,7 +64,7 @@ class OneOnOnePlayer:
             view[...] = array
             views[key] = view
             offset += -(-array.nbytes // 8) * 8
-        self._arguments = _replaced((c, st, *rest), views)
+        self._arguments = replaced((c, st, *rest), views)
         self._fresh = self._work.copy()
         self._fresh.flags.writeable = False
         self._masks = np.ascontiguousarray(masks, np.uint64)
@@ -77,8 +77,9 @@ class OneOnOnePlayer:
         self._entry = entry
 
     def counts(self) -> IntArray:
-        """An empty tally to add blocks to: [codes * codes, :data:`TALLY_COLUMNS`]."""
-        return np.zeros((self.codes * self.codes, TALLY_COLUMNS), np.int64)
+        """An empty tally to add blocks to: [codes * codes + 1, :data:`TALLY_COLUMNS`], the
+        last row's first column counting creatures."""
+        return np.zeros((self.codes * self.codes + 1, TALLY_COLUMNS), np.int64)
 
     def play(
         self,
@@ -94,9 +95,10 @@ class OneOnOnePlayer:
             lo, hi, keyword, power, toughness, self._masks, self._work, self._fresh, counts,
             self.codes, *self._arguments,
         )  # fmt: skip
+        counts[-1, 0] += 2 * (hi - lo)
 
 
-def _writable(value: Any, scratch: object) -> dict[int, AnyArray]:
+def writable_arrays(value: Any, scratch: object) -> dict[int, AnyArray]:
     """Every writable array of the kernel's arguments but the scratch, by identity."""
     found: dict[int, AnyArray] = {}
     if isinstance(value, np.ndarray):
@@ -104,31 +106,44 @@ def _writable(value: Any, scratch: object) -> dict[int, AnyArray]:
             found[id(value)] = value
     elif isinstance(value, tuple):
         for item in value:
-            found.update(_writable(item, scratch))
+            found.update(writable_arrays(item, scratch))
     return found
 
 
-def _replaced(value: Any, views: dict[int, AnyArray]) -> Any:
+def replaced(value: Any, views: dict[int, AnyArray]) -> Any:
     """The arguments with each array in `views` replaced by its view."""
     if isinstance(value, np.ndarray):
         return views.get(id(value), value)
     if isinstance(value, tuple):
-        items = [_replaced(item, views) for item in value]
+        items = [replaced(item, views) for item in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     return value
 
 
 #: A block as played: its index, and the range of its battles played.
 Block = tuple[int, int, int]
+
+
+class BlockPlayer(Protocol):
+    """Plays drawn blocks in a kernel, adding them to a tally (one a thread)."""
+
+    def counts(self) -> IntArray:
+        """An empty tally."""
+        ...
+
+    def play(self, lo: int, hi: int, drawn: Any, counts: IntArray) -> None:
+        """Battles `lo` to `hi - 1` of a block (`drawn`: what its draw gave) added to
+        `counts`."""
+        ...
+
+
 #: A thread gets at least this many blocks.
 BLOCKS_A_THREAD = 4
 _pool: ThreadPoolExecutor | None = None
 
 
 def play_blocks(
-    players: Sequence[OneOnOnePlayer],
-    blocks: Sequence[Block],
-    draw: Callable[[int], tuple[AnyArray, AnyArray, AnyArray]],
+    players: Sequence[BlockPlayer], blocks: Sequence[Block], draw: Callable[[int], Any]
 ) -> IntArray:
     """Blocks drawn (`draw` of a block's index) and played, the tally of all: in threads
     over consecutive runs of blocks when many, a player each (the kernel and numpy's
@@ -148,11 +163,7 @@ def play_blocks(
     return counts
 
 
-def _play(
-    player: OneOnOnePlayer,
-    blocks: Sequence[Block],
-    draw: Callable[[int], tuple[AnyArray, AnyArray, AnyArray]],
-) -> IntArray:
+def _play(player: BlockPlayer, blocks: Sequence[Block], draw: Callable[[int], Any]) -> IntArray:
     """Blocks drawn and played by one player: their tally."""
     counts = player.counts()
     for block, lo, hi in blocks:

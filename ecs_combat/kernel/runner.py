@@ -3,7 +3,7 @@ and the outcome out, battles split over threads (the kernel releases the GIL).""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import pairwise
@@ -361,10 +361,26 @@ def _events(m: ModuleType, source: KernelSource, registry: Registry, b: CombatBa
     if not e:
         none = _fixed(np.zeros(0, I64), I64)
         return m.Events(start, none, none, none, none)
+    parts, rules = card_parts(m, source, registry, b.card_names)
+    cast = np.asarray(b.event_card, I64)
+    return m.Events(
+        start,
+        _fixed(b.event_target, I64),
+        _fixed(b.event_player, I64),
+        _fixed(np.asarray(parts, I64)[cast], I64),
+        _fixed(np.asarray(rules, I64)[cast], I64),
+    )
+
+
+def card_parts(
+    m: ModuleType, source: KernelSource, registry: Registry, names: Sequence[str]
+) -> tuple[list[int], list[int]]:
+    """Per card name: the number of its ``cast`` part in the kernel (-1: none) and its
+    target rule as the kernel's bits (``RULE_*``)."""
     number = {p.part.system.casefold(): i for i, p in enumerate(source.casts())}
     rules = []
     parts = []
-    for name in b.card_names:
+    for name in names:
         card = registry.card(name)
         if card is None or name.casefold() not in number:  # not cast: refused otherwise
             rules.append(0)
@@ -377,14 +393,7 @@ def _events(m: ModuleType, source: KernelSource, registry: Registry, b: CombatBa
             + m.RULE_IN_COMBAT * (rule.in_combat and not rule.blocking_or_blocked)
         )
         parts.append(number[name.casefold()])
-    cast = np.asarray(b.event_card, I64)
-    return m.Events(
-        start,
-        _fixed(b.event_target, I64),
-        _fixed(b.event_player, I64),
-        _fixed(np.asarray(parts, I64)[cast], I64),
-        _fixed(np.asarray(rules, I64)[cast], I64),
-    )
+    return parts, rules
 
 
 def _records(taken: AnyArray, bl: Any, rc: Any) -> list[StepDivisions]:

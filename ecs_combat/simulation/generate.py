@@ -32,6 +32,7 @@ from ecs_combat.simulation.spec import (
 from ecs_combat.simulation.turns import TurnPlan, turn_keywords
 
 if TYPE_CHECKING:
+    from ecs_combat.kernel.spec_shape import SpecBlocks
     from ecs_combat.simulation.pool import CardPool
 
 #: Battles per seeded block.
@@ -184,6 +185,11 @@ class Generator(Protocol):
         toughness and keywords)."""
         ...
 
+    def compiled_spec(self) -> SpecBlocks | None:
+        """How a compiled kernel draws these battles block by block as a SPEC does, or
+        None when it can't (:func:`~ecs_combat.simulation.spec_blocks.spec_blocks`)."""
+        ...
+
 
 class SpecGenerator:
     """Draws the battles of a SPEC file.
@@ -242,8 +248,20 @@ class SpecGenerator:
         return None
 
     def compiled_blocks(self) -> OneOnOne | None:
-        """None: a SPEC's battles are drawn in numpy (:meth:`Generator.compiled_blocks`)."""
+        """None: a SPEC's battles are not all one on one (:meth:`compiled_spec`)."""
         return None
+
+    def compiled_spec(self) -> SpecBlocks | None:
+        """The SPEC's blocks for a compiled kernel (:meth:`Generator.compiled_spec`); None
+        with a card pool or creatures' names."""
+        if self.pool is not None or self.needs_names:
+            return None
+        from ecs_combat.simulation.spec_blocks import spec_blocks
+
+        return spec_blocks(
+            self.spec, self.bits, self.keywords, self._kw_limits,
+            battles_per_block(self.spec), lambda b, c: self.build(Draws(b, c)).batch,
+        )  # fmt: skip
 
     def label(self, code: int) -> str:
         """A side's matchup label: its matchup keywords joined by " + ", or none."""

@@ -27,7 +27,7 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.result import TurnResult
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
-from ecs_combat.simulation.compiled import one_on_one_rows
+from ecs_combat.simulation.compiled import compiled_rows
 from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import (
     Drawn,
@@ -339,9 +339,9 @@ def run_chunk(
     spec = generator.spec
     if isinstance(spec, BattleSpec) and spec.race is not None:
         return _race_chunk(generator, engine, seed, index, start, stop, with_table)
-    if not with_table and (compiled := one_on_one_rows(generator, engine, seed, start, stop)):
-        tally = Tally(compiled[0], 2 * (stop - start))
-        return ChunkResult(index, start, stop, tally, compiled[1])  # all in the compiled kernel
+    if not with_table and (compiled := compiled_rows(generator, engine, seed, start, stop)):
+        tally = Tally(compiled[0], compiled[1])
+        return ChunkResult(index, start, stop, tally, compiled[2])  # all in the compiled kernel
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
     drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine

@@ -16,6 +16,7 @@ from ecs_combat.simulation.keyword_bits import KeywordBits
 from ecs_combat.simulation.spec import TournamentSpec
 
 if TYPE_CHECKING:
+    from ecs_combat.kernel.spec_shape import SpecBlocks
     from ecs_combat.simulation.pool import CardPool
 
 
@@ -176,6 +177,10 @@ class TournamentGenerator:
 
     def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray | None:
         """None: the tournament's creatures are made up."""
+        return None
+
+    def compiled_spec(self) -> SpecBlocks | None:
+        """None: the tournament's blocks are :meth:`compiled_blocks`."""
         return None
 
     def compiled_blocks(self) -> OneOnOne | None:
