@@ -149,7 +149,9 @@ class BatchedEngine:
             state = self.start(batch, record=True)
             combat.play(state)
             state.errors.raise_first()
-            return _results(state).build()
+            s, log = state, state.records.log
+            assert log is not None
+            return Results(s.frame, s.creatures, s.keywords, s.combat, s.players, log).build()
 
     def json_lines(self, batch: CombatBatch) -> str:
         """Resolve every battle of a batch; the text ``resolve --json`` writes for each, one
@@ -224,12 +226,9 @@ class Played:
         gives them (the batch must have been played with `record`, and should name its
         creatures and players); without `notes`, without the readable account's notes on
         who strikes (``StepResult.strikes``, which the JSON document leaves out)."""
-        assert self._state is not None
-        return _results(self._state).build(battles, notes)
-
-
-def _results(state: State) -> Results:
-    """The results of a state played with its log kept (read only)."""
-    log = state.records.log
-    assert log is not None
-    return Results(state.frame, state.creatures, state.keywords, state.combat, state.players, log)
+        s = self._state
+        assert s is not None and s.records.log is not None
+        log = s.records.log
+        return Results(s.frame, s.creatures, s.keywords, s.combat, s.players, log).build(
+            battles, notes
+        )

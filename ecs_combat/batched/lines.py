@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.batched.arrays import CombatBatch
-from ecs_combat.batched.from_scenarios import keyword_bits
+from ecs_combat.batched.builder import keyword_bits
 from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import with_required

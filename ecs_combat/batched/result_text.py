@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import IntArray
+from ecs_combat.batched.arrays import CombatBatch, IntArray
 from ecs_combat.batched.keyword_rows import KeywordRows
 from ecs_combat.batched.log import Log
 from ecs_combat.batched.state import CombatRows, CreatureRows, Frame, PlayerRows
@@ -175,27 +175,12 @@ def _tokens(
     layout: Layout,
 ) -> ObjectArray:
     """:func:`json_text`'s text as its tokens in order."""
-    b = frame.batch
-    assert b.creature_ids is not None and b.player_ids is not None
-    if len(combat.batch.event_battle) or not plain_ids(b.creature_ids):
-        raise ValueError("json_text: a batch with events, or with ids json.dumps escapes")
-    if not plain_ids(b.player_ids):
-        raise ValueError("json_text: a batch with events, or with ids json.dumps escapes")
-    nb, n_steps = frame.nb, len(frame.schedule.plans)
-    registry = frame.schedule.registry
-    cids = np.array(b.creature_ids, object)
-    pids = np.array(b.player_ids, object)
-    # the damage steps' entries, sorted as CombatResult lists them
-    d_step, d_src, d_rec, d_amt, d_pos = _cat5(log.damage)
-    order = np.lexsort((d_pos, d_src, d_step, c.battle[d_src]))
-    d_step, d_src, d_rec, d_amt = d_step[order], d_src[order], d_rec[order], d_amt[order]
-    g_step, g_player, g_src, g_amt = _cat4(log.gains)
-    order = np.lexsort((g_src, g_step, c.battle[g_src]))
-    g_step, g_player, g_src, g_amt = g_step[order], g_player[order], g_src[order], g_amt[order]
-    x_step = np.concatenate([np.full(len(r), s, I64) for s, r in log.died] or [np.zeros(0, I64)])
-    x_row = np.concatenate([np.asarray(r, I64) for _, r in log.died] or [np.zeros(0, I64)])
-    order = np.lexsort((x_row, x_step, c.battle[x_row]))
-    x_step, x_row = x_step[order], x_row[order]
+    creature_ids, player_ids = _written_ids(frame.batch, combat.batch)
+    nb, n_steps, registry = frame.nb, len(frame.schedule.plans), frame.schedule.registry
+    cids, pids = np.array(creature_ids, object), np.array(player_ids, object)
+    damage, gains, (x_step, x_row) = _sorted_entries(log, c.battle)  # as CombatResult lists
+    d_step, d_src, d_rec, d_amt = damage
+    g_step, g_player, g_src, g_amt = gains
     # cells (battle, step): how many entries of each kind, where each cell's entries begin
     d_cell = c.battle[d_src] * n_steps + d_step
     g_cell = c.battle[g_src] * n_steps + g_step
@@ -257,6 +242,34 @@ def _tokens(
     _put_creatures(out, c, L, cids, shown, c_start, rest)
     _put_players(out, p, L, pids, p_start, p_state)
     return out
+
+
+def _written_ids(layout: CombatBatch, phase: CombatBatch) -> tuple[list[str], list[str]]:
+    """The creatures' and players' ids of a batch :func:`json_text` writes: one without
+    events, whose ids ``json.dumps`` writes as they are (else ValueError)."""
+    cids, pids = layout.creature_ids, layout.player_ids
+    assert cids is not None and pids is not None
+    if len(phase.event_battle) or not plain_ids(cids) or not plain_ids(pids):
+        raise ValueError("json_text: a batch with events, or with ids json.dumps escapes")
+    return cids, pids
+
+
+def _sorted_entries(
+    log: Log, battle: IntArray
+) -> tuple[tuple[IntArray, ...], tuple[IntArray, ...], tuple[IntArray, IntArray]]:
+    """The log's damage (step, source, recipient, amount), life gained (step, player,
+    source, amount) and deaths (step, row), each sorted as :class:`CombatResult` lists them
+    (`battle`: each creature row's battle)."""
+    d_step, d_src, d_rec, d_amt, d_pos = _cat5(log.damage)
+    order = np.lexsort((d_pos, d_src, d_step, battle[d_src]))
+    damage = (d_step[order], d_src[order], d_rec[order], d_amt[order])
+    g_step, g_player, g_src, g_amt = _cat4(log.gains)
+    order = np.lexsort((g_src, g_step, battle[g_src]))
+    gains = (g_step[order], g_player[order], g_src[order], g_amt[order])
+    x_step = np.concatenate([np.full(len(r), s, I64) for s, r in log.died] or [np.zeros(0, I64)])
+    x_row = np.concatenate([np.asarray(r, I64) for _, r in log.died] or [np.zeros(0, I64)])
+    order = np.lexsort((x_row, x_step, battle[x_row]))
+    return damage, gains, (x_step[order], x_row[order])
 
 
 def _put_creatures(
