@@ -71,8 +71,8 @@ class RowSide:
         if not given.any():  # no parameters: 0 for every row (most batches)
             return np.zeros(len(self.rows), I64)
         out = np.zeros(self.frame.n, I64)
-        kw = self.frame.schedule.registry.keyword(keyword)
-        if kw is not None and kw.parameter == "color":
+        declared = self.frame.schedule.registry.keyword(keyword)
+        if declared is not None and declared.parameter == "color":
             np.bitwise_or.at(out, rows[given], np.left_shift(1, params[given]))
         else:
             np.add.at(out, rows[given], params[given])
