@@ -260,6 +260,27 @@ def test_no_import_circle_between_modules() -> None:
     assert [sorted(c) for c in ENGINE_CIRCLES - circles] == [], "fixed: take them off the list"
 
 
+#: The packages of the engines: the numpy engine, the reference engine and the compiled
+#: kernel.
+ENGINE_PACKAGES = (*ENGINES, "ecs_combat.kernel")
+
+
+def test_no_engine_module_is_in_an_import_circle_even_through_type_only_imports() -> None:
+    """No module of an engine (batched/, reference/, kernel/) is in an import circle, the
+    imports under ``if TYPE_CHECKING:`` included (issue 32, item 6): a type that names
+    what calls it is a dependency too (the procedures take a protocol, :class:`Playing`;
+    the kernel takes the numpy engine's structures from their own modules)."""
+    edges: dict[str, set[str]] = {}
+    for here, imports in _core_imports().items():
+        edges[here] = {i.module for i in imports if i.module != here}
+    circles = [
+        sorted(m for m in c if m.startswith(ENGINE_PACKAGES))
+        for c in _circles(edges)
+        if any(m.startswith(ENGINE_PACKAGES) for m in c)
+    ]
+    assert circles == []
+
+
 def test_the_circle_finder_finds_circles() -> None:
     """The checks above can fail: a two-module circle and a lazy import's circle are found;
     a chain is not one."""
@@ -479,9 +500,16 @@ def test_decision_code_lives_in_decisions() -> None:
     assert searching == []
 
 
+#: The numpy engine's typed structures, which the compiled kernel shares (issue 32, item 6):
+#: it imports them from their modules, not through the engine's face (which names the engine,
+#: which calls the kernel).
+SHARED_STRUCTURES = {"ecs_combat.batched.arrays", "ecs_combat.batched.state"}
+
+
 def test_batched_is_asked_through_its_public_module() -> None:
     """Other packages import the batched engine's names from ``ecs_combat.batched`` only (its
-    public face), never from one of its modules; each public name is there."""
+    public face), never from one of its modules, but for the kernel's shared structures; each
+    public name is there."""
     import ecs_combat.batched as batched
 
     offenders = sorted(
@@ -490,6 +518,7 @@ def test_batched_is_asked_through_its_public_module() -> None:
         if not here.startswith("ecs_combat.batched")
         for imp in imports
         if imp.module.startswith("ecs_combat.batched.")
+        and not (here.startswith("ecs_combat.kernel") and imp.module in SHARED_STRUCTURES)
     )
     assert offenders == []
     assert sorted(batched.__all__) == sorted(batched._PUBLIC)
@@ -586,3 +615,99 @@ def test_scenarios_rules_and_decisions_do_not_reach_the_engines_through_the_pack
         "ecs_combat.decisions.y: ecs_combat.ReferenceEngine",
         "ecs_combat.scenario.x: ecs_combat",
     ]
+
+
+# -- the numpy engine's state: each function's signature says what it touches ---------------
+
+BATCHED = CORE / "batched"
+
+#: What runs the plugins' code: their systems, triggered abilities and event actions
+#: (``call_plugin``), cards (``card.resolve``) and static abilities (the static-keyword hook).
+PLUGIN_CALLS = ("call_plugin", "card.resolve", "static_hook")
+
+#: What holds a whole state without acting on it: the plugins' context over it, and a batch
+#: played (its outcome and results asked for later).
+STATE_HOLDERS = {"context.BatchedContext.__init__", "engine.Played.__init__"}
+
+
+def _functions(trees: dict[str, ast.Module]) -> dict[str, ast.FunctionDef]:
+    """Each function of some modules by qualified name (``module.function``,
+    ``module.Class.method``)."""
+    out: dict[str, ast.FunctionDef] = {}
+    for module, tree in trees.items():
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef):
+                out[f"{module}.{node.name}"] = node
+            elif isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef):
+                        out[f"{module}.{node.name}.{item.name}"] = item
+    return out
+
+
+def _calls(function: ast.FunctionDef) -> list[str]:
+    """What a function calls, as written (``f``, ``module.f``, ``self.x.f``)."""
+    return [ast.unparse(c.func) for c in ast.walk(function) if isinstance(c, ast.Call)]
+
+
+def _running_plugin_code(functions: dict[str, ast.FunctionDef]) -> set[str]:
+    """The functions that run the plugins' code, themselves or through the functions they
+    call (by the called name's last part)."""
+    found = {q for q, f in functions.items() if any(c.endswith(PLUGIN_CALLS) for c in _calls(f))}
+    while True:
+        names = {q.rsplit(".", 1)[1] for q in found}
+        more = {
+            q
+            for q, f in functions.items()
+            if q not in found and any(c.rsplit(".", 1)[-1] in names for c in _calls(f))
+        }
+        if not more:
+            return found
+        found |= more
+
+
+def _taking(function: ast.FunctionDef, name: str) -> bool:
+    """Whether a parameter of the function is annotated with a type named `name`."""
+    arguments = function.args
+    return any(
+        isinstance(n, ast.Name) and n.id == name
+        for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        if a.annotation is not None
+        for n in ast.walk(a.annotation)
+    )
+
+
+def test_the_numpy_engine_has_no_shared_run() -> None:
+    """State apart from behaviour (issue 32, item 6): the numpy engine has no class ``Run``
+    and no parameter of that type; a function takes the whole ``State`` only when it runs
+    the plugins' code (systems, triggers, cards, event actions, static abilities), which may
+    read and change any structure through the context; every other function takes the
+    structures it reads and writes (or holds the state: the context, a batch played)."""
+    trees = {p.stem: ast.parse(p.read_text()) for p in sorted(BATCHED.glob("*.py"))}
+    classes = {
+        n.name for tree in trees.values() for n in ast.walk(tree) if isinstance(n, ast.ClassDef)
+    }
+    functions = _functions(trees)
+    assert "Run" not in classes and "State" in classes
+    assert sorted(q for q, f in functions.items() if _taking(f, "Run")) == []
+    running = _running_plugin_code(functions)
+    taking = {q for q, f in functions.items() if _taking(f, "State")}
+    assert {"actions.run_systems", "combat.play", "keywords.refresh"} <= running
+    assert {"actions.leave", "keywords.pump", "damage.step_exists"}.isdisjoint(running)
+    assert len(taking) > 20
+    assert sorted(taking - running - STATE_HOLDERS) == []
+
+
+def test_the_plugin_code_finder_follows_calls() -> None:
+    """The check above can fail: a function calling one that calls ``call_plugin`` runs
+    plugin code; one that calls neither does not, nor does one taking State for nothing."""
+    tree = ast.parse(
+        "def a(state: State):\n    call_plugin(1)\n"
+        "def b(state: State):\n    m.a(state)\n"
+        "def c(rows: CreatureRows):\n    len(rows)\n"
+        "def d(state: State | None):\n    c(state)\n"
+    )
+    functions = _functions({"m": tree})
+    assert _running_plugin_code(functions) == {"m.a", "m.b"}
+    taking = {q for q, f in functions.items() if _taking(f, "State")}
+    assert taking == {"m.a", "m.b", "m.d"}

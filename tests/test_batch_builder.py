@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 
 from ecs_combat.batched.arrays import CombatBatch
-from ecs_combat.batched.from_scenarios import MAX_KEYWORDS, BatchBuilder, scenarios_to_batch
+from ecs_combat.batched.builder import MAX_KEYWORDS, BatchBuilder
+from ecs_combat.batched.builder_arrays import built_batch
+from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import used_keywords
@@ -27,7 +29,7 @@ def row_by_row(scenarios: list[Scenario], registry: Registry) -> CombatBatch:
     builder = BatchBuilder(registry, used_keywords(scenarios, registry))
     for b, sc in enumerate(scenarios):
         builder.add(b, sc)
-    return builder.batch(len(scenarios))
+    return built_batch(builder, len(scenarios))
 
 
 #: Targets given: no scenario file of tests/scenarios has them.

@@ -188,10 +188,12 @@ def test_the_indented_text_made_from_arrays_is_json_dumps_indent_2(
         expected = json.dumps(ReferenceEngine(registry).resolve(scenario).to_json(), indent=2)
     except RefusedError:
         return
-    run = BatchedEngine(registry).start(scenarios_to_batch([scenario], registry), record=True)
-    play(run)
-    assert "".join(json_pieces(run, INDENTED, piece)) == expected + "\n"
-    assert json_text(run) == json.dumps(json.loads(expected)) + "\n"
+    s = BatchedEngine(registry).start(scenarios_to_batch([scenario], registry), record=True)
+    play(s)
+    assert s.records.log is not None
+    rows = (s.frame, s.creatures, s.keywords, s.combat, s.players, s.records.log)
+    assert "".join(json_pieces(*rows, INDENTED, piece)) == expected + "\n"
+    assert json_text(*rows) == json.dumps(json.loads(expected)) + "\n"
 
 
 # -- the engine a battle's size picks ----------------------------------------------------------

@@ -424,8 +424,8 @@ def main_casts(
     for i, cid in enumerate(cids):
         if cid in tokens:
             batch.present[i] = False
-    run = BatchedEngine(registry).start(batch, record=True)
-    play(run)
+    state = BatchedEngine(registry).start(batch, record=True)
+    play(state)
 
     def row(b: int, ident: str | None) -> int:
         if ident is None:
@@ -440,20 +440,25 @@ def main_casts(
     for k in range(max(len(m) for m in casts)):
         now = [(b, m[k]) for b, m in enumerate(casts) if k < len(m)]
         batched_events.cast_in_main(
-            run,
+            state,
             np.asarray([batch.card_names.index(c.card) for _, c in now], np.int64),
             np.asarray([-1 - row(b, c.caster) for b, c in now], np.int64),
             np.asarray([row(b, c.target) for b, c in now], np.int64),
             np.asarray([row(b, c.token) for b, c in now], np.int64),
         )
-    has = {name: batched_keywords.has(run, name) for name in run.schedule.masks.bit}
+    frame = state.frame
+    has = {
+        name: batched_keywords.has(frame, state.keywords, name) for name in frame.schedule.masks.bit
+    }
     keywords: list[dict[str, set[str]]] = [{} for _ in texts]
     for r, cid in enumerate(cids):
-        if run.creatures.entered[r]:
+        if state.creatures.entered[r]:
             keywords[int(batch.battle[r])][cid] = {k for k, rows in has.items() if rows[r]}
-    assert run.log is not None
-    results = Results(run, run.log).build()
-    json = [{k: o.to_json()[k] for k in ("creatures", "players")} for o in results]
+    log = state.records.log
+    assert log is not None
+    results = Results(frame, state.creatures, state.keywords, state.combat, state.players, log)
+    results_built = results.build()
+    json = [{k: o.to_json()[k] for k in ("creatures", "players")} for o in results_built]
     return json, keywords
 
 

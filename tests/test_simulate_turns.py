@@ -156,14 +156,14 @@ def test_without_the_extra_attack_the_battles_are_the_first_combat(registry: Reg
     doc["turn"]["combats"][0]["attack"] = 0.0
     plain = {k: v for k, v in doc.items() if k != "turn"}
     with_turn, without = spec_of(doc, registry), spec_of(plain, registry)
-    run = played(registry, draw_battles(with_turn, 3, 0, 2000)).run
+    state = played(registry, draw_battles(with_turn, 3, 0, 2000)).state
     outcome = BatchedEngine(registry).resolve_batch(draw_battles(without, 3, 0, 2000).batch)
-    on_bf = run.creatures.on_bf
-    wolf = np.zeros(run.n, np.bool_)
-    ends = np.searchsorted(run.creatures.battle, np.arange(1, run.nb + 1)) - 1
+    on_bf = state.creatures.on_bf
+    wolf = np.zeros(state.frame.n, np.bool_)
+    ends = np.searchsorted(state.creatures.battle, np.arange(1, state.frame.nb + 1)) - 1
     wolf[ends] = True  # the Wolf is each battle's last row
     assert on_bf[~wolf].tolist() == outcome.alive.tolist()
-    assert run.players.life.tolist() == outcome.life.tolist()
+    assert state.players.life.tolist() == outcome.life.tolist()
     assert on_bf[wolf].all()
 
 

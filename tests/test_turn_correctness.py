@@ -652,10 +652,10 @@ def test_8_in_bulk_turns_only_the_wolf_attacks_in_its_combat(registry: Registry)
     the other creatures of its player want to attack (attack 0.8)."""
     generator = spec_of(TWO_WOLVES, registry)
     assert generator.turn is not None
-    run = played(registry, draw_battles(generator, 5, 0, 300))
-    _, second, third = run.phase_batches
-    battle = run.run.creatures.battle
-    ends = np.searchsorted(battle, np.arange(1, run.run.nb + 1))
+    turns = played(registry, draw_battles(generator, 5, 0, 300))
+    _, second, third = turns.phase_batches
+    battle = turns.state.creatures.battle
+    ends = np.searchsorted(battle, np.arange(1, turns.state.frame.nb + 1))
     # the Wolves are each battle's last two rows: A's (turn1), then B's (turn2)
     for batch, wolf_from_end in ((second, 1), (third, 2)):
         rows = np.flatnonzero(batch.attacking >= 0)

@@ -9,10 +9,12 @@ from typing import Any
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.batched.keyword_rows import KeywordRows
 from ecs_combat.batched.keywords import add_counters, kept, keyword_index, listed_at, refresh
 from ecs_combat.batched.numeric import mask_of, rows_in, run_starts, some
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CombatRows, CreatureRows, Frame, PlayerRows, State
 from ecs_combat.errors import call_plugin
+from ecs_combat.plugin.batch_context import BatchContext
 from ecs_combat.plugin.payloads import (
     BatchDeaths,
     BatchDestruction,
@@ -24,11 +26,11 @@ from ecs_combat.plugin.payloads import (
 I64 = np.int64
 
 
-def run_systems(run: Run, point: str, payload: Any) -> None:
-    """Run the batch's systems at a point, once each over the whole batch."""
+def run_systems(frame: Frame, context: BatchContext, point: str, payload: Any) -> None:
+    """Run the batch's systems at a point, once each over the whole batch, with the
+    plugins' context."""
     triggers = getattr(payload, "triggers", None)
-    context = run.context
-    for scheduled in run.schedule.systems[point]:
+    for scheduled in frame.schedule.systems[point]:
         batched = scheduled.system.batched
         assert batched is not None  # refused when the run began
         before = len(triggers) if triggers is not None else 0
@@ -41,38 +43,39 @@ def run_systems(run: Run, point: str, payload: Any) -> None:
                 group.keyword = next(iter(named))
 
 
-def state_based_actions(run: Run, battles: BoolArray | None) -> IntArray:
+def state_based_actions(state: State, battles: BoolArray | None) -> IntArray:
     """704.5a, f, g and the plugins' conditions, in some battles (all if None): creatures
     die, players lose; the `dies` systems follow, and the state-based actions are checked
     again after them (704.3) in the battles where creatures died, until a check finds
     nothing that dies. Returns who died, in row order, a row once for each time it died (a
     creature that returned can die again: RULES 11.11)."""
-    dead = check_state(run, battles)
-    if not dead.size or not run.schedule.systems["dies"]:
+    dead = check_state(state, battles)
+    if not dead.size or not state.frame.schedule.systems["dies"]:
         return dead
     deaths = [dead]
     while dead.size:
-        dead = check_state(run, mask_of(run.nb, run.creatures.battle[dead]))
+        dead = check_state(state, mask_of(state.frame.nb, state.creatures.battle[dead]))
         deaths.append(dead)
     out: IntArray = np.sort(np.concatenate(deaths), kind="stable")
     return out
 
 
-def check_state(run: Run, battles: BoolArray | None) -> IntArray:
+def check_state(state: State, battles: BoolArray | None) -> IntArray:
     """One check of the state-based actions (704.3), then the `dies` systems and triggers.
     Returns who died: in the check, then as the triggers resolved."""
-    c, p = run.creatures, run.players
-    checked = run.nb if battles is None else np.count_nonzero(battles)
-    if checked == run.nb:
+    frame, c, p, kw = state.frame, state.creatures, state.players, state.keywords
+    nb = frame.nb
+    checked = nb if battles is None else np.count_nonzero(battles)
+    if checked == nb:
         battles = None
-    if battles is not None and checked * 16 < run.nb:  # a few battles: their rows only
-        rows = rows_in(c.battle, battles.nonzero()[0], run.per_battle)
+    if battles is not None and checked * 16 < nb:  # a few battles: their rows only
+        rows = rows_in(c.battle, battles.nonzero()[0], frame.per_battle)
         toughness = c.toughness[rows]
         zero = toughness <= 0  # 0 or less: it dies, whatever is marked
         met = np.greater_equal(c.marked[rows], toughness)
         met |= zero
         met &= c.on_bf[rows]
-        destroys, dies = mask_of(run.n, rows[met & ~zero]), mask_of(run.n, rows[met & zero])
+        destroys, dies = mask_of(frame.n, rows[met & ~zero]), mask_of(frame.n, rows[met & zero])
     else:
         # The battles being checked are looked up for the few rows and players that meet a
         # condition only.
@@ -90,75 +93,82 @@ def check_state(run: Run, battles: BoolArray | None) -> IntArray:
     low = low[~p.lost[low]]
     if battles is not None:
         low = low[battles[p.battle[low]]]
-    in_check = battles if battles is not None else np.ones(run.nb, np.bool_)
+    in_check = battles if battles is not None else np.ones(nb, np.bool_)
     check = BatchStateCheck(in_check, destroys, dies, mask_of(len(p.life), low))
-    context = run.context
+    context = state.context
     put: list[tuple[IntArray, str, IntArray]] = []
-    outer, context.counters_put = context.counters_put, put
+    outer, kw.put = kw.put, put
     try:
-        run_systems(run, "state-based-actions", check)
+        run_systems(frame, context, "state-based-actions", check)
     finally:
-        context.counters_put = outer
+        kw.put = outer
     destroy_ = check.destroy & ~check.dies
     if some(destroy_):
-        destroy_ = destroy(run, destroy_)
+        destroy_ = destroy(frame, context, destroy_)
     dead = ((destroy_ | check.dies) & c.on_bf).nonzero()[0]
     if dead.size:
-        leave(run, dead)
+        leave(c, state.combat, dead)
         if put:
-            left_with_counters(run, put, dead)
+            left_with_counters(frame, c, kw, put, dead)
     losing = check.loses.nonzero()[0]
     losing = losing[~p.lost[losing]]
     if losing.size:
-        players_lose(run, losing)
+        players_lose(p, c, state.combat, losing)
     if dead.size:
-        later = creatures_died(run, dead)
+        later = creatures_died(state, dead)
         if later.size:
             dead = np.concatenate([dead, later])
     return dead
 
 
-def left_with_counters(run: Run, put: list[tuple[IntArray, str, IntArray]], gone: IntArray) -> None:
+def left_with_counters(
+    frame: Frame,
+    c: CreatureRows,
+    kw: KeywordRows,
+    put: list[tuple[IntArray, str, IntArray]],
+    gone: IntArray,
+) -> None:
     """The counters the check's systems put on or removed from creatures that left in that
     same check are undone: every action of one check happens at once (704.3), so a creature
     dies with the counters it had, and its `dies` systems read them (704.5q)."""
-    left = mask_of(run.n, gone)
+    left = mask_of(frame.n, gone)
     for rows, kind, change in reversed(put):
         here = left[rows]
         if here.any():
-            add_counters(run, rows[here], kind, -change[here])
+            add_counters(frame, c, kw, rows[here], kind, -change[here])
 
 
-def destroy(run: Run, creatures: BoolArray) -> BoolArray:
+def destroy(frame: Frame, context: BatchContext, creatures: BoolArray) -> BoolArray:
     """Row mask of creatures about to be destroyed, less those a system exempts (701.8)."""
     destruction = BatchDestruction(creatures)
-    run_systems(run, "destroy", destruction)
+    run_systems(frame, context, "destroy", destruction)
     out: BoolArray = destruction.creatures
     return out
 
 
-def creatures_died(run: Run, rows: IntArray) -> IntArray:
+def creatures_died(state: State, rows: IntArray) -> IntArray:
     """The `dies` systems for creatures that just died (700.4), in battles whose game goes
     on; the "dies" triggers they put on the stack resolve as block triggers do (RULES 11.5).
     Returns who died as they resolved (a row once for each time)."""
     none = np.zeros(0, I64)
-    if not run.schedule.systems["dies"]:
+    frame = state.frame
+    if not frame.schedule.systems["dies"]:
         return none
-    c = run.creatures
-    rows = rows[~run.players.game_over[c.battle[rows]]]
+    c = state.creatures
+    rows = rows[~state.players.game_over[c.battle[rows]]]
     if not rows.size:
         return none
-    deaths = BatchDeaths(mask_of(run.n, rows))
-    run_systems(run, "dies", deaths)
-    died = resolve_triggers(run, deaths.triggers)
+    deaths = BatchDeaths(mask_of(frame.n, rows))
+    run_systems(frame, state.context, "dies", deaths)
+    died = resolve_triggers(state, deaths.triggers)
     back = rows[c.on_bf[rows]]  # what returned, as it returned (RULES 9: value)
     c.returned[back] = c.power[back] + c.toughness[back]
     if back.size:
-        refresh(run, mask_of(run.nb, c.battle[back]))
+        refresh(state, mask_of(frame.nb, c.battle[back]))
     return died
 
 
-def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> IntArray:
+def resolve_triggers(state: State, groups: list[BatchTriggers]) -> IntArray:
     """Resolve triggered abilities as the reference engine does (APNAP order, 603.3b; one
     source's in the order its keyword instances are listed; state-based actions after
     each; none of a player who has left the game, 800.4a): round r resolves the r-th trigger
@@ -166,7 +176,7 @@ def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> IntArray:
     battlefield still resolves (113.7a). Triggers put on the stack while these resolve (a
     creature dies) resolve first, within the round. Returns who died in the checks after
     them."""
-    c, p = run.creatures, run.players
+    frame, c, p = state.frame, state.creatures, state.players
     groups = [g.take(np.flatnonzero(~p.lost[c.controller[g.source]])) for g in groups]
     groups = [g for g in groups if len(g.source)]
     died = [np.zeros(0, I64)]
@@ -177,9 +187,9 @@ def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> IntArray:
     kind = np.concatenate([np.full(len(g.source), i, I64) for i, g in enumerate(groups)])
     local = np.concatenate([np.arange(len(g.source), dtype=I64) for g in groups])
     keyword = np.concatenate(
-        [np.full(len(g.source), keyword_index(run, g.keyword), I64) for g in groups]
+        [np.full(len(g.source), keyword_index(frame, g.keyword), I64) for g in groups]
     )
-    listed = listed_at(run, source, keyword, instance)
+    listed = listed_at(frame, state.keywords, source, keyword, instance)
     battle = c.battle[source]
     # players per battle (a battle's player rows are contiguous, battles ascending)
     seats = np.searchsorted(p.battle, battle, "right") - np.searchsorted(p.battle, battle)
@@ -187,25 +197,24 @@ def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> IntArray:
     order = np.lexsort((local, kind, listed, source, -rank, battle))
     starts = run_starts(battle[order])
     position = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
-    outer, c.new_objects = c.new_objects, np.zeros(run.n, np.bool_)
+    outer, c.new_objects = c.new_objects, np.zeros(frame.n, np.bool_)
     new_objects = c.new_objects
-    context = run.context
-    stale = context.stale
+    stale = c.stale
     try:
         for r in range(int(position.max()) + 1):
             now = order[position == r]
             now = now[~p.game_over[battle[now]]]
             if not now.size:
                 continue
-            context.stale = new_objects.copy() if new_objects.any() else None
+            c.stale = new_objects.copy() if new_objects.any() else None
             try:
                 for k in np.unique(kind[now]).tolist():
-                    _resolve_group(run, groups[k], local[now[kind[now] == k]])
+                    _resolve_group(state.context, groups[k], local[now[kind[now] == k]])
             finally:
-                context.stale = stale
-            battles = mask_of(run.nb, battle[now])
-            refresh(run, battles)
-            died.append(state_based_actions(run, battles))
+                c.stale = stale
+            battles = mask_of(frame.nb, battle[now])
+            refresh(state, battles)
+            died.append(state_based_actions(state, battles))
     finally:
         c.new_objects = outer
         if outer is not None:  # what returned is a new object to the triggers below too
@@ -213,51 +222,52 @@ def resolve_triggers(run: Run, groups: list[BatchTriggers]) -> IntArray:
     return np.concatenate(died)
 
 
-def _resolve_group(run: Run, group: BatchTriggers, index: IntArray) -> None:
+def _resolve_group(context: BatchContext, group: BatchTriggers, index: IntArray) -> None:
     """Some triggers of one kind resolve (at most one in each battle)."""
     taken = group.take(index)
-    call_plugin(group.plugin, "a triggered ability (batched)", group.resolve, run.context, taken)
+    call_plugin(group.plugin, "a triggered ability (batched)", group.resolve, context, taken)
 
 
-def sacrifice(run: Run, rows: IntArray) -> None:
+def sacrifice(state: State, rows: IntArray) -> None:
     """Rows are sacrificed (701.17): they die (700.4); state-based actions are checked
     after the `dies` systems (704.3) in their battles."""
-    rows = rows[run.creatures.on_bf[rows]]
+    c = state.creatures
+    rows = rows[c.on_bf[rows]]
     if not rows.size:
         return
-    leave(run, rows)
-    creatures_died(run, rows)
-    if run.schedule.systems["dies"]:
-        state_based_actions(run, mask_of(run.nb, run.creatures.battle[rows]))
+    leave(c, state.combat, rows)
+    creatures_died(state, rows)
+    if state.frame.schedule.systems["dies"]:
+        state_based_actions(state, mask_of(state.frame.nb, c.battle[rows]))
 
 
-def destroy_rows(run: Run, rows: IntArray) -> BoolArray:
+def destroy_rows(state: State, rows: IntArray) -> BoolArray:
     """An effect destroys some distinct rows (701.8): the `destroy` systems may keep some
     (indestructible, regeneration); the others die together as :func:`sacrifice` says. Per
     row given: whether it was destroyed."""
     rows = np.asarray(rows, I64)
-    here = rows[run.creatures.on_bf[rows]]
+    frame, c = state.frame, state.creatures
+    here = rows[c.on_bf[rows]]
     if not here.size:
         return np.zeros(len(rows), np.bool_)
-    refresh(run, mask_of(run.nb, run.creatures.battle[here]))
-    destroyed = destroy(run, mask_of(run.n, here))
-    out: BoolArray = destroyed[rows] & run.creatures.on_bf[rows]
-    sacrifice(run, rows[out])
+    refresh(state, mask_of(frame.nb, c.battle[here]))
+    destroyed = destroy(frame, state.context, mask_of(frame.n, here))
+    out: BoolArray = destroyed[rows] & c.on_bf[rows]
+    sacrifice(state, rows[out])
     return out
 
 
-def remove_damage(run: Run, rows: IntArray) -> None:
+def remove_damage(c: CreatureRows, rows: IntArray) -> None:
     """All damage marked on some rows is removed."""
-    run.creatures.marked[rows] = 0
+    c.marked[rows] = 0
 
 
-def players_lose(run: Run, losing: IntArray) -> None:
+def players_lose(p: PlayerRows, c: CreatureRows, combat: CombatRows, losing: IntArray) -> None:
     """Players lose (704.5a); unless the game is over, they leave with their creatures and
     creatures attacking them are removed from combat (800.4a)."""
-    p, c, combat = run.players, run.creatures, run.combat
     p.lost[losing] = True
     if p.remaining is None:
-        p.remaining = np.bincount(p.battle[~p.lost], minlength=run.nb)
+        p.remaining = np.bincount(p.battle[~p.lost], minlength=len(p.game_over))
     else:
         np.subtract.at(p.remaining, p.battle[losing], 1)
     p.game_over = p.remaining < 2
@@ -265,32 +275,30 @@ def players_lose(run: Run, losing: IntArray) -> None:
     if not leaving.size:
         return
     gone = mask_of(len(p.life), leaving)
-    leave(run, np.flatnonzero(c.on_bf & gone[c.controller]))
+    leave(c, combat, np.flatnonzero(c.on_bf & gone[c.controller]))
     attackers = np.flatnonzero(combat.att)
     hit = attackers[gone[combat.attacking[attackers]]]
     combat.att[hit] = False
     combat.in_combat[hit] = combat.blocking[hit]
 
 
-def leave(run: Run, rows: IntArray) -> None:
+def leave(c: CreatureRows, combat: CombatRows, rows: IntArray) -> None:
     """Creatures leave the battlefield, and so combat (506.4)."""
-    run.creatures.on_bf[rows] = False
-    remove_from_combat(run, rows)
+    c.on_bf[rows] = False
+    remove_from_combat(combat, rows)
 
 
-def remove_from_combat(run: Run, rows: IntArray) -> None:
+def remove_from_combat(combat: CombatRows, rows: IntArray) -> None:
     """No longer attacking or blocking (506.4); a blocked attacker stays blocked.
     (`attacking` keeps the player it attacked: it is read only where `att` holds.)"""
-    combat = run.combat
     combat.att[rows] = False
     combat.blocking[rows] = False
     combat.in_combat[rows] = False
 
 
-def lose_life(run: Run, players: IntArray, amount: IntArray | int) -> None:
+def lose_life(p: PlayerRows, players: IntArray, amount: IntArray | int) -> None:
     """Players (rows, may repeat) lose life (not damage, 119.3); not those who have left
     the game (800.4a)."""
-    p = run.players
     here = ~p.lost[players]
     if not here.all():
         players = players[here]
@@ -298,20 +306,19 @@ def lose_life(run: Run, players: IntArray, amount: IntArray | int) -> None:
     np.subtract.at(p.life, players, amount)
 
 
-def blockers_of(run: Run, attackers: IntArray) -> IntArray:
+def blockers_of(c: CreatureRows, combat: CombatRows, attackers: IntArray) -> IntArray:
     """How many creatures still block each of some attacker rows (509.1h: blocks in effect)."""
-    combat = run.combat
     if not combat.nblocks:
         return np.zeros(len(attackers), I64)
-    in_effect = combat.blocking[combat.bb] & run.creatures.on_bf[combat.bb]
-    count = np.bincount(combat.ba[in_effect], minlength=run.n)
+    in_effect = combat.blocking[combat.bb] & c.on_bf[combat.bb]
+    count = np.bincount(combat.ba[in_effect], minlength=len(c.on_bf))
     out: IntArray = count[attackers]
     return out
 
 
-def end_of_combat(run: Run, battles: BoolArray) -> None:
+def end_of_combat(state: State, battles: BoolArray) -> None:
     """The end of combat step (511): the plugins' delayed triggers, then state-based
     actions (704.3)."""
-    if run.schedule.systems["end-of-combat"]:
-        run_systems(run, "end-of-combat", BatchEndOfCombat(battles))
-        state_based_actions(run, battles)
+    if state.frame.schedule.systems["end-of-combat"]:
+        run_systems(state.frame, state.context, "end-of-combat", BatchEndOfCombat(battles))
+        state_based_actions(state, battles)

@@ -47,16 +47,17 @@ def declaring_blockers(
 ) -> DeclaringBlockers:
     """The batch's combats played to the declaration of blockers (its blocks and divisions
     are not read); `defends`: the defending player's creature rows."""
-    run = engine.as_blockers_are_declared(batch)
-    may = defends & run.creatures.on_bf & ~run.creatures.tapped
-    if run.combat.returned is not None:  # new objects were never declared (RULES 11.3)
-        may &= ~run.combat.returned
+    state = engine.as_blockers_are_declared(batch)
+    frame, kw, c, combat = state.frame, state.keywords, state.creatures, state.combat
+    may = defends & c.on_bf & ~c.tapped
+    if combat.returned is not None:  # new objects were never declared (RULES 11.3)
+        may &= ~combat.returned
     rows = may.nonzero()[0]
-    may[rows] = able_to_block(run, rows)
+    may[rows] = able_to_block(frame, kw, c, rows)
     return DeclaringBlockers(
         may,
-        lambda a, b: legal_pairs(run, a, b),
-        lambda a: blockers_needed(run, a),
-        lambda a, b: required_pairs(run, a, b),
-        lambda b: block_capacity(run, b),
+        lambda a, b: legal_pairs(frame, kw, c, a, b),
+        lambda a: blockers_needed(frame, kw, c, a),
+        lambda a, b: required_pairs(frame, kw, c, combat, a, b),
+        lambda b: block_capacity(frame, kw, c, b),
     )

@@ -1,4 +1,4 @@
-"""A :class:`~ecs_combat.batched.from_scenarios.BatchBuilder`'s rows, collected as Python
+"""A :class:`~ecs_combat.batched.builder.BatchBuilder`'s rows, collected as Python
 lists, made into the arrays of one :class:`CombatBatch`: the creatures and players, and the
 combat (attackers, blocks, divisions, events)."""
 
@@ -12,7 +12,7 @@ import numpy.typing as npt
 from ecs_combat.batched.arrays import CombatBatch
 
 if TYPE_CHECKING:
-    from ecs_combat.batched.from_scenarios import BatchBuilder
+    from ecs_combat.batched.builder import BatchBuilder
 
 
 def built_batch(builder: BatchBuilder, n_battles: int) -> CombatBatch:

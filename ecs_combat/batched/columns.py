@@ -1,4 +1,4 @@
-"""Many validated scenarios added to a :class:`~ecs_combat.batched.from_scenarios.BatchBuilder`
+"""Many validated scenarios added to a :class:`~ecs_combat.batched.builder.BatchBuilder`
 column by column: each column in one pass over every row (what ``scenarios_to_batch`` does;
 turns add their battles row by row with the builder's own methods)."""
 
@@ -13,7 +13,7 @@ from ecs_combat.scenario.model import CreatureSpec, PlayerSpec, Scenario
 from ecs_combat.scenario.tokens import reserved_tokens
 
 if TYPE_CHECKING:
-    from ecs_combat.batched.from_scenarios import BatchBuilder
+    from ecs_combat.batched.builder import BatchBuilder
 
 
 def add_scenarios(builder: BatchBuilder, scenarios: Sequence[Scenario]) -> None:

@@ -19,46 +19,49 @@ from ecs_combat.batched.context import read_only
 from ecs_combat.batched.keywords import refresh
 from ecs_combat.batched.numeric import battles_with, some
 from ecs_combat.batched.results import GAME_ENDED, HAPPENED, NO_ATTACKERS, NO_STEP
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CombatRows, CreatureRows, Errors, Frame, PlayerRows, State
 from ecs_combat.errors import InputError
+from ecs_combat.plugin.batch_context import BatchContext
 from ecs_combat.plugin.payloads import BatchAttackDeclaration, BatchBlockDeclaration
 from ecs_combat.rules.legality import lethal_damage_message
 
 I64 = np.int64
 
 
-def play(run: Run) -> None:
-    """Play the run's combat through in every battle."""
-    declare(run)
-    combat, players = run.combat, run.players
+def play(state: State) -> None:
+    """Play the combat phase through in every battle."""
+    declare(state)
+    combat, players = state.combat, state.players
     ha = combat.has_attack
-    state_based_actions(run, ha)
+    state_based_actions(state, ha)
     rounds = combat.rounds
     if rounds[0]:
-        events.events_at(run, 0, np.where(ha, HAPPENED, NO_ATTACKERS).astype(np.int8))
-    for s, plan in enumerate(run.schedule.plans):
+        events.events_at(state, 0, np.where(ha, HAPPENED, NO_ATTACKERS).astype(np.int8))
+    for s, plan in enumerate(state.frame.schedule.plans):
         act = ha & ~players.game_over
         happen = act  # none take place where none act
         if some(act):
-            refresh(run, act)
+            refresh(state, act)
             if not plan.step.default:
-                happen = act & damage.step_exists(run, s)
+                happen = act & damage.step_exists(
+                    state.frame, state.keywords, state.creatures, combat, s
+                )
             if some(happen):
-                damage.damage_step(run, s, happen)
+                damage.damage_step(state, s, happen)
         combat.steps_taken[s] = happen
         if rounds[s + 1]:  # why an event after the step would not happen
             why = np.where(ha, np.where(act, HAPPENED, GAME_ENDED), NO_ATTACKERS)
             why = np.where(act & ~happen, NO_STEP, why)
-            events.events_at(run, s + 1, why.astype(np.int8))
-    end_of_combat(run, ha & ~players.game_over)
+            events.events_at(state, s + 1, why.astype(np.int8))
+    end_of_combat(state, ha & ~players.game_over)
 
 
-def declare(run: Run) -> None:
+def declare(state: State) -> None:
     """Declare attackers and blockers (508, 509)."""
-    declare_attackers(run)
-    if run.policy.check_blocks is not None:
-        run.policy.check_blocks(run)
-    combat, c = run.combat, run.creatures
+    declare_attackers(state)
+    if state.frame.policy.check_blocks is not None:
+        state.frame.policy.check_blocks()
+    combat, c = state.combat, state.creatures
     # A block of or by a creature that left the battlefield or combat before blocks (the
     # attack triggers, the state-based actions after them, a player leaving the game) is
     # not declared, even if the blocker returned as a new object (509.1a, 400.7, RULES 11.3):
@@ -67,7 +70,7 @@ def declare(run: Run) -> None:
     if combat.returned is not None:
         declared &= ~combat.of_blockers(combat.returned)
     if np.count_nonzero(declared) < len(declared):
-        combat.keep_blocks(declared, run.n)
+        combat.keep_blocks(declared, state.frame.n)
         combat.blocking[combat.bb] = True
         combat.in_combat[combat.bb] = True
     elif combat.nblocks:
@@ -75,20 +78,20 @@ def declare(run: Run) -> None:
         combat.blocking[blockers] = True
         combat.in_combat[blockers] = True
     combat.blocks_declared = True
-    refresh(run, None)
+    refresh(state, None)
     if some(combat.has_attack):
         blocking = BatchBlockDeclaration(read_only(combat.bb), read_only(combat.ba))
-        run_systems(run, "declare-blockers", blocking)
+        run_systems(state.frame, state.context, "declare-blockers", blocking)
         if blocking.added:
-            add_blocks(run, blocking.added)
-        resolve_triggers(run, blocking.triggers)
+            add_blocks(state, blocking.added)
+        resolve_triggers(state, blocking.triggers)
 
 
-def add_blocks(run: Run, added: list[tuple[IntArray, IntArray]]) -> None:
+def add_blocks(state: State, added: list[tuple[IntArray, IntArray]]) -> None:
     """Blocks the declare-blockers systems added (702.22h), of blockers on the battlefield
     and attackers still attacking: each after the attackers its blocker was declared
     blocking."""
-    combat, c = run.combat, run.creatures
+    combat, c = state.combat, state.creatures
     b = np.concatenate([pair[0] for pair in added])
     a = np.concatenate([pair[1] for pair in added])
     keep = c.on_bf[b] & combat.att[a]
@@ -99,56 +102,59 @@ def add_blocks(run: Run, added: list[tuple[IntArray, IntArray]]) -> None:
     combat.bb = np.concatenate([combat.bb, b])
     combat.ba = np.concatenate([combat.ba, a])
     combat.rank = np.concatenate([combat.rank, rank])
-    combat.index_blocks(run.n)
+    combat.index_blocks(state.frame.n)
     combat.blocking[b] = True
     combat.in_combat[b] = True
     if combat.div_rows:
-        combat.pair_keys = np.sort(combat.bb * max(run.n, 1) + combat.ba)
-    refresh(run, None)
+        combat.pair_keys = np.sort(combat.bb * max(state.frame.n, 1) + combat.ba)
+    refresh(state, None)
 
 
-def declare_attackers(run: Run) -> None:
+def declare_attackers(state: State) -> None:
     """Declare attackers and resolve their triggers (508, 508.2): the combat as blockers
     are declared."""
-    if run.policy.check_marked_damage:
-        check_marked_damage(run)
-    combat = run.combat
+    if state.frame.policy.check_marked_damage:
+        check_marked_damage(state.frame, state.creatures, state.errors, state.context)
+    combat = state.combat
     att = combat.att.copy()
-    combat.has_attack = battles_with(att, run.creatures.battle, run.nb, run.per_battle)
+    combat.has_attack = battles_with(
+        att, state.creatures.battle, state.frame.nb, state.frame.per_battle
+    )
     combat.in_combat |= att
     # the first state-based check of the combat, before the attack triggers: a creature's
     # +1/+1 and -1/-1 counters annihilate (704.5q: RULES 13, version 1.3)
-    state_based_actions(run, None)
-    refresh(run, None)
+    state_based_actions(state, None)
+    refresh(state, None)
     declaration = BatchAttackDeclaration(att, att.copy())
-    run_systems(run, "declare-attackers", declaration)
-    c = run.creatures
+    run_systems(state.frame, state.context, "declare-attackers", declaration)
+    c = state.creatures
     c.tapped = c.tapped | declaration.taps  # tapped earlier in the turn stay tapped
-    resolve_triggers(run, declaration.triggers)  # 508.2
+    resolve_triggers(state, declaration.triggers)  # 508.2
 
 
-def check_marked_damage(run: Run) -> None:
+def check_marked_damage(
+    frame: Frame, c: CreatureRows, errors: Errors, context: BatchContext
+) -> None:
     """A creature can't start the combat with lethal damage marked unless nothing
-    destroys it (704.5g): an input error, as the reference engine says it."""
-    c = run.creatures
+    destroys it (704.5g; the `destroy` systems run): an input error, as the reference
+    engine says it."""
     if not some(c.marked != 0):  # no damage marked: the common case
         return
     lethal = c.entered & (c.toughness > 0) & (c.marked >= c.toughness)  # 704.5g
     if not lethal.any():
         return
-    b = run.batch
-    printed = np.asarray(b.toughness, I64)  # as the scenario gives it
-    for row in np.flatnonzero(destroy(run, lethal)).tolist():
+    printed = np.asarray(frame.batch.toughness, I64)  # as the scenario gives it
+    for row in np.flatnonzero(destroy(frame, context, lethal)).tolist():
         battle = int(c.battle[row])
-        file = b.battle_files[battle] if b.battle_files is not None else f"battle {battle}"
         marked, toughness = int(c.marked[row]), int(c.toughness[row])
         message = lethal_damage_message(marked, toughness, int(printed[row]))
-        run.fail(battle, InputError(file, f"creatures.{run.cid(row)}.damage", message))
+        where = f"creatures.{frame.cid(row)}.damage"
+        errors.fail(battle, InputError(frame.file_of(battle), where, message))
 
 
-def outcome(run: Run) -> BatchOutcome:
+def outcome(creatures: CreatureRows, combat: CombatRows, players: PlayerRows) -> BatchOutcome:
     """The final state as arrays."""
-    c, p = run.creatures, run.players
+    c, p = creatures, players
     return BatchOutcome(
         alive=c.on_bf,
         damage=c.marked,
@@ -161,7 +167,7 @@ def outcome(run: Run) -> BatchOutcome:
         dealt_to_players=c.dealt_to_players,
         life_gained=c.life_gained,
         entered=c.entered,
-        steps_taken=run.combat.steps_taken,
+        steps_taken=combat.steps_taken,
         player_state=p.states,
         returned=c.returned,
     )

@@ -18,6 +18,7 @@ from ecs_combat.batched.arrays import (
 from ecs_combat.batched.context import read_only
 from ecs_combat.batched.dealers import dealers
 from ecs_combat.batched.explicit import check_excess, check_split, given, lethal_to
+from ecs_combat.batched.keyword_rows import KeywordRows
 from ecs_combat.batched.keywords import flags
 from ecs_combat.batched.numeric import (
     Flow,
@@ -29,7 +30,7 @@ from ecs_combat.batched.numeric import (
     rows_of_battles,
     some,
 )
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CombatRows, CreatureRows, Frame, PlayerRows, State
 from ecs_combat.plugin.payloads import BatchDamageAssignment, BatchDamageEvent
 
 I64 = np.int64
@@ -38,77 +39,82 @@ SmallArray = npt.NDArray[np.int8]
 AnyArray = npt.NDArray[Any]
 
 
-def step_exists(run: Run, s: int) -> BoolArray:
+def step_exists(
+    frame: Frame, kw: KeywordRows, creatures: CreatureRows, combat: CombatRows, s: int
+) -> BoolArray:
     """Battles in which some attacking or blocking creature strikes in step `s`."""
-    strike = run.schedule.masks.strike[s]
+    strike = frame.schedule.masks.strike[s]
     if not strike:
-        return np.zeros(run.nb, np.bool_)
-    strikers = run.combat.in_combat & flags(run, strike)
-    return battles_with(strikers, run.creatures.battle, run.nb, run.per_battle)
+        return np.zeros(frame.nb, np.bool_)
+    strikers = combat.in_combat & flags(frame, kw, strike)
+    return battles_with(strikers, creatures.battle, frame.nb, frame.per_battle)
 
 
-def damage_step(run: Run, s: int, happen: BoolArray) -> None:
+def damage_step(state: State, s: int, happen: BoolArray) -> None:
     """One combat damage step in some battles: who deals damage, assignment, dealing,
     state-based actions (510, RULES.md section 2)."""
-    schedule, c, combat, log = run.schedule, run.creatures, run.combat, run.log
+    frame, c, combat, log = state.frame, state.creatures, state.combat, state.records.log
+    kw = state.keywords
+    schedule = frame.schedule
     plan = schedule.plans[s]
     masks = schedule.masks
     # Creatures in combat are in battles with attackers; a striker's battle has the step.
     # So only battles whose game is over need leaving out.
-    game_over = run.players.game_over
-    rows_mask = rows_of_battles(~game_over, c.battle, run.per_battle) if some(game_over) else None
+    game_over = state.players.game_over
+    rows_mask = rows_of_battles(~game_over, c.battle, frame.per_battle) if some(game_over) else None
     in_combat = combat.in_combat if rows_mask is None else combat.in_combat & rows_mask
-    striker = in_combat & flags(run, masks.strike[s])
+    striker = in_combat & flags(frame, kw, masks.strike[s])
     if plan.step.default:
         stays = in_combat & ~combat.struck
         if masks.withhold[s]:
-            stays &= ~flags(run, masks.withhold[s])
-        deals = (striker | stays) & _positive(run)
+            stays &= ~flags(frame, kw, masks.withhold[s])
+        deals = (striker | stays) & _positive(c)
     else:
-        deals = striker & _positive(run)  # a new array: `striker` stays as it is
+        deals = striker & _positive(c)  # a new array: `striker` stays as it is
     if log is not None and combat.struck_steps is not None:
         rows = (in_combat & happen[c.battle]).nonzero()[0]
         log.strikes.append(
-            (s, rows, deals[rows], run.keywords.cur[rows], combat.struck_steps[rows], c.power[rows])
+            (s, rows, deals[rows], kw.cur[rows], combat.struck_steps[rows], c.power[rows])
         )
         combat.struck_steps[striker] |= U64(1 << s)
     combat.struck |= striker
-    assign_and_deal(run, s, deals)
-    died = state_based_actions(run, happen)
+    assign_and_deal(state, s, deals)
+    died = state_based_actions(state, happen)
     c.died[died] = True
     if log is not None:
         log.died.append((s, died))  # in row order, each death
 
 
-def _positive(run: Run) -> BoolArray:
+def _positive(creatures: CreatureRows) -> BoolArray:
     """Whether each creature's power is above 0 (cached until power changes)."""
-    c = run.creatures
+    c = creatures
     if c.power_positive is None:
         c.power_positive = c.power > 0
     return c.power_positive
 
 
-def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
+def assign_and_deal(state: State, s: int, deals: BoolArray) -> None:
     """Each dealer assigns its damage (510.1) and all of it is dealt at once (510.2)."""
-    n, combat, power = run.n, run.combat, run.creatures.power
+    frame, c, combat, errors = state.frame, state.creatures, state.combat, state.errors
+    n, power, divisions = frame.n, c.power, state.records.divisions
     plan = BatchDamageAssignment(
-        run.schedule.plans[s].name, deals, np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+        frame.schedule.plans[s].name, deals, np.zeros(n, np.bool_), np.zeros(n, np.bool_)
     )
-    plan.fights = lambda: _fights(run, deals)
-    run_systems(run, "assign-damage", plan)
+    plan.fights = lambda: _fights(c, combat, deals)
+    run_systems(frame, state.context, "assign-damage", plan)
     split = None
     if len(plan.any_split) and some(plan.any_split & deals):
         split = plan.any_split & deals
         np.logical_and(plan.player_gets_excess, ~split, out=plan.player_gets_excess)
-        if run.divisions is None:  # the search chooses these divisions itself
-            check_split(run, s, split, plan)
+        if divisions is None:  # the search chooses these divisions itself
+            check_split(frame, c, combat, errors, s, split, plan)
     excess = plan.player_gets_excess if some(plan.player_gets_excess) else None
     destroys = plan.one_is_lethal if some(plan.one_is_lethal) else None
     combat.excess_by = plan.excess_by
-    if run.divisions is not None and (
+    if divisions is not None and (
         excess is not None or not combat.one_blocker_each or combat.multi_block
     ):  # else nobody has a division to choose: one blocker each, no excess to send on
-        _record_divisions(run, s, deals, plan)
+        _record_divisions(divisions, c, combat, state.players, s, deals, plan)
     attacking = combat.attacking
     dense = bool(combat.div_rows)  # explicit divisions read the dealers' masks
     who = dealers(combat, deals, n, dense)
@@ -122,7 +128,7 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
         rows = who.attacker_blocks
         every = len(rows) == combat.nblocks  # then rows are every block's, in order
         blk, atk = (bb, ba) if every else (bb[rows], ba[rows])
-        blockers, players = _attackers_divide(run, rows, blk, atk, destroys, excess)
+        blockers, players = _attackers_divide(c, combat, rows, blk, atk, destroys, excess)
         to_creature.append(blockers)
         to_player.append(players)
         if excess is not None:  # no blocker left: all of it to the player (702.19e)
@@ -133,15 +139,21 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
         rows = who.blocker_blocks
         every = len(rows) == combat.nblocks and not combat.multi_block
         blk, atk = (bb, ba) if every else (bb[rows], ba[rows])
-        to_creature.append(_blockers_divide(run, rows, blk, atk, destroys))
-    explicit = given(run, s, deals & combat.att, deals & combat.blocking, excess) if dense else None
+        to_creature.append(
+            _blockers_divide(c, combat, state.records.log is not None, rows, blk, atk, destroys)
+        )
+    explicit = (
+        given(frame, c, combat, errors, s, deals & combat.att, deals & combat.blocking, excess)
+        if dense
+        else None
+    )
     if explicit is not None:  # sources dividing as the scenario says drop the default
         to_player = [f.without(explicit.sources) for f in to_player]
         to_creature = [f.without(explicit.sources) for f in to_creature]
         e = explicit
-        c = e.recipient >= 0
-        to_creature.append(Flow(e.source[c], e.recipient[c], e.amount[c], e.row[c]))
-        to_player.append(Flow(e.source[~c], e.recipient[~c], e.amount[~c], e.row[~c]))
+        to_c = e.recipient >= 0
+        to_creature.append(Flow(e.source[to_c], e.recipient[to_c], e.amount[to_c], e.row[to_c]))
+        to_player.append(Flow(e.source[~to_c], e.recipient[~to_c], e.amount[~to_c], e.row[~to_c]))
         hot = np.zeros(0, I64)
         if destroys is not None:
             hot = concat(
@@ -153,15 +165,16 @@ def assign_and_deal(run: Run, s: int, deals: BoolArray) -> None:
         incoming = np.zeros(n, I64)
         for f in to_creature:
             np.add.at(incoming, f.recipient, f.amount)
-        check_excess(run, s, explicit, incoming, hot, destroys, excess)
-    deal(run, s, [*to_creature, *to_player])
+        check_excess(frame, c, combat, errors, s, explicit, incoming, hot, destroys, excess)
+    deal(state, s, [*to_creature, *to_player])
 
 
-def _fights(run: Run, deals: BoolArray) -> tuple[IntArray, IntArray, IntArray]:
+def _fights(
+    creatures: CreatureRows, combat: CombatRows, deals: BoolArray
+) -> tuple[IntArray, IntArray, IntArray]:
     """What the ``assign-damage`` payload's `amount`, `blockers` and `attackers` are: each
     row's damage to assign, and the blocks in effect (blocker and attacker rows)."""
-    combat = run.combat
-    amount = read_only(np.where(deals, run.creatures.power, 0))
+    amount = read_only(np.where(deals, creatures.power, 0))
     if not combat.nblocks:
         empty = read_only(np.zeros(0, I64))
         return amount, empty, empty
@@ -169,14 +182,21 @@ def _fights(run: Run, deals: BoolArray) -> tuple[IntArray, IntArray, IntArray]:
     return amount, read_only(combat.bb[live]), read_only(combat.ba[live])
 
 
-def _record_divisions(run: Run, s: int, deals: BoolArray, plan: BatchDamageAssignment) -> None:
+def _record_divisions(
+    divisions: list[StepDivisions],
+    creatures: CreatureRows,
+    combat: CombatRows,
+    players: PlayerRows,
+    s: int,
+    deals: BoolArray,
+    plan: BatchDamageAssignment,
+) -> None:
     """What each dealer of step `s` could divide (decision search)."""
-    assert run.divisions is not None
-    remaining = run.creatures.toughness - run.creatures.marked
+    remaining = creatures.toughness - creatures.marked
     np.maximum(remaining, 0, out=remaining)
-    if run.combat.nblocks:
-        live = (run.combat.blocking[run.combat.bb] & run.combat.att[run.combat.ba]).nonzero()[0]
-        bb, ba, rank = run.combat.bb[live], run.combat.ba[live], run.combat.rank[live]
+    if combat.nblocks:
+        live = (combat.blocking[combat.bb] & combat.att[combat.ba]).nonzero()[0]
+        bb, ba, rank = combat.bb[live], combat.ba[live], combat.rank[live]
     else:
         bb = ba = rank = np.zeros(0, I64)
     # the step's own arrays, which nothing changes after its damage is assigned; power may
@@ -184,14 +204,14 @@ def _record_divisions(run: Run, s: int, deals: BoolArray, plan: BatchDamageAssig
     split = by_attacking = None
     if len(plan.any_split):
         split = plan.any_split & deals
-        c = run.creatures
+        c = creatures
         divider = np.where(plan.divided_by >= 0, plan.divided_by, c.controller)
-        by_attacking = divider == run.players.active_of(c.battle)
-    run.divisions.append(
+        by_attacking = divider == players.active_of(c.battle)
+    divisions.append(
         StepDivisions(
             s,
             deals,
-            run.creatures.power.copy(),
+            creatures.power.copy(),
             remaining,
             plan.one_is_lethal,
             plan.player_gets_excess,
@@ -204,11 +224,12 @@ def _record_divisions(run: Run, s: int, deals: BoolArray, plan: BatchDamageAssig
     )
 
 
-def deal(run: Run, s: int, flows: list[Flow]) -> None:
+def deal(state: State, s: int, flows: list[Flow]) -> None:
     """Deal a step's damage at once, through the ``deal-damage`` systems (510.2): marked
     on creatures, lost by players, with life gained at the same time."""
+    frame, c, p, log = state.frame, state.creatures, state.players, state.records.log
     event = BatchDamageEvent(
-        run.schedule.plans[s].name,
+        frame.schedule.plans[s].name,
         concat([f.source for f in flows]),
         concat([f.recipient for f in flows]),
         concat([f.amount for f in flows]),
@@ -217,29 +238,30 @@ def deal(run: Run, s: int, flows: list[Flow]) -> None:
     )
     event.marked = np.ones(len(event.amount), np.bool_)
     event.loses_life = event.marked.copy()
-    run_systems(run, "deal-damage", event)
+    run_systems(frame, state.context, "deal-damage", event)
     amount, recipient = event.amount, event.recipient
     some = amount > 0
     creature = recipient >= 0
     marks = (creature & event.marked & some).nonzero()[0]
-    np.add.at(run.creatures.marked, recipient[marks], amount[marks])
+    np.add.at(c.marked, recipient[marks], amount[marks])
     player = (~creature & some).nonzero()[0]
-    np.add.at(run.players.to_players, run.creatures.battle[event.source[player]], amount[player])
-    np.add.at(run.creatures.dealt_to_players, event.source[player], amount[player])
+    np.add.at(p.to_players, c.battle[event.source[player]], amount[player])
+    np.add.at(c.dealt_to_players, event.source[player], amount[player])
     loses = player[event.loses_life[player]]
-    np.add.at(run.players.life, -1 - recipient[loses], -amount[loses])
+    np.add.at(p.life, -1 - recipient[loses], -amount[loses])
     for players, sources, gained in event.gains:
-        np.add.at(run.players.life, players, gained)
-        np.add.at(run.creatures.life_gained, sources, gained)
-        if run.log is not None:
-            run.log.gains.append((s, players, sources, gained))
-    if run.log is not None:
+        np.add.at(p.life, players, gained)
+        np.add.at(c.life_gained, sources, gained)
+        if log is not None:
+            log.gains.append((s, players, sources, gained))
+    if log is not None:
         places = concat([f.places() for f in flows])
-        run.log.damage.append((s, event.source[some], recipient[some], amount[some], places[some]))
+        log.damage.append((s, event.source[some], recipient[some], amount[some], places[some]))
 
 
 def _attackers_divide(
-    run: Run,
+    creatures: CreatureRows,
+    combat: CombatRows,
     rows: IntArray,
     bb: IntArray,
     ba: IntArray,
@@ -252,49 +274,53 @@ def _attackers_divide(
     order, `bb` and `ba` their blockers and attackers. Returns the damage to the blockers,
     and the excess that goes to the players (702.19b-d).
     """
-    c = run.combat  # every block's attackers: without a gather when evenly spaced
-    power = c.of_attackers(run.creatures.power) if ba is c.ba else run.creatures.power[ba]
-    groups = None if run.combat.one_blocker_each else RowGroups.of(ba)
+    c = combat  # every block's attackers: without a gather when evenly spaced
+    power = c.of_attackers(creatures.power) if ba is c.ba else creatures.power[ba]
+    groups = None if combat.one_blocker_each else RowGroups.of(ba)
     if groups is None or groups.size == len(rows):  # one blocker each: all of it, or
         # lethal and the rest
         if excess is None:
             return Flow(ba, bb, power, rows), Flow.empty()
         amount = power.copy()
         sends = excess[ba].nonzero()[0]
-        lethal = lethal_to(run, bb[sends], destroys, ba[sends])
+        lethal = lethal_to(creatures, bb[sends], destroys, ba[sends])
         amount[sends] = np.minimum(power[sends], lethal)
         leftover = power[sends] - amount[sends]
         owner = ba[sends]
     else:
-        lethal = lethal_to(run, bb, destroys, ba)
+        lethal = lethal_to(creatures, bb, destroys, ba)
         amount, leftover = divide_in_order(power, lethal, groups)
         ex = np.zeros(groups.size, np.bool_) if excess is None else excess[groups.owner]
         amount[groups.start] += np.where(ex, 0, leftover)  # to the first blocker left
         leftover = np.where(ex, leftover, 0)
         owner = groups.owner
     sends = leftover.nonzero()[0]
-    to_players = Flow(
-        owner[sends], -1 - run.combat.attacking[owner[sends]], leftover[sends], 1 << 40
-    )
+    to_players = Flow(owner[sends], -1 - combat.attacking[owner[sends]], leftover[sends], 1 << 40)
     return Flow(ba, bb, amount, rows), to_players
 
 
 def _blockers_divide(
-    run: Run, rows: IntArray, bb: IntArray, ba: IntArray, destroys: BoolArray | None
+    creatures: CreatureRows,
+    combat: CombatRows,
+    recording: bool,
+    rows: IntArray,
+    bb: IntArray,
+    ba: IntArray,
+    destroys: BoolArray | None,
 ) -> Flow:
     """Blockers' default division over the attackers they block, in the order they
     declared them (510.1d; a blocker sends no excess to a player, 702.19a). `rows` are the
     block rows that receive damage, grouped by blocker in that order, `bb` and `ba` their
     blockers and attackers."""
-    c = run.combat
-    amount = c.of_blockers(run.creatures.power) if bb is c.bb else run.creatures.power[bb]
-    if run.combat.multi_block:
+    c = combat
+    amount = c.of_blockers(creatures.power) if bb is c.bb else creatures.power[bb]
+    if combat.multi_block:
         groups = RowGroups.of(bb)
         if groups.size < len(rows):
-            lethal = lethal_to(run, ba, destroys, bb)
+            lethal = lethal_to(creatures, ba, destroys, bb)
             amount, leftover = divide_in_order(amount, lethal, groups)
             amount[groups.start] += leftover  # to the first attacker left
-    return Flow(bb, ba, amount, rows if run.log is None else run.combat.rank[rows])
+    return Flow(bb, ba, amount, combat.rank[rows] if recording else rows)
 
 
 # -- state-based actions and leaving --------------------------------------------------------

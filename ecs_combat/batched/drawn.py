@@ -5,49 +5,42 @@ and the state then allow."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import numpy as np
 
 from ecs_combat.batched.arrays import CombatBatch
 from ecs_combat.batched.boards import without_blocks
 from ecs_combat.batched.keywords import refresh
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import State
 from ecs_combat.batched.turn import DrawnPhase
-from ecs_combat.batched.views import RowSide
+from ecs_combat.batched.views import RowSide, restrictions
 
 I64 = np.int64
 
 
-def _restrictions(run: Run, kind: str) -> list[Any]:
-    """The restrictions of a kind whose keyword the batch has a bit for (a rule of a
-    keyword no creature can have is not checked)."""
-    bits = run.schedule.masks.bit
-    return [r for r in run.schedule.registry.restrictions_of(kind) if r.keyword in bits]
-
-
-def declared(run: Run, undeclared: CombatBatch, phase: DrawnPhase) -> CombatBatch:
+def declared(state: State, undeclared: CombatBatch, phase: DrawnPhase) -> CombatBatch:
     """The phase's batch (`undeclared` with its declarations): attackers and blocks from
     the drawn intentions, as the rules and the state now allow them (no events, no
-    divisions)."""
-    n, nb = run.n, run.nb
-    c = run.creatures
+    divisions). The static-keyword hooks run first: the creatures' keywords as they are
+    now."""
+    refresh(state, None)
+    frame, c, kw = state.frame, state.creatures, state.keywords
+    n, nb = frame.n, frame.nb
     battle = c.battle
-    refresh(run, None)
     attacker_of = phase.player[battle]
-    ready = c.on_bf & ~c.tapped & ~run.players.game_over[battle]
+    ready = c.on_bf & ~c.tapped & ~state.players.game_over[battle]
     att = ready & phase.attack & (c.controller == attacker_of) & (attacker_of >= 0)
     if phase.only is not None:
         att &= phase.only
     rows = np.flatnonzero(att)
     if rows.size:
-        side = RowSide(run, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
+        side = RowSide(frame, kw, c, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
         ok = np.ones(rows.size, np.bool_)
-        for r in _restrictions(run, "attack"):
+        for r in restrictions(frame, "attack"):
             ok &= np.asarray(r.test(side), np.bool_)
         rows = rows[ok]
     # defending player: the next one in the battle (two-player battles)
-    player_battle = run.players.battle
+    player_battle = state.players.battle
     player_start = np.searchsorted(player_battle, np.arange(nb))
     seats = np.bincount(player_battle, minlength=nb)
     att_player = np.maximum(phase.player, 0)
@@ -70,18 +63,20 @@ def declared(run: Run, undeclared: CombatBatch, phase: DrawnPhase) -> CombatBatc
         legal = np.ones(b_rows.size, np.bool_)
         opp = np.ones(b_rows.size, np.bool_)
         no_color = np.zeros(b_rows.size, I64)
-        blocker_side = RowSide(run, b_rows, opp, no_color)
-        attacker_side = RowSide(run, a_rows, opp, no_color)
-        for r in _restrictions(run, "block"):
+        blocker_side = RowSide(frame, kw, c, b_rows, opp, no_color)
+        attacker_side = RowSide(frame, kw, c, a_rows, opp, no_color)
+        for r in restrictions(frame, "block"):
             legal &= np.asarray(r.test(blocker_side), np.bool_)
-        for r in _restrictions(run, "block-pair"):
+        for r in restrictions(frame, "block-pair"):
             legal &= np.asarray(r.test(attacker_side, blocker_side), np.bool_)
         b_rows, a_rows = b_rows[legal], a_rows[legal]
-        need = _restrictions(run, "blockers")
+        need = restrictions(frame, "blockers")
         if need and a_rows.size:
             have = np.bincount(a_rows, minlength=n)
             least = np.ones(a_rows.size, I64)
-            side = RowSide(run, a_rows, np.ones(a_rows.size, np.bool_), np.zeros(a_rows.size, I64))
+            side = RowSide(
+                frame, kw, c, a_rows, np.ones(a_rows.size, np.bool_), np.zeros(a_rows.size, I64)
+            )
             for r in need:
                 least = np.maximum(least, np.asarray(r.test(side), I64))
             enough = have[a_rows] >= least

@@ -8,8 +8,8 @@ over the keywords the batch uses; the damage steps come from the step plans, and
 keyword does from its plugin's systems, called once per point per batch with arrays (cards once
 per card and event round), so no keyword is known by name here. A run's state is in
 :mod:`.state`, how it begins in :mod:`.schedule`, the combat in :mod:`.combat` (with
-:mod:`.damage`, :mod:`.events`, :mod:`.triggers`, :mod:`.actions`, :mod:`.keywords`), turns in
-:mod:`.turn`; this module is the engine's face.
+:mod:`.damage`, :mod:`.events`, :mod:`.actions`, :mod:`.keywords`), turns in :mod:`.turn`;
+this module is the engine's face.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ecs_combat.batched.memory import keep_freed_memory
 from ecs_combat.batched.result_text import INDENTED, json_pieces, json_text
 from ecs_combat.batched.results import Results
 from ecs_combat.batched.schedule import Schedules, start
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import State
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.result import CombatResult
@@ -80,8 +80,8 @@ class BatchedEngine:
         """The keyword masks for a batch's keyword bits (computed once per bit layout)."""
         return self.schedules.masks_of(names)
 
-    def start(self, batch: CombatBatch, record: bool) -> Run:
-        """A run of one combat of every battle of a batch, not played yet."""
+    def start(self, batch: CombatBatch, record: bool) -> State:
+        """The state of one combat of every battle of a batch, not played yet."""
         return start(self.schedules.of([batch]), batch, record)
 
     def resolve_batch(self, batch: CombatBatch) -> BatchOutcome:
@@ -98,18 +98,18 @@ class BatchedEngine:
             schedule = self.schedules.of([batch])
             if not kernel.refusal(schedule, batch):
                 return kernel.resolve(schedule, batch)
-        run = self.start(batch, record=False)
-        combat.play(run)
-        run.raise_error()
-        return combat.outcome(run)
+        state = self.start(batch, record=False)
+        combat.play(state)
+        state.errors.raise_first()
+        return combat.outcome(state.creatures, state.combat, state.players)
 
-    def as_blockers_are_declared(self, batch: CombatBatch) -> Run:
+    def as_blockers_are_declared(self, batch: CombatBatch) -> State:
         """The batch being played, its attackers declared and their triggers resolved, the
         creatures' keywords as they are then (its blocks and divisions not read yet)."""
-        run = self.start(batch, record=False)
-        combat.declare_attackers(run)
-        refresh(run, None)
-        return run
+        state = self.start(batch, record=False)
+        combat.declare_attackers(state)
+        refresh(state, None)
+        return state
 
     def resolve_batch_with_divisions(
         self, batch: CombatBatch
@@ -130,11 +130,11 @@ class BatchedEngine:
             assert compiled is not None
             outcome, divisions = compiled.play(self.schedules.of([batch]), batch, divisions=True)
             return Played(None, outcome, divisions)
-        run = self.start(batch, record=record)
-        run.divisions = []
-        combat.play(run)
-        run.raise_error()
-        return Played(run)
+        state = self.start(batch, record=record)
+        state.records.divisions = []
+        combat.play(state)
+        state.errors.raise_first()
+        return Played(state)
 
     def resolve(self, scenario: Scenario) -> CombatResult:
         """Resolve one combat."""
@@ -146,11 +146,12 @@ class BatchedEngine:
             return []
         with collector_paused():  # many small acyclic objects: nothing for it to find
             batch = scenarios_to_batch(scenarios, self.registry)
-            run = self.start(batch, record=True)
-            combat.play(run)
-            run.raise_error()
-            assert run.log is not None
-            return Results(run, run.log).build()
+            state = self.start(batch, record=True)
+            combat.play(state)
+            state.errors.raise_first()
+            s, log = state, state.records.log
+            assert log is not None
+            return Results(s.frame, s.creatures, s.keywords, s.combat, s.players, log).build()
 
     def json_lines(self, batch: CombatBatch) -> str:
         """Resolve every battle of a batch; the text ``resolve --json`` writes for each, one
@@ -158,20 +159,23 @@ class BatchedEngine:
         events whose ids ``json.dumps`` writes as they are, such as the common lines of a
         JSON Lines file, :mod:`.lines`)."""
         with collector_paused():
-            run = self.start(batch, record=True)
-            combat.play(run)
-            run.raise_error()
-            return json_text(run)
+            s = self.start(batch, record=True)
+            combat.play(s)
+            s.errors.raise_first()
+            assert s.records.log is not None
+            return json_text(s.frame, s.creatures, s.keywords, s.combat, s.players, s.records.log)
 
     def json_document(self, batch: CombatBatch) -> Iterator[str]:
         """Resolve a batch of one battle; the text ``resolve --json`` writes for it
         (``json.dumps(result, indent=2)`` and a line end) in pieces, made as they are asked
         for (:func:`~.result_text.json_pieces`), for a batch :meth:`json_lines` takes."""
         with collector_paused():
-            run = self.start(batch, record=True)
-            combat.play(run)
-            run.raise_error()
-            return json_pieces(run, INDENTED)
+            s = self.start(batch, record=True)
+            combat.play(s)
+            s.errors.raise_first()
+            assert s.records.log is not None
+            log = s.records.log
+            return json_pieces(s.frame, s.creatures, s.keywords, s.combat, s.players, log, INDENTED)
 
     def resolve_turns(self, turns: Sequence[TurnScenario]) -> list[TurnResult]:
         """Resolve turns with several combat phases as one run (:mod:`.turn`); results
@@ -190,15 +194,16 @@ class Played:
 
     def __init__(
         self,
-        run: Run | None,
+        state: State | None,
         outcome: BatchOutcome | None = None,
         divisions: list[StepDivisions] | None = None,
     ) -> None:
-        """Played by the numpy engine (its `run`), or by a compiled kernel (no run: its
+        """Played by the numpy engine (its `state`), or by a compiled kernel (no state: its
         `outcome` and `divisions`)."""
-        self._run = run
-        if run is not None:
-            outcome, divisions = combat.outcome(run), run.divisions
+        self._state = state
+        if state is not None:
+            outcome = combat.outcome(state.creatures, state.combat, state.players)
+            divisions = state.records.divisions
         assert outcome is not None
         self.outcome = outcome
         #: How the dealers could have divided their damage, in each damage step where
@@ -207,19 +212,23 @@ class Played:
 
     @property
     def recorded(self) -> bool:
-        return self._run is not None and self._run.log is not None
+        return self._state is not None and self._state.records.log is not None
 
     def release(self) -> None:
-        """Let the run's arrays go as soon as this is dropped: its context refers back to
+        """Let the state's arrays go as soon as this is dropped: its context refers back to
         it, a cycle the garbage collector would free late (a search plays thousands of
         batches, few Python objects each: the collector rarely runs)."""
-        if self._run is not None:
-            del self._run.context
+        if self._state is not None:
+            del self._state.context
 
     def results(self, battles: Sequence[int], notes: bool = True) -> list[CombatResult]:
         """The results of some distinct battles, in that order, as :meth:`resolve_many`
         gives them (the batch must have been played with `record`, and should name its
         creatures and players); without `notes`, without the readable account's notes on
         who strikes (``StepResult.strikes``, which the JSON document leaves out)."""
-        assert self._run is not None and self._run.log is not None
-        return Results(self._run, self._run.log).build(battles, notes)
+        s = self._state
+        assert s is not None and s.records.log is not None
+        log = s.records.log
+        return Results(s.frame, s.creatures, s.keywords, s.combat, s.players, log).build(
+            battles, notes
+        )

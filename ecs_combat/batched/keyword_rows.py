@@ -120,6 +120,10 @@ class KeywordRows:
     no_counters: IntArray | None = None
     #: The keyword bits some row's keyword counters have ever given (0: none).
     counter_bits: int = 0
+    #: While the state-based actions' systems run: the counters they put or removed,
+    #: (rows, kind, change per row), so that a creature leaving in that same check leaves
+    #: with the counters it had (704.3: the actions happen at once). None otherwise.
+    put: list[tuple[IntArray, str, IntArray]] | None = None
 
     @classmethod
     def of(

@@ -11,9 +11,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
-from ecs_combat.batched.keyword_rows import Counts
+from ecs_combat.batched.keyword_rows import Counts, KeywordRows
 from ecs_combat.batched.numeric import bits_of, distinct_values, rows_of_battles
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CombatRows, CreatureRows, Frame, State
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import normalize_keyword
 
@@ -26,25 +26,24 @@ UNLISTED = 1 << 30
 AnyArray = npt.NDArray[Any]
 
 
-def flags(run: Run, mask: int) -> BoolArray:
+def flags(frame: Frame, kw: KeywordRows, mask: int) -> BoolArray:
     """Whether each creature has any keyword of `mask` now. Read-only: it is cached until
     keywords change, and then made again from a copy for the rows that changed only."""
-    kw = run.keywords
     found = kw.flags.get(mask)
     seen = len(kw.changed)
     if found is not None and found[1] == seen:
         return found[0]
-    bits = run.schedule.kt(mask)
+    bits = frame.schedule.kt(mask)
     out: BoolArray
     if found is None:
         kw.made += 1
         one = mask > 0 and mask & (mask - 1) == 0
         if one and kw.made > PLANES_AFTER and kw.cur.flags.c_contiguous:
             byte, value = divmod(mask.bit_length() - 1, 8)  # one keyword: one byte plane
-            plane = _planes(run, byte)
+            plane = _planes(kw, byte)
             out = np.not_equal(plane & np.uint8(1 << value), 0)
         else:
-            out = ((kw.cur & bits) != 0) if mask else np.zeros(run.n, np.bool_)
+            out = ((kw.cur & bits) != 0) if mask else np.zeros(frame.n, np.bool_)
     else:
         out = found[0].copy()
         rows = np.concatenate(kw.changed[found[1] :])
@@ -54,11 +53,10 @@ def flags(run: Run, mask: int) -> BoolArray:
     return out
 
 
-def _planes(run: Run, byte: int) -> npt.NDArray[np.uint8]:
+def _planes(kw: KeywordRows, byte: int) -> npt.NDArray[np.uint8]:
     """Byte `byte` (0: bits 0-7) of every row's current keywords, contiguous: a test of one
     bit there reads an eighth of what ``cur & bit`` reads. The planes are made once (a
     transpose of `cur`'s bytes) and patched for the rows whose keywords changed since."""
-    kw = run.keywords
     size = kw.cur.dtype.itemsize
     seen = len(kw.changed)
     if kw.planes is None:
@@ -71,21 +69,20 @@ def _planes(run: Run, byte: int) -> npt.NDArray[np.uint8]:
     return plane
 
 
-def has(run: Run, keyword: str) -> BoolArray:
+def has(frame: Frame, kw: KeywordRows, keyword: str) -> BoolArray:
     """Row mask (read-only): creatures that have a keyword now."""
-    bit = run.schedule.masks.bit.get(normalize_keyword(keyword))
+    bit = frame.schedule.masks.bit.get(normalize_keyword(keyword))
     if bit is None:
-        return np.zeros(run.n, np.bool_)
-    view = flags(run, bit).view()
+        return np.zeros(frame.n, np.bool_)
+    view = flags(frame, kw, bit).view()
     view.flags.writeable = False
     return view
 
 
-def forget_flags(run: Run, rows: IntArray | None = None) -> None:
+def forget_flags(kw: KeywordRows, rows: IntArray | None = None) -> None:
     """Forget the cached keyword flags after keywords changed (of some rows, or of any)."""
-    kw = run.keywords
     kept = kw.flags or kw.planes is not None
-    if rows is not None and kept and kw.changed_rows + len(rows) <= run.n // 8:
+    if rows is not None and kept and kw.changed_rows + len(rows) <= len(kw.base) // 8:
         kw.changed.append(np.array(rows, np.int64))  # patched there when next asked for
         kw.changed_rows += len(rows)
         return
@@ -96,27 +93,30 @@ def forget_flags(run: Run, rows: IntArray | None = None) -> None:
 
 
 class StaticView:
-    """:class:`ecs_combat.plugin.views.BatchView` of a run, for static-keyword hooks."""
+    """:class:`ecs_combat.plugin.views.BatchView` of a run, for static-keyword hooks (it
+    reads the creatures, their own keywords and the blocks)."""
 
-    def __init__(self, run: Run) -> None:
-        self.run = run
+    def __init__(
+        self, frame: Frame, creatures: CreatureRows, kw: KeywordRows, combat: CombatRows
+    ) -> None:
+        self.frame, self.creatures, self.kw, self.combat = frame, creatures, kw, combat
 
     def has(self, keyword: str) -> BoolArray:
         """Creatures on the battlefield whose own keywords include `keyword`."""
-        run = self.run
-        bit = run.schedule.masks.bit.get(normalize_keyword(keyword))
+        schedule = self.frame.schedule
+        bit = schedule.masks.bit.get(normalize_keyword(keyword))
         if bit is None:
-            return np.zeros(run.n, np.bool_)
-        out: BoolArray = run.creatures.on_bf & ((run.keywords.own & run.schedule.kt(bit)) != 0)
+            return np.zeros(self.frame.n, np.bool_)
+        out: BoolArray = self.creatures.on_bf & ((self.kw.own & schedule.kt(bit)) != 0)
         return out
 
     def name_keys(self) -> list[str]:
         """Each row's creature name."""
-        return names(self.run)
+        return names(self.frame, self.creatures)
 
     def block_pairs(self) -> tuple[IntArray, IntArray]:
         """(blocker rows, attacker rows) of every block still in effect."""
-        c = self.run.combat
+        c = self.combat
         if not c.blocks_declared or not c.nblocks:
             empty = np.zeros(0, I64)
             return empty, empty
@@ -126,28 +126,31 @@ class StaticView:
     @property
     def rows(self) -> int:
         """The number of creature rows."""
-        return self.run.n
+        return self.frame.n
 
 
-def names(run: Run) -> list[str]:
-    """Each row's creature name (its id if the batch has no names)."""
-    if run.names_cache is None:
-        b = run.batch
+def names(frame: Frame, creatures: CreatureRows) -> list[str]:
+    """Each row's creature name (its id if the batch has no names), kept once made."""
+    if creatures.names is None:
+        b = frame.batch
         found = b.creature_names if b.creature_names is not None else b.creature_ids
         if found is None:
             raise RefusedError("a plugin compares creature names, and the batch has none")
-        run.names_cache = list(found)
-    return run.names_cache
+        creatures.names = list(found)
+    return creatures.names
 
 
-def refresh(run: Run, battles: BoolArray | None) -> None:
-    """Recompute the keywords creatures have (own plus static) in some battles."""
-    s = run.schedule
+def refresh(state: State, battles: BoolArray | None) -> None:
+    """Recompute the keywords creatures have (own plus static) in some battles: the
+    plugins' static-keyword hooks run."""
+    frame = state.frame
+    s = frame.schedule
     if s.static_hook is None:
         return  # `cur` is `own`
-    kw = run.keywords
-    given = np.zeros(run.n, s.kt)
-    for result in s.static_hook(batch=StaticView(run)):
+    kw = state.keywords
+    given = np.zeros(frame.n, s.kt)
+    view = StaticView(frame, state.creatures, kw, state.combat)
+    for result in s.static_hook(batch=view):
         for keyword, rows in result.items():
             name = normalize_keyword(keyword)
             bit = s.masks.bit.get(name)
@@ -157,43 +160,40 @@ def refresh(run: Run, battles: BoolArray | None) -> None:
                 continue
             given[np.asarray(rows, dtype=np.bool_)] |= s.kt(bit)
     now = kw.own | (given if kw.removed is None else given & ~kw.removed)
-    rows_mask = rows_of_battles(battles, run.creatures.battle, run.per_battle)
+    rows_mask = rows_of_battles(battles, state.creatures.battle, frame.per_battle)
     if rows_mask is None:
         kw.cur[:] = now
     else:
         np.copyto(kw.cur, now, where=rows_mask)
-    forget_flags(run)
+    forget_flags(kw)
 
 
-def counters_begin(run: Run) -> None:
+def counters_begin(frame: Frame, kw: KeywordRows) -> None:
     """Give keyword counters their own mask: own keywords are no longer the printed and
     granted ones alone."""
-    kw = run.keywords
-    kw.counter = np.zeros(run.n, run.schedule.kt)
+    kw.counter = np.zeros(frame.n, frame.schedule.kt)
     kw.own = kw.base.copy()
     if not kw.static:
         kw.cur = kw.own
 
 
-def update_own(run: Run, rows: IntArray) -> None:
+def update_own(kw: KeywordRows, rows: IntArray) -> None:
     """Recompute own keywords (printed, granted, counters) of some rows."""
-    kw = run.keywords
     if kw.counter is not None:
         kw.own[rows] = kw.base[rows] | kw.counter[rows]
     if not kw.static:  # `cur` is `own`
-        forget_flags(run, rows)
+        forget_flags(kw, rows)
 
 
-def grant(run: Run, rows: IntArray, bits: Any) -> None:
+def grant(kw: KeywordRows, rows: IntArray, bits: Any) -> None:
     """Some rows gain keywords (bits, one mask for all or one per row)."""
-    run.keywords.base[rows] |= bits
-    update_own(run, rows)
+    kw.base[rows] |= bits
+    update_own(kw, rows)
 
 
-def pump(run: Run, rows: IntArray, power: IntArray | int, toughness: IntArray | int) -> None:
+def pump(c: CreatureRows, rows: IntArray, power: IntArray | int, toughness: IntArray | int) -> None:
     """+power/+toughness until end of turn for some rows; nothing for rows that have left
     the battlefield (400.7: the effect can't find them)."""
-    c = run.creatures
     here = c.on_bf[rows]
     if not here.all():
         rows = rows[here]
@@ -213,24 +213,27 @@ def kept(values: IntArray | int, keep: BoolArray) -> IntArray | int:
     return out
 
 
-def change_counters(run: Run, t: IntArray, change: IntArray) -> None:
+def change_counters(
+    frame: Frame, c: CreatureRows, kw: KeywordRows, t: IntArray, change: IntArray
+) -> None:
     """Change counters of rows `t` (distinct) by `change` [len(t), counter columns]: a
     count never goes below 0; keyword counters give their keyword (122.1b); the others
     change power and toughness while on the creature (122.1a)."""
     cols = np.flatnonzero((change != 0).any(axis=0)).tolist()  # the kinds that change
-    _change_kinds(run, t, {j: change[:, j] for j in cols})
+    _change_kinds(frame, c, kw, t, {j: change[:, j] for j in cols})
 
 
-def _change_kinds(run: Run, t: IntArray, changes: dict[int, IntArray]) -> None:
+def _change_kinds(
+    frame: Frame, c: CreatureRows, kw: KeywordRows, t: IntArray, changes: dict[int, IntArray]
+) -> None:
     """:func:`change_counters` by the kinds that change (ascending), a column each."""
-    kw = run.keywords
     if kw.counts is None:
-        kw.counts = Counts(run.n, len(run.batch.counter_names))
+        kw.counts = Counts(frame.n, len(frame.batch.counter_names))
     if kw.counter is None:
-        counters_begin(run)
+        counters_begin(frame, kw)
     assert kw.counter is not None
-    kt = run.schedule.kt
-    k = len(run.schedule.masks.names)
+    kt = frame.schedule.kt
+    k = len(frame.schedule.masks.names)
     dealt: dict[int, IntArray] = {}  # how much each kind changed, as counts never go below 0
     for j, by in changes.items():
         col = kw.counts.writable(j)
@@ -248,7 +251,7 @@ def _change_kinds(run: Run, t: IntArray, changes: dict[int, IntArray]) -> None:
             kw.counter_bits |= int(np.bitwise_or.reduce(gained))
         still = bits_of(kw.counts.at(t, k) > 0).astype(kt)
         kw.counter[t] = (kw.counter[t] | gained) & still
-        update_own(run, t)
+        update_own(kw, t)
     if len(kw.counter_pt) > k and any(j >= k for j in changes):
         power, toughness = np.zeros(len(t), I64), np.zeros(len(t), I64)
         for j, by in dealt.items():
@@ -258,47 +261,52 @@ def _change_kinds(run: Run, t: IntArray, changes: dict[int, IntArray]) -> None:
             if gives_toughness:
                 toughness += by * gives_toughness
         if power.any() or toughness.any():
-            pump(run, t, power, toughness)
+            pump(c, t, power, toughness)
 
 
-def counter(run: Run, kind: str) -> IntArray:
+def counter(frame: Frame, kw: KeywordRows, kind: str) -> IntArray:
     """Each row's count of a kind of counter (read-only)."""
-    counter_names = run.batch.counter_names
-    kw = run.keywords
+    counter_names = frame.batch.counter_names
     found = None
     if kw.counts is not None and kind in counter_names:
         found = kw.counts.column(counter_names.index(kind))
     if found is None:
         if kw.no_counters is None:  # one column of zeros, read-only, for every kind
-            kw.no_counters = np.zeros(run.n, I64)
+            kw.no_counters = np.zeros(frame.n, I64)
             kw.no_counters.flags.writeable = False
         return kw.no_counters
     return found
 
 
-def has_counters(run: Run, kind: str) -> bool:
+def has_counters(frame: Frame, kw: KeywordRows, kind: str) -> bool:
     """Whether any row may have counters of a kind (no row has any until counters of the kind
     are put on a creature of the batch)."""
-    counts, names = run.keywords.counts, run.batch.counter_names
+    counts, names = kw.counts, frame.batch.counter_names
     return counts is not None and kind in names and counts.column(names.index(kind)) is not None
 
 
-def add_counters(run: Run, rows: IntArray, kind: str, change: IntArray | int) -> None:
+def add_counters(
+    frame: Frame,
+    c: CreatureRows,
+    kw: KeywordRows,
+    rows: IntArray,
+    kind: str,
+    change: IntArray | int,
+) -> None:
     """Put (positive) or remove (negative) counters of a kind on some rows (once each)."""
-    counter_names = run.batch.counter_names
+    counter_names = frame.batch.counter_names
     if kind not in counter_names:
         raise RefusedError(f"counters of kind {kind!r} have no column in the batch")
     by = np.zeros(len(rows), I64)
     by[:] = change
     if by.any():
-        _change_kinds(run, rows, {counter_names.index(kind): by})
+        _change_kinds(frame, c, kw, rows, {counter_names.index(kind): by})
     else:  # nothing changes: as change_counters does with no change
-        change_counters(run, rows, np.zeros((len(rows), 0), I64))
+        change_counters(frame, c, kw, rows, np.zeros((len(rows), 0), I64))
 
 
-def add_instances(run: Run, rows: IntArray, keywords: IntArray, params: IntArray) -> None:
+def add_instances(kw: KeywordRows, rows: IntArray, keywords: IntArray, params: IntArray) -> None:
     """Add keyword instances after each row's earlier ones."""
-    kw = run.keywords
     row = np.concatenate([kw.inst_row, rows])
     order = np.argsort(row, kind="stable")
     kw.inst_row = row[order]
@@ -306,21 +314,21 @@ def add_instances(run: Run, rows: IntArray, keywords: IntArray, params: IntArray
     kw.inst_param = np.concatenate([kw.inst_param, params])[order]
 
 
-def instances(run: Run, keyword: str) -> tuple[IntArray, IntArray]:
+def instances(frame: Frame, kw: KeywordRows, keyword: str) -> tuple[IntArray, IntArray]:
     """(rows, parameters) of the instances of a keyword creatures have now, in row order
     then printed, granted, counter order; a parameter is a number, a color index
     (``COLORS``) or -1. A keyword a row has with no listed instance (a static ability's,
     or a bulk simulation's one bit) counts once, with -1."""
-    bit = run.schedule.masks.bit.get(normalize_keyword(keyword))
+    bit = frame.schedule.masks.bit.get(normalize_keyword(keyword))
     if bit is None:
         return np.zeros(0, I64), np.zeros(0, I64)
-    kw, kt = run.keywords, run.schedule.kt
+    kt = frame.schedule.kt
     index = bit.bit_length() - 1
     sel = np.flatnonzero(kw.inst_kw == index)
     rows, params = kw.inst_row[sel], kw.inst_param[sel]
-    listed = np.zeros(run.n, np.bool_)
+    listed = np.zeros(frame.n, np.bool_)
     listed[rows] = True
-    now = flags(run, bit)
+    now = flags(frame, kw, bit)
     keep = now[rows]
     rows, params = rows[keep], params[keep]
     # the rows that have it now with no instance listed (one pass over the rows), or listed
@@ -342,22 +350,23 @@ def instances(run: Run, keyword: str) -> tuple[IntArray, IntArray]:
     return all_rows[order], all_params[order]
 
 
-def keyword_index(run: Run, keyword: str) -> int:
+def keyword_index(frame: Frame, keyword: str) -> int:
     """A keyword's index in the batch's keyword names, or -1."""
-    bit = run.schedule.masks.bit.get(normalize_keyword(keyword)) if keyword else None
+    bit = frame.schedule.masks.bit.get(normalize_keyword(keyword)) if keyword else None
     return -1 if bit is None else bit.bit_length() - 1
 
 
-def listed_at(run: Run, rows: IntArray, keywords: IntArray, instances: IntArray) -> IntArray:
+def listed_at(
+    frame: Frame, kw: KeywordRows, rows: IntArray, keywords: IntArray, instances: IntArray
+) -> IntArray:
     """Where each row's `instances`-th instance of keyword index `keywords` is in its list
     of keyword instances (printed, then granted), as the reference engine's ``listed_at``:
     instances no list names come after every listed one."""
-    kw = run.keywords
     out = UNLISTED + instances
     n_inst = len(kw.inst_row)
     if not n_inst:
         return out
-    k = max(len(run.schedule.masks.names), 1)
+    k = max(len(frame.schedule.masks.names), 1)
     # the instances of the keywords asked about only (their order kept)
     asked = distinct_values(keywords[keywords >= 0])  # a few keywords: one pass each
     if not asked:
@@ -381,26 +390,27 @@ def listed_at(run: Run, rows: IntArray, keywords: IntArray, instances: IntArray)
     return np.where(found, in_row[by_key[at]], out)
 
 
-def types(run: Run) -> IntArray:
+def types(frame: Frame) -> IntArray:
     """Each row's card types besides creature, as bit masks (0 without them)."""
-    found = run.batch.types
-    if found is None or len(found) != run.n:
-        return np.zeros(run.n, I64)
+    found = frame.batch.types
+    if found is None or len(found) != frame.n:
+        return np.zeros(frame.n, I64)
     return found
 
 
-def lands(run: Run) -> IntArray:
+def lands(frame: Frame) -> IntArray:
     """Each player row's land types, as bit masks (0 without them)."""
-    found = run.batch.player_lands
-    n_players = len(run.players.life)
+    found = frame.batch.player_lands
+    n_players = frame.batch.n_players
     if found is None or len(found) != n_players:
         return np.zeros(n_players, I64)
     return found
 
 
-def targets(run: Run, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
-    """(source rows, instance, target rows) of the targets the batch gives a keyword."""
-    b = run.batch
+def targets(combat: CombatRows, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
+    """(source rows, instance, target rows) of the targets the phase's batch gives a
+    keyword."""
+    b = combat.batch
     name = normalize_keyword(keyword)
     if name not in b.keyword_names:
         return np.zeros(0, I64), np.zeros(0, I64), np.zeros(0, I64)
@@ -408,9 +418,9 @@ def targets(run: Run, keyword: str) -> tuple[IntArray, IntArray, IntArray]:
     return b.target_source[sel], b.target_instance[sel], b.target_row[sel]
 
 
-def column(run: Run, name: str, dtype: Any) -> AnyArray:
+def column(c: CreatureRows, name: str, dtype: Any) -> AnyArray:
     """A plugin's per-creature column, zeros until first written; kept for the batch."""
-    col = run.columns.get(name)
+    col = c.columns.get(name)
     if col is None:
-        col = run.columns[name] = np.zeros(run.n, dtype)
+        col = c.columns[name] = np.zeros(len(c.on_bf), dtype)
     return col

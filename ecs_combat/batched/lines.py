@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import CombatBatch
-from ecs_combat.batched.from_scenarios import keyword_bits
+from ecs_combat.batched.builder import keyword_bits
 from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.usage import with_required

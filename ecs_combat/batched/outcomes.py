@@ -4,16 +4,13 @@ run's arrays (what ``resolve`` prints after the steps)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ecs_combat.batched.arrays import IntArray
+from ecs_combat.batched.keyword_rows import KeywordRows
+from ecs_combat.batched.state import CreatureRows, Frame, PlayerRows
 from ecs_combat.rules.result import CreatureOutcome, PlayerOutcome
-
-if TYPE_CHECKING:
-    from ecs_combat.batched.state import Run
-
 
 I64 = np.int64
 
@@ -21,16 +18,24 @@ I64 = np.int64
 class Outcomes:
     """The creatures' and players' outcomes of some battles of a run, in the order chosen."""
 
-    def __init__(self, run: Run, chosen: Sequence[int], cids: list[str], pids: list[str]) -> None:
+    def __init__(
+        self,
+        frame: Frame,
+        creatures: CreatureRows,
+        kw: KeywordRows,
+        players: PlayerRows,
+        chosen: Sequence[int],
+        cids: list[str],
+        pids: list[str],
+    ) -> None:
         self.cids, self.pids = cids, pids
         # the creature and player rows of the chosen battles, in order (`*_at[i]`: the first
         # of battle i's among them)
         ids = np.asarray(chosen, I64)
-        edges = np.arange(run.nb + 1)
-        crow, self.c_at = _rows_of(run.creatures.battle.searchsorted(edges), ids)
-        prow, self.p_at = _rows_of(run.players.battle.searchsorted(edges), ids)
+        edges = np.arange(frame.nb + 1)
+        crow, self.c_at = _rows_of(creatures.battle.searchsorted(edges), ids)
+        prow, self.p_at = _rows_of(players.battle.searchsorted(edges), ids)
         self.c_rows, self.p_rows = crow.tolist(), prow.tolist()
-        creatures, players = run.creatures, run.players
         self.alive, self.marked = creatures.on_bf[crow].tolist(), creatures.marked[crow].tolist()
         self.returned = creatures.returned[crow].tolist()
         self.tapped = (creatures.on_bf[crow] & creatures.tapped[crow]).tolist()
@@ -40,10 +45,10 @@ class Outcomes:
         )
         self.entered = creatures.entered[crow].tolist()
         self.life, self.lost = players.life[prow].tolist(), players.lost[prow].tolist()
-        self.counter_names = run.batch.counter_names
-        counts = run.keywords.counts
+        self.counter_names = frame.batch.counter_names
+        counts = kw.counts
         self.counts = None if counts is None else counts.at(crow).tolist()
-        reg = run.schedule.registry
+        reg = frame.schedule.registry
         self.c_shown = {
             k: creatures.states[k][crow].tolist()
             for k, f in reg.state_fields("creature").items()

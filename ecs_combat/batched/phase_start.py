@@ -13,21 +13,17 @@ combats are copies of it, :mod:`ecs_combat.decisions.turn_decided`).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
 from ecs_combat.batched.boards import Declarations, without_blocks
+from ecs_combat.batched.keyword_rows import KeywordRows
 from ecs_combat.batched.keywords import refresh
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CreatureRows, PlayerRows, State
 from ecs_combat.batched.views import able_to_block
-
-if TYPE_CHECKING:
-    from ecs_combat.batched.turn_play import TurnRun
 
 I64 = np.int64
 
@@ -52,7 +48,6 @@ class PhaseStart:
     #: [N] the defending player's creatures that may block (untapped, on the battlefield, no
     #: rule against blocking at all).
     may_block: BoolArray
-    run: TurnRun = dataclasses.field(repr=False)
 
 
 #: Chooses a combat phase's attacks, blocks and divisions as it begins, by rows of the turn.
@@ -60,62 +55,68 @@ PhaseDeclarer = Callable[[PhaseStart], Declarations]
 
 
 def phase_start(
-    t: TurnRun, k: int, happens: BoolArray, template: CombatBatch, only: BoolArray | None
+    state: State,
+    k: int,
+    player: IntArray,
+    allowed: Callable[[IntArray], BoolArray],
+    happens: BoolArray,
+    template: CombatBatch,
+    only: BoolArray | None,
 ) -> PhaseStart:
-    """Combat phase `k` as it begins in the battles where it `happens`: `template` is the
-    phase's batch before declarations (its attacks are kept for the first phase: `only` is
-    then None), `only` the creatures that may attack in it (None: any)."""
-    run = t.run
-    refresh(run, None)
-    player = t.turns.players[k]
+    """Combat phase `k` of a turn's `state` as it begins in the battles where it `happens`,
+    `player` its attacking player row (-1: none); `allowed` whether the rules let some
+    creatures attack now (508.1a, 302.6); `template` is the phase's batch before
+    declarations (its attacks are kept for the first phase: `only` is then None), `only`
+    the creatures that may attack in it (None: any). The static-keyword hooks run first:
+    the creatures' keywords as they are now."""
+    refresh(state, None)
+    frame, c, p, kw = state.frame, state.creatures, state.players, state.keywords
     attacker = np.where(happens & (player >= 0), player, -1)
-    seats = np.bincount(run.players.battle, minlength=run.nb)
-    first = np.searchsorted(run.players.battle, np.arange(run.nb))
+    seats = np.bincount(p.battle, minlength=frame.nb)
+    first = np.searchsorted(p.battle, np.arange(frame.nb))
     defender = np.where(attacker >= 0, first + (attacker - first + 1) % np.maximum(seats, 1), -1)
-    ready = (
-        run.creatures.on_bf & ~run.creatures.tapped & ~run.players.game_over[run.creatures.battle]
-    )
-    mine = attacker[run.creatures.battle]
-    state = _state(run, template, happens)
+    ready = c.on_bf & ~c.tapped & ~p.game_over[c.battle]
+    mine = attacker[c.battle]
+    as_batch = _state(c, kw, p, template, happens)
     may_attack = None
     if k > 0:
-        may_attack = ready & (run.creatures.controller == mine) & (mine >= 0)
+        may_attack = ready & (c.controller == mine) & (mine >= 0)
         if only is not None:
             may_attack &= only
         rows = np.flatnonzero(may_attack)
-        may_attack[rows] = t.may_attack(rows)
-    theirs = defender[run.creatures.battle]
-    may_block = ready & (run.creatures.controller == theirs) & (theirs >= 0)
+        may_attack[rows] = allowed(rows)
+    theirs = defender[c.battle]
+    may_block = ready & (c.controller == theirs) & (theirs >= 0)
     rows = np.flatnonzero(may_block)
-    may_block[rows] = able_to_block(run, rows)
-    return PhaseStart(k, state, attacker, defender, may_attack, may_block, t)
+    may_block[rows] = able_to_block(frame, kw, c, rows)
+    return PhaseStart(k, as_batch, attacker, defender, may_attack, may_block)
 
 
-def _state(run: Run, template: CombatBatch, happens: BoolArray) -> CombatBatch:
-    """The run's state as a batch of one combat (see the module's docstring)."""
-    counts = None if run.keywords.counts is None else run.keywords.counts.matrix()
-    power, toughness = run.creatures.power.copy(), run.creatures.toughness.copy()
+def _state(
+    c: CreatureRows, kw: KeywordRows, p: PlayerRows, template: CombatBatch, happens: BoolArray
+) -> CombatBatch:
+    """The turn's state as a batch of one combat (see the module's docstring)."""
+    counts = None if kw.counts is None else kw.counts.matrix()
+    power, toughness = c.power.copy(), c.toughness.copy()
     if counts is not None:  # counters give their power and toughness again as it is played
-        gives = counts @ run.keywords.counter_pt
+        gives = counts @ kw.counter_pt
         power -= gives[:, 0]
         toughness -= gives[:, 1]
-    attacking = np.where(
-        run.creatures.on_bf & happens[run.creatures.battle], template.attacking, -1
-    )
+    attacking = np.where(c.on_bf & happens[c.battle], template.attacking, -1)
     return without_blocks(
         template,
-        life=run.players.life.copy(),
+        life=p.life.copy(),
         power=power,
         toughness=toughness,
-        damage=run.creatures.marked.copy(),
-        keywords=run.keywords.base.astype(np.uint64),
+        damage=c.marked.copy(),
+        keywords=kw.base.astype(np.uint64),
         counters=counts,
-        present=run.creatures.on_bf.copy(),
-        tapped=run.creatures.tapped.copy(),
+        present=c.on_bf.copy(),
+        tapped=c.tapped.copy(),
         attacking=attacking.astype(I64),
-        creature_state={key: v.copy() for key, v in run.creatures.states.items()},
-        player_state={key: v.copy() for key, v in run.players.states.items()},
-        instance_row=run.keywords.inst_row.copy(),
-        instance_keyword=run.keywords.inst_kw.copy(),
-        instance_parameter=run.keywords.inst_param.copy(),
+        creature_state={key: v.copy() for key, v in c.states.items()},
+        player_state={key: v.copy() for key, v in p.states.items()},
+        instance_row=kw.inst_row.copy(),
+        instance_keyword=kw.inst_kw.copy(),
+        instance_parameter=kw.inst_param.copy(),
     )

@@ -15,15 +15,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched.arrays import IntArray
-
-if TYPE_CHECKING:
-    from ecs_combat.batched.state import Run
+from ecs_combat.batched.arrays import CombatBatch, IntArray
+from ecs_combat.batched.keyword_rows import KeywordRows
+from ecs_combat.batched.log import Log
+from ecs_combat.batched.state import CombatRows, CreatureRows, Frame, PlayerRows
+from ecs_combat.plugin.registry import Registry
 
 I64 = np.int64
 ObjectArray = npt.NDArray[np.object_]
@@ -134,40 +135,52 @@ INDENTED = Layout(
 )
 
 
-def json_text(run: Run, layout: Layout = ONE_LINE) -> str:
+def json_text(
+    frame: Frame,
+    c: CreatureRows,
+    kw: KeywordRows,
+    combat: CombatRows,
+    p: PlayerRows,
+    log: Log,
+    layout: Layout = ONE_LINE,
+) -> str:
     """Each battle's result document as ``json.dumps`` writes it (with `layout`: one line
     each, or ``indent=2``), in battle order, each ending with a newline."""
-    return "".join(_tokens(run, layout).tolist())
+    return "".join(_tokens(frame, c, kw, combat, p, log, layout).tolist())
 
 
-def json_pieces(run: Run, layout: Layout = ONE_LINE, size: int = 1 << 20) -> Iterator[str]:
+def json_pieces(
+    frame: Frame,
+    c: CreatureRows,
+    kw: KeywordRows,
+    combat: CombatRows,
+    p: PlayerRows,
+    log: Log,
+    layout: Layout = ONE_LINE,
+    size: int = 1 << 20,
+) -> Iterator[str]:
     """:func:`json_text` in pieces of `size` tokens, made as they are asked for (the whole
     text of a large battle is never held at once)."""
-    tokens = _tokens(run, layout)  # now: a batch it can't write is refused at once
+    tokens = _tokens(frame, c, kw, combat, p, log, layout)  # a batch it can't write: refused
     return ("".join(tokens[at : at + size].tolist()) for at in range(0, len(tokens), size))
 
 
-def _tokens(run: Run, layout: Layout) -> ObjectArray:
+def _tokens(
+    frame: Frame,
+    c: CreatureRows,
+    kw: KeywordRows,
+    combat: CombatRows,
+    p: PlayerRows,
+    log: Log,
+    layout: Layout,
+) -> ObjectArray:
     """:func:`json_text`'s text as its tokens in order."""
-    b, log = run.batch, run.log
-    assert log is not None and b.creature_ids is not None and b.player_ids is not None
-    if len(b.event_battle) or not plain_ids(b.creature_ids) or not plain_ids(b.player_ids):
-        raise ValueError("json_text: a batch with events, or with ids json.dumps escapes")
-    nb, n_steps = run.nb, len(run.schedule.plans)
-    cids = np.array(b.creature_ids, object)
-    pids = np.array(b.player_ids, object)
-    c, p = run.creatures, run.players
-    # the damage steps' entries, sorted as CombatResult lists them
-    d_step, d_src, d_rec, d_amt, d_pos = _cat5(log.damage)
-    order = np.lexsort((d_pos, d_src, d_step, c.battle[d_src]))
-    d_step, d_src, d_rec, d_amt = d_step[order], d_src[order], d_rec[order], d_amt[order]
-    g_step, g_player, g_src, g_amt = _cat4(log.gains)
-    order = np.lexsort((g_src, g_step, c.battle[g_src]))
-    g_step, g_player, g_src, g_amt = g_step[order], g_player[order], g_src[order], g_amt[order]
-    x_step = np.concatenate([np.full(len(r), s, I64) for s, r in log.died] or [np.zeros(0, I64)])
-    x_row = np.concatenate([np.asarray(r, I64) for _, r in log.died] or [np.zeros(0, I64)])
-    order = np.lexsort((x_row, x_step, c.battle[x_row]))
-    x_step, x_row = x_step[order], x_row[order]
+    creature_ids, player_ids = _written_ids(frame.batch, combat.batch)
+    nb, n_steps, registry = frame.nb, len(frame.schedule.plans), frame.schedule.registry
+    cids, pids = np.array(creature_ids, object), np.array(player_ids, object)
+    damage, gains, (x_step, x_row) = _sorted_entries(log, c.battle)  # as CombatResult lists
+    d_step, d_src, d_rec, d_amt = damage
+    g_step, g_player, g_src, g_amt = gains
     # cells (battle, step): how many entries of each kind, where each cell's entries begin
     d_cell = c.battle[d_src] * n_steps + d_step
     g_cell = c.battle[g_src] * n_steps + g_step
@@ -176,13 +189,13 @@ def _tokens(run: Run, layout: Layout) -> ObjectArray:
     nd = np.bincount(d_cell, minlength=cells)
     ng = np.bincount(g_cell, minlength=cells)
     nx = np.bincount(x_cell, minlength=cells)
-    taken = run.combat.steps_taken.T.reshape(-1)  # [battle, step]
+    taken = combat.steps_taken.T.reshape(-1)  # [battle, step]
     step_size = np.where(taken, 4 + _DAMAGE * nd + _GAIN * ng + _DIED * nx, 0)
     # creatures and players shown
     shown = np.flatnonzero(c.entered)
     c_battle = c.battle[shown]
     n_c = np.bincount(c_battle, minlength=nb)
-    p_state = _shown_state(run, "player")
+    p_state = _shown_state(registry, p.states, "player")
     p_width = _PLAYER + len(p_state)
     n_p = np.bincount(p.battle, minlength=nb)
     # where each battle, step, creatures' and players' part begin
@@ -203,7 +216,7 @@ def _tokens(run: Run, layout: Layout) -> ObjectArray:
     cell = np.flatnonzero(taken)
     first_step = np.arange(len(cell)) == _first(cell // n_steps, cell // n_steps)
     names = np.array(
-        [f"{L.name[0]}{json.dumps(plan.name)}{L.name[1]}" for plan in run.schedule.plans], object
+        [f"{L.name[0]}{json.dumps(plan.name)}{L.name[1]}" for plan in frame.schedule.plans], object
     )
     out[step_start[cell]] = _either(first_step, *L.step) + names[cell % n_steps]
     at = step_start[cell] + 1 + _DAMAGE * nd[cell]
@@ -224,17 +237,52 @@ def _tokens(run: Run, layout: Layout) -> ObjectArray:
     rank = np.arange(len(x_cell)) - np.searchsorted(x_cell, x_cell)
     at = step_start[x_cell] + 3 + _DAMAGE * nd[x_cell] + _GAIN * ng[x_cell] + _DIED * rank
     _put(out, at, _either(rank == 0, *L.dead), cids[x_row], '"')
-    _put_creatures(out, run, L, cids, shown, c_start)
-    _put_players(out, run, L, pids, p_start, p_state)
+    c_state = _shown_state(registry, c.states, "creature")
+    rest = _creature_rest(frame, kw, c_state, shown, L)
+    _put_creatures(out, c, L, cids, shown, c_start, rest)
+    _put_players(out, p, L, pids, p_start, p_state)
     return out
 
 
+def _written_ids(layout: CombatBatch, phase: CombatBatch) -> tuple[list[str], list[str]]:
+    """The creatures' and players' ids of a batch :func:`json_text` writes: one without
+    events, whose ids ``json.dumps`` writes as they are (else ValueError)."""
+    cids, pids = layout.creature_ids, layout.player_ids
+    assert cids is not None and pids is not None
+    if len(phase.event_battle) or not plain_ids(cids) or not plain_ids(pids):
+        raise ValueError("json_text: a batch with events, or with ids json.dumps escapes")
+    return cids, pids
+
+
+def _sorted_entries(
+    log: Log, battle: IntArray
+) -> tuple[tuple[IntArray, ...], tuple[IntArray, ...], tuple[IntArray, IntArray]]:
+    """The log's damage (step, source, recipient, amount), life gained (step, player,
+    source, amount) and deaths (step, row), each sorted as :class:`CombatResult` lists them
+    (`battle`: each creature row's battle)."""
+    d_step, d_src, d_rec, d_amt, d_pos = _cat5(log.damage)
+    order = np.lexsort((d_pos, d_src, d_step, battle[d_src]))
+    damage = (d_step[order], d_src[order], d_rec[order], d_amt[order])
+    g_step, g_player, g_src, g_amt = _cat4(log.gains)
+    order = np.lexsort((g_src, g_step, battle[g_src]))
+    gains = (g_step[order], g_player[order], g_src[order], g_amt[order])
+    x_step = np.concatenate([np.full(len(r), s, I64) for s, r in log.died] or [np.zeros(0, I64)])
+    x_row = np.concatenate([np.asarray(r, I64) for _, r in log.died] or [np.zeros(0, I64)])
+    order = np.lexsort((x_row, x_step, battle[x_row]))
+    return damage, gains, (x_step[order], x_row[order])
+
+
 def _put_creatures(
-    out: ObjectArray, run: Run, L: Layout, cids: ObjectArray, shown: IntArray, c_start: IntArray
+    out: ObjectArray,
+    c: CreatureRows,
+    L: Layout,
+    cids: ObjectArray,
+    shown: IntArray,
+    c_start: IntArray,
+    rest: ObjectArray | str,
 ) -> None:
     """The creatures' part of each battle's text, from `c_start`: for each creature `shown`,
     ``"id": {"alive": A, "damage": D, "power": P, "toughness": T, "counters": {...}}``."""
-    c = run.creatures
     c_battle = c.battle[shown]
     at = c_start[c_battle] + _CREATURE * (np.arange(len(shown)) - _first(c_battle, c_battle))
     marked = c.marked[shown]
@@ -244,7 +292,6 @@ def _put_creatures(
         _framed(marked, f"{L.alive[0]}false{L.alive[1]}", L.power),
     )
     _put(out, at, _either(at == c_start[c_battle], *L.item), cids[shown], alive)
-    rest = _creature_rest(run, shown, L)
     toughness = c.toughness[shown]
     last = (
         _framed(toughness, "", rest) if isinstance(rest, str) else _framed(toughness, "", "") + rest
@@ -254,7 +301,7 @@ def _put_creatures(
 
 def _put_players(
     out: ObjectArray,
-    run: Run,
+    p: PlayerRows,
     L: Layout,
     pids: ObjectArray,
     p_start: IntArray,
@@ -262,7 +309,6 @@ def _put_players(
 ) -> None:
     """The players' part of each battle's text, from `p_start`: for each player,
     ``"id": {"life": L, "lost": B, <the plugins' state>}``."""
-    p = run.players
     p_width = _PLAYER + len(p_state)
     rows = np.arange(len(p.battle))
     at = p_start[p.battle] + p_width * (rows - _first(p.battle, p.battle))
@@ -326,20 +372,27 @@ def _exclusive(sizes: IntArray) -> IntArray:
     return np.cumsum(sizes, axis=-1) - sizes
 
 
-def _shown_state(run: Run, owner: str) -> dict[str, npt.NDArray[Any]]:
-    """The plugins' state shown in the output (``StateField.output``)."""
-    fields = run.schedule.registry.state_fields(owner)
-    states = run.creatures.states if owner == "creature" else run.players.states
+def _shown_state(
+    registry: Registry, states: dict[str, npt.NDArray[Any]], owner: str
+) -> dict[str, npt.NDArray[Any]]:
+    """The plugins' state of creature or player rows shown in the output
+    (``StateField.output``)."""
+    fields = registry.state_fields(owner)
     return {k: states[k] for k, f in fields.items() if f.output}
 
 
-def _creature_rest(run: Run, shown: IntArray, layout: Layout) -> ObjectArray | str:
-    """What ends each creature's object: its counters, the plugins' state, its end."""
-    counts = run.keywords.counts
-    state = _shown_state(run, "creature")
+def _creature_rest(
+    frame: Frame,
+    kw: KeywordRows,
+    state: dict[str, npt.NDArray[Any]],
+    shown: IntArray,
+    layout: Layout,
+) -> ObjectArray | str:
+    """What ends each creature's object: its counters, the plugins' state shown, its end."""
+    counts = kw.counts
     rest: ObjectArray = np.full(len(shown), layout.no_counters, object)
     if counts is not None:
-        names = [json.dumps(n) for n in run.batch.counter_names]
+        names = [json.dumps(n) for n in frame.batch.counter_names]
         at = counts.at(shown)
         some = at > 0
         before, between, after = layout.counters

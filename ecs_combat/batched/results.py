@@ -1,12 +1,10 @@
-"""What `resolve` prints beyond the final state: the log gathered step by step as arrays,
-and the reference engine's :class:`CombatResult` objects built from it."""
+"""What `resolve` prints beyond the final state: the reference engine's :class:`CombatResult`
+objects built from a run's arrays and the log it gathered (:class:`.log.Log`)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,7 +15,10 @@ from ecs_combat.batched.arrays import (
     MaskArray,
     action_names,
 )
+from ecs_combat.batched.keyword_rows import KeywordRows
+from ecs_combat.batched.log import Log
 from ecs_combat.batched.outcomes import Outcomes
+from ecs_combat.batched.state import CombatRows, CreatureRows, Frame, PlayerRows
 from ecs_combat.rules.result import (
     CombatResult,
     SkippedEvent,
@@ -25,10 +26,6 @@ from ecs_combat.rules.result import (
     StrikeNote,
 )
 from ecs_combat.scenario.events import DECLARE_BLOCKERS
-
-if TYPE_CHECKING:
-    from ecs_combat.batched.state import Run
-
 
 I64 = np.int64
 U64 = np.uint64
@@ -42,43 +39,34 @@ _NO_ATTACKERS_REASON = "no creatures attacked, so the combat had no such point (
 _GAME_ENDED_REASON = "the game ended before it"
 
 
-@dataclass
-class Log:
-    """What ``resolve`` prints beyond the final state, gathered step by step as arrays."""
-
-    #: Damage dealt: step, source row, recipient (creature row or -1 - player row), amount,
-    #: and the place among the source's recipients.
-    damage: list[tuple[int, IntArray, IntArray, IntArray, IntArray]] = dataclasses.field(
-        default_factory=list
-    )
-    #: Life gained: step, player row, source row, amount.
-    gains: list[tuple[int, IntArray, IntArray, IntArray]] = dataclasses.field(default_factory=list)
-    #: Creatures that died in a step's state-based actions.
-    died: list[tuple[int, IntArray]] = dataclasses.field(default_factory=list)
-    #: Combatants of a step: rows, whether each deals damage, its keywords, the steps it struck
-    #: in before (bit per step), its power.
-    strikes: list[tuple[int, AnyArray, AnyArray, AnyArray, AnyArray, AnyArray]] = dataclasses.field(
-        default_factory=list
-    )
-
-
 class Results:
     """Turns a run's arrays and log into the reference engine's :class:`CombatResult` objects."""
 
-    def __init__(self, run: Run, log: Log) -> None:
-        self.run = run
+    def __init__(
+        self,
+        frame: Frame,
+        creatures: CreatureRows,
+        kw: KeywordRows,
+        combat: CombatRows,
+        players: PlayerRows,
+        log: Log,
+    ) -> None:
+        """The results of the combat phase `combat` played (its log `log`)."""
+        self.frame, self.creatures, self.kw = frame, creatures, kw
+        self.combat, self.players = combat, players
         self.log = log
-        self.n_built = run.nb  #: battles built (:meth:`build`)
-        b = run.batch
-        self.cids = b.creature_ids or [f"creature row {i}" for i in range(run.n)]
-        self.pids = b.player_ids or [f"player row {i}" for i in range(len(run.players.life))]
-        self.step_names = [p.name for p in run.schedule.plans]
+        self.n_built = frame.nb  #: battles built (:meth:`build`)
+        ids = frame.batch
+        self.cids = ids.creature_ids or [f"creature row {i}" for i in range(frame.n)]
+        self.pids = ids.player_ids or [f"player row {i}" for i in range(len(players.life))]
+        b = combat.batch
+        self.step_names = [p.name for p in frame.schedule.plans]
         self.points = [DECLARE_BLOCKERS, *(f"after {s}" for s in self.step_names)]
-        self._reasons = run.schedule.reasons  # strike reasons, computed once
-        self.ev_skip: list[int] = run.combat.ev_skip.tolist()
+        self._reasons = frame.schedule.reasons  # strike reasons, computed once
+        self.ev_skip: list[int] = combat.ev_skip.tolist()
         self.ev_point: list[int] = b.event_point.tolist()
         self.ev_action: list[int] = b.event_action.tolist()
-        self.actions = action_names(list(run.schedule.registry.event_actions))
+        self.actions = action_names(list(frame.schedule.registry.event_actions))
         if b.event_index is not None:
             self.ev_index: list[int] = b.event_index.tolist()
         else:  # place among the battle's events
@@ -93,7 +81,7 @@ class Results:
         out: list[list[tuple[int, ...]]] = [[] for _ in range(self.n_built)]
         if battle.size == 0:
             return out
-        if self.n_built < self.run.nb:  # only the rows of the battles built
+        if self.n_built < self.frame.nb:  # only the rows of the battles built
             kept = (battle >= 0).nonzero()[0]
             battle = battle[kept]
             keys = [k[kept] for k in keys]
@@ -111,21 +99,23 @@ class Results:
         """The results of every battle, or of some distinct `battles` in that order; without
         `notes`, without the readable account's notes on who strikes (``StepResult.strikes``:
         the JSON document has none)."""
-        run = self.run
-        chosen = list(range(run.nb)) if battles is None else list(battles)
+        frame, combat = self.frame, self.combat
+        chosen = list(range(frame.nb)) if battles is None else list(battles)
         self.n_built = len(chosen)
         if battles is None:
-            battle = run.creatures.battle
+            battle = self.creatures.battle
         else:  # each row's place among the chosen battles, or -1
-            place = np.full(run.nb, -1, I64)
+            place = np.full(frame.nb, -1, I64)
             place[np.asarray(chosen, I64)] = np.arange(len(chosen), dtype=I64)
-            battle = place[run.creatures.battle]
+            battle = place[self.creatures.battle]
         damage, gains, died = self._events(battle)
         strikes = self._strikes(battle) if notes else [[] for _ in chosen]
         blocks = self._blocks(battle) if notes else None
-        outcomes = Outcomes(run, chosen, self.cids, self.pids)
-        ev_start = run.batch.event_battle.searchsorted(np.arange(run.nb + 1)).tolist()
-        taken = run.combat.steps_taken.T[np.asarray(chosen, I64)].tolist()
+        outcomes = Outcomes(
+            frame, self.creatures, self.kw, self.players, chosen, self.cids, self.pids
+        )
+        ev_start = combat.batch.event_battle.searchsorted(np.arange(frame.nb + 1)).tolist()
+        taken = combat.steps_taken.T[np.asarray(chosen, I64)].tolist()
         out: list[CombatResult] = []
         for i, b in enumerate(chosen):
             res = CombatResult(worded=False)
@@ -204,7 +194,7 @@ class Results:
         """The blocks declared in each battle built, (blocker, attacker) by blocker row then
         the order the blocker declared them: those of listed blockers that left before blocks
         are not among them (RULES 11.3)."""
-        combat = self.run.combat
+        combat = self.combat
         return self._by_battle(battle[combat.bb], [combat.bb, combat.rank], [combat.bb, combat.ba])
 
     def _strike(
@@ -214,9 +204,9 @@ class Results:
         key = (s, kw, before, min(power, 1) if power > 0 else power)
         why = self._reasons.get(key)
         if why is None:
-            plan = self.run.schedule.plans[s]
+            plan = self.frame.schedule.plans[s]
             earlier = [name for i, name in enumerate(self.step_names) if before >> i & 1]
-            dealt, why = plan.deals(self.run.schedule.masks.decode(kw), earlier)
+            dealt, why = plan.deals(self.frame.schedule.masks.decode(kw), earlier)
             if dealt and power <= 0:
                 why = f"{why}, but its power is {power}: it assigns no damage (510.1a)"
             self._reasons[key] = why

@@ -10,27 +10,35 @@ import numpy as np
 
 from ecs_combat.batched.actions import remove_from_combat
 from ecs_combat.batched.arrays import IntArray
+from ecs_combat.batched.keyword_rows import KeywordRows
 from ecs_combat.batched.keywords import forget_flags, update_own
 from ecs_combat.batched.numeric import mask_of
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CombatRows, CreatureRows, Frame, PlayerRows
 
 I64 = np.int64
 
 
-def return_to_battlefield(run: Run, rows: IntArray) -> None:
+def return_to_battlefield(
+    frame: Frame,
+    creatures: CreatureRows,
+    kw: KeywordRows,
+    combat: CombatRows,
+    players: PlayerRows,
+    rows: IntArray,
+) -> None:
     """Rows that died return as new objects: printed power, toughness and keywords, no
     counters, damage, marks or until-end-of-turn effects, untapped, not in combat, summoning
     sick. Tokens (111.8) and rows on the battlefield stay as they are."""
-    c, kw, combat = run.creatures, run.keywords, run.combat
+    c = creatures
     rows = np.asarray(rows, I64)
     rows = rows[~c.on_bf[rows] & ~c.token[rows]]
     if not rows.size:
         return
     c.on_bf[rows] = True
-    remove_from_combat(run, rows)
+    remove_from_combat(combat, rows)
     combat.blocked[rows] = False
     if combat.returned is None:
-        combat.returned = np.zeros(run.n, np.bool_)
+        combat.returned = np.zeros(frame.n, np.bool_)
     combat.returned[rows] = True
     c.tapped[rows] = False
     c.marked[rows] = 0
@@ -45,16 +53,16 @@ def return_to_battlefield(run: Run, rows: IntArray) -> None:
     kw.base[rows] = kw.born[rows]
     if kw.removed is not None:
         kw.removed[rows] = 0
-    update_own(run, rows)
+    update_own(kw, rows)
     if kw.static:  # else `cur` is `own`, and update_own forgot the rows' flags
         kw.cur[rows] = kw.own[rows]
-        forget_flags(run, rows)
+        forget_flags(kw, rows)
     if not (
         kw.inst_row is kw.born_inst_row
         and kw.inst_kw is kw.born_inst_kw
         and kw.inst_param is kw.born_inst_param
     ):  # else the rows' instances are the ones they were born with already
-        returning = mask_of(run.n, rows)
+        returning = mask_of(frame.n, rows)
         gone = returning[kw.inst_row]
         born = returning[kw.born_inst_row]
         row = np.concatenate([kw.inst_row[~gone], kw.born_inst_row[born]])
@@ -62,33 +70,35 @@ def return_to_battlefield(run: Run, rows: IntArray) -> None:
         kw.inst_row = row[order]
         kw.inst_kw = np.concatenate([kw.inst_kw[~gone], kw.born_inst_kw[born]])[order]
         kw.inst_param = np.concatenate([kw.inst_param[~gone], kw.born_inst_param[born]])[order]
-    for column in run.columns.values():
+    for column in creatures.columns.values():
         column[rows] = 0
     combat.struck[rows] = False
     if combat.struck_steps is not None:
         combat.struck_steps[rows] = 0
-    if run.policy.became_sick is not None:
-        run.policy.became_sick(rows)
-    _forget_state(run, rows)
+    if frame.policy.became_sick is not None:
+        frame.policy.became_sick(rows)
+    _forget_state(frame, creatures, players, rows)
     if c.new_objects is not None:
         c.new_objects[rows] = True
 
 
-def _forget_state(run: Run, rows: IntArray) -> None:
+def _forget_state(
+    frame: Frame, creatures: CreatureRows, players: PlayerRows, rows: IntArray
+) -> None:
     """The rows' plugin state is the default (printed state stays); creature references to
     the old objects, on any creature or player row, are cleared (-1: a pair is broken on both
     sides)."""
-    registry = run.schedule.registry
+    registry = frame.schedule.registry
     fields = registry.state_fields("creature")
-    states = run.creatures.states
+    states = creatures.states
     for key, f in fields.items():
         if not f.printed and f.default_from is None and key in states:
             states[key][rows] = -1 if f.kind == "creature" else f.default or 0
     for key, f in fields.items():
         if not f.printed and f.default_from is not None and key in states:
             states[key][rows] = states[f.default_from][rows]
-    returning = mask_of(run.creatures.on_bf.size, rows)
-    for owner, arrays in (("creature", states), ("player", run.players.states)):
+    returning = mask_of(creatures.on_bf.size, rows)
+    for owner, arrays in (("creature", states), ("player", players.states)):
         for key, f in registry.state_fields(owner).items():
             if f.kind == "creature" and key in arrays:
                 column = arrays[key]

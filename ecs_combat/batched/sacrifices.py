@@ -7,21 +7,22 @@ from __future__ import annotations
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CombatRows, CreatureRows, PlayerRows
 
 I64 = np.int64
 
 
-def choose_sacrifices(run: Run, players: IntArray, n: IntArray) -> IntArray:
+def choose_sacrifices(
+    creatures: CreatureRows, combat: CombatRows, p: PlayerRows, players: IntArray, n: IntArray
+) -> IntArray:
     """The rows distinct player rows `players` choose to sacrifice now, `n[i]` for
     ``players[i]``: each takes the next `n` of its named rows still on the battlefield under
     its control, then the least valuable of its others (value, then the last row first),
     rows named for later sacrifices last."""
-    c, b = run.creatures, run.batch
+    c, b = creatures, combat.batch
     players, n = np.asarray(players, I64), np.asarray(n, I64)
-    want = np.zeros(len(run.players.life), I64)
+    want = np.zeros(len(p.life), I64)
     want[players] = n
-    combat = run.combat
     if combat.sacrifices_taken is None:
         combat.sacrifices_taken = np.zeros(len(want), I64)
     taken = combat.sacrifices_taken

@@ -1,6 +1,6 @@
 """How a run begins: the keywords a batch uses (refusing what the batched engine can't
 resolve), the systems and static-keyword hooks that apply to it (made once per keyword layout
-and keywords used), and its state arrays read from the batch."""
+and keywords used), and its state read from the batch."""
 
 from __future__ import annotations
 
@@ -12,17 +12,20 @@ import numpy as np
 from ecs_combat.batched.arrays import ACTION_CODE, CombatBatch, IntArray
 from ecs_combat.batched.context import BatchedContext
 from ecs_combat.batched.keyword_rows import KeywordRows
+from ecs_combat.batched.log import Log
 from ecs_combat.batched.masks import KeywordMasks
 from ecs_combat.batched.numeric import bits_of, distinct_values, mask_type, rows_per_battle
-from ecs_combat.batched.results import Log
 from ecs_combat.batched.state import (
     ONE_COMBAT,
     CombatRows,
     CreatureRows,
+    Errors,
+    Frame,
     PlayerRows,
     Policy,
-    Run,
+    Records,
     Schedule,
+    State,
 )
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.registry import Registry, ScheduledSystem
@@ -152,26 +155,26 @@ def static_hook(registry: Registry, masks: KeywordMasks, used: int) -> Any:
     return manager.subset_hook_caller(hook, [manager.get_plugin(p) for p in idle])
 
 
-def start(schedule: Schedule, batch: CombatBatch, record: bool, policy: Policy = ONE_COMBAT) -> Run:
-    """A run of a batch, as the batch gives it, its combat read from the batch."""
+def start(
+    schedule: Schedule, batch: CombatBatch, record: bool, policy: Policy = ONE_COMBAT
+) -> State:
+    """The state of a batch about to be played, as the batch gives it, its combat read from
+    the batch; the plugins' context over it."""
     static = schedule.static_hook is not None
     k = len(schedule.masks.names)
     keywords = KeywordRows.of(batch, schedule.kt, k, schedule.registry, static)
     gives = keywords.gives() if len(batch.counter_names) > k else None
     n_steps = len(schedule.plans)
-    run = Run(
-        schedule,
-        batch,
-        batch.n_creatures,
-        batch.n_battles,
-        n_steps,
+    n, nb = batch.n_creatures, batch.n_battles
+    frame = Frame(schedule, batch, n, nb, n_steps, rows_per_battle(batch.battle, nb), policy)
+    state = State(
+        frame,
         CreatureRows.of(batch, gives),
         keywords,
         CombatRows.of(batch, n_steps, record),
         PlayerRows.of(batch),
-        policy,
-        Log() if record else None,
+        Errors(),
+        Records(Log() if record else None),
     )
-    run.per_battle = rows_per_battle(batch.battle, batch.n_battles)
-    run.context = BatchedContext(run)
-    return run
+    state.context = BatchedContext(state)
+    return state

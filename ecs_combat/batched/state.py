@@ -1,29 +1,30 @@
 """The state of a batch being played, as typed structures of arrays: the creature rows, their
-keywords and counters, the combat's own rows (made anew for each combat phase), the players
-and battles, bundled with the batch's schedule as a :class:`Run`. The behaviour over them is
-in the modules of functions (:mod:`.keywords`, :mod:`.actions`, :mod:`.triggers`,
-:mod:`.combat`, ...)."""
+keywords and counters (:mod:`.keyword_rows`), the combat's own rows (made anew for each combat
+phase), the players and battles; what a run reads and never changes (:class:`Frame`: its
+schedule, batch layout and sizes); the input errors found and what is recorded for the
+caller. The behaviour over them is in the modules of functions (:mod:`.keywords`,
+:mod:`.actions`, :mod:`.combat`, ...), each taking the structures it reads and writes;
+:class:`State` bundles them for the functions that run the plugins' code, which may read
+and change any of them through the plugins' context."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray, MaskArray, StepDivisions
 from ecs_combat.batched.keyword_rows import KeywordRows
+from ecs_combat.batched.log import Log
 from ecs_combat.batched.masks import KeywordMasks
 from ecs_combat.batched.numeric import as_slice, distinct_runs, run_starts, starts_mask
-from ecs_combat.batched.results import Log
 from ecs_combat.errors import InputError
+from ecs_combat.plugin.batch_context import BatchContext
 from ecs_combat.plugin.registry import Registry, ScheduledSystem
 from ecs_combat.rules.pipeline import StepPlan
-
-if TYPE_CHECKING:
-    from ecs_combat.batched.context import BatchedContext
 
 I64 = np.int64
 U64 = np.uint64
@@ -66,6 +67,14 @@ class CreatureRows:
     #: While triggers resolve: row mask of the creatures that returned as new objects since
     #: they were put on the stack (400.7); what those triggers do to them does nothing.
     new_objects: BoolArray | None = None
+    #: While a round of triggers resolves: the rows returned as new objects before it
+    #: (:attr:`new_objects` then), or None. To the triggers the rows are gone: not on the
+    #: battlefield, and what they would do to them does nothing.
+    stale: BoolArray | None = None
+    #: The plugins' per-creature columns (``marks``), zeros until first written.
+    columns: dict[str, AnyArray] = field(default_factory=dict)
+    #: Each row's creature name, once asked for.
+    names: list[str] | None = None
 
     @classmethod
     def of(cls, batch: CombatBatch, gives: IntArray | None) -> CreatureRows:
@@ -161,6 +170,8 @@ class CombatRows:
     ev_skip: npt.NDArray[np.int8]
     #: Key path of the combat in error messages (``combats[1]`` in a turn).
     path: str
+    #: The phase's batch: its declarations, divisions, events and targets.
+    batch: CombatBatch
     #: Whether `attacking` is still the batch's own array.
     attacking_shared: bool
     blocks_declared: bool = False
@@ -213,6 +224,7 @@ class CombatRows:
             rounds=[[] for _ in range(n_steps + 1)],
             ev_skip=np.zeros(len(batch.event_battle), np.int8),
             path=path,
+            batch=batch,
             attacking_shared=shared,
         )
         out.index_blocks(n)
@@ -349,7 +361,7 @@ class Policy:
 
     #: Check the blocks as they are declared (a turn's combat phases do; one combat's were
     #: checked as the scenario was loaded).
-    check_blocks: Callable[[Run], None] | None = None
+    check_blocks: Callable[[], None] | None = None
     #: Rows came under their controller's control (302.6): a turn's later combat phases
     #: read it.
     became_sick: Callable[[IntArray], None] | None = None
@@ -380,9 +392,12 @@ class Schedule:
     reasons: dict[tuple[int, int, int, int], str]
 
 
-@dataclass(slots=True, eq=False)
-class Run:
-    """One batch being played through: its schedule and its state."""
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """What a run reads and never changes: its schedule, the batch its rows were laid out
+    from (ids, names, counter kinds, cards, files: a turn's combat phases share it; each
+    phase's own declarations and events are its :attr:`CombatRows.batch`), its sizes and
+    policy."""
 
     schedule: Schedule
     batch: CombatBatch
@@ -390,24 +405,9 @@ class Run:
     n: int
     nb: int
     n_steps: int
-    creatures: CreatureRows
-    keywords: KeywordRows
-    combat: CombatRows
-    players: PlayerRows
-    policy: Policy
-    #: What the run logs for results, when recording.
-    log: Log | None
-    #: What each step's dealers could divide, when asked for (decision search).
-    divisions: list[StepDivisions] | None = None
     #: k when battle i's rows are rows ki to ki + k - 1 (:func:`.numeric.rows_per_battle`).
-    per_battle: int | None = None
-    #: The input error of the first battle found to have one: (battle, error).
-    error: tuple[int, InputError] | None = None
-    #: Plugins' per-creature columns.
-    columns: dict[str, AnyArray] = field(default_factory=dict)
-    #: What the plugins' systems and triggered abilities see (set as the run starts).
-    context: BatchedContext = field(init=False)
-    names_cache: list[str] | None = None
+    per_battle: int | None
+    policy: Policy
 
     def cid(self, row: int) -> str:
         """A creature's id."""
@@ -423,12 +423,57 @@ class Run:
         """A creature row's or (``-1 - row``) a player row's id."""
         return self.pid(-1 - code) if code < 0 else self.cid(code)
 
-    def fail(self, battle: int, error: InputError) -> None:
-        """Record an input error found in a battle; the first battle's error is raised."""
-        if self.error is None or battle < self.error[0]:
-            self.error = (battle, error)
+    def file_of(self, battle: int) -> str:
+        """The file a battle was read from (for errors)."""
+        files = self.batch.battle_files
+        return files[battle] if files is not None else f"battle {battle}"
 
-    def raise_error(self) -> None:
+
+@dataclass(slots=True, eq=False)
+class Errors:
+    """The input error of the first battle (in battle order) found to have one."""
+
+    first: tuple[int, InputError] | None = None
+
+    def fail(self, battle: int, error: InputError) -> None:
+        """Record an input error found in a battle; the first battle's error is kept."""
+        if self.first is None or battle < self.first[0]:
+            self.first = (battle, error)
+
+    def known_before(self, battle: int) -> bool:
+        """Whether a battle at or before `battle` already has an error."""
+        return self.first is not None and battle >= self.first[0]
+
+    def raise_first(self) -> None:
         """Raise the input error of the first battle that has one."""
-        if self.error is not None:
-            raise self.error[1]
+        if self.first is not None:
+            raise self.first[1]
+
+
+@dataclass(slots=True, eq=False)
+class Records:
+    """What a run keeps for its caller as it plays."""
+
+    #: What the run logs for results, when recording.
+    log: Log | None
+    #: What each step's dealers could divide, when asked for (decision search).
+    divisions: list[StepDivisions] | None = None
+
+
+@dataclass(slots=True, eq=False)
+class State:
+    """One batch being played: every structure of it. What a function gets when it runs
+    the plugins' code (systems, triggered abilities, cards, event actions, static
+    abilities), which may read and change any of them through :attr:`context`; every other
+    function takes the structures it reads and writes."""
+
+    frame: Frame
+    creatures: CreatureRows
+    keywords: KeywordRows
+    #: The combat phase being played (made anew as each begins).
+    combat: CombatRows
+    players: PlayerRows
+    errors: Errors
+    records: Records
+    #: What the plugins' systems and triggered abilities see (set as the run starts).
+    context: BatchContext = field(init=False)

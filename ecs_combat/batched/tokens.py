@@ -7,14 +7,17 @@ from __future__ import annotations
 import numpy as np
 
 from ecs_combat.batched.arrays import IntArray
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CombatRows, CreatureRows, Frame, PlayerRows
 from ecs_combat.errors import RefusedError
 
 I64 = np.int64
 
 
 def create_token(
-    run: Run,
+    frame: Frame,
+    creatures: CreatureRows,
+    combat: CombatRows,
+    p: PlayerRows,
     controllers: IntArray,
     sources: IntArray,
     tapped: bool,
@@ -25,10 +28,10 @@ def create_token(
     the reserved rows of (source, `attacking` or controller). Their rows, -1 where the token
     is already there. A token no row was reserved for refuses the batch (it would be
     answered wrongly)."""
-    b, c, combat = run.batch, run.creatures, run.combat
+    b, c = frame.batch, creatures
     sources, controllers = np.asarray(sources, I64), np.asarray(controllers, I64)
     players = controllers if attacking is None else np.asarray(attacking, I64)
-    key = sources * len(run.players.life) + players
+    key = sources * len(p.life) + players
     at = np.searchsorted(b.token_key, key)
     found = at < len(b.token_key)
     found[found] = b.token_key[at[found]] == key[found]
@@ -47,7 +50,7 @@ def create_token(
         if attacking is not None:
             combat.writable_attacking()
             player = players[new]
-            attacks = ~run.players.lost[player]
+            attacks = ~p.lost[player]
             combat.attacking[made] = np.where(attacks, player, -1)
             combat.att[made] = attacks
             combat.in_combat[made] = attacks

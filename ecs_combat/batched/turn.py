@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, CombatBatch, IntArray
-from ecs_combat.batched.from_scenarios import BatchBuilder
+from ecs_combat.batched.builder import BatchBuilder
+from ecs_combat.batched.builder_arrays import built_batch, combat_arrays
 from ecs_combat.batched.phase_start import PhaseDeclarer
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.phases import COMBAT, Phase
@@ -158,7 +159,7 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
         # creatures entering during the turn (tokens, `enter` events) came under their
         # controller's control this turn too
         sick.extend(specs[cid].summoning_sick or cid not in turn.creatures for cid in crow)
-    base = layout.batch(len(turns))
+    base = built_batch(layout, len(turns))
     n_rows = base.n_creatures
     n_phases = max(1, *(len(t.combats) for t in turns))
     phases: list[CombatBatch] = []
@@ -181,7 +182,7 @@ def turns_to_batch(turns: Sequence[TurnScenario], registry: Registry) -> TurnBat
                     parent[b] = combat_index[b][phase.follows]
                 if phase.source is not None:
                     source[b] = crows[b].get(phase.source, -1)
-        phases.append(dataclasses.replace(base, **builder.combat_arrays(n_rows)))
+        phases.append(dataclasses.replace(base, **combat_arrays(builder, n_rows)))
         players.append(attacking)
         parents.append(parent)
         sources.append(source)

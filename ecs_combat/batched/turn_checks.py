@@ -5,13 +5,16 @@ blockers as each combat phase begins, blocks as blockers are declared, who may a
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from ecs_combat.batched.arrays import BoolArray, IntArray
+from ecs_combat.batched.keyword_rows import KeywordRows
 from ecs_combat.batched.keywords import has
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CombatRows, CreatureRows, Frame, State
+from ecs_combat.batched.turn import TurnBatch
 from ecs_combat.batched.views import RowSide
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.restrictions import Side
@@ -29,19 +32,37 @@ from ecs_combat.rules.turn_legality import (
 )
 
 if TYPE_CHECKING:
-    from ecs_combat.batched.turn_play import TurnRun
+    from ecs_combat.scenario.turns import TurnScenario
 
 I64 = np.int64
 #: What :func:`why_cannot_attack` says when no rule keeps the creature from attacking.
 NO_REASON = "the rules don't let it attack"
 
 
-def may_attack(run: Run, sick: BoolArray | None, rows: IntArray) -> BoolArray:
+class Turn(Protocol):
+    """What the checks read of the turns being played (:class:`.turn_play.TurnRun`)."""
+
+    #: The state of the combat phase being played.
+    state: State
+    turns: TurnBatch
+    #: The turns the batch was built from (battle order), for the words of errors.
+    scenarios: Sequence[TurnScenario] | None
+    #: The combat phase being played.
+    k: int
+    #: [creature rows] summoning sick (302.6), or None: none is.
+    sick: BoolArray | None
+    #: Whether blocks are checked as blockers are declared (else left out silently).
+    strict: bool
+
+
+def may_attack(
+    frame: Frame, kw: KeywordRows, c: CreatureRows, sick: BoolArray | None, rows: IntArray
+) -> BoolArray:
     """Whether the rules let some creatures attack as they are now (508.1a), summoning
     sickness included (302.6: `sick` rows, None: none); tapped and off-the-battlefield
     aside."""
-    registry = run.schedule.registry
-    side = RowSide(run, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
+    registry = frame.schedule.registry
+    side = RowSide(frame, kw, c, rows, np.zeros(rows.size, np.bool_), np.zeros(rows.size, I64))
     ok = np.ones(rows.size, np.bool_)
     for r in registry.restrictions_of("attack"):
         ok &= np.asarray(r.test(side), np.bool_)
@@ -53,44 +74,41 @@ def may_attack(run: Run, sick: BoolArray | None, rows: IntArray) -> BoolArray:
     return ok
 
 
-def why_cannot_attack(run: Run, sick: BoolArray | None, row: int) -> str:
+def why_cannot_attack(
+    frame: Frame, kw: KeywordRows, c: CreatureRows, sick: BoolArray | None, row: int
+) -> str:
     """The rules' words for why a creature can't attack (for an error message)."""
     rows = np.array([row], I64)
-    side = RowSide(run, rows, np.zeros(1, np.bool_), np.zeros(1, I64))
+    side = RowSide(frame, kw, c, rows, np.zeros(1, np.bool_), np.zeros(1, I64))
     is_sick = sick is not None and bool(sick[row])
-    return why_not(side, is_sick, run.schedule.registry) or NO_REASON
+    return why_not(side, is_sick, frame.schedule.registry) or NO_REASON
 
 
-def file_of(run: Run, battle: int) -> str:
-    """The file a battle was read from (for errors)."""
-    files = run.batch.battle_files
-    return files[battle] if files is not None else f"battle {battle}"
-
-
-def keep_blocks(run: Run, keep: BoolArray) -> None:
+def keep_blocks(combat: CombatRows, keep: BoolArray) -> None:
     """Keep only some of the phase's blocks (still grouped by attacker); the phase's batch
     says so too."""
-    combat = run.combat
     bb, ba, rank = combat.bb[keep], combat.ba[keep], combat.rank[keep]
-    run.batch = dataclasses.replace(run.batch, block_blocker=bb, block_attacker=ba, block_rank=rank)
-    combat.keep_blocks(keep, run.n)
+    combat.batch = dataclasses.replace(
+        combat.batch, block_blocker=bb, block_attacker=ba, block_rank=rank
+    )
+    combat.keep_blocks(keep, len(combat.att))
 
 
-def tapped_at_start(t: TurnRun, row: int) -> bool:
+def tapped_at_start(t: Turn, row: int) -> bool:
     """Whether the turn's file gives the creature ``tapped = true``."""
     tapped = t.turns.first.tapped
     return tapped is not None and bool(tapped[row])
 
 
-def file_order(t: TurnRun, rows: IntArray, table: str) -> list[int]:
+def file_order(t: Turn, rows: IntArray, table: str) -> list[int]:
     """Rows of declared attackers or blockers in the order the turn file lists them in
     the phase's entry (``attackers`` or ``blockers``), so that a battle's first error is
     the reference engine's."""
     turns = t.scenarios
     if turns is None or rows.size < 2:
         return [int(r) for r in rows]
-    ids = t.run.batch.creature_ids or []
-    battle_of = t.run.creatures.battle
+    ids = t.state.frame.batch.creature_ids or []
+    battle_of = t.state.creatures.battle
 
     def place(row: int) -> tuple[int, int]:
         battle = int(battle_of[row])
@@ -100,17 +118,18 @@ def file_order(t: TurnRun, rows: IntArray, table: str) -> list[int]:
     return sorted((int(r) for r in rows), key=place)
 
 
-def check_declarations(t: TurnRun) -> None:
+def check_declarations(t: Turn) -> None:
     """A creature declared as attacker must be on the battlefield and untapped as the
     phase begins (508.1a), a blocker on the battlefield; else the battle's input error,
     and the declaration is left out. Whether blockers are untapped is checked as blockers
     are declared (:func:`check_blocks`): an attack trigger may untap one (provoke)."""
-    run = t.run
-    c, combat, lost = run.creatures, run.combat, run.players.lost
+    state = t.state
+    frame, kw, errors = state.frame, state.keywords, state.errors
+    c, combat, lost = state.creatures, state.combat, state.players.lost
     able = c.on_bf & ~c.tapped
     attackers = np.flatnonzero(combat.att)
     defender_gone = lost[combat.attacking[attackers]]
-    allowed = may_attack(run, t.sick, attackers)
+    allowed = may_attack(frame, kw, c, t.sick, attackers)
     bad_att = attackers[~able[attackers] | ~allowed | defender_gone]
     bb = combat.bb
     bad_blk = np.unique(bb[~c.on_bf[bb]]) if combat.nblocks else np.zeros(0, I64)
@@ -130,20 +149,20 @@ def check_declarations(t: TurnRun) -> None:
                 else NEVER_ENTERED
             )
             if table == "attackers" and able[row] and lost[combat.attacking[row]]:
-                why = left_the_game(run.pid(int(combat.attacking[row])))  # its defender left
+                why = left_the_game(frame.pid(int(combat.attacking[row])))  # its defender left
             elif table == "attackers" and able[row]:  # a rule keeps it from attacking now
-                file = file_of(run, battle)
-                rule = why_cannot_attack(run, t.sick, row)
-                run.fail(battle, not_allowed_to_attack(file, t.k, run.cid(row), rule))
+                file = frame.file_of(battle)
+                rule = why_cannot_attack(frame, kw, c, t.sick, row)
+                errors.fail(battle, not_allowed_to_attack(file, t.k, frame.cid(row), rule))
                 continue
-            run.fail(battle, error(file_of(run, battle), t.k, run.cid(row), why))
+            errors.fail(battle, error(frame.file_of(battle), t.k, frame.cid(row), why))
     combat.writable_attacking()
     combat.att[bad_att] = False
     combat.attacking[bad_att] = -1
-    keep_blocks(run, c.on_bf[combat.bb] & combat.att[combat.ba])
+    keep_blocks(combat, c.on_bf[combat.bb] & combat.att[combat.ba])
 
 
-def check_blocks(t: TurnRun) -> None:
+def check_blocks(t: Turn) -> None:
     """The phase's blocks must be legal as blockers are declared, with the creatures as
     they are then (509.1a-c, RULES 4): after the declare-attackers step, with everything
     earlier in the turn. The blockers must be untapped (an attack trigger may have untapped
@@ -154,25 +173,26 @@ def check_blocks(t: TurnRun) -> None:
     blocks are left out."""
     if not t.strict or t.scenarios is None:
         return
-    run = t.run
-    c, combat, registry = run.creatures, run.combat, run.schedule.registry
+    state = t.state
+    frame, kw, errors = state.frame, state.keywords, state.errors
+    c, combat, registry = state.creatures, state.combat, frame.schedule.registry
     # a blocker or attacker that left during the attack triggers neither blocks nor is
     # blocked (RULES 11.3): its blocks are not declared, and not checked
     present = c.on_bf[combat.bb] & combat.att[combat.ba]
     if combat.returned is not None:
         present &= ~combat.returned[combat.bb]
     if not present.all():
-        keep_blocks(run, present)
+        keep_blocks(combat, present)
     bb, ba = combat.bb, combat.ba
     tapped = c.on_bf[bb] & c.tapped[bb]  # 509.1a
     for row in file_order(t, np.unique(bb[tapped]), "blockers"):
         why = TAPPED_AT_START if tapped_at_start(t, row) else TAPPED
         battle = int(c.battle[row])
-        run.fail(battle, cannot_block(file_of(run, battle), t.k, run.cid(row), why))
-    failed = np.zeros(run.nb, np.bool_)
+        errors.fail(battle, cannot_block(frame.file_of(battle), t.k, frame.cid(row), why))
+    failed = np.zeros(frame.nb, np.bool_)
     failed[c.battle[bb[tapped]]] = True
     opp, none = np.ones(bb.size, np.bool_), np.zeros(bb.size, I64)
-    blocker, attacker = RowSide(run, bb, opp, none), RowSide(run, ba, opp, none)
+    blocker, attacker = RowSide(frame, kw, c, bb, opp, none), RowSide(frame, kw, c, ba, opp, none)
     ok = np.ones(bb.size, np.bool_)
     for r in registry.restrictions_of("block"):
         ok &= np.asarray(r.test(blocker), np.bool_)
@@ -181,39 +201,39 @@ def check_blocks(t: TurnRun) -> None:
     need = np.ones(bb.size, I64)
     for r in registry.restrictions_of("blockers"):
         need = np.maximum(need, np.asarray(r.test(attacker), I64))
-    ok &= np.bincount(ba, minlength=run.n)[ba] >= need
-    wanted = np.zeros(run.nb, np.bool_)  # battles with a requirement: checked one by one
+    ok &= np.bincount(ba, minlength=frame.n)[ba] >= need
+    wanted = np.zeros(frame.nb, np.bool_)  # battles with a requirement: checked one by one
     for made, _, _ in combat.required_blocks:
         wanted[c.battle[made]] = True
     for r in registry.restrictions_of("block-requirement"):  # on either side of a block
-        wanted[c.battle[c.on_bf & has(run, r.keyword)]] = True
+        wanted[c.battle[c.on_bf & has(frame, kw, r.keyword)]] = True
     check = (wanted & ~failed).copy()
     check[c.battle[bb[~ok]]] = True
     check &= ~failed
     for battle in np.flatnonzero(check).tolist():
         failed[battle] = _block_error(t, battle)
     if failed.any():
-        keep_blocks(run, ~failed[c.battle[combat.bb]])
+        keep_blocks(combat, ~failed[c.battle[combat.bb]])
 
 
-def _block_error(t: TurnRun, battle: int) -> bool:
+def _block_error(t: Turn, battle: int) -> bool:
     """Record the input error of a battle's first illegal block, worded as the reference
     engine words it (with the requirements the attack triggers made and the creatures
     unable to block: tapped or gone); whether there is one."""
     assert t.scenarios is not None
-    run = t.run
-    c = run.creatures
-    ids = run.batch.creature_ids or []
+    state = t.state
+    frame, kw, c, combat = state.frame, state.keywords, state.creatures, state.combat
+    ids = frame.batch.creature_ids or []
     first, last = np.searchsorted(c.battle, [battle, battle + 1]).tolist()
     row = {ids[r]: r for r in range(first, last)}
 
     def side(cid: str) -> Side:
         one = np.array([row[cid]], I64)
-        return OneRowSide(RowSide(run, one, np.ones(1, np.bool_), np.zeros(1, I64)))
+        return OneRowSide(RowSide(frame, kw, c, one, np.ones(1, np.bool_), np.zeros(1, I64)))
 
     made = [
         (ids[b], ids[a], keyword)
-        for blockers, attackers, keyword in run.combat.required_blocks
+        for blockers, attackers, keyword in combat.required_blocks
         for b, a in zip(blockers.tolist(), attackers.tolist(), strict=True)
         if first <= b < last
     ]
@@ -223,7 +243,7 @@ def _block_error(t: TurnRun, battle: int) -> bool:
         for r in range(first, last)
         if (not c.on_bf[r] or c.tapped[r]) and ids[r] not in scenario.blockers
     ]
-    returned = run.combat.returned
+    returned = combat.returned
     listed = {*scenario.blockers, *scenario.attackers}
     gone = [  # left during this phase's attack triggers (RULES 11.3)
         ids[r]
@@ -232,16 +252,16 @@ def _block_error(t: TurnRun, battle: int) -> bool:
         and (
             not c.on_bf[r]
             or (returned is not None and returned[r])
-            or (ids[r] in scenario.attackers and not run.combat.att[r])
+            or (ids[r] in scenario.attackers and not combat.att[r])
         )
     ]
-    path = run.combat.path
+    path = combat.path
     try:
         check_blocks_of(
-            scenario, run.schedule.registry, side, path, made=made, tapped=unable, gone=gone
+            scenario, frame.schedule.registry, side, path, made=made, tapped=unable, gone=gone
         )
     except InputError as exc:
-        run.fail(battle, exc)
+        state.errors.fail(battle, exc)
         return True
     return False
 

@@ -17,11 +17,12 @@ from ecs_combat.batched import combat, events, turn_checks
 from ecs_combat.batched.arrays import BatchOutcome, BoolArray, CombatBatch, IntArray
 from ecs_combat.batched.boards import with_declarations
 from ecs_combat.batched.drawn import declared, undeclared
+from ecs_combat.batched.log import Log
 from ecs_combat.batched.numeric import run_starts
 from ecs_combat.batched.phase_start import phase_start
-from ecs_combat.batched.results import Log, Results
+from ecs_combat.batched.results import Results
 from ecs_combat.batched.schedule import Schedules, start
-from ecs_combat.batched.state import CombatRows, Policy, Run
+from ecs_combat.batched.state import CombatRows, Policy, State
 from ecs_combat.batched.turn import DrawnPhase, MainCasts, TurnBatch, turns_to_batch
 from ecs_combat.plugin.phases import COMBAT, Phase
 from ecs_combat.rules.result import CombatPhaseResult, CombatResult, SkippedPhase, TurnResult
@@ -42,8 +43,8 @@ SKIP_NONE, SKIP_GAME_OVER, SKIP_FOLLOWS, SKIP_SOURCE_GONE, SKIP_PLAYER_LEFT = ra
 
 
 class TurnRun:
-    """A run over the combat phases of many turns (see :mod:`.turn`): the combat's run
-    (`run`), played once per phase, and what the turn keeps across them."""
+    """A run over the combat phases of many turns (see :mod:`.turn`): the combat's state
+    (`state`), played once per phase, and what the turn keeps across them."""
 
     def __init__(
         self, schedules: Schedules, turns: TurnBatch, record: bool, strict: bool = True
@@ -60,13 +61,13 @@ class TurnRun:
         later = [p for p in turns.later if isinstance(p, CombatBatch)]
         cards = np.concatenate([c.card for c in turns.casts] or [np.zeros(0, I64)])
         policy = Policy(
-            check_blocks=lambda _: turn_checks.check_blocks(self),
+            check_blocks=lambda: turn_checks.check_blocks(self),
             became_sick=self.became_sick,
             check_marked_damage=False,  # as the turn begins only: play_turns checks it
         )
         schedule = schedules.of([turns.first, *later], cards)
-        self.run: Run = start(schedule, turns.first, record, policy)
-        self.first_active = self.run.players.active_rows()
+        self.state: State = start(schedule, turns.first, record, policy)
+        self.first_active = self.state.players.active_rows()
         #: A later combat phase's batch before its declarations.
         self.undeclared = undeclared(turns.first)
         #: The batch each phase was played from, declarations included, in order.
@@ -79,55 +80,59 @@ class TurnRun:
         #: [phases][battles] for a phase a creature's ability adds: SKIP_NONE if, as the phase
         #: it follows ended, its creature was on the battlefield under its player's control,
         #: else why not (SKIP_SOURCE_GONE, SKIP_PLAYER_LEFT).
-        nb = self.run.nb
+        nb = self.state.frame.nb
         self.source_why: list[SmallArray] = [np.zeros(nb, np.int8) for _ in range(turns.n_phases)]
 
     def became_sick(self, rows: IntArray) -> None:
         """Rows came under their controller's control this turn (302.6): they can't attack in
         its later combat phases without haste."""
-        sick = np.zeros(self.run.n, np.bool_) if self.sick is None else self.sick.copy()
+        sick = np.zeros(self.state.frame.n, np.bool_) if self.sick is None else self.sick.copy()
         sick[rows] = True
         self.sick = sick
 
     def may_attack(self, rows: IntArray) -> BoolArray:
         """Whether the rules let some creatures attack as they are now (508.1a), summoning
         sickness included (302.6); tapped and off-the-battlefield aside."""
-        return turn_checks.may_attack(self.run, self.sick, rows)
+        s = self.state
+        return turn_checks.may_attack(s.frame, s.keywords, s.creatures, self.sick, rows)
 
     def raise_error(self) -> None:
         """Raise the input error of the first battle that has one."""
-        self.run.raise_error()
+        self.state.errors.raise_first()
 
     def outcome(self) -> BatchOutcome:
         """The state at the end of every turn's last combat phase, as arrays."""
-        return combat.outcome(self.run)
+        s = self.state
+        return combat.outcome(s.creatures, s.combat, s.players)
 
     def play_turns(self, on_phase: Callable[[int], None] | None = None) -> None:
         """Play every combat phase of every turn, in order; `on_phase(k)` after each."""
-        combat.check_marked_damage(self.run)
+        s = self.state
+        combat.check_marked_damage(s.frame, s.creatures, s.errors, s.context)
         for k in range(self.turns.n_phases):
             self.begin_phase(k)
-            combat.play(self.run)
+            combat.play(s)
             self._check_sources(k)
             if on_phase is not None:
                 on_phase(k)
-        self.over_before.append(self.run.players.game_over.copy())
+        self.over_before.append(s.players.game_over.copy())
 
     def begin_phase(self, k: int) -> None:
         """Leave the previous combat, cast the main phases' spells, declare phase k."""
-        run, turns = self.run, self.turns
+        state, turns = self.state, self.turns
+        n_steps = state.frame.n_steps
         self.k = k
         path = f"combats[{k}]"
         # Nothing is in combat between combat phases; the strikers, the log and the
         # requirements triggers made (509.1c: for their own combat) start over.
-        run.combat = CombatRows.of(self.undeclared, run.n_steps, self.record, path)
-        if run.log is not None:
-            run.log = Log()
-        self.over_before.append(run.players.game_over.copy())
+        state.combat = CombatRows.of(self.undeclared, n_steps, self.record, path)
+        if state.records.log is not None:
+            state.records.log = Log()
+        self.over_before.append(state.players.game_over.copy())
         if k < len(turns.casts) and len(turns.casts[k].battle):
-            cast_in_main(run, turns.casts[k])
+            cast_in_main(state, turns.casts[k])
         player = turns.players[k] if k < len(turns.players) else None
-        run.players.active = (
+        state.players.active = (
             self.first_active
             if player is None
             else np.where(player >= 0, player, self.first_active)
@@ -139,13 +144,15 @@ class TurnRun:
         if declarer is not None and (k == 0 or isinstance(phase, DrawnPhase)):
             only = phase.only if isinstance(phase, DrawnPhase) else None
             template = phase if isinstance(phase, CombatBatch) else self.undeclared
-            begins = phase_start(self, k, skip == SKIP_NONE, template, only)
+            happens = skip == SKIP_NONE
+            attacker = turns.players[k]
+            begins = phase_start(state, k, attacker, self.may_attack, happens, template, only)
             batch = with_declarations(template, declarer(begins))
         elif isinstance(phase, DrawnPhase):
-            batch = declared(run, self.undeclared, phase)
+            batch = declared(state, self.undeclared, phase)
         else:
             batch = phase
-        out = skip[run.creatures.battle] != SKIP_NONE  # a phase that does not happen:
+        out = skip[state.creatures.battle] != SKIP_NONE  # a phase that does not happen:
         if out.any():  # nothing declared
             attacking = np.array(batch.attacking, I64)
             attacking[out] = -1
@@ -157,17 +164,16 @@ class TurnRun:
                 block_attacker=batch.block_attacker[keep],
                 block_rank=batch.block_rank[keep],
             )
-        run.batch = batch
-        run.combat = CombatRows.of(batch, run.n_steps, self.record, path)
+        state.combat = CombatRows.of(batch, n_steps, self.record, path)
         if self.strict:  # as the phase begins, the creatures as they are now (RULES 4)
             turn_checks.check_declarations(self)
-        self.phase_batches.append(run.batch)
+        self.phase_batches.append(state.combat.batch)
 
     def _skipped(self, k: int, player: IntArray | None) -> SmallArray:
         """Per battle, whether combat phase k happens (SKIP_NONE) or why not, in the reference
         engine's order: the game is over; the phase it follows did not happen; the creature
         whose ability adds it was gone as that phase ended; its player has left the game."""
-        nb, players = self.run.nb, self.run.players
+        nb, players = self.state.frame.nb, self.state.players
         skip = np.full(nb, SKIP_NONE, np.int8)
         if player is None:
             return skip
@@ -188,7 +194,7 @@ class TurnRun:
     def _check_sources(self, k: int) -> None:
         """As combat phase k ends: for each later combat phase added after it by a creature's
         ability, whether that creature is on the battlefield under its player's control."""
-        c, lost = self.run.creatures, self.run.players.lost
+        c, lost = self.state.creatures, self.state.players.lost
         turns = self.turns
         for j in range(k + 1, min(len(turns.parent), len(turns.source))):
             src = turns.source[j]
@@ -202,7 +208,7 @@ class TurnRun:
             self.source_why[j] = np.where(at & ~here, why, self.source_why[j]).astype(np.int8)
 
 
-def cast_in_main(run: Run, casts: MainCasts) -> None:
+def cast_in_main(state: State, casts: MainCasts) -> None:
     """Spells cast in main phases (``turn.casts``), outside combat: the j-th cast of every
     battle at once through :func:`ecs_combat.batched.events.cast_in_main` (the target checked
     as it resolves, the token entering, state-based actions after each)."""
@@ -215,7 +221,7 @@ def cast_in_main(run: Run, casts: MainCasts) -> None:
     for j in range(int(place.max()) + 1):
         now = np.flatnonzero(place == j)
         events.cast_in_main(
-            run, casts.card[now], casts.caster[now], casts.target[now], casts.token[now]
+            state, casts.card[now], casts.caster[now], casts.target[now], casts.token[now]
         )
 
 
@@ -227,7 +233,14 @@ def resolve_turns(schedules: Schedules, turns: Sequence[TurnScenario]) -> list[T
     t = TurnRun(schedules, batch, record=True)
     t.scenarios = turns
     per_phase: list[list[CombatResult]] = []
-    t.play_turns(lambda k: per_phase.append(Results(t.run, t.run.log or Log()).build()))
+    s = t.state
+    t.play_turns(
+        lambda k: per_phase.append(
+            Results(
+                s.frame, s.creatures, s.keywords, s.combat, s.players, s.records.log or Log()
+            ).build()
+        )
+    )
     t.raise_error()
     tapped, may_attack = _turn_state(t)
     out = []
@@ -283,16 +296,16 @@ def _skip_reason(code: int, phase: Phase) -> str | None:
 def _turn_state(t: TurnRun) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:
     """Per turn, by creature id: whether it ends the turn tapped, and whether it could attack
     in a later combat phase (on the battlefield, untapped, no rule against it, 508.1a, 302.6)."""
-    run = t.run
-    c = run.creatures
-    ids = run.batch.creature_ids or []
-    starts = np.searchsorted(c.battle, np.arange(run.nb + 1)).tolist()
-    allowed = c.on_bf & ~c.tapped & t.may_attack(np.arange(run.n))
+    frame, c = t.state.frame, t.state.creatures
+    ids = frame.batch.creature_ids or []
+    nb = frame.nb
+    starts = np.searchsorted(c.battle, np.arange(nb + 1)).tolist()
+    allowed = c.on_bf & ~c.tapped & t.may_attack(np.arange(frame.n))
     tapped = (c.on_bf & c.tapped).tolist()
     may = allowed.tolist()
     return (
-        [{ids[r]: tapped[r] for r in range(starts[b], starts[b + 1])} for b in range(run.nb)],
-        [{ids[r]: may[r] for r in range(starts[b], starts[b + 1])} for b in range(run.nb)],
+        [{ids[r]: tapped[r] for r in range(starts[b], starts[b + 1])} for b in range(nb)],
+        [{ids[r]: may[r] for r in range(starts[b], starts[b + 1])} for b in range(nb)],
     )
 
 

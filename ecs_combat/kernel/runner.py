@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecs_combat.batched import (
+from ecs_combat.batched.arrays import (
     ACTION_CODE,
     BatchOutcome,
     CombatBatch,
     IntArray,
-    Schedule,
     StepDivisions,
 )
+from ecs_combat.batched.state import Schedule
 from ecs_combat.kernel import cache
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit

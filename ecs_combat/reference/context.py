@@ -31,7 +31,7 @@ from ecs_combat.reference.views import EntitySide
 from ecs_combat.rules.legality import why_not_a_legal_target
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.combat import Combat
+    from ecs_combat.reference.playing import Playing
 
 
 class ReferenceContext:
@@ -39,7 +39,7 @@ class ReferenceContext:
 
     __slots__ = ("_board", "_combat", "_marks", "counters_put", "stale")
 
-    def __init__(self, combat: Combat) -> None:
+    def __init__(self, combat: Playing) -> None:
         self._combat = combat
         self._board = combat.board
         self._marks: dict[str, dict[int, MarkValue]] = {}

@@ -28,10 +28,10 @@ from ecs_combat.rules.result import (
 from ecs_combat.scenario.model import Division
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.combat import Combat
+    from ecs_combat.reference.playing import Playing
 
 
-def damage_step(combat: Combat, plan: StepPlan) -> StepResult:
+def damage_step(combat: Playing, plan: StepPlan) -> StepResult:
     """One combat damage step: who strikes, assignment, dealing, state-based actions."""
     board = combat.board
     struck = combat.now.struck
@@ -65,14 +65,14 @@ def damage_step(combat: Combat, plan: StepPlan) -> StepResult:
     return step
 
 
-def _lethal(combat: Combat, target: int, one_is_lethal: bool) -> int:
+def _lethal(combat: Playing, target: int, one_is_lethal: bool) -> int:
     stats = esper.component_for_entity(target, Stats)
     marked = esper.component_for_entity(target, Damage).marked
     return lethal_damage(stats.toughness, marked, one_is_lethal)
 
 
 def assign(
-    combat: Combat, plan: StepPlan, dealers: list[int], step: StepResult
+    combat: Playing, plan: StepPlan, dealers: list[int], step: StepResult
 ) -> dict[int, dict[str, int]]:
     """Each dealer's assignment of its damage (510.1), recipient id -> amount."""
     board = combat.board
@@ -143,7 +143,7 @@ def assign(
     return assigned
 
 
-def _recipients(combat: Combat, plan: StepPlan, dealers: list[int]) -> list[Assignment]:
+def _recipients(combat: Playing, plan: StepPlan, dealers: list[int]) -> list[Assignment]:
     """Whom each dealer may assign its damage to and how much it assigns (510.1a-c): an
     attacker its blockers still in combat (or the player it attacks, unblocked), a blocker
     the attackers it blocks still attacking; as the plugins' ``assign-damage`` systems
@@ -165,7 +165,7 @@ def _recipients(combat: Combat, plan: StepPlan, dealers: list[int]) -> list[Assi
 
 
 def _check_excess(
-    combat: Combat,
+    combat: Playing,
     step: StepResult,
     explicit: list[tuple[int, Division, str, str, dict[str, int]]],
     assigned: dict[int, dict[str, int]],
@@ -196,7 +196,7 @@ def _check_excess(
 
 
 def _split_any_way(
-    combat: Combat,
+    combat: Playing,
     plan: StepPlan,
     a: Assignment,
     recipients: list[tuple[str, int]],
@@ -237,14 +237,14 @@ def _split_any_way(
     return amounts
 
 
-def _explain(combat: Combat, keyword: str) -> str:
+def _explain(combat: Playing, keyword: str) -> str:
     """A keyword with its plain-words summary, for the readable account."""
     summary = combat.reg.keywords[keyword].summary
     return f"{keyword}: {summary}" if summary else keyword
 
 
 def _note_excess(
-    combat: Combat,
+    combat: Playing,
     step: StepResult,
     keyword: str,
     player: str,
@@ -261,7 +261,7 @@ def _note_excess(
 
 
 def _check_division(
-    combat: Combat, division: Division, power: int, options: dict[str, int]
+    combat: Playing, division: Division, power: int, options: dict[str, int]
 ) -> dict[str, int]:
     for rid in division.amounts:
         if rid not in options:
@@ -282,7 +282,7 @@ def _check_division(
     return {rid: n for rid, n in division.amounts.items() if n > 0}
 
 
-def deal(combat: Combat, assigned: dict[int, dict[str, int]], step: StepResult) -> None:
+def deal(combat: Playing, assigned: dict[int, dict[str, int]], step: StepResult) -> None:
     """Deal all assigned damage at once, with life gained at the same time (510.2)."""
     board = combat.board
     dealt = [

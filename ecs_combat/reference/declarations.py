@@ -14,10 +14,10 @@ from ecs_combat.reference.state_based import destroy, resolve_triggers, state_ba
 from ecs_combat.rules.legality import lethal_damage_message
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.combat import Combat
+    from ecs_combat.reference.playing import Playing
 
 
-def set_up(combat: Combat) -> None:
+def set_up(combat: Playing) -> None:
     """Create the scenario's players, who take their seats in the combat, and creatures."""
     board, sc = combat.board, combat.now.scenario
     for p in sc.players.values():
@@ -35,7 +35,7 @@ def set_up(combat: Combat) -> None:
     check_marked_damage(combat)
 
 
-def check_marked_damage(combat: Combat) -> None:
+def check_marked_damage(combat: Playing) -> None:
     """A creature can't start the combat with lethal damage marked unless nothing destroys
     it (704.5g): that is an input error."""
     board, sc = combat.board, combat.now.scenario
@@ -57,7 +57,7 @@ def check_marked_damage(combat: Combat) -> None:
         )
 
 
-def declare_attackers(combat: Combat) -> None:
+def declare_attackers(combat: Playing) -> None:
     """The declare-attackers step (508): attackers, the systems (attack triggers), taps.
     State-based actions are checked as attackers are declared, before their triggers: the
     first check of the combat (a creature's +1/+1 and -1/-1 counters annihilate, 704.5q:
@@ -78,7 +78,7 @@ def declare_attackers(combat: Combat) -> None:
     board.refresh_keywords()
 
 
-def declare_blockers(combat: Combat) -> None:
+def declare_blockers(combat: Playing) -> None:
     """The declare-blockers step (509): blockers, the systems (block triggers), which resolve
     (603.3b)."""
     board, now = combat.board, combat.now
@@ -122,7 +122,7 @@ def declare_blockers(combat: Combat) -> None:
 
 
 def _add_blocks(
-    combat: Combat, added: list[tuple[int, int]], declared: dict[str, tuple[str, ...]]
+    combat: Playing, added: list[tuple[int, int]], declared: dict[str, tuple[str, ...]]
 ) -> None:
     """Blocks the declare-blockers systems added (702.22h): each blocker blocks the attacker
     too, after the attackers it was declared blocking."""

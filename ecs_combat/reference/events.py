@@ -29,10 +29,10 @@ from ecs_combat.scenario.events import token_creature
 from ecs_combat.scenario.model import CreatureSpec, Event
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.combat import Combat
+    from ecs_combat.reference.playing import Playing
 
 
-def apply_event(combat: Combat, ev: Event) -> None:
+def apply_event(combat: Playing, ev: Event) -> None:
     """Apply one scenario event (CONTRACT.md section 1)."""
     if ev.action == "enter":
         assert ev.creature is not None and ev.attacking is not None
@@ -108,7 +108,7 @@ def apply_event(combat: Combat, ev: Event) -> None:
             combat.note(f"{ev.at}: {ev.target} is not destroyed ({combat.now.kept.get(e, '')})")
 
 
-def event_damage(combat: Combat, recipient: int, to_player: bool, amount: int) -> int:
+def event_damage(combat: Playing, recipient: int, to_player: bool, amount: int) -> int:
     """How much of a `damage` event's noncombat damage is dealt, once the ``event-damage``
     systems have prevented what they prevent (never below 0)."""
     if not combat.systems.at["event-damage"]:
@@ -126,7 +126,7 @@ def _damage_words(would: int, dealt: int) -> str:
     return f"{dealt} damage ({would - dealt} of {would} prevented)"
 
 
-def cast(combat: Combat, ev: Event) -> None:
+def cast(combat: Playing, ev: Event) -> None:
     """Cast a card from the card library by a `cast` event; it checks its target as it
     resolves (608.2b)."""
     assert ev.card is not None and ev.caster is not None
@@ -134,7 +134,7 @@ def cast(combat: Combat, ev: Event) -> None:
     resolve_spell(combat, ev.card, ev.caster, ev.target, token, ev.at)
 
 
-def cast_in_main(combat: Combat, cast: CastInMain) -> None:
+def cast_in_main(combat: Playing, cast: CastInMain) -> None:
     """Cast a spell during a main phase (``turn.casts``), outside combat: it resolves (608.2b:
     an illegal target, such as one a card wants attacking or blocking, makes it do nothing),
     then state-based actions are checked (704.3). Nothing happens once the game is over.
@@ -159,7 +159,7 @@ def cast_in_main(combat: Combat, cast: CastInMain) -> None:
 
 
 def resolve_spell(
-    combat: Combat,
+    combat: Playing,
     name: str,
     caster: str,
     target: str | None,
@@ -199,7 +199,7 @@ def resolve_spell(
         combat.note(f"{card.name}: {why}")
 
 
-def illegal_target(combat: Combat, card: CardDefinition, target: str, caster: str) -> str | None:
+def illegal_target(combat: Playing, card: CardDefinition, target: str, caster: str) -> str | None:
     """Why a target is illegal for a card as it resolves, or None if it is legal. A player
     ("any target", 115.4) is legal while in the game."""
     player = combat.board.players.get(target)

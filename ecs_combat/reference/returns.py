@@ -24,10 +24,10 @@ from ecs_combat.reference.components import (
 from ecs_combat.reference.components import Player as PlayerComponent
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.combat import Combat
+    from ecs_combat.reference.playing import Playing
 
 
-def return_to_battlefield(combat: Combat, entity: int) -> None:
+def return_to_battlefield(combat: Playing, entity: int) -> None:
     """A creature that died returns as a new object: as its spec put it onto the battlefield,
     but untapped, not in combat, summoning sick, with no damage, counters, marks or state of
     the old object; nothing happens to a token (111.8) or a creature on the battlefield."""
@@ -51,7 +51,7 @@ def return_to_battlefield(combat: Combat, entity: int) -> None:
         combat.now.new_objects.add(entity)
 
 
-def _forget_state(combat: Combat, entity: int) -> None:
+def _forget_state(combat: Playing, entity: int) -> None:
     """The new object's plugin state is the default (printed state stays), and creature
     references to the old object, on any creature or player, are cleared (a pair is broken on
     both sides)."""

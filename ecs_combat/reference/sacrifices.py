@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.combat import Combat
+    from ecs_combat.reference.playing import Playing
 
 
-def choose_sacrifices(combat: Combat, player: int, n: int) -> list[int]:
+def choose_sacrifices(combat: Playing, player: int, n: int) -> list[int]:
     """The (at most) `n` creatures `player` chooses to sacrifice now: the next `n` ids of the
     scenario's ``sacrifices`` for that player (each call takes its own), those still on the
     battlefield under that player's control; then, for the rest, the least valuable of that

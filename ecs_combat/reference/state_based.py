@@ -22,10 +22,10 @@ from ecs_combat.reference.components import (
 )
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.combat import Combat
+    from ecs_combat.reference.playing import Playing
 
 
-def state_based_actions(combat: Combat) -> list[str]:
+def state_based_actions(combat: Playing) -> list[str]:
     """704.5a, f, g and the plugins' conditions: players lose, creatures die; the `dies`
     systems follow, and the state-based actions are checked again after them (704.3: a dies
     trigger's counters annihilate, 704.5q; what it returns can die) until a check finds
@@ -40,7 +40,7 @@ def state_based_actions(combat: Combat) -> list[str]:
             return sorted(died, key=lambda cid: board.order(board.creatures[cid]))
 
 
-def check_state(combat: Combat) -> list[str]:
+def check_state(combat: Playing) -> list[str]:
     """One check of the state-based actions (704.3), then the `dies` systems and triggers.
     Returns who died: in the check, then as the triggers resolved."""
     board = combat.board
@@ -80,7 +80,7 @@ def check_state(combat: Combat) -> list[str]:
     return died + creatures_died(combat, [board.creatures[cid] for cid in died])
 
 
-def left_with_counters(combat: Combat, put: list[tuple[int, str, int]], gone: set[int]) -> None:
+def left_with_counters(combat: Playing, put: list[tuple[int, str, int]], gone: set[int]) -> None:
     """The counters the check's systems put on or removed from creatures that left in that
     same check are undone: every action of one check happens at once (704.3), so a creature
     dies with the counters it had, and its `dies` triggers read them (704.5q)."""
@@ -89,7 +89,7 @@ def left_with_counters(combat: Combat, put: list[tuple[int, str, int]], gone: se
             combat.board.add_counters(e, kind, -change)
 
 
-def destroy(combat: Combat, creatures: set[int]) -> set[int]:
+def destroy(combat: Playing, creatures: set[int]) -> set[int]:
     """Creatures about to be destroyed, less those a system exempts (701.8); why those were
     kept is the combat's `kept`."""
     if not creatures:
@@ -100,7 +100,7 @@ def destroy(combat: Combat, creatures: set[int]) -> set[int]:
     return destruction.creatures
 
 
-def creatures_died(combat: Combat, entities: list[int]) -> list[str]:
+def creatures_died(combat: Playing, entities: list[int]) -> list[str]:
     """The `dies` systems for creatures that just died (700.4), unless the game is over; the
     "dies" triggers they put on the stack resolve as block triggers do (RULES 11.5). Returns
     who died as they resolved (a creature once for each time)."""
@@ -118,7 +118,7 @@ def creatures_died(combat: Combat, entities: list[int]) -> list[str]:
     return died
 
 
-def resolve_triggers(combat: Combat, triggers: list[Trigger], dies: bool = False) -> list[str]:
+def resolve_triggers(combat: Playing, triggers: list[Trigger], dies: bool = False) -> list[str]:
     """Resolve triggered abilities in APNAP order (603.3b): the active player's go on the
     stack first, so the other players' resolve first, the last in turn order first; one
     player's in the order of their sources, one source's in the order its keyword instances
@@ -155,7 +155,7 @@ def resolve_triggers(combat: Combat, triggers: list[Trigger], dies: bool = False
     return died
 
 
-def resolve_trigger(combat: Combat, t: Trigger, new_objects: set[int], dies: bool) -> list[str]:
+def resolve_trigger(combat: Playing, t: Trigger, new_objects: set[int], dies: bool) -> list[str]:
     """One trigger resolves, then state-based actions are checked (returns who died).
     Creatures that returned as new objects since it was put on the stack (`new_objects`) are
     not what it knew (400.7)."""
@@ -177,7 +177,7 @@ def resolve_trigger(combat: Combat, t: Trigger, new_objects: set[int], dies: boo
     return died
 
 
-def sacrifice(combat: Combat, entities: Iterable[int]) -> None:
+def sacrifice(combat: Playing, entities: Iterable[int]) -> None:
     """Their controllers sacrifice creatures (701.17): those on the battlefield leave it
     together and die (700.4); the `dies` systems run once for all of them, and state-based
     actions are checked after them (704.3)."""
@@ -192,7 +192,7 @@ def sacrifice(combat: Combat, entities: Iterable[int]) -> None:
         state_based_actions(combat)
 
 
-def destroy_creatures(combat: Combat, entities: Iterable[int]) -> list[int]:
+def destroy_creatures(combat: Playing, entities: Iterable[int]) -> list[int]:
     """An effect destroys creatures (701.8): the `destroy` systems may keep some
     (indestructible, regeneration: why in the combat's `kept`); the others leave the
     battlefield together and die, the `dies` systems run once for them and state-based
@@ -208,7 +208,7 @@ def destroy_creatures(combat: Combat, entities: Iterable[int]) -> list[int]:
     return destroyed
 
 
-def players_leave(combat: Combat, losers: list[int]) -> None:
+def players_leave(combat: Playing, losers: list[int]) -> None:
     """A player who loses leaves the game, with their creatures (800.4a); the account says
     so, and which attackers it leaves attacking nobody."""
     board = combat.board

@@ -12,11 +12,11 @@ from ecs_combat.reference.components import Attacking, Player, Tapped
 from ecs_combat.scenario.tokens import token_copy
 
 if TYPE_CHECKING:
-    from ecs_combat.reference.combat import Combat
+    from ecs_combat.reference.playing import Playing
 
 
 def create_token(
-    combat: Combat, controller: int, source: int, tapped: bool, attacking: int | None
+    combat: Playing, controller: int, source: int, tapped: bool, attacking: int | None
 ) -> int | None:
     """A token copy of `source` enters under `controller`'s control (707.2, 111.1), tapped or
     not, attacking a player or not (506.3: only if that player is still in the game), with

@@ -4,18 +4,45 @@ checking each event, and the creature tokens that cast cards create."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ecs_combat.plugin.definitions import Card, token_id
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.scenario.checks import type_name
-from ecs_combat.scenario.instances import parse_instance
-from ecs_combat.scenario.model import CreatureSpec, Event, Scenario
+from ecs_combat.scenario.checks import Checker, type_name
+from ecs_combat.scenario.instances import Parameter, parse_instance
+from ecs_combat.scenario.model import CreatureSpec, Event, PlayerSpec, Scenario
 from ecs_combat.scenario.tokens import reserved_tokens
 from ecs_combat.suggest import did_you_mean
 
-if TYPE_CHECKING:
-    from ecs_combat.scenario.loader import Parser
+
+class Parser(Protocol):
+    """What reading the events needs of the scenario's reader
+    (:class:`ecs_combat.scenario.loader.Parser`): its checker, registry and document, the
+    players and creatures read so far, and its readers of keywords, counters, player
+    references and creature tables."""
+
+    c: Checker
+    registry: Registry
+    doc: dict[str, Any]
+    players: dict[str, PlayerSpec]
+    creatures: dict[str, CreatureSpec]
+
+    def keywords(self, value: Any, path: str) -> tuple[tuple[str, ...], tuple[Parameter, ...]]:
+        """A keyword list: the names and parameters of its instances."""
+        ...
+
+    def counters(self, value: Any, path: str, minimum: int | None) -> dict[str, int]:
+        """A table of counters by kind."""
+        ...
+
+    def player_ref(self, value: Any, path: str) -> str:
+        """A player's id that the scenario declares."""
+        ...
+
+    def creature(self, cid: str, raw: Any, path: str) -> CreatureSpec:
+        """A creature table, validated."""
+        ...
+
 
 EVENT_ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # action: (required fields, optional fields)
