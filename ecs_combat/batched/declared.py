@@ -20,8 +20,9 @@ import numpy as np
 from ecs_combat.batched import combat
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.batched.keyword_rows import KeywordRows
 from ecs_combat.batched.keywords import instances, lands, refresh, types
-from ecs_combat.batched.state import Run
+from ecs_combat.batched.state import CreatureRows, Frame
 from ecs_combat.errors import RefusedError
 from ecs_combat.plugin.definitions import FROM_WORDS
 from ecs_combat.plugin.registry import Registry
@@ -57,28 +58,28 @@ def play_declarations(
     board = dataclasses.replace(scenario, blockers={})
     engine = _engine(registry)
     try:
-        run = engine.start(scenarios_to_batch([board], registry), record=False)
+        state = engine.start(scenarios_to_batch([board], registry), record=False)
     except RefusedError:
         from ecs_combat.reference.characteristics import play_declarations as in_a_world
 
         return in_a_world(scenario, registry, attackers_tapped)
-    refresh(run, None)
-    run.raise_error()
+    refresh(state, None)
+    state.errors.raise_first()
     ids = list(scenario.creatures)
-    attacking = _sides(run, len(ids))
-    combat.declare_attackers(run)
-    refresh(run, None)
-    run.raise_error()
-    blocking = _sides(run, len(ids))
-    rows = run.creatures
+    attacking = _sides(state.frame, state.keywords, state.creatures, len(ids))
+    combat.declare_attackers(state)
+    refresh(state, None)
+    state.errors.raise_first()
+    blocking = _sides(state.frame, state.keywords, state.creatures, len(ids))
+    rows = state.creatures
     gone = ~rows.on_bf[: len(ids)]
-    if run.combat.returned is not None:
-        gone |= run.combat.returned[: len(ids)]
+    if state.combat.returned is not None:
+        gone |= state.combat.returned[: len(ids)]
     declared = np.array([cid in scenario.attackers for cid in ids], np.bool_)
-    gone |= declared & ~run.combat.att[: len(ids)]
+    gone |= declared & ~state.combat.att[: len(ids)]
     made = [
         (ids[b], ids[a], keyword)
-        for bs, as_, keyword in run.combat.required_blocks
+        for bs, as_, keyword in state.combat.required_blocks
         for b, a in zip(bs.tolist(), as_.tolist(), strict=True)
         if b < len(ids) and a < len(ids)
     ]
@@ -91,20 +92,20 @@ def play_declarations(
     )
 
 
-def _sides(run: Run, n: int) -> list[KeywordSide]:
+def _sides(frame: Frame, kw: KeywordRows, creatures: CreatureRows, n: int) -> list[KeywordSide]:
     """The first `n` creature rows as they are now: keyword instances (printed, granted,
     counters, static abilities), colors, power, types and their controller's lands."""
     found: list[list[tuple[str, Parameter]]] = [[] for _ in range(n)]
-    registry = run.schedule.registry
-    for name in sorted(run.schedule.masks.bit):
+    registry = frame.schedule.registry
+    for name in sorted(frame.schedule.masks.bit):
         keyword = registry.keyword(name)
         worded = keyword is not None and keyword.parameter == "color"
-        rows, params = instances(run, name)
+        rows, params = instances(frame, kw, name)
         for row, p in zip(rows.tolist(), params.tolist(), strict=True):
             if row < n:
                 found[row].append((name, None if p < 0 else FROM_WORDS[p] if worded else p))
-    colors, power = run.creatures.colors, run.creatures.power
-    type_bits, land_bits = types(run), lands(run)[run.creatures.controller]
+    colors, power = creatures.colors, creatures.power
+    type_bits, land_bits = types(frame), lands(frame)[creatures.controller]
     return [
         KeywordSide(
             found[r],
