@@ -3,7 +3,7 @@ plugins' restrictions with the creatures as the line declares them
 (:func:`~ecs_combat.rules.sides.spec_side`, remembered for each kind of creature: its keyword
 instances, power, colors and types).
 
-A line the reference world would be needed for (a declare-attackers system for its creatures,
+A line whose creatures may change before blocks (a declare-attackers system for its creatures,
 a keyword with a static ability, a block requirement such as lure's) is not legal here: the
 full reader checks it, with its messages. The quick readers (:mod:`.quick`, :mod:`.quick_rows`)
 share one :class:`KindLegality` per registry.
@@ -46,7 +46,7 @@ class KindLegality:
 
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
-        #: Keywords whose static abilities the reference world gives (a plugin's static
+        #: Keywords with static abilities (a plugin's static
         #: ability belongs to its keywords), and keywords with a declare-attackers system:
         #: a line with them is left to the full reader; None: every line with keywords is.
         self.static_keywords = static_ability_keywords(registry)
@@ -78,8 +78,8 @@ class KindLegality:
         attackers: Iterable[int],
         blocks: Iterable[tuple[int, int]],
     ) -> bool:
-        """Whether a line's attacks and blocks are surely legal with nothing for the reference
-        world to change first: `kinds` of its creatures, the places of its `attackers` among
+        """Whether a line's attacks and blocks are surely legal with nothing to change the
+        creatures first: `kinds` of its creatures, the places of its `attackers` among
         them, its `blocks` as (blocker, attacker) places, each blocker blocking one attacker.
         False sends the line to the full check."""
         names = [k[0] for k in kinds]
@@ -125,8 +125,8 @@ class KindLegality:
 
     def known(self, keywords: frozenset[str], attacks: bool) -> bool | None:
         """What :meth:`legal` says of a line with these keywords (and attackers, if
-        `attacks`) without looking at its creatures: False for a keyword the reference world
-        is needed for, True when the keywords bring no restriction, else None."""
+        `attacks`) without looking at its creatures: False for a keyword that may change the
+        creatures before blocks, True when the keywords bring no restriction, else None."""
         static, attack = self.static_keywords, self.attack_keywords
         if static is None or not static.isdisjoint(keywords):
             return False
