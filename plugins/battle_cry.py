@@ -8,12 +8,15 @@ resolves.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
     BatchContext,
     BatchTriggers,
     CombatContext,
+    KernelPart,
     Keyword,
     System,
     Trigger,
@@ -45,6 +48,14 @@ def resolve_batched(batch: BatchContext, triggers: BatchTriggers) -> None:
     batch.pump(np.flatnonzero(others), 1, 0)
 
 
+def resolve_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """The trigger resolving in the compiled kernel: each other attacker of its battle."""
+    b = c.battle[row]
+    for i in range(t.rows[b], t.rows[b + 1]):
+        if i != row and c.attacking[i] and c.on_battlefield[i]:
+            c.power[i] += 1
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [Keyword(BATTLE_CRY, rule="702.91", summary="other attackers +1/+0 (an attack trigger)")]
@@ -53,3 +64,8 @@ def register_keywords() -> list[Keyword]:
 @hookimpl
 def register_systems() -> list[System]:
     return [attack_trigger(BATTLE_CRY, resolve, resolve_batched)]
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [KernelPart("declare-attackers", "attack trigger", resolve_kernel, event="attacks")]

@@ -6,6 +6,8 @@ A trigger as attackers are declared: a system at ``declare-attackers`` in both e
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -13,6 +15,7 @@ from ecs_combat import (
     BatchAttackDeclaration,
     BatchContext,
     CombatContext,
+    KernelPart,
     Keyword,
     System,
     hookimpl,
@@ -59,6 +62,14 @@ def attacks_alone_batched(batch: BatchContext, declaration: BatchAttackDeclarati
     batch.pump(alone_attackers[gains], gain[gains], gain[gains])
 
 
+def attacks_alone_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """702.83a in the compiled kernel, for one instance of exalted (`row`'s): the creature
+    attacking alone (`other`) gets +1/+1, at once as in the other forms."""
+    if c.on_battlefield[other]:
+        c.power[other] += 1
+        c.toughness[other] += 1
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [Keyword(EXALTED, rule="702.83", counter=True)]
@@ -73,5 +84,18 @@ def register_systems() -> list[System]:
             attacks_alone,
             attacks_alone_batched,
             {EXALTED},
+        )
+    ]
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [
+        KernelPart(
+            "declare-attackers",
+            "attacks alone",
+            attacks_alone_kernel,
+            event="a creature you control attacks alone",
+            at_once=True,
         )
     ]

@@ -23,6 +23,7 @@ from ecs_combat.plugin.kernels import (
     CORE_WRITABLE,
     KERNEL_POINTS,
     POINT_COLUMNS,
+    TRIGGER_EVENTS,
     KernelColumn,
     KernelPart,
 )
@@ -35,7 +36,15 @@ ENTRY_POINTS = ("resolve_range", "one_on_one_range")
 #: Names a part may call besides its arguments.
 BUILTINS = frozenset({"min", "max", "abs", "range", "True", "False", "None"})
 #: The argument whose attributes are the point's own columns, per point.
-POINT_ARGUMENT = {"assign-damage": "a", "state-based-actions": "k", "cast": "g"}
+POINT_ARGUMENT = {
+    "assign-damage": "a",
+    "state-based-actions": "k",
+    "cast": "g",
+    "declare-attackers": "t",
+    "declare-blockers": "t",
+}
+#: A trigger part's event, as the template numbers it (``EVENT_*``).
+EVENT_CODES = {e: i for i, e in enumerate(e for p in TRIGGER_EVENTS.values() for e in p)}
 
 
 @dataclass(frozen=True)
@@ -110,7 +119,7 @@ def generate(registry: Registry) -> KernelSource:
         entry_points(body.replace("\ndef ", "\n@_njit\ndef ")),
         own_types(owns),
         *(f"@_njit\n{p.text}" for p in parts),
-        *(f"@_njit\n{g}" for g in glue(parts)),
+        *(f"@_njit\n{g}" for g in glue(parts) + trigger_glue(parts)),
     ]
     text = "\n\n".join(chunks) + "\n"
     digest = hashlib.sha256(
@@ -202,7 +211,7 @@ def part_text(plugin: str, part: KernelPart, name: str, own: set[str]) -> str:
                 f"{', '.join(f'{core}.{w}' for w in CORE_WRITABLE.get(part.point, ())) or 'no core column'}"
                 ", its point's own columns and its plugin's"
             )
-    numbers = Numbers(fn.__globals__, local, what)
+    numbers = Numbers({**fn.__globals__, **dict(part.numbers)}, local, what)
     numbers.visit(node)
     return ast.unparse(node)
 
@@ -279,3 +288,35 @@ def glue(parts: list[PartSource]) -> list[str]:
         g = f"Cast(st.kw, cb[{p.bits}:{p.bits + len(p.part.grants)}])"
         cast.append(f"    if part == {n}:\n        {p.name}(row, caster, c, {g}, o[{p.own}])")
     return ["\n".join(f) for f in (assign, deal, react, players, creatures, destroy, cast)]
+
+
+def trigger_glue(parts: list[PartSource]) -> list[str]:
+    """The functions the template calls as attackers and blockers are declared: each
+    trigger part's triggers noted (or, acting at once, done), and a trigger resolving."""
+    out = []
+    for point, name in (
+        ("declare-attackers", "attack_trigger_parts"),
+        ("declare-blockers", "block_trigger_parts"),
+    ):
+        lines = [f"def {name}(b, c, st, bt, bl, tg, guards, o):", "    e = tg.start[b]"]
+        for i, p in enumerate(parts):
+            if p.part.point != point:
+                continue
+            call = f"collect(b, {EVENT_CODES[p.part.event]}, guards[{i}], {i}, e, c, st, bt, bl, tg)"
+            if not p.part.at_once:
+                lines.append(f"    e = {call}")
+                continue
+            lines += [
+                f"    done = {call}",
+                "    t = Trig(tg.blockers, bt.rows)",
+                "    for x in range(e, done):",
+                f"        {p.name}(tg.source[x], tg.n[x], tg.other[x], c, t, o[{p.own}])",
+            ]
+        lines.append("    return e")
+        out.append("\n".join(lines))
+    resolve = ["def trigger_parts(part, row, n, other, c, t, o):", "    pass"]
+    for i, p in enumerate(parts):
+        if p.part.point in TRIGGER_EVENTS and not p.part.at_once:
+            resolve.append(f"    if part == {i}:\n        {p.name}(row, n, other, c, t, o[{p.own}])")
+    out.append("\n".join(resolve))
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from types import ModuleType
 from typing import Any
@@ -24,7 +24,7 @@ from ecs_combat.batched import (
 from ecs_combat.kernel import cache
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
-from ecs_combat.plugin.kernels import KERNEL_POINTS, KernelColumn
+from ecs_combat.plugin.kernels import KERNEL_POINTS, TRIGGER_EVENTS, KernelColumn
 from ecs_combat.plugin.registry import Registry
 
 I64 = np.int64
@@ -49,6 +49,8 @@ class Plan:
     strike: npt.NDArray[np.uint64]
     withhold: npt.NDArray[np.uint64]
     guards: npt.NDArray[np.uint64]
+    #: The keywords whose instances trigger parts read (their numbers too), as bits.
+    triggering: int = 0
 
 
 class Kernel:
@@ -90,7 +92,9 @@ class Kernel:
             if rows.size:
                 return f"the batch has {what}"
         if b.instance_row.size and bool((b.instance_parameter >= 0).any()):
-            return "the batch has keyword instances with parameters"  # parts see none
+            why = _parameter_refusal(b, self.plan(schedule).triggering)
+            if why:
+                return why
         if b.counters is not None and b.counters.size and bool(b.counters.any()):
             return "the batch has counters"
         if not bool(np.asarray(b.present).all()):
@@ -161,6 +165,7 @@ class Kernel:
                 U64,
             ),
         )
+        plan = replace(plan, triggering=_triggering(self.source, bit))
         self._plans[id(schedule)] = (schedule, plan)
         return plan
 
@@ -195,7 +200,7 @@ class Kernel:
             self.compile()
         plan = self.plan(schedule)
         args = self._arguments(batch, plan, divisions)
-        c, st, bt, bl, *_, owns, rc, _ = args
+        c, st, bt, bl, *_, owns, rc, _, _ = args
         if self._call is None:
             self._call = self._entry()
         self._run(self._call, batch.n_battles, args)
@@ -243,7 +248,8 @@ class Kernel:
         counts = np.zeros((3, n), I64)
         players = np.zeros((2, np_), np.bool_)
         attacking = np.asarray(b.attacking, I64)
-        casts = len(b.event_battle) > 0  # they pump: power and toughness copied
+        # casts and triggers pump: power and toughness copied
+        casts = len(b.event_battle) > 0 or plan.triggering != 0
         c = m.Core(
             _fixed(b.battle, I64),
             _fixed(b.controller, I64),
@@ -267,9 +273,10 @@ class Kernel:
             order = np.argsort(ba, kind="stable")
             bb, ba, rank = bb[order], ba[order], rank[order]
         room = 2 * (n + len(bb))
+        starts, noted = _trigger_room(self.source, b, ba)
         # scratch, each place written before it is read: each attacker's first block, a
-        # blocker's blocks in order, a step's flows
-        scratch = np.empty(n + len(bb) + 3 * room, I64)
+        # blocker's blocks in order, a step's flows, the triggers noted
+        scratch = np.empty(n + len(bb) + 3 * room + noted, I64)
         st = m.State(
             np.array(b.keywords, U64) if casts else _read(b.keywords, U64),  # casts grant
             flags[2], flags[3], flags[4], flags[5],
@@ -300,7 +307,11 @@ class Kernel:
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
         rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
-        return c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns, rc, _divisions(m, b)
+        tg = _triggers(m, b, starts, scratch[n + len(bb) + 3 * room :])
+        return (
+            c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns, rc,
+            _divisions(m, b), tg,
+        )  # fmt: skip
 
     def _column(self, column: KernelColumn, batch: CombatBatch) -> AnyArray:
         """A plugin's own column's first values."""
@@ -330,6 +341,60 @@ class Kernel:
         jobs = [self._pool.submit(kernel, lo, hi, *args) for lo, hi in pairwise(edges)]
         for job in jobs:
             job.result()
+
+
+def _triggering(source: KernelSource, bit: dict[str, int]) -> int:
+    """The bits of the keywords trigger parts read the instances of."""
+    out = 0
+    for p in source.parts:
+        if p.part.point in TRIGGER_EVENTS:
+            for kw in p.keywords:
+                out |= bit.get(kw, 0)
+    return out
+
+
+def _parameter_refusal(b: CombatBatch, triggering: int) -> str:
+    """Why the kernel can't resolve a batch's keyword parameters, or ``""``: only trigger
+    parts read them (bushido 2); other parts see none."""
+    given = np.asarray(b.instance_keyword)[np.asarray(b.instance_parameter) >= 0]
+    read = (np.left_shift(np.uint64(1), given.astype(U64)) & U64(triggering)) != 0
+    if not bool(read.all()):
+        return "the batch has keyword instances with parameters"
+    return ""
+
+
+def _trigger_room(source: KernelSource, b: CombatBatch, ba: IntArray) -> tuple[IntArray, int]:
+    """Where each battle's triggers are noted ([battles + 1]), and the scratch they take:
+    per trigger part, at most one per instance of each creature (a creature without listed
+    instances has one) and one per instance of each block's attacker."""
+    n, nb = b.n_creatures, b.n_battles
+    parts = sum(p.part.point in TRIGGER_EVENTS for p in source.parts)
+    start = np.zeros(nb + 1, I64)
+    if not parts:
+        return start, 0
+    each = np.maximum(np.bincount(np.asarray(b.instance_row, I64), minlength=n), 1)
+    battle = np.asarray(b.battle, I64)
+    room = np.bincount(battle, each, minlength=nb).astype(I64)
+    if len(ba):
+        room += np.bincount(battle[ba], each[ba], minlength=nb).astype(I64)
+    np.cumsum(room * parts, out=start[1:])
+    size = int(start[-1])
+    return start, 6 * size + n
+
+
+def _triggers(m: ModuleType, b: CombatBatch, start: IntArray, work: AnyArray) -> Any:
+    """The kernel's `tg` (template ``Triggers``): the batch's keyword instances by row,
+    where each battle's triggers are noted (`start`), and their scratch (`work`)."""
+    size = int(start[-1])
+    ins = np.asarray(b.instance_keyword, I64)
+    return m.Triggers(
+        _fixed(_starts(np.asarray(b.instance_row, I64), b.n_creatures), I64),
+        _fixed(np.left_shift(np.ones(len(ins), U64), ins.astype(U64)), U64),
+        _fixed(b.instance_parameter, I64),
+        _fixed(start, I64),
+        *(work[i * size : (i + 1) * size] for i in range(6)),
+        work[6 * size :],
+    )
 
 
 def _record(m: ModuleType, steps: int, size: tuple[int, int]) -> Any:

@@ -67,6 +67,30 @@ Flows = namedtuple("Flows", ["source", "recipient", "amount"])
 Events = namedtuple("Events", ["start", "target", "caster", "part", "rule"])
 #: A ``cast`` part's `g`: the keywords of every creature row, and the bits of its grants.
 Cast = namedtuple("Cast", ["keywords", "bits"])
+#: Attack and block triggers (``declare-attackers``, ``declare-blockers`` parts): the batch's
+#: keyword instances by creature row (where each row's begin, [rows + 1]; each one's keyword
+#: bit and number, -1 for none), where each battle's triggers begin ([battles + 1]), and per
+#: trigger its source, number, `other`, part, place among its source's instances (UNLISTED:
+#: a keyword with no listed instance) and `order` (scratch); `blockers`: [rows] scratch.
+Triggers = namedtuple(
+    "Triggers",
+    [
+        "ins_start", "ins_bit", "ins_number", "start",
+        "source", "n", "other", "part", "listed", "order", "blockers",
+    ],
+)  # fmt: skip
+#: A trigger part's `t`: creatures blocking each (its source's counted as it resolves), and
+#: where each battle's creature rows begin.
+Trig = namedtuple("Trig", ["blockers", "rows"])
+#: The events of trigger parts (:data:`ecs_combat.plugin.kernels.TRIGGER_EVENTS`, in order).
+EVENT_ATTACKS = 0
+EVENT_ALONE = 1
+EVENT_IN_BLOCKS = 2
+EVENT_BLOCKED = 3
+EVENT_UNBLOCKED = 4
+EVENT_FLANKED = 5
+#: The place of an instance no keyword list names: after every listed one.
+UNLISTED = 1 << 30
 #: A card's target rule (:class:`ecs_combat.plugin.definitions.TargetRule`), as bits.
 RULE_CASTER_CONTROLS = 1
 RULE_BLOCKING_OR_BLOCKED = 2
@@ -86,17 +110,17 @@ Record = namedtuple(
 
 def resolve_range(
     lo: int, hi: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any,
-    guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any,
+    guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any, tg: Any,
 ) -> None:  # fmt: skip
     """Play battles `lo` to `hi - 1` through."""
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv, tg)
 
 
 def one_on_one_range(
     lo: int, hi: int, keyword: Any, power: Any, toughness: Any, masks: Any, work: Any,
     fresh: Any, counts: Any, codes: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any,
-    a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any,
+    a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any, tg: Any,
 ) -> None:  # fmt: skip
     """Battles `lo` to `hi - 1` of a block of one attacker against one blocker (rows 2b and
     2b + 1), drawn, played and tallied: `keyword`, `power` and `toughness` [battles, 2] as
@@ -113,7 +137,7 @@ def one_on_one_range(
             c.toughness[row] = toughness[b, side]
             st.kw[row] = masks[keyword[b, side]]
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv, tg)
         attacker_died = 0 if c.on_battlefield[2 * b] else 1
         blocker_died = 0 if c.on_battlefield[2 * b + 1] else 1
         key = int(keyword[b, 0]) * codes + int(keyword[b, 1])
@@ -129,13 +153,18 @@ def one_on_one_range(
 
 def play(
     b: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any, guards: Any,
-    ev: Any, cb: Any, o: Any, rc: Any, dv: Any,
+    ev: Any, cb: Any, o: Any, rc: Any, dv: Any, tg: Any,
 ) -> None:  # fmt: skip
-    """One battle's combat: declarations, state-based actions, the cards cast as blockers
-    are declared, the damage steps."""
-    has_attack, keywords = declare(b, c, st, bt, bl)
+    """One battle's combat: declarations with their triggers, state-based actions, the
+    cards cast as blockers are declared, the damage steps."""
+    has_attack, keywords = declare(b, c, st, bt)
     if not has_attack:
         return  # no attacker: nothing happens, no step, no state-based actions
+    e = attack_trigger_parts(b, c, st, bt, bl, tg, guards, o)
+    resolve_triggers(b, e, c, st, bt, bl, k, guards, o, tg)  # 508.2
+    keywords = declare_blocks(b, keywords, c, st, bt, bl)
+    e = block_trigger_parts(b, c, st, bt, bl, tg, guards, o)
+    resolve_triggers(b, e, c, st, bt, bl, k, guards, o, tg)  # 509.2-509.5
     check_state(b, False, c, st, bt, k, guards, o)
     for e in range(ev.start[b], ev.start[b + 1]):
         if bt.game_over[b]:
@@ -158,9 +187,8 @@ def play(
         check_state(b, True, c, st, bt, k, guards, o)
 
 
-def declare(b: int, c: Any, st: Any, bt: Any, bl: Any) -> tuple[bool, Any]:
-    """Attackers and blockers (508, 509): whether the battle has an attacker, and the
-    keywords of every creature in combat (their bits or-ed)."""
+def declare(b: int, c: Any, st: Any, bt: Any) -> tuple[bool, Any]:
+    """Attackers (508): whether the battle has one, and their keywords (bits or-ed)."""
     has_attack = False
     keywords = np.uint64(0)
     for i in range(bt.rows[b], bt.rows[b + 1]):
@@ -168,19 +196,24 @@ def declare(b: int, c: Any, st: Any, bt: Any, bl: Any) -> tuple[bool, Any]:
             st.in_combat[i] = True
             has_attack = True
             keywords |= st.kw[i]
-    if not has_attack:
-        return False, keywords
+    return has_attack, keywords
+
+
+def declare_blocks(b: int, keywords: Any, c: Any, st: Any, bt: Any, bl: Any) -> Any:
+    """Blockers (509): the blocks of a blocker on the battlefield of an attacker still
+    attacking (509.1a; an attacker all of whose blockers are gone is not blocked); the
+    keywords of every creature in combat (`keywords`: the attackers', bits or-ed)."""
     for q in range(bt.blocks[b], bt.blocks[b + 1]):
         x, y = bl.attacker[q], bl.blocker[q]
         if st.a_count[x] == 0:
             st.a_start[x] = q
         st.a_count[x] += 1
-        st.blocked[x] = True  # blocked, whatever happens to its blockers (509.1h)
         if c.on_battlefield[y] and c.attacking[x]:
+            st.blocked[x] = True  # blocked, whatever happens to its blockers (509.1h)
             c.blocking[y] = True
             st.in_combat[y] = True
             keywords |= st.kw[y]
-    return True, keywords
+    return keywords
 
 
 def may_target(t: int, caster: int, rule: int, c: Any, st: Any) -> bool:
@@ -402,6 +435,124 @@ def leave(i: int, c: Any, st: Any) -> None:
     st.in_combat[i] = False
 
 
+# -- attack and block triggers (508.2, 509.2-509.5, 603.3b) ----------------------------------
+
+
+def collect(
+    b: int, event: int, bit: Any, part: int, e: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any
+) -> int:  # fmt: skip
+    """The triggers of a part (`part`, keyword `bit`) for the creatures of battle `b` its
+    `event` picks, one per instance, from place `e` on; the next place."""
+    r0, r1 = bt.rows[b], bt.rows[b + 1]
+    alone = -1
+    if event == EVENT_ALONE:  # the battle's only attacker (702.83a)
+        for i in range(r0, r1):
+            if c.attacking[i]:
+                if alone >= 0:
+                    return e
+                alone = i
+        if alone < 0:
+            return e
+    for i in range(r0, r1):
+        if not st.kw[i] & bit:
+            continue
+        if event == EVENT_FLANKED:  # each block by a creature without the keyword
+            if c.attacking[i]:
+                for q in range(st.a_start[i], st.a_start[i] + st.a_count[i]):
+                    y = bl.blocker[q]
+                    if c.blocking[y] and not st.kw[y] & bit:
+                        e = instances_of(i, bit, y, part, e, tg)
+            continue
+        other = c.attacked[i] if c.attacking[i] else -1
+        if event == EVENT_ATTACKS:
+            ok = c.attacking[i]
+        elif event == EVENT_ALONE:
+            ok = c.on_battlefield[i] and c.controller[i] == c.controller[alone]
+            other = alone
+        elif event == EVENT_IN_BLOCKS:
+            ok = c.blocking[i] or (c.attacking[i] and st.blocked[i])
+        elif event == EVENT_BLOCKED:
+            ok = c.attacking[i] and st.blocked[i]
+        else:
+            ok = c.attacking[i] and not st.blocked[i]
+        if ok:
+            e = instances_of(i, bit, other, part, e, tg)
+    return e
+
+
+def instances_of(row: int, bit: Any, other: int, part: int, e: int, tg: Any) -> int:
+    """One trigger per instance of keyword `bit` on `row` (one if none is listed)."""
+    found = False
+    for x in range(tg.ins_start[row], tg.ins_start[row + 1]):
+        if tg.ins_bit[x] == bit:
+            e = note_trigger(e, row, max(tg.ins_number[x], 0), other, part, x - tg.ins_start[row], tg)
+            found = True
+    if not found:
+        e = note_trigger(e, row, 0, other, part, UNLISTED, tg)
+    return e
+
+
+def note_trigger(
+    e: int, row: int, n: int, other: int, part: int, listed: int, tg: Any
+) -> int:  # fmt: skip
+    """Note a trigger at place `e`; the next place."""
+    tg.source[e] = row
+    tg.n[e] = n
+    tg.other[e] = other
+    tg.part[e] = part
+    tg.listed[e] = listed
+    return e + 1
+
+
+def trigger_before(x: int, y: int, c: Any, tg: Any) -> bool:
+    """Whether trigger `x` resolves before `y` (603.3b): the last player in turn order's
+    first, then by source in the scenario's order, instance as listed, part."""
+    sx, sy = tg.source[x], tg.source[y]
+    if c.controller[sx] != c.controller[sy]:
+        return c.controller[sx] > c.controller[sy]  # a battle's first player is active
+    if sx != sy:
+        return sx < sy
+    if tg.listed[x] != tg.listed[y]:
+        return tg.listed[x] < tg.listed[y]
+    return tg.part[x] < tg.part[y]
+
+
+def resolve_triggers(
+    b: int, e1: int, c: Any, st: Any, bt: Any, bl: Any, k: Any, guards: Any, o: Any, tg: Any
+) -> None:  # fmt: skip
+    """The triggers noted for battle `b` (to place `e1`) resolve in order, state-based
+    actions after each, until the game is over; none of a player who has left the game
+    (800.4a). A trigger whose source has left still resolves (113.7a)."""
+    e0 = tg.start[b]
+    if e1 == e0:
+        return
+    for x in range(e0, e1):  # insertion, stable
+        at = x
+        while at > e0 and trigger_before(x, tg.order[at - 1], c, tg):
+            tg.order[at] = tg.order[at - 1]
+            at -= 1
+        tg.order[at] = x
+    for j in range(e0, e1):
+        if c.lost[c.controller[tg.source[tg.order[j]]]]:
+            tg.part[tg.order[j]] = -1
+    t = Trig(tg.blockers, bt.rows)
+    for j in range(e0, e1):
+        if bt.game_over[b]:
+            break
+        x = tg.order[j]
+        if tg.part[x] < 0:
+            continue
+        row = tg.source[x]
+        count = 0  # creatures blocking it now (509.1h)
+        for q in range(st.a_start[row], st.a_start[row] + st.a_count[row]):
+            y = bl.blocker[q]
+            if c.blocking[y] and c.on_battlefield[y]:
+                count += 1
+        tg.blockers[row] = count
+        trigger_parts(tg.part[x], row, tg.n[x], tg.other[x], c, t, o)
+        check_state(b, False, c, st, bt, k, guards, o)
+
+
 # -- glue: the generator writes the plugin set's in place of these -----------------------------
 
 
@@ -437,3 +588,22 @@ def destroy_parts(row: int, c: Any, st: Any, guards: Any, o: Any) -> bool:
 
 def cast_parts(part: int, row: int, caster: int, c: Any, st: Any, cb: Any, o: Any) -> None:
     """The ``cast`` part numbered `part`: a card's effect on its target `row`."""
+
+
+def attack_trigger_parts(
+    b: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any, guards: Any, o: Any
+) -> int:  # fmt: skip
+    """The ``declare-attackers`` parts: their triggers noted from battle `b`'s place on
+    (those acting at once done); where the noted ones end."""
+    return int(tg.start[b])
+
+
+def block_trigger_parts(
+    b: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any, guards: Any, o: Any
+) -> int:  # fmt: skip
+    """The ``declare-blockers`` parts: the same as blockers are declared."""
+    return int(tg.start[b])
+
+
+def trigger_parts(part: int, row: int, n: int, other: int, c: Any, t: Any, o: Any) -> None:
+    """The trigger part numbered `part` resolving, for its source `row`."""

@@ -39,6 +39,7 @@ from typing import Literal, TypeVar, overload
 from ecs_combat.plugin.batch_context import BatchContext
 from ecs_combat.plugin.context import CombatContext
 from ecs_combat.plugin.definitions import normalize_keyword
+from ecs_combat.plugin.kernels import KernelPart
 from ecs_combat.plugin.payloads import (
     AttackDeclaration,
     BatchAttackDeclaration,
@@ -200,6 +201,9 @@ class System:
     #: reads none of them may skip it (which attackers tap changes nobody's characteristics:
     #: the decisions' block options skip a declare-attackers system writing only ``taps``).
     only_writes: bool = False
+    #: Its kernel form, when the shape that made it writes one (:mod:`.skeletons`): a
+    #: plugin registering a part of its own for the system replaces it.
+    kernel: KernelPart | None = field(default=None, compare=False)
 
     @overload
     def __init__(
@@ -216,6 +220,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -232,6 +237,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -248,6 +254,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -264,6 +271,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -280,6 +288,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -296,6 +305,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -312,6 +322,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -328,6 +339,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -344,6 +356,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     def __init__(
         self,
@@ -359,6 +372,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "point", point)
@@ -372,3 +386,4 @@ class System:
         setattr_(self, "writes", _names(writes))
         setattr_(self, "ambiguous_with", _names(ambiguous_with))
         setattr_(self, "only_writes", only_writes)
+        setattr_(self, "kernel", kernel)
