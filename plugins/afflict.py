@@ -60,4 +60,6 @@ def register_systems() -> list[System]:
 
 @hookimpl
 def register_kernel_parts() -> list[KernelPart]:
-    return [KernelPart("declare-blockers", "block trigger", resolve_kernel, event="becomes blocked")]
+    return [
+        KernelPart("declare-blockers", "block trigger", resolve_kernel, event="becomes blocked")
+    ]

@@ -302,7 +302,9 @@ def trigger_glue(parts: list[PartSource]) -> list[str]:
         for i, p in enumerate(parts):
             if p.part.point != point:
                 continue
-            call = f"collect(b, {EVENT_CODES[p.part.event]}, guards[{i}], {i}, e, c, st, bt, bl, tg)"
+            call = (
+                f"collect(b, {EVENT_CODES[p.part.event]}, guards[{i}], {i}, e, c, st, bt, bl, tg)"
+            )
             if not p.part.at_once:
                 lines.append(f"    e = {call}")
                 continue
@@ -317,6 +319,8 @@ def trigger_glue(parts: list[PartSource]) -> list[str]:
     resolve = ["def trigger_parts(part, row, n, other, c, t, o):", "    pass"]
     for i, p in enumerate(parts):
         if p.part.point in TRIGGER_EVENTS and not p.part.at_once:
-            resolve.append(f"    if part == {i}:\n        {p.name}(row, n, other, c, t, o[{p.own}])")
+            resolve.append(
+                f"    if part == {i}:\n        {p.name}(row, n, other, c, t, o[{p.own}])"
+            )
     out.append("\n".join(resolve))
     return out

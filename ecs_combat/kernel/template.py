@@ -485,7 +485,9 @@ def instances_of(row: int, bit: Any, other: int, part: int, e: int, tg: Any) -> 
     found = False
     for x in range(tg.ins_start[row], tg.ins_start[row + 1]):
         if tg.ins_bit[x] == bit:
-            e = note_trigger(e, row, max(tg.ins_number[x], 0), other, part, x - tg.ins_start[row], tg)
+            e = note_trigger(
+                e, row, max(tg.ins_number[x], 0), other, part, x - tg.ins_start[row], tg
+            )
             found = True
     if not found:
         e = note_trigger(e, row, 0, other, part, UNLISTED, tg)
@@ -509,12 +511,12 @@ def trigger_before(x: int, y: int, c: Any, tg: Any) -> bool:
     first, then by source in the scenario's order, instance as listed, part."""
     sx, sy = tg.source[x], tg.source[y]
     if c.controller[sx] != c.controller[sy]:
-        return c.controller[sx] > c.controller[sy]  # a battle's first player is active
+        return bool(c.controller[sx] > c.controller[sy])  # a battle's first player is active
     if sx != sy:
-        return sx < sy
+        return bool(sx < sy)
     if tg.listed[x] != tg.listed[y]:
-        return tg.listed[x] < tg.listed[y]
-    return tg.part[x] < tg.part[y]
+        return bool(tg.listed[x] < tg.listed[y])
+    return bool(tg.part[x] < tg.part[y])
 
 
 def resolve_triggers(
