@@ -33,6 +33,9 @@ from ecs_combat.plugin.registry import Registry
 GLUE_MARK = "# -- glue: the generator writes"
 #: The template's functions called from Python: compiled on their own (the rest is inlined).
 ENTRY_POINTS = ("resolve_range", "one_on_one_range")
+#: The template's functions compiled on their own, not inlined where they are called: the
+#: triggers (a battle's combat with all of it inline takes twice the compile time).
+OWN_FUNCTIONS = ("triggers_at",)
 #: Names a part may call besides its arguments.
 BUILTINS = frozenset({"min", "max", "abs", "range", "True", "False", "None"})
 #: The argument whose attributes are the point's own columns, per point.
@@ -136,6 +139,8 @@ def entry_points(body: str) -> str:
         body = body.replace(
             f"@_njit\ndef {name}(", f"@njit(cache=True, nogil=True, _nrt=False)\ndef {name}("
         )
+    for name in OWN_FUNCTIONS:
+        body = body.replace(f"@_njit\ndef {name}(", f"@njit(_nrt=False)\ndef {name}(")
     return body
 
 
@@ -291,36 +296,21 @@ def glue(parts: list[PartSource]) -> list[str]:
 
 
 def trigger_glue(parts: list[PartSource]) -> list[str]:
-    """The functions the template calls as attackers and blockers are declared: each
-    trigger part's triggers noted (or, acting at once, done), and a trigger resolving."""
-    out = []
-    for point, name in (
-        ("declare-attackers", "attack_trigger_parts"),
-        ("declare-blockers", "block_trigger_parts"),
-    ):
-        lines = [f"def {name}(b, c, st, bt, bl, tg, guards, o):", "    e = tg.start[b]"]
-        for i, p in enumerate(parts):
-            if p.part.point != point:
-                continue
-            call = (
-                f"collect(b, {EVENT_CODES[p.part.event]}, guards[{i}], {i}, e, c, st, bt, bl, tg)"
-            )
-            if not p.part.at_once:
-                lines.append(f"    e = {call}")
-                continue
-            lines += [
-                f"    done = {call}",
-                "    t = Trig(tg.blockers, bt.rows)",
-                "    for x in range(e, done):",
-                f"        {p.name}(tg.source[x], tg.n[x], tg.other[x], c, t, o[{p.own}])",
-            ]
-        lines.append("    return e")
-        out.append("\n".join(lines))
+    """The function the template calls for a trigger resolving (or acting at once)."""
     resolve = ["def trigger_parts(part, row, n, other, c, t, o):", "    pass"]
     for i, p in enumerate(parts):
-        if p.part.point in TRIGGER_EVENTS and not p.part.at_once:
-            resolve.append(
-                f"    if part == {i}:\n        {p.name}(row, n, other, c, t, o[{p.own}])"
-            )
-    out.append("\n".join(resolve))
-    return out
+        if p.part.point in TRIGGER_EVENTS:
+            call = f"{p.name}(row, n, other, c, t, o[{p.own}])"
+            resolve.append(f"    if part == {i}:\n        {call}")
+    return ["\n".join(resolve)]
+
+
+def trigger_table(parts: tuple[PartSource, ...]) -> list[tuple[int, int, int, bool]]:
+    """Per trigger part, in order: its point (0: attackers declared, 1: blockers), event
+    (the template's ``EVENT_*``), number among the parts, and whether it acts at once."""
+    points = list(TRIGGER_EVENTS)
+    return [
+        (points.index(p.part.point), EVENT_CODES[p.part.event], i, p.part.at_once)
+        for i, p in enumerate(parts)
+        if p.part.point in TRIGGER_EVENTS
+    ]

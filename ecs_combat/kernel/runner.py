@@ -22,7 +22,7 @@ from ecs_combat.batched import (
     StepDivisions,
 )
 from ecs_combat.kernel import cache
-from ecs_combat.kernel.generate import KernelSource, generate
+from ecs_combat.kernel.generate import KernelSource, generate, trigger_table
 from ecs_combat.kernel.threads import thread_limit
 from ecs_combat.plugin.kernels import KERNEL_POINTS, TRIGGER_EVENTS, KernelColumn
 from ecs_combat.plugin.registry import Registry
@@ -307,7 +307,7 @@ class Kernel:
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
         rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
-        tg = _triggers(m, b, starts, scratch[n + len(bb) + 3 * room :])
+        tg = _triggers(m, self.source, b, starts, scratch[n + len(bb) + 3 * room :])
         return (
             c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns, rc,
             _divisions(m, b), tg,
@@ -382,11 +382,15 @@ def _trigger_room(source: KernelSource, b: CombatBatch, ba: IntArray) -> tuple[I
     return start, 6 * size + n
 
 
-def _triggers(m: ModuleType, b: CombatBatch, start: IntArray, work: AnyArray) -> Any:
+def _triggers(
+    m: ModuleType, source: KernelSource, b: CombatBatch, start: IntArray, work: AnyArray
+) -> Any:
     """The kernel's `tg` (template ``Triggers``): the batch's keyword instances by row,
-    where each battle's triggers are noted (`start`), and their scratch (`work`)."""
+    where each battle's triggers are noted (`start`), their scratch (`work`), and the
+    kernel's trigger parts."""
     size = int(start[-1])
     ins = np.asarray(b.instance_keyword, I64)
+    table = np.array(trigger_table(source.parts), I64).reshape(-1, 4)
     return m.Triggers(
         _fixed(_starts(np.asarray(b.instance_row, I64), b.n_creatures), I64),
         _fixed(np.left_shift(np.ones(len(ins), U64), ins.astype(U64)), U64),
@@ -394,6 +398,8 @@ def _triggers(m: ModuleType, b: CombatBatch, start: IntArray, work: AnyArray) ->
         _fixed(start, I64),
         *(work[i * size : (i + 1) * size] for i in range(6)),
         work[6 * size :],
+        *(_fixed(table[:, i], I64) for i in range(3)),
+        _fixed(table[:, 3], np.bool_),
     )
 
 

@@ -71,12 +71,15 @@ Cast = namedtuple("Cast", ["keywords", "bits"])
 #: keyword instances by creature row (where each row's begin, [rows + 1]; each one's keyword
 #: bit and number, -1 for none), where each battle's triggers begin ([battles + 1]), and per
 #: trigger its source, number, `other`, part, place among its source's instances (UNLISTED:
-#: a keyword with no listed instance) and `order` (scratch); `blockers`: [rows] scratch.
+#: a keyword with no listed instance) and `order` (scratch); `blockers`: [rows] scratch; per
+#: trigger part, in order: its point (0: attackers declared, 1: blockers), event, number
+#: among the kernel's parts, and whether it acts at once.
 Triggers = namedtuple(
     "Triggers",
     [
         "ins_start", "ins_bit", "ins_number", "start",
         "source", "n", "other", "part", "listed", "order", "blockers",
+        "point", "event", "index", "at_once",
     ],
 )  # fmt: skip
 #: A trigger part's `t`: creatures blocking each (its source's counted as it resolves), and
@@ -160,11 +163,11 @@ def play(
     has_attack, keywords = declare(b, c, st, bt)
     if not has_attack:
         return  # no attacker: nothing happens, no step, no state-based actions
-    e = attack_trigger_parts(b, c, st, bt, bl, tg, guards, o)
-    resolve_triggers(b, e, c, st, bt, bl, k, guards, o, tg)  # 508.2
-    keywords = declare_blocks(b, keywords, c, st, bt, bl)
-    e = block_trigger_parts(b, c, st, bt, bl, tg, guards, o)
-    resolve_triggers(b, e, c, st, bt, bl, k, guards, o, tg)  # 509.2-509.5
+    for point in range(2):  # attack triggers (508.2), then block triggers (509.2-509.5)
+        if point == 1:
+            keywords = declare_blocks(b, keywords, c, st, bt, bl)
+        if len(tg.point):  # one call site: each function is compiled inline once
+            triggers_at(point, b, c, st, bt, bl, k, guards, o, tg)
     check_state(b, False, c, st, bt, k, guards, o)
     for e in range(ev.start[b], ev.start[b + 1]):
         if bt.game_over[b]:
@@ -438,6 +441,26 @@ def leave(i: int, c: Any, st: Any) -> None:
 # -- attack and block triggers (508.2, 509.2-509.5, 603.3b) ----------------------------------
 
 
+def triggers_at(
+    point: int, b: int, c: Any, st: Any, bt: Any, bl: Any, k: Any, guards: Any, o: Any, tg: Any
+) -> None:  # fmt: skip
+    """The trigger parts at a point of battle `b`: their triggers noted (or, acting at once,
+    done), then resolved."""
+    e = tg.start[b]
+    t = Trig(tg.blockers, bt.rows)
+    for j in range(len(tg.point)):
+        if tg.point[j] != point:
+            continue
+        i = tg.index[j]
+        done = collect(b, tg.event[j], guards[i], i, e, c, st, bt, bl, tg)
+        if not tg.at_once[j]:
+            e = done
+            continue
+        for x in range(e, done):
+            trigger_parts(i, tg.source[x], tg.n[x], tg.other[x], c, t, o)
+    resolve_triggers(b, e, c, st, bt, bl, k, guards, o, tg)
+
+
 def collect(
     b: int, event: int, bit: Any, part: int, e: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any
 ) -> int:  # fmt: skip
@@ -590,21 +613,6 @@ def destroy_parts(row: int, c: Any, st: Any, guards: Any, o: Any) -> bool:
 
 def cast_parts(part: int, row: int, caster: int, c: Any, st: Any, cb: Any, o: Any) -> None:
     """The ``cast`` part numbered `part`: a card's effect on its target `row`."""
-
-
-def attack_trigger_parts(
-    b: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any, guards: Any, o: Any
-) -> int:  # fmt: skip
-    """The ``declare-attackers`` parts: their triggers noted from battle `b`'s place on
-    (those acting at once done); where the noted ones end."""
-    return int(tg.start[b])
-
-
-def block_trigger_parts(
-    b: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any, guards: Any, o: Any
-) -> int:  # fmt: skip
-    """The ``declare-blockers`` parts: the same as blockers are declared."""
-    return int(tg.start[b])
 
 
 def trigger_parts(part: int, row: int, n: int, other: int, c: Any, t: Any, o: Any) -> None:
