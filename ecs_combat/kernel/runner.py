@@ -308,6 +308,7 @@ class Kernel:
         )
         rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
         tg = _triggers(m, self.source, b, starts, scratch[n + len(bb) + 3 * room :])
+        tg = tg._replace(bits=_fixed([plan.triggering], U64))
         return (
             c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns, rc,
             _divisions(m, b), tg,
@@ -400,6 +401,7 @@ def _triggers(
         work[6 * size :],
         *(_fixed(table[:, i], I64) for i in range(3)),
         _fixed(table[:, 3], np.bool_),
+        _fixed([0], U64),  # the plan's: set by the caller
     )
 
 

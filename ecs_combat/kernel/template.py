@@ -73,13 +73,13 @@ Cast = namedtuple("Cast", ["keywords", "bits"])
 #: trigger its source, number, `other`, part, place among its source's instances (UNLISTED:
 #: a keyword with no listed instance) and `order` (scratch); `blockers`: [rows] scratch; per
 #: trigger part, in order: its point (0: attackers declared, 1: blockers), event, number
-#: among the kernel's parts, and whether it acts at once.
+#: among the kernel's parts, and whether it acts at once; `bits` [1]: their keywords' bits.
 Triggers = namedtuple(
     "Triggers",
     [
         "ins_start", "ins_bit", "ins_number", "start",
         "source", "n", "other", "part", "listed", "order", "blockers",
-        "point", "event", "index", "at_once",
+        "point", "event", "index", "at_once", "bits",
     ],
 )  # fmt: skip
 #: A trigger part's `t`: creatures blocking each (its source's counted as it resolves), and
@@ -163,10 +163,11 @@ def play(
     has_attack, keywords = declare(b, c, st, bt)
     if not has_attack:
         return  # no attacker: nothing happens, no step, no state-based actions
+    triggers = tg.bits[0] != 0 and has_any(b, tg.bits[0], st, bt)
     for point in range(2):  # attack triggers (508.2), then block triggers (509.2-509.5)
         if point == 1:
             keywords = declare_blocks(b, keywords, c, st, bt, bl)
-        if len(tg.point):  # one call site: each function is compiled inline once
+        if triggers:  # one call site, compiled on its own, called only where needed
             triggers_at(point, b, c, st, bt, bl, k, guards, o, tg)
     check_state(b, False, c, st, bt, k, guards, o)
     for e in range(ev.start[b], ev.start[b + 1]):
@@ -439,6 +440,14 @@ def leave(i: int, c: Any, st: Any) -> None:
 
 
 # -- attack and block triggers (508.2, 509.2-509.5, 603.3b) ----------------------------------
+
+
+def has_any(b: int, bits: Any, st: Any, bt: Any) -> bool:
+    """Whether a creature of battle `b` has one of the keywords `bits`."""
+    for i in range(bt.rows[b], bt.rows[b + 1]):  # noqa: SIM110 (numba: no generators)
+        if st.kw[i] & bits:
+            return True
+    return False
 
 
 def triggers_at(
