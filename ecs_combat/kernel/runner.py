@@ -273,7 +273,7 @@ class Kernel:
             order = np.argsort(ba, kind="stable")
             bb, ba, rank = bb[order], ba[order], rank[order]
         room = 2 * (n + len(bb))
-        starts, noted = _trigger_room(self.source, b, ba)
+        starts, noted = _trigger_room(self.source, b, ba, plan)
         # scratch, each place written before it is read: each attacker's first block, a
         # blocker's blocks in order, a step's flows, the triggers noted
         scratch = np.empty(n + len(bb) + 3 * room + noted, I64)
@@ -364,12 +364,18 @@ def _parameter_refusal(b: CombatBatch, triggering: int) -> str:
     return ""
 
 
-def _trigger_room(source: KernelSource, b: CombatBatch, ba: IntArray) -> tuple[IntArray, int]:
+def _trigger_room(
+    source: KernelSource, b: CombatBatch, ba: IntArray, plan: Plan
+) -> tuple[IntArray, int]:
     """Where each battle's triggers are noted ([battles + 1]), and the scratch they take:
-    per trigger part, at most one per instance of each creature (a creature without listed
-    instances has one) and one per instance of each block's attacker."""
+    per trigger part whose keyword the batch has (`plan`'s bits), at most one per instance
+    of each creature (a creature without listed instances has one) and one per instance of
+    each block's attacker."""
     n, nb = b.n_creatures, b.n_battles
-    parts = sum(p.part.point in TRIGGER_EVENTS for p in source.parts)
+    parts = plan.triggering and sum(
+        p.part.point in TRIGGER_EVENTS and bool(int(plan.guards[i]) & plan.triggering)
+        for i, p in enumerate(source.parts)
+    )
     start = np.zeros(nb + 1, I64)
     if not parts:
         return start, 0
