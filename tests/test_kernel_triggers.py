@@ -190,7 +190,7 @@ def test_the_batch_is_not_changed_by_the_kernel() -> None:
 # -- drawn: the kernel against the numpy engine exactly, and the kit's check -----------------
 
 
-@settings(max_examples=25 if NOT_JITTED else 100, deadline=None,
+@settings(max_examples=10 if NOT_JITTED else 100, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 @given(doc=scenarios(BUNDLED, keywords=TRIGGER_KEYWORDS, players=3, state=False, events=False))
 def test_three_engines_agree_on_drawn_triggers(doc: dict[str, Any]) -> None:
@@ -250,7 +250,7 @@ def numbered(draw: st.DrawFn) -> str:
     return text + combat(dict.fromkeys(names, "b"), blocks)
 
 
-@settings(max_examples=20 if NOT_JITTED else 60, deadline=None,
+@settings(max_examples=10 if NOT_JITTED else 60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 @given(text=numbered())
 def test_numbered_instances_on_three_engines(text: str) -> None:

@@ -475,7 +475,7 @@ def test_parts_run_as_python() -> None:
     """The template and the parts run as Python (NUMBA_DISABLE_JIT=1): coverage, debugging."""
     out = subprocess.run(
         [sys.executable, "-m", "pytest", __file__, str(ROOT / "tests/test_kernel_draws.py"),
-         "-q", "-p", "no:randomly", "-x"],
+         str(ROOT / "tests/test_kernel_triggers.py"), "-q", "-p", "no:randomly", "-x"],
         capture_output=True, text=True, cwd=ROOT, timeout=600,
         env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
     )  # fmt: skip
