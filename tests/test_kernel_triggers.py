@@ -10,6 +10,7 @@ Shares test_kernels.py's compiled cache and plugin set (the bundled plugins);
 from __future__ import annotations
 
 import tomllib
+import types
 from typing import Any
 
 import numpy as np
@@ -27,14 +28,15 @@ from test_kernels import (  # noqa: F401  (kernels on for this module, the same 
     kernels_on,
 )
 
-from ecs_combat import parse_scenario
+from ecs_combat import Keyword, PumpTrigger, System, block_trigger, hookimpl, parse_scenario
 from ecs_combat.batched.arrays import BatchOutcome
 from ecs_combat.batched.convert import ReferenceBatchEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.kernel.generate import generate
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec_reader import parse_spec
-from ecs_combat.testing import assert_kernel_agrees, scenarios
+from ecs_combat.testing import assert_kernel_agrees, registry_with, scenarios
 
 #: The trigger keywords with kernel forms, and some of the damage keywords around them.
 TRIGGER_KEYWORDS = [
@@ -257,3 +259,36 @@ def test_numbered_instances_on_three_engines(text: str) -> None:
     """Numbers as columns: every drawn board of numbered triggers resolved in the kernel,
     as the numpy and the reference engines resolve it."""
     three_engines(text)
+
+
+# -- a third-party plugin built on the shapes gets its kernel form (generated, not compiled) --
+
+
+def valor_plugin(power: int) -> types.ModuleType:
+    """A third-party keyword, valor N: +`power`/+0 for each N as it becomes blocked."""
+    module = types.ModuleType(f"valor_{power}")
+    pump = PumpTrigger("valor", power, 0, "{keyword} {n} ({id}): +{power}/+{toughness}")
+
+    @hookimpl
+    def register_keywords() -> list[Keyword]:
+        return [Keyword("valor", rule="702.45", parameter="number")]
+
+    @hookimpl
+    def register_systems() -> list[System]:
+        return [block_trigger("valor", "becomes blocked", pump.resolve, pump.resolve_batched)]
+
+    module.register_keywords = register_keywords  # type: ignore[attr-defined]
+    module.register_systems = register_systems  # type: ignore[attr-defined]
+    return module
+
+
+def test_a_third_party_pump_trigger_has_a_kernel_part() -> None:
+    """The shape's kernel part, its numbers written into the generated source; another
+    number is another kernel (the cache is keyed by every part's source as generated)."""
+    two, three = (generate(registry_with(extra=[valor_plugin(p)])) for p in (2, 3))
+    (part,) = [p for p in two.parts if "valor" in p.keywords]
+    assert part.part.point == "declare-blockers" and part.part.event == "becomes blocked"
+    assert ("POWER", 2) in part.part.numbers
+    assert "c.power[row] += 2 * times" in part.text
+    assert "c.toughness[row] += 0 * times" in part.text
+    assert two.digest != three.digest
