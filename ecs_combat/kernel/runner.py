@@ -17,14 +17,21 @@ from ecs_combat.batched import (
     ACTION_CODE,
     BatchOutcome,
     CombatBatch,
-    IntArray,
     Schedule,
     StepDivisions,
 )
 from ecs_combat.kernel import cache
-from ecs_combat.kernel.generate import KernelSource, generate, trigger_table
+from ecs_combat.kernel.arrays import fixed as _fixed
+from ecs_combat.kernel.arrays import starts as _starts
+from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
-from ecs_combat.plugin.kernels import KERNEL_POINTS, TRIGGER_EVENTS, KernelColumn
+from ecs_combat.kernel.trigger_arrays import (
+    parameter_refusal,
+    trigger_columns,
+    trigger_room,
+    triggering,
+)
+from ecs_combat.plugin.kernels import KERNEL_POINTS, KernelColumn
 from ecs_combat.plugin.registry import Registry
 
 I64 = np.int64
@@ -92,7 +99,7 @@ class Kernel:
             if rows.size:
                 return f"the batch has {what}"
         if b.instance_row.size and bool((b.instance_parameter >= 0).any()):
-            why = _parameter_refusal(b, self.plan(schedule).triggering)
+            why = parameter_refusal(b, self.plan(schedule).triggering)
             if why:
                 return why
         if b.counters is not None and b.counters.size and bool(b.counters.any()):
@@ -165,7 +172,7 @@ class Kernel:
                 U64,
             ),
         )
-        plan = replace(plan, triggering=_triggering(self.source, bit))
+        plan = replace(plan, triggering=triggering(self.source, bit))
         self._plans[id(schedule)] = (schedule, plan)
         return plan
 
@@ -273,7 +280,7 @@ class Kernel:
             order = np.argsort(ba, kind="stable")
             bb, ba, rank = bb[order], ba[order], rank[order]
         room = 2 * (n + len(bb))
-        starts, noted = _trigger_room(self.source, b, ba, plan)
+        starts, noted = trigger_room(self.source, b, ba, plan.guards, plan.triggering)
         # scratch, each place written before it is read: each attacker's first block, a
         # blocker's blocks in order, a step's flows, the triggers noted
         scratch = np.empty(n + len(bb) + 3 * room + noted, I64)
@@ -307,7 +314,7 @@ class Kernel:
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
         rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
-        tg = _triggers(m, self.source, b, starts, scratch[n + len(bb) + 3 * room :])
+        tg = trigger_columns(m, self.source, b, starts, scratch[n + len(bb) + 3 * room :])
         tg = tg._replace(bits=_fixed([plan.triggering], U64))
         return (
             c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns, rc,
@@ -342,73 +349,6 @@ class Kernel:
         jobs = [self._pool.submit(kernel, lo, hi, *args) for lo, hi in pairwise(edges)]
         for job in jobs:
             job.result()
-
-
-def _triggering(source: KernelSource, bit: dict[str, int]) -> int:
-    """The bits of the keywords trigger parts read the instances of."""
-    out = 0
-    for p in source.parts:
-        if p.part.point in TRIGGER_EVENTS:
-            for kw in p.keywords:
-                out |= bit.get(kw, 0)
-    return out
-
-
-def _parameter_refusal(b: CombatBatch, triggering: int) -> str:
-    """Why the kernel can't resolve a batch's keyword parameters, or ``""``: only trigger
-    parts read them (bushido 2); other parts see none."""
-    given = np.asarray(b.instance_keyword)[np.asarray(b.instance_parameter) >= 0]
-    read = (np.left_shift(np.uint64(1), given.astype(U64)) & U64(triggering)) != 0
-    if not bool(read.all()):
-        return "the batch has keyword instances with parameters"
-    return ""
-
-
-def _trigger_room(
-    source: KernelSource, b: CombatBatch, ba: IntArray, plan: Plan
-) -> tuple[IntArray, int]:
-    """Where each battle's triggers are noted ([battles + 1]), and the scratch they take:
-    per trigger part whose keyword the batch has (`plan`'s bits), at most one per instance
-    of each creature (a creature without listed instances has one) and one per instance of
-    each block's attacker."""
-    n, nb = b.n_creatures, b.n_battles
-    parts = plan.triggering and sum(
-        p.part.point in TRIGGER_EVENTS and bool(int(plan.guards[i]) & plan.triggering)
-        for i, p in enumerate(source.parts)
-    )
-    start = np.zeros(nb + 1, I64)
-    if not parts:
-        return start, 0
-    each = np.maximum(np.bincount(np.asarray(b.instance_row, I64), minlength=n), 1)
-    battle = np.asarray(b.battle, I64)
-    room = np.bincount(battle, each, minlength=nb).astype(I64)
-    if len(ba):
-        room += np.bincount(battle[ba], each[ba], minlength=nb).astype(I64)
-    np.cumsum(room * parts, out=start[1:])
-    size = int(start[-1])
-    return start, 6 * size + n
-
-
-def _triggers(
-    m: ModuleType, source: KernelSource, b: CombatBatch, start: IntArray, work: AnyArray
-) -> Any:
-    """The kernel's `tg` (template ``Triggers``): the batch's keyword instances by row,
-    where each battle's triggers are noted (`start`), their scratch (`work`), and the
-    kernel's trigger parts."""
-    size = int(start[-1])
-    ins = np.asarray(b.instance_keyword, I64)
-    table = np.array(trigger_table(source.parts), I64).reshape(-1, 4)
-    return m.Triggers(
-        _fixed(_starts(np.asarray(b.instance_row, I64), b.n_creatures), I64),
-        _fixed(np.left_shift(np.ones(len(ins), U64), ins.astype(U64)), U64),
-        _fixed(b.instance_parameter, I64),
-        _fixed(start, I64),
-        *(work[i * size : (i + 1) * size] for i in range(6)),
-        work[6 * size :],
-        *(_fixed(table[:, i], I64) for i in range(3)),
-        _fixed(table[:, 3], np.bool_),
-        _fixed([0], U64),  # the plan's: set by the caller
-    )
 
 
 def _record(m: ModuleType, steps: int, size: tuple[int, int]) -> Any:
@@ -487,28 +427,12 @@ def _records(taken: AnyArray, bl: Any, rc: Any) -> list[StepDivisions]:
     return out
 
 
-def _fixed(values: Any, dtype: type[Any]) -> AnyArray:
-    """An array the kernel only reads, as its type wants it (contiguous, read-only: one
-    compiled signature, and numba refuses to compile a write to it), never copied unless
-    its type or layout differs."""
-    out: AnyArray = np.ascontiguousarray(values, dtype).view()
-    out.flags.writeable = False
-    return out
-
-
 def _read(values: Any, dtype: type[Any]) -> AnyArray:
     """An array the kernel reads, as its type wants it (writable, contiguous: one compiled
     signature), copied only if need be."""
     out: AnyArray = np.ascontiguousarray(values, dtype)
     if not out.flags.writeable:
         out = out.copy()
-    return out
-
-
-def _starts(battle_of: AnyArray, nb: int) -> IntArray:
-    """Where each battle's rows begin ([nb + 1]), rows grouped by ascending battle."""
-    out = np.zeros(nb + 1, I64)
-    np.cumsum(np.bincount(np.asarray(battle_of, I64), minlength=nb), out=out[1:])
     return out
 
 
