@@ -40,7 +40,7 @@ from ecs_combat.testing import assert_kernel_agrees, registry_with, scenarios
 
 #: The trigger keywords with kernel forms, and some of the damage keywords around them.
 TRIGGER_KEYWORDS = [
-    "exalted", "bushido", "rampage", "flanking", "frenzy", "afflict", "battle cry",
+    "exalted", "bushido", "rampage", "flanking", "frenzy", "afflict", "battle cry", "melee",
     "first strike", "double strike", "deathtouch", "trample", "lifelink", "indestructible",
 ]  # fmt: skip
 
@@ -174,6 +174,17 @@ def test_frenzy_afflict_and_battle_cry() -> None:
     assert out.power.tolist() == [4, 1, 3, 0]
     assert out.life.tolist() == [20, 12]
     assert out.alive.tolist() == [True, True, True, True]
+
+
+def test_melee_counts_the_opponents_attacked() -> None:
+    """702.121a: a attacks b with two creatures and c with one: the melee creature gets
+    +2/+2 (two opponents, each counted once); b takes 3 + 1, c takes 1."""
+    text = "[players.a]\nlife = 20\n[players.b]\nlife = 20\n[players.c]\nlife = 20\n"
+    text += creature("m", "a", 1, 1, "melee") + creature("x", "a", 1, 1)
+    text += creature("y", "a", 1, 1)
+    out = three_engines(text + combat({"m": "b", "x": "b", "y": "c"}))
+    assert out.power.tolist() == [3, 1, 1]
+    assert out.life.tolist() == [20, 16, 19]
 
 
 def test_the_batch_is_not_changed_by_the_kernel() -> None:
