@@ -2,6 +2,7 @@
 pipeline as `ecs-combat simulate` runs it (docs/performance.md, "Compiled kernels").
 
     python benchmarks/kernels.py                       # the tournament and the example SPECs
+    python benchmarks/kernels.py --only trigger         # attack and block triggers
     ECS_COMBAT_KERNEL_THREADS=1 python benchmarks/kernels.py --battles 65536
 
 Both engines resolve the same drawn chunks in this process, alternating, fastest of five
@@ -19,7 +20,9 @@ import tomllib
 from importlib import metadata
 from pathlib import Path
 
+from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.bench import floor
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.simulation.generate import draw_battles
@@ -50,11 +53,57 @@ menace = 0.05
 [blocker]
 keywords = { trample = 0, menace = 0 }
 """
+#: Attack and block triggers a SPEC can draw (keywords without numbers).
+TRIGGERS = """
+attackers = [1, 4]
+blockers_per_attacker = [0, 3]
+power = [1, 6]
+toughness = [1, 6]
+life = 20
+[keywords]
+exalted = 0.2
+flanking = 0.2
+"battle cry" = 0.1
+"first strike" = 0.1
+deathtouch = 0.1
+trample = 0.1
+"""
+#: Numbered triggers, which a SPEC can't draw: one board, copied (`resolve_batch` alone).
+NUMBERED = """
+[players.a]
+life = 20
+[players.b]
+life = 20
+[creatures.x]
+controller = "a"
+power = 3
+toughness = 3
+keywords = ["bushido 2", "rampage 1"]
+[creatures.e]
+controller = "a"
+power = 1
+toughness = 1
+keywords = ["exalted"]
+[creatures.y]
+controller = "b"
+power = 2
+toughness = 2
+keywords = ["bushido 1"]
+[creatures.z]
+controller = "b"
+power = 2
+toughness = 3
+keywords = ["flanking"]
+[combat]
+attackers = { x = "b" }
+blockers = { y = "x", z = "x" }
+"""
 SPECS = {
     "tournament": None,
     "melee without casts and hats": MELEE,
     "docs/examples/specs/trample.toml": (ROOT / "docs/examples/specs/trample.toml").read_text(),
     "examples/specs/melee.toml": (ROOT / "examples/specs/melee.toml").read_text(),
+    "triggers: exalted, flanking, battle cry": TRIGGERS,
 }
 
 
@@ -113,6 +162,29 @@ def main() -> None:
             k, f = best["kernel"], best["floor"]
             label = "tournament, pipeline / floor"
             print(f"{label:<34} {k:>9.4f}s {f:>9.4f}s {k / f:>6.2f}  (floor in the numpy column)")
+    if args.only in "triggers: bushido, rampage (one board)":
+        numbered(registry, engines, args.battles, args.rounds)
+
+
+def numbered(
+    registry: Registry, engines: dict[str, BatchedEngine], battles: int, rounds: int
+) -> None:
+    """`resolve_batch` alone on copies of one board with numbered triggers (:data:`NUMBERED`),
+    in chunks of 8192 battles."""
+    scenario = parse_scenario(tomllib.loads(NUMBERED), registry, "numbered.toml")
+    chunks = [scenarios_to_batch([scenario] * min(8192, battles - s), registry)
+              for s in range(0, battles, 8192)]  # fmt: skip
+    creatures = sum(b.n_creatures for b in chunks)
+    best = {k: float("inf") for k in engines}
+    for _ in range(rounds + 1):
+        for key, engine in engines.items():
+            began = time.process_time()
+            for batch in chunks:
+                engine.resolve_batch(batch)
+            best[key] = min(best[key], time.process_time() - began)
+    k, m = best["kernel"], best["numpy"]
+    label = "triggers: bushido, rampage, engine"
+    print(f"{label:<34} {k:>9.4f}s {m:>9.4f}s {k / m:>6.2f}  {creatures / k / 1e6:.2f} M")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ resolves.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -17,6 +19,7 @@ from ecs_combat import (
     Changes,
     CombatContext,
     DeclaredAttack,
+    KernelPart,
     Keyword,
     System,
     Trigger,
@@ -59,6 +62,14 @@ def before_blocks(board: DeclaredAttack) -> Changes:
     return out
 
 
+def resolve_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """The trigger resolving in the compiled kernel: each other attacker of its battle."""
+    b = c.battle[row]
+    for i in range(t.rows[b], t.rows[b + 1]):
+        if i != row and c.attacking[i] and c.on_battlefield[i]:
+            c.power[i] += 1
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [Keyword(BATTLE_CRY, rule="702.91", summary="other attackers +1/+0 (an attack trigger)")]
@@ -71,3 +82,8 @@ def register_systems() -> list[System]:
             BATTLE_CRY, resolve, resolve_batched, before_blocks=BeforeBlocks(before_blocks)
         )
     ]
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [KernelPart("declare-attackers", "attack trigger", resolve_kernel, event="attacks")]

@@ -6,6 +6,8 @@ A trigger as attackers are declared: a system at ``declare-attackers`` in both e
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -16,6 +18,7 @@ from ecs_combat import (
     Changes,
     CombatContext,
     DeclaredAttack,
+    KernelPart,
     Keyword,
     System,
     hookimpl,
@@ -75,6 +78,14 @@ def alone_before_blocks(board: DeclaredAttack) -> Changes:
     return Changes(pump={attacker: (bonus, bonus)}) if bonus else Changes()
 
 
+def attacks_alone_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """702.83a in the compiled kernel, for one instance of exalted (`row`'s): the creature
+    attacking alone (`other`) gets +1/+1, at once as in the other forms."""
+    if c.on_battlefield[other]:
+        c.power[other] += 1
+        c.toughness[other] += 1
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [Keyword(EXALTED, rule="702.83", counter=True)]
@@ -90,5 +101,18 @@ def register_systems() -> list[System]:
             attacks_alone_batched,
             {EXALTED},
             before_blocks=BeforeBlocks(alone_before_blocks),
+        )
+    ]
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [
+        KernelPart(
+            "declare-attackers",
+            "attacks alone",
+            attacks_alone_kernel,
+            event="a creature you control attacks alone",
+            at_once=True,
         )
     ]

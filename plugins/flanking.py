@@ -8,6 +8,8 @@ flanked to toughness 0 dies before the next trigger resolves.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -16,6 +18,7 @@ from ecs_combat import (
     BatchTriggers,
     BlockDeclaration,
     CombatContext,
+    KernelPart,
     Keyword,
     System,
     Trigger,
@@ -67,6 +70,13 @@ def triggers_batched(batch: BatchContext, declaration: BatchBlockDeclaration) ->
     )
 
 
+def resolve_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """The trigger resolving in the compiled kernel: the blocker (`other`) gets -1/-1."""
+    if c.on_battlefield[other]:
+        c.power[other] -= 1
+        c.toughness[other] -= 1
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [Keyword(FLANKING, rule="702.25")]
@@ -75,3 +85,15 @@ def register_keywords() -> list[Keyword]:
 @hookimpl
 def register_systems() -> list[System]:
     return [System("declare-blockers", "block trigger", triggers, triggers_batched, {FLANKING})]
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [
+        KernelPart(
+            "declare-blockers",
+            "block trigger",
+            resolve_kernel,
+            event="blocked by a creature without it",
+        )
+    ]

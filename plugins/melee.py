@@ -8,6 +8,8 @@ resolves.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -19,6 +21,7 @@ from ecs_combat import (
     Changes,
     CombatContext,
     DeclaredAttack,
+    KernelPart,
     Keyword,
     System,
     Trigger,
@@ -83,6 +86,27 @@ def before_blocks(board: DeclaredAttack) -> Changes:
     return out
 
 
+def resolve_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """The trigger resolving in the compiled kernel: the opponents its controller attacked,
+    counted among the attackers now (in the kernel nothing an attack trigger does removes
+    an attacker or a player before the attack triggers have resolved)."""
+    if not c.on_battlefield[row]:
+        return
+    b = c.battle[row]
+    you = c.controller[row]
+    count = 0
+    for i in range(t.rows[b], t.rows[b + 1]):
+        if c.attacking[i] and c.controller[i] == you:
+            first = True  # the first of your attackers attacking that player
+            for j in range(t.rows[b], i):
+                if c.attacking[j] and c.controller[j] == you and c.attacked[j] == c.attacked[i]:
+                    first = False
+            if first:
+                count += 1
+    c.power[row] += count
+    c.toughness[row] += count
+
+
 @hookimpl
 def register_keywords() -> list[Keyword]:
     return [
@@ -102,3 +126,8 @@ def register_systems() -> list[System]:
             before_blocks=BeforeBlocks(before_blocks),
         )
     ]
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [KernelPart("declare-attackers", "attack trigger", resolve_kernel, event="attacks")]

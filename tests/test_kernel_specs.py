@@ -173,7 +173,7 @@ def test_everything_a_spec_draws_as_the_numpy_path(
     "doc",
     [
         {"keywords": {"skulk": 0.5}},  # its block rule reads power: not one of keywords alone
-        {"keywords": {"exalted": 0.5}},  # a trigger without a kernel part
+        {"keywords": {"training": 0.5}},  # a trigger without a kernel part (counters)
         {"decisions": "optimal"},
         tomllib.loads((ROOT / "examples/specs/extra-combat.toml").read_text()),  # a turn
     ],

@@ -332,7 +332,7 @@ def test_kernels_off_by_environment(registry: Registry, monkeypatch: pytest.Monk
 
 
 def test_what_the_kernel_refuses(registry: Registry, engines: tuple[BatchedEngine, Any]) -> None:
-    """Events, and a system without a kernel part (exalted's attack trigger), go to the
+    """Events, and a system without a kernel part (training's attack trigger), go to the
     numpy engine; the refusal says why."""
     kernel = engines[0].kernel()
     assert kernel is not None
@@ -341,7 +341,7 @@ def test_what_the_kernel_refuses(registry: Registry, engines: tuple[BatchedEngin
     event = '[[events]]\nat = "declare-blockers"\naction = "pump"\ntarget = "x"\npower = 1\ntoughness = 1\n'
     for text, why in (
         (base + combat + event, "the batch has events"),
-        (PLAYERS + creature("x", "a", 2, 2, "exalted") + combat, "has no kernel part"),
+        (PLAYERS + creature("x", "a", 2, 2, "training") + combat, "has no kernel part"),
         (hat_trick(keywords='["hexproof"]'), "target restriction of 'hexproof'"),
     ):
         scenario = parse_scenario(tomllib.loads(text), registry, "t.toml")
@@ -475,7 +475,8 @@ def test_parts_run_as_python() -> None:
     """The template and the parts run as Python (NUMBA_DISABLE_JIT=1): coverage, debugging."""
     out = subprocess.run(
         [sys.executable, "-m", "pytest", __file__, str(ROOT / "tests/test_kernel_draws.py"),
-         str(ROOT / "tests/test_kernel_specs.py"), "-q", "-p", "no:randomly", "-x"],
+         str(ROOT / "tests/test_kernel_specs.py"),
+         str(ROOT / "tests/test_kernel_triggers.py"), "-q", "-p", "no:randomly", "-x"],
         capture_output=True, text=True, cwd=ROOT, timeout=600,
         env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
     )  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from types import ModuleType
 from typing import Any
@@ -17,13 +17,20 @@ from ecs_combat.batched.arrays import (
     ACTION_CODE,
     BatchOutcome,
     CombatBatch,
-    IntArray,
     StepDivisions,
 )
 from ecs_combat.batched.state import Schedule
 from ecs_combat.kernel import cache
+from ecs_combat.kernel.arrays import fixed as _fixed
+from ecs_combat.kernel.arrays import starts as _starts
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
+from ecs_combat.kernel.trigger_arrays import (
+    parameter_refusal,
+    trigger_columns,
+    trigger_room,
+    triggering,
+)
 from ecs_combat.plugin.kernels import KERNEL_POINTS, KernelColumn
 from ecs_combat.plugin.registry import Registry
 
@@ -49,6 +56,8 @@ class Plan:
     strike: npt.NDArray[np.uint64]
     withhold: npt.NDArray[np.uint64]
     guards: npt.NDArray[np.uint64]
+    #: The keywords whose instances trigger parts read (their numbers too), as bits.
+    triggering: int = 0
 
 
 class Kernel:
@@ -90,7 +99,9 @@ class Kernel:
             if rows.size:
                 return f"the batch has {what}"
         if b.instance_row.size and bool((b.instance_parameter >= 0).any()):
-            return "the batch has keyword instances with parameters"  # parts see none
+            why = parameter_refusal(b, self.plan(schedule).triggering)
+            if why:
+                return why
         if b.counters is not None and b.counters.size and bool(b.counters.any()):
             return "the batch has counters"
         if not bool(np.asarray(b.present).all()):
@@ -161,6 +172,7 @@ class Kernel:
                 U64,
             ),
         )
+        plan = replace(plan, triggering=triggering(self.source, bit))
         self._plans[id(schedule)] = (schedule, plan)
         return plan
 
@@ -195,7 +207,7 @@ class Kernel:
             self.compile()
         plan = self.plan(schedule)
         args = self._arguments(batch, plan, divisions)
-        c, st, bt, bl, *_, owns, rc, _ = args
+        c, st, bt, bl, *_, owns, rc, _, _ = args
         if self._call is None:
             self._call = self._entry()
         self._run(self._call, batch.n_battles, args)
@@ -243,7 +255,8 @@ class Kernel:
         counts = np.zeros((3, n), I64)
         players = np.zeros((2, np_), np.bool_)
         attacking = np.asarray(b.attacking, I64)
-        casts = len(b.event_battle) > 0  # they pump: power and toughness copied
+        # casts and triggers pump: power and toughness copied
+        casts = len(b.event_battle) > 0 or plan.triggering != 0
         c = m.Core(
             _fixed(b.battle, I64),
             _fixed(b.controller, I64),
@@ -267,9 +280,10 @@ class Kernel:
             order = np.argsort(ba, kind="stable")
             bb, ba, rank = bb[order], ba[order], rank[order]
         room = 2 * (n + len(bb))
+        starts, noted = trigger_room(self.source, b, ba, plan.guards, plan.triggering)
         # scratch, each place written before it is read: each attacker's first block, a
-        # blocker's blocks in order, a step's flows
-        scratch = np.empty(n + len(bb) + 3 * room, I64)
+        # blocker's blocks in order, a step's flows, the triggers noted
+        scratch = np.empty(n + len(bb) + 3 * room + noted, I64)
         st = m.State(
             np.array(b.keywords, U64) if casts else _read(b.keywords, U64),  # casts grant
             flags[2], flags[3], flags[4], flags[5],
@@ -300,7 +314,12 @@ class Kernel:
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
         rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
-        return c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns, rc, _divisions(m, b)
+        tg = trigger_columns(m, self.source, b, starts, scratch[n + len(bb) + 3 * room :])
+        tg = tg._replace(bits=_fixed([plan.triggering], U64))
+        return (
+            c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns, rc,
+            _divisions(m, b), tg,
+        )  # fmt: skip
 
     def _column(self, column: KernelColumn, batch: CombatBatch) -> AnyArray:
         """A plugin's own column's first values."""
@@ -417,28 +436,12 @@ def _records(taken: AnyArray, bl: Any, rc: Any) -> list[StepDivisions]:
     return out
 
 
-def _fixed(values: Any, dtype: type[Any]) -> AnyArray:
-    """An array the kernel only reads, as its type wants it (contiguous, read-only: one
-    compiled signature, and numba refuses to compile a write to it), never copied unless
-    its type or layout differs."""
-    out: AnyArray = np.ascontiguousarray(values, dtype).view()
-    out.flags.writeable = False
-    return out
-
-
 def _read(values: Any, dtype: type[Any]) -> AnyArray:
     """An array the kernel reads, as its type wants it (writable, contiguous: one compiled
     signature), copied only if need be."""
     out: AnyArray = np.ascontiguousarray(values, dtype)
     if not out.flags.writeable:
         out = out.copy()
-    return out
-
-
-def _starts(battle_of: AnyArray, nb: int) -> IntArray:
-    """Where each battle's rows begin ([nb + 1]), rows grouped by ascending battle."""
-    out = np.zeros(nb + 1, I64)
-    np.cumsum(np.bincount(np.asarray(battle_of, I64), minlength=nb), out=out[1:])
     return out
 
 

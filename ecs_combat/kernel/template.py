@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from ecs_combat.kernel.template_triggers import has_any, triggers_at
+
 # The columns the parts see (:data:`ecs_combat.plugin.kernels.CORE_COLUMNS`, in that order).
 Core = namedtuple(
     "Core",
@@ -86,17 +88,17 @@ Record = namedtuple(
 
 def resolve_range(
     lo: int, hi: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any,
-    guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any,
+    guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any, tg: Any,
 ) -> None:  # fmt: skip
     """Play battles `lo` to `hi - 1` through."""
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv, tg)
 
 
 def one_on_one_range(
     lo: int, hi: int, keyword: Any, power: Any, toughness: Any, masks: Any, work: Any,
     fresh: Any, counts: Any, codes: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any,
-    a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any,
+    a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any, tg: Any,
 ) -> None:  # fmt: skip
     """Battles `lo` to `hi - 1` of a block of one attacker against one blocker (rows 2b and
     2b + 1), drawn, played and tallied: `keyword`, `power` and `toughness` [battles, 2] as
@@ -113,7 +115,7 @@ def one_on_one_range(
             c.toughness[row] = toughness[b, side]
             st.kw[row] = masks[keyword[b, side]]
     for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv)
+        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv, tg)
         attacker_died = 0 if c.on_battlefield[2 * b] else 1
         blocker_died = 0 if c.on_battlefield[2 * b + 1] else 1
         key = int(keyword[b, 0]) * codes + int(keyword[b, 1])
@@ -129,13 +131,19 @@ def one_on_one_range(
 
 def play(
     b: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any, a: Any, k: Any, guards: Any,
-    ev: Any, cb: Any, o: Any, rc: Any, dv: Any,
+    ev: Any, cb: Any, o: Any, rc: Any, dv: Any, tg: Any,
 ) -> None:  # fmt: skip
-    """One battle's combat: declarations, state-based actions, the cards cast as blockers
-    are declared, the damage steps."""
-    has_attack, keywords = declare(b, c, st, bt, bl)
+    """One battle's combat: declarations with their triggers, state-based actions, the
+    cards cast as blockers are declared, the damage steps."""
+    has_attack, keywords = declare(b, c, st, bt)
     if not has_attack:
         return  # no attacker: nothing happens, no step, no state-based actions
+    triggers = tg.bits[0] != 0 and has_any(b, tg.bits[0], st, bt)
+    for point in range(2):  # attack triggers (508.2), then block triggers (509.2-509.5)
+        if point == 1:
+            keywords = declare_blocks(b, keywords, c, st, bt, bl)
+        if triggers:  # one call site, compiled on its own, called only where needed
+            triggers_at(point, b, c, st, bt, bl, k, guards, o, tg)
     check_state(b, False, c, st, bt, k, guards, o)
     for e in range(ev.start[b], ev.start[b + 1]):
         if bt.game_over[b]:
@@ -158,9 +166,8 @@ def play(
         check_state(b, True, c, st, bt, k, guards, o)
 
 
-def declare(b: int, c: Any, st: Any, bt: Any, bl: Any) -> tuple[bool, Any]:
-    """Attackers and blockers (508, 509): whether the battle has an attacker, and the
-    keywords of every creature in combat (their bits or-ed)."""
+def declare(b: int, c: Any, st: Any, bt: Any) -> tuple[bool, Any]:
+    """Attackers (508): whether the battle has one, and their keywords (bits or-ed)."""
     has_attack = False
     keywords = np.uint64(0)
     for i in range(bt.rows[b], bt.rows[b + 1]):
@@ -168,19 +175,24 @@ def declare(b: int, c: Any, st: Any, bt: Any, bl: Any) -> tuple[bool, Any]:
             st.in_combat[i] = True
             has_attack = True
             keywords |= st.kw[i]
-    if not has_attack:
-        return False, keywords
+    return has_attack, keywords
+
+
+def declare_blocks(b: int, keywords: Any, c: Any, st: Any, bt: Any, bl: Any) -> Any:
+    """Blockers (509): the blocks of a blocker on the battlefield of an attacker still
+    attacking (509.1a; an attacker all of whose blockers are gone is not blocked); the
+    keywords of every creature in combat (`keywords`: the attackers', bits or-ed)."""
     for q in range(bt.blocks[b], bt.blocks[b + 1]):
         x, y = bl.attacker[q], bl.blocker[q]
         if st.a_count[x] == 0:
             st.a_start[x] = q
         st.a_count[x] += 1
-        st.blocked[x] = True  # blocked, whatever happens to its blockers (509.1h)
         if c.on_battlefield[y] and c.attacking[x]:
+            st.blocked[x] = True  # blocked, whatever happens to its blockers (509.1h)
             c.blocking[y] = True
             st.in_combat[y] = True
             keywords |= st.kw[y]
-    return True, keywords
+    return keywords
 
 
 def may_target(t: int, caster: int, rule: int, c: Any, st: Any) -> bool:

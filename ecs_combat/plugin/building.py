@@ -285,6 +285,15 @@ class _Builder:
                 reg.kernel_columns.setdefault(plugin, []).append(item)
             else:
                 reg.kernel_parts[(plugin, item.system)] = item
+        for scheduled in (s for systems in reg.systems.values() for s in systems):
+            part = scheduled.system.kernel  # a shape's (skeletons): the plugin's own first
+            key = (scheduled.plugin, scheduled.system.name)
+            if part is None or key in reg.kernel_parts:
+                continue
+            problem = kernel_problem(part, scheduled.plugin, reg)
+            if problem:
+                raise PluginError(f"plugin {scheduled.plugin!r}: {problem}")
+            reg.kernel_parts[key] = part
 
     def restrictions(self) -> None:
         """The restrictions of the keywords available."""

@@ -38,10 +38,23 @@ in order (every signature is fixed: the generator calls the part exactly so):
     player row `caster`; pumps with ``c.power[row]`` and ``c.toughness[row]``, grants with
     ``g.keywords[row] |= g.bits[i]``, the bit of the part's ``grants[i]`` in the batch.
     State-based actions are checked after each cast (704.3).
+``declare-attackers`` and ``declare-blockers``, ``part(row, n, other, c, t, own) -> None``
+    an attack or block trigger resolving (its system names one keyword, and the part its
+    `event`: :data:`TRIGGER_EVENTS`): `row` its source, `n` the number of the instance that
+    triggered (0 without one), `other` what the event names besides it (the blocker, the
+    lone attacker, else the player the source attacks as it triggered, or -1). One trigger
+    per instance; they resolve in APNAP order (603.3b), one source's in the order its
+    instances are listed, with state-based actions after each; with ``at_once=True`` the
+    part acts as the system runs instead (exalted's pump, no trigger). Pumps with
+    ``c.power`` and ``c.toughness`` (not a creature that left the battlefield: check
+    ``c.on_battlefield``), ``c.life`` for life lost; ``t.blockers[row]`` counts the
+    creatures blocking the source as it resolves, ``t.rows[b]`` to ``t.rows[b + 1]`` are
+    battle `b`'s creature rows.
 
 A part is called once per element however many times its keyword is listed: give kernel
-parts to keywords whose instances are redundant (702.2f, 702.15f, ...); a batch with keyword
-parameters (bushido 2) is resolved by the batched engine.
+parts to keywords whose instances are redundant (702.2f, 702.15f, ...), except at the two
+trigger points, called once per instance with its number; a batch with keyword parameters
+(bushido 2) of a keyword no trigger part reads is resolved by the batched engine.
 
 The core's columns (`c`, :data:`CORE_COLUMNS`) are the creatures' and players' rows of the
 whole batch; `a` and `k` are the point's own (:data:`POINT_COLUMNS`); `own` holds the plugin's
@@ -64,6 +77,20 @@ KERNEL_POINTS: dict[str, tuple[str, ...]] = {
     "state-based-actions": ("row", "c", "k", "own"),
     "destroy": ("row", "c", "own"),
     "cast": ("row", "caster", "c", "g", "own"),
+    "declare-attackers": ("row", "n", "other", "c", "t", "own"),
+    "declare-blockers": ("row", "n", "other", "c", "t", "own"),
+}
+
+#: The events of a trigger part, by point: which creatures' instances trigger, and what
+#: `other` is (the template's ``EVENT_*`` numbers, in this order).
+TRIGGER_EVENTS: dict[str, tuple[str, ...]] = {
+    "declare-attackers": ("attacks", "a creature you control attacks alone"),
+    "declare-blockers": (
+        "blocks or becomes blocked",
+        "becomes blocked",
+        "attacks and isn't blocked",
+        "blocked by a creature without it",
+    ),
 }
 
 #: The core's columns every part reads (`c`): name -> (owner, kind, what it is). Parts may
@@ -90,6 +117,8 @@ CORE_COLUMNS: dict[str, tuple[str, str, str]] = {
 CORE_WRITABLE: dict[str, tuple[str, ...]] = {
     "deal-damage": ("life", "life_gained"),
     "cast": ("power", "toughness"),
+    "declare-attackers": ("power", "toughness", "life"),
+    "declare-blockers": ("power", "toughness", "life"),
 }
 
 #: The columns of a point's own argument, by point: name -> (owner, kind).
@@ -107,6 +136,8 @@ POINT_COLUMNS: dict[str, dict[str, tuple[str, str]]] = {
         "keywords": ("creature", "keywords"),
         "bits": ("part", "keywords"),
     },
+    "declare-attackers": {"blockers": ("creature", "int"), "rows": ("battle", "int")},
+    "declare-blockers": {"blockers": ("creature", "int"), "rows": ("battle", "int")},
 }
 
 #: The kinds of a plugin's own column.
@@ -148,6 +179,13 @@ class KernelPart:
     reaction: bool = False
     #: ``cast``: the keywords the card's effect may grant, in the order of ``g.bits``.
     grants: tuple[str, ...] = ()
+    #: ``declare-attackers``, ``declare-blockers``: which creatures' instances trigger
+    #: (:data:`TRIGGER_EVENTS`), and whether the part acts at once, without a trigger.
+    event: str = ""
+    at_once: bool = False
+    #: Numbers written into the part's source for names it uses, beside its module's
+    #: (a shape's, such as :class:`PumpTrigger`'s power and toughness).
+    numbers: tuple[tuple[str, int | bool], ...] = ()
 
 
 def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Registry) -> str:
@@ -182,9 +220,18 @@ def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Regis
         if not callable(item.function):
             return f"kernel part {item.system!r}: not callable"
         return ""
-    names = {s.system.name for s in registry.systems_at(item.point) if s.plugin == plugin}
-    if item.system not in names:
+    found = [s for s in registry.systems_at(item.point) if s.plugin == plugin]
+    systems = {s.system.name: s.system for s in found}
+    if item.system not in systems:
         return f"kernel part {item.system!r}: the plugin adds no such system at {item.point}"
+    if item.point in TRIGGER_EVENTS:
+        if item.event not in TRIGGER_EVENTS[item.point]:
+            return (
+                f"kernel part {item.system!r}: event {item.event!r} (events at {item.point}: "
+                f"{', '.join(TRIGGER_EVENTS[item.point])})"
+            )
+        if len(systems[item.system].keywords) != 1:
+            return f"kernel part {item.system!r}: a trigger part's system names one keyword"
     if not callable(item.function) or item.per not in ("creature", "player"):
         return f"kernel part {item.system!r}: not callable, or `per` not creature or player"
     if item.guard not in ("source", "recipient"):

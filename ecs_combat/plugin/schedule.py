@@ -40,6 +40,7 @@ from ecs_combat.plugin.batch_context import BatchContext
 from ecs_combat.plugin.before_blocks import BeforeBlocks
 from ecs_combat.plugin.context import CombatContext
 from ecs_combat.plugin.definitions import normalize_keyword
+from ecs_combat.plugin.kernels import KernelPart
 from ecs_combat.plugin.payloads import (
     AttackDeclaration,
     BatchAttackDeclaration,
@@ -205,6 +206,9 @@ class System:
     #: declared, as the rules core reads them (:mod:`ecs_combat.plugin.before_blocks`);
     #: None: an engine plays the declaration to learn them.
     before_blocks: BeforeBlocks | None = field(default=None, compare=False)
+    #: Its kernel form, when the shape that made it writes one (:mod:`.skeletons`): a
+    #: plugin registering a part of its own for the system replaces it.
+    kernel: KernelPart | None = field(default=None, compare=False)
 
     @overload
     def __init__(
@@ -222,6 +226,7 @@ class System:
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
         before_blocks: BeforeBlocks | None = None,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -238,6 +243,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -254,6 +260,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -270,6 +277,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -286,6 +294,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -302,6 +311,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -318,6 +328,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -334,6 +345,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -350,6 +362,7 @@ class System:
         writes: Collection[str] = (),
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
+        kernel: KernelPart | None = None,
     ) -> None: ...
     def __init__(
         self,
@@ -366,6 +379,7 @@ class System:
         ambiguous_with: Collection[str] = (),
         only_writes: bool = False,
         before_blocks: BeforeBlocks | None = None,
+        kernel: KernelPart | None = None,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "point", point)
@@ -380,3 +394,4 @@ class System:
         setattr_(self, "ambiguous_with", _names(ambiguous_with))
         setattr_(self, "only_writes", only_writes)
         setattr_(self, "before_blocks", before_blocks)
+        setattr_(self, "kernel", kernel)

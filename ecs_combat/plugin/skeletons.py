@@ -5,20 +5,23 @@ the declare-blockers step picks (509.2-509.5), and the attack trigger of each at
 remembers the player it attacks (annihilator, myriad).
 
 A plugin using them is its keyword, its numbers and its note; the engines' forms of the
-trigger come out the same by construction. A third-party plugin uses them the same way.
+trigger come out the same by construction, and so does the kernel form of a block or attack
+trigger resolved with a :class:`PumpTrigger` (:func:`pump_kernel`, its numbers written in). A
+third-party plugin uses them the same way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from ecs_combat.plugin.batch_context import BatchContext
 from ecs_combat.plugin.before_blocks import BeforeBlocks, Changes, Chooser, each_instance
 from ecs_combat.plugin.context import CombatContext
+from ecs_combat.plugin.kernels import KernelPart
 from ecs_combat.plugin.payloads import (
     AttackDeclaration,
     BatchAttackDeclaration,
@@ -33,6 +36,20 @@ from ecs_combat.plugin.schedule import System
 #: (bushido), the attackers that became blocked (rampage), the attackers that attack and
 #: aren't blocked (frenzy).
 BlockEvent = Literal["blocks or becomes blocked", "becomes blocked", "attacks and isn't blocked"]
+
+
+#: A :class:`PumpTrigger`'s numbers, as :func:`pump_kernel` reads them: each use of the
+#: shape writes its own in (``KernelPart.numbers``); these are only the names' defaults.
+POWER, TOUGHNESS, PER_BLOCKER = 0, 0, False
+
+
+def pump_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """A :class:`PumpTrigger` resolving in the compiled kernel: +POWER/+TOUGHNESS times `n`
+    (times the blockers beyond the first with PER_BLOCKER), nothing if its source left."""
+    if c.on_battlefield[row]:
+        times = n * max(t.blockers[row] - 1, 0) if PER_BLOCKER else n
+        c.power[row] += POWER * times
+        c.toughness[row] += TOUGHNESS * times
 
 
 #: How each engine resolves a trigger.
@@ -98,6 +115,15 @@ class PumpTrigger:
         instance on each attacker (or each of `creatures(board)`, which `reads` what of
         :data:`~ecs_combat.plugin.before_blocks.READABLE`)."""
         return each_instance(self.keyword, self.changes, creatures, frozenset(reads))
+
+    def kernel_part(self, point: str, system: str, event: str) -> KernelPart:
+        """Its kernel form for a trigger system at `point` that triggers on `event`."""
+        numbers = (
+            ("POWER", self.power),
+            ("TOUGHNESS", self.toughness),
+            ("PER_BLOCKER", self.per_blocker_beyond_first),
+        )
+        return KernelPart(point, system, pump_kernel, event=event, numbers=numbers)
 
 
 @dataclass(frozen=True)
@@ -169,7 +195,19 @@ def block_trigger(
         if defender:
             _keep_defending_players(batch, declaration.triggers[before:])
 
-    return System("declare-blockers", "block trigger", triggers, triggers_batched, {keyword})
+    kernel = _kernel_of(resolve, "declare-blockers", "block trigger", event)
+    return System(
+        "declare-blockers", "block trigger", triggers, triggers_batched, {keyword}, kernel=kernel
+    )
+
+
+def _kernel_of(resolve: Resolve, point: str, system: str, event: str) -> KernelPart | None:
+    """The kernel form of a trigger system resolving with `resolve`: a :class:`PumpTrigger`'s
+    if `resolve` is one's, else none (the plugin may register a part of its own)."""
+    shape = getattr(resolve, "__self__", None)
+    if isinstance(shape, PumpTrigger):
+        return shape.kernel_part(point, system, event)
+    return None
 
 
 def _keep_defending_player(combat: CombatContext, triggers: list[Trigger]) -> None:
@@ -220,6 +258,7 @@ def attack_trigger(
         if defender:
             _keep_defending_players(batch, declaration.triggers[before:])
 
+    kernel = _kernel_of(resolve, "declare-attackers", "attack trigger", "attacks")
     return System(
         "declare-attackers",
         "attack trigger",
@@ -227,4 +266,5 @@ def attack_trigger(
         triggers_batched,
         {keyword},
         before_blocks=before_blocks,
+        kernel=kernel,
     )
