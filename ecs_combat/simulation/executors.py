@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import socket
@@ -232,6 +233,15 @@ class WorkerPool(ProcessPoolExecutor):
         for process in running:
             with contextlib.suppress(Exception):
                 process.terminate()
+        # A worker that doesn't end on SIGTERM (a handler inherited through the fork, a lock
+        # held) is killed, or the manager thread would wait for it.
+        # Its sentinel is ready once it has ended, whichever thread reaps it.
+        deadline = time.monotonic() + STOP_SECONDS
+        for process in running:
+            with contextlib.suppress(Exception):
+                left = max(0.0, deadline - time.monotonic())
+                if not multiprocessing.connection.wait([process.sentinel], left):
+                    process.kill()
         if manager is not None and manager is not threading.current_thread():
             manager.join(STOP_SECONDS)
 
