@@ -22,6 +22,7 @@ from pathlib import Path
 import orjson
 
 from ecs_combat.scenario.battle_lists import listed_battle
+from ecs_combat.scenario.battle_scan import scanned_battle
 from ecs_combat.scenario.documents import MAX_FILE_BYTES
 from ecs_combat.scenario.quick_rows import LineRows, RowReader, collector_paused
 
@@ -50,7 +51,9 @@ def read_battle(path: str | Path, reader: RowReader) -> LineRows | None:
     if not raw.isascii() or b"\\" in raw or b"\x7f" in raw or (suffix == ".toml" and b"\t" in raw):
         return None
     with collector_paused():  # a million small acyclic objects: nothing to find
-        listed = listed_battle(raw) if suffix == ".json" else None
+        listed = None
+        if suffix == ".json":  # over arrays, else as lists, else as dictionaries
+            listed = scanned_battle(raw) or listed_battle(raw)
         if listed is not None:  # as dictionaries, the same columns refused
             rows, taken = reader.read([listed], [None])
         else:

@@ -18,15 +18,14 @@ and the document is read as dictionaries, by the same row reader
 from __future__ import annotations
 
 from functools import cache
-from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
 import numpy as np
 import orjson
 
-from ecs_combat.scenario.battle_rows import Battle, Listed, remembered_keywords
-from ecs_combat.scenario.row_columns import I64, Columns
+from ecs_combat.scenario.battle_rows import Battle, Listed, listed_keywords
+from ecs_combat.scenario.row_columns import I64
 
 _AS_LISTS = bytes.maketrans(b"{}:", b"[],")
 #: Every byte but those the shape is checked by.
@@ -130,15 +129,6 @@ def _creatures(
     for i, t in zip(wide, texts, strict=True):
         pieces[i] = _with_keywords(len(t))
 
-    def keywords(reader: Any, c: Columns, c0: int) -> int:
-        listed = list(map(tuple, texts))
-        found = {k: remembered_keywords(reader, k) for k in set(listed)}
-        kept = list(map({k: v if v[0] else None for k, v in found.items()}.__getitem__, listed))
-        rows = (np.array(wide, I64) + c0).tolist()
-        names = list(map(ids.__getitem__, wide))
-        c.others += zip(rows, names, repeat(0), kept, repeat(0), repeat(0), repeat(None))
-        return 0
-
     empty: tuple[list[Any], list[Any]] = ([], [])
     battle = Battle(
         ids,
@@ -147,6 +137,6 @@ def _creatures(
         list(map(itemgetter(5), tables)),
         declared[0] or empty,
         declared[1] or empty,
-        keywords,
+        listed_keywords(ids, wide, list(map(tuple, texts))),
     )
     return battle, b"{" + b",".join(pieces) + b"}"

@@ -11,6 +11,7 @@ decoded without a dictionary per creature (:mod:`~ecs_combat.scenario.battle_lis
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -41,6 +42,11 @@ class Unusual(Exception):
 Wide = Callable[["RowReader", Columns, int], int]
 
 
+#: A battle's ids as :class:`IdTable` keys them: the longest id's length (at least 1), and
+#: each id's bytes up to it (8 or fewer read as one integer).
+IdKeys = tuple[int, npt.NDArray[Any]]
+
+
 class Battle(NamedTuple):
     """One battle's creatures and declarations, a column each, in the order of its text."""
 
@@ -55,6 +61,8 @@ class Battle(NamedTuple):
     blockers: tuple[list[Any], list[Any]]
     #: The creatures with other keys.
     wide: Wide
+    #: The ids as :class:`IdTable` keys them, when already made.
+    keys: IdKeys | None = None
 
 
 class Listed(NamedTuple):
@@ -100,7 +108,7 @@ def battle_rows(
     given twice or also a player's, an attacker or blocker given twice, a creature both
     attacking and blocking."""
     p0, c0, n = len(c.life) - len(place), len(c.power), len(battle.ids)  # before this battle
-    ids = IdTable(battle.ids)
+    ids = IdTable(battle.ids, battle.keys)
     if not ids.unique or (ids.places(list(place)) >= 0).any():
         raise Unusual  # an id given twice, or a player's
     controller = list(map(place.__getitem__, battle.controller))
@@ -147,10 +155,13 @@ class IdTable:
     """A battle's creature ids as fixed-width bytes, sorted: where each of many names is among
     them, over arrays, without a dictionary of a million strings."""
 
-    def __init__(self, ids: list[str]) -> None:
+    def __init__(self, ids: list[str], given: IdKeys | None = None) -> None:
         self.ids = ids
-        self.width = max(map(len, ids), default=1) or 1
-        keys, _ = self._keys(ids)
+        if given is None:
+            self.width = max(map(len, ids), default=1) or 1
+            keys, _ = self._keys(ids)
+        else:
+            self.width, keys = given
         self.order = np.argsort(keys, kind="stable")
         self.sorted = keys[self.order]
         #: Whether no id is given twice.
@@ -166,11 +177,7 @@ class IdTable:
             text = np.fromiter(names, f"S{w + 1}", n).view(np.uint8).reshape(n, w + 1)
         except UnicodeEncodeError:
             raise Unusual from None
-        if w <= 8:
-            keys = np.zeros((n, 8), np.uint8)
-            keys[:, :w] = text[:, :w]
-            return keys.view(np.uint64).reshape(n), text[:, w] != 0
-        return np.ascontiguousarray(text[:, :w]).view(f"S{w}").reshape(n), text[:, w] != 0
+        return id_keys(text, w), text[:, w] != 0
 
     def places(self, names: list[Any]) -> IntArray:
         """Each name's place among the ids, -1 for a name not among them (strings only)."""
@@ -193,6 +200,17 @@ class IdTable:
         return np.where(found, self.order[at], -1)
 
 
+def id_keys(text: npt.NDArray[np.uint8], width: int) -> npt.NDArray[Any]:
+    """Keys of strings given as rows of bytes padded with zeros (at least `width` of them):
+    their first `width` bytes, 8 or fewer read as one integer."""
+    n = len(text)
+    if width <= 8:
+        keys = np.zeros((n, 8), np.uint8)
+        keys[:, :width] = text[:, :width]
+        return keys.view(np.uint64).reshape(n)
+    return np.ascontiguousarray(text[:, :width]).view(f"S{width}").reshape(n)
+
+
 def remembered_keywords(reader: RowReader, listed: tuple[Any, ...]) -> Keywords:
     """A keyword list's instances as :meth:`RowReader.keywords` reads them, remembered by the
     reader; Unusual for a list it does not take."""
@@ -202,6 +220,21 @@ def remembered_keywords(reader: RowReader, listed: tuple[Any, ...]) -> Keywords:
     if kept is None:
         raise Unusual
     return kept  # type: ignore[no-any-return]
+
+
+def listed_keywords(ids: list[str], wide: list[int], texts: list[tuple[Any, ...]]) -> Wide:
+    """How a battle's creatures `wide` (places among `ids`), whose only other key is
+    keywords (their `texts`), are added to the columns."""
+
+    def keywords(reader: RowReader, c: Columns, c0: int) -> int:
+        found = {k: remembered_keywords(reader, k) for k in set(texts)}
+        kept = list(map({k: v if v[0] else None for k, v in found.items()}.__getitem__, texts))
+        rows = (np.array(wide, I64) + c0).tolist()
+        names = list(map(ids.__getitem__, wide))
+        c.others += zip(rows, names, repeat(0), kept, repeat(0), repeat(0), repeat(None))
+        return 0
+
+    return keywords
 
 
 def _wide(

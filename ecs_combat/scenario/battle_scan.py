@@ -1,0 +1,333 @@
+"""One battle's JSON text read into columns over arrays, without decoding it
+(:func:`scanned_battle`): how ``resolve`` reads a battle of a million creatures quickly.
+
+The text must be ASCII without a backslash, so each double quote opens or closes a string.
+The text kept to its brackets, braces, colons, commas and quotes must be exactly what a
+document of the shape read here has: ``{"players": …, "creatures": …, "combat":
+{"attackers": …, "blockers": …}}``, each creature ``"":{"":"","":,"":}`` (and perhaps
+``,"":[…]`` of keywords); then no string holds such a character, and every string, key and
+number is found by its place among the quotes. What lies between the strings is checked
+over arrays: only JSON whitespace and those characters, but for the creatures' power and
+toughness, each one integer as JSON writes it (``-?(0|[1-9][0-9]*)``, at most 15 digits);
+no string holds a control character; the keys are exactly controller, power, toughness and
+keywords. The players are decoded by orjson (a few). So a text read here is valid JSON,
+decodes to what is read, and gives the same :class:`~ecs_combat.scenario.battle_rows.Battle`
+as :func:`~ecs_combat.scenario.battle_lists.listed_battle`; anything else gives None, and
+the text is read as :func:`~ecs_combat.scenario.battle_file.read_battle` read it before.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import orjson
+from numpy.lib.stride_tricks import sliding_window_view
+
+from ecs_combat.scenario.battle_rows import Battle, IdKeys, Listed, id_keys, listed_keywords
+from ecs_combat.scenario.row_columns import I64, IntArray
+
+#: JSON's whitespace.
+_SPACE = b" \t\n\r"
+#: Every byte but those the shape is checked by.
+_OTHERS = bytes(sorted(set(range(256)) - set(b'{}[]:,"')))
+_OTHERS_AND_SPACE = bytes(sorted(set(_OTHERS) - set(_SPACE)))
+_IS_SPACE = np.zeros(256, np.int64)
+_IS_SPACE[list(_SPACE)] = 1
+#: A creature without keywords, its id included, kept to its structure.
+_PLAIN = b'"":{"":"","":,"":}'
+_BYTES = np.uint8
+#: The most digits of a number read here (a larger one goes the slower way).
+_DIGITS = 15
+_TENS = 10 ** np.arange(_DIGITS + 1, dtype=I64)
+Bytes = npt.NDArray[np.uint8]
+
+
+@cache
+def _with_keywords(m: int) -> bytes:
+    """A creature with `m` keywords, its id included, kept to its structure."""
+    return b'"":{"":"","":,"":,"":[' + b",".join([b'""'] * m) + b"]}"
+
+
+class _Text:
+    """A text's bytes and its quotes' places: string k runs from ``quotes[2k]`` to
+    ``quotes[2k + 1]``."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+        self.bytes: Bytes = np.frombuffer(raw, _BYTES)
+        self.quotes = np.flatnonzero(self.bytes == ord('"'))
+        #: The spaces in the strings read by :meth:`texts`, and whether one held a control
+        #: character.
+        self.spaces = 0
+        self.controls = False
+
+    def span(self, k: IntArray) -> tuple[IntArray, IntArray]:
+        """Where strings `k` start and end (their contents, ends excluded)."""
+        return self.quotes[2 * k] + 1, self.quotes[2 * k + 1]
+
+    def word(self, k: int) -> bytes:
+        """String `k`'s contents."""
+        return self.raw[int(self.quotes[2 * k]) + 1 : int(self.quotes[2 * k + 1])]
+
+    def all_are(self, k: IntArray, word: bytes) -> bool:
+        """Whether strings `k` all hold exactly `word`."""
+        start, end = self.span(k)
+        if not (end - start == len(word)).all():
+            return False
+        found = sliding_window_view(self.bytes, len(word))[start]
+        return bool((found == np.frombuffer(word, _BYTES)).all())
+
+    def texts(self, k: IntArray, keyed: list[IdKeys] | None = None) -> list[str]:
+        """Strings `k` as Python strings: gathered with their closing quotes and split (and
+        their :class:`IdTable` keys added to `keyed`, if they can be made here)."""
+        if not len(k):
+            return []
+        start, end = self.span(k)
+        size = end - start
+        width = int(size.max()) + 1
+        if width <= 64 and int(start.max()) + width <= len(self.bytes):
+            rows = sliding_window_view(self.bytes, width)[start]
+            inside = np.arange(width) <= size[:, None]
+            found = rows[inside]
+            if keyed is not None and width > 1:
+                inside[np.arange(len(k)), size] = False  # the closing quotes
+                keyed.append((width - 1, id_keys(np.where(inside, rows, 0), width - 1)))
+        else:
+            size += 1
+            before = np.cumsum(size) - size
+            found = self.bytes[np.arange(int(size.sum())) + np.repeat(start - before, size)]
+        if (found < ord(" ")).any():
+            self.controls = True
+        joined = found.tobytes()
+        self.spaces += joined.count(b" ")
+        return joined.decode("ascii").split('"')[:-1]
+
+    def labels(self, k: IntArray, names: list[str]) -> list[str] | None:
+        """Strings `k` as Python strings when each is one of `names` (the same objects);
+        None when one is not."""
+        start, end = self.span(k)
+        size = end - start
+        which = np.full(len(k), -1, I64)
+        for i, name in enumerate(names):
+            word = name.encode("ascii")
+            if not word or int(start.max(initial=0)) + len(word) > len(self.bytes):
+                return None
+            same = sliding_window_view(self.bytes, len(word))[start] == np.frombuffer(word, _BYTES)
+            which[(size == len(word)) & same.all(1)] = i
+            self.spaces += word.count(b" ") * int((which == i).sum())
+        if (which < 0).any():
+            return None
+        return list(map(names.__getitem__, which.tolist()))
+
+    def numbers(self, k: IntArray) -> tuple[IntArray, int] | None:
+        """The integers written after strings `k` (keys), and how many bytes they take; None
+        unless each is an integer as JSON writes it, of at most 15 digits, right after the
+        colon that follows its key or after one whitespace byte after that."""
+        if not len(k):
+            return np.zeros(0, I64), 0
+        colon = self.quotes[2 * k + 1] + 1
+        text = self.bytes
+        if not (text[colon] == ord(":")).all():
+            return None
+        start = colon + 1 + _IS_SPACE[text[colon + 1]]
+        signed = text[start] == ord("-")
+        digits = start + signed  # where each number's digits start
+        lead = text[digits]
+        size = np.zeros(len(k), I64)
+        value = np.zeros(len(k), I64)
+        going = np.ones(len(k), np.bool_)
+        last = len(text) - 1
+        for _ in range(_DIGITS + 1):  # a digit more each time, for the numbers not ended
+            found = text[np.minimum(digits + size, last)]
+            going &= (found >= ord("0")) & (found <= ord("9"))
+            if not going.any():
+                break
+            value = np.where(going, value * 10 + (found - ord("0")), value)
+            size += going
+        if going.any() or not (size >= 1).all() or ((lead == ord("0")) & (size > 1)).any():
+            return None  # too long, no digit, or a zero leading
+        return np.where(signed, -value, value), int(size.sum() + signed.sum())
+
+
+def scanned_battle(raw: bytes) -> Listed | None:
+    """The battle of a JSON text (ASCII without a backslash) as columns, or None unless it is
+    ``{"players": …, "creatures": …, "combat": {"attackers": …, "blockers": …}}`` in that
+    order, with at least one creature, each creature's keys exactly
+    controller, power, toughness and perhaps keywords, in that order."""
+    text = _Text(raw)
+    quotes = text.quotes
+    if len(quotes) < 16 or len(quotes) % 2 or raw[: quotes[0]].strip(_SPACE) != b"{":
+        return None
+    spaced = raw.translate(None, _OTHERS_AND_SPACE)
+    kept = spaced.translate(None, _SPACE)
+    found = _players(text, kept)
+    if found is None:
+        return None
+    players, first, rest = found
+    parts = _parts(kept, rest)
+    if parts is None:
+        return None
+    creatures, n_attacks, n_blocks = parts
+    shape = _creatures(creatures)
+    if shape is None:
+        return None
+    n, wide, keywords, pieces = shape
+    expected = kept[: rest + 5] + pieces + b'},"":{"":{'
+    expected += b",".join([b'"":""'] * n_attacks) + b'},"":{'
+    expected += b",".join([b'"":""'] * n_blocks) + b"}}}"
+    if kept != expected:
+        return None
+    # string numbers: the creatures' key, each creature's strings, combat's and attackers'
+    # keys, the attacks, the blockers' key, the blocks
+    each = np.full(n, 5, I64)
+    each[wide] = 6 + keywords
+    at = first + 1 + np.concatenate([[0], np.cumsum(each)[:-1]]).astype(I64)
+    combat = first + 1 + int(each.sum())
+    blocks = combat + 3 + 2 * n_attacks
+    if not (
+        text.word(first) == b"creatures"
+        and text.word(combat) == b"combat"
+        and text.word(combat + 1) == b"attackers"
+        and text.word(blocks - 1) == b"blockers"
+        and text.all_are(at + 1, b"controller")
+        and text.all_are(at + 3, b"power")
+        and text.all_are(at + 4, b"toughness")
+        and text.all_are(at[wide] + 5, b"keywords")
+    ):
+        return None
+    power = text.numbers(at + 3)
+    toughness = text.numbers(at + 4)
+    if power is None or toughness is None:
+        return None
+    declared = ((combat + 2, n_attacks), (blocks, n_blocks))
+    battle = _battle(text, at, wide, keywords, (power[0], toughness[0]), declared, players)
+    # from the creatures' key on, what is not in a string is whitespace, structure and
+    # those numbers, each string read is without a control character
+    start = int(quotes[2 * first])
+    strings = int((quotes[2 * first + 1 :: 2] - quotes[2 * first :: 2] + 1).sum())
+    head = raw[:start]
+    spaces = len(spaced) - len(kept) - (len(head) - len(head.translate(None, _SPACE)))
+    spaces -= text.spaces
+    structure = len(kept) - (rest + 1) - (len(quotes) - 2 * first)
+    if (
+        battle is None
+        or text.controls
+        or len(raw) - start - strings != structure + spaces + power[1] + toughness[1]
+    ):
+        return None
+    return Listed(players, battle)
+
+
+def _players(text: _Text, kept: bytes) -> tuple[dict[str, Any], int, int] | None:
+    """The players (decoded by orjson), the string number of the creatures' key and where
+    the creatures' key starts in `kept`; None unless the text starts with the players and
+    then the creatures."""
+    if not kept.startswith(b'{"":{'):
+        return None
+    head = np.frombuffer(kept[: 1 << 16], _BYTES)
+    depth = np.cumsum(
+        (head == ord("{")).astype(I64)
+        + (head == ord("["))
+        - (head == ord("}"))
+        - (head == ord("]"))
+    )
+    closed = np.flatnonzero(depth[4:] == 1)
+    if not len(closed):
+        return None
+    end = 4 + int(closed[0])  # the players' closing brace
+    if kept[end + 1 : end + 7] != b',"":{"':
+        return None
+    first = kept[: end + 1].count(b'"') // 2
+    cut = text.raw[int(text.quotes[0]) : int(text.quotes[2 * first])].rstrip(_SPACE)
+    if not cut.endswith(b","):
+        return None
+    try:
+        top = orjson.loads(b"{" + cut[:-1] + b"}")
+    except orjson.JSONDecodeError:
+        return None
+    players = top.get("players")
+    if list(top) != ["players"] or type(players) is not dict:
+        return None
+    if set(map(type, players.values())) != {dict}:
+        return None
+    if 2 * first != 2 + 2 * len(players) + 2 * sum(map(len, players.values())):
+        return None  # a key given twice, or a string where a number goes
+    return players, first, end + 1
+
+
+def _parts(kept: bytes, rest: int) -> tuple[bytes, int, int] | None:
+    """The creatures kept to their structure, and how many attacks and blocks the kept text
+    from `rest` (``,"":{`` of the creatures) gives room for."""
+    start = rest + 5
+    end = kept.find(b'},"":{"":{', start)
+    if end <= start:
+        return None
+    attacks = end + 10
+    attacks_end = kept.find(b"}", attacks)
+    blocks = attacks_end + 6
+    if attacks_end < attacks or len(kept) - 3 < blocks:
+        return None
+    return kept[start:end], (attacks_end - attacks + 1) // 6, (len(kept) - 3 - blocks + 1) // 6
+
+
+def _creatures(kept: bytes) -> tuple[int, IntArray, IntArray, bytes] | None:
+    """How many creatures the creatures' `kept` text gives, those with keywords (their
+    places and how many keywords each has), and the kept text they give, to be compared."""
+    ends = np.flatnonzero(np.frombuffer(kept, _BYTES) == ord("}"))
+    sizes = np.diff(ends, prepend=-2) - 1
+    wide = np.flatnonzero(sizes != len(_PLAIN))
+    keywords = np.where(sizes[wide] == 24, 0, (sizes[wide] - 23) // 3)
+    if (keywords < 0).any():
+        return None
+    pieces = [_PLAIN] * len(ends)
+    for i, m in zip(wide.tolist(), keywords.tolist(), strict=True):
+        pieces[i] = _with_keywords(m)
+    return len(ends), wide, keywords, b",".join(pieces)
+
+
+def _battle(
+    text: _Text,
+    at: IntArray,
+    wide: IntArray,
+    keywords: IntArray,
+    numbers: tuple[IntArray, IntArray],
+    declared: tuple[tuple[int, int], tuple[int, int]],
+    players: dict[str, Any],
+) -> Battle | None:
+    """The battle's columns from its strings' places: each creature's strings from `at`; the
+    attacks' and blocks' first strings and how many there are. None when a controller or a
+    player attacked is not one of `players` (the slower way says which)."""
+    keyed: list[IdKeys] = []
+    ids = text.texts(at, keyed)
+    start = np.repeat(at[wide] + 6, keywords)
+    before = np.cumsum(keywords) - keywords
+    listed = text.texts(start + np.arange(len(start), dtype=I64) - np.repeat(before, keywords))
+    cuts = np.append(before, len(listed)).tolist()
+    texts = [tuple(listed[a:b]) for a, b in pairwise(cuts)]
+    names = list(players)
+    controller = text.labels(at + 2, names)
+    (attack, attacked), blocks = declared
+    attack_ids = np.arange(attack, attack + 2 * attacked, 2, dtype=I64)
+    players_attacked = text.labels(attack_ids + 1, names)
+    if controller is None or players_attacked is None:
+        return None
+    return Battle(
+        ids,
+        controller,
+        numbers[0].tolist(),
+        numbers[1].tolist(),
+        (text.texts(attack_ids), players_attacked),
+        _pairs(text, *blocks),
+        listed_keywords(ids, wide.tolist(), texts),
+        keyed[0] if keyed else None,
+    )
+
+
+def _pairs(text: _Text, first: int, n: int) -> tuple[list[str], list[str]]:
+    """The `n` keys and values of an object of strings whose first key is string `first`."""
+    keys = np.arange(first, first + 2 * n, 2, dtype=I64)
+    return text.texts(keys), text.texts(keys + 1)
