@@ -50,7 +50,8 @@ def _fast(doc: dict[str, Any]) -> bool:
 def texts(draw: st.DrawFn) -> tuple[str, bool]:
     """A document of :func:`combats` or :func:`mistaken` as text, indented or not, compact
     or not, with at most one change to its text: a power written otherwise, the text around
-    a key, an id. And whether the text was changed."""
+    a key, a key's name, an id, something between the strings. And whether the text was
+    changed."""
     doc = draw(st.one_of(combats(), mistaken()))
     if draw(st.booleans()) and type(doc.get("creatures")) is dict:  # often of the shape
         for t in doc["creatures"].values():
@@ -58,13 +59,20 @@ def texts(draw: st.DrawFn) -> tuple[str, bool]:
                 del t[key]
     layout = draw(st.sampled_from([{}, {"indent": 2}, {"separators": (",", ":")}]))
     text = json.dumps(doc, **layout)
-    change = draw(st.integers(0, 4))
+    change = draw(st.integers(0, 6))
     if change == 1 and '"power": ' in text:
         at = text.index('"power": ') + len('"power": ')
         end = min(i for i in (text.find(",", at), text.find("}", at)) if i >= 0)
         text = text[:at] + draw(st.sampled_from(_NUMBERS)) + text[end:]
     elif change == 2 and '"power": ' in text:
         text = text.replace('"power": ', draw(st.sampled_from(_AROUND)), 1)
+    elif change == 4:  # a key misspelt, or a key's name where an id goes
+        old = draw(st.sampled_from(['"power"', '"toughness"', '"controller"', '"keywords"']))
+        new = draw(st.sampled_from(['"powr"', '"tougness"', '"Controller"', '"keyword"']))
+        text = text.replace(old, new, 1)
+    elif change == 5:  # something that is no whitespace after a comma, colon or brace
+        at = draw(st.sampled_from([i for i, ch in enumerate(text) if ch in ",:{"]))
+        text = text[: at + 1] + draw(st.sampled_from(["x", "1", "-", "t", "\x01"])) + text[at + 1 :]
     elif change == 3 and '"a0"' in text:
         new = draw(st.sampled_from(_IDS))
         text = text.replace('"a0"', new, draw(st.sampled_from([1, -1])))
