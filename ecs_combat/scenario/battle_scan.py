@@ -171,15 +171,13 @@ def scanned_battle(raw: bytes) -> Listed | None:
     parts = _parts(kept, rest)
     if parts is None:
         return None
-    creatures, n_attacks, n_blocks = parts
-    shape = _creatures(creatures)
+    end, n_attacks, n_blocks = parts
+    shape = _creatures(memoryview(kept)[rest + 5 : end])
     if shape is None:
         return None
-    n, wide, keywords, pieces = shape
-    expected = kept[: rest + 5] + pieces + b'},"":{"":{'
-    expected += b",".join([b'"":""'] * n_attacks) + b'},"":{'
-    expected += b",".join([b'"":""'] * n_blocks) + b"}}}"
-    if kept != expected:
+    n, wide, keywords = shape
+    pairs = [(b'"":"",' * k)[:-1] for k in (n_attacks, n_blocks)]
+    if memoryview(kept)[end:] != b'},"":{"":{' + pairs[0] + b'},"":{' + pairs[1] + b"}}}":
         return None
     # string numbers: the creatures' key, each creature's strings, combat's and attackers'
     # keys, the attacks, the blockers' key, the blocks
@@ -259,9 +257,9 @@ def _players(text: _Text, kept: bytes) -> tuple[dict[str, Any], int, int] | None
     return players, first, end + 1
 
 
-def _parts(kept: bytes, rest: int) -> tuple[bytes, int, int] | None:
-    """The creatures kept to their structure, and how many attacks and blocks the kept text
-    from `rest` (``,"":{`` of the creatures) gives room for."""
+def _parts(kept: bytes, rest: int) -> tuple[int, int, int] | None:
+    """Where the creatures' end in the kept text (from `rest`, ``,"":{`` of the creatures),
+    and how many attacks and blocks the rest gives room for."""
     start = rest + 5
     end = kept.find(b'},"":{"":{', start)
     if end <= start:
@@ -271,22 +269,32 @@ def _parts(kept: bytes, rest: int) -> tuple[bytes, int, int] | None:
     blocks = attacks_end + 6
     if attacks_end < attacks or len(kept) - 3 < blocks:
         return None
-    return kept[start:end], (attacks_end - attacks + 1) // 6, (len(kept) - 3 - blocks + 1) // 6
+    return end, (attacks_end - attacks + 1) // 6, (len(kept) - 3 - blocks + 1) // 6
 
 
-def _creatures(kept: bytes) -> tuple[int, IntArray, IntArray, bytes] | None:
-    """How many creatures the creatures' `kept` text gives, those with keywords (their
-    places and how many keywords each has), and the kept text they give, to be compared."""
-    ends = np.flatnonzero(np.frombuffer(kept, _BYTES) == ord("}"))
-    sizes = np.diff(ends, prepend=-2) - 1
-    wide = np.flatnonzero(sizes != len(_PLAIN))
-    keywords = np.where(sizes[wide] == 24, 0, (sizes[wide] - 23) // 3)
-    if (keywords < 0).any():
+def _creatures(kept: memoryview) -> tuple[int, IntArray, IntArray] | None:
+    """How many creatures the creatures' `kept` text gives and those with keywords (their
+    places and how many keywords each has); None unless it is such creatures, separated by
+    commas."""
+    text = np.frombuffer(kept, _BYTES)
+    ends = np.flatnonzero(text == ord("}"))
+    if not len(ends) or ends[-1] != len(text) - 1:
         return None
-    pieces = [_PLAIN] * len(ends)
-    for i, m in zip(wide.tolist(), keywords.tolist(), strict=True):
-        pieces[i] = _with_keywords(m)
-    return len(ends), wide, keywords, b",".join(pieces)
+    sizes = np.diff(ends, prepend=-2) - 1
+    plain = sizes == len(_PLAIN)
+    wide = np.flatnonzero(~plain)
+    keywords = np.where(sizes[wide] == 24, 0, (sizes[wide] - 23) // 3)
+    starts = ends - sizes + 1  # the first at 0, each after a comma
+    if (keywords < 0).any() or not (text[starts[1:] - 1] == ord(",")).all():
+        return None
+    found = sliding_window_view(text, len(_PLAIN))[starts[plain]]
+    if not (found == np.frombuffer(_PLAIN, _BYTES)).all():
+        return None
+    places = zip(starts[wide].tolist(), sizes[wide].tolist(), keywords.tolist(), strict=True)
+    for at, size, m in places:
+        if kept[at : at + size] != _with_keywords(m):
+            return None
+    return len(ends), wide, keywords
 
 
 def _battle(
