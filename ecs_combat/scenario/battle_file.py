@@ -9,7 +9,9 @@ reader (:func:`~ecs_combat.scenario.loader.iter_scenarios`), which names the fir
 its place. What the full reader checks of the text itself holds of the text read here: it is
 ASCII without a backslash or DEL, so it has no escape, no lone surrogate and no control
 character in a key; its nesting is fixed by the shape; a JSON key given twice shows as fewer
-keys and strings than quotes (TOML refuses a key given twice).
+keys and strings than quotes (TOML refuses a key given twice). A JSON battle is read over
+arrays without decoding it when it can be (:mod:`~ecs_combat.scenario.battle_scan`), else
+decoded as lists (:mod:`~ecs_combat.scenario.battle_lists`), else as dictionaries.
 """
 
 from __future__ import annotations
