@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from cli_run import run_cli
 from hypothesis import HealthCheck, assume, given, settings
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from ecs_combat.batched.lines import rows_to_batch
 from ecs_combat.cli import large_battle
 from ecs_combat.plugin.registry import Registry
+from ecs_combat.scenario.battle_rows import IdTable, KeyedNames, Unusual, id_keys
 from ecs_combat.scenario.battle_scan import scanned_battle
 from ecs_combat.scenario.quick_rows import RowReader
 from tests.test_batched_lines import assert_same_batch, combats, mistaken
@@ -127,10 +129,12 @@ def test_a_battle_of_the_shape_is_read_over_arrays(registry: Registry) -> None:
         assert scanned.players == {"A": {"life": 7}, "B": {}}
         assert b.ids == ["a0", "a1", "b0", "b1"] and b.controller == ["A", "A", "B", "B"]
         assert b.power == [3, 3, 3, 3] and b.toughness == [4, 4, 4, 4]
-        assert b.attackers == (["a0", "a1"], ["B", "B"])
-        assert b.blockers == (["b0", "b1"], ["a0", "a1"])
+        assert b.attackers[1] == ["B", "B"]
         rows, taken = RowReader(registry).read([scanned], [None])
         assert taken == [0] and rows.keywords[0] == rows.keywords[1] is not None
+        # a0 and a1 attack B (player row 1); b0 blocks a0, b1 blocks a1
+        assert rows.attacking.tolist() == [1, 1, -1, -1]
+        assert rows.block_blocker.tolist() == [2, 3] and rows.block_attacker.tolist() == [0, 1]
 
 
 @pytest.mark.parametrize("number", ["01", "1.0", "1e2", "1 2", "+1", "-", "--1", "1x", "9" * 16])
@@ -174,7 +178,9 @@ def test_odd_whitespace_and_spaced_ids_are_read(registry: Registry) -> None:
     text = json.dumps(_small(), indent="\t").replace('"a0"', '"a 0"').replace("\n", "\r\n")
     scanned = scanned_battle(text.encode())
     assert scanned is not None and scanned.battle.ids[0] == "a 0"
-    assert scanned.battle.blockers == (["b0", "b1"], ["a 0", "a1"])
+    rows, taken = RowReader(registry).read([scanned], [None])
+    assert taken == [0] and rows.creature_ids[0] == "a 0"
+    assert rows.block_blocker.tolist() == [2, 3] and rows.block_attacker.tolist() == [0, 1]
 
 
 # -- resolve: bad input in a large file, the full reader's one line ----------------------------
@@ -220,3 +226,24 @@ def test_bad_input_at_the_fast_readers_edge_gets_the_ordinary_message(
     )
     if fast.returncode:
         assert fast.returncode == 2 and fast.stderr.count("\n") == 1
+
+
+def test_an_id_table_finds_names_given_as_keys() -> None:
+    """Names keyed over arrays (as the reader over arrays gives the attackers and blockers):
+    each one's place, -1 for a name not among the ids; a run of the ids found without a
+    search, one running past the last id searched."""
+    ids = ["b1", "a", "a10", "zz"]
+    table = IdTable(ids)
+
+    def keyed(names: list[str], width: int = table.width) -> KeyedNames:
+        text = np.zeros((len(names), width), np.uint8)
+        for i, name in enumerate(names):
+            text[i, : len(name)] = list(name.encode())
+        return KeyedNames(width, id_keys(text, width))
+
+    assert table.places(keyed(["zz", "a", "a1", "b1", "a10", "b"])).tolist() == [3, 1, -1, 0, 2, -1]
+    assert table.places(keyed(ids[1:])).tolist() == [1, 2, 3]
+    assert table.places(keyed(["a10", "zz", "b1"])).tolist() == [2, 3, 0]
+    assert table.places(keyed([])).tolist() == []
+    with pytest.raises(Unusual):
+        table.places(keyed(["a"], width=table.width + 1))

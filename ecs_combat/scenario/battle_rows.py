@@ -47,6 +47,22 @@ Wide = Callable[["RowReader", Columns, int], int]
 IdKeys = tuple[int, npt.NDArray[Any]]
 
 
+class KeyedNames:
+    """Creatures' names given as :class:`IdTable` keys for ids of at most `width` bytes (none
+    of the names longer), not as strings."""
+
+    def __init__(self, width: int, keys: npt.NDArray[Any]) -> None:
+        self.width = width
+        self.keys = keys
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+
+#: Creatures' names: strings (or anything a document holds), or keys.
+Names = list[Any] | KeyedNames
+
+
 class Battle(NamedTuple):
     """One battle's creatures and declarations, a column each, in the order of its text."""
 
@@ -56,9 +72,9 @@ class Battle(NamedTuple):
     power: list[Any]
     toughness: list[Any]
     #: The attackers' ids and the players they attack.
-    attackers: tuple[list[Any], list[Any]]
+    attackers: tuple[Names, list[Any]]
     #: The blockers' ids and the attackers they block.
-    blockers: tuple[list[Any], list[Any]]
+    blockers: tuple[Names, Names]
     #: The creatures with other keys.
     wide: Wide
     #: The ids as :class:`IdTable` keys them, when already made.
@@ -162,6 +178,7 @@ class IdTable:
             keys, _ = self._keys(ids)
         else:
             self.width, keys = given
+        self.keys = keys
         self.order = np.argsort(keys, kind="stable")
         self.sorted = keys[self.order]
         #: Whether no id is given twice.
@@ -179,17 +196,30 @@ class IdTable:
             raise Unusual from None
         return id_keys(text, w), text[:, w] != 0
 
-    def places(self, names: list[Any]) -> IntArray:
-        """Each name's place among the ids, -1 for a name not among them (strings only)."""
+    def places(self, names: Names) -> IntArray:
+        """Each name's place among the ids, -1 for a name not among them (strings or keys
+        of this table's width only)."""
+        if isinstance(names, KeyedNames):
+            if names.width != self.width:
+                raise Unusual
+            keys, n = names.keys, len(names)
+            none_longer = np.zeros(n, np.bool_)
+            if n:  # the ids from one on, in their order: no search
+                start = int(self._search(keys[:1], none_longer[:1])[0])
+                if (
+                    0 <= start <= len(self.keys) - n
+                    and (self.keys[start : start + n] == keys).all()
+                ):
+                    return np.arange(start, start + n, dtype=I64)
+            return self._search(keys, none_longer)
         if names and type(names[0]) is str:  # the ids from one on, in their order: no search
-            start = self._search([names[0]])[0]
+            start = self._search(*self._keys([names[0]]))[0]
             if start >= 0 and self.ids[start : start + len(names)] == names:
                 return np.arange(start, start + len(names), dtype=I64)
-        return self._search(names)
+        return self._search(*self._keys(names))
 
-    def _search(self, names: list[Any]) -> IntArray:
-        """:meth:`places` found by searching the sorted ids."""
-        keys, longer = self._keys(names)
+    def _search(self, keys: npt.NDArray[Any], longer: npt.NDArray[np.bool_]) -> IntArray:
+        """:meth:`places` of names keyed, found by searching the sorted ids."""
         if not len(self.sorted):
             return np.full(len(keys), -1, I64)
         by = np.argsort(keys)  # searched in order: each search starts where the last ended

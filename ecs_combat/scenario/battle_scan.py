@@ -27,7 +27,15 @@ import numpy.typing as npt
 import orjson
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ecs_combat.scenario.battle_rows import Battle, IdKeys, Listed, id_keys, listed_keywords
+from ecs_combat.scenario.battle_rows import (
+    Battle,
+    IdKeys,
+    KeyedNames,
+    Listed,
+    Names,
+    id_keys,
+    listed_keywords,
+)
 from ecs_combat.scenario.row_columns import I64, IntArray
 
 #: JSON's whitespace.
@@ -105,6 +113,26 @@ class _Text:
         joined = found.tobytes()
         self.spaces += joined.count(b" ")
         return joined.decode("ascii").split('"')[:-1]
+
+    def keyed(self, k: IntArray, width: int) -> KeyedNames | None:
+        """Strings `k` as :class:`IdTable` keys for ids of at most `width` bytes; None when
+        one is longer."""
+        start, end = self.span(k)
+        size = end - start
+        if len(k) and (int(size.max()) > width or int(start.max()) + width > len(self.bytes)):
+            return None
+        rows = sliding_window_view(self.bytes, width)[start]
+        rows = np.where(np.arange(width) < size[:, None], rows, 0)
+        if ((rows < ord(" ")) & (rows > 0)).any():
+            self.controls = True
+        self.spaces += int(np.count_nonzero(rows == ord(" ")))
+        return KeyedNames(width, id_keys(rows, width))
+
+    def names(self, k: IntArray, width: int | None) -> Names:
+        """Strings `k` as keys for ids of at most `width` bytes when they can be, else as
+        Python strings."""
+        found = None if width is None else self.keyed(k, width)
+        return self.texts(k) if found is None else found
 
     def labels(self, k: IntArray, names: list[str]) -> list[str] | None:
         """Strings `k` as Python strings when each is one of `names` (the same objects);
@@ -323,19 +351,15 @@ def _battle(
     players_attacked = text.labels(attack_ids + 1, names)
     if controller is None or players_attacked is None:
         return None
+    width = keyed[0][0] if keyed else None
+    block = np.arange(blocks[0], blocks[0] + 2 * blocks[1], 2, dtype=I64)
     return Battle(
         ids,
         controller,
         numbers[0].tolist(),
         numbers[1].tolist(),
-        (text.texts(attack_ids), players_attacked),
-        _pairs(text, *blocks),
+        (text.names(attack_ids, width), players_attacked),
+        (text.names(block, width), text.names(block + 1, width)),
         listed_keywords(ids, wide.tolist(), texts),
         keyed[0] if keyed else None,
     )
-
-
-def _pairs(text: _Text, first: int, n: int) -> tuple[list[str], list[str]]:
-    """The `n` keys and values of an object of strings whose first key is string `first`."""
-    keys = np.arange(first, first + 2 * n, 2, dtype=I64)
-    return text.texts(keys), text.texts(keys + 1)
