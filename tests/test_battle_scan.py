@@ -243,6 +243,7 @@ def test_an_id_table_finds_names_given_as_keys() -> None:
 
     assert table.places(keyed(["zz", "a", "a1", "b1", "a10", "b"])).tolist() == [3, 1, -1, 0, 2, -1]
     assert table.places(keyed(ids[1:])).tolist() == [1, 2, 3]
+    assert table.places(keyed(["a", "zz"])).tolist() == [1, 3]  # from an id on, not a run
     assert table.places(keyed(["a10", "zz", "b1"])).tolist() == [2, 3, 0]
     assert table.places(keyed([])).tolist() == []
     with pytest.raises(Unusual):
