@@ -7,13 +7,16 @@ document of the shape read here has: ``{"players": …, "creatures": …, "comba
 {"attackers": …, "blockers": …}}``, each creature ``"":{"":"","":,"":}`` (and perhaps
 ``,"":[…]`` of keywords); then no string holds such a character, and every string, key and
 number is found by its place among the quotes. What lies between the strings is checked
-over arrays: only JSON whitespace and those characters, but for the creatures' power and
-toughness, each one integer as JSON writes it (``-?(0|[1-9][0-9]*)``, at most 15 digits);
-no string holds a control character; the keys are exactly controller, power, toughness and
-keywords. The players are decoded by orjson (a few). So a text read here is valid JSON,
-decodes to what is read, and gives the same :class:`~ecs_combat.scenario.battle_rows.Battle`
-as :func:`~ecs_combat.scenario.battle_lists.listed_battle`; anything else gives None, and
-the text is read as :func:`~ecs_combat.scenario.battle_file.read_battle` read it before.
+over arrays (their bytes counted): only JSON whitespace and those characters, but for the
+creatures' power and toughness, each one integer as JSON writes it
+(``-?(0|[1-9][0-9]*)``, at most 15 digits); no string holds a control character; the keys
+are exactly controller, power, toughness and keywords. The players are decoded by orjson (a
+few). So a text read here is valid JSON, decodes to what is read, and gives the
+:class:`~ecs_combat.scenario.battle_rows.Battle`
+:func:`~ecs_combat.scenario.battle_lists.listed_battle` gives, but for the attackers' and
+blockers' names, given as keys (:class:`~ecs_combat.scenario.battle_rows.KeyedNames`) when
+no name is longer than every id; anything else gives None, and the text is read as
+:func:`~ecs_combat.scenario.battle_file.read_battle` read it before.
 """
 
 from __future__ import annotations
