@@ -78,7 +78,7 @@ def keep_freed_memory() -> None:
 
     try:
         mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):  # no such C library, or no mallopt
         return
     for option, size in ((_M_TRIM_THRESHOLD, 1 << 30), (_M_TOP_PAD, 1 << 28)):
         mallopt(option, size)
