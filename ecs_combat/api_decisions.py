@@ -10,7 +10,7 @@ from pathlib import Path
 from ecs_combat.decisions import Choice, Decision, Objective
 from ecs_combat.decisions import best_attacks as search_attacks
 from ecs_combat.decisions import best_blocks as search_blocks
-from ecs_combat.decisions.each import best_blocks_each as search_blocks_each
+from ecs_combat.decisions import best_blocks_each as search_blocks_each
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry

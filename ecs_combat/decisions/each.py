@@ -9,15 +9,15 @@ import time
 
 import numpy as np
 
-from ecs_combat.batched import Segments, scenarios_to_batch
+from ecs_combat.batched import IntArray, Segments, scenarios_to_batch
 from ecs_combat.decisions.answers import Decision
 from ecs_combat.decisions.bounds import Clock
 from ecs_combat.decisions.decide import (
-    _tied,
     best_blocks,
     choice_of,
     engine_for,
     players_of,
+    tied_count,
     values_of,
     with_outcomes,
 )
@@ -27,6 +27,7 @@ from ecs_combat.decisions.declarations import (
     block_options,
     check_board_size,
 )
+from ecs_combat.decisions.nodes import Level, Resolved
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.decisions.search import blocks_of, ranked_declarations, search
 from ecs_combat.decisions.tree import RECORDED_ROWS, Tree
@@ -50,6 +51,18 @@ class _Board:
     def rows(self) -> int:
         """Creature rows of its first level (a battle per declaration)."""
         return self.declarations.count * len(self.scenario.creatures)
+
+
+class _CountedTree(Tree):
+    """A tree that counts the battles it resolves board by board (each board's
+    ``combats_resolved``)."""
+
+    evaluated_each: IntArray
+
+    def resolve(self, level: Level, keep: bool = True) -> Resolved:
+        n = len(self.evaluated_each)
+        self.evaluated_each += np.bincount(self.blocks.board[level.decl], minlength=n)
+        return super().resolve(level, keep)
 
 
 def best_blocks_each(
@@ -140,12 +153,9 @@ def _together(
     )
     decls = [b.declarations for b in boards]
     offset = np.concatenate([[0], np.cumsum([d.count for d in decls])]).astype(I64)
-    tree = Tree(
-        engine, objective, template, sides, blocks_of(decls), record=True,
-        evaluated_each=np.zeros(n, I64),
-    )  # fmt: skip
+    tree = _CountedTree(engine, objective, template, sides, blocks_of(decls), record=True)
+    tree.evaluated_each = np.zeros(n, I64)
     results = search(tree, offset, top, clock, guard="")
-    assert tree.evaluated_each is not None
     evaluated = tree.evaluated_each.tolist()
     choices = []
     ranked_each = []
@@ -177,7 +187,7 @@ def _together(
                 objective.terms,
                 True,
                 b.declarations.count,
-                _tied(results, ranked, best),
+                tied_count(results, ranked, best),
                 mine,
                 None,
                 seconds,

@@ -90,8 +90,6 @@ class Tree(TreeAnswers):
     #: its children are not all solved.
     best_child: list[IntArray] = field(default_factory=list)
     evaluated: int = 0  #: battles resolved
-    #: Battles resolved per board, when counted (given as zeros), else None.
-    evaluated_each: IntArray | None = None
     _expanded: list[Expanded] = field(default_factory=list)
     backed_up: int = 0  #: :class:`Expanded` groups whose values are backed up already
     #: Keep each level's batch and outcome (:meth:`outcomes_of`).
@@ -199,8 +197,6 @@ class Tree(TreeAnswers):
         if not record:
             played.release()
         self.evaluated += batch.n_battles
-        if self.evaluated_each is not None:
-            self.evaluated_each += np.bincount(board, minlength=len(self.evaluated_each))
         node, node_battle = (None, None) if layout is None else (layout.node, layout.battle)
         if self.keep_outcomes and keep:
             self.kept.append((batch, outcome, copies.segments(), node_battle))
