@@ -277,7 +277,7 @@ def _divisions(
     every one of a divider whose split has no default, 702.22j-k)."""
     out = []
     start = 0
-    step = registry.step_names[e.choices.step]
+    step = registry.steps[e.choices.step].name
     for dv in dividers:
         names = [ids[r - e.creature_start] for r in dv.recipients]
         player = None if dv.player is None else players[dv.player - e.player_start]
