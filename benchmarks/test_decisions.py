@@ -15,7 +15,7 @@ import pytest
 from decision_boards import boards
 
 from ecs_combat import Registry
-from ecs_combat.decisions import best_attacks, best_blocks, best_blocks_each
+from ecs_combat.decisions import best_attacks, best_blocks, best_blocks_many
 from ecs_combat.decisions import decide as decide_module
 
 BOARDS = 9
@@ -89,16 +89,16 @@ def test_blocks_kernel(benchmark: Any, registry: Registry, kernels: str) -> None
         decide_module._ENGINES.clear()
 
 
-@pytest.mark.benchmark(group="decisions-blocks-each")
+@pytest.mark.benchmark(group="decisions-blocks-many")
 @pytest.mark.parametrize("together", [True, False])
-def test_blocks_each(benchmark: Any, registry: Registry, together: bool) -> None:
-    """The nine 3x3 boards in one `best_blocks_each` call, and in a `best_blocks` call each,
+def test_blocks_many(benchmark: Any, registry: Registry, together: bool) -> None:
+    """The nine 3x3 boards in one `best_blocks_many` call, and in a `best_blocks` call each,
     side by side (the same decisions)."""
     scenarios = boards(registry, 3, BOARDS)
 
     def once() -> None:
         if together:
-            best_blocks_each(scenarios, registry)
+            best_blocks_many(scenarios, registry)
         else:
             for sc in scenarios:
                 best_blocks(sc, registry)

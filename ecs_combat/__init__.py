@@ -38,7 +38,7 @@ if TYPE_CHECKING:
         Objective,
         best_attacks,
         best_blocks,
-        best_blocks_each,
+        best_blocks_many,
     )
     from ecs_combat.api_races import (
         DrawnPolicy,
@@ -267,7 +267,7 @@ _LAZY = {
         "ecs_combat.api",
     ),
     **dict.fromkeys(
-        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks", "best_blocks_each"],
+        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks", "best_blocks_many"],
         "ecs_combat.api_decisions",
     ),
     **dict.fromkeys(
@@ -420,7 +420,7 @@ __all__ = [
     "best_attacks",
     "best_attacks_of",
     "best_blocks",
-    "best_blocks_each",
+    "best_blocks_many",
     "best_blocks_of",
     "block_trigger",
     "color_mask",

@@ -10,7 +10,7 @@ from pathlib import Path
 from ecs_combat.decisions import Choice, Decision, Objective
 from ecs_combat.decisions import best_attacks as search_attacks
 from ecs_combat.decisions import best_blocks as search_blocks
-from ecs_combat.decisions import best_blocks_each as search_blocks_each
+from ecs_combat.decisions import best_blocks_many as search_blocks_many
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
@@ -44,7 +44,7 @@ def best_blocks(
     return search_blocks(chosen, registry, top=top, objective=terms, budget=budget)
 
 
-def best_blocks_each(
+def best_blocks_many(
     scenarios: Sequence[str | Path | Scenario],
     registry: Registry | None = None,
     *,
@@ -60,7 +60,7 @@ def best_blocks_each(
     chosen = [decision_scenario(s, registry, "blocks") for s in scenarios]
     terms = _objective(objective, registry)
     _check(top, None)
-    return search_blocks_each(chosen, registry, top=top, objective=terms)
+    return search_blocks_many(chosen, registry, top=top, objective=terms)
 
 
 def best_attacks(
@@ -147,5 +147,5 @@ __all__ = [
     "Terms",
     "best_attacks",
     "best_blocks",
-    "best_blocks_each",
+    "best_blocks_many",
 ]

@@ -65,7 +65,7 @@ class _CountedTree(Tree):
         return super().resolve(level, keep)
 
 
-def best_blocks_each(
+def best_blocks_many(
     scenarios: list[Scenario],
     registry: Registry,
     *,

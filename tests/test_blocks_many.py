@@ -1,4 +1,4 @@
-"""The best blocks of many scenarios searched together (ecs_combat.best_blocks_each;
+"""The best blocks of many scenarios searched together (ecs_combat.best_blocks_many;
 docs/python.md, "Decisions"): by hand (RULES section 9's score), and board by board the same
 decisions as best_blocks gives each board alone."""
 
@@ -13,7 +13,7 @@ import pytest
 
 import ecs_combat
 from ecs_combat import Decision, InputError, Registry, parse_scenario
-from ecs_combat.decisions import each
+from ecs_combat.decisions import blocks_many
 
 ROOT = Path(__file__).resolve().parent.parent
 DECISIONS = ROOT / "examples" / "decisions"
@@ -59,7 +59,7 @@ def test_two_boards_by_hand(registry: Registry) -> None:
         _doc({"g": ("A", 3, 3, []), "x": ("B", 2, 2, []), "y": ("B", 2, 2, [])}), registry
     )
     small = parse_scenario(_doc({"s": ("A", 1, 1, []), "z": ("B", 2, 2, [])}), registry)
-    first, second = ecs_combat.best_blocks_each([giant, small], registry, top=1)
+    first, second = ecs_combat.best_blocks_many([giant, small], registry, top=1)
     assert first.best[0].blockers == {"x": "g", "y": "g"}
     assert first.best[0].score["material"] == -2
     assert first.declarations == 4
@@ -75,11 +75,11 @@ def test_the_same_decisions_as_one_board_at_a_time(
     """Every board as best_blocks decides it alone; with `rows` (groups of at most that many
     creature rows), the larger boards decided alone and the others in several groups."""
     if rows is not None:
-        monkeypatch.setattr(each, "RECORDED_ROWS", rows)
+        monkeypatch.setattr(blocks_many, "RECORDED_ROWS", rows)
     rng = np.random.default_rng(11)
     boards: list[Any] = [p for p in sorted(DECISIONS.glob("*.toml")) if p.name != "race.toml"]
     boards += [parse_scenario(_drawn(rng, size), registry) for size in [1, 2, 3, 2, 3] * 5]
-    together = ecs_combat.best_blocks_each(boards, registry)
+    together = ecs_combat.best_blocks_many(boards, registry)
     alone = [ecs_combat.best_blocks(b, registry) for b in boards]
     assert [_same(d) for d in together] == [_same(d) for d in alone]
     assert [[c.scenario for c in d.best] for d in together] == [
@@ -92,4 +92,4 @@ def test_bad_input_names_its_board(registry: Registry) -> None:
     declared = _doc({"s": ("A", 1, 1, []), "z": ("B", 2, 2, [])})
     declared["combat"]["blockers"] = {"z": "s"}
     with pytest.raises(InputError, match=r"combat\.blockers"):
-        ecs_combat.best_blocks_each([good, parse_scenario(declared, registry)], registry)
+        ecs_combat.best_blocks_many([good, parse_scenario(declared, registry)], registry)
