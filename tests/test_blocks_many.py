@@ -5,6 +5,7 @@ decisions as best_blocks gives each board alone."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import ecs_combat
-from ecs_combat import Decision, InputError, Registry, parse_scenario
+from ecs_combat import Decision, InputError, RefusedError, Registry, parse_scenario
 from ecs_combat.decisions import blocks_many
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,11 +35,12 @@ def _doc(creatures: dict[str, tuple[str, int, int, list[str]]]) -> dict[str, Any
 def _drawn(rng: np.random.Generator, size: int) -> dict[str, Any]:
     """`size` attackers against `size` blockers, power and toughness 1-4, a keyword each
     now and then (tramplers: divisions to choose)."""
-    creatures = {}
+    creatures: dict[str, tuple[str, int, int, list[str]]] = {}
     for side, player in (("a", "A"), ("b", "B")):
         for i in range(size):
             kws = [k for k in KEYWORDS if rng.random() < 0.15]
-            creatures[f"{side}{i}"] = (player, *(int(x) for x in rng.integers(1, 5, 2)), kws)
+            power, toughness = (int(x) for x in rng.integers(1, 5, 2))
+            creatures[f"{side}{i}"] = (player, power, toughness, kws)
     return _doc(creatures)
 
 
@@ -93,3 +95,25 @@ def test_bad_input_names_its_board(registry: Registry) -> None:
     declared["combat"]["blockers"] = {"z": "s"}
     with pytest.raises(InputError, match=r"combat\.blockers"):
         ecs_combat.best_blocks_many([good, parse_scenario(declared, registry)], registry)
+
+
+def test_the_rules_scenarios_boards_decided_together(registry: Registry) -> None:
+    """tests/scenarios' combats (their blocks and divisions left out: the decision chooses
+    them), the many keywords, events and cards among them, each decided as alone."""
+    scenarios, alone = [], []
+    for path in sorted((ROOT / "tests" / "scenarios").glob("*.toml")):
+        doc = tomllib.loads(path.read_text())
+        combat = doc.get("combat")
+        if "turn" in doc or not isinstance(combat, dict) or not combat.get("attackers"):
+            continue
+        combat.pop("blockers", None)
+        combat.pop("divide", None)
+        try:
+            scenario = parse_scenario(doc, registry, str(path))
+            alone.append(ecs_combat.best_blocks(scenario, registry))
+        except (InputError, RefusedError):  # not a decision (more than two players, ...)
+            continue
+        scenarios.append(scenario)
+    assert len(scenarios) > 100
+    together = ecs_combat.best_blocks_many(scenarios, registry)
+    assert [_same(d) for d in together] == [_same(d) for d in alone]
