@@ -211,6 +211,18 @@ def one() -> None:
 one()  # warm-up, not counted
 measure(one)
 """,
+    "decisions: the nine 3x3 boards in one best_blocks_many": """
+sys.path.insert(0, str(root / "benchmarks"))
+from decision_boards import boards
+from ecs_combat.decisions import best_blocks_many
+scenarios = boards(registry, 3, 9)
+def one() -> None:
+    best_blocks_many(scenarios, registry)
+
+
+one()  # warm-up, not counted
+measure(one)
+""",
 }
 
 VALGRIND = (

@@ -15,7 +15,7 @@ import pytest
 from decision_boards import boards
 
 from ecs_combat import Registry
-from ecs_combat.decisions import best_attacks, best_blocks
+from ecs_combat.decisions import best_attacks, best_blocks, best_blocks_many
 from ecs_combat.decisions import decide as decide_module
 
 BOARDS = 9
@@ -87,3 +87,22 @@ def test_blocks_kernel(benchmark: Any, registry: Registry, kernels: str) -> None
         else:
             os.environ["ECS_COMBAT_KERNELS"] = saved
         decide_module._ENGINES.clear()
+
+
+@pytest.mark.benchmark(group="decisions-blocks-many")
+@pytest.mark.parametrize("together", [True, False])
+def test_blocks_many(benchmark: Any, registry: Registry, together: bool) -> None:
+    """The nine 3x3 boards in one `best_blocks_many` call, and in a `best_blocks` call each,
+    side by side (the same decisions)."""
+    scenarios = boards(registry, 3, BOARDS)
+
+    def once() -> None:
+        if together:
+            best_blocks_many(scenarios, registry)
+        else:
+            for sc in scenarios:
+                best_blocks(sc, registry)
+
+    once()  # warm: imports, caches
+    benchmark.pedantic(once, rounds=5, iterations=1)
+    benchmark.extra_info.update(boards=BOARDS, size="3x3")

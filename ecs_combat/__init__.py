@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         Objective,
         best_attacks,
         best_blocks,
+        best_blocks_many,
     )
     from ecs_combat.api_races import (
         DrawnPolicy,
@@ -266,7 +267,7 @@ _LAZY = {
         "ecs_combat.api",
     ),
     **dict.fromkeys(
-        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"],
+        ["Choice", "Decision", "Objective", "best_attacks", "best_blocks", "best_blocks_many"],
         "ecs_combat.api_decisions",
     ),
     **dict.fromkeys(
@@ -419,6 +420,7 @@ __all__ = [
     "best_attacks",
     "best_attacks_of",
     "best_blocks",
+    "best_blocks_many",
     "best_blocks_of",
     "block_trigger",
     "color_mask",

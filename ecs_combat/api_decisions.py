@@ -10,6 +10,7 @@ from pathlib import Path
 from ecs_combat.decisions import Choice, Decision, Objective
 from ecs_combat.decisions import best_attacks as search_attacks
 from ecs_combat.decisions import best_blocks as search_blocks
+from ecs_combat.decisions import best_blocks_many as search_blocks_many
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
@@ -41,6 +42,25 @@ def best_blocks(
     terms = _objective(objective, registry)
     _check(top, budget)
     return search_blocks(chosen, registry, top=top, objective=terms, budget=budget)
+
+
+def best_blocks_many(
+    scenarios: Sequence[str | Path | Scenario],
+    registry: Registry | None = None,
+    *,
+    top: int = 3,
+    objective: Terms = None,
+) -> list[Decision]:
+    """:func:`best_blocks` of each scenario, in order: the same decisions, the boards
+    searched together (a few dozen small boards in one search), so each costs less than a
+    call of its own. `seconds` is that of the search that decided the board with others.
+    There is no budget; bad input raises :class:`InputError` for the first board that has
+    it."""
+    registry = registry if registry is not None else load_registry()
+    chosen = [decision_scenario(s, registry, "blocks") for s in scenarios]
+    terms = _objective(objective, registry)
+    _check(top, None)
+    return search_blocks_many(chosen, registry, top=top, objective=terms)
 
 
 def best_attacks(
@@ -120,4 +140,12 @@ def _check(top: int, budget: float | None) -> None:
         raise InputError(None, "budget", f"must be a positive number of seconds, not {budget:g}")
 
 
-__all__ = ["Choice", "Decision", "Objective", "Terms", "best_attacks", "best_blocks"]
+__all__ = [
+    "Choice",
+    "Decision",
+    "Objective",
+    "Terms",
+    "best_attacks",
+    "best_blocks",
+    "best_blocks_many",
+]

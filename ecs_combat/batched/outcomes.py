@@ -47,7 +47,11 @@ class Outcomes:
         self.life, self.lost = players.life[prow].tolist(), players.lost[prow].tolist()
         self.counter_names = frame.batch.counter_names
         counts = kw.counts
-        self.counts = None if counts is None else counts.at(crow).tolist()
+        #: Each row's counts of every kind, or None for a row without counters.
+        self.counts: list[list[int] | None] | None = None
+        if counts is not None:
+            held: list[list[int]] = counts.at(crow).tolist()
+            self.counts = [row if max(row, default=0) > 0 else None for row in held]
         reg = frame.schedule.registry
         self.c_shown = {
             k: creatures.states[k][crow].tolist()
@@ -72,15 +76,17 @@ class Outcomes:
                     power=self.power[j],
                     toughness=self.toughness[j],
                     tapped=self.tapped[j],
-                    counters={}
-                    if counts is None
-                    else {
-                        k: n for k, n in zip(self.counter_names, counts[j], strict=True) if n > 0
-                    },
+                    counters=self._counters(None if counts is None else counts[j]),
                     state={k: v[j] for k, v in self.c_shown.items()},
                     returned=None if returned[j] < 0 else int(returned[j]),
                 )
         return out
+
+    def _counters(self, counts: list[int] | None) -> dict[str, int]:
+        """A creature's counters by kind (those it has)."""
+        if counts is None:
+            return {}
+        return {k: n for k, n in zip(self.counter_names, counts, strict=True) if n > 0}
 
     def players(self, i: int) -> dict[str, PlayerOutcome]:
         """The outcome of each player of the i-th battle chosen."""

@@ -7,7 +7,8 @@ resolving candidate combats in bulk with the batched engine (RULES section 9; do
 
 from ecs_combat.decisions.answers import Choice, Decision
 from ecs_combat.decisions.attacks import best_attacks
+from ecs_combat.decisions.blocks_many import best_blocks_many
 from ecs_combat.decisions.decide import best_blocks
 from ecs_combat.decisions.objective import Objective
 
-__all__ = ["Choice", "Decision", "Objective", "best_attacks", "best_blocks"]
+__all__ = ["Choice", "Decision", "Objective", "best_attacks", "best_blocks", "best_blocks_many"]

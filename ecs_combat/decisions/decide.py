@@ -124,7 +124,7 @@ def best_blocks(
         objective.terms,
         optimal,
         decls.count,
-        _tied(results, ranked, best_value),
+        tied_count(results, ranked, best_value),
         choices,
         None if optimal else reason_of(results, clock, "block declarations"),
         clock.elapsed,
@@ -187,7 +187,8 @@ def values_of(
 # -- answers -----------------------------------------------------------------------------------
 
 
-def _tied(results: BoardResults, ranked: IntArray, best: IntArray | None) -> int:
+def tied_count(results: BoardResults, ranked: IntArray, best: IntArray | None) -> int:
+    """How many of the `ranked` declarations share the `best` value (0 without one)."""
     if best is None:
         return 0
     return int((results.values[ranked] == best).all(axis=1).sum())
@@ -276,7 +277,7 @@ def _divisions(
     every one of a divider whose split has no default, 702.22j-k)."""
     out = []
     start = 0
-    step = registry.step_names[e.choices.step]
+    step = registry.steps[e.choices.step].name
     for dv in dividers:
         names = [ids[r - e.creature_start] for r in dv.recipients]
         player = None if dv.player is None else players[dv.player - e.player_start]

@@ -171,7 +171,8 @@ def block_options(scenario: Scenario, registry: Registry, defender: str) -> Bloc
     ).reshape(len(blockers), len(attackers))
     least = np.array([least_blockers(sides[a], registry)[0] for a in attackers], I64)
     reqs = None
-    if registry.restrictions_of("block-requirement") or at.made:
+    # none without a trigger's or a keyword's on the board (block_requirements finds none)
+    if at.made or _may_require(unblocked, registry):
         found = block_requirements(unblocked, registry, at.made, {*tapped, *at.gone})
         reqs = found if len(found.pairs) else None
     return BlockOptions(
