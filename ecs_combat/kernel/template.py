@@ -45,11 +45,15 @@ Assign = namedtuple("Assign", ["one_is_lethal", "player_gets_excess"])
 Check = namedtuple("Check", ["destroy", "dies", "loses"])
 #: The core's own state of every creature row: its keywords (bit masks), in combat, struck in
 #: an earlier step, blocked, died in a step's state-based actions, combat damage dealt to
-#: players; and scratch: its blocks as an attacker (first, how many).
+#: players; and scratch: its blocks as an attacker (first, how many), as a blocker (one of
+#: them, how many).
 State = namedtuple(
     "State",
-    ["kw", "in_combat", "struck", "blocked", "died", "to_players", "a_start", "a_count"],
-)
+    [
+        "kw", "in_combat", "struck", "blocked", "died", "to_players", "a_start", "a_count",
+        "b_first", "b_count",
+    ],
+)  # fmt: skip
 #: The blocks, grouped by attacker, battles ascending: blocker, attacker, the attacker's
 #: place in its blocker's declared list; `order` is scratch (a blocker's blocks by rank).
 Blocks = namedtuple("Blocks", ["blocker", "attacker", "rank", "order"])
@@ -209,6 +213,8 @@ def declare_blocks(b: int, keywords: Any, c: Any, st: Any, bt: Any, bl: Any) -> 
         if st.a_count[x] == 0:
             st.a_start[x] = q
         st.a_count[x] += 1
+        st.b_first[y] = q
+        st.b_count[y] += 1
         if c.on_battlefield[y] and c.attacking[x]:
             st.blocked[x] = True  # blocked, whatever happens to its blockers (509.1h)
             c.blocking[y] = True
@@ -284,7 +290,7 @@ def damage_step(
         if c.attacking[i]:
             e = attacker_divides(i, e, c, st, bl, fl, a)
         elif c.blocking[i]:
-            e = blocker_divides(b, i, e, c, bt, bl, fl, a)
+            e = blocker_divides(b, i, e, c, st, bt, bl, fl, a)
     for x in range(e0, e):
         source, recipient = fl.source[x], fl.recipient[x]
         amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
@@ -349,10 +355,13 @@ def attacker_divides(i: int, e: int, c: Any, st: Any, bl: Any, fl: Any, a: Any) 
 
 
 def blocker_divides(
-    b: int, j: int, e: int, c: Any, bt: Any, bl: Any, fl: Any, a: Any
+    b: int, j: int, e: int, c: Any, st: Any, bt: Any, bl: Any, fl: Any, a: Any
 ) -> int:  # fmt: skip
     """A blocker's damage over the attackers it blocks that still attack, in the order it
     declared them: lethal damage to each, the rest to the first (510.1d)."""
+    if st.b_count[j] == 1:  # one block (the usual case): all of it to its attacker
+        x = bl.attacker[st.b_first[j]]
+        return flow(fl, e, j, x, c.power[j]) if c.attacking[x] else e
     q0 = bt.blocks[b]
     n = 0
     for q in range(q0, bt.blocks[b + 1]):
