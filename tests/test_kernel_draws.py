@@ -72,6 +72,37 @@ def test_a_block_tallied_by_hand(registry: Registry, engine: BatchedEngine) -> N
     assert again[0].tolist() == [2, 0, 1, 1, 0, 0, 2, 1] and again[:-1].sum() == 7
 
 
+def test_a_battle_drawn_again_is_tallied_from_its_kept_outcome(
+    registry: Registry, engine: BatchedEngine
+) -> None:
+    """A battle is decided by what was drawn for it alone, so a player keeping outcomes
+    tallies blocks as one playing every battle, also when it has seen them before: two 3/3s
+    trade (704.5g), kept as 3 (both died, no damage to players); a random block twice."""
+    spec = TournamentSpec(strike_keywords(registry))
+    shape = make_generator(spec, registry).compiled_blocks()
+    kernel = engine.kernel()
+    assert shape is not None and kernel is not None
+    schedule = engine.schedules.of([shape.batch])
+    made = [
+        one_on_one_player(kernel, schedule, shape.batch, shape.masks, shape.codes, ranges)
+        for ranges in (None, shape.ranges)
+    ]
+    plays, keeps = made
+    assert plays is not None and keeps is not None
+    n = shape.batch.n_battles
+    trade = (np.zeros((n, 2), np.uint8), np.full((n, 2), 3, np.uint8), np.full((n, 2), 3, np.uint8))
+    counts = keeps.counts()
+    keeps.play(0, 2, trade, counts)
+    assert counts[0].tolist() == [2, 0, 0, 2, 0, 0, 2, 2]
+    assert int((keeps._memo >= 0).sum()) == 1  # one battle drawn, played once
+    drawn = shape.draw(np.random.default_rng(5), n)
+    for _ in range(2):
+        ours, theirs = keeps.counts(), plays.counts()
+        keeps.play(0, n, drawn, ours)
+        plays.play(0, n, drawn, theirs)
+        assert np.array_equal(ours, theirs)
+
+
 @pytest.mark.parametrize(
     ("seed", "battles", "chunk", "threads"),
     [(1, 2500, 1024, "1"), (7, 3000, 2048, "1"), (3, 9000, 8192, "2")],

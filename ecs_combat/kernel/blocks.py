@@ -17,20 +17,30 @@ from ecs_combat.kernel.runner import Kernel, entry_of
 AnyArray = npt.NDArray[Any]
 #: The summary's columns a block adds to, per matchup (the template's ``one_on_one_range``).
 TALLY_COLUMNS = 8
+#: The most drawn battles whose outcomes a player keeps (8 bytes each).
+MEMO_LIMIT = 1 << 20
+#: The least and greatest power drawn, and toughness.
+Ranges = tuple[tuple[int, int], tuple[int, int]]
 
 
 def one_on_one_player(
-    kernel: Kernel, schedule: Schedule, batch: CombatBatch, masks: MaskArray, codes: int
+    kernel: Kernel,
+    schedule: Schedule,
+    batch: CombatBatch,
+    masks: MaskArray,
+    codes: int,
+    ranges: Ranges | None = None,
 ) -> OneOnOnePlayer | None:
     """A player of blocks shaped like `batch` (`masks`: each keyword code's bits, `codes` of
     them per side) in `kernel`, compiled (or read from numba's cache); None when the kernel
-    can't resolve `batch`."""
+    can't resolve `batch`. With `ranges` (the power and toughness drawn), it keeps each
+    drawn battle's outcome and plays a battle drawn again no more."""
     if kernel.refusal(schedule, batch):
         return None
     kernel.compile()
     arguments = kernel._arguments(batch, kernel.plan(schedule))  # the kernel's own
     dispatcher = kernel.module.one_on_one_range
-    player = OneOnOnePlayer(arguments, dispatcher, batch, masks, codes)
+    player = OneOnOnePlayer(arguments, dispatcher, batch, masks, codes, ranges)
     none = np.zeros((batch.n_battles, 2), np.uint8)
     player.play(0, 0, (none, none, none), player.counts())  # compiled, or read from the cache
     player.use_entry(entry_of(dispatcher))
@@ -49,6 +59,7 @@ class OneOnOnePlayer:
         batch: CombatBatch,
         masks: MaskArray,
         codes: int,
+        ranges: Ranges | None = None,
     ) -> None:
         c, st, *rest = arguments
         st = st._replace(kw=np.zeros(batch.n_creatures, np.uint64))  # written per block
@@ -71,6 +82,11 @@ class OneOnOnePlayer:
         self._entry = entry
         self.battles = batch.n_battles
         self.codes = codes
+        (p0, p1), (t0, t1) = ranges or ((0, -1), (0, -1))
+        self._ranges = np.array([p0, p1 - p0 + 1, t0, t1 - t0 + 1], np.int64)
+        size = codes * codes * (p1 - p0 + 1) ** 2 * (t1 - t0 + 1) ** 2
+        #: Each drawn battle's outcome once played (the template's ``one_on_one_range``).
+        self._memo = np.full(size if 0 < size <= MEMO_LIMIT else 0, -1, np.int64)
 
     def use_entry(self, entry: Callable[..., None]) -> None:
         """Call the kernel through `entry` from now on (its compiled entry point)."""
@@ -93,7 +109,7 @@ class OneOnOnePlayer:
         keyword, power, toughness = (np.ascontiguousarray(x, np.uint8) for x in drawn)
         self._entry(
             lo, hi, keyword, power, toughness, self._masks, self._work, self._fresh, counts,
-            self.codes, *self._arguments,
+            self.codes, self._memo, self._ranges, *self._arguments,
         )  # fmt: skip
         counts[-1, 0] += 2 * (hi - lo)
 

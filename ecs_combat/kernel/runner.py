@@ -252,7 +252,7 @@ class Kernel:
         # are the columns, contiguous like any array.
         flags = np.zeros((10, n), np.bool_)
         flags[0] = True  # on the battlefield
-        counts = np.zeros((3, n), I64)
+        counts = np.zeros((4, n), I64)
         players = np.zeros((2, np_), np.bool_)
         attacking = np.asarray(b.attacking, I64)
         # casts and triggers pump: power and toughness copied
@@ -282,17 +282,20 @@ class Kernel:
         room = 2 * (n + len(bb))
         starts, noted = trigger_room(self.source, b, ba, plan.guards, plan.triggering)
         # scratch, each place written before it is read: each attacker's first block, a
-        # blocker's blocks in order, a step's flows, the triggers noted
-        scratch = np.empty(n + len(bb) + 3 * room + noted, I64)
+        # blocker's block, a blocker's blocks in order, a step's flows, the triggers noted
+        scratch = np.empty(2 * n + len(bb) + 3 * room + noted, I64)
         st = m.State(
             np.array(b.keywords, U64) if casts else _read(b.keywords, U64),  # casts grant
             flags[2], flags[3], flags[4], flags[5],
             counts[1],
             scratch[:n],
             counts[2],
+            scratch[n : 2 * n],
+            counts[3],
         )  # fmt: skip
+        f0 = 2 * n + len(bb)
         bl = m.Blocks(
-            _fixed(bb, I64), _fixed(ba, I64), _fixed(rank, I64), scratch[n : n + len(bb)]
+            _fixed(bb, I64), _fixed(ba, I64), _fixed(rank, I64), scratch[2 * n : f0]
         )  # fmt: skip
         bt = m.Battles(
             _fixed(_starts(b.battle, nb), I64),
@@ -303,7 +306,6 @@ class Kernel:
             np.zeros((len(plan.default), nb), np.bool_),
         )
         sp = m.Steps(plan.default, plan.strike, plan.withhold)
-        f0 = n + len(bb)
         fl = m.Flows(*(scratch[f0 + i * room : f0 + (i + 1) * room] for i in range(3)))
         a = m.Assign(flags[6], flags[7])
         k = m.Check(flags[8], flags[9], players[1])
@@ -314,7 +316,7 @@ class Kernel:
             for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
         )
         rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
-        tg = trigger_columns(m, self.source, b, starts, scratch[n + len(bb) + 3 * room :])
+        tg = trigger_columns(m, self.source, b, starts, scratch[f0 + 3 * room :])
         tg = tg._replace(bits=_fixed([plan.triggering], U64))
         return (
             c, st, bt, bl, sp, fl, a, k, guards, ev, plan.cast_bits, owns, rc,

@@ -45,11 +45,15 @@ Assign = namedtuple("Assign", ["one_is_lethal", "player_gets_excess"])
 Check = namedtuple("Check", ["destroy", "dies", "loses"])
 #: The core's own state of every creature row: its keywords (bit masks), in combat, struck in
 #: an earlier step, blocked, died in a step's state-based actions, combat damage dealt to
-#: players; and scratch: its blocks as an attacker (first, how many).
+#: players; and scratch: its blocks as an attacker (first, how many), as a blocker (one of
+#: them, how many).
 State = namedtuple(
     "State",
-    ["kw", "in_combat", "struck", "blocked", "died", "to_players", "a_start", "a_count"],
-)
+    [
+        "kw", "in_combat", "struck", "blocked", "died", "to_players", "a_start", "a_count",
+        "b_first", "b_count",
+    ],
+)  # fmt: skip
 #: The blocks, grouped by attacker, battles ascending: blocker, attacker, the attacker's
 #: place in its blocker's declared list; `order` is scratch (a blocker's blocks by rank).
 Blocks = namedtuple("Blocks", ["blocker", "attacker", "rank", "order"])
@@ -97,34 +101,56 @@ def resolve_range(
 
 def one_on_one_range(
     lo: int, hi: int, keyword: Any, power: Any, toughness: Any, masks: Any, work: Any,
-    fresh: Any, counts: Any, codes: int, c: Any, st: Any, bt: Any, bl: Any, sp: Any, fl: Any,
-    a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any, rc: Any, dv: Any, tg: Any,
+    fresh: Any, counts: Any, codes: int, memo: Any, ranges: Any, c: Any, st: Any, bt: Any,
+    bl: Any, sp: Any, fl: Any, a: Any, k: Any, guards: Any, ev: Any, cb: Any, o: Any, rc: Any,
+    dv: Any, tg: Any,
 ) -> None:  # fmt: skip
     """Battles `lo` to `hi - 1` of a block of one attacker against one blocker (rows 2b and
     2b + 1), drawn, played and tallied: `keyword`, `power` and `toughness` [battles, 2] as
     drawn (attacker, blocker), `masks` each keyword code's bits; the state (`work`, every
     state column's bytes) starts as `fresh`. Adds to `counts` [codes * codes, 8] the
     summary's columns per (attacker code, blocker code): battles, attacker wins, blocker
-    wins, trades, neither dies, damage to players, attackers died, blockers died."""
+    wins, trades, neither dies, damage to players, attackers died, blockers died.
+
+    A battle is decided by what was drawn for it alone, so `memo` keeps each drawn
+    battle's outcome once played (4 x damage to players + 2 x attacker died + blocker died;
+    -1: not played yet), at ``(attacker code, blocker code, attacker power, attacker
+    toughness, blocker power, blocker toughness)`` less `ranges`' least power and toughness
+    (`ranges`: least power, how many powers, least toughness, how many toughnesses); a
+    battle drawn again is tallied from it without being played. No rows: none kept."""
     for i in range(work.shape[0]):
         work[i] = fresh[i]
+    kept = memo.shape[0] != 0
+    p0, pn, t0, tn = ranges[0], ranges[1], ranges[2], ranges[3]
     for b in range(lo, hi):
-        for side in range(2):
-            row = 2 * b + side
-            c.power[row] = power[b, side]
-            c.toughness[row] = toughness[b, side]
-            st.kw[row] = masks[keyword[b, side]]
-    for b in range(lo, hi):
-        play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv, tg)
-        attacker_died = 0 if c.on_battlefield[2 * b] else 1
-        blocker_died = 0 if c.on_battlefield[2 * b + 1] else 1
         key = int(keyword[b, 0]) * codes + int(keyword[b, 1])
+        at = -1
+        if kept:
+            pa, ta = int(power[b, 0]) - p0, int(toughness[b, 0]) - t0
+            pb, tb = int(power[b, 1]) - p0, int(toughness[b, 1]) - t0
+            if 0 <= pa < pn and 0 <= pb < pn and 0 <= ta < tn and 0 <= tb < tn:
+                at = ((key * pn + pa) * tn + ta) * pn * tn + pb * tn + tb
+        outcome = memo[at] if at >= 0 else -1
+        if outcome < 0:
+            for side in range(2):
+                row = 2 * b + side
+                c.power[row] = power[b, side]
+                c.toughness[row] = toughness[b, side]
+                st.kw[row] = masks[keyword[b, side]]
+            play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv, tg)
+            outcome = 4 * bt.to_players[b]
+            outcome += 0 if c.on_battlefield[2 * b] else 2
+            outcome += 0 if c.on_battlefield[2 * b + 1] else 1
+            if at >= 0:
+                memo[at] = outcome
+        attacker_died = (outcome >> 1) & 1
+        blocker_died = outcome & 1
         counts[key, 0] += 1
         if attacker_died:
             counts[key, 3 if blocker_died else 2] += 1
         else:
             counts[key, 1 if blocker_died else 4] += 1
-        counts[key, 5] += bt.to_players[b]
+        counts[key, 5] += outcome >> 2
         counts[key, 6] += attacker_died
         counts[key, 7] += blocker_died
 
@@ -187,6 +213,8 @@ def declare_blocks(b: int, keywords: Any, c: Any, st: Any, bt: Any, bl: Any) -> 
         if st.a_count[x] == 0:
             st.a_start[x] = q
         st.a_count[x] += 1
+        st.b_first[y] = q
+        st.b_count[y] += 1
         if c.on_battlefield[y] and c.attacking[x]:
             st.blocked[x] = True  # blocked, whatever happens to its blockers (509.1h)
             c.blocking[y] = True
@@ -262,7 +290,7 @@ def damage_step(
         if c.attacking[i]:
             e = attacker_divides(i, e, c, st, bl, fl, a)
         elif c.blocking[i]:
-            e = blocker_divides(b, i, e, c, bt, bl, fl, a)
+            e = blocker_divides(b, i, e, c, st, bt, bl, fl, a)
     for x in range(e0, e):
         source, recipient = fl.source[x], fl.recipient[x]
         amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
@@ -327,10 +355,13 @@ def attacker_divides(i: int, e: int, c: Any, st: Any, bl: Any, fl: Any, a: Any) 
 
 
 def blocker_divides(
-    b: int, j: int, e: int, c: Any, bt: Any, bl: Any, fl: Any, a: Any
+    b: int, j: int, e: int, c: Any, st: Any, bt: Any, bl: Any, fl: Any, a: Any
 ) -> int:  # fmt: skip
     """A blocker's damage over the attackers it blocks that still attack, in the order it
     declared them: lethal damage to each, the rest to the first (510.1d)."""
+    if st.b_count[j] == 1:  # one block (the usual case): all of it to its attacker
+        x = bl.attacker[st.b_first[j]]
+        return flow(fl, e, j, x, c.power[j]) if c.attacking[x] else e
     q0 = bt.blocks[b]
     n = 0
     for q in range(q0, bt.blocks[b + 1]):

@@ -89,7 +89,7 @@ def _player(
     schedule = schedules.of([shape.batch])
     size = shape.batch.n_battles
     one = [
-        one_on_one_player(kernel, schedule, shape.batch, shape.masks, shape.codes)
+        one_on_one_player(kernel, schedule, shape.batch, shape.masks, shape.codes, shape.ranges)
         for _ in range(thread_limit())
     ]
 

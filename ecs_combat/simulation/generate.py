@@ -127,6 +127,8 @@ class OneOnOne:
     masks: MaskArray
     codes: int
     draw: Callable[[np.random.Generator, int], tuple[Array, Array, Array]]
+    #: The least and greatest power drawn, and toughness.
+    ranges: tuple[tuple[int, int], tuple[int, int]]
 
 
 class Generator(Protocol):

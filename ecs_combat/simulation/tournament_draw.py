@@ -193,7 +193,8 @@ class TournamentGenerator:
         every = np.arange(2 * BLOCK).reshape(BLOCK, 2) % self._k
         draws.battle_cols["keyword"] = every.astype(np.uint8)
         batch = self.build(draws).batch
-        return OneOnOne(batch, self.code_masks, self._k, self._draw_columns)
+        ranges = (self.spec.power, self.spec.toughness)
+        return OneOnOne(batch, self.code_masks, self._k, self._draw_columns, ranges)
 
     def _draw_columns(self, rng: np.random.Generator, n: int) -> tuple[Array, Array, Array]:
         """:meth:`draw`'s columns: keyword codes, power, toughness."""
