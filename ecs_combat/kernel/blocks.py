@@ -25,8 +25,8 @@ def one_on_one_player(
     """A player of blocks shaped like `batch` (`masks`: each keyword code's bits, `codes` of
     them per side) in `kernel`, compiled (or read from numba's cache); None when the kernel
     can't resolve `batch`."""
-    if kernel.refusal(schedule, batch):
-        return None
+    if kernel.refusal(schedule, batch) or kernel.plan(schedule).parameters:
+        return None  # (a drawn creature's keyword parameters are not drawn into columns)
     kernel.compile()
     arguments = kernel._arguments(batch, kernel.plan(schedule))  # the kernel's own
     dispatcher = kernel.module.one_on_one_range
