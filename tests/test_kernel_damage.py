@@ -31,6 +31,9 @@ from ecs_combat.batched.arrays import BatchOutcome, CombatBatch
 from ecs_combat.batched.convert import ReferenceBatchEngine, batch_to_scenarios
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.reference.engine import ReferenceEngine
+from ecs_combat.simulation.generate import draw_battles
+from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.spec_reader import parse_spec
 from ecs_combat.testing import assert_kernel_agrees, scenarios
 
 #: The keywords with kernel forms here, and some of the damage keywords around them.
@@ -234,3 +237,31 @@ def test_three_engines_agree_on_drawn_damage_keywords(doc: dict[str, Any]) -> No
     batch = scenarios_to_batch([parse_scenario(doc, BUNDLED, "drawn.toml")], BUNDLED)
     with_kernel, numpy_engine = engines_of(BUNDLED)
     assert_same(kernel_outcome(with_kernel, batch), numpy_engine.resolve_batch(batch))
+
+
+SPEC = """
+attackers = [1, 3]
+blockers_per_attacker = [0, 2]
+power = [1, 5]
+toughness = [1, 5]
+life = 6
+[keywords]
+wither = 0.2
+infect = 0.2
+lifelink = 0.1
+deathtouch = 0.1
+trample = 0.1
+"first strike" = 0.1
+"""
+
+
+def test_drawn_battles_with_wither_and_infect_are_resolved_alike() -> None:
+    """A drawn SPEC batch: every outcome array as the numpy engine's, and the counters did
+    something (toughness lowered, poison given)."""
+    spec = parse_spec(tomllib.loads(SPEC), BUNDLED, "counters.toml")
+    batch = draw_battles(make_generator(spec, BUNDLED), 5, 0, 1500).batch
+    with_kernel, numpy_engine = engines_of(BUNDLED)
+    ours = kernel_outcome(with_kernel, batch)
+    assert_same(ours, numpy_engine.resolve_batch(batch))
+    assert (ours.toughness < np.asarray(batch.toughness)).any()
+    assert ours.player_state is not None and ours.player_state["poison"].any()
