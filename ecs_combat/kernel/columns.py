@@ -4,7 +4,8 @@ counters; and the power and toughness a batch's counters give."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,18 +14,24 @@ from ecs_combat.kernel.arrays import AnyArray
 from ecs_combat.plugin.kernels import KernelColumn
 from ecs_combat.plugin.registry import Registry
 
+if TYPE_CHECKING:
+    from ecs_combat.kernel.generate import KernelSource
+
 I64 = np.int64
 
 
 def counters_give(registry: Registry, b: CombatBatch) -> IntArray | None:
     """The power and toughness the batch's counters give ([rows, 2], 122.1a), or None when
     no creature has counters (keyword counters give none: the kernel refuses them)."""
-    if b.counters is None or not b.counters.size or not bool(b.counters.any()):
+    k = len(b.keyword_names)
+    if b.counters is None or not b.counters.size or len(b.counter_names) == k:
+        return None
+    counts = np.asarray(b.counters, I64)[:, k:]  # the kinds other than keyword counters
+    if not bool(counts.any()):
         return None
     kinds = registry.counter_kinds
-    k = len(b.keyword_names)
-    pt = [[0, 0]] * k + [[kinds[n].power, kinds[n].toughness] for n in b.counter_names[k:]]
-    out: IntArray = np.asarray(b.counters, I64) @ np.asarray(pt, I64).reshape(-1, 2)
+    pt = [[kinds[n].power, kinds[n].toughness] for n in b.counter_names[k:]]
+    out: IntArray = counts @ np.asarray(pt, I64).reshape(-1, 2)
     return out
 
 
@@ -56,3 +63,45 @@ def shared(
     if key not in made:
         made[key] = make(column, batch)
     return made[key]
+
+
+def own_columns(
+    classes: Sequence[Any],
+    owns: tuple[tuple[str, tuple[KernelColumn, ...]], ...],
+    make: Callable[[KernelColumn, CombatBatch], AnyArray],
+    batch: CombatBatch,
+) -> tuple[Any, ...]:
+    """The kernel's `o`: per plugin with parts, its own columns (`classes`: the generated
+    module's ``OWNS``), those of the same state, counters or parameters shared."""
+    made: dict[tuple[str | None, ...], AnyArray] = {}
+    return tuple(
+        () if cls is None else cls(*(shared(make, col, batch, made) for col in columns))
+        for cls, (_, columns) in zip(classes, owns, strict=True)
+    )
+
+
+def column_bits(source: KernelSource, bit: dict[str, int]) -> tuple[int, int]:
+    """The bits of the keywords whose parameters columns read, and of those whose
+    ``deal-damage`` replacements change power and toughness."""
+    read = {col.parameters for _, cols in source.owns for col in cols}
+    replacing = {kw for p in source.parts if p.part.replacement for kw in p.keywords}
+    return (
+        sum(bit.get(kw, 0) for kw in read if kw is not None),
+        sum(bit.get(kw, 0) for kw in replacing),
+    )
+
+
+def power_toughness(
+    registry: Registry, b: CombatBatch, copy: bool
+) -> tuple[AnyArray, AnyArray] | None:
+    """Power and toughness as the kernel starts from them, copies (the kernel changes
+    them), with what counters give added; None when neither is wanted (`copy` False, no
+    counters): the batch's own may be read."""
+    gives = counters_give(registry, b)
+    if not copy and gives is None:
+        return None
+    power, toughness = np.array(b.power, I64), np.array(b.toughness, I64)
+    if gives is not None:
+        power += gives[:, 0]
+        toughness += gives[:, 1]
+    return power, toughness

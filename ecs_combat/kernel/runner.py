@@ -23,7 +23,7 @@ from ecs_combat.batched.state import Schedule
 from ecs_combat.kernel import cache
 from ecs_combat.kernel.arrays import fixed as _fixed
 from ecs_combat.kernel.arrays import starts as _starts
-from ecs_combat.kernel.columns import counters_give, parameter_bits, shared
+from ecs_combat.kernel.columns import column_bits, own_columns, parameter_bits, power_toughness
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
 from ecs_combat.kernel.trigger_arrays import (
@@ -180,14 +180,11 @@ class Kernel:
                 U64,
             ),
         )
-        read = {col.parameters for _, cols in self.source.owns for col in cols}
-        replacing = {kw for p in self.source.parts if p.part.replacement for kw in p.keywords}
+        parameters, replacing = column_bits(self.source, bit)
         plan = replace(
-            plan,
-            triggering=triggering(self.source, bit),
-            parameters=sum(bit.get(kw, 0) for kw in read if kw is not None),
-            replacing=sum(bit.get(kw, 0) for kw in replacing),
-        )
+            plan, triggering=triggering(self.source, bit), parameters=parameters,
+            replacing=replacing,
+        )  # fmt: skip
         self._plans[id(schedule)] = (schedule, plan)
         return plan
 
@@ -271,14 +268,9 @@ class Kernel:
         players = np.zeros((2, np_), np.bool_)
         attacking = np.asarray(b.attacking, I64)
         # casts, triggers and counters pump: power and toughness copied
-        gives = counters_give(self.registry, b)
-        casts = len(b.event_battle) > 0 or plan.triggering != 0
-        casts = casts or plan.replacing != 0 or gives is not None
-        power = np.array(b.power, I64) if casts else _read(b.power, I64)
-        toughness = np.array(b.toughness, I64) if casts else _read(b.toughness, I64)
-        if gives is not None:
-            power += gives[:, 0]
-            toughness += gives[:, 1]
+        casts = len(b.event_battle) > 0 or plan.triggering != 0 or plan.replacing != 0
+        power, toughness = power_toughness(self.registry, b, casts) or (
+            _read(b.power, I64), _read(b.toughness, I64))  # fmt: skip
         c = m.Core(
             _fixed(b.battle, I64),
             _fixed(b.controller, I64),
@@ -331,11 +323,7 @@ class Kernel:
         k = m.Check(flags[8], flags[9], players[1])
         guards = plan.guards
         ev = _events(m, self.source, self.registry, b)
-        made: dict[tuple[str | None, ...], AnyArray] = {}
-        owns = tuple(
-            () if cls is None else cls(*(shared(self._column, col, b, made) for col in columns))
-            for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
-        )
+        owns = own_columns(m.OWNS, self.source.owns, self._column, b)
         rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
         tg = trigger_columns(m, self.source, b, starts, scratch[n + len(bb) + 3 * room :])
         tg = tg._replace(bits=_fixed([plan.triggering], U64))
