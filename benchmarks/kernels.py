@@ -68,6 +68,21 @@ flanking = 0.2
 deathtouch = 0.1
 trample = 0.1
 """
+#: Damage dealt as counters (wither, infect: -1/-1 and poison counters) among others.
+COUNTERS = """
+attackers = [1, 3]
+blockers_per_attacker = [0, 2]
+power = [1, 5]
+toughness = [1, 5]
+life = 10
+[keywords]
+wither = 0.2
+infect = 0.2
+lifelink = 0.1
+deathtouch = 0.1
+trample = 0.1
+"first strike" = 0.1
+"""
 #: Numbered triggers, which a SPEC can't draw: one board, copied (`resolve_batch` alone).
 NUMBERED = """
 [players.a]
@@ -104,6 +119,7 @@ SPECS = {
     "docs/examples/specs/trample.toml": (ROOT / "docs/examples/specs/trample.toml").read_text(),
     "examples/specs/melee.toml": (ROOT / "examples/specs/melee.toml").read_text(),
     "triggers: exalted, flanking, battle cry": TRIGGERS,
+    "counters: wither, infect": COUNTERS,
 }
 
 

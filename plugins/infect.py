@@ -9,6 +9,8 @@ damage dealt (listed in the step's ``damage``; lifelink and deathtouch apply). N
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -16,6 +18,8 @@ from ecs_combat import (
     BatchDamageEvent,
     CombatContext,
     DamageEvent,
+    KernelColumn,
+    KernelPart,
     Keyword,
     System,
     hookimpl,
@@ -85,4 +89,33 @@ def register_systems() -> list[System]:
             writes={"marked", "loses_life"},
             ambiguous_with={"wither"},  # whichever runs first replaces the marked damage
         )
+    ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def as_counters_kernel(source: int, recipient: int, amount: int, c: Any, own: Any) -> int:
+    """Damage as -1/-1 counters on a creature (each -1/-1, 122.1a) or poison counters on a
+    player (702.90b-c): none marked, no life lost."""
+    if recipient < 0:
+        own.poison[-1 - recipient] += amount
+        return 0
+    own.minus[recipient] += amount
+    c.power[recipient] -= amount
+    c.toughness[recipient] -= amount
+    return 0
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart | KernelColumn]:
+    return [
+        KernelColumn("creature", "minus", "int", counters=MINUS),
+        KernelColumn("player", "poison", "int", state=POISON),
+        KernelPart(
+            "deal-damage",
+            "damage as -1/-1 and poison counters",
+            as_counters_kernel,
+            replacement=True,
+        ),
     ]

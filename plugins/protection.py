@@ -15,6 +15,8 @@ source (an ``event-damage`` system); other qualities leave that damage alone.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -24,6 +26,8 @@ from ecs_combat import (
     CombatContext,
     DamageEvent,
     EventDamage,
+    KernelColumn,
+    KernelPart,
     Keyword,
     Number,
     Restriction,
@@ -189,4 +193,26 @@ def register_restrictions() -> list[Restriction]:
             "{creature} has protection from a quality of the source {caster} controls (a color, "
             "creatures, multicolored or everything), so it can't be targeted by it",
         ),
+    ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def prevent_kernel(source: int, recipient: int, amount: int, c: Any, own: Any) -> int:
+    """702.16f for damage to a creature with protection (the guard: the recipient's)."""
+    protected = own.protected[recipient]
+    colors = c.colors[source]
+    if (protected & colors) != 0 or (protected & (CREATURES | EVERYTHING)) != 0:
+        return 0
+    if (protected & MULTICOLORED) != 0 and (colors & (colors - 1)) != 0:
+        return 0  # 105.2b: two or more colors
+    return amount
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart | KernelColumn]:
+    return [
+        KernelColumn("creature", "protected", "int", parameters=PROTECTION),
+        KernelPart("deal-damage", "protection prevents damage", prevent_kernel, guard="recipient"),
     ]

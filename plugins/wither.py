@@ -8,6 +8,8 @@ kind (plugin ``pt_counters``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -15,6 +17,8 @@ from ecs_combat import (
     BatchDamageEvent,
     CombatContext,
     DamageEvent,
+    KernelColumn,
+    KernelPart,
     Keyword,
     System,
     hookimpl,
@@ -70,4 +74,25 @@ def register_systems() -> list[System]:
             writes={"marked"},
             ambiguous_with={"infect"},  # whichever runs first replaces the marked damage
         )
+    ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def as_counters_kernel(source: int, recipient: int, amount: int, c: Any, own: Any) -> int:
+    """Damage to a creature as -1/-1 counters (702.80a), each -1/-1 (122.1a): none marked."""
+    if recipient < 0:
+        return amount
+    own.minus[recipient] += amount
+    c.power[recipient] -= amount
+    c.toughness[recipient] -= amount
+    return 0
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart | KernelColumn]:
+    return [
+        KernelColumn("creature", "minus", "int", counters=MINUS),
+        KernelPart("deal-damage", "damage as -1/-1 counters", as_counters_kernel, replacement=True),
     ]

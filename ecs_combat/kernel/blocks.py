@@ -35,8 +35,8 @@ def one_on_one_player(
     them per side) in `kernel`, compiled (or read from numba's cache); None when the kernel
     can't resolve `batch`. With `ranges` (the power and toughness drawn), it keeps each
     drawn battle's outcome and plays a battle drawn again no more."""
-    if kernel.refusal(schedule, batch):
-        return None
+    if kernel.refusal(schedule, batch) or kernel.plan(schedule).parameters:
+        return None  # (a drawn creature's keyword parameters are not drawn into columns)
     kernel.compile()
     arguments = kernel._arguments(batch, kernel.plan(schedule))  # the kernel's own
     dispatcher = kernel.module.one_on_one_range

@@ -271,19 +271,26 @@ def glue(parts: list[PartSource]) -> list[str]:
         assign.append(guarded(i, "row", f"{parts[i].name}(row, c, a, o[{parts[i].own}])", "    "))
     deal = ["def deal_parts(source, recipient, amount, c, st, guards, o):"]
     react = ["def react_parts(source, recipient, amount, c, st, guards, o):", "    pass"]
+    replace = ["def replace_parts(source, recipient, amount, c, st, guards, o):"]
     for i in at["deal-damage"]:
         p = parts[i]
         call = f"{p.name}(source, recipient, amount, c, o[{p.own}])"
-        lines = react if p.part.reaction else deal
+        lines = react if p.part.reaction else replace if p.part.replacement else deal
         if not p.part.reaction:
             call = f"amount = {call}"
-        if p.part.guard == "recipient" and p.keywords:
+        if p.part.replacement:  # the batch's bit first: no row read in batches without it
+            test = "recipient" if p.part.guard == "recipient" else "source"
+            test = f"guards[{i}] and amount > 0 and st.kw[{test}] & guards[{i}]"
+            lines.append(f"    if {test}:\n        {call}")
+        elif p.part.guard == "recipient" and p.keywords:
             lines.append(
-                f"    if recipient >= 0 and st.kw[recipient] & guards[{i}]:\n        {call}"
+                f"    if guards[{i}] and recipient >= 0 and st.kw[recipient] & guards[{i}]:"
+                f"\n        {call}"
             )
         else:
             lines.append(guarded(i, "source", call, "    "))
     deal.append("    return amount")
+    replace.append("    return amount")
     players = ["def player_parts(p0, p1, c, st, k, guards, o):", "    pass"]
     creatures = ["def creature_parts(row, c, st, k, guards, o):", "    pass"]
     for i in at["state-based-actions"]:
@@ -306,7 +313,8 @@ def glue(parts: list[PartSource]) -> list[str]:
         p = parts[i]
         g = f"Cast(st.kw, cb[{p.bits}:{p.bits + len(p.part.grants)}])"
         cast.append(f"    if part == {n}:\n        {p.name}(row, caster, c, {g}, o[{p.own}])")
-    return ["\n".join(f) for f in (assign, deal, react, players, creatures, destroy, cast)]
+    glued = (assign, deal, react, replace, players, creatures, destroy, cast)
+    return ["\n".join(f) for f in glued]
 
 
 def trigger_glue(parts: list[PartSource]) -> list[str]:

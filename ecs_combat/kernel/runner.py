@@ -23,6 +23,7 @@ from ecs_combat.batched.state import Schedule
 from ecs_combat.kernel import cache
 from ecs_combat.kernel.arrays import fixed as _fixed
 from ecs_combat.kernel.arrays import starts as _starts
+from ecs_combat.kernel.columns import column_bits, own_columns, parameter_bits, power_toughness
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
 from ecs_combat.kernel.trigger_arrays import (
@@ -58,6 +59,10 @@ class Plan:
     guards: npt.NDArray[np.uint64]
     #: The keywords whose instances trigger parts read (their numbers too), as bits.
     triggering: int = 0
+    #: The keywords whose parameters plugins' columns read (``KernelColumn.parameters``),
+    #: and those of ``deal-damage`` replacements (which change power and toughness), as bits.
+    parameters: int = 0
+    replacing: int = 0
 
 
 class Kernel:
@@ -99,11 +104,14 @@ class Kernel:
             if rows.size:
                 return f"the batch has {what}"
         if b.instance_row.size and bool((b.instance_parameter >= 0).any()):
-            why = parameter_refusal(b, self.plan(schedule).triggering)
+            plan = self.plan(schedule)
+            why = parameter_refusal(b, plan.triggering | plan.parameters)
             if why:
                 return why
-        if b.counters is not None and b.counters.size and bool(b.counters.any()):
-            return "the batch has counters"
+        if b.counters is not None and b.counters.size:
+            keyword_counters = np.asarray(b.counters)[:, : len(b.keyword_names)]
+            if bool(keyword_counters.any()):
+                return "the batch has keyword counters"
         if not bool(np.asarray(b.present).all()):
             return "creatures enter the battlefield later"
         damage = np.asarray(b.damage)
@@ -172,7 +180,11 @@ class Kernel:
                 U64,
             ),
         )
-        plan = replace(plan, triggering=triggering(self.source, bit))
+        parameters, replacing = column_bits(self.source, bit)
+        plan = replace(
+            plan, triggering=triggering(self.source, bit), parameters=parameters,
+            replacing=replacing,
+        )  # fmt: skip
         self._plans[id(schedule)] = (schedule, plan)
         return plan
 
@@ -255,13 +267,15 @@ class Kernel:
         counts = np.zeros((4, n), I64)
         players = np.zeros((2, np_), np.bool_)
         attacking = np.asarray(b.attacking, I64)
-        # casts and triggers pump: power and toughness copied
-        casts = len(b.event_battle) > 0 or plan.triggering != 0
+        # casts, triggers and counters pump: power and toughness copied
+        casts = len(b.event_battle) > 0 or plan.triggering != 0 or plan.replacing != 0
+        power, toughness = power_toughness(self.registry, b, casts) or (
+            _read(b.power, I64), _read(b.toughness, I64))  # fmt: skip
         c = m.Core(
             _fixed(b.battle, I64),
             _fixed(b.controller, I64),
-            np.array(b.power, I64) if casts else _read(b.power, I64),
-            np.array(b.toughness, I64) if casts else _read(b.toughness, I64),
+            power,
+            toughness,
             np.array(b.damage, I64),
             _fixed(b.colors, I64),
             flags[0],
@@ -311,10 +325,7 @@ class Kernel:
         k = m.Check(flags[8], flags[9], players[1])
         guards = plan.guards
         ev = _events(m, self.source, self.registry, b)
-        owns = tuple(
-            () if cls is None else cls(*(self._column(col, b) for col in columns))
-            for cls, (_, columns) in zip(m.OWNS, self.source.owns, strict=True)
-        )
+        owns = own_columns(m.OWNS, self.source.owns, self._column, b)
         rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
         tg = trigger_columns(m, self.source, b, starts, scratch[f0 + 3 * room :])
         tg = tg._replace(bits=_fixed([plan.triggering], U64))
@@ -327,6 +338,8 @@ class Kernel:
         """A plugin's own column's first values."""
         rows = batch.n_creatures if column.owner == "creature" else batch.n_players
         dtype = np.bool_ if column.kind == "bool" else I64
+        if column.parameters is not None:
+            return parameter_bits(batch, column.parameters)
         if column.state is not None:
             states = batch.creature_state if column.owner == "creature" else batch.player_state
             if column.state in states:

@@ -24,8 +24,8 @@ I64 = np.int64
 def spec_player(kernel: Kernel, schedule: Schedule, shape: SpecBlocks) -> SpecPlayer | None:
     """A player of a SPEC's blocks in `kernel` (`schedule`: the probe's), compiled or read
     from numba's cache; None when the kernel can't resolve them."""
-    if kernel.refusal(schedule, shape.probe):
-        return None
+    if kernel.refusal(schedule, shape.probe) or kernel.plan(schedule).parameters:
+        return None  # (a drawn creature's keyword parameters are not drawn into columns)
     kernel.compile()
     player = SpecPlayer(kernel, schedule, shape)
     rng = np.random.default_rng(0)

@@ -296,13 +296,14 @@ def damage_step(
         amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
         if amount <= 0:
             continue
+        kept = replace_parts(source, recipient, amount, c, st, guards, o)  # 120.3
         react_parts(source, recipient, amount, c, st, guards, o)
         if recipient >= 0:
-            c.marked[recipient] += amount
+            c.marked[recipient] += kept
         else:
             bt.to_players[b] += amount
             st.to_players[source] += amount
-            c.life[-1 - recipient] -= amount
+            c.life[-1 - recipient] -= kept
 
 
 def flow(fl: Any, e: int, source: int, recipient: int, amount: int) -> int:
@@ -463,6 +464,13 @@ def react_parts(
     source: int, recipient: int, amount: int, c: Any, st: Any, guards: Any, o: Any
 ) -> None:  # fmt: skip
     """The ``deal-damage`` reactions to damage dealt."""
+
+
+def replace_parts(
+    source: int, recipient: int, amount: int, c: Any, st: Any, guards: Any, o: Any
+) -> int:  # fmt: skip
+    """The ``deal-damage`` replacements: the amount still marked (or lost as life)."""
+    return amount
 
 
 def player_parts(p0: int, p1: int, c: Any, st: Any, k: Any, guards: Any, o: Any) -> None:

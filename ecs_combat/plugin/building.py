@@ -120,6 +120,26 @@ def _drop_unmet_requirements(reg: Registry) -> None:
             dropped = True
 
 
+def _unavailable_only(
+    reg: Registry, items: list[tuple[str, KernelPart | KernelColumn]]
+) -> set[str]:
+    """The plugins whose kernel parts all stand for systems of unavailable keywords only
+    (infect without the poison plugin): their kernel items are left out."""
+    out = set()
+    for plugin in {p for p, _ in items}:
+        named = [
+            s.system.keywords
+            for systems in reg.systems.values()
+            for s in systems
+            if s.plugin == plugin
+            and any(isinstance(i, KernelPart) and i.system == s.system.name for p, i in items
+                    if p == plugin)
+        ]  # fmt: skip
+        if named and all(kws and kws <= reg.unavailable.keys() for kws in named):
+            out.add(plugin)
+    return out
+
+
 def _state_problem(state: StateField, reg: Registry) -> str | None:
     """What is wrong with a plugin's state declaration, or None."""
     if state.owner not in CORE_KEYS:
@@ -277,7 +297,11 @@ class _Builder:
     def kernel_parts(self) -> None:
         """The compiled forms of systems: parts and columns, each checked."""
         reg = self.reg
-        for plugin, item in self.collect("register_kernel_parts", KernelPart | KernelColumn):
+        items = self.collect("register_kernel_parts", KernelPart | KernelColumn)
+        unusable = _unavailable_only(reg, items)
+        for plugin, item in items:
+            if plugin in unusable:
+                continue  # its keywords are unavailable: its columns may name missing state
             problem = kernel_problem(item, plugin, reg)
             if problem:
                 raise PluginError(f"plugin {plugin!r}: {problem}")

@@ -19,10 +19,15 @@ in order (every signature is fixed: the generator calls the part exactly so):
 ``deal-damage``, ``part(source, recipient, amount, c, own) -> int``
     for each amount a source deals (guard: the source's keywords, or the recipient's with
     ``guard="recipient"``); `recipient` is a creature row, or ``-1 - player row``. Returns the
-    amount dealt after the part (prevention, replacement). Parts with ``reaction=True`` are
-    called after every other, only for amounts above 0, and return nothing.
+    amount dealt after the part (prevention). Parts with ``replacement=True`` are called
+    after those, only for amounts above 0, with the amount still to be marked on the
+    creature (or lost as life by the player), and return what is still to be (0: all of
+    it is dealt some other way, counters instead, 120.3); the amount is still dealt. Parts
+    with ``reaction=True`` are called after every other, for amounts above 0, with the
+    amount dealt, and return nothing.
     All of a step's damage is dealt at once: a part reads no column dealing changes
-    (``marked``, ``life``) and writes only its own columns, ``life`` and ``life_gained``.
+    (``marked``, ``life``) and writes only its own columns, ``life`` and ``life_gained``; a
+    replacement putting counters also ``power`` and ``toughness``, as they give (122.1a).
 ``state-based-actions``, ``part(row, c, k, own) -> None``
     for each creature row (``per="creature"``, guard: its keywords) or player row
     (``per="player"``) of a battle whose state-based actions are checked; sets
@@ -115,7 +120,7 @@ CORE_COLUMNS: dict[str, tuple[str, str, str]] = {
 #: The core columns a part may write, by point (any other is refused when the kernel is
 #: generated: the kernel's other steps read them as the core left them).
 CORE_WRITABLE: dict[str, tuple[str, ...]] = {
-    "deal-damage": ("life", "life_gained"),
+    "deal-damage": ("life", "life_gained", "power", "toughness"),
     "cast": ("power", "toughness"),
     "declare-attackers": ("power", "toughness", "life"),
     "declare-blockers": ("power", "toughness", "life"),
@@ -149,9 +154,14 @@ class KernelColumn:
     """A column of a plugin's own, one value per creature or player row of a batch.
 
     Its values start as the plugin's state `state` (a :class:`StateField` key of the same
-    owner, written back to the outcome's player state) or as the counters of kind `counters`
-    (creatures); otherwise as zeros (False): scratch the plugin's parts share, such as the
-    creatures dealt damage by deathtouch since state-based actions were last checked.
+    owner, written back to the outcome's player state), as the counters of kind `counters`
+    (creatures) or as the parameters of a keyword's instances, `parameters` (creatures, bit
+    p for each instance with parameter p: a color or quality's index in ``FROM_WORDS``);
+    otherwise as zeros (False): scratch the plugin's parts share, such as the creatures
+    dealt damage by deathtouch since state-based actions were last checked. Plugins'
+    columns of the same owner, kind and state (or counters) are one array: infect adds to
+    the poison the ``poison`` plugin's part reads, wither to the -1/-1 counters
+    ``pt_counters`` cancels.
     """
 
     owner: str
@@ -159,6 +169,7 @@ class KernelColumn:
     kind: str
     state: str | None = None
     counters: str | None = None
+    parameters: str | None = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +188,9 @@ class KernelPart:
     #: ``deal-damage``: a reaction to damage dealt, called after the other parts, for amounts
     #: above 0 only.
     reaction: bool = False
+    #: ``deal-damage``: a replacement of marking damage (or losing life), called after the
+    #: prevention parts for amounts above 0; returns the amount still marked (or lost).
+    replacement: bool = False
     #: ``cast``: the keywords the card's effect may grant, in the order of ``g.bits``.
     grants: tuple[str, ...] = ()
     #: ``declare-attackers``, ``declare-blockers``: which creatures' instances trigger
@@ -205,6 +219,13 @@ def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Regis
             item.owner != "creature" or item.counters not in registry.counter_names()
         ):
             return f"kernel column {item.name!r}: no creature counters {item.counters!r}"
+        if item.parameters is not None:
+            keyword = registry.keywords.get(item.parameters)
+            if item.owner != "creature" or item.kind != "int" or keyword is None:
+                return (
+                    f"kernel column {item.name!r}: parameters of {item.parameters!r} need a "
+                    "creature column of kind int and a keyword of that name"
+                )
         return ""
     if item.point not in KERNEL_POINTS:
         return (
@@ -236,4 +257,6 @@ def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Regis
         return f"kernel part {item.system!r}: not callable, or `per` not creature or player"
     if item.guard not in ("source", "recipient"):
         return f"kernel part {item.system!r}: `guard` must be source or recipient"
+    if item.replacement and (item.reaction or item.point != "deal-damage"):
+        return f"kernel part {item.system!r}: a replacement is a deal-damage part, no reaction"
     return ""

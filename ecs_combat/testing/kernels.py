@@ -50,12 +50,22 @@ def assert_kernel_agrees(
     if kernel.refusal(schedule, batch):
         return False
     ours = kernel.resolve(schedule, batch)
-    theirs = ReferenceBatchEngine(registry).resolve_batch(batch)
+    reference = ReferenceBatchEngine(registry)
+    theirs = reference.resolve_batch(batch)
     for name in COMPARED:
         a, b = getattr(ours, name), getattr(theirs, name)
         if not np.array_equal(a, b):
             raise AssertionError(
                 f"the compiled kernel and the reference engine disagree on {name} in {file}: "
                 f"kernel {a.tolist()}, reference {b.tolist()}"
+            )
+    # the players' state the output shows (poison counters), from the reference's result
+    result = reference.engine.resolve(scenario)
+    for key, values in (ours.player_state or {}).items():
+        shown = [p.state[key] for p in result.players.values() if key in p.state]
+        if len(shown) == len(values) and values.tolist() != shown:
+            raise AssertionError(
+                f"the compiled kernel and the reference engine disagree on the players' "
+                f"{key} in {file}: kernel {values.tolist()}, reference {shown}"
             )
     return True
