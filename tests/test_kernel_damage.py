@@ -13,13 +13,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from test_kernel_triggers import combat
 from test_kernels import (  # noqa: F401  (kernels on for this module, the same cache)
     BUNDLED,
     NOT_JITTED,
     PLAYERS,
     assert_same,
+    assert_three_engines_agree,
     creature,
     engines_of,
     kernel_outcome,
@@ -34,7 +35,7 @@ from ecs_combat.reference.engine import ReferenceEngine
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec_reader import parse_spec
-from ecs_combat.testing import assert_kernel_agrees, scenarios
+from ecs_combat.testing import scenarios
 
 #: The keywords with kernel forms here, and some of the damage keywords around them.
 DAMAGE_KEYWORDS = [
@@ -233,10 +234,7 @@ def test_three_engines_agree_on_drawn_damage_keywords(doc: dict[str, Any]) -> No
     """The kit's check (kernel against the reference engine) and the kernel against the
     numpy engine exactly, every outcome array, with drawn protection qualities, wither,
     infect and counters."""
-    assume(assert_kernel_agrees(BUNDLED, doc))
-    batch = scenarios_to_batch([parse_scenario(doc, BUNDLED, "drawn.toml")], BUNDLED)
-    with_kernel, numpy_engine = engines_of(BUNDLED)
-    assert_same(kernel_outcome(with_kernel, batch), numpy_engine.resolve_batch(batch))
+    assert_three_engines_agree(doc)
 
 
 SPEC = """

@@ -15,13 +15,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_kernels import (  # noqa: F401  (kernels on for this module, the same cache)
     BUNDLED,
     NOT_JITTED,
     PLAYERS,
     assert_same,
+    assert_three_engines_agree,
     creature,
     engines_of,
     kernel_outcome,
@@ -36,7 +37,7 @@ from ecs_combat.kernel.generate import generate
 from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.spec_reader import parse_spec
-from ecs_combat.testing import assert_kernel_agrees, registry_with, scenarios
+from ecs_combat.testing import registry_with, scenarios
 
 #: The trigger keywords with kernel forms, and some of the damage keywords around them.
 TRIGGER_KEYWORDS = [
@@ -211,10 +212,7 @@ def test_three_engines_agree_on_drawn_triggers(doc: dict[str, Any]) -> None:
     numpy engine exactly, with drawn numbers (bushido 3, afflict 2) and three players."""
     for c in doc["creatures"].values():
         c.pop("counters", None)
-    assume(assert_kernel_agrees(BUNDLED, doc))
-    batch = scenarios_to_batch([parse_scenario(doc, BUNDLED, "drawn.toml")], BUNDLED)
-    with_kernel, numpy_engine = engines_of(BUNDLED)
-    assert_same(kernel_outcome(with_kernel, batch), numpy_engine.resolve_batch(batch))
+    assert_three_engines_agree(doc)
 
 
 SPEC = """
