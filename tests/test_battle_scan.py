@@ -70,14 +70,19 @@ def texts(draw: st.DrawFn) -> tuple[str, bool]:
         text = text.replace('"power": ', draw(st.sampled_from(_AROUND)), 1)
     elif change == 4:  # a key misspelt, or a key's name where an id goes
         old = draw(st.sampled_from(['"power"', '"toughness"', '"controller"', '"keywords"']))
-        new = draw(st.sampled_from(['"powr"', '"tougness"', '"Controller"', '"keyword"']))
+        new = draw(st.sampled_from(['"powr"', '"tougness"', '"Controller"', '"keyword"',
+                                    '"powex"', '"toughnesx"', '"controllex"', '"keywordx"']))  # fmt: skip
         text = text.replace(old, new, 1)
     elif change == 5:  # something that is no whitespace after a comma, colon or brace
         at = draw(st.sampled_from([i for i, ch in enumerate(text) if ch in ",:{"]))
         text = text[: at + 1] + draw(st.sampled_from(["x", "1", "-", "t", "\x01"])) + text[at + 1 :]
     elif change == 3 and '"a0"' in text:
         new = draw(st.sampled_from(_IDS))
-        text = text.replace('"a0"', new, draw(st.sampled_from([1, -1])))
+        if draw(st.booleans()):  # every "a0", or the first
+            text = text.replace('"a0"', new, draw(st.sampled_from([1, -1])))
+        else:  # the last: a name in the combat's declarations only
+            at = text.rindex('"a0"')
+            text = text[:at] + new + text[at + 4 :]
     else:
         return text, False
     return text, True
@@ -163,6 +168,11 @@ def test_integers_are_read_with_their_sign(number: str, value: int) -> None:
         ('"b1": "a1"', '"b1": "a1" 1'),
         ('"controller": "A"', '"controller": "C"'),  # no such player
         ('"power"', '"powr"'),  # another key
+        ('"power"', '"powex"'),  # another key of the same length (its last byte)
+        ('"toughness"', '"toughnesx"'),
+        ('"controller"', '"controllex"'),
+        ('"keywords"', '"keywordx"'),
+        ('"b1": "a1"', '"b1": "\x011"'),  # a control character in a blocked name only
         ('"power": 3, "toughness": 4', '"toughness": 4, "power": 3'),  # another order
         ('"players"', '"player"'),
     ],

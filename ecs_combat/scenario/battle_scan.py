@@ -55,6 +55,13 @@ _BYTES = np.uint8
 _DIGITS = 15
 _TENS = 10 ** np.arange(_DIGITS + 1, dtype=I64)
 Bytes = npt.NDArray[np.uint8]
+Words = npt.NDArray[np.uint64]
+#: Places in the text (32 bits: a text is under 2**31 bytes).
+Places = npt.NDArray[np.int32]
+#: The bytes the quotes are looked for in at a time (the comparison's array stays small).
+_CHUNK = 1 << 20
+#: Masks of a word's first 0 to 8 bytes (little-endian: the first byte is the lowest).
+_MASKS = np.array([(1 << 8 * i) - 1 for i in range(9)], np.uint64)
 
 
 @cache
@@ -64,31 +71,55 @@ def _with_keywords(m: int) -> bytes:
 
 
 class _Text:
-    """A text's bytes and its quotes' places: string k runs from ``quotes[2k]`` to
-    ``quotes[2k + 1]``."""
+    """A text's bytes and its quotes' places: string k runs from ``opens[k]`` to
+    ``closes[k]``."""
 
     def __init__(self, raw: bytes) -> None:
         self.raw = raw
         self.bytes: Bytes = np.frombuffer(raw, _BYTES)
-        self.quotes = np.flatnonzero(self.bytes == ord('"'))
+        self.quotes = _places(self.bytes, ord('"'))
+        self.opens = self.quotes[0::2]
+        self.closes = self.quotes[1::2]
+        #: The text read as 8 bytes (a little-endian integer) from each place.
+        self.words: Words = np.ndarray(
+            (max(len(raw) - 7, 0),), np.dtype("<u8"), buffer=raw, strides=(1,)
+        )
         #: The spaces in the strings read by :meth:`texts`, and whether one held a control
         #: character.
         self.spaces = 0
         self.controls = False
 
-    def span(self, k: IntArray) -> tuple[IntArray, IntArray]:
+    def span(self, k: IntArray) -> tuple[Places, Places]:
         """Where strings `k` start and end (their contents, ends excluded)."""
-        return self.quotes[2 * k] + 1, self.quotes[2 * k + 1]
+        return self.opens[k] + 1, self.closes[k]
 
     def word(self, k: int) -> bytes:
         """String `k`'s contents."""
-        return self.raw[int(self.quotes[2 * k]) + 1 : int(self.quotes[2 * k + 1])]
+        return self.raw[int(self.opens[k]) + 1 : int(self.closes[k])]
+
+    def heads(self, start: Places, size: Places) -> Words | None:
+        """The first bytes (at most 8, zeros after a shorter string's end) of the strings at
+        `start` of `size` bytes, each as one integer; None when one is too near the text's
+        end to be read so."""
+        if len(start) and int(start.max()) >= len(self.words):
+            return None
+        return self.words[start] & _MASKS[np.minimum(size, 8)]
 
     def all_are(self, k: IntArray, word: bytes) -> bool:
         """Whether strings `k` all hold exactly `word`."""
         start, end = self.span(k)
         if not (end - start == len(word)).all():
             return False
+        if len(word) > 8 and len(k) and int(start.max()) + len(word) - 8 < len(self.words):
+            # 8 bytes at a time, the last 8 ending where the word ends
+            for at in [*range(0, len(word) - 8, 8), len(word) - 8]:
+                value = int.from_bytes(word[at : at + 8], "little")
+                if not (self.words[start + at] == value).all():
+                    return False
+            return True
+        heads = self.heads(start, end - start)
+        if heads is not None and len(word) <= 8:
+            return bool((heads == int.from_bytes(word, "little")).all())
         found = sliding_window_view(self.bytes, len(word))[start]
         return bool((found == np.frombuffer(word, _BYTES)).all())
 
@@ -124,12 +155,18 @@ class _Text:
         size = end - start
         if len(k) and (int(size.max()) > width or int(start.max()) + width > len(self.bytes)):
             return None
-        rows = sliding_window_view(self.bytes, width)[start]
-        rows = np.where(np.arange(width) < size[:, None], rows, 0)
-        if ((rows < ord(" ")) & (rows > 0)).any():
+        heads = self.heads(start, size) if width <= 8 else None
+        if heads is not None:
+            found = heads.view(np.uint8).reshape(len(k), 8)
+            keys = heads
+        else:
+            found = sliding_window_view(self.bytes, width)[start]
+            found = np.where(np.arange(width) < size[:, None], found, 0)
+            keys = id_keys(found, width)
+        if ((found < ord(" ")) & (found > 0)).any():
             self.controls = True
-        self.spaces += int(np.count_nonzero(rows == ord(" ")))
-        return KeyedNames(width, id_keys(rows, width))
+        self.spaces += int(np.count_nonzero(found == ord(" ")))
+        return KeyedNames(width, keys)
 
     def names(self, k: IntArray, width: int | None) -> Names:
         """Strings `k` as keys for ids of at most `width` bytes when they can be, else as
@@ -160,7 +197,7 @@ class _Text:
         colon that follows its key or after one whitespace byte after that."""
         if not len(k):
             return np.zeros(0, I64), 0
-        colon = self.quotes[2 * k + 1] + 1
+        colon = self.closes[k] + 1
         text = self.bytes
         if not (text[colon] == ord(":")).all():
             return None
@@ -236,8 +273,8 @@ def scanned_battle(raw: bytes) -> Listed | None:
     battle = _battle(text, at, wide, keywords, (power[0], toughness[0]), declared, players)
     # from the creatures' key on, what is not in a string is whitespace, structure and
     # those numbers, each string read is without a control character
-    start = int(quotes[2 * first])
-    strings = int((quotes[2 * first + 1 :: 2] - quotes[2 * first :: 2] + 1).sum())
+    start = int(text.opens[first])
+    strings = int((text.closes[first:] - text.opens[first:] + 1).sum())
     head = raw[:start]
     spaces = len(spaced) - len(kept) - (len(head) - len(head.translate(None, _SPACE)))
     spaces -= text.spaces
@@ -249,6 +286,15 @@ def scanned_battle(raw: bytes) -> Listed | None:
     ):
         return None
     return Listed(players, battle)
+
+
+def _places(text: Bytes, byte: int) -> Places:
+    """Where `byte` is in `text` (of fewer than 2**31 bytes), found a chunk at a time."""
+    found = [
+        np.flatnonzero(text[at : at + _CHUNK] == byte).astype(np.int32) + at
+        for at in range(0, len(text), _CHUNK)
+    ]
+    return np.concatenate(found) if found else np.zeros(0, np.int32)
 
 
 def _players(text: _Text, kept: bytes) -> tuple[dict[str, Any], int, int] | None:
@@ -271,7 +317,7 @@ def _players(text: _Text, kept: bytes) -> tuple[dict[str, Any], int, int] | None
     if kept[end + 1 : end + 7] != b',"":{"':
         return None
     first = kept[: end + 1].count(b'"') // 2
-    cut = text.raw[int(text.quotes[0]) : int(text.quotes[2 * first])].rstrip(_SPACE)
+    cut = text.raw[int(text.opens[0]) : int(text.opens[first])].rstrip(_SPACE)
     if not cut.endswith(b","):
         return None
     try:
