@@ -107,6 +107,9 @@ def distinct_boards(
         return None
     blocks: list[IntArray] = [np.stack([count for count, _, _ in parts], axis=1)]
     for (count, battle, cols), m in zip(parts, most, strict=True):
+        if len(battle) == nb * m:  # m rows a battle: the rows as they are
+            blocks.append(np.stack(cols, axis=1).astype(I64, copy=False).reshape(nb, -1))
+            continue
         block = np.full((nb, m, len(cols)), -(1 << 62), I64)
         place = np.arange(len(battle), dtype=I64) - (np.cumsum(count) - count)[battle]
         block[battle, place] = np.stack(cols, axis=1)
@@ -123,15 +126,10 @@ def distinct_boards(
 
 
 def _hashed(key: IntArray) -> npt.NDArray[np.uint64]:
-    """Each row of `key` as one 64-bit number (equal rows, equal numbers; the rows of one
-    number are compared after)."""
-    words = key.view(np.uint64)
-    out = np.zeros(len(key), np.uint64)
-    with np.errstate(over="ignore"):
-        for j in range(key.shape[1]):
-            out ^= words[:, j]
-            out *= np.uint64(0x9E3779B97F4A7C15)
-            out ^= out >> np.uint64(29)
+    """Each row of `key` as one 64-bit number, a sum of its cells times fixed odd numbers
+    modulo 2^64 (equal rows, equal numbers; the rows of one number are compared after)."""
+    odd = np.random.default_rng(0).integers(0, 1 << 62, key.shape[1], np.uint64) * 2 + 1
+    out: npt.NDArray[np.uint64] = key.view(np.uint64) @ odd.astype(np.uint64)
     return out
 
 
