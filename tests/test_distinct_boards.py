@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ecs_combat.batched import CombatBatch, Rows, replaced
-from ecs_combat.decisions import distinct
+from ecs_combat.decisions import decided, distinct
 from ecs_combat.decisions.decided import Decider
 from ecs_combat.decisions.distinct import distinct_boards
 from ecs_combat.plugin.registry import Registry
@@ -152,3 +152,19 @@ def test_refused_when_the_key_is_too_large_or_does_not_cover(
     assert_same(declared(Decider(registry), drawn, True), once)
     valued = replaced(drawn.batch, value_row=np.array([0]), value=np.array([7]))
     assert distinct_boards(valued, drawn.attacking_side, rows, registry) is None
+
+
+def test_boards_said_distinct_are_not_keyed(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`distinct=True` (the tournament's store hands over each board once): no key is made."""
+    drawn = spec_drawn(registry, TWO_DROPS, 5, 200)
+    every = declared(Decider(registry), drawn, False)
+
+    def refused(*args: object) -> None:
+        raise AssertionError("keyed")
+
+    monkeypatch.setattr(decided, "distinct_boards", refused)
+    assert_same(Decider(registry).decide(drawn, distinct=True)[0].batch, every)
+    with pytest.raises(AssertionError, match="keyed"):
+        Decider(registry).decide(drawn)

@@ -89,25 +89,30 @@ class Decider:
         return self.search.combats_resolved
 
     def decide(
-        self, drawn: Drawn, outcomes: bool = False, values: Values | None = None
+        self,
+        drawn: Drawn,
+        outcomes: bool = False,
+        values: Values | None = None,
+        distinct: bool = False,
     ) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the attacking player's best attack among its drawn attackers,
         the defending player's best blocks against it and the best line's divisions,
         instead of the drawn declarations; their outcomes are for the run's engine to
         resolve (None). `values`: each creature's value and whether it is a `value` key (default:
-        power plus toughness as drawn, :meth:`_sides`)."""
+        power plus toughness as drawn, :meth:`_sides`). Each distinct board is decided once
+        (:mod:`.distinct`) unless `distinct` says the boards are so already."""
         batch = drawn.batch
         rows = Rows.by_battle(batch)
-        distinct = None
-        if values is None and self.distinct:
-            distinct = distinct_boards(batch, drawn.attacking_side, rows, self.registry)
-        if distinct is None:
+        boards = None
+        if values is None and self.distinct and not distinct:
+            boards = distinct_boards(batch, drawn.attacking_side, rows, self.registry)
+        if boards is None:
             declarations = self._attacks(batch, drawn.attacking_side, rows, values)
         else:  # each board once (its first battle's copy), spread to the battles
-            copies = copy_boards(batch, distinct.first, self._refs, rows)
+            copies = copy_boards(batch, boards.first, self._refs, rows)
             sides = drawn.attacking_side[copies.creature_row]
             found = self._attacks(copies.batch, sides, copies.segments(), None)
-            declarations = spread(found, copies, distinct, batch, rows)
+            declarations = spread(found, copies, boards, batch, rows)
         return dataclasses.replace(drawn, batch=with_declarations(batch, declarations)), None
 
     def _attacks(

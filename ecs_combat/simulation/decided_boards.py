@@ -93,7 +93,7 @@ class BoardOutcomes:
         boards, first = np.unique(number[new], return_index=True)
         take = new[first]
         drawn = self.shape.build(*(column[take] for column in draws))
-        drawn, known = decided(generator, drawn, self.engine)
+        drawn, known = decided(generator, drawn, self.engine, distinct=True)
         outcome = known if known is not None else self.engine.resolve_batch(drawn.batch)  # type: ignore[attr-defined]
         code, att_died, blk_died = outcome_codes(drawn, outcome)
         creatures = np.bincount(drawn.batch.battle, minlength=drawn.batch.n_battles)
