@@ -137,3 +137,21 @@ def test_refused_when_drawn_or_asked_for_tables(registry: Registry) -> None:
     assert with_table.tally.counts.keys() == without.tally.counts.keys()
     for key, row in with_table.tally.counts.items():
         assert row.tolist() == without.tally.counts[key].tolist()
+
+
+def test_the_store_does_not_keep_its_generator_alive(registry: Registry) -> None:
+    """A generator no longer used is freed with its store (memory stays bounded over many
+    runs)."""
+    import gc
+    import weakref
+
+    spec = TournamentSpec(STRIKES, (1, 3), (1, 3), 20, decisions="optimal")
+    generator = make_generator(spec, registry)
+    engine = make_engine("batched", registry)
+    kept(generator, engine, 1, 0, 100)
+    store = kept_for(generator, engine)
+    assert store is not None
+    freed, freed_store = weakref.ref(generator), weakref.ref(store)
+    del generator, store
+    gc.collect()
+    assert freed() is None and freed_store() is None

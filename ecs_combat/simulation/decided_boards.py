@@ -17,9 +17,12 @@ and its battles are decided as drawn (as with a card pool, tables asked for, or 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -35,7 +38,8 @@ from ecs_combat.simulation.generate import (
 )
 
 I64 = np.int64
-#: The most boards a generator keeps outcomes for (1,048,576: 7 int64 and a flag each, 60 MB).
+_T = TypeVar("_T")
+#: The most boards a generator keeps outcomes for (1,048,576: 7 int32 and a flag each, 30 MB).
 KEPT_BOARDS = 1 << 20
 
 
@@ -57,7 +61,10 @@ class BoardOutcomes:
 
     def __init__(self, shape: OneOnOne, engine: object) -> None:
         (p_lo, p_hi), (t_lo, t_hi) = shape.ranges
-        self.shape = shape
+        assert shape.build is not None
+        # the generator's methods, held weakly: the store must not keep its generator alive
+        self._draw, self._build = _weakly(shape.draw), _weakly(shape.build)
+        self.shape = dataclasses.replace(shape, draw=_no_draw, build=None)
         self.engine = engine
         self._low = (p_lo, t_lo)
         self._span = (p_hi - p_lo + 1, t_hi - t_lo + 1)
@@ -65,7 +72,19 @@ class BoardOutcomes:
         size = self.boards = self.per_side * self.per_side
         self.known = np.zeros(size, np.bool_)
         # per board: matchup codes, outcome code, damage to players, deaths, creatures
-        self.columns = np.zeros((7, size), I64)
+        self.columns = np.zeros((7, size), np.int32)
+
+    def renewed(self, engine: object) -> BoardOutcomes:
+        """An empty store of the same boards, for another engine."""
+        draw, build = self._draw(), self._build()
+        assert draw is not None and build is not None  # the generator asking is alive
+        return BoardOutcomes(dataclasses.replace(self.shape, draw=draw, build=build), engine)
+
+    def draw(self, rng: np.random.Generator, n: int) -> tuple[Array, Array, Array]:
+        """The generator's draws of a block: keyword codes, power, toughness."""
+        draw = self._draw()
+        assert draw is not None  # the generator asking is alive
+        return draw(rng, n)
 
     @staticmethod
     def boards_of(shape: OneOnOne) -> int:
@@ -86,13 +105,14 @@ class BoardOutcomes:
     ) -> None:
         """Decide and resolve the boards of `number` not known yet (one battle each, `draws`
         the chunk's) and keep their outcomes."""
-        assert self.shape.build is not None
+        build = self._build()
+        assert build is not None  # the generator asking is alive
         new = np.flatnonzero(~self.known[number])
         if not len(new):
             return
         boards, first = np.unique(number[new], return_index=True)
         take = new[first]
-        drawn = self.shape.build(*(column[take] for column in draws))
+        drawn = build(*(column[take] for column in draws))
         drawn, known = decided(generator, drawn, self.engine, distinct=True)
         outcome = known if known is not None else self.engine.resolve_batch(drawn.batch)  # type: ignore[attr-defined]
         code, att_died, blk_died = outcome_codes(drawn, outcome)
@@ -111,6 +131,19 @@ class BoardOutcomes:
         self.known[boards] = True
 
 
+def _weakly(method: Callable[..., _T]) -> Callable[[], Callable[..., _T] | None]:
+    """A reference to a bound method that does not keep its object alive (a plain function:
+    itself)."""
+    if hasattr(method, "__self__"):
+        return weakref.WeakMethod(method)
+    return lambda: method
+
+
+def _no_draw(rng: np.random.Generator, n: int) -> tuple[Array, Array, Array]:
+    """A placeholder for the generator's draw (the store holds it weakly)."""
+    raise AssertionError("the store's generator draws")
+
+
 #: Per generator: its kept outcomes (None: it keeps none).
 _kept: weakref.WeakKeyDictionary[Generator, BoardOutcomes | None] = weakref.WeakKeyDictionary()
 
@@ -125,7 +158,7 @@ def kept_for(generator: Generator, engine: object) -> BoardOutcomes | None:
         kept = _kept[generator]
         if kept is None or kept.engine is engine:
             return kept
-        kept = _kept[generator] = BoardOutcomes(kept.shape, engine)
+        kept = _kept[generator] = kept.renewed(engine)
         return kept
     shape = generator.compiled_blocks()
     usable = shape is not None and shape.build is not None
@@ -148,7 +181,7 @@ def board_tally(
     size = battles_per_block(generator.spec)
     parts = []
     for block in range(start // size, -(-stop // size)):
-        columns = kept.shape.draw(block_rng(seed, block), size)
+        columns = kept.draw(block_rng(seed, block), size)
         lo, hi = max(start - block * size, 0), min(stop - block * size, size)
         parts.append(tuple(c[lo:hi] for c in columns))
     draws = tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
@@ -156,6 +189,7 @@ def board_tally(
     began = time.perf_counter()
     kept.learn(generator, number, (draws[0], draws[1], draws[2]))
     seconds = time.perf_counter() - began
-    acode, bcode, code, damage, att_died, blk_died, creatures = kept.columns[:, number]
+    found = kept.columns[:, number].astype(I64)
+    acode, bcode, code, damage, att_died, blk_died, creatures = found
     tallied = (acode, bcode, code, (damage, att_died, blk_died))
     return BoardTally(tallied, int(creatures.sum()), seconds)
