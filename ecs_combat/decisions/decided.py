@@ -29,14 +29,17 @@ from ecs_combat.batched import (
     BatchOutcome,
     BoolArray,
     CombatBatch,
+    Declarations,
     IntArray,
     Rows,
+    copy_boards,
     declaring_blockers,
     with_declarations,
 )
 from ecs_combat.decisions.attack_search import AttackSearch
 from ecs_combat.decisions.block_search import Best, BlockSearch, Legality
 from ecs_combat.decisions.bounds import Clock
+from ecs_combat.decisions.distinct import distinct_boards, spread
 from ecs_combat.decisions.objective import Objective, Sides
 from ecs_combat.plugin.registry import Registry
 
@@ -70,10 +73,15 @@ class Decider:
     search."""
 
     def __init__(self, registry: Registry) -> None:
+        self.registry = registry
         self.engine = BatchedEngine(registry)
         self.objective = Objective.default(registry)
         self.search = BlockSearch(self.engine, self.objective)
         self.attacks = AttackSearch(self.search)
+        #: Whether :meth:`decide` decides each distinct board of a batch once (:mod:`.distinct`).
+        self.distinct = True
+        fields = registry.state_fields("creature")
+        self._refs = tuple(k for k, f in fields.items() if f.kind == "creature")
 
     @property
     def combats_resolved(self) -> int:
@@ -81,18 +89,38 @@ class Decider:
         return self.search.combats_resolved
 
     def decide(
-        self, drawn: Drawn, outcomes: bool = False, values: Values | None = None
+        self,
+        drawn: Drawn,
+        outcomes: bool = False,
+        values: Values | None = None,
+        distinct: bool = False,
     ) -> tuple[Drawn, BatchOutcome | None]:
         """The battles with the attacking player's best attack among its drawn attackers,
         the defending player's best blocks against it and the best line's divisions,
         instead of the drawn declarations; their outcomes are for the run's engine to
         resolve (None). `values`: each creature's value and whether it is a `value` key (default:
-        power plus toughness as drawn, :meth:`_sides`)."""
+        power plus toughness as drawn, :meth:`_sides`). Each distinct board is decided once
+        (:mod:`.distinct`) unless `distinct` says the boards are so already."""
         batch = drawn.batch
         rows = Rows.by_battle(batch)
+        boards = None
+        if values is None and self.distinct and not distinct:
+            boards = distinct_boards(batch, drawn.attacking_side, rows, self.registry)
+        if boards is None:
+            declarations = self._attacks(batch, drawn.attacking_side, rows, values)
+        else:  # each board once (its first battle's copy), spread to the battles
+            copies = copy_boards(batch, boards.first, self._refs, rows)
+            sides = drawn.attacking_side[copies.creature_row]
+            found = self._attacks(copies.batch, sides, copies.segments(), None)
+            declarations = spread(found, copies, boards, batch, rows)
+        return dataclasses.replace(drawn, batch=with_declarations(batch, declarations)), None
+
+    def _attacks(
+        self, batch: CombatBatch, attacking_side: BoolArray, rows: Rows, values: Values | None
+    ) -> Declarations:
+        """:meth:`decide`'s declarations of every battle of a batch."""
         sides = self._sides(batch, rows, values)
-        best = self.attacks.best(batch, sides, ~drawn.attacking_side, rows)
-        return dataclasses.replace(drawn, batch=with_declarations(batch, best.declarations)), None
+        return self.attacks.best(batch, sides, ~attacking_side, rows).declarations
 
     def decide_blocks(
         self, drawn: Drawn, outcomes: bool = False, values: Values | None = None

@@ -17,13 +17,14 @@ _turn_deciders: weakref.WeakKeyDictionary[Generator, TurnDecider] = weakref.Weak
 
 
 def decided(
-    generator: Generator, drawn: Drawn, engine: object
+    generator: Generator, drawn: Drawn, engine: object, distinct: bool = False
 ) -> tuple[Drawn, BatchOutcome | None]:
     """The drawn battles as the generator's spec says: attacks and blocks as drawn, or with
     ``decisions = "optimal"`` the best attacks and blocks (:class:`Decider`). When `engine`
     is the batched engine, also their outcomes if the search kept them; else None: the
     engine is to resolve them. Turns (a SPEC with ``[turn]``) are decided phase by phase as
-    they are played (:class:`~ecs_combat.decisions.turn_decided.TurnDecider`): None."""
+    they are played (:class:`~ecs_combat.decisions.turn_decided.TurnDecider`): None. `distinct`:
+    the battles' boards are all different (none is looked for twice)."""
     if generator.spec.decisions != "optimal":
         return drawn, None
     if drawn.turn is not None:  # each combat phase decided as it begins
@@ -36,4 +37,4 @@ def decided(
     decider = _deciders.get(generator)
     if decider is None:
         decider = _deciders[generator] = Decider(generator.bits.registry)
-    return decider.decide(drawn, outcomes=isinstance(engine, BatchedEngine))
+    return decider.decide(drawn, isinstance(engine, BatchedEngine), distinct=distinct)

@@ -129,6 +129,9 @@ class OneOnOne:
     draw: Callable[[np.random.Generator, int], tuple[Array, Array, Array]]
     #: The least and greatest power drawn, and toughness.
     ranges: tuple[tuple[int, int], tuple[int, int]]
+    #: The battles of given draws (keyword code, power, toughness, each [battles, 2]) as
+    #: :meth:`Generator.build` makes them: a battle is decided by its draws alone.
+    build: Callable[[Array, Array, Array], Drawn] | None = None
 
 
 class Generator(Protocol):
@@ -461,6 +464,13 @@ def draw_battles(generator: Generator, seed: int, start: int, stop: int) -> Draw
         lo, hi = max(start - block * size, 0), min(stop - block * size, size)
         parts.append(draws if (lo, hi) == (0, size) else draws.cut(lo, hi))
     return generator.build(Draws.concat(parts))
+
+
+def outcome_codes(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArray, IntArray]:
+    """Per battle: outcome code, and deaths on the attacking and the blocking side."""
+    att_died, blk_died = side_deaths(drawn, outcome)
+    code = 2 * (att_died > 0).astype(np.int64) + (blk_died > 0).astype(np.int64)
+    return code, att_died, blk_died
 
 
 def side_deaths(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArray]:

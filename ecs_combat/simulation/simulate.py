@@ -28,13 +28,14 @@ from ecs_combat.rules.result import TurnResult
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.compiled import compiled_rows
+from ecs_combat.simulation.decided_boards import board_tally
 from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import (
     Drawn,
     Generator,
     battles_per_block,
     draw_battles,
-    side_deaths,
+    outcome_codes,
 )
 from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.races import died_in_races, play_chunk, race_card_counts, race_table
@@ -294,13 +295,6 @@ def _texts(codes: IntArray, text: Callable[[int], str]) -> npt.NDArray[Any]:
     return out
 
 
-def outcome_codes(drawn: Drawn, outcome: BatchOutcome) -> tuple[IntArray, IntArray, IntArray]:
-    """Per battle: outcome code, and deaths on the attacking and the blocking side."""
-    att_died, blk_died = side_deaths(drawn, outcome)
-    code = 2 * (att_died > 0).astype(np.int64) + (blk_died > 0).astype(np.int64)
-    return code, att_died, blk_died
-
-
 def _race_chunk(
     generator: Generator,
     engine: BatchResolver,
@@ -342,6 +336,10 @@ def run_chunk(
     if not with_table and (compiled := compiled_rows(generator, engine, seed, start, stop)):
         tally = Tally(compiled[0], compiled[1])
         return ChunkResult(index, start, stop, tally, compiled[2])  # all in the compiled kernel
+    kept = None if with_table else board_tally(generator, engine, seed, start, stop)
+    if kept is not None:  # each drawn board decided once
+        tally = Tally.of(*kept.columns, generator.n_codes, kept.creatures)
+        return ChunkResult(index, start, stop, tally, kept.seconds)
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
     drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine

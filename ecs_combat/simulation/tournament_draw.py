@@ -194,7 +194,16 @@ class TournamentGenerator:
         draws.battle_cols["keyword"] = every.astype(np.uint8)
         batch = self.build(draws).batch
         ranges = (self.spec.power, self.spec.toughness)
-        return OneOnOne(batch, self.code_masks, self._k, self._draw_columns, ranges)
+        return OneOnOne(
+            batch, self.code_masks, self._k, self._draw_columns, ranges, self._build_columns
+        )
+
+    def _build_columns(self, keyword: Array, power: Array, toughness: Array) -> Drawn:
+        """The battles of :meth:`_draw_columns`' columns, as :meth:`build` makes them."""
+        n = int(keyword.shape[0])
+        two = np.full(n, 2, dtype=np.int64)
+        cols = {"creatures": two, "keyword": keyword, "power": power, "toughness": toughness}
+        return self.build(Draws(cols))
 
     def _draw_columns(self, rng: np.random.Generator, n: int) -> tuple[Array, Array, Array]:
         """:meth:`draw`'s columns: keyword codes, power, toughness."""
