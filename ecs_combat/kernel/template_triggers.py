@@ -46,10 +46,11 @@ Trig = namedtuple("Trig", ["blockers", "rows"])
 #: The events of trigger parts (:data:`ecs_combat.plugin.kernels.TRIGGER_EVENTS`, in order).
 EVENT_ATTACKS = 0
 EVENT_ALONE = 1
-EVENT_IN_BLOCKS = 2
-EVENT_BLOCKED = 3
-EVENT_UNBLOCKED = 4
-EVENT_FLANKED = 5
+EVENT_RICHEST = 2
+EVENT_IN_BLOCKS = 3
+EVENT_BLOCKED = 4
+EVENT_UNBLOCKED = 5
+EVENT_FLANKED = 6
 #: The place of an instance no keyword list names: after every listed one.
 UNLISTED = 1 << 30
 
@@ -97,6 +98,9 @@ def collect(
                 alone = i
         if alone < 0:
             return e
+    most = 0
+    if event == EVENT_RICHEST:  # the most life among the battle's players still in the game
+        most = richest(b, c, bt)
     for i in range(r0, r1):
         if not st.kw[i] & bit:
             continue
@@ -113,6 +117,8 @@ def collect(
         elif event == EVENT_ALONE:
             ok = c.on_battlefield[i] and c.controller[i] == c.controller[alone]
             other = alone
+        elif event == EVENT_RICHEST:
+            ok = c.attacking[i] and c.attacked[i] >= 0 and c.life[c.attacked[i]] >= most
         elif event == EVENT_IN_BLOCKS:
             ok = c.blocking[i] or (c.attacking[i] and st.blocked[i])
         elif event == EVENT_BLOCKED:
@@ -122,6 +128,15 @@ def collect(
         if ok:
             e = instances_of(i, bit, other, part, e, tg)
     return e
+
+
+def richest(b: int, c: Any, bt: Any) -> int:
+    """The most life among the players of battle `b` still in the game."""
+    most = -(1 << 62)
+    for p in range(bt.players[b], bt.players[b + 1]):
+        if not c.lost[p] and c.life[p] > most:
+            most = c.life[p]
+    return most
 
 
 def instances_of(row: int, bit: Any, other: int, part: int, e: int, tg: Any) -> int:

@@ -89,7 +89,11 @@ KERNEL_POINTS: dict[str, tuple[str, ...]] = {
 #: The events of a trigger part, by point: which creatures' instances trigger, and what
 #: `other` is (the template's ``EVENT_*`` numbers, in this order).
 TRIGGER_EVENTS: dict[str, tuple[str, ...]] = {
-    "declare-attackers": ("attacks", "a creature you control attacks alone"),
+    "declare-attackers": (
+        "attacks",
+        "a creature you control attacks alone",
+        "attacks the player with the most life",
+    ),
     "declare-blockers": (
         "blocks or becomes blocked",
         "becomes blocked",
