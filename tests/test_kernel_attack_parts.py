@@ -1,8 +1,9 @@
-"""The kernel parts of dethrone, vigilance and haste (attack triggers and systems at
+"""The kernel parts of dethrone, mentor, vigilance and haste (attack triggers and systems at
 ``declare-attackers``), hand-derived, on the three engines; drawn scenarios with them."""
 
 from __future__ import annotations
 
+import tomllib
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -12,9 +13,12 @@ from test_kernels import (  # noqa: F401  (kernels on for this module, the same 
     NOT_JITTED,
     assert_three_engines_agree,
     creature,
+    engines_of,
     kernels_on,
 )
 
+from ecs_combat import parse_scenario
+from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.kernel.generate import generate
 from ecs_combat.testing import scenarios
 
@@ -80,15 +84,83 @@ def test_the_parts_are_the_plugins() -> None:
     assert source.covers("ecs_combat_keywords.haste", "explains")
 
 
-KEYWORDS = ["dethrone", "vigilance", "haste", "exalted", "first strike", "deathtouch", "lifelink"]
+KEYWORDS = [
+    "dethrone",
+    "mentor",
+    "vigilance",
+    "haste",
+    "exalted",
+    "first strike",
+    "deathtouch",
+    "lifelink",
+]
 
 
 @settings(max_examples=10 if NOT_JITTED else 60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 @given(doc=scenarios(BUNDLED, keywords=KEYWORDS, players=3, state=False, events=False))
 def test_three_engines_agree_on_drawn_attack_parts(doc: dict[str, Any]) -> None:
-    """The kit's check and the kernel against the numpy engine exactly, with dethrone (its
-    +1/+1 counters), vigilance and haste among others, and three players."""
+    """The kit's check and the kernel against the numpy engine exactly, with dethrone and
+    mentor (their +1/+1 counters), vigilance and haste among others, and three players."""
     for c in doc["creatures"].values():
         c.pop("counters", None)
     assert_three_engines_agree(doc)
+
+
+# -- mentor: a target chosen as the trigger is put on the stack --------------------------------
+
+
+def test_mentor_puts_a_counter_on_the_greatest_lesser_attacker() -> None:
+    """702.134a: a 3/3 mentor attacking beside a 2/2 and a 1/1 targets the greatest power
+    below its own (the 2/2, RULES section 10): a 3/3 then; 3 + 3 + 1 = 7 damage."""
+    text = TWO + creature("m", "a", 3, 3, "mentor") + creature("x", "a", 2, 2)
+    text += creature("y", "a", 1, 1)
+    out = three_engines(text + combat({"m": "b", "x": "b", "y": "b"}))
+    assert out.power.tolist() == [3, 3, 1]
+    assert out.toughness.tolist() == [3, 3, 1]
+    assert out.life.tolist() == [20, 13]
+
+
+def test_mentor_ties_go_to_the_first_and_alone_it_does_nothing() -> None:
+    """702.134a: two 1/1s below a 2/2 mentor: the first listed gets the counter; a mentor
+    attacking alone has no target: nothing triggers (603.3d)."""
+    text = TWO + creature("m", "a", 2, 2, "mentor") + creature("x", "a", 1, 1)
+    text += creature("y", "a", 1, 1)
+    out = three_engines(text + combat({"m": "b", "x": "b", "y": "b"}))
+    assert out.power.tolist() == [2, 2, 1]
+    alone = three_engines(TWO + creature("m", "a", 2, 2, "mentor") + combat({"m": "b"}))
+    assert alone.power.tolist() == [2]
+    assert alone.life.tolist() == [20, 18]
+
+
+def test_mentor_target_no_longer_lesser_as_it_resolves() -> None:
+    """608.2b: two 2/2 mentors beside a 1/1: both target the 1/1 (chosen as they trigger);
+    the first resolving makes it 2/2, so the second finds it no longer lesser: 2/2."""
+    text = TWO + creature("m", "a", 2, 2, "mentor") + creature("n", "a", 2, 2, "mentor")
+    text += creature("x", "a", 1, 1)
+    out = three_engines(text + combat({"m": "b", "n": "b", "x": "b"}))
+    assert out.power.tolist() == [2, 2, 2]
+    assert out.life.tolist() == [20, 14]
+
+
+def test_mentor_beside_a_protected_attacker_goes_to_numpy() -> None:
+    """702.16b: a creature with protection may not be targeted: the kernel, which does not
+    ask target restrictions, refuses the batch; the numpy engine resolves it."""
+    text = TWO + creature("m", "a", 3, 3, "mentor")
+    text += creature("x", "a", 2, 2, "protection from creatures") + combat({"m": "b", "x": "b"})
+    batch = scenarios_to_batch([parse_scenario(tomllib.loads(text), BUNDLED, "t.toml")], BUNDLED)
+    kernel, _ = engines_of(BUNDLED)
+    compiled = kernel.kernel()
+    assert compiled is not None
+    why = compiled.refusal(kernel.schedules.of([batch]), batch)
+    assert why == "a target a trigger chooses may have a target restriction"
+    assert kernel.resolve_batch(batch).power.tolist() == [3, 2]  # untargetable: no counter
+
+
+def test_a_choose_needs_its_event() -> None:
+    """The contract: `choose` with the choosing event only."""
+    from ecs_combat.plugin.kernels import KernelPart, kernel_problem
+
+    part = KernelPart("declare-attackers", "attack trigger", lambda *a: None, event="attacks",
+                      choose=lambda *a: -1)  # fmt: skip
+    assert "choose" in kernel_problem(part, "ecs_combat_keywords.mentor", BUNDLED)

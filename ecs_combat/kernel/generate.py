@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ecs_combat.errors import PluginError
 from ecs_combat.plugin.kernels import (
+    CHOOSE_ARGUMENTS,
     CORE_COLUMNS,
     CORE_WRITABLE,
     KERNEL_POINTS,
@@ -69,6 +70,8 @@ class PartSource:
     own: int
     #: ``cast``: where its grants' bits begin in the kernel's array of them.
     bits: int = 0
+    #: Its `choose` in the kernel (named ``choose_`` and its number), or "".
+    choose_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -108,9 +111,13 @@ def generate(registry: Registry) -> KernelSource:
             plugins.append(plugin)
         name = f"part_{len(parts)}"
         columns = registry.kernel_columns.get(plugin, [])
-        text = part_text(plugin, part, name, {c.name for c in columns})
+        names = {c.name for c in columns}
+        text = part_text(plugin, part, name, names)
+        chooser = ""
+        if part.choose is not None:
+            chooser = part_text(plugin, part, f"choose_{len(parts)}", names, chooses=True)
         own = plugins.index(plugin)
-        parts.append(PartSource(plugin, part, keywords, name, text, own, bits))
+        parts.append(PartSource(plugin, part, keywords, name, text, own, bits, chooser))
         bits += len(part.grants)
     owns = tuple((p, tuple(registry.kernel_columns.get(p, []))) for p in plugins)
     body = template_body()
@@ -125,6 +132,7 @@ def generate(registry: Registry) -> KernelSource:
         entry_points(body.replace("\ndef ", "\n@_njit\ndef ")),
         own_types(owns),
         *(f"@_njit\n{p.text}" for p in parts),
+        *(f"@_njit\n{p.choose_text}" for p in parts if p.choose_text),
         *(f"@_njit\n{g}" for g in glue(parts) + trigger_glue(parts)),
     ]
     text = "\n\n".join(chunks) + "\n"
@@ -177,11 +185,14 @@ def numba_version() -> str:
         return ""
 
 
-def part_text(plugin: str, part: KernelPart, name: str, own: set[str]) -> str:
-    """A part's source as the kernel holds it: renamed, undecorated, its plugin's numbers
-    written in; a part reading a name it may not is the plugin's error."""
-    what = f"plugin {plugin!r}: kernel part {part.system!r}"
-    fn = part.function
+def part_text(
+    plugin: str, part: KernelPart, name: str, own: set[str], chooses: bool = False
+) -> str:
+    """A part's source (with `chooses`, its `choose`'s) as the kernel holds it: renamed,
+    undecorated, its plugin's numbers written in; a part reading a name it may not is the
+    plugin's error."""
+    what = f"plugin {plugin!r}: kernel part {part.system!r}" + (" (choose)" if chooses else "")
+    fn = part.choose if chooses and part.choose is not None else part.function
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError) as exc:
@@ -190,7 +201,7 @@ def part_text(plugin: str, part: KernelPart, name: str, own: set[str]) -> str:
     if not isinstance(node, ast.FunctionDef):
         raise PluginError(f"{what}: must be a function defined with def")
     arguments = [a.arg for a in node.args.args]
-    expected = KERNEL_POINTS[part.point]
+    expected = CHOOSE_ARGUMENTS if chooses else KERNEL_POINTS[part.point]
     if len(arguments) != len(expected) or node.args.vararg or node.args.kwarg:
         raise PluginError(
             f"{what}: takes ({', '.join(arguments)}); at {part.point} a part takes "
@@ -223,7 +234,7 @@ def part_text(plugin: str, part: KernelPart, name: str, own: set[str]) -> str:
             and isinstance(written, ast.Attribute)
             and isinstance(written.value, ast.Name)
             and written.value.id == core
-            and written.attr not in CORE_WRITABLE.get(part.point, ())
+            and (chooses or written.attr not in CORE_WRITABLE.get(part.point, ()))
         ):
             raise PluginError(
                 f"{what}: writes {core}.{written.attr}; at {part.point} a part writes "
@@ -318,13 +329,19 @@ def glue(parts: list[PartSource]) -> list[str]:
 
 
 def trigger_glue(parts: list[PartSource]) -> list[str]:
-    """The function the template calls for a trigger resolving (or acting at once)."""
+    """The functions the template calls for a trigger resolving (or acting at once), and
+    for its target as it is put on the stack."""
     resolve = ["def trigger_parts(part, row, n, other, c, t, o):", "    pass"]
+    choose = ["def choose_parts(part, row, c, t, o):"]
     for i, p in enumerate(parts):
         if p.part.point in TRIGGER_EVENTS:
             call = f"{p.name}(row, n, other, c, t, o[{p.own}])"
             resolve.append(f"    if part == {i}:\n        {call}")
-    return ["\n".join(resolve)]
+        if p.choose_text:
+            call = f"choose_{i}(row, c, t, o[{p.own}])"
+            choose.append(f"    if part == {i}:\n        return {call}")
+    choose.append("    return -1")
+    return ["\n".join(resolve), "\n".join(choose)]
 
 
 def trigger_table(parts: tuple[PartSource, ...]) -> list[tuple[int, int, int, bool]]:

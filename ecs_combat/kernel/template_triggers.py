@@ -23,6 +23,11 @@ def trigger_parts(*arguments: Any) -> None:
     """The generated glue's: the trigger part numbered `part` resolving."""
 
 
+def choose_parts(*arguments: Any) -> int:
+    """The generated glue's: the target the trigger part numbered `part` chooses, or -1."""
+    return -1
+
+
 # -- kernel source: the generator copies from here on ------------------------------------------
 
 #: Attack and block triggers (``declare-attackers``, ``declare-blockers`` parts): the batch's
@@ -47,10 +52,11 @@ Trig = namedtuple("Trig", ["blockers", "rows"])
 EVENT_ATTACKS = 0
 EVENT_ALONE = 1
 EVENT_RICHEST = 2
-EVENT_IN_BLOCKS = 3
-EVENT_BLOCKED = 4
-EVENT_UNBLOCKED = 5
-EVENT_FLANKED = 6
+EVENT_CHOOSES = 3
+EVENT_IN_BLOCKS = 4
+EVENT_BLOCKED = 5
+EVENT_UNBLOCKED = 6
+EVENT_FLANKED = 7
 #: The place of an instance no keyword list names: after every listed one.
 UNLISTED = 1 << 30
 
@@ -74,7 +80,7 @@ def triggers_at(
         if tg.point[j] != point:
             continue
         i = tg.index[j]
-        done = collect(b, tg.event[j], guards[i], i, e, c, st, bt, bl, tg)
+        done = collect(b, tg.event[j], guards[i], i, e, c, st, bt, bl, tg, t, o)
         if not tg.at_once[j]:
             e = done
             continue
@@ -84,10 +90,13 @@ def triggers_at(
 
 
 def collect(
-    b: int, event: int, bit: Any, part: int, e: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any
+    b: int, event: int, bit: Any, part: int, e: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any,
+    t: Any, o: Any,
 ) -> int:  # fmt: skip
     """The triggers of a part (`part`, keyword `bit`) for the creatures of battle `b` its
-    `event` picks, one per instance, from place `e` on; the next place."""
+    `event` picks, one per instance, from place `e` on; the next place. A part choosing
+    a target chooses it per creature as its triggers are put on the stack (603.3d): none,
+    no trigger."""
     r0, r1 = bt.rows[b], bt.rows[b + 1]
     alone = -1
     if event == EVENT_ALONE:  # the battle's only attacker (702.83a)
@@ -119,6 +128,11 @@ def collect(
             other = alone
         elif event == EVENT_RICHEST:
             ok = c.attacking[i] and c.attacked[i] >= 0 and c.life[c.attacked[i]] >= most
+        elif event == EVENT_CHOOSES:
+            ok = False
+            if c.attacking[i]:
+                other = choose_parts(part, i, c, t, o)
+                ok = other >= 0
         elif event == EVENT_IN_BLOCKS:
             ok = c.blocking[i] or (c.attacking[i] and st.blocked[i])
         elif event == EVENT_BLOCKED:

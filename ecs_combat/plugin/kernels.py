@@ -93,6 +93,7 @@ TRIGGER_EVENTS: dict[str, tuple[str, ...]] = {
         "attacks",
         "a creature you control attacks alone",
         "attacks the player with the most life",
+        "attacks, with a target it chooses",
     ),
     "declare-blockers": (
         "blocks or becomes blocked",
@@ -101,6 +102,13 @@ TRIGGER_EVENTS: dict[str, tuple[str, ...]] = {
         "blocked by a creature without it",
     ),
 }
+
+#: The signature of a trigger part's `choose` (event ``"attacks, with a target it chooses"``):
+#: the target of the trigger of `row` as it is put on the stack (603.3d), or -1 for none.
+CHOOSE_ARGUMENTS = ("row", "c", "t", "own")
+
+#: The event whose parts choose a target (their `choose`).
+CHOOSING = "attacks, with a target it chooses"
 
 #: The core's columns every part reads (`c`): name -> (owner, kind, what it is). Parts may
 #: write only those marked writable in the point's description above.
@@ -201,6 +209,10 @@ class KernelPart:
     #: (:data:`TRIGGER_EVENTS`), and whether the part acts at once, without a trigger.
     event: str = ""
     at_once: bool = False
+    #: ``declare-attackers``, event ``"attacks, with a target it chooses"``: the trigger's
+    #: target as it is put on the stack, ``choose(row, c, t, own) -> int`` (a creature row,
+    #: passed to the part as `other`; -1: none, and nothing triggers).
+    choose: Callable[..., int] | None = field(default=None, compare=False)
     #: Numbers written into the part's source for names it uses, beside its module's
     #: (a shape's, such as :class:`PumpTrigger`'s power and toughness).
     numbers: tuple[tuple[str, int | bool], ...] = ()
@@ -257,6 +269,8 @@ def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Regis
             )
         if len(systems[item.system].keywords) != 1:
             return f"kernel part {item.system!r}: a trigger part's system names one keyword"
+    if (item.event == CHOOSING) != callable(item.choose):
+        return f"kernel part {item.system!r}: `choose` is given with event {CHOOSING!r} only"
     if not callable(item.function) or item.per not in ("creature", "player"):
         return f"kernel part {item.system!r}: not callable, or `per` not creature or player"
     if item.guard not in ("source", "recipient"):
