@@ -50,7 +50,10 @@ in order (every signature is fixed: the generator calls the part exactly so):
     lone attacker, else the player the source attacks as it triggered, or -1). One trigger
     per instance; they resolve in APNAP order (603.3b), one source's in the order its
     instances are listed, with state-based actions after each; with ``at_once=True`` the
-    part acts as the system runs instead (exalted's pump, no trigger). Pumps with
+    part acts as the system runs instead (exalted's pump, no trigger); with the event
+    ``"attacks, with a target it chooses"``, the part's ``choose(row, c, t, own) -> int``
+    names the target as the trigger is put on the stack (-1: none, no trigger), passed
+    as `other`. Pumps with
     ``c.power`` and ``c.toughness`` (not a creature that left the battlefield: check
     ``c.on_battlefield``), ``c.life`` for life lost; ``t.blockers[row]`` counts the
     creatures blocking the source as it resolves, ``t.rows[b]`` to ``t.rows[b + 1]`` are
