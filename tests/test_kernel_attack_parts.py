@@ -164,3 +164,58 @@ def test_a_choose_needs_its_event() -> None:
     part = KernelPart("declare-attackers", "attack trigger", lambda *a: None, event="attacks",
                       choose=lambda *a: -1)  # fmt: skip
     assert "choose" in kernel_problem(part, "ecs_combat_keywords.mentor", BUNDLED)
+
+
+# -- banding: another player divides the damage (702.22j-k) ------------------------------------
+
+
+def test_a_trampler_blocked_by_a_banding_creature_deals_all_of_it_to_it() -> None:
+    """702.22j: a 4/4 trampler blocked by a 1/1 with banding: the defending player divides
+    its damage, none to a player (trample's excess included): 4 to the 1/1, life 20."""
+    text = TWO + creature("x", "a", 4, 4, "trample") + creature("y", "b", 1, 1, "banding")
+    out = three_engines(text + combat({"x": "b"}, {"y": "x"}))
+    assert out.damage.tolist() == [1, 4]
+    assert out.alive.tolist() == [True, False]
+    assert out.life.tolist() == [20, 20]
+
+
+def test_a_banding_attacker_and_deathtouch_trample() -> None:
+    """702.22k, 702.2c, 702.19b: a 2/2 deathtouch trampler blocked by a 1/3 with banding
+    assigns all 2 to it (its controller divides: none to the player); the attacker with
+    banding unblocked beside it deals its 2: life 18."""
+    text = TWO + creature("x", "a", 2, 2, "deathtouch", "trample")
+    text += creature("z", "a", 2, 2, "banding") + creature("y", "b", 1, 3, "banding")
+    out = three_engines(text + combat({"x": "b", "z": "b"}, {"y": "x"}))
+    assert out.damage.tolist() == [1, 0, 2]
+    assert out.alive.tolist() == [True, True, False]
+    assert out.life.tolist() == [20, 18]
+
+
+def test_banding_refusals() -> None:
+    """The kernel plays no bands (702.22c-h) and no division another player chooses among
+    two or more creatures (702.22j; the numpy engine asks `combat.divide` for it); a batch
+    without banding fights is taken."""
+    kernel, _ = engines_of(BUNDLED)
+    compiled = kernel.kernel()
+    assert compiled is not None
+
+    def why(text: str, legal: bool = False) -> str:
+        doc = tomllib.loads(text)
+        batch = scenarios_to_batch([parse_scenario(doc, BUNDLED, "t.toml")], BUNDLED)
+        assert compiled is not None
+        return compiled.refusal(kernel.schedules.of([batch]), batch, legal)
+
+    pair = TWO + creature("x", "a", 2, 2, "banding") + creature("z", "a", 2, 2, "banding")
+    banded = pair + combat({"x": "b", "z": "b"}) + 'bands = [["x", "z"]]\n'
+    assert why(banded) == "the batch has bands"
+    assert why(pair + combat({"x": "b", "z": "b"})) == ""
+    two = TWO + creature("x", "a", 4, 4) + creature("y", "b", 1, 1, "banding")
+    two += creature("w", "b", 1, 1) + combat({"x": "b"}, {"y": "x", "w": "x"})
+    assert why(two) == "another player divides a creature's damage among two or more creatures"
+    one = TWO + creature("x", "a", 4, 4) + creature("y", "b", 1, 1, "banding")
+    one += combat({"x": "b"}, {"y": "x"})
+    assert why(one) == ""
+    assert why(one, legal=True).startswith("another player may divide")
+    blocks_two = TWO + creature("x", "a", 1, 1, "banding") + creature("v", "a", 1, 1)
+    blocks_two += creature("y", "b", 4, 4) + combat({"x": "b", "v": "b"}, {"y": "x"})
+    assert why(blocks_two) == ""  # one attacker blocked: nothing to choose

@@ -266,6 +266,23 @@ class Numbers(ast.NodeTransformer):
         )
 
 
+#: Whether a creature assigning damage fights one with a keyword of `bits`: a creature
+#: still blocking it, or one it blocks still attacking (for ``assign-damage`` parts guarded
+#: by the recipient).
+FIGHTS = """def fights(row, bits, c, st, bt, bl):
+    if c.attacking[row]:
+        for q in range(st.a_start[row], st.a_start[row] + st.a_count[row]):
+            if c.blocking[bl.blocker[q]] and st.kw[bl.blocker[q]] & bits:
+                return True
+        return False
+    b = c.battle[row]
+    for q in range(bt.blocks[b], bt.blocks[b + 1]):
+        x = bl.attacker[q]
+        if bl.blocker[q] == row and c.attacking[x] and st.kw[x] & bits:
+            return True
+    return False"""
+
+
 def glue(parts: list[PartSource]) -> list[str]:
     """The functions the template calls where systems run, calling the parts in order."""
 
@@ -277,9 +294,16 @@ def glue(parts: list[PartSource]) -> list[str]:
     at = {
         point: [i for i, p in enumerate(parts) if p.part.point == point] for point in KERNEL_POINTS
     }
-    assign = ["def assign_parts(row, c, st, a, guards, o):", "    pass"]
-    for i in at["assign-damage"]:
-        assign.append(guarded(i, "row", f"{parts[i].name}(row, c, a, o[{parts[i].own}])", "    "))
+    assign = ["def assign_parts(row, c, st, bt, bl, a, guards, o):", "    pass"]
+    fought = [i for i in at["assign-damage"] if parts[i].part.guard == "recipient"]
+    for i in at["assign-damage"]:  # those guarded by a creature it fights last
+        if i not in fought:
+            call = f"{parts[i].name}(row, c, a, o[{parts[i].own}])"
+            assign.append(guarded(i, "row", call, "    "))
+    for i in fought:
+        call = f"{parts[i].name}(row, c, a, o[{parts[i].own}])"
+        test = f"guards[{i}] and fights(row, guards[{i}], c, st, bt, bl)"
+        assign.append(f"    if {test}:\n        {call}")
     deal = ["def deal_parts(source, recipient, amount, c, st, guards, o):"]
     react = ["def react_parts(source, recipient, amount, c, st, guards, o):", "    pass"]
     replace = ["def replace_parts(source, recipient, amount, c, st, guards, o):"]
@@ -325,7 +349,7 @@ def glue(parts: list[PartSource]) -> list[str]:
         g = f"Cast(st.kw, cb[{p.bits}:{p.bits + len(p.part.grants)}])"
         cast.append(f"    if part == {n}:\n        {p.name}(row, caster, c, {g}, o[{p.own}])")
     glued = (assign, deal, react, replace, players, creatures, destroy, cast)
-    return ["\n".join(f) for f in glued]
+    return ["\n".join(f) for f in glued] + [FIGHTS]
 
 
 def trigger_glue(parts: list[PartSource]) -> list[str]:

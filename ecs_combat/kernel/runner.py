@@ -24,6 +24,7 @@ from ecs_combat.kernel import cache
 from ecs_combat.kernel.arrays import fixed as _fixed
 from ecs_combat.kernel.arrays import starts as _starts
 from ecs_combat.kernel.columns import column_bits, own_columns, parameter_bits, power_toughness
+from ecs_combat.kernel.fights import fight_refusal
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
 from ecs_combat.kernel.trigger_arrays import (
@@ -108,7 +109,9 @@ class Kernel:
             if rows.size:
                 return f"the batch has {what}"
         plan = self.plan(schedule)
-        why = trigger_refusal(b, plan.triggering | plan.parameters, plan.targets)
+        why = trigger_refusal(b, plan.triggering | plan.parameters, plan.targets) or (
+            fight_refusal(b, self.source, plan.guards, legal)
+        )
         if why:
             return why
         if b.counters is not None and b.counters.size:
