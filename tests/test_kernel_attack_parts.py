@@ -6,20 +6,26 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from test_kernel_triggers import combat, three_engines
 from test_kernels import (  # noqa: F401  (kernels on for this module, the same cache)
     BUNDLED,
     NOT_JITTED,
+    assert_same,
     assert_three_engines_agree,
     creature,
     engines_of,
+    kernel_outcome,
     kernels_on,
 )
 
 from ecs_combat import parse_scenario
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.kernel.generate import generate
+from ecs_combat.simulation.generate import draw_battles
+from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.spec_reader import parse_spec
 from ecs_combat.testing import scenarios
 
 #: Three players, the last with the most life.
@@ -219,3 +225,31 @@ def test_banding_refusals() -> None:
     blocks_two = TWO + creature("x", "a", 1, 1, "banding") + creature("v", "a", 1, 1)
     blocks_two += creature("y", "b", 4, 4) + combat({"x": "b", "v": "b"}, {"y": "x"})
     assert why(blocks_two) == ""  # one attacker blocked: nothing to choose
+
+
+SPEC = """
+attackers = [1, 3]
+blockers_per_attacker = [0, 1]
+power = [1, 5]
+toughness = [1, 5]
+life = 20
+[keywords]
+dethrone = 0.3
+mentor = 0.3
+banding = 0.2
+trample = 0.2
+vigilance = 0.2
+haste = 0.2
+deathtouch = 0.1
+"""
+
+
+def test_a_drawn_spec_batch_with_the_attack_parts() -> None:
+    """A drawn SPEC batch (dethrone, mentor, banding, trample, vigilance, haste): the kernel
+    takes it, every outcome array as the numpy engine's, and counters were put."""
+    spec = parse_spec(tomllib.loads(SPEC), BUNDLED, "attack.toml")
+    batch = draw_battles(make_generator(spec, BUNDLED), 5, 0, 1500).batch
+    with_kernel, numpy_engine = engines_of(BUNDLED)
+    ours = kernel_outcome(with_kernel, batch)
+    assert_same(ours, numpy_engine.resolve_batch(batch))
+    assert (ours.power > np.asarray(batch.power)).any()  # some +1/+1 counters
