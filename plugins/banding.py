@@ -26,6 +26,7 @@ from ecs_combat import (
     BlockDeclaration,
     CombatContext,
     DamageAssignment,
+    KernelPart,
     Keyword,
     Restriction,
     Side,
@@ -122,5 +123,40 @@ def register_systems() -> list[System]:
             who_divides_batched,
             {BANDING},
             writes={"divided_by", "any_split"},
+        ),
+    ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def no_band_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """702.22h in the compiled kernel: nothing to do, as the kernel plays no bands (a batch
+    with bands goes to the numpy engine)."""
+
+
+def divided_kernel(row: int, c: Any, a: Any, own: Any) -> None:
+    """702.22j-k in the compiled kernel, for a creature fighting one with banding: its
+    damage is divided among the creatures it fights by that creature's controller, none to
+    a player (trample's excess included). The core refuses the batch where that is a choice
+    (two or more creatures), so all of it goes to the one it fights."""
+    a.player_gets_excess[row] = False
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [
+        KernelPart(
+            "declare-blockers",
+            "a band is blocked as one",
+            no_band_kernel,
+            event="blocks or becomes blocked",
+            at_once=True,
+        ),
+        KernelPart(
+            "assign-damage",
+            "its controller divides the damage of the creatures it fights",
+            divided_kernel,
+            guard="recipient",
         ),
     ]

@@ -8,6 +8,8 @@ declared, among the players still in the game. Needs the +1/+1 counter kind (plu
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -17,6 +19,8 @@ from ecs_combat import (
     CombatContext,
     CounterTrigger,
     DeclaredAttack,
+    KernelColumn,
+    KernelPart,
     Keyword,
     System,
     hookimpl,
@@ -90,4 +94,31 @@ def register_systems() -> list[System]:
             {DETHRONE},
             before_blocks=COUNTER.before_blocks(richest),
         )
+    ]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def counter_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """702.105a in the compiled kernel, one trigger resolving: a +1/+1 counter on its source
+    (+1/+1, 122.1a), nothing if it left the battlefield. The core picks who triggers: each
+    instance on an attacker attacking the player with the most life or tied (among those
+    still in the game) as attackers are declared."""
+    if c.on_battlefield[row]:
+        own.plus[row] += 1
+        c.power[row] += 1
+        c.toughness[row] += 1
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart | KernelColumn]:
+    return [
+        KernelColumn("creature", "plus", "int", counters=PLUS),
+        KernelPart(
+            "declare-attackers",
+            "attack trigger",
+            counter_kernel,
+            event="attacks the player with the most life",
+        ),
     ]

@@ -6,11 +6,14 @@ A scenario says a creature came under its controller's control this turn with
 
 from __future__ import annotations
 
+from typing import Any
+
 from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
     BatchContext,
     CombatContext,
+    KernelPart,
     Keyword,
     Restriction,
     Side,
@@ -52,4 +55,16 @@ def register_restrictions() -> list[Restriction]:
 def register_systems() -> list[System]:
     return [
         System("declare-attackers", "explains", say_why, say_why_batched, {HASTE}, only_writes=True)
+    ]
+
+
+def untouched_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """The system in the compiled kernel: nothing, as in the batched engine (it only
+    explains; attacking is checked before the kernel plays the battle, 302.6)."""
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [
+        KernelPart("declare-attackers", "explains", untouched_kernel, event="attacks", at_once=True)
     ]

@@ -11,6 +11,8 @@ then (608.2b): otherwise nothing happens. Needs the +1/+1 counter kind (plugin `
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ecs_combat import (
@@ -19,6 +21,8 @@ from ecs_combat import (
     BatchContext,
     BatchTriggers,
     CombatContext,
+    KernelColumn,
+    KernelPart,
     Keyword,
     System,
     Trigger,
@@ -149,3 +153,43 @@ def register_keywords() -> list[Keyword]:
 @hookimpl
 def register_systems() -> list[System]:
     return [System("declare-attackers", "attack trigger", triggers, triggers_batched, {MENTOR})]
+
+
+# -- kernel form (docs/plugins.md, "Kernel parts") ------------------------------------------
+
+
+def target_kernel(row: int, c: Any, t: Any, own: Any) -> int:
+    """The default target as the trigger is put on the stack: the attacking creature of
+    `row`'s battle with the greatest power below its own, the first row on a tie; -1 for
+    none. (The core refuses a batch where such a creature may have a target restriction.)"""
+    b = c.battle[row]
+    best = -1
+    for i in range(t.rows[b], t.rows[b + 1]):
+        lesser = c.attacking[i] and c.power[i] < c.power[row]
+        if lesser and (best < 0 or c.power[i] > c.power[best]):
+            best = i
+    return best
+
+
+def counter_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """702.134a in the compiled kernel, one trigger resolving: a +1/+1 counter on its
+    target `other` (+1/+1, 122.1a) if it is still attacking with power less than the
+    mentor's (608.2b)."""
+    if c.attacking[other] and c.power[other] < c.power[row]:
+        own.plus[other] += 1
+        c.power[other] += 1
+        c.toughness[other] += 1
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart | KernelColumn]:
+    return [
+        KernelColumn("creature", "plus", "int", counters=PLUS),
+        KernelPart(
+            "declare-attackers",
+            "attack trigger",
+            counter_kernel,
+            event="attacks, with a target it chooses",
+            choose=target_kernel,
+        ),
+    ]

@@ -6,6 +6,8 @@ has several combat phases: a tapped creature can't attack again.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ecs_combat import (
     AttackDeclaration,
     BatchAttackDeclaration,
@@ -14,6 +16,7 @@ from ecs_combat import (
     Changes,
     CombatContext,
     DeclaredAttack,
+    KernelPart,
     Keyword,
     System,
     hookimpl,
@@ -55,5 +58,20 @@ def register_systems() -> list[System]:
             writes={"taps"},
             only_writes=True,
             before_blocks=BeforeBlocks(stays_untapped),
+        )
+    ]
+
+
+def untouched_kernel(row: int, n: int, other: int, c: Any, t: Any, own: Any) -> None:
+    """702.20b in the compiled kernel: nothing to do. The kernel plays one combat and keeps
+    no creature's tapped state (its outcome has none), so an attacker not tapping changes
+    nothing it reads or returns."""
+
+
+@hookimpl
+def register_kernel_parts() -> list[KernelPart]:
+    return [
+        KernelPart(
+            "declare-attackers", "attacks untapped", untouched_kernel, event="attacks", at_once=True
         )
     ]

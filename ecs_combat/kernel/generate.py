@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ecs_combat.errors import PluginError
 from ecs_combat.plugin.kernels import (
+    CHOOSE_ARGUMENTS,
     CORE_COLUMNS,
     CORE_WRITABLE,
     KERNEL_POINTS,
@@ -69,6 +70,8 @@ class PartSource:
     own: int
     #: ``cast``: where its grants' bits begin in the kernel's array of them.
     bits: int = 0
+    #: Its `choose` in the kernel (named ``choose_`` and its number), or "".
+    choose_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -108,9 +111,13 @@ def generate(registry: Registry) -> KernelSource:
             plugins.append(plugin)
         name = f"part_{len(parts)}"
         columns = registry.kernel_columns.get(plugin, [])
-        text = part_text(plugin, part, name, {c.name for c in columns})
+        names = {c.name for c in columns}
+        text = part_text(plugin, part, name, names)
+        chooser = ""
+        if part.choose is not None:
+            chooser = part_text(plugin, part, f"choose_{len(parts)}", names, chooses=True)
         own = plugins.index(plugin)
-        parts.append(PartSource(plugin, part, keywords, name, text, own, bits))
+        parts.append(PartSource(plugin, part, keywords, name, text, own, bits, chooser))
         bits += len(part.grants)
     owns = tuple((p, tuple(registry.kernel_columns.get(p, []))) for p in plugins)
     body = template_body()
@@ -125,6 +132,7 @@ def generate(registry: Registry) -> KernelSource:
         entry_points(body.replace("\ndef ", "\n@_njit\ndef ")),
         own_types(owns),
         *(f"@_njit\n{p.text}" for p in parts),
+        *(f"@_njit\n{p.choose_text}" for p in parts if p.choose_text),
         *(f"@_njit\n{g}" for g in glue(parts) + trigger_glue(parts)),
     ]
     text = "\n\n".join(chunks) + "\n"
@@ -177,11 +185,14 @@ def numba_version() -> str:
         return ""
 
 
-def part_text(plugin: str, part: KernelPart, name: str, own: set[str]) -> str:
-    """A part's source as the kernel holds it: renamed, undecorated, its plugin's numbers
-    written in; a part reading a name it may not is the plugin's error."""
-    what = f"plugin {plugin!r}: kernel part {part.system!r}"
-    fn = part.function
+def part_text(
+    plugin: str, part: KernelPart, name: str, own: set[str], chooses: bool = False
+) -> str:
+    """A part's source (with `chooses`, its `choose`'s) as the kernel holds it: renamed,
+    undecorated, its plugin's numbers written in; a part reading a name it may not is the
+    plugin's error."""
+    what = f"plugin {plugin!r}: kernel part {part.system!r}" + (" (choose)" if chooses else "")
+    fn = part.choose if chooses and part.choose is not None else part.function
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError) as exc:
@@ -190,7 +201,7 @@ def part_text(plugin: str, part: KernelPart, name: str, own: set[str]) -> str:
     if not isinstance(node, ast.FunctionDef):
         raise PluginError(f"{what}: must be a function defined with def")
     arguments = [a.arg for a in node.args.args]
-    expected = KERNEL_POINTS[part.point]
+    expected = CHOOSE_ARGUMENTS if chooses else KERNEL_POINTS[part.point]
     if len(arguments) != len(expected) or node.args.vararg or node.args.kwarg:
         raise PluginError(
             f"{what}: takes ({', '.join(arguments)}); at {part.point} a part takes "
@@ -223,7 +234,7 @@ def part_text(plugin: str, part: KernelPart, name: str, own: set[str]) -> str:
             and isinstance(written, ast.Attribute)
             and isinstance(written.value, ast.Name)
             and written.value.id == core
-            and written.attr not in CORE_WRITABLE.get(part.point, ())
+            and (chooses or written.attr not in CORE_WRITABLE.get(part.point, ()))
         ):
             raise PluginError(
                 f"{what}: writes {core}.{written.attr}; at {part.point} a part writes "
@@ -255,6 +266,23 @@ class Numbers(ast.NodeTransformer):
         )
 
 
+#: Whether a creature assigning damage fights one with a keyword of `bits`: a creature
+#: still blocking it, or one it blocks still attacking (for ``assign-damage`` parts guarded
+#: by the recipient).
+FIGHTS = """def fights(row, bits, c, st, bt, bl):
+    if c.attacking[row]:
+        for q in range(st.a_start[row], st.a_start[row] + st.a_count[row]):
+            if c.blocking[bl.blocker[q]] and st.kw[bl.blocker[q]] & bits:
+                return True
+        return False
+    b = c.battle[row]
+    for q in range(bt.blocks[b], bt.blocks[b + 1]):
+        x = bl.attacker[q]
+        if bl.blocker[q] == row and c.attacking[x] and st.kw[x] & bits:
+            return True
+    return False"""
+
+
 def glue(parts: list[PartSource]) -> list[str]:
     """The functions the template calls where systems run, calling the parts in order."""
 
@@ -266,9 +294,16 @@ def glue(parts: list[PartSource]) -> list[str]:
     at = {
         point: [i for i, p in enumerate(parts) if p.part.point == point] for point in KERNEL_POINTS
     }
-    assign = ["def assign_parts(row, c, st, a, guards, o):", "    pass"]
-    for i in at["assign-damage"]:
-        assign.append(guarded(i, "row", f"{parts[i].name}(row, c, a, o[{parts[i].own}])", "    "))
+    assign = ["def assign_parts(row, c, st, bt, bl, a, guards, o):", "    pass"]
+    fought = [i for i in at["assign-damage"] if parts[i].part.guard == "recipient"]
+    for i in at["assign-damage"]:  # those guarded by a creature it fights last
+        if i not in fought:
+            call = f"{parts[i].name}(row, c, a, o[{parts[i].own}])"
+            assign.append(guarded(i, "row", call, "    "))
+    for i in fought:
+        call = f"{parts[i].name}(row, c, a, o[{parts[i].own}])"
+        test = f"guards[{i}] and fights(row, guards[{i}], c, st, bt, bl)"
+        assign.append(f"    if {test}:\n        {call}")
     deal = ["def deal_parts(source, recipient, amount, c, st, guards, o):"]
     react = ["def react_parts(source, recipient, amount, c, st, guards, o):", "    pass"]
     replace = ["def replace_parts(source, recipient, amount, c, st, guards, o):"]
@@ -314,17 +349,23 @@ def glue(parts: list[PartSource]) -> list[str]:
         g = f"Cast(st.kw, cb[{p.bits}:{p.bits + len(p.part.grants)}])"
         cast.append(f"    if part == {n}:\n        {p.name}(row, caster, c, {g}, o[{p.own}])")
     glued = (assign, deal, react, replace, players, creatures, destroy, cast)
-    return ["\n".join(f) for f in glued]
+    return ["\n".join(f) for f in glued] + [FIGHTS]
 
 
 def trigger_glue(parts: list[PartSource]) -> list[str]:
-    """The function the template calls for a trigger resolving (or acting at once)."""
+    """The functions the template calls for a trigger resolving (or acting at once), and
+    for its target as it is put on the stack."""
     resolve = ["def trigger_parts(part, row, n, other, c, t, o):", "    pass"]
+    choose = ["def choose_parts(part, row, c, t, o):"]
     for i, p in enumerate(parts):
         if p.part.point in TRIGGER_EVENTS:
             call = f"{p.name}(row, n, other, c, t, o[{p.own}])"
             resolve.append(f"    if part == {i}:\n        {call}")
-    return ["\n".join(resolve)]
+        if p.choose_text:
+            call = f"choose_{i}(row, c, t, o[{p.own}])"
+            choose.append(f"    if part == {i}:\n        return {call}")
+    choose.append("    return -1")
+    return ["\n".join(resolve), "\n".join(choose)]
 
 
 def trigger_table(parts: tuple[PartSource, ...]) -> list[tuple[int, int, int, bool]]:

@@ -24,11 +24,13 @@ from ecs_combat.kernel import cache
 from ecs_combat.kernel.arrays import fixed as _fixed
 from ecs_combat.kernel.arrays import starts as _starts
 from ecs_combat.kernel.columns import column_bits, own_columns, parameter_bits, power_toughness
+from ecs_combat.kernel.fights import fight_refusal
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
 from ecs_combat.kernel.trigger_arrays import (
-    parameter_refusal,
+    choosing,
     trigger_columns,
+    trigger_refusal,
     trigger_room,
     triggering,
 )
@@ -63,6 +65,9 @@ class Plan:
     #: and those of ``deal-damage`` replacements (which change power and toughness), as bits.
     parameters: int = 0
     replacing: int = 0
+    #: The keywords whose trigger parts choose a target among attackers, among any
+    #: creature, and those with a target restriction, as bits (:func:`.choosing`).
+    targets: tuple[int, int, int] = (0, 0, 0)
 
 
 class Kernel:
@@ -103,11 +108,12 @@ class Kernel:
         ):
             if rows.size:
                 return f"the batch has {what}"
-        if b.instance_row.size and bool((b.instance_parameter >= 0).any()):
-            plan = self.plan(schedule)
-            why = parameter_refusal(b, plan.triggering | plan.parameters)
-            if why:
-                return why
+        plan = self.plan(schedule)
+        why = trigger_refusal(b, plan.triggering | plan.parameters, plan.targets) or (
+            fight_refusal(b, self.source, plan.guards, legal)
+        )
+        if why:
+            return why
         if b.counters is not None and b.counters.size:
             keyword_counters = np.asarray(b.counters)[:, : len(b.keyword_names)]
             if bool(keyword_counters.any()):
@@ -183,7 +189,7 @@ class Kernel:
         parameters, replacing = column_bits(self.source, bit)
         plan = replace(
             plan, triggering=triggering(self.source, bit), parameters=parameters,
-            replacing=replacing,
+            replacing=replacing, targets=choosing(self.source, self.registry, bit),
         )  # fmt: skip
         self._plans[id(schedule)] = (schedule, plan)
         return plan

@@ -275,7 +275,7 @@ def damage_step(
             continue
         a.one_is_lethal[i] = False
         a.player_gets_excess[i] = False
-        assign_parts(i, c, st, a, guards, o)
+        assign_parts(i, c, st, bt, bl, a, guards, o)
         if noting:
             rc.deals[s, i] = True
             rc.one_is_lethal[s, i] = a.one_is_lethal[i]
@@ -449,7 +449,9 @@ def leave(i: int, c: Any, st: Any) -> None:
 # -- glue: the generator writes the plugin set's in place of these -----------------------------
 
 
-def assign_parts(row: int, c: Any, st: Any, a: Any, guards: Any, o: Any) -> None:
+def assign_parts(
+    row: int, c: Any, st: Any, bt: Any, bl: Any, a: Any, guards: Any, o: Any
+) -> None:  # fmt: skip
     """The ``assign-damage`` parts for a creature assigning damage."""
 
 

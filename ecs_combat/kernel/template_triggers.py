@@ -23,6 +23,11 @@ def trigger_parts(*arguments: Any) -> None:
     """The generated glue's: the trigger part numbered `part` resolving."""
 
 
+def choose_parts(*arguments: Any) -> int:
+    """The generated glue's: the target the trigger part numbered `part` chooses, or -1."""
+    return -1
+
+
 # -- kernel source: the generator copies from here on ------------------------------------------
 
 #: Attack and block triggers (``declare-attackers``, ``declare-blockers`` parts): the batch's
@@ -46,10 +51,12 @@ Trig = namedtuple("Trig", ["blockers", "rows"])
 #: The events of trigger parts (:data:`ecs_combat.plugin.kernels.TRIGGER_EVENTS`, in order).
 EVENT_ATTACKS = 0
 EVENT_ALONE = 1
-EVENT_IN_BLOCKS = 2
-EVENT_BLOCKED = 3
-EVENT_UNBLOCKED = 4
-EVENT_FLANKED = 5
+EVENT_RICHEST = 2
+EVENT_CHOOSES = 3
+EVENT_IN_BLOCKS = 4
+EVENT_BLOCKED = 5
+EVENT_UNBLOCKED = 6
+EVENT_FLANKED = 7
 #: The place of an instance no keyword list names: after every listed one.
 UNLISTED = 1 << 30
 
@@ -73,7 +80,7 @@ def triggers_at(
         if tg.point[j] != point:
             continue
         i = tg.index[j]
-        done = collect(b, tg.event[j], guards[i], i, e, c, st, bt, bl, tg)
+        done = collect(b, tg.event[j], guards[i], i, e, c, st, bt, bl, tg, t, o)
         if not tg.at_once[j]:
             e = done
             continue
@@ -83,10 +90,13 @@ def triggers_at(
 
 
 def collect(
-    b: int, event: int, bit: Any, part: int, e: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any
+    b: int, event: int, bit: Any, part: int, e: int, c: Any, st: Any, bt: Any, bl: Any, tg: Any,
+    t: Any, o: Any,
 ) -> int:  # fmt: skip
     """The triggers of a part (`part`, keyword `bit`) for the creatures of battle `b` its
-    `event` picks, one per instance, from place `e` on; the next place."""
+    `event` picks, one per instance, from place `e` on; the next place. A part choosing
+    a target chooses it per creature as its triggers are put on the stack (603.3d): none,
+    no trigger."""
     r0, r1 = bt.rows[b], bt.rows[b + 1]
     alone = -1
     if event == EVENT_ALONE:  # the battle's only attacker (702.83a)
@@ -97,6 +107,9 @@ def collect(
                 alone = i
         if alone < 0:
             return e
+    most = 0
+    if event == EVENT_RICHEST:  # the most life among the battle's players still in the game
+        most = richest(b, c, bt)
     for i in range(r0, r1):
         if not st.kw[i] & bit:
             continue
@@ -113,6 +126,13 @@ def collect(
         elif event == EVENT_ALONE:
             ok = c.on_battlefield[i] and c.controller[i] == c.controller[alone]
             other = alone
+        elif event == EVENT_RICHEST:
+            ok = c.attacking[i] and c.attacked[i] >= 0 and c.life[c.attacked[i]] >= most
+        elif event == EVENT_CHOOSES:
+            ok = False
+            if c.attacking[i]:
+                other = choose_parts(part, i, c, t, o)
+                ok = other >= 0
         elif event == EVENT_IN_BLOCKS:
             ok = c.blocking[i] or (c.attacking[i] and st.blocked[i])
         elif event == EVENT_BLOCKED:
@@ -122,6 +142,15 @@ def collect(
         if ok:
             e = instances_of(i, bit, other, part, e, tg)
     return e
+
+
+def richest(b: int, c: Any, bt: Any) -> int:
+    """The most life among the players of battle `b` still in the game."""
+    most = -(1 << 62)
+    for p in range(bt.players[b], bt.players[b + 1]):
+        if not c.lost[p] and c.life[p] > most:
+            most = c.life[p]
+    return most
 
 
 def instances_of(row: int, bit: Any, other: int, part: int, e: int, tg: Any) -> int:

@@ -1,6 +1,7 @@
 """The arrays of a batch's attack and block triggers for the kernel (the template's
 ``Triggers``): the keyword instances with their numbers, room to note each battle's
-triggers, the kernel's trigger parts; and when a batch's keyword parameters keep it out."""
+triggers, the kernel's trigger parts; and when a batch's keyword parameters, or the targets
+its triggers choose, keep it out."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ecs_combat.batched.arrays import CombatBatch, IntArray
 from ecs_combat.kernel.arrays import AnyArray, fixed, starts
 from ecs_combat.kernel.generate import KernelSource, trigger_table
 from ecs_combat.plugin.kernels import TRIGGER_EVENTS
+from ecs_combat.plugin.registry import Registry
 
 I64 = np.int64
 U64 = np.uint64
@@ -26,6 +28,54 @@ def triggering(source: KernelSource, bit: dict[str, int]) -> int:
             for kw in p.keywords:
                 out |= bit.get(kw, 0)
     return out
+
+
+def choosing(source: KernelSource, registry: Registry, bit: dict[str, int]) -> tuple[int, int, int]:
+    """The bits of the keywords whose trigger parts choose a target (`choose`): those
+    that target an attacking creature, the others; and of those with a target restriction."""
+    restricted = sum(bit.get(r.keyword, 0) for r in registry.restrictions_of("target"))
+    attackers = others = 0
+    for p in source.parts:
+        if p.part.choose is not None:
+            for kw in p.keywords:
+                keyword = registry.keywords.get(kw)
+                if keyword is not None and keyword.target == "attacking creature":
+                    attackers |= bit.get(kw, 0)
+                else:
+                    others |= bit.get(kw, 0)
+    return attackers, others, restricted
+
+
+def trigger_refusal(b: CombatBatch, read: int, targets: tuple[int, int, int]) -> str:
+    """Why the kernel can't resolve a batch's keyword parameters (`read`: the bits of
+    those parts read) or the targets its triggers choose (:func:`choosing`), or ``""``."""
+    if b.instance_row.size and bool((b.instance_parameter >= 0).any()):
+        why = parameter_refusal(b, read)
+        if why:
+            return why
+    attackers, others, restricted = targets
+    if restricted and (attackers or others):
+        return target_refusal(b, attackers, others, restricted)
+    return ""
+
+
+def target_refusal(b: CombatBatch, attackers: int, others: int, restricted: int) -> str:
+    """Why the kernel can't resolve the targets trigger parts choose, or ``""``: a
+    creature they could target (an attacker, for `attackers`' keywords) in the battle of
+    an attacker with one of those keywords has a keyword with a target restriction
+    (`restricted`), which the kernel does not ask."""
+    kw = np.asarray(b.keywords, U64)
+    battle = np.asarray(b.battle, I64)
+    attacking = np.asarray(b.attacking) >= 0
+    guarded = (kw & U64(restricted)) != 0
+    for bits, among in ((attackers, attacking), (others, np.ones(len(kw), np.bool_))):
+        choosers = attacking & ((kw & U64(bits)) != 0)
+        if bits and bool(choosers.any()):
+            there = np.zeros(b.n_battles, np.bool_)
+            there[battle[choosers]] = True
+            if bool((guarded & among & there[battle]).any()):
+                return "a target a trigger chooses may have a target restriction"
+    return ""
 
 
 def parameter_refusal(b: CombatBatch, triggering: int) -> str:

@@ -50,7 +50,10 @@ in order (every signature is fixed: the generator calls the part exactly so):
     lone attacker, else the player the source attacks as it triggered, or -1). One trigger
     per instance; they resolve in APNAP order (603.3b), one source's in the order its
     instances are listed, with state-based actions after each; with ``at_once=True`` the
-    part acts as the system runs instead (exalted's pump, no trigger). Pumps with
+    part acts as the system runs instead (exalted's pump, no trigger); with the event
+    ``"attacks, with a target it chooses"``, the part's ``choose(row, c, t, own) -> int``
+    names the target as the trigger is put on the stack (-1: none, no trigger), passed
+    as `other`. Pumps with
     ``c.power`` and ``c.toughness`` (not a creature that left the battlefield: check
     ``c.on_battlefield``), ``c.life`` for life lost; ``t.blockers[row]`` counts the
     creatures blocking the source as it resolves, ``t.rows[b]`` to ``t.rows[b + 1]`` are
@@ -89,7 +92,12 @@ KERNEL_POINTS: dict[str, tuple[str, ...]] = {
 #: The events of a trigger part, by point: which creatures' instances trigger, and what
 #: `other` is (the template's ``EVENT_*`` numbers, in this order).
 TRIGGER_EVENTS: dict[str, tuple[str, ...]] = {
-    "declare-attackers": ("attacks", "a creature you control attacks alone"),
+    "declare-attackers": (
+        "attacks",
+        "a creature you control attacks alone",
+        "attacks the player with the most life",
+        "attacks, with a target it chooses",
+    ),
     "declare-blockers": (
         "blocks or becomes blocked",
         "becomes blocked",
@@ -97,6 +105,13 @@ TRIGGER_EVENTS: dict[str, tuple[str, ...]] = {
         "blocked by a creature without it",
     ),
 }
+
+#: The signature of a trigger part's `choose` (event ``"attacks, with a target it chooses"``):
+#: the target of the trigger of `row` as it is put on the stack (603.3d), or -1 for none.
+CHOOSE_ARGUMENTS = ("row", "c", "t", "own")
+
+#: The event whose parts choose a target (their `choose`).
+CHOOSING = "attacks, with a target it chooses"
 
 #: The core's columns every part reads (`c`): name -> (owner, kind, what it is). Parts may
 #: write only those marked writable in the point's description above.
@@ -197,6 +212,10 @@ class KernelPart:
     #: (:data:`TRIGGER_EVENTS`), and whether the part acts at once, without a trigger.
     event: str = ""
     at_once: bool = False
+    #: ``declare-attackers``, event ``"attacks, with a target it chooses"``: the trigger's
+    #: target as it is put on the stack, ``choose(row, c, t, own) -> int`` (a creature row,
+    #: passed to the part as `other`; -1: none, and nothing triggers).
+    choose: Callable[..., int] | None = field(default=None, compare=False)
     #: Numbers written into the part's source for names it uses, beside its module's
     #: (a shape's, such as :class:`PumpTrigger`'s power and toughness).
     numbers: tuple[tuple[str, int | bool], ...] = ()
@@ -253,6 +272,8 @@ def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Regis
             )
         if len(systems[item.system].keywords) != 1:
             return f"kernel part {item.system!r}: a trigger part's system names one keyword"
+    if (item.event == CHOOSING) != callable(item.choose):
+        return f"kernel part {item.system!r}: `choose` is given with event {CHOOSING!r} only"
     if not callable(item.function) or item.per not in ("creature", "player"):
         return f"kernel part {item.system!r}: not callable, or `per` not creature or player"
     if item.guard not in ("source", "recipient"):
