@@ -230,7 +230,7 @@ def test_docs_links_resolve() -> None:
             assert path.exists(), f"{md.name} links to missing {target}"
             if anchor and path.suffix == ".md":
                 assert anchor in anchors(path), f"{md.name} links to missing {target}#{anchor}"
-        assert not re.search(r"CONTRACT\.md|RULES\.md|shared/|\bissues? \d", text), md.name
+        assert not re.search(r"CONTRACT\.md|RULES\.md|shared/|\b[Ii]ssues? \d", text), md.name
 
 
 def test_resolve_help_points_to_the_docs() -> None:
