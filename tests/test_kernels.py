@@ -529,11 +529,11 @@ def test_a_compile_is_said_in_one_line(caplog: pytest.LogCaptureFixture) -> None
     skip it or do it ahead; said once a process, and not after quiet_compiles."""
     import numba
 
-    from ecs_combat.kernel import availability
+    from ecs_combat.kernel import compiles
 
-    assert availability.numba_missing() == ""  # the listener is in place
-    saved = dict(availability._announce)
-    availability._announce.update(on=True, said=False)
+    assert compiles.numba_missing() == ""  # the listener is in place
+    saved = dict(compiles._announce)
+    compiles._announce.update(on=True, said=False)
     try:
         with caplog.at_level("WARNING", logger="ecs_combat"):
             numba.njit(lambda x: x + 1)(1)
@@ -542,13 +542,13 @@ def test_a_compile_is_said_in_one_line(caplog: pytest.LogCaptureFixture) -> None
         assert len(said) == 1 and "compiling the plugin set's kernel (<lambda>" in said[0]
         assert "ECS_COMBAT_KERNELS=0 skips it" in said[0] and "kernels build" in said[0]
         caplog.clear()
-        availability._announce.update(said=False)
-        availability.quiet_compiles()
+        compiles._announce.update(said=False)
+        compiles.quiet_compiles()
         with caplog.at_level("WARNING", logger="ecs_combat"):
             numba.njit(lambda x: x + 3)(1)
         assert caplog.records == []
     finally:
-        availability._announce.update(saved)
+        compiles._announce.update(saved)
 
 
 @pytest.mark.skipif(NOT_JITTED, reason="this is the run without the JIT")

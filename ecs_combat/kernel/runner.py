@@ -23,8 +23,8 @@ from ecs_combat.batched.state import Schedule
 from ecs_combat.kernel import cache
 from ecs_combat.kernel.arrays import fixed as _fixed
 from ecs_combat.kernel.arrays import starts as _starts
-from ecs_combat.kernel.availability import numba_missing
 from ecs_combat.kernel.columns import column_bits, own_columns, parameter_bits, power_toughness
+from ecs_combat.kernel.compiles import numba_missing
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
 from ecs_combat.kernel.trigger_arrays import (
