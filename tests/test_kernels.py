@@ -428,7 +428,9 @@ def test_cli_imports_numba_only_for_bulk_runs() -> None:
     scenario = "examples/scenarios/cerberus-vs-boar.toml"
     assert (ROOT / scenario).exists()
     for args in (["--version"], ["resolve", scenario], ["plugins"]):
-        assert run(*args, code=IMPORTED).stdout.strip() == "False", args
+        for value in ("", "1"):  # kernels by default, and asked for
+            got = run(*args, code=IMPORTED, env={"ECS_COMBAT_KERNELS": value}).stdout
+            assert got.strip() == "False", (args, value)
     out = run(*THIRD_PARTY, "simulate", "-n", "2000", "--seed", "1", "--json", code=IMPORTED)
     assert out.stdout.strip().endswith("True"), out.stderr
 
@@ -468,12 +470,85 @@ def test_cli_kernels_build_and_list() -> None:
     built = run(*THIRD_PARTY, "kernels", "build")
     assert built.returncode == 0 and "ready in" in built.stdout, built.stderr
     listed = run(*THIRD_PARTY, "kernels")
-    name = Path(built.stdout.split(":")[0]).name
+    name = Path(built.stdout.splitlines()[-1].split(":")[0]).name
     assert any(
         line.startswith(name) and line.endswith("yes") for line in listed.stdout.splitlines()
     )
-    off = run("kernels", "build", env={"ECS_COMBAT_KERNELS": "0"})
-    assert off.returncode == 1 and "ECS_COMBAT_KERNELS is not 1" in off.stderr
+    entries = {
+        line.split()[0]: line.split()[-1]
+        for line in listed.stdout.splitlines()
+        if line.split() and line.split()[-1].isdigit()
+    }
+    for entry in ("resolve_range", "one_on_one_range", "draw_block", "reset", "tally_block"):
+        assert int(entries[entry]) >= 1, listed.stdout  # every entry point a run can use
+    again = run(*THIRD_PARTY, "kernels", "build", env={"ECS_COMBAT_KERNELS": "0"})
+    lines = again.stdout.splitlines()
+    assert again.returncode == 0 and len(lines) == 4, again.stderr
+    assert all("read from the cache" in line for line in lines[:3]), again.stdout
+    assert again.stderr == ""  # build reports its own compiles: no compile line
+
+
+def test_kernels_by_default(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Unset: a simulate run of 1,000,000 battles or more uses the kernel once built ahead
+    (and one of 10,000,000 or more, not built, hints at building it); a smaller run, and
+    anything else, the numpy engine. 1: the kernel, built or not; 0: never."""
+    from ecs_combat.kernel import availability, cache
+
+    monkeypatch.setenv("ECS_COMBAT_KERNEL_CACHE", str(tmp_path))
+    for value, on, explicit in (("", False, False), ("1", True, True), ("0", False, False)):
+        monkeypatch.setenv("ECS_COMBAT_KERNELS", value)
+        assert (availability.wanted(), availability.forced()) == (on, explicit)
+        if value:
+            assert availability.for_run(10**8, registry) == ""  # given: kept as it is
+            assert os.environ["ECS_COMBAT_KERNELS"] == value
+    for battles, value, hint in (
+        (999_999, "0", False), (10**6, "built", False), (10**7, "built", True)
+    ):  # fmt: skip
+        monkeypatch.delenv("ECS_COMBAT_KERNELS")
+        said = availability.for_run(battles, registry)
+        assert os.environ["ECS_COMBAT_KERNELS"] == value
+        assert ("`ecs-combat kernels build`" in said) == hint, said
+    assert availability.wanted() and not availability.forced()
+    assert BatchedEngine(registry).kernel() is None  # not built
+    kernel = Kernel(registry)
+    cache.mark_built(kernel.source)
+    assert cache.is_built(kernel.source)
+    assert BatchedEngine(registry).kernel() is not None
+    monkeypatch.delenv("ECS_COMBAT_KERNELS")
+    assert availability.for_run(10**7, registry) == ""  # built: no hint
+    monkeypatch.setenv("ECS_COMBAT_KERNELS", "1")
+    cache.built_path(kernel.source).unlink()
+    assert BatchedEngine(registry).kernel() is not None  # 1: built or not
+
+
+@pytest.mark.skipif(NOT_JITTED, reason="nothing compiles without the JIT")
+def test_a_compile_is_said_in_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    """A function numba's cache does not hold: one line says it compiles, what, and how to
+    skip it or do it ahead; said once a process, and not after quiet_compiles."""
+    import numba
+
+    from ecs_combat.kernel import compiles
+
+    assert compiles.numba_missing() == ""  # the listener is in place
+    saved = dict(compiles._announce)
+    compiles._announce.update(on=True, said=False)
+    try:
+        with caplog.at_level("WARNING", logger="ecs_combat"):
+            numba.njit(lambda x: x + 1)(1)
+            numba.njit(lambda x: x + 2)(1)
+        said = [r.getMessage() for r in caplog.records]
+        assert len(said) == 1 and "compiling the plugin set's kernel (<lambda>" in said[0]
+        assert "ECS_COMBAT_KERNELS=0 skips it" in said[0] and "kernels build" in said[0]
+        caplog.clear()
+        compiles._announce.update(said=False)
+        compiles.quiet_compiles()
+        with caplog.at_level("WARNING", logger="ecs_combat"):
+            numba.njit(lambda x: x + 3)(1)
+        assert caplog.records == []
+    finally:
+        compiles._announce.update(saved)
 
 
 @pytest.mark.skipif(NOT_JITTED, reason="this is the run without the JIT")

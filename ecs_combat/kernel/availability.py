@@ -1,46 +1,87 @@
-"""Whether compiled kernels are used: wanted (``ECS_COMBAT_KERNELS``) and numba importable."""
+"""Whether compiled kernels are used (``ECS_COMBAT_KERNELS``, numba importable, the kernel
+built ahead).
+
+The default (unset) is for bulk runs: ``ecs-combat simulate`` of :data:`BULK_BATTLES` battles
+or more resolves them in the plugin set's kernel once ``ecs-combat kernels build`` compiled it
+(:func:`for_run`); anything smaller, and every other command, uses the numpy engine, since
+loading a compiled kernel costs more than it saves there (docs/performance.md, "Kernels by
+default").
+"""
 
 from __future__ import annotations
 
-import logging
 import os
-from functools import cache
 from typing import TYPE_CHECKING
 
+from ecs_combat.kernel.compiles import COMPILE_COST, KERNELS_ENV, numba_missing, quiet_compiles
 from ecs_combat.plugin.registry import Registry
 
 if TYPE_CHECKING:
     from ecs_combat.kernel.runner import Kernel
 
-#: Environment variable: ``1`` lets a compiled kernel resolve the batches it can; anything
-#: else (and unset: the default until the kernel is faster than the numpy engine, see
-#: docs/performance.md) makes the numpy engine resolve every batch.
-KERNELS_ENV = "ECS_COMBAT_KERNELS"
+# KERNELS_ENV, ``ECS_COMBAT_KERNELS``: ``0`` makes the numpy engine resolve every batch; ``1``
+# lets the plugin set's kernel resolve the batches it can, compiling it first when numba's
+# cache does not hold it (said in one line, :func:`.compiles.announce_compiles`); unset: see
+# :func:`for_run`.
+#: Its value for a bulk run by default: the kernel where it applies if it was built ahead.
+IF_BUILT = "built"
+#: The fewest battles of a run for which the default uses a built kernel (below, loading it,
+#: about 0.4 s of CPU, costs more than it saves).
+BULK_BATTLES = 1_000_000
+#: The fewest battles of a run whose kernel is not built for which the run says, in one
+#: line, that building it would help.
+HINT_BATTLES = 10_000_000
 
-log = logging.getLogger("ecs_combat")
+
+def mode() -> str:
+    """``ECS_COMBAT_KERNELS`` as given (``""``: unset)."""
+    return os.environ.get(KERNELS_ENV, "").strip()
 
 
 def wanted() -> bool:
-    """Whether kernels may be used (``ECS_COMBAT_KERNELS`` is ``1``)."""
-    return os.environ.get(KERNELS_ENV, "0").strip() == "1"
+    """Whether kernels may be used: ``ECS_COMBAT_KERNELS`` is ``1``, or a bulk run's default."""
+    return mode() in ("1", IF_BUILT)
 
 
-@cache
-def numba_missing() -> str:
-    """Why numba can't be used (``""`` if it can); said once, in one line, when not."""
-    try:
-        import numba  # noqa: F401
-    except Exception as exc:  # not installed, or broken on this platform
-        why = f"numba can't be imported ({type(exc).__name__}: {exc})"
-        log.warning("%s: the numpy engine resolves every batch", why)
-        return why
-    return ""
+def forced() -> bool:
+    """Whether kernels were asked for explicitly (``ECS_COMBAT_KERNELS=1``)."""
+    return mode() == "1"
+
+
+def for_run(battles: int, registry: Registry) -> str:
+    """The default made explicit for a run of `battles` (``ECS_COMBAT_KERNELS`` unset; set in
+    the environment, so worker processes inherit it): a built kernel for a bulk run, the
+    numpy engine otherwise. The hint to build the kernel, for a run of :data:`HINT_BATTLES`
+    or more whose kernel is not built (``""``: none)."""
+    if mode():
+        return ""
+    os.environ[KERNELS_ENV] = IF_BUILT if battles >= BULK_BATTLES else "0"
+    if battles < HINT_BATTLES:
+        return ""
+    from ecs_combat.kernel import cache
+    from ecs_combat.kernel.generate import generate
+
+    if cache.is_built(generate(registry)):
+        return ""
+    return (
+        "runs this size resolve faster in compiled kernels where they apply: "
+        f"`ecs-combat kernels build` compiles them once ({COMPILE_COST}); "
+        f"{KERNELS_ENV}=0 silences this"
+    )
 
 
 def kernel_for(registry: Registry) -> Kernel | None:
-    """The registry's kernel, or None when kernels are not used."""
-    if not wanted() or numba_missing():
+    """The registry's kernel (numba not imported yet: its first batch taken does it), or None
+    when kernels are off, or the default's and not built ahead."""
+    if not wanted():
         return None
+    from ecs_combat.kernel import cache
     from ecs_combat.kernel.runner import Kernel
 
-    return Kernel(registry)
+    kernel = Kernel(registry)
+    if not forced() and not cache.is_built(kernel.source):
+        return None
+    return kernel
+
+
+__all__ = ["KERNELS_ENV", "numba_missing", "quiet_compiles"]

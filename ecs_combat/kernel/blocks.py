@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched import CombatBatch, IntArray, MaskArray, Schedule
+from ecs_combat.kernel import cache
 from ecs_combat.kernel.runner import Kernel, entry_of
 
 AnyArray = npt.NDArray[Any]
@@ -37,12 +38,12 @@ def one_on_one_player(
     drawn battle's outcome and plays a battle drawn again no more."""
     if kernel.refusal(schedule, batch) or kernel.plan(schedule).parameters:
         return None  # (a drawn creature's keyword parameters are not drawn into columns)
-    kernel.compile()
     arguments = kernel._arguments(batch, kernel.plan(schedule))  # the kernel's own
     dispatcher = kernel.module.one_on_one_range
     player = OneOnOnePlayer(arguments, dispatcher, batch, masks, codes, ranges)
     none = np.zeros((batch.n_battles, 2), np.uint8)
-    player.play(0, 0, (none, none, none), player.counts())  # compiled, or read from the cache
+    with cache.locked(kernel.source):  # compiled (its entry point only), or read from the cache
+        player.play(0, 0, (none, none, none), player.counts())
     player.use_entry(entry_of(dispatcher))
     return player
 

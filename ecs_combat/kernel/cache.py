@@ -93,6 +93,22 @@ def load(source: KernelSource) -> ModuleType:
     return module
 
 
+def built_path(source: KernelSource) -> Path:
+    """The mark `ecs-combat kernels build` leaves beside a kernel's module once every entry
+    point a run can use is compiled (the default uses a kernel only then)."""
+    return module_path(source).with_suffix(".built")
+
+
+def is_built(source: KernelSource) -> bool:
+    """Whether the kernel was built ahead (:func:`built_path`)."""
+    return built_path(source).exists()
+
+
+def mark_built(source: KernelSource) -> None:
+    """Leave the built mark (:func:`built_path`)."""
+    _write_atomically(built_path(source), "")
+
+
 def cached() -> list[tuple[Path, int]]:
     """The generated kernels in the cache and the bytes of compiled code kept for each."""
     directory = cache_dir()

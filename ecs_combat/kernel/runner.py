@@ -24,6 +24,7 @@ from ecs_combat.kernel import cache
 from ecs_combat.kernel.arrays import fixed as _fixed
 from ecs_combat.kernel.arrays import starts as _starts
 from ecs_combat.kernel.columns import column_bits, own_columns, parameter_bits, power_toughness
+from ecs_combat.kernel.compiles import numba_missing
 from ecs_combat.kernel.fights import fight_refusal
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
@@ -127,7 +128,7 @@ class Kernel:
                 return "a creature begins with lethal damage marked"
         if b.n_battles and int(np.bincount(b.player_battle, minlength=b.n_battles).min()) < 2:
             return "a battle has fewer than two players"
-        return ""
+        return numba_missing()  # numba imported by the first batch the kernel would take
 
     def _cast_refusal(self, schedule: Schedule, b: CombatBatch) -> str:
         """Why the kernel can't resolve a batch's events, or ``""``: it resolves cards cast
