@@ -355,6 +355,24 @@ def test_what_the_kernel_refuses(registry: Registry, engines: tuple[BatchedEngin
         assert why in kernel.refusal(engines[0].schedules.of([batch]), batch)
 
 
+def test_a_system_naming_its_keyword_refuses_only_the_batches_using_it() -> None:
+    """The example poisonous's resolving system names poisonous: a combat without it leaves
+    the system out of the schedule, so the kernel takes it; with it, the numpy engine."""
+    pytest.importorskip("ecs_combat_poisonous")
+    registry = registry_with("ecs_combat_poisonous")
+    engine = BatchedEngine(registry)
+    kernel = engine.kernel()
+    assert kernel is not None
+    combat = '[combat]\nattackers = { x = "b" }\n'
+    for keywords, refused in (("", False), ("poisonous 1", True)):
+        text = PLAYERS + creature("x", "a", 2, 2, *([keywords] if keywords else [])) + combat
+        scenario = parse_scenario(tomllib.loads(text), registry, "t.toml")
+        batch = scenarios_to_batch([scenario], registry)
+        why = kernel.refusal(engine.schedules.of([batch]), batch)
+        assert ("'poisonous triggers" in why) is refused, why
+        assert (why != "") is refused, why
+
+
 def test_a_plugin_part_reading_an_unknown_column_is_its_error() -> None:
     from ecs_combat import KernelPart, PluginError, System, hookimpl
 

@@ -129,7 +129,8 @@ def register_systems() -> list[System]:
             "poisonous triggers resolve",
             resolve,
             resolve_batched,
+            {POISONOUS},  # skipped only in a combat no creature of which has poisonous
             sets={"reaction"},  # after the conditions, such as poison's 704.5c
             writes={"loses"},
-        ),  # no keywords: its creature may have died or lost poisonous since
+        ),
     ]
