@@ -355,24 +355,6 @@ def test_what_the_kernel_refuses(registry: Registry, engines: tuple[BatchedEngin
         assert why in kernel.refusal(engines[0].schedules.of([batch]), batch)
 
 
-def test_a_system_naming_its_keyword_refuses_only_the_batches_using_it() -> None:
-    """The example poisonous's resolving system names poisonous: a combat without it leaves
-    the system out of the schedule, so the kernel takes it; with it, the numpy engine."""
-    pytest.importorskip("ecs_combat_poisonous")
-    registry = registry_with("ecs_combat_poisonous")
-    engine = BatchedEngine(registry)
-    kernel = engine.kernel()
-    assert kernel is not None
-    combat = '[combat]\nattackers = { x = "b" }\n'
-    for keywords, refused in (("", False), ("poisonous 1", True)):
-        text = PLAYERS + creature("x", "a", 2, 2, *([keywords] if keywords else [])) + combat
-        scenario = parse_scenario(tomllib.loads(text), registry, "t.toml")
-        batch = scenarios_to_batch([scenario], registry)
-        why = kernel.refusal(engine.schedules.of([batch]), batch)
-        assert ("'poisonous triggers" in why) is refused, why
-        assert (why != "") is refused, why
-
-
 def test_a_plugin_part_reading_an_unknown_column_is_its_error() -> None:
     from ecs_combat import KernelPart, PluginError, System, hookimpl
 
@@ -585,17 +567,23 @@ def test_parts_run_as_python() -> None:
 
 
 def test_a_plugin_without_kernel_parts_still_works() -> None:
-    """Poisonous (examples/poisonous) has no kernel parts and a system without keywords: with
-    it loaded, every batch goes to the numpy engine, which answers as before."""
+    """Poisonous (examples/poisonous) has no kernel parts: a batch using it goes to the numpy
+    engine, which answers as before (an unblocked 2/2 with poisonous 3: 3 poison, 702.70);
+    its systems name poisonous, so a batch without it is left to the kernel."""
     pytest.importorskip("ecs_combat_poisonous")
     registry = registry_with("ecs_combat_poisonous")
     engine = BatchedEngine(registry)
     kernel = engine.kernel()
     assert kernel is not None
+    text = PLAYERS + creature("x", "a", 2, 2, "poisonous 3") + '[combat]\nattackers = { x = "b" }\n'
+    scenario = parse_scenario(tomllib.loads(text), registry, "t.toml")
     generator = make_generator(TournamentSpec(strike_keywords(registry)), registry)
-    batch = draw_battles(generator, 5, 0, 500).batch
+    drawn = draw_battles(generator, 5, 0, 500).batch
+    batch = scenarios_to_batch([scenario], registry)
     why = kernel.refusal(engine.schedules.of([batch]), batch)
-    assert "'poisonous triggers resolve'" in why and "no kernel part" in why
+    assert "'poisonous triggers" in why and "no kernel part" in why
+    assert engine.resolve_batch(batch).player_state["poison"].tolist() == [0, 3]
+    assert kernel.refusal(engine.schedules.of([drawn]), drawn) == ""
     assert_same(
         engine.resolve_batch(batch), BatchedEngine(registry, kernels=False).resolve_batch(batch)
     )
