@@ -265,21 +265,22 @@ def damage_step(
     e0 = 2 * (r0 + bt.blocks[b])  # room for two flows per creature and per block
     e = e0
     for i in range(r0, r1):  # each assigns as it divides: parts write their row's only
-        if not st.in_combat[i]:
+        u = np.uint64(i)  # its columns read unsigned: no wraparound
+        if not st.in_combat[u]:
             continue
-        striker = (st.kw[i] & sp.strike[s]) != 0
-        stays = sp.default[s] and not st.struck[i] and (st.kw[i] & sp.withhold[s]) == 0
+        striker = (st.kw[u] & sp.strike[s]) != 0
+        stays = sp.default[s] and not st.struck[u] and (st.kw[u] & sp.withhold[s]) == 0
         if striker:
-            st.struck[i] = True
-        if not (striker or stays) or c.power[i] <= 0:
+            st.struck[u] = True
+        if not (striker or stays) or c.power[u] <= 0:
             continue
-        a.one_is_lethal[i] = False
-        a.player_gets_excess[i] = False
+        a.one_is_lethal[u] = False
+        a.player_gets_excess[u] = False
         assign_parts(i, c, st, a, guards, o)
         if noting:
-            rc.deals[s, i] = True
-            rc.one_is_lethal[s, i] = a.one_is_lethal[i]
-            rc.player_gets_excess[s, i] = a.player_gets_excess[i]
+            rc.deals[s, u] = True
+            rc.one_is_lethal[s, u] = a.one_is_lethal[u]
+            rc.player_gets_excess[s, u] = a.player_gets_excess[u]
         given = False
         for x in range(dv.start[i], dv.start[i + 1]):
             if dv.step[x] == s:
@@ -287,11 +288,11 @@ def damage_step(
                 given = True
         if given:
             continue
-        if c.attacking[i]:
+        if c.attacking[u]:
             e = attacker_divides(i, e, c, st, bl, fl, a)
-        elif c.blocking[i]:
+        elif c.blocking[u]:
             e = blocker_divides(b, i, e, c, st, bt, bl, fl, a)
-    for x in range(e0, e):
+    for x in range(np.uint64(e0), np.uint64(e)):  # unsigned places and rows: no wraparound
         source, recipient = fl.source[x], fl.recipient[x]
         amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
         if amount <= 0:
@@ -299,11 +300,11 @@ def damage_step(
         kept = replace_parts(source, recipient, amount, c, st, guards, o)  # 120.3
         react_parts(source, recipient, amount, c, st, guards, o)
         if recipient >= 0:
-            c.marked[recipient] += kept
+            c.marked[np.uint64(recipient)] += kept
         else:
             bt.to_players[b] += amount
-            st.to_players[source] += amount
-            c.life[-1 - recipient] -= kept
+            st.to_players[np.uint64(source)] += amount
+            c.life[np.uint64(-1 - recipient)] -= kept
 
 
 def flow(fl: Any, e: int, source: int, recipient: int, amount: int) -> int:
@@ -395,7 +396,7 @@ def check_state(
     """One check of the state-based actions (704.3): toughness 0 or less (704.5f), lethal
     damage (704.5g), players at 0 life (704.5a) and the plugins' conditions; destruction
     (701.8) less what the `destroy` parts exempt; creatures leave, players lose."""
-    r0, r1 = bt.rows[b], bt.rows[b + 1]
+    r0, r1 = np.uint64(bt.rows[b]), np.uint64(bt.rows[b + 1])  # unsigned rows: no wraparound
     p0, p1 = bt.players[b], bt.players[b + 1]
     for p in range(p0, p1):
         k.loses[p] = c.life[p] <= 0 and not c.lost[p]
