@@ -196,7 +196,7 @@ def declare(b: int, c: Any, st: Any, bt: Any) -> tuple[bool, Any]:
     """Attackers (508): whether the battle has one, and their keywords (bits or-ed)."""
     has_attack = False
     keywords = np.uint64(0)
-    for i in range(bt.rows[b], bt.rows[b + 1]):
+    for i in range(np.uint64(bt.rows[b]), np.uint64(bt.rows[b + 1])):  # unsigned: no wraparound
         if c.attacking[i]:
             st.in_combat[i] = True
             has_attack = True
@@ -208,8 +208,8 @@ def declare_blocks(b: int, keywords: Any, c: Any, st: Any, bt: Any, bl: Any) -> 
     """Blockers (509): the blocks of a blocker on the battlefield of an attacker still
     attacking (509.1a; an attacker all of whose blockers are gone is not blocked); the
     keywords of every creature in combat (`keywords`: the attackers', bits or-ed)."""
-    for q in range(bt.blocks[b], bt.blocks[b + 1]):
-        x, y = bl.attacker[q], bl.blocker[q]
+    for q in range(np.uint64(bt.blocks[b]), np.uint64(bt.blocks[b + 1])):  # unsigned: no wraparound
+        x, y = np.uint64(bl.attacker[q]), np.uint64(bl.blocker[q])
         if st.a_count[x] == 0:
             st.a_start[x] = q
         st.a_count[x] += 1
@@ -241,7 +241,7 @@ def step_exists(b: int, s: int, c: Any, st: Any, bt: Any, sp: Any) -> bool:
     """The default step always; another if a creature in combat strikes in it (510.4)."""
     if sp.default[s]:
         return True
-    for i in range(bt.rows[b], bt.rows[b + 1]):
+    for i in range(np.uint64(bt.rows[b]), np.uint64(bt.rows[b + 1])):  # unsigned: no wraparound
         if st.in_combat[i] and st.kw[i] & sp.strike[s]:
             return True
     return False
