@@ -309,9 +309,10 @@ def damage_step(
 
 def flow(fl: Any, e: int, source: int, recipient: int, amount: int) -> int:
     """Note damage to deal; the next flow's place."""
-    fl.source[e] = source
-    fl.recipient[e] = recipient
-    fl.amount[e] = amount
+    at = np.uint64(e)  # unsigned: no wraparound
+    fl.source[at] = source
+    fl.recipient[at] = recipient
+    fl.amount[at] = amount
     return e + 1
 
 
@@ -328,28 +329,30 @@ def attacker_divides(i: int, e: int, c: Any, st: Any, bl: Any, fl: Any, a: Any) 
     """An attacker's damage (RULES.md section 3): all to the player if unblocked; else
     lethal damage to each blocker still blocking in declared order, the rest to the player
     where a system allows excess, else to the first of them (702.19b-e)."""
-    power = c.power[i]
-    player = -1 - c.attacked[i]
-    if not st.blocked[i]:
+    u = np.uint64(i)  # its columns, its blocks and its blockers read unsigned: no wraparound
+    power = c.power[u]
+    player = -1 - c.attacked[u]
+    if not st.blocked[u]:
         return flow(fl, e, i, player, power)
     first = -1
     owed = 0
-    for q in range(st.a_start[i], st.a_start[i] + st.a_count[i]):
-        y = bl.blocker[q]
+    q0 = np.uint64(st.a_start[u])
+    for q in range(q0, q0 + np.uint64(st.a_count[u])):
+        y = np.uint64(bl.blocker[q])
         if not c.blocking[y]:
             continue
-        due = lethal(y, i, c, a)
+        due = lethal(y, u, c, a)
         if first < 0:
             first = e
         e = flow(fl, e, i, y, min(max(power - owed, 0), due))
         owed += due
     if first < 0:  # no blocker left: all of it to the player, or none (702.19e)
-        if a.player_gets_excess[i]:
+        if a.player_gets_excess[u]:
             e = flow(fl, e, i, player, power)
         return e
     left = max(power - owed, 0)
     if left > 0:
-        if a.player_gets_excess[i]:
+        if a.player_gets_excess[u]:
             e = flow(fl, e, i, player, left)
         else:
             fl.amount[first] += left
@@ -361,9 +364,10 @@ def blocker_divides(
 ) -> int:  # fmt: skip
     """A blocker's damage over the attackers it blocks that still attack, in the order it
     declared them: lethal damage to each, the rest to the first (510.1d)."""
-    if st.b_count[j] == 1:  # one block (the usual case): all of it to its attacker
-        x = bl.attacker[st.b_first[j]]
-        return flow(fl, e, j, x, c.power[j]) if c.attacking[x] else e
+    u = np.uint64(j)  # unsigned: no wraparound
+    if st.b_count[u] == 1:  # one block (the usual case): all of it to its attacker
+        x = np.uint64(bl.attacker[st.b_first[u]])
+        return flow(fl, e, j, x, c.power[u]) if c.attacking[x] else e
     q0 = bt.blocks[b]
     n = 0
     for q in range(q0, bt.blocks[b + 1]):
