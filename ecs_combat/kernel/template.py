@@ -307,7 +307,7 @@ def damage_step(
             c.life[np.uint64(-1 - recipient)] -= kept
 
 
-def flow(fl: Any, e: int, source: int, recipient: int, amount: int) -> int:
+def flow(fl: Any, e: int, source: int, recipient: int | np.uint64, amount: int) -> int:
     """Note damage to deal; the next flow's place."""
     at = np.uint64(e)  # unsigned: no wraparound
     fl.source[at] = source
@@ -316,7 +316,7 @@ def flow(fl: Any, e: int, source: int, recipient: int, amount: int) -> int:
     return e + 1
 
 
-def lethal(row: int, source: int, c: Any, a: Any) -> int:
+def lethal(row: int | np.uint64, source: int | np.uint64, c: Any, a: Any) -> int:
     """Damage lethal to a creature from a source (702.19b; 1 from a source whose damage
     destroys, 702.2c), never below 0."""
     owed: int = max(c.toughness[row] - c.marked[row], 0)
