@@ -58,3 +58,19 @@ def test_other_bit_generators_read_through_random() -> None:
     words = float32_words(mine, 101)
     assert np.array_equal(words.astype(np.float32) / np.float32(GRID), u)
     assert np.array_equal(mine.random(5, dtype=np.float32), expected.random(5, dtype=np.float32))
+
+
+@pytest.mark.parametrize("before", [0, 1])
+@pytest.mark.parametrize("count", [0, 1, 2, 1001])
+@pytest.mark.parametrize("bits", [np.random.PCG64, np.random.Philox])
+def test_unshifted_words_have_the_draws_in_their_top_24_bits(
+    before: int, count: int, bits: type[np.random.BitGenerator]
+) -> None:
+    expected, mine = (np.random.Generator(bits(before + count)) for _ in "ab")
+    for rng in (expected, mine):
+        rng.random(before, dtype=np.float32)
+    u = expected.random(count, dtype=np.float32)
+    words = float32_words(mine, count, shifted=False)
+    assert words.dtype == np.uint32 and words.shape == (count,)
+    assert np.array_equal((words >> np.uint32(8)).astype(np.float32) / np.float32(GRID), u)
+    assert np.array_equal(mine.random(5, dtype=np.float32), expected.random(5, dtype=np.float32))

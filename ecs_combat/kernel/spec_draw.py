@@ -14,18 +14,24 @@ from numba import njit
 
 #: ``cast_kind``: a blocked attacker, an attacker, a blocker (``CAST_TARGETS``).
 BLOCKED_ATTACKER, ATTACKER, BLOCKER = 0, 1, 2
+#: A drawn 32-bit word's float32 uniform is its top 24 bits.
+SHIFT = np.uint32(8)
 
 
 @njit(cache=True, nogil=True)
 def reset(work: Any, fresh: Any, segments: Any, rows: int) -> None:  # pragma: no cover
     """The kernel's state back to its first values: each segment (offset, words, bytes a
-    row, or 0 for a column copied whole) of `work` from `fresh`, 8-byte words each, a row
-    column's first `rows` rows only."""
+    row or 0 for a column copied whole, whether its words are all one) of `work` from
+    `fresh`, 8-byte words each, a row column's first `rows` rows only; a segment of one
+    word repeated is filled with it, not copied."""
     for s in range(segments.shape[0]):
         offset, size, per_row = segments[s, 0], segments[s, 1], segments[s, 2]
         if per_row:
             size = min(size, (rows * per_row + 7) // 8)
-        work[offset : offset + size] = fresh[offset : offset + size]
+        if segments[s, 3]:
+            work[offset : offset + size] = fresh[offset]
+        else:
+            work[offset : offset + size] = fresh[offset : offset + size]
 
 
 @njit(cache=True, nogil=True)
@@ -41,9 +47,9 @@ def draw_block(
     rows, or -1 if they would not fit the arrays.
 
     The numbers, as drawn: attackers per battle `n_att`, blockers per attacker `per_att`,
-    power and toughness per row for an attacker and for a blocker, `words` the float32
-    uniforms' 24-bit words (keyword-major, then chance-major), `player_values` [p, 2n] the
-    players' uniforms. `kw_limits` [2, k] and `chance_limits` [2, s]: per side, each
+    power and toughness per row for an attacker and for a blocker, `words` the 32-bit words
+    whose top 24 bits make the float32 uniforms (keyword-major, then chance-major),
+    `player_values` [p, 2n] the players' uniforms. `kw_limits` [2, k] and `chance_limits` [2, s]: per side, each
     keyword's and each chance's (creature states, then casts) limit on a word; `kw_bits`
     [2**k] the keyword mask of each set of keywords (bit ``j``: keyword ``j``);
     `player_chances` [p] the players' states'; `tables` [3, 2**k]: per set of keywords,
@@ -87,7 +93,7 @@ def draw_block(
     for key in range(player_chances.shape[0]):
         for x in range(2 * n):
             player_drawn[key, x] = player_values[key, x] < player_chances[key]
-    _blocks(n, total, tables, legal, core, attacking, info, starts, blocks)
+    _blocks(n, n_att, total, tables, legal, core, attacking, info, starts, blocks)
     _casts(n, casts, core, attacking, info, starts, events, drawn, drawn.shape[0] - casts.shape[0])
     return total
 
@@ -97,8 +103,8 @@ def _keywords(
     total: int, words: Any, kw_limits: Any, kw_bits: Any, chance_limits: Any, tables: Any,
     info: Any, keywords: Any, drawn: Any,
 ) -> None:  # fmt: skip  # pragma: no cover
-    """Each row's keywords (its set, mask and matchup code) and chances, as drawn: a word
-    below its side's limit (:mod:`ecs_combat.simulation.float_words`)."""
+    """Each row's keywords (its set, mask and matchup code) and chances, as drawn: a word's
+    top 24 bits below its side's limit (:mod:`ecs_combat.simulation.float_words`)."""
     k = kw_limits.shape[1]
     role, sets, codes = info[0], info[1], info[3]
     for i in range(total):
@@ -108,7 +114,7 @@ def _keywords(
         row = words[j * total : (j + 1) * total]
         for i in range(total):
             limit = limit_b if role[i] else limit_a
-            sets[i] |= np.int64(row[i] < limit) << j
+            sets[i] |= np.int64(row[i] >> SHIFT < limit) << j
     for i in range(total):
         keywords[i] = kw_bits[sets[i]]
         codes[i] = tables[2, sets[i]]
@@ -116,13 +122,13 @@ def _keywords(
         limit_a, limit_b = chance_limits[0, j], chance_limits[1, j]
         row = words[(k + j) * total : (k + j + 1) * total]
         for i in range(total):
-            drawn[j, i] = row[i] < (limit_b if role[i] else limit_a)
+            drawn[j, i] = row[i] >> SHIFT < (limit_b if role[i] else limit_a)
 
 
 @njit(inline="always")
 def _blocks(
-    n: int, total: int, tables: Any, legal: Any, core: Any, attacking: Any, info: Any,
-    starts: Any, blocks: Any,
+    n: int, n_att: Any, total: int, tables: Any, legal: Any, core: Any, attacking: Any,
+    info: Any, starts: Any, blocks: Any,
 ) -> None:  # fmt: skip  # pragma: no cover
     """Who attacks and the blocks the rules allow, as ``assemble`` finds them: each drawn
     blocker that may block its attacker, which attacks; an attacker left with fewer blockers
@@ -138,18 +144,19 @@ def _blocks(
         marked[i] = 0
     for i in range(total):  # legal alone first, counted per attacker
         t = target[i]
-        if t >= 0 and attacking[t] and legal[sets[t], sets[i]]:
-            marked[i] = 1
-            count[t] += 1
+        if t >= 0:
+            legal_here = attacking[t] & legal[sets[t], sets[i]]
+            marked[i] = legal_here
+            count[t] += legal_here
     q = 0
-    for b in range(n):
+    for b in range(n):  # each drawn blocker's block written, kept if it stands (no branch)
         starts[1, b] = q
-        for i in range(starts[0, b], starts[0, b + 1]):
+        for i in range(starts[0, b] + n_att[b], starts[0, b + 1]):
             t = target[i]
-            if t >= 0 and marked[i] and (needed[sets[t]] <= 1 or count[t] >= needed[sets[t]]):
-                blocks[0, q] = i
-                blocks[1, q] = t
-                q += 1
+            need = needed[sets[t]]
+            blocks[0, q] = i
+            blocks[1, q] = t
+            q += (marked[i] == 1) & ((need <= 1) | (count[t] >= need))
     starts[1, n] = q
     for i in range(total):  # from now on: whether it blocks or is blocked
         marked[i] = 0
@@ -167,25 +174,23 @@ def _casts(
     then in ``[[casts]]`` order."""
     controller, role, marked = core[1], info[0], info[2]
     e = 0
-    for b in range(n):
+    for b in range(n):  # each row's event written, kept if drawn and eligible (no branch)
         starts[2, b] = e
         for i in range(starts[0, b], starts[0, b + 1]):
+            engaged = marked[i] == 1
             for c in range(casts.shape[0]):
-                if not drawn[states + c, i]:
-                    continue
                 kind = casts[c, 0]
                 if kind == BLOCKED_ATTACKER:
-                    eligible = attacking[i] and marked[i] == 1
+                    eligible = attacking[i] & engaged
                 elif kind == ATTACKER:
                     eligible = attacking[i]
                 else:
-                    eligible = role[i] == 1 and marked[i] == 1
-                if eligible:
-                    events[0, e] = i
-                    events[1, e] = controller[i]
-                    events[2, e] = casts[c, 1]
-                    events[3, e] = casts[c, 2]
-                    e += 1
+                    eligible = (role[i] == 1) & engaged
+                events[0, e] = i
+                events[1, e] = controller[i]
+                events[2, e] = casts[c, 1]
+                events[3, e] = casts[c, 2]
+                e += drawn[states + c, i] & eligible
     starts[2, n] = e
 
 

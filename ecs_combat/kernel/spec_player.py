@@ -160,7 +160,8 @@ class SpecPlayer:
 
     def _image(self, arguments: tuple[Any, ...], rows: int) -> None:
         """The kernel's state columns as views into one byte buffer, with a fresh copy of it
-        to reset them from before each block (a creature column's drawn rows only)."""
+        to reset them from before each block (a creature column's drawn rows only; one of a
+        single word repeated filled with it)."""
         st = arguments[1]
         n = self.shape.battles
         drawn = (self._core, self._attacking, self._keywords, self._drawn, self._player_drawn)
@@ -183,13 +184,21 @@ class SpecPlayer:
             per_row = array.itemsize if by_row else 0  # else copied whole (players, battles)
             segments.append((offset // 8, -(-array.nbytes // 8), per_row))
             offset += -(-array.nbytes // 8) * 8
+        self._fresh = self._work.view(np.uint64).copy()
+        self._segments = np.array(
+            [(*segment, _repeated(self._fresh, *segment[:2])) for segment in segments], I64
+        ).reshape(-1, 4)
         self._arguments = replaced(arguments, views)
         self._alive = views.get(id(self._alive), self._alive)
         self._to_players = views.get(id(self._to_players), self._to_players)
         self._copies = [(views.get(id(a), a), v) for a, v in self._copies]
-        self._segments = np.array(segments, I64).reshape(-1, 3)
-        self._fresh = self._work.view(np.uint64).copy()
         self._words = self._work.view(np.uint64)
+
+
+def _repeated(words: AnyArray, start: int, size: int) -> int:
+    """1 if the `size` words of `words` from `start` are one word repeated, else 0."""
+    segment = words[start : start + size]
+    return int(size > 0 and bool(np.all(segment == segment[0])))
 
 
 def _read_only(values: AnyArray) -> AnyArray:

@@ -196,7 +196,7 @@ def declare(b: int, c: Any, st: Any, bt: Any) -> tuple[bool, Any]:
     """Attackers (508): whether the battle has one, and their keywords (bits or-ed)."""
     has_attack = False
     keywords = np.uint64(0)
-    for i in range(bt.rows[b], bt.rows[b + 1]):
+    for i in range(np.uint64(bt.rows[b]), np.uint64(bt.rows[b + 1])):  # unsigned: no wraparound
         if c.attacking[i]:
             st.in_combat[i] = True
             has_attack = True
@@ -208,8 +208,8 @@ def declare_blocks(b: int, keywords: Any, c: Any, st: Any, bt: Any, bl: Any) -> 
     """Blockers (509): the blocks of a blocker on the battlefield of an attacker still
     attacking (509.1a; an attacker all of whose blockers are gone is not blocked); the
     keywords of every creature in combat (`keywords`: the attackers', bits or-ed)."""
-    for q in range(bt.blocks[b], bt.blocks[b + 1]):
-        x, y = bl.attacker[q], bl.blocker[q]
+    for q in range(np.uint64(bt.blocks[b]), np.uint64(bt.blocks[b + 1])):  # unsigned: no wraparound
+        x, y = np.uint64(bl.attacker[q]), np.uint64(bl.blocker[q])
         if st.a_count[x] == 0:
             st.a_start[x] = q
         st.a_count[x] += 1
@@ -241,7 +241,7 @@ def step_exists(b: int, s: int, c: Any, st: Any, bt: Any, sp: Any) -> bool:
     """The default step always; another if a creature in combat strikes in it (510.4)."""
     if sp.default[s]:
         return True
-    for i in range(bt.rows[b], bt.rows[b + 1]):
+    for i in range(np.uint64(bt.rows[b]), np.uint64(bt.rows[b + 1])):  # unsigned: no wraparound
         if st.in_combat[i] and st.kw[i] & sp.strike[s]:
             return True
     return False
@@ -265,21 +265,22 @@ def damage_step(
     e0 = 2 * (r0 + bt.blocks[b])  # room for two flows per creature and per block
     e = e0
     for i in range(r0, r1):  # each assigns as it divides: parts write their row's only
-        if not st.in_combat[i]:
+        u = np.uint64(i)  # its columns read unsigned: no wraparound
+        if not st.in_combat[u]:
             continue
-        striker = (st.kw[i] & sp.strike[s]) != 0
-        stays = sp.default[s] and not st.struck[i] and (st.kw[i] & sp.withhold[s]) == 0
+        striker = (st.kw[u] & sp.strike[s]) != 0
+        stays = sp.default[s] and not st.struck[u] and (st.kw[u] & sp.withhold[s]) == 0
         if striker:
-            st.struck[i] = True
-        if not (striker or stays) or c.power[i] <= 0:
+            st.struck[u] = True
+        if not (striker or stays) or c.power[u] <= 0:
             continue
-        a.one_is_lethal[i] = False
-        a.player_gets_excess[i] = False
+        a.one_is_lethal[u] = False
+        a.player_gets_excess[u] = False
         assign_parts(i, c, st, bt, bl, a, guards, o)
         if noting:
-            rc.deals[s, i] = True
-            rc.one_is_lethal[s, i] = a.one_is_lethal[i]
-            rc.player_gets_excess[s, i] = a.player_gets_excess[i]
+            rc.deals[s, u] = True
+            rc.one_is_lethal[s, u] = a.one_is_lethal[u]
+            rc.player_gets_excess[s, u] = a.player_gets_excess[u]
         given = False
         for x in range(dv.start[i], dv.start[i + 1]):
             if dv.step[x] == s:
@@ -287,11 +288,11 @@ def damage_step(
                 given = True
         if given:
             continue
-        if c.attacking[i]:
+        if c.attacking[u]:
             e = attacker_divides(i, e, c, st, bl, fl, a)
-        elif c.blocking[i]:
+        elif c.blocking[u]:
             e = blocker_divides(b, i, e, c, st, bt, bl, fl, a)
-    for x in range(e0, e):
+    for x in range(np.uint64(e0), np.uint64(e)):  # unsigned places and rows: no wraparound
         source, recipient = fl.source[x], fl.recipient[x]
         amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
         if amount <= 0:
@@ -299,22 +300,23 @@ def damage_step(
         kept = replace_parts(source, recipient, amount, c, st, guards, o)  # 120.3
         react_parts(source, recipient, amount, c, st, guards, o)
         if recipient >= 0:
-            c.marked[recipient] += kept
+            c.marked[np.uint64(recipient)] += kept
         else:
             bt.to_players[b] += amount
-            st.to_players[source] += amount
-            c.life[-1 - recipient] -= kept
+            st.to_players[np.uint64(source)] += amount
+            c.life[np.uint64(-1 - recipient)] -= kept
 
 
-def flow(fl: Any, e: int, source: int, recipient: int, amount: int) -> int:
+def flow(fl: Any, e: int, source: int, recipient: int | np.uint64, amount: int) -> int:
     """Note damage to deal; the next flow's place."""
-    fl.source[e] = source
-    fl.recipient[e] = recipient
-    fl.amount[e] = amount
+    at = np.uint64(e)  # unsigned: no wraparound
+    fl.source[at] = source
+    fl.recipient[at] = recipient
+    fl.amount[at] = amount
     return e + 1
 
 
-def lethal(row: int, source: int, c: Any, a: Any) -> int:
+def lethal(row: int | np.uint64, source: int | np.uint64, c: Any, a: Any) -> int:
     """Damage lethal to a creature from a source (702.19b; 1 from a source whose damage
     destroys, 702.2c), never below 0."""
     owed: int = max(c.toughness[row] - c.marked[row], 0)
@@ -327,28 +329,30 @@ def attacker_divides(i: int, e: int, c: Any, st: Any, bl: Any, fl: Any, a: Any) 
     """An attacker's damage (RULES.md section 3): all to the player if unblocked; else
     lethal damage to each blocker still blocking in declared order, the rest to the player
     where a system allows excess, else to the first of them (702.19b-e)."""
-    power = c.power[i]
-    player = -1 - c.attacked[i]
-    if not st.blocked[i]:
+    u = np.uint64(i)  # its columns, its blocks and its blockers read unsigned: no wraparound
+    power = c.power[u]
+    player = -1 - c.attacked[u]
+    if not st.blocked[u]:
         return flow(fl, e, i, player, power)
     first = -1
     owed = 0
-    for q in range(st.a_start[i], st.a_start[i] + st.a_count[i]):
-        y = bl.blocker[q]
+    q0 = np.uint64(st.a_start[u])
+    for q in range(q0, q0 + np.uint64(st.a_count[u])):
+        y = np.uint64(bl.blocker[q])
         if not c.blocking[y]:
             continue
-        due = lethal(y, i, c, a)
+        due = lethal(y, u, c, a)
         if first < 0:
             first = e
         e = flow(fl, e, i, y, min(max(power - owed, 0), due))
         owed += due
     if first < 0:  # no blocker left: all of it to the player, or none (702.19e)
-        if a.player_gets_excess[i]:
+        if a.player_gets_excess[u]:
             e = flow(fl, e, i, player, power)
         return e
     left = max(power - owed, 0)
     if left > 0:
-        if a.player_gets_excess[i]:
+        if a.player_gets_excess[u]:
             e = flow(fl, e, i, player, left)
         else:
             fl.amount[first] += left
@@ -360,9 +364,10 @@ def blocker_divides(
 ) -> int:  # fmt: skip
     """A blocker's damage over the attackers it blocks that still attack, in the order it
     declared them: lethal damage to each, the rest to the first (510.1d)."""
-    if st.b_count[j] == 1:  # one block (the usual case): all of it to its attacker
-        x = bl.attacker[st.b_first[j]]
-        return flow(fl, e, j, x, c.power[j]) if c.attacking[x] else e
+    u = np.uint64(j)  # unsigned: no wraparound
+    if st.b_count[u] == 1:  # one block (the usual case): all of it to its attacker
+        x = np.uint64(bl.attacker[st.b_first[u]])
+        return flow(fl, e, j, x, c.power[u]) if c.attacking[x] else e
     q0 = bt.blocks[b]
     n = 0
     for q in range(q0, bt.blocks[b + 1]):
@@ -395,7 +400,7 @@ def check_state(
     """One check of the state-based actions (704.3): toughness 0 or less (704.5f), lethal
     damage (704.5g), players at 0 life (704.5a) and the plugins' conditions; destruction
     (701.8) less what the `destroy` parts exempt; creatures leave, players lose."""
-    r0, r1 = bt.rows[b], bt.rows[b + 1]
+    r0, r1 = np.uint64(bt.rows[b]), np.uint64(bt.rows[b + 1])  # unsigned rows: no wraparound
     p0, p1 = bt.players[b], bt.players[b + 1]
     for p in range(p0, p1):
         k.loses[p] = c.life[p] <= 0 and not c.lost[p]

@@ -24,14 +24,16 @@ WordArray = npt.NDArray[np.uint32]
 GRID = 1 << 24
 
 
-def float32_words(rng: np.random.Generator, count: int) -> WordArray:
+def float32_words(rng: np.random.Generator, count: int, shifted: bool = True) -> WordArray:
     """The 24-bit integers ``k`` of the next `count` values ``k * 2**-24`` that
-    ``rng.random(count, dtype=np.float32)`` would give, consuming the generator as it would."""
+    ``rng.random(count, dtype=np.float32)`` would give, consuming the generator as it would;
+    unless `shifted`, the 32-bit words whose top 24 bits they are (the low 8 bits arbitrary),
+    for a reader that shifts them itself."""
     bits = rng.bit_generator
     if type(bits) is not np.random.PCG64:
         drawn = rng.random(count, dtype=np.float32) * np.float32(GRID)
         out: WordArray = drawn.astype(np.uint32)
-        return out
+        return out if shifted else out << np.uint32(8)
     state: Any = bits.state
     held = int(state["has_uint32"])
     if count == 0:
@@ -51,7 +53,8 @@ def float32_words(rng: np.random.Generator, count: int) -> WordArray:
         after["has_uint32"] = 0
         after["uinteger"] = int(words[-1]) if fresh else state["uinteger"]
     bits.state = after
-    words >>= np.uint32(8)
+    if shifted:
+        words >>= np.uint32(8)
     return words
 
 

@@ -153,7 +153,8 @@ def _numbers(
     """A block's random numbers, drawn with the calls :meth:`SpecGenerator.draw
     <ecs_combat.simulation.generate.SpecGenerator.draw>` makes, in its order: attackers per
     battle, blockers per attacker, power and toughness (for an attacker, for a blocker),
-    `uniforms` float32 words a row, each player's state's uniforms."""
+    `uniforms` float32 words a row (32-bit: their top 24 bits), each player's state's
+    uniforms."""
     n_att = rng.integers(spec.attackers[0], spec.attackers[1] + 1, size=n)
     total_att = int(n_att.sum())
     per_att = rng.integers(
@@ -168,7 +169,7 @@ def _numbers(
         mine = rng.integers(a[0], a[1] + 1, size=(rows,), dtype=np.int16)
         other = mine if a == b else rng.integers(b[0], b[1] + 1, size=(rows,), dtype=np.int16)
         drawn += [mine, other]
-    drawn.append(float32_words(rng, uniforms * rows))
+    drawn.append(float32_words(rng, uniforms * rows, shifted=False))
     players = [rng.random((n, 2)).reshape(-1) for _ in spec.player_state]
     drawn.append(np.array(players, np.float64).reshape(len(players), 2 * n))
     return tuple(drawn)
