@@ -135,8 +135,11 @@ def test_swapped_roles_are_not_merged(registry: Registry) -> None:
     index = {name: i for i, name in enumerate(generator.pool.names)}
     knight, wolf = index["White Knight"], index["Watchwolf"]
     n = store.n_cards
-    assert store.columns[0, knight * n + wolf] == 2  # the attacker died, not the blocker
-    assert store.columns[0, wolf * n + knight] == 1  # the blocker died
+    # outcomes seen from each side: neither dies, won, lost, traded
+    lost = store.attacker[:4, knight * n + wolf].tolist()
+    assert lost == [0, 0, 1, 0] and store.blocker[:4, knight * n + wolf].tolist() == [0, 1, 0, 0]
+    won = store.attacker[:4, wolf * n + knight].tolist()
+    assert won == [0, 1, 0, 0] and store.blocker[:4, wolf * n + knight].tolist() == [0, 0, 1, 0]
 
 
 def test_battles_drawing_more_than_their_cards_keep_nothing(registry: Registry) -> None:
@@ -197,8 +200,9 @@ def test_the_store_is_bounded(registry: Registry, monkeypatch: pytest.MonkeyPatc
     generator = make_generator(spec_of(registry, THREE), registry)
     engine = make_engine("batched", registry)
     store = kept_for(generator, engine)
-    assert store is not None and store.columns.shape == (6, 9) and store.known.shape == (9,)
-    assert pool_boards.KEPT_BOARDS >= 1024 * 1024
+    assert store is not None and store.known.shape == (9,)
+    assert store.attacker.shape == store.blocker.shape == (7, 9)
+    assert pool_boards.KEPT_BOARDS >= 512 * 512
     monkeypatch.setattr(pool_boards, "KEPT_BOARDS", 8)
     wide = make_generator(spec_of(registry, THREE), registry)
     assert kept_for(wide, engine) is None

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ecs_combat.batched import BatchOutcome, BoolArray, CombatBatch, IntArray, MaskArray
 from ecs_combat.plugin.definitions import FROM_WORDS
@@ -382,12 +381,6 @@ def _outcome_counts(keys: IntArray, n_cards: int) -> IntArray:
     """A per-card tally with its outcome columns counted from ``(card * 2 + role) * 4 +
     outcome seen from the card's side`` per row."""
     by = np.bincount(keys, minlength=n_cards * 8).reshape(n_cards, 2, 4)
-    return _outcome_counts_of(by, n_cards)
-
-
-def _outcome_counts_of(by: IntArray, n_cards: int) -> IntArray:
-    """A per-card tally with its outcome columns from the battles counted per card, role
-    and outcome seen from the card's side ([card, role, 4])."""
     out = np.zeros((n_cards, 2, len(CARD_COLUMNS)), dtype=np.int64)
     out[..., 0] = by.sum(axis=-1)
     out[..., 1:4] = by[..., 1:4]
@@ -420,39 +413,3 @@ def totals_of(cards: IntArray) -> IntArray:
     per-card tally: each battle has one attacker and one blocker."""
     attacking, blocking = cards[:, 0].sum(axis=0), cards[:, 1].sum(axis=0)
     return np.array([*attacking[:6].tolist(), int(attacking[6]), int(blocking[6])], dtype=np.int64)
-
-
-def weighted_card_counts(
-    a: IntArray,
-    b: IntArray,
-    code: IntArray,
-    credited: tuple[IntArray, IntArray, IntArray, IntArray, IntArray],
-    times: IntArray,
-    n_cards: int,
-) -> IntArray:
-    """:func:`card_counts` of one-on-one battles given once each with how many `times` each
-    was drawn: per battle the attacker's card `a`, the blocker's `b`, the outcome code, and
-    `credited` (damage to players; dealt to players by the attacker, by the blocker; life
-    gained from the attacker, from the blocker). Every sum is of integers below 2^53, so
-    exact, as battle by battle."""
-    keys = np.concatenate([a * 8 + code, b * 8 + 4 + _SEEN_FROM[1][code]])
-    twice = np.concatenate([times, times]).astype(np.float64)
-    by = np.bincount(keys, weights=twice, minlength=n_cards * 8)
-    out = _outcome_counts_of(by.astype(np.int64).reshape(n_cards, 2, 4), n_cards)
-    at = np.concatenate([a * 2, b * 2 + 1])
-    damage, *rows = credited
-    out[..., 5] = _summed(at, np.concatenate([damage, damage]), twice, n_cards)
-    out[..., 6] = out[..., 2] + out[..., 3]
-    out[..., 7] = _summed(at, np.concatenate(rows[0:2]), twice, n_cards)
-    out[..., 8] = _summed(at, np.concatenate(rows[2:4]), twice, n_cards)
-    return out
-
-
-def _summed(
-    at: IntArray, values: IntArray, times: npt.NDArray[np.float64], n_cards: int
-) -> IntArray:
-    """Per ``card * 2 + role``: the sum of `values` each counted `times`, [card, role]."""
-    weights = values.astype(np.float64) * times
-    summed = np.bincount(at, weights=weights, minlength=2 * n_cards)
-    out: IntArray = np.rint(summed).astype(np.int64).reshape(n_cards, 2)
-    return out

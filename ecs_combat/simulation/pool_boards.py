@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ecs_combat.batched import IntArray
-from ecs_combat.simulation.card_draw import totals_of, weighted_card_counts
+from ecs_combat.simulation.card_draw import CARD_COLUMNS, totals_of
 from ecs_combat.simulation.generate import (
     Draws,
     Generator,
@@ -37,9 +37,12 @@ from ecs_combat.simulation.pool import CardPool
 from ecs_combat.simulation.spec import BattleSpec
 
 I64 = np.int64
-#: The most card pairs a pool keeps outcomes for (1,048,576: a 1,024-card pool; 6 int64 and
-#: a flag each, 50 MB).
-KEPT_BOARDS = 1 << 20
+#: The most card pairs a pool keeps outcomes for (524,288: a 724-card pool; 14 int32 and a
+#: flag each, 30 MB).
+KEPT_BOARDS = 1 << 19
+#: Which outcome code (simulate.OUTCOME_NAMES) each role sees as neither dies, a win, a loss,
+#: a trade.
+_SEEN_FROM = ((0, 1, 2, 3), (0, 2, 1, 3))
 #: What a one-on-one block of a card pool draws per battle; a generator drawing more keeps no
 #: outcomes (its battles would not be decided by their cards alone).
 _DRAWN = frozenset({"creatures", "side"})
@@ -61,16 +64,18 @@ class PoolTally:
 
 class PoolOutcomes:
     """The outcome of every card pair (attacker's card, blocker's card) resolved so far, by
-    pair number ``attacker * cards + blocker``."""
+    pair number ``attacker * cards + blocker``, as each side's card counts it: per pair,
+    whether the battle was each outcome seen from that side (neither dies, won, lost,
+    traded: :data:`~.card_draw.CARD_COLUMNS`' order), the damage to players, and what the
+    side's creature dealt to players and gained its controller."""
 
     def __init__(self, pool: CardPool, engine: object) -> None:
         self.engine = engine
         self.pool = pool
         self.n_cards = n = len(pool)
         self.known = np.zeros(n * n, np.bool_)
-        # per pair: outcome code, damage to players, dealt to players by the attacker, by
-        # the blocker, life gained from the attacker, from the blocker
-        self.columns = np.zeros((6, n * n), I64)
+        self.attacker = np.zeros((7, n * n), np.int32)
+        self.blocker = np.zeros((7, n * n), np.int32)
 
     def numbers(self, side: IntArray) -> IntArray:
         """[n] each battle's pair number, from its drawn side indices ([n, 2])."""
@@ -95,26 +100,31 @@ class PoolOutcomes:
         rows = np.zeros(2 * n, I64)
         dealt = rows if outcome.dealt_to_players is None else outcome.dealt_to_players
         gained = rows if outcome.life_gained is None else outcome.life_gained
-        found = (
-            code,
-            outcome.damage_to_players,
-            dealt[0::2],
-            dealt[1::2],
-            gained[0::2],
-            gained[1::2],
-        )
-        for row, values in enumerate(found):
-            self.columns[row, pairs] = values
+        for role, kept in enumerate((self.attacker, self.blocker)):
+            for seen in range(4):  # the blocker wins when the attacker loses (code 2)
+                kept[seen, pairs] = code == _SEEN_FROM[role][seen]
+            kept[4, pairs] = outcome.damage_to_players
+            kept[5, pairs] = dealt[role::2]
+            kept[6, pairs] = gained[role::2]
         self.known[pairs] = True
 
     def tally(self, number: IntArray) -> IntArray:
-        """The per-card tally of battles of pair numbers `number`, all known."""
-        times = np.bincount(number, minlength=self.known.shape[0])
-        drawn = np.flatnonzero(times)
-        a, b = np.divmod(drawn, self.n_cards)
-        code, damage, a_dealt, b_dealt, a_gained, b_gained = self.columns[:, drawn]
-        credited = (damage, a_dealt, b_dealt, a_gained, b_gained)
-        return weighted_card_counts(a, b, code, credited, times[drawn], self.n_cards)
+        """The per-card tally of battles of pair numbers `number`, all known
+        ([card, role, :data:`~.card_draw.CARD_COLUMNS`])."""
+        n = self.n_cards
+        times = np.bincount(number, minlength=n * n).reshape(n, n)
+        out = np.zeros((n, 2, len(CARD_COLUMNS)), I64)
+        for role, kept in enumerate((self.attacker, self.blocker)):
+            # each card's sums over the cards it met, every pair counted as often as drawn
+            summed = (kept.reshape(7, n, n) * times).sum(axis=2 - role, dtype=I64)
+            out[:, role, 0] = summed[:4].sum(axis=0)
+            out[:, role, 1:4] = summed[1:4].T
+            out[:, role, 4] = summed[0]
+            out[:, role, 5] = summed[4]
+            out[:, role, 6] = summed[2] + summed[3]
+            out[:, role, 7] = summed[5]
+            out[:, role, 8] = summed[6]
+        return out
 
 
 def keeps_outcomes(generator: Generator) -> bool:
