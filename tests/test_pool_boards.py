@@ -224,3 +224,21 @@ def test_the_store_does_not_keep_its_generator_alive(registry: Registry) -> None
     del generator, store
     gc.collect()
     assert freed() is None and freed_store() is None
+
+
+def test_the_last_pairs_are_resolved_together(registry: Registry) -> None:
+    """Pairs are resolved as drawn while more are unknown than a chunk has battles; then every
+    pair not known yet at once (9 pairs of three cards: a chunk of 5, then one of 9)."""
+    generator = make_generator(spec_of(registry, THREE), registry)
+    engine = make_engine("batched", registry)
+    kept(generator, engine, 2, 0, 5)
+    store = kept_for(generator, engine)
+    assert store is not None
+    drawn = draw_battles(generator, 2, 0, 5)
+    pairs = {
+        (a, b)
+        for a, b in zip(drawn.attacker_code.tolist(), drawn.blocker_code.tolist(), strict=True)
+    }
+    assert int(store.known.sum()) == len(pairs) == 9 - store.unknown < 9
+    assert kept(generator, engine, 2, 5, 14) == as_drawn(generator, engine, 2, 5, 14)
+    assert store.known.all() and store.unknown == 0

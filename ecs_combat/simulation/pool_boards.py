@@ -74,6 +74,8 @@ class PoolOutcomes:
         self.pool = pool
         self.n_cards = n = len(pool)
         self.known = np.zeros(n * n, np.bool_)
+        #: How many pairs the sides can draw that are not known yet.
+        self.unknown = len(pool.attacker) * len(pool.blocker)
         self.attacker = np.zeros((7, n * n), np.int32)
         self.blocker = np.zeros((7, n * n), np.int32)
 
@@ -87,13 +89,23 @@ class PoolOutcomes:
 
     def learn(self, generator: Generator, number: IntArray, side: IntArray) -> None:
         """Build and resolve the pairs of `number` not known yet (one battle each, `side` the
-        chunk's draws) and keep their outcomes."""
+        chunk's draws) and keep their outcomes; every pair not known yet once they are no more
+        than the chunk's battles (no more work than resolving the chunk, and no small batches
+        of new pairs in every chunk after)."""
         new = np.flatnonzero(~self.known[number])
         if not len(new):
             return
+        if self.unknown <= len(number):
+            a, b = np.meshgrid(
+                np.arange(len(self.pool.attacker)), np.arange(len(self.pool.blocker)), indexing="ij"
+            )
+            side = np.stack([a.reshape(-1), b.reshape(-1)], axis=1)
+            number = self.numbers(side)
+            new = np.flatnonzero(~self.known[number])
         pairs, first = np.unique(number[new], return_index=True)
         take = side[new[first]]
         n = len(take)
+        self.unknown -= n
         drawn = generator.build(Draws({"creatures": np.full(n, 2, I64), "side": take}))
         outcome = self.engine.resolve_batch(drawn.batch)  # type: ignore[attr-defined]
         code, _, _ = outcome_codes(drawn, outcome)
