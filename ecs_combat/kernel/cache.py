@@ -5,6 +5,7 @@ reuses its compiled code in every later run."""
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import sys
 import tempfile
@@ -13,11 +14,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
-from ecs_combat.kernel.generate import KernelSource
+from ecs_combat.kernel import cache_repair
+from ecs_combat.kernel.generate import ENTRY_POINTS, KernelSource
 
 #: Environment variable naming the directory of generated kernels.
 CACHE_ENV = "ECS_COMBAT_KERNEL_CACHE"
 PREFIX = "ecs_combat_kernel_"
+
+log = logging.getLogger("ecs_combat")
 
 
 def cache_dir() -> Path:
@@ -36,17 +40,25 @@ def module_path(source: KernelSource, directory: Path | None = None) -> Path:
 
 
 def write(source: KernelSource) -> Path:
-    """The kernel's module written (once) to the cache; to a temporary directory if the
-    cache can't be written (the compiled code is then not kept)."""
+    """The kernel's module written to the cache (again if the file there is not its text:
+    truncated, or edited); to a temporary directory if the cache can't be written (the
+    compiled code is then not kept)."""
     path = module_path(source)
-    if path.exists():
-        return path
+    try:
+        if path.read_text() == source.text:
+            return path
+    except (OSError, UnicodeDecodeError):  # not there yet, or unreadable
+        pass
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _write_atomically(path, source.text)
-    except OSError:
+    except OSError as exc:
         path = module_path(source, Path(tempfile.mkdtemp(prefix="ecs-combat-kernels-")))
         _write_atomically(path, source.text)
+        log.warning(
+            "the kernel cache %s can't be written (%s): the kernel is compiled in %s, "
+            "not kept", cache_dir(), exc.strerror or exc, path.parent,
+        )  # fmt: skip
     return path
 
 
@@ -69,7 +81,12 @@ def locked(source: KernelSource) -> Iterator[None]:
     except ImportError:  # no advisory locks here: each process compiles its own
         yield
         return
-    with open(path, "w") as f:
+    try:
+        f = open(path, "w")  # noqa: SIM115  (closed below)
+    except OSError:  # a read-only cache: compiled without the lock
+        yield
+        return
+    with f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield
@@ -85,6 +102,24 @@ def load(source: KernelSource) -> ModuleType:
     if found is not None:
         return found
     path = write(source)
+    try:
+        module = _imported(name, path)
+    except Exception as exc:  # e.g. numba finds no cache directory it may write
+        sys.modules.pop(name, None)
+        path = module_path(source, Path(tempfile.mkdtemp(prefix="ecs-combat-kernels-")))
+        _write_atomically(path, source.text)
+        log.warning(
+            "the kernel's module can't be loaded from the cache (%s: %s): loaded from %s, "
+            "not kept; %s", type(exc).__name__, exc, path, cache_repair.CLEAR,
+        )  # fmt: skip
+        module = _imported(name, path)
+    for entry in ENTRY_POINTS:
+        cache_repair.guard(getattr(module, entry, None))
+    return module
+
+
+def _imported(name: str, path: Path) -> ModuleType:
+    """The module at `path`, imported as `name`."""
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -122,3 +157,13 @@ def cached() -> list[tuple[Path, int]]:
         )
         out.append((path, size))
     return out
+
+
+def clear() -> list[Path]:
+    """Every generated kernel in the cache removed, with what numba's cache keeps of it and
+    its lock and built marks; the paths removed."""
+    directory = cache_dir()
+    found = [*directory.glob(f"{PREFIX}*"), *directory.glob(f"__pycache__/{PREFIX}*")]
+    for path in found:
+        path.unlink(missing_ok=True)
+    return found
