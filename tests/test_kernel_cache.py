@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from cli_run import run_cli
 
 from ecs_combat.kernel import cache, cache_repair
 from ecs_combat.kernel.generate import KernelSource
@@ -212,3 +213,67 @@ def test_cache_dir_not_writable(
     path = cache.write(source)
     assert path.read_text() == "X = 1\n" and blocked not in path.parents
     assert len(said) == 1 and "can't be written" in said[0] and str(blocked) in said[0]
+    assert cache.write(source) == path and len(said) == 1  # the same place, said once
+    monkeypatch.setattr(cache, "write", lambda source: blocked / "kernels" / "k.py")
+    with cache.locked(source):  # no lock file can be made: compiled without the lock
+        pass
+
+
+def test_module_not_loadable(
+    tmp_path: Path, said: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module the cache can't load (numba finding no directory it may write its cache in):
+    loaded from a temporary directory, one line."""
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
+    source = KernelSource((), (), "X = 1\n", "u" * 20)
+    imported = cache._imported
+    calls: list[Path] = []
+
+    def once(name: str, path: Path) -> ModuleType:
+        calls.append(path)
+        if len(calls) == 1:
+            raise RuntimeError("cannot cache function 'resolve_range': no locator available")
+        return imported(name, path)
+
+    monkeypatch.setattr(cache, "_imported", once)
+    try:
+        assert cache.load(source).X == 1
+    finally:
+        sys.modules.pop(cache.PREFIX + source.digest, None)
+    assert calls[0].parent == tmp_path and calls[1].parent != tmp_path
+    assert len(said) == 1 and "no locator available" in said[0] and "kernels clear" in said[0]
+
+
+def test_damaged_files_not_removable(
+    tmp_path: Path, said: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A damaged index whose files can't be removed (a read-only cache): compiled in memory,
+    nothing written, one line."""
+    assert tiny(tmp_path)(2) == 4
+    (index,) = (tmp_path / "__pycache__").glob("*.nbi")
+    index.write_bytes(b"\x80\x05")
+    damaged_bytes = index.read_bytes()
+
+    def refuse(self: Path, missing_ok: bool = False) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    double = tiny(tmp_path)
+    assert cache_repair.signatures(double) == 0
+    assert double(3) == 6
+    assert len(said) == 1 and "compiling it in memory" in said[0]
+    assert index.read_bytes() == damaged_bytes
+
+
+def test_clear_fails_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kernels clear` where a file can't be removed: exit 1, one line."""
+
+    def refuse() -> list[Path]:
+        raise PermissionError(errno.EACCES, "Permission denied", "/cache/k.py")
+
+    monkeypatch.setattr(cache, "clear", refuse)
+    done = run_cli(["kernels", "clear"])
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "ecs-combat: the kernel cache can't be emptied: [Errno 13] Permission denied: '/cache/k.py'"
+    ]

@@ -11,6 +11,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from ecs_combat.cli.common import fail
 from ecs_combat.console import print_line, print_table, shown
 from ecs_combat.plugin.registry import Registry
 
@@ -93,7 +94,7 @@ def clear() -> None:
     try:
         removed = cache.clear()
     except OSError as exc:
-        raise click.ClickException(f"the kernel cache can't be emptied: {exc}") from exc
+        fail(f"the kernel cache can't be emptied: {exc}", 1)
     kernels = sum(1 for path in removed if path.suffix == ".py")
     click.echo(f"{cache.cache_dir()}: {kernels} kernel(s) removed ({len(removed)} files)")
 

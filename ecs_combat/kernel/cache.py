@@ -22,6 +22,8 @@ CACHE_ENV = "ECS_COMBAT_KERNEL_CACHE"
 PREFIX = "ecs_combat_kernel_"
 
 log = logging.getLogger("ecs_combat")
+#: Kernels written to a temporary directory in this process, the cache being unwritable.
+_elsewhere: dict[str, Path] = {}
 
 
 def cache_dir() -> Path:
@@ -43,7 +45,7 @@ def write(source: KernelSource) -> Path:
     """The kernel's module written to the cache (again if the file there is not its text:
     truncated, or edited); to a temporary directory if the cache can't be written (the
     compiled code is then not kept)."""
-    path = module_path(source)
+    path = _elsewhere.get(source.digest) or module_path(source)
     try:
         if path.read_text() == source.text:
             return path
@@ -55,6 +57,7 @@ def write(source: KernelSource) -> Path:
     except OSError as exc:
         path = module_path(source, Path(tempfile.mkdtemp(prefix="ecs-combat-kernels-")))
         _write_atomically(path, source.text)
+        _elsewhere[source.digest] = path
         log.warning(
             "the kernel cache %s can't be written (%s): the kernel is compiled in %s, "
             "not kept", cache_dir(), exc.strerror or exc, path.parent,
