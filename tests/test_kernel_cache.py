@@ -122,6 +122,7 @@ def test_kernels_clear(compiled: tuple[Path, str], tmp_path: Path) -> None:
     keeps of it, nothing else: exit 0; an extra argument: exit 2, one line."""
     directory, _ = damaged(compiled, tmp_path)
     (directory / "notes.txt").write_text("mine")
+    (directory / f"{cache.PREFIX}0.py.x1y2.tmp").write_text("")  # what a killed write leaves
     env = dict(os.environ, ECS_COMBAT_KERNEL_CACHE=str(directory))
     done = subprocess.run(
         ["ecs-combat", "kernels", "clear"], env=env, capture_output=True, text=True

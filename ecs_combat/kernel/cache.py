@@ -67,7 +67,8 @@ def write(source: KernelSource) -> Path:
 
 def _write_atomically(path: Path, text: str) -> None:
     """Whole or not at all: another process may be reading or writing the same kernel."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    # named as the kernel's files are, so that `kernels clear` removes one a killed run left
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w") as f:
         f.write(text)
     os.chmod(tmp, 0o644)  # readable as a module file is (mkstemp makes it private)
