@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,8 +23,12 @@ from typing import Any
 import pytest
 from cli_run import run_cli
 
-from ecs_combat.kernel import cache, cache_repair
+from ecs_combat import Registry, parse_scenario
+from ecs_combat.batched import scenarios_to_batch
+from ecs_combat.batched.engine import BatchedEngine
+from ecs_combat.kernel import cache, cache_repair, compiles
 from ecs_combat.kernel.generate import KernelSource
+from ecs_combat.kernel.runner import Kernel
 
 NOT_JITTED = os.environ.get("NUMBA_DISABLE_JIT") == "1"
 pytestmark = pytest.mark.skipif(NOT_JITTED, reason="numba compiles nothing")
@@ -163,6 +168,7 @@ def tiny(directory: Path) -> Any:
 def said(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The lines the cache says (one a process: reset for each test), as they come."""
     monkeypatch.setitem(cache_repair._said, "said", False)
+    monkeypatch.setitem(compiles._announce, "on", False)  # the compile line: not ours
     lines: list[str] = []
     monkeypatch.setattr(cache_repair.log, "warning", lambda f, *a: lines.append(f % a))
     monkeypatch.setattr(cache.log, "warning", lambda f, *a: lines.append(f % a))
@@ -278,3 +284,31 @@ def test_clear_fails_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     assert done.stderr.splitlines() == [
         "ecs-combat: the kernel cache can't be emptied: [Errno 13] Permission denied: '/cache/k.py'"
     ]
+
+
+def test_module_written_nowhere(
+    registry: Registry, tmp_path: Path, said: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel's module can be written neither to the cache nor to a temporary directory
+    (a full disk): the kernel refuses its batches, the numpy engine answers, one line."""
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    monkeypatch.setenv(cache.CACHE_ENV, str(blocked / "kernels"))
+
+    def full(prefix: str = "") -> str:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(cache.tempfile, "mkdtemp", full)
+    monkeypatch.setattr(cache, "_nowhere", {})
+    text = (
+        '[players.a]\nlife = 20\n[players.b]\nlife = 20\n[creatures.x]\ncontroller = "a"\n'
+        'power = 2\ntoughness = 2\n[combat]\nattackers = { x = "b" }\n'
+    )
+    batch = scenarios_to_batch([parse_scenario(tomllib.loads(text), registry, "t.toml")], registry)
+    schedule = BatchedEngine(registry, kernels=False).schedules.of([batch])
+    kernel = Kernel(registry)
+    monkeypatch.delitem(sys.modules, cache.PREFIX + kernel.source.digest, raising=False)
+    why = kernel.refusal(schedule, batch)
+    assert why.startswith("the kernel's module can't be written") and "No space left" in why
+    assert kernel.refusal(schedule, batch) == why
+    assert said == [f"{why}: the numpy engine resolves every batch"]

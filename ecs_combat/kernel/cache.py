@@ -24,6 +24,8 @@ PREFIX = "ecs_combat_kernel_"
 log = logging.getLogger("ecs_combat")
 #: Kernels written to a temporary directory in this process, the cache being unwritable.
 _elsewhere: dict[str, Path] = {}
+#: Why a kernel's module could be written nowhere in this process, by its hash.
+_nowhere: dict[str, str] = {}
 
 
 def cache_dir() -> Path:
@@ -120,6 +122,26 @@ def load(source: KernelSource) -> ModuleType:
     for entry in ENTRY_POINTS:
         cache_repair.guard(getattr(module, entry, None))
     return module
+
+
+def unavailable(source: KernelSource) -> str:
+    """Why the kernel's module can't be loaded, ``""`` if it can (it is then loaded): written
+    neither to the cache nor to a temporary directory (a full disk). Said once a process,
+    in one line; the numpy engine resolves the kernel's batches then."""
+    if PREFIX + source.digest in sys.modules:
+        return ""
+    if source.digest not in _nowhere:
+        try:
+            load(source)
+            return ""
+        except OSError as exc:
+            why = (
+                f"the kernel's module can't be written, in {cache_dir()} or a temporary "
+                f"directory ({exc.strerror or exc})"
+            )
+            log.warning("%s: the numpy engine resolves every batch", why)
+            _nowhere[source.digest] = why
+    return _nowhere[source.digest]
 
 
 def _imported(name: str, path: Path) -> ModuleType:
