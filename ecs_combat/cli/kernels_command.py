@@ -1,6 +1,6 @@
 """``ecs-combat kernels``: the compiled kernels kept in the cache and their entry points, and
 ``kernels build``, which compiles every entry point a run of the loaded plugin set can use
-ahead of time (docs/performance.md)."""
+ahead of time, and ``kernels clear``, which empties the cache (docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from ecs_combat.cli.common import fail
 from ecs_combat.console import print_line, print_table, shown
 from ecs_combat.plugin.registry import Registry
 
@@ -82,6 +83,22 @@ def build(state: Any) -> None:
     click.echo(f"{cache.module_path(kernel.source)}: ready in {wall:.1f} s ({cpu:.1f} s of CPU)")
 
 
+@kernels.command()
+def clear() -> None:
+    """Remove every compiled kernel from the cache (each plugin set's generated module, what
+    numba keeps of it, its built mark): the next run that uses a kernel compiles it again,
+    or `kernels build` does it ahead. For a cache damaged by hand or by a full disk (a run
+    repairs what it can read itself, and says so in one line)."""
+    from ecs_combat.kernel import cache
+
+    try:
+        removed = cache.clear()
+    except OSError as exc:
+        fail(f"the kernel cache can't be emptied: {exc}", 1)
+    kernels = sum(1 for path in removed if path.suffix == ".py")
+    click.echo(f"{cache.cache_dir()}: {kernels} kernel(s) removed ({len(removed)} files)")
+
+
 def entry_steps(registry: Registry, kernel: Any) -> list[tuple[str, Callable[[], bool]]]:
     """Each entry point a run can use, as a step compiling it (or reading it from numba's
     cache), which says whether it compiled: a kernel's batches, the keyword tournament's
@@ -147,7 +164,7 @@ def misses(step: Callable[[], object], dispatchers: Callable[[], list[Any]]) -> 
 def cached_entries(registry: Registry) -> list[tuple[str, int]]:
     """The loaded plugin set's entry points and the compiled signatures numba's cache holds
     for each (the kernel's module is written to the cache if it was not)."""
-    from ecs_combat.kernel import cache, spec_draw
+    from ecs_combat.kernel import cache, cache_repair, spec_draw
     from ecs_combat.kernel.generate import generate
 
     module = cache.load(generate(registry))
@@ -158,4 +175,4 @@ def cached_entries(registry: Registry) -> list[tuple[str, int]]:
         ("reset", spec_draw.reset),
         ("tally_block", spec_draw.tally_block),
     ]
-    return [(name, len(d._cache._cache_file._load_index())) for name, d in found]
+    return [(name, cache_repair.signatures(d)) for name, d in found]

@@ -5,6 +5,7 @@ reuses its compiled code in every later run."""
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import sys
 import tempfile
@@ -13,11 +14,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
-from ecs_combat.kernel.generate import KernelSource
+from ecs_combat.kernel import cache_repair
+from ecs_combat.kernel.generate import ENTRY_POINTS, KernelSource
 
 #: Environment variable naming the directory of generated kernels.
 CACHE_ENV = "ECS_COMBAT_KERNEL_CACHE"
 PREFIX = "ecs_combat_kernel_"
+
+log = logging.getLogger("ecs_combat")
+#: Kernels written to a temporary directory in this process, the cache being unwritable.
+_elsewhere: dict[str, Path] = {}
+#: Why a kernel's module could be written nowhere in this process, by its hash.
+_nowhere: dict[str, str] = {}
 
 
 def cache_dir() -> Path:
@@ -36,23 +44,33 @@ def module_path(source: KernelSource, directory: Path | None = None) -> Path:
 
 
 def write(source: KernelSource) -> Path:
-    """The kernel's module written (once) to the cache; to a temporary directory if the
-    cache can't be written (the compiled code is then not kept)."""
-    path = module_path(source)
-    if path.exists():
-        return path
+    """The kernel's module written to the cache (again if the file there is not its text:
+    truncated, or edited); to a temporary directory if the cache can't be written (the
+    compiled code is then not kept)."""
+    path = _elsewhere.get(source.digest) or module_path(source)
+    try:
+        if path.read_text() == source.text:
+            return path
+    except (OSError, UnicodeDecodeError):  # not there yet, or unreadable
+        pass
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _write_atomically(path, source.text)
-    except OSError:
+    except OSError as exc:
         path = module_path(source, Path(tempfile.mkdtemp(prefix="ecs-combat-kernels-")))
         _write_atomically(path, source.text)
+        _elsewhere[source.digest] = path
+        log.warning(
+            "the kernel cache %s can't be written (%s): the kernel is compiled in %s, "
+            "not kept", cache_dir(), exc.strerror or exc, path.parent,
+        )  # fmt: skip
     return path
 
 
 def _write_atomically(path: Path, text: str) -> None:
     """Whole or not at all: another process may be reading or writing the same kernel."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    # named as the kernel's files are, so that `kernels clear` removes one a killed run left
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w") as f:
         f.write(text)
     os.chmod(tmp, 0o644)  # readable as a module file is (mkstemp makes it private)
@@ -69,7 +87,12 @@ def locked(source: KernelSource) -> Iterator[None]:
     except ImportError:  # no advisory locks here: each process compiles its own
         yield
         return
-    with open(path, "w") as f:
+    try:
+        f = open(path, "w")  # noqa: SIM115  (closed below)
+    except OSError:  # a read-only cache: compiled without the lock
+        yield
+        return
+    with f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield
@@ -85,6 +108,44 @@ def load(source: KernelSource) -> ModuleType:
     if found is not None:
         return found
     path = write(source)
+    try:
+        module = _imported(name, path)
+    except Exception as exc:  # e.g. numba finds no cache directory it may write
+        sys.modules.pop(name, None)
+        path = module_path(source, Path(tempfile.mkdtemp(prefix="ecs-combat-kernels-")))
+        _write_atomically(path, source.text)
+        log.warning(
+            "the kernel's module can't be loaded from the cache (%s: %s): loaded from %s, "
+            "not kept; %s", type(exc).__name__, exc, path, cache_repair.CLEAR,
+        )  # fmt: skip
+        module = _imported(name, path)
+    for entry in ENTRY_POINTS:
+        cache_repair.guard(getattr(module, entry, None))
+    return module
+
+
+def unavailable(source: KernelSource) -> str:
+    """Why the kernel's module can't be loaded, ``""`` if it can (it is then loaded): written
+    neither to the cache nor to a temporary directory (a full disk). Said once a process,
+    in one line; the numpy engine resolves the kernel's batches then."""
+    if PREFIX + source.digest in sys.modules:
+        return ""
+    if source.digest not in _nowhere:
+        try:
+            load(source)
+            return ""
+        except OSError as exc:
+            why = (
+                f"the kernel's module can't be written, in {cache_dir()} or a temporary "
+                f"directory ({exc.strerror or exc})"
+            )
+            log.warning("%s: the numpy engine resolves every batch", why)
+            _nowhere[source.digest] = why
+    return _nowhere[source.digest]
+
+
+def _imported(name: str, path: Path) -> ModuleType:
+    """The module at `path`, imported as `name`."""
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -122,3 +183,13 @@ def cached() -> list[tuple[Path, int]]:
         )
         out.append((path, size))
     return out
+
+
+def clear() -> list[Path]:
+    """Every generated kernel in the cache removed, with what numba's cache keeps of it and
+    its lock and built marks; the paths removed."""
+    directory = cache_dir()
+    found = [*directory.glob(f"{PREFIX}*"), *directory.glob(f"__pycache__/{PREFIX}*")]
+    for path in found:
+        path.unlink(missing_ok=True)
+    return found

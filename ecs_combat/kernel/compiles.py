@@ -22,9 +22,6 @@ COMPILE_COST = "about 15-40 s of CPU in all"
 log = logging.getLogger("ecs_combat")
 
 
-log = logging.getLogger("ecs_combat")
-
-
 @cache
 def numba_missing() -> str:
     """Why numba can't be used (``""`` if it can); said once, in one line, when not."""

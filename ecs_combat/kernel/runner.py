@@ -128,7 +128,7 @@ class Kernel:
                 return "a creature begins with lethal damage marked"
         if b.n_battles and int(np.bincount(b.player_battle, minlength=b.n_battles).min()) < 2:
             return "a battle has fewer than two players"
-        return numba_missing()  # numba imported by the first batch the kernel would take
+        return numba_missing() or cache.unavailable(self.source)  # at the first batch taken
 
     def _cast_refusal(self, schedule: Schedule, b: CombatBatch) -> str:
         """Why the kernel can't resolve a batch's events, or ``""``: it resolves cards cast
