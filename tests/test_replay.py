@@ -17,10 +17,10 @@ from click.testing import CliRunner
 import ecs_combat
 from ecs_combat import Registry
 from ecs_combat.cli.main import cli
+from ecs_combat.simulation.creature_rows import CREATURE_COLUMNS
 from ecs_combat.simulation.generate import Generator
 from ecs_combat.simulation.generators import make_generator
 from ecs_combat.simulation.replay import replay_text
-from ecs_combat.simulation.simulate import CREATURE_COLUMNS
 from ecs_combat.simulation.spec_reader import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent

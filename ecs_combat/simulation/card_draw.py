@@ -149,6 +149,11 @@ class CardGenerator(SpecGenerator):
         assert isinstance(drawn, CardDrawn)
         return card_counts(drawn, code, outcome, len(self.pool))
 
+    def pairs_alone(self) -> bool:
+        """Whether the battles are one on one (:attr:`one_on_one`): a block draws only each
+        battle's ``side`` card indices."""
+        return self.one_on_one
+
     def draw(self, rng: np.random.Generator, n: int) -> Draws:
         """Card indices: ``side`` [n, 2], each side's index into its pool's cards (attacker,
         blocker) for one-on-one battles, else the battle's shape as for any SPEC and a ``card``

@@ -184,6 +184,11 @@ class Generator(Protocol):
         when they are not drawn from a card pool."""
         ...
 
+    def pairs_alone(self) -> bool:
+        """Whether each battle is a card of the pool against another, drawn as nothing else
+        (``side`` card indices a battle: one attacker, one blocker, no casts or state)."""
+        ...
+
     def compiled_blocks(self) -> OneOnOne | None:
         """How a compiled kernel draws these battles block by block, or None when it
         can't (they are not all one attacker against one blocker, differing only in power,
@@ -251,6 +256,10 @@ class SpecGenerator:
     def card_counts(self, drawn: Drawn, code: IntArray, outcome: BatchOutcome) -> IntArray | None:
         """None: a SPEC without a pool makes its creatures up."""
         return None
+
+    def pairs_alone(self) -> bool:
+        """False: a SPEC without a pool makes its creatures up."""
+        return False
 
     def compiled_blocks(self) -> OneOnOne | None:
         """None: a SPEC's battles are not all one on one (:meth:`compiled_spec`)."""

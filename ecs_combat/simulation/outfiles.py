@@ -20,14 +20,10 @@ from typing import IO, Any
 import numpy as np
 
 from ecs_combat.errors import InputError
+from ecs_combat.simulation.creature_rows import CREATURE_COLUMNS
 from ecs_combat.simulation.options import OUTPUT, RESULTS_FILE
 from ecs_combat.simulation.races import RACE_TABLE_COLUMNS, WINNERS
-from ecs_combat.simulation.simulate import (
-    CREATURE_COLUMNS,
-    OUTCOME_NAMES,
-    TABLE_COLUMNS,
-    ChunkResult,
-)
+from ecs_combat.simulation.simulate import OUTCOME_NAMES, TABLE_COLUMNS, ChunkResult
 
 #: Suffixes of the per-battle file, by format.
 CSV_SUFFIXES = (".csv",)

@@ -28,16 +28,17 @@ from ecs_combat.rules.result import TurnResult
 from ecs_combat.scenario.turns import TurnScenario
 from ecs_combat.simulation.card_draw import totals_of
 from ecs_combat.simulation.compiled import compiled_rows
+from ecs_combat.simulation.creature_rows import creature_rows, creature_table
 from ecs_combat.simulation.decided_boards import board_tally
 from ecs_combat.simulation.deciding import decided
 from ecs_combat.simulation.generate import (
-    Drawn,
     Generator,
     battles_per_block,
     draw_battles,
     outcome_codes,
 )
 from ecs_combat.simulation.intervals import rate_and_interval
+from ecs_combat.simulation.pool_boards import pool_tally
 from ecs_combat.simulation.races import died_in_races, play_chunk, race_card_counts, race_table
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
@@ -236,65 +237,6 @@ TABLE_COLUMNS = (
 )
 
 
-#: Columns of the per-creature table, one row per creature of each battle, in battle order:
-#: the battle, the side (``A`` attacks, ``B`` defends), the creature's id in the battle's
-#: scenario (``simulate --replay``), its card (empty for a made-up creature), its keywords,
-#: its power and toughness as the battle began, and whether it died.
-CREATURE_COLUMNS = ("battle", "side", "id", "card", "keywords", "power", "toughness", "died")
-#: The sides of the per-creature table: the attacking player's creatures, the defending one's.
-SIDES = ("A", "B")
-
-
-def creature_table(
-    generator: Generator, drawn: Drawn, outcome: BatchOutcome, start: int
-) -> dict[str, npt.NDArray[Any]]:
-    """The per-creature table of drawn battles (:data:`CREATURE_COLUMNS`); text columns are
-    object arrays, each distinct text made once."""
-    gone = ~outcome.alive if outcome.entered is None else outcome.entered & ~outcome.alive
-    return creature_rows(generator, drawn, gone, start)
-
-
-def creature_rows(
-    generator: Generator, drawn: Drawn, died: npt.NDArray[np.bool_], start: int
-) -> dict[str, npt.NDArray[Any]]:
-    """:func:`creature_table` given which of the drawn creatures died (`died`, per row)."""
-    batch = drawn.batch
-    n = batch.n_creatures
-    first = np.zeros(batch.n_battles, dtype=np.int64)
-    np.cumsum(np.bincount(batch.battle, minlength=batch.n_battles)[:-1], out=first[1:])
-    local = np.arange(n, dtype=np.int64) - first[batch.battle]
-    ids = _texts(local, lambda i: f"c{i}")
-    pool = generator.pool
-    if pool is not None and drawn.card is not None:
-        cards = _texts(drawn.card, lambda c: pool.names[c])
-        keywords = _texts(drawn.card, lambda c: ", ".join(str(k) for k in pool.instances[c]))
-    else:
-        names = batch.keyword_names
-        cards = np.full(n, "", dtype=object)
-        keywords = _texts(
-            batch.keywords.astype(np.int64),
-            lambda m: ", ".join(k for i, k in enumerate(names) if m >> i & 1),
-        )
-    return {
-        "battle": batch.battle + start,
-        "side": np.array(SIDES, dtype=object)[(~drawn.attacking_side).astype(np.int64)],
-        "id": ids,
-        "card": cards,
-        "keywords": keywords,
-        "power": batch.power.astype(np.int64),
-        "toughness": batch.toughness.astype(np.int64),
-        "died": died,
-    }
-
-
-def _texts(codes: IntArray, text: Callable[[int], str]) -> npt.NDArray[Any]:
-    """Codes as texts (an object array), each distinct text made once."""
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    made = np.array([text(int(c)) for c in distinct.tolist()] + [""], dtype=object)[:-1]
-    out: npt.NDArray[Any] = made[inverse.reshape(-1)]
-    return out
-
-
 def _race_chunk(
     generator: Generator,
     engine: BatchResolver,
@@ -319,6 +261,23 @@ def _race_chunk(
     return ChunkResult(index, start, stop, tally, played.seconds, table, creatures)
 
 
+def _kept_chunk(
+    generator: Generator, engine: BatchResolver, seed: int, index: int, start: int, stop: int
+) -> ChunkResult | None:
+    """:func:`run_chunk` from kept outcomes: each drawn board decided once (:mod:`.decided_boards`)
+    or each drawn card pair of a pool resolved once (:mod:`.pool_boards`); None when the
+    generator keeps none."""
+    kept = board_tally(generator, engine, seed, start, stop)
+    if kept is not None:
+        tally = Tally.of(*kept.columns, generator.n_codes, kept.creatures)
+        return ChunkResult(index, start, stop, tally, kept.seconds)
+    pooled = pool_tally(generator, engine, seed, start, stop)
+    if pooled is not None:
+        tally = Tally({(0, 0): pooled.totals()}, pooled.creatures, pooled.cards)
+        return ChunkResult(index, start, stop, tally, pooled.seconds)
+    return None
+
+
 def run_chunk(
     generator: Generator,
     engine: BatchResolver,
@@ -336,10 +295,9 @@ def run_chunk(
     if not with_table and (compiled := compiled_rows(generator, engine, seed, start, stop)):
         tally = Tally(compiled[0], compiled[1])
         return ChunkResult(index, start, stop, tally, compiled[2])  # all in the compiled kernel
-    kept = None if with_table else board_tally(generator, engine, seed, start, stop)
-    if kept is not None:  # each drawn board decided once
-        tally = Tally.of(*kept.columns, generator.n_codes, kept.creatures)
-        return ChunkResult(index, start, stop, tally, kept.seconds)
+    kept = None if with_table else _kept_chunk(generator, engine, seed, index, start, stop)
+    if kept is not None:
+        return kept
     drawn = draw_battles(generator, seed, start, stop)
     began = time.perf_counter()
     drawn, known = decided(generator, drawn, engine)  # the search resolves with the engine

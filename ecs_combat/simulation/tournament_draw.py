@@ -183,6 +183,10 @@ class TournamentGenerator:
         """None: the tournament's blocks are :meth:`compiled_blocks`."""
         return None
 
+    def pairs_alone(self) -> bool:
+        """False: the tournament makes its creatures up."""
+        return False
+
     def compiled_blocks(self) -> OneOnOne | None:
         """The tournament's blocks for a compiled kernel (:meth:`Generator.compiled_blocks`),
         when no keyword it draws forbids an attack or a block."""

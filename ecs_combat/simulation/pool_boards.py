@@ -1,0 +1,200 @@
+"""Drawn one-on-one battles of a card pool, each distinct board resolved once.
+
+A battle of a card pool's one-on-one blocks (:class:`~.card_draw.CardGenerator` with one
+attacker, one blocker, no casts and no drawn state) is decided by the two cards drawn for it
+alone: the generator draws nothing else per battle (a block's draws are the ``side`` card
+indices and the constant two creatures), and builds every other column (life, the players,
+which blocks the rules allow, each card's power, toughness, keywords, colors and instances)
+from those two cards. The engines read nothing random, and a battle's outcome nothing of
+another battle's rows. So each generator keeps, per engine, the outcome of every card pair
+drawn so far (:class:`PoolOutcomes`): a chunk's battles are numbered by their pair over arrays,
+the pairs not seen yet built and resolved together (one battle each), and the per-card tally
+counted from each pair's outcome times how often the chunk drew it, with no per-battle Python.
+
+The store is bounded: a pool of more than :data:`KEPT_BOARDS` pairs keeps none. Battles that
+are decided (``decisions = "optimal"``: :mod:`.decided_boards`), turns, races, and runs asking
+for the per-battle tables are resolved as drawn.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from ecs_combat.batched import IntArray
+from ecs_combat.simulation.card_draw import CARD_COLUMNS, totals_of
+from ecs_combat.simulation.generate import (
+    Draws,
+    Generator,
+    battles_per_block,
+    block_rng,
+    outcome_codes,
+)
+from ecs_combat.simulation.pool import CardPool
+from ecs_combat.simulation.spec import BattleSpec
+
+I64 = np.int64
+#: The most card pairs a pool keeps outcomes for (524,288: a 724-card pool; 14 int32 and a
+#: flag each, 30 MB).
+KEPT_BOARDS = 1 << 19
+#: Which outcome code (simulate.OUTCOME_NAMES) each role sees as neither dies, a win, a loss,
+#: a trade.
+_SEEN_FROM = ((0, 1, 2, 3), (0, 2, 1, 3))
+#: What a one-on-one block of a card pool draws per battle; a generator drawing more keeps no
+#: outcomes (its battles would not be decided by their cards alone).
+_DRAWN = frozenset({"creatures", "side"})
+
+
+@dataclass(frozen=True)
+class PoolTally:
+    """A chunk's per-card tally (:func:`~.card_draw.card_counts`), its creatures, and the
+    seconds spent building and resolving the pairs not seen before."""
+
+    cards: IntArray
+    creatures: int
+    seconds: float
+
+    def totals(self) -> IntArray:
+        """The chunk's matchup row (:func:`~.card_draw.totals_of`)."""
+        return totals_of(self.cards)
+
+
+class PoolOutcomes:
+    """The outcome of every card pair (attacker's card, blocker's card) resolved so far, by
+    pair number ``attacker * cards + blocker``, as each side's card counts it: per pair,
+    whether the battle was each outcome seen from that side (neither dies, won, lost,
+    traded: :data:`~.card_draw.CARD_COLUMNS`' order), the damage to players, and what the
+    side's creature dealt to players and gained its controller."""
+
+    def __init__(self, pool: CardPool, engine: object) -> None:
+        self.engine = engine
+        self.pool = pool
+        self.n_cards = n = len(pool)
+        self.known = np.zeros(n * n, np.bool_)
+        #: How many pairs the sides can draw that are not known yet.
+        self.unknown = len(pool.attacker) * len(pool.blocker)
+        self.attacker = np.zeros((7, n * n), np.int32)
+        self.blocker = np.zeros((7, n * n), np.int32)
+
+    def numbers(self, side: IntArray) -> IntArray:
+        """[n] each battle's pair number, from its drawn side indices ([n, 2])."""
+        pool = self.pool
+        a = pool.attacker[side[:, 0]]
+        b = pool.blocker[side[:, 1]]
+        out: IntArray = a * self.n_cards + b
+        return out
+
+    def learn(self, generator: Generator, number: IntArray, side: IntArray) -> None:
+        """Build and resolve the pairs of `number` not known yet (one battle each, `side` the
+        chunk's draws) and keep their outcomes; every pair not known yet once they are no more
+        than the chunk's battles (no more work than resolving the chunk, and no small batches
+        of new pairs in every chunk after)."""
+        new = np.flatnonzero(~self.known[number])
+        if not len(new):
+            return
+        if self.unknown <= len(number):
+            a, b = np.meshgrid(
+                np.arange(len(self.pool.attacker)), np.arange(len(self.pool.blocker)), indexing="ij"
+            )
+            side = np.stack([a.reshape(-1), b.reshape(-1)], axis=1)
+            number = self.numbers(side)
+            new = np.flatnonzero(~self.known[number])
+        pairs, first = np.unique(number[new], return_index=True)
+        take = side[new[first]]
+        n = len(take)
+        self.unknown -= n
+        drawn = generator.build(Draws({"creatures": np.full(n, 2, I64), "side": take}))
+        outcome = self.engine.resolve_batch(drawn.batch)  # type: ignore[attr-defined]
+        code, _, _ = outcome_codes(drawn, outcome)
+        rows = np.zeros(2 * n, I64)
+        dealt = rows if outcome.dealt_to_players is None else outcome.dealt_to_players
+        gained = rows if outcome.life_gained is None else outcome.life_gained
+        for role, kept in enumerate((self.attacker, self.blocker)):
+            for seen in range(4):  # the blocker wins when the attacker loses (code 2)
+                kept[seen, pairs] = code == _SEEN_FROM[role][seen]
+            kept[4, pairs] = outcome.damage_to_players
+            kept[5, pairs] = dealt[role::2]
+            kept[6, pairs] = gained[role::2]
+        self.known[pairs] = True
+
+    def tally(self, number: IntArray) -> IntArray:
+        """The per-card tally of battles of pair numbers `number`, all known
+        ([card, role, :data:`~.card_draw.CARD_COLUMNS`])."""
+        n = self.n_cards
+        times = np.bincount(number, minlength=n * n).reshape(n, n)
+        out = np.zeros((n, 2, len(CARD_COLUMNS)), I64)
+        for role, kept in enumerate((self.attacker, self.blocker)):
+            # each card's sums over the cards it met, every pair counted as often as drawn
+            summed = (kept.reshape(7, n, n) * times).sum(axis=2 - role, dtype=I64)
+            out[:, role, 0] = summed[:4].sum(axis=0)
+            out[:, role, 1:4] = summed[1:4].T
+            out[:, role, 4] = summed[0]
+            out[:, role, 5] = summed[4]
+            out[:, role, 6] = summed[2] + summed[3]
+            out[:, role, 7] = summed[5]
+            out[:, role, 8] = summed[6]
+        return out
+
+
+def keeps_outcomes(generator: Generator) -> bool:
+    """Whether the generator's battles are one-on-one battles of a card pool decided by their
+    cards alone, with no more than :data:`KEPT_BOARDS` card pairs."""
+    spec = generator.spec
+    pool = generator.pool
+    return (
+        pool is not None
+        and generator.pairs_alone()
+        and isinstance(spec, BattleSpec)
+        and spec.decisions != "optimal"
+        and spec.turn is None
+        and spec.race is None
+        and len(pool) ** 2 <= KEPT_BOARDS
+    )
+
+
+#: Per generator: its kept outcomes (None: it keeps none).
+_kept: weakref.WeakKeyDictionary[Generator, PoolOutcomes | None] = weakref.WeakKeyDictionary()
+
+
+def kept_for(generator: Generator, engine: object) -> PoolOutcomes | None:
+    """The generator's kept outcomes with `engine` (made at its first chunk; another engine
+    starts them again), or None when it keeps none (:func:`keeps_outcomes`)."""
+    if generator in _kept:
+        kept = _kept[generator]
+    else:
+        kept = None
+        if keeps_outcomes(generator):
+            assert generator.pool is not None
+            kept = PoolOutcomes(generator.pool, engine)
+        _kept[generator] = kept
+    if kept is not None and kept.engine is not engine:
+        kept = _kept[generator] = PoolOutcomes(kept.pool, engine)
+    return kept
+
+
+def pool_tally(
+    generator: Generator, engine: object, seed: int, start: int, stop: int
+) -> PoolTally | None:
+    """Battles ``start`` to ``stop - 1`` of the run with `seed`, tallied per card from their
+    card pairs' kept outcomes (those not seen yet resolved first); None when the generator
+    keeps none (:func:`kept_for`) or a block draws more than the two cards."""
+    kept = kept_for(generator, engine)
+    if kept is None:
+        return None
+    size = battles_per_block(generator.spec)
+    parts = []
+    for block in range(start // size, -(-stop // size)):
+        draws = generator.draw(block_rng(seed, block), size)
+        if set(draws.battle_cols) != _DRAWN or draws.creature_cols:
+            return None
+        lo, hi = max(start - block * size, 0), min(stop - block * size, size)
+        parts.append(draws.battle_cols["side"][lo:hi])
+    side = np.concatenate(parts)
+    number = kept.numbers(side)
+    began = time.perf_counter()
+    kept.learn(generator, number, side)
+    seconds = time.perf_counter() - began
+    return PoolTally(kept.tally(number), 2 * len(number), seconds)
