@@ -3,7 +3,7 @@ docs/examples/specs/two-drops.toml (1,000,000 one-on-one battles of real cards) 
 keyword tournament (1,000,000 battles), both on the batched engine, in process.
 
 The ratio to read off the table (target in docs/performance.md): the card pool's battles/s over
-the tournament's (>= 0.8; at least 0.5 for real cards against the built-in tournament).
+the tournament's (>= 0.8).
 """
 
 from __future__ import annotations
