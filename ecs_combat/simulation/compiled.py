@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ecs_combat.batched import IntArray
-from ecs_combat.simulation.generate import Generator, battles_per_block, block_rng
+from ecs_combat.simulation.generate import Generator, battles_per_block, block_cuts, block_rng
 
 #: Per (generator, engine): both, how a block is drawn (a block's index: what its players
 #: play), and the kernel's players (one a thread; none: the kernel can't play them), made at
@@ -39,11 +39,7 @@ def compiled_counts(
         return None
     from ecs_combat.kernel.blocks import play_blocks
 
-    size = battles_per_block(generator.spec)
-    blocks = [
-        (block, max(start - block * size, 0), min(stop - block * size, size))
-        for block in range(start // size, -(-stop // size))
-    ]
+    blocks = block_cuts(generator.spec, start, stop)
     counts: IntArray = play_blocks(players, blocks, lambda block: draw(seed, block))
     return counts
 

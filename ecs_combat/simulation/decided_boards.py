@@ -33,6 +33,7 @@ from ecs_combat.simulation.generate import (
     Generator,
     OneOnOne,
     battles_per_block,
+    block_cuts,
     block_rng,
     outcome_codes,
 )
@@ -180,9 +181,8 @@ def board_tally(
         return None
     size = battles_per_block(generator.spec)
     parts = []
-    for block in range(start // size, -(-stop // size)):
+    for block, lo, hi in block_cuts(generator.spec, start, stop):
         columns = kept.draw(block_rng(seed, block), size)
-        lo, hi = max(start - block * size, 0), min(stop - block * size, size)
         parts.append(tuple(c[lo:hi] for c in columns))
     draws = tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
     number = kept.numbers(*draws)

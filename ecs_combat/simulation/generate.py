@@ -464,13 +464,22 @@ def battle_reduce(ufunc: np.ufunc, values: Array, start: IntArray) -> Array:
     return out
 
 
+def block_cuts(spec: Spec, start: int, stop: int) -> list[tuple[int, int, int]]:
+    """The seeded blocks holding battles ``start`` to ``stop - 1`` of a run of `spec`: each
+    block's number and the range of its battles taken (``lo`` to ``hi - 1``)."""
+    size = battles_per_block(spec)
+    return [
+        (block, max(start - block * size, 0), min(stop - block * size, size))
+        for block in range(start // size, -(-stop // size))
+    ]
+
+
 def draw_battles(generator: Generator, seed: int, start: int, stop: int) -> Drawn:
     """Battles ``start`` to ``stop - 1`` of the run with `seed`."""
     parts = []
     size = battles_per_block(generator.spec)
-    for block in range(start // size, -(-stop // size)):
+    for block, lo, hi in block_cuts(generator.spec, start, stop):
         draws = generator.draw(block_rng(seed, block), size)
-        lo, hi = max(start - block * size, 0), min(stop - block * size, size)
         parts.append(draws if (lo, hi) == (0, size) else draws.cut(lo, hi))
     return generator.build(Draws.concat(parts))
 

@@ -30,6 +30,7 @@ from ecs_combat.simulation.generate import (
     Draws,
     Generator,
     battles_per_block,
+    block_cuts,
     block_rng,
     outcome_codes,
 )
@@ -186,11 +187,10 @@ def pool_tally(
         return None
     size = battles_per_block(generator.spec)
     parts = []
-    for block in range(start // size, -(-stop // size)):
+    for block, lo, hi in block_cuts(generator.spec, start, stop):
         draws = generator.draw(block_rng(seed, block), size)
         if set(draws.battle_cols) != _DRAWN or draws.creature_cols:
             return None
-        lo, hi = max(start - block * size, 0), min(stop - block * size, size)
         parts.append(draws.battle_cols["side"][lo:hi])
     side = np.concatenate(parts)
     number = kept.numbers(side)
