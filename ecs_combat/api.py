@@ -329,7 +329,8 @@ def battle_tables(
 ) -> BattleResults:
     """The tables of :class:`BattleResults` of a batch of two-player battles (the attacking
     player's creatures `attacking_side`) and its outcome."""
-    from ecs_combat.simulation.generate import Drawn, outcome_codes
+    from ecs_combat.simulation.generate import Drawn
+    from ecs_combat.simulation.outcomes import outcome_codes
 
     zeros = np.zeros(batch.n_battles, np.int64)
     code, att_died, blk_died = outcome_codes(Drawn(batch, zeros, zeros, attacking_side), outcome)

@@ -30,8 +30,9 @@ from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.legality import check_declarations
 from ecs_combat.simulation.card_draw import CARD_COLUMNS, CardGenerator
 from ecs_combat.simulation.card_summary import card_summary
-from ecs_combat.simulation.generate import draw_battles, outcome_codes
+from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.pool import PoolFilter, select
 from ecs_combat.simulation.simulate import (
     default_chunk_size,

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.decided_boards import KEPT_BOARDS, BoardOutcomes, board_tally, kept_for
 from ecs_combat.simulation.deciding import decided
-from ecs_combat.simulation.generate import Generator, draw_battles, outcome_codes
+from ecs_combat.simulation.generate import Generator, draw_battles
 from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.simulate import make_engine, run_chunk, simulate
 from ecs_combat.simulation.spec import TournamentSpec
 

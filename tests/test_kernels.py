@@ -488,6 +488,16 @@ def test_cli_kernels_build_and_list() -> None:
     assert again.stderr == ""  # build reports its own compiles: no compile line
 
 
+@pytest.mark.skipif(NOT_JITTED, reason="run once, with the JIT")
+def test_a_kernels_setting_other_than_0_or_1_is_refused_in_one_line() -> None:
+    out = run("simulate", "-n", "10", env={"ECS_COMBAT_KERNELS": "yes"})
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == (
+        "ecs-combat: ECS_COMBAT_KERNELS: must be 0 (the numpy engine) or 1 (compiled "
+        "kernels), not 'yes'\n"
+    )
+
+
 def test_kernels_by_default(
     registry: Registry, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

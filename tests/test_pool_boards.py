@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation import pool_boards
 from ecs_combat.simulation.card_draw import CardGenerator
-from ecs_combat.simulation.generate import Draws, Generator, draw_battles, outcome_codes
+from ecs_combat.simulation.generate import Draws, Generator, draw_battles
 from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.pool_boards import keeps_outcomes, kept_for, pool_tally
 from ecs_combat.simulation.simulate import make_engine, run_chunk, simulate
 from ecs_combat.simulation.spec import BattleSpec

@@ -89,7 +89,10 @@ def simulate(
                 json=as_json, resume=resume, workers=workers > 1, scheduler=scheduler)  # fmt: skip
         return
     from ecs_combat.kernel.availability import for_run
+    from ecs_combat.kernel.compiles import setting_error
 
+    if wrong := setting_error():
+        fail(wrong, 2)
     hint = for_run(battles, registry)  # the kernels' default for this run (docs/performance.md)
     if hint:
         click.echo(f"ecs-combat: {hint}", err=True)

@@ -22,6 +22,15 @@ COMPILE_COST = "about 15-40 s of CPU in all"
 log = logging.getLogger("ecs_combat")
 
 
+def setting_error() -> str:
+    """What is wrong with ``ECS_COMBAT_KERNELS`` (``""``: nothing): it is unset, ``0`` or
+    ``1`` (or ``built``, which a run gives its worker processes for its default)."""
+    value = os.environ.get(KERNELS_ENV, "").strip()
+    if value in ("", "0", "1", "built"):
+        return ""
+    return f"{KERNELS_ENV}: must be 0 (the numpy engine) or 1 (compiled kernels), not {value!r}"
+
+
 @cache
 def numba_missing() -> str:
     """Why numba can't be used (``""`` if it can); said once, in one line, when not."""

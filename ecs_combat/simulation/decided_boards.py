@@ -35,8 +35,8 @@ from ecs_combat.simulation.generate import (
     battles_per_block,
     block_cuts,
     block_rng,
-    outcome_codes,
 )
+from ecs_combat.simulation.outcomes import outcome_codes
 
 I64 = np.int64
 _T = TypeVar("_T")

@@ -32,8 +32,8 @@ from ecs_combat.simulation.generate import (
     battles_per_block,
     block_cuts,
     block_rng,
-    outcome_codes,
 )
+from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.pool import CardPool
 from ecs_combat.simulation.spec import BattleSpec
 

@@ -35,9 +35,9 @@ from ecs_combat.simulation.generate import (
     Generator,
     battles_per_block,
     draw_battles,
-    outcome_codes,
 )
 from ecs_combat.simulation.intervals import rate_and_interval
+from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.pool_boards import pool_tally
 from ecs_combat.simulation.races import died_in_races, play_chunk, race_card_counts, race_table
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
