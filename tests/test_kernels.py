@@ -498,12 +498,23 @@ def test_a_kernels_setting_other_than_0_or_1_is_refused_in_one_line() -> None:
     )
 
 
+def test_a_runs_size_is_counted_in_creatures(registry: Registry) -> None:
+    """The tournament's battles have 2 creatures; a SPEC's the middle of its ranges: 1 to 3
+    attackers (2) with 0 to 2 blockers each (1) is 2 * (1 + 1) = 4."""
+    from ecs_combat.simulation.spec import mean_creatures
+
+    assert mean_creatures(TournamentSpec(strike_keywords(registry))) == 2.0
+    text = "attackers = [1, 3]\nblockers_per_attacker = [0, 2]\n"
+    assert mean_creatures(parse_spec(tomllib.loads(text), registry)) == 4.0
+
+
 def test_kernels_by_default(
     registry: Registry, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Unset: a simulate run of 1,000,000 battles or more uses the kernel once built ahead
-    (and one of 10,000,000 or more, not built, hints at building it); a smaller run, and
-    anything else, the numpy engine. 1: the kernel, built or not; 0: never."""
+    """Unset: a simulate run of 5,000,000 creatures or more (battles times their mean size)
+    uses the kernel once built ahead (and one of 50,000,000 or more, not built, hints at
+    building it); a smaller run, and anything else, the numpy engine. 1: the kernel, built or
+    not; 0: never."""
     from ecs_combat.kernel import availability, cache
 
     monkeypatch.setenv("ECS_COMBAT_KERNEL_CACHE", str(tmp_path))
@@ -513,11 +524,11 @@ def test_kernels_by_default(
         if value:
             assert availability.for_run(10**8, registry) == ""  # given: kept as it is
             assert os.environ["ECS_COMBAT_KERNELS"] == value
-    for battles, value, hint in (
-        (999_999, "0", False), (10**6, "built", False), (10**7, "built", True)
+    for creatures, value, hint in (
+        (4_999_999, "0", False), (5 * 10**6, "built", False), (5 * 10**7, "built", True)
     ):  # fmt: skip
         monkeypatch.delenv("ECS_COMBAT_KERNELS")
-        said = availability.for_run(battles, registry)
+        said = availability.for_run(creatures, registry)
         assert os.environ["ECS_COMBAT_KERNELS"] == value
         assert ("`ecs-combat kernels build`" in said) == hint, said
     assert availability.wanted() and not availability.forced()
@@ -527,7 +538,7 @@ def test_kernels_by_default(
     assert cache.is_built(kernel.source)
     assert BatchedEngine(registry).kernel() is not None
     monkeypatch.delenv("ECS_COMBAT_KERNELS")
-    assert availability.for_run(10**7, registry) == ""  # built: no hint
+    assert availability.for_run(5 * 10**7, registry) == ""  # built: no hint
     monkeypatch.setenv("ECS_COMBAT_KERNELS", "1")
     cache.built_path(kernel.source).unlink()
     assert BatchedEngine(registry).kernel() is not None  # 1: built or not

@@ -88,14 +88,10 @@ def simulate(
         _replay(registry, spec, battles, seed, replay, decisions, out=out, plot=plot,
                 json=as_json, resume=resume, workers=workers > 1, scheduler=scheduler)  # fmt: skip
         return
-    from ecs_combat.kernel.availability import for_run
     from ecs_combat.kernel.compiles import setting_error
 
     if wrong := setting_error():
         fail(wrong, 2)
-    hint = for_run(battles, registry)  # the kernels' default for this run (docs/performance.md)
-    if hint:
-        click.echo(f"ecs-combat: {hint}", err=True)
     try:
         run_command(
             registry, spec, battles, seed, engine, as_json, out, plot, chunk_size,

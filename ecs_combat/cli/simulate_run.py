@@ -59,6 +59,7 @@ from ecs_combat.simulation.spec import (
     Spec,
     decisions_refused,
     drawn_refused,
+    mean_creatures,
     tournament,
 )
 from ecs_combat.simulation.spec_reader import load_spec
@@ -265,6 +266,12 @@ def _run_command(
     )
     races = isinstance(spec, BattleSpec) and spec.race is not None
     kind = checked_flags(spec, flags)
+    from ecs_combat.kernel.availability import for_run
+
+    # the kernels' default for this run's size (docs/performance.md, "Kernels by default")
+    hint = for_run(flags.battles * mean_creatures(spec), registry)
+    if hint:
+        click.echo(f"ecs-combat: {hint}", err=True)
     checkpoint = flags.out if kind == "checkpoints" else None
     seed = flags.seed
     if seed is None and flags.resume and checkpoint is not None:

@@ -1,11 +1,11 @@
 """Whether compiled kernels are used (``ECS_COMBAT_KERNELS``, numba importable, the kernel
 built ahead).
 
-The default (unset) is for bulk runs: ``ecs-combat simulate`` of :data:`BULK_BATTLES` battles
-or more resolves them in the plugin set's kernel once ``ecs-combat kernels build`` compiled it
-(:func:`for_run`); anything smaller, and every other command, uses the numpy engine, since
-loading a compiled kernel costs more than it saves there (docs/performance.md, "Kernels by
-default").
+The default (unset) is for bulk runs: ``ecs-combat simulate`` of about :data:`BULK_CREATURES`
+creatures or more resolves them in the plugin set's kernel once ``ecs-combat kernels build``
+compiled it (:func:`for_run`); anything smaller, and every other command, uses the numpy
+engine, since loading a compiled kernel costs more than it saves there (docs/performance.md,
+"Kernels by default").
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ if TYPE_CHECKING:
 # :func:`for_run`.
 #: Its value for a bulk run by default: the kernel where it applies if it was built ahead.
 IF_BUILT = "built"
-#: The fewest battles of a run for which the default uses a built kernel (below, loading it,
-#: about 0.4 s of CPU, costs more than it saves).
-BULK_BATTLES = 1_000_000
-#: The fewest battles of a run whose kernel is not built for which the run says, in one
+#: The fewest creatures (battles times their mean size) of a run for which the default uses
+#: a built kernel: below, loading it (about 0.4 s of CPU) costs more than it saves (about
+#: 3,000,000 tournament battles, 400,000 of the example melee's).
+BULK_CREATURES = 5_000_000
+#: The fewest creatures of a run whose kernel is not built for which the run says, in one
 #: line, that building it would help.
-HINT_BATTLES = 10_000_000
+HINT_CREATURES = 50_000_000
 
 
 def mode() -> str:
@@ -48,15 +49,15 @@ def forced() -> bool:
     return mode() == "1"
 
 
-def for_run(battles: int, registry: Registry) -> str:
-    """The default made explicit for a run of `battles` (``ECS_COMBAT_KERNELS`` unset; set in
-    the environment, so worker processes inherit it): a built kernel for a bulk run, the
-    numpy engine otherwise. The hint to build the kernel, for a run of :data:`HINT_BATTLES`
-    or more whose kernel is not built (``""``: none)."""
+def for_run(creatures: float, registry: Registry) -> str:
+    """The default made explicit for a run of about `creatures` (``ECS_COMBAT_KERNELS``
+    unset; set in the environment, so worker processes inherit it): a built kernel for a bulk
+    run, the numpy engine otherwise. The hint to build the kernel, for a run of
+    :data:`HINT_CREATURES` or more whose kernel is not built (``""``: none)."""
     if mode():
         return ""
-    os.environ[KERNELS_ENV] = IF_BUILT if battles >= BULK_BATTLES else "0"
-    if battles < HINT_BATTLES:
+    os.environ[KERNELS_ENV] = IF_BUILT if creatures >= BULK_CREATURES else "0"
+    if creatures < HINT_CREATURES:
         return ""
     from ecs_combat.kernel import cache
     from ecs_combat.kernel.generate import generate

@@ -276,6 +276,16 @@ def blocks_several(spec: Spec, registry: Registry) -> bool:
     return any(r.keyword in held for r in registry.restrictions_of("blocks"))
 
 
+def mean_creatures(spec: Spec) -> float:
+    """About how many creatures a battle of the spec has (the ranges' middles): what a run's
+    size is counted in when it is weighed against a fixed cost."""
+    if isinstance(spec, TournamentSpec):
+        return 2.0
+    (a_lo, a_hi), (b_lo, b_hi) = spec.attackers, spec.blockers_per_attacker
+    turn = len(spec.turn.creatures) if spec.turn is not None else 0
+    return (a_lo + a_hi) / 2 * (1 + (b_lo + b_hi) / 2) + turn
+
+
 def most_creatures(spec: BattleSpec) -> int:
     """The most creatures a battle of the spec can have."""
     attackers, per = spec.attackers[1], spec.blockers_per_attacker[1]
