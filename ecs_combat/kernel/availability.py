@@ -13,7 +13,13 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from ecs_combat.kernel.compiles import COMPILE_COST, KERNELS_ENV, numba_missing, quiet_compiles
+from ecs_combat.kernel.compiles import (
+    COMPILE_COST,
+    IF_BUILT,
+    KERNELS_ENV,
+    numba_missing,
+    quiet_compiles,
+)
 from ecs_combat.plugin.registry import Registry
 
 if TYPE_CHECKING:
@@ -23,8 +29,6 @@ if TYPE_CHECKING:
 # lets the plugin set's kernel resolve the batches it can, compiling it first when numba's
 # cache does not hold it (said in one line, :func:`.compiles.announce_compiles`); unset: see
 # :func:`for_run`.
-#: Its value for a bulk run by default: the kernel where it applies if it was built ahead.
-IF_BUILT = "built"
 #: The fewest creatures (battles times their mean size) of a run for which the default uses
 #: a built kernel: below, loading it (about 0.4 s of CPU) costs more than it saves (about
 #: 3,000,000 tournament battles, 400,000 of the example melee's).

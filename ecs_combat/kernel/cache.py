@@ -57,13 +57,20 @@ def write(source: KernelSource) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         _write_atomically(path, source.text)
     except OSError as exc:
-        path = module_path(source, Path(tempfile.mkdtemp(prefix="ecs-combat-kernels-")))
-        _write_atomically(path, source.text)
+        path = _temporary_module(source)
         _elsewhere[source.digest] = path
         log.warning(
             "the kernel cache %s can't be written (%s): the kernel is compiled in %s, "
             "not kept", cache_dir(), exc.strerror or exc, path.parent,
         )  # fmt: skip
+    return path
+
+
+def _temporary_module(source: KernelSource) -> Path:
+    """The kernel's module written to a new temporary directory (its compiled code is not
+    kept there beyond the run)."""
+    path = module_path(source, Path(tempfile.mkdtemp(prefix="ecs-combat-kernels-")))
+    _write_atomically(path, source.text)
     return path
 
 
@@ -112,8 +119,7 @@ def load(source: KernelSource) -> ModuleType:
         module = _imported(name, path)
     except Exception as exc:  # e.g. numba finds no cache directory it may write
         sys.modules.pop(name, None)
-        path = module_path(source, Path(tempfile.mkdtemp(prefix="ecs-combat-kernels-")))
-        _write_atomically(path, source.text)
+        path = _temporary_module(source)
         log.warning(
             "the kernel's module can't be loaded from the cache (%s: %s): loaded from %s, "
             "not kept; %s", type(exc).__name__, exc, path, cache_repair.CLEAR,

@@ -10,6 +10,8 @@ from typing import Any
 
 #: Environment variable (:mod:`.availability`): ``1`` asks for kernels explicitly.
 KERNELS_ENV = "ECS_COMBAT_KERNELS"
+#: Its value for a bulk run by default: the kernel where it applies if it was built ahead.
+IF_BUILT = "built"
 #: What a first compile of each entry point costs, as the compile line says it
 #: (docs/performance.md, "Kernels by default"; 2 shared cores).
 COMPILE_COSTS = {
@@ -24,9 +26,9 @@ log = logging.getLogger("ecs_combat")
 
 def setting_error() -> str:
     """What is wrong with ``ECS_COMBAT_KERNELS`` (``""``: nothing): it is unset, ``0`` or
-    ``1`` (or ``built``, which a run gives its worker processes for its default)."""
+    ``1`` (or :data:`IF_BUILT`, which a run gives its worker processes for its default)."""
     value = os.environ.get(KERNELS_ENV, "").strip()
-    if value in ("", "0", "1", "built"):
+    if value in ("", "0", "1", IF_BUILT):
         return ""
     return f"{KERNELS_ENV}: must be 0 (the numpy engine) or 1 (compiled kernels), not {value!r}"
 

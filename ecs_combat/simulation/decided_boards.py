@@ -29,13 +29,7 @@ import numpy as np
 from ecs_combat.batched import IntArray
 from ecs_combat.simulation.assemble import Array
 from ecs_combat.simulation.deciding import decided
-from ecs_combat.simulation.generate import (
-    Generator,
-    OneOnOne,
-    battles_per_block,
-    block_cuts,
-    block_rng,
-)
+from ecs_combat.simulation.generate import Generator, OneOnOne, block_draws
 from ecs_combat.simulation.outcomes import outcome_codes
 
 I64 = np.int64
@@ -179,11 +173,10 @@ def board_tally(
     kept = kept_for(generator, engine)
     if kept is None:
         return None
-    size = battles_per_block(generator.spec)
-    parts = []
-    for block, lo, hi in block_cuts(generator.spec, start, stop):
-        columns = kept.draw(block_rng(seed, block), size)
-        parts.append(tuple(c[lo:hi] for c in columns))
+    parts = [
+        tuple(c[lo:hi] for c in columns)
+        for columns, lo, hi in block_draws(kept.draw, generator.spec, seed, start, stop)
+    ]
     draws = tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
     number = kept.numbers(*draws)
     began = time.perf_counter()

@@ -10,9 +10,9 @@ it is resolved in, and no battle is ever drawn with a Python loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import numpy as np
 
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ecs_combat.kernel.spec_shape import SpecBlocks
     from ecs_combat.simulation.pool import CardPool
 
+_D = TypeVar("_D")
 #: Battles per seeded block.
 BLOCK = 1024
 #: A SPEC of battles larger than the former limits draws blocks of at most about this many
@@ -474,11 +475,22 @@ def block_cuts(spec: Spec, start: int, stop: int) -> list[tuple[int, int, int]]:
     ]
 
 
+def block_draws(
+    draw: Callable[[np.random.Generator, int], _D], spec: Spec, seed: int, start: int, stop: int
+) -> Iterator[tuple[_D, int, int]]:
+    """What `draw` draws for each seeded block holding battles ``start`` to ``stop - 1`` of
+    the run with `seed` (whole blocks, from their own generators), and the range of the
+    block's battles taken (``lo`` to ``hi - 1``)."""
+    size = battles_per_block(spec)
+    for block, lo, hi in block_cuts(spec, start, stop):
+        yield draw(block_rng(seed, block), size), lo, hi
+
+
 def draw_battles(generator: Generator, seed: int, start: int, stop: int) -> Drawn:
     """Battles ``start`` to ``stop - 1`` of the run with `seed`."""
-    parts = []
     size = battles_per_block(generator.spec)
-    for block, lo, hi in block_cuts(generator.spec, start, stop):
-        draws = generator.draw(block_rng(seed, block), size)
-        parts.append(draws if (lo, hi) == (0, size) else draws.cut(lo, hi))
+    parts = [
+        draws if (lo, hi) == (0, size) else draws.cut(lo, hi)
+        for draws, lo, hi in block_draws(generator.draw, generator.spec, seed, start, stop)
+    ]
     return generator.build(Draws.concat(parts))

@@ -26,13 +26,7 @@ import numpy as np
 
 from ecs_combat.batched import IntArray
 from ecs_combat.simulation.card_draw import CARD_COLUMNS, totals_of
-from ecs_combat.simulation.generate import (
-    Draws,
-    Generator,
-    battles_per_block,
-    block_cuts,
-    block_rng,
-)
+from ecs_combat.simulation.generate import Draws, Generator, block_draws
 from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.pool import CardPool
 from ecs_combat.simulation.spec import BattleSpec
@@ -185,10 +179,8 @@ def pool_tally(
     kept = kept_for(generator, engine)
     if kept is None:
         return None
-    size = battles_per_block(generator.spec)
     parts = []
-    for block, lo, hi in block_cuts(generator.spec, start, stop):
-        draws = generator.draw(block_rng(seed, block), size)
+    for draws, lo, hi in block_draws(generator.draw, generator.spec, seed, start, stop):
         if set(draws.battle_cols) != _DRAWN or draws.creature_cols:
             return None
         parts.append(draws.battle_cols["side"][lo:hi])
