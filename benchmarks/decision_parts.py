@@ -8,10 +8,14 @@ choices written, their outcomes (of which the results read or played again, and 
 Rounds of the nine boards alternate between the numpy path (``ECS_COMBAT_KERNELS=0``) and
 the kernels; the table shows the fastest round of each part, in microseconds of CPU per
 board. The ceilings: the whole call over what is left with a search that costs nothing, and
-also with outcomes as cheap as the numpy path's (read from its recorded levels)::
+also with outcomes as cheap as the numpy path's (read from its recorded levels). With
+``--free-search`` the parts are not timed: instead the whole call is timed as it is and with
+a search that costs nothing (each board's search result kept from the warm round and
+returned again: everything else runs as it does), numpy and kernels, rounds alternating::
 
     ECS_COMBAT_KERNEL_THREADS=1 python benchmarks/decision_parts.py          # nine 3x3 boards
     ECS_COMBAT_KERNEL_THREADS=1 python benchmarks/decision_parts.py --size 4 --rounds 7
+    ECS_COMBAT_KERNEL_THREADS=1 python benchmarks/decision_parts.py --free-search
 """
 
 from __future__ import annotations
@@ -60,18 +64,60 @@ def timed(function: Callable[..., Any], name: str) -> Callable[..., Any]:
     return call
 
 
+def free_search(args: argparse.Namespace, scenarios: list[Any], registry: Any) -> None:
+    """The whole call, as it is and with each board's search result kept from the warm
+    round (a search that costs nothing), numpy and kernels, rounds alternating."""
+    search = decide.search_blocks
+    kept: dict[tuple[str, int], Any] = {}
+    free = [False]
+    at = [0]
+
+    def kept_search(*a: Any, **k: Any) -> Any:
+        key = (os.environ["ECS_COMBAT_KERNELS"], at[0] % len(scenarios))
+        at[0] += 1
+        if not free[0] or key not in kept:
+            kept[key] = search(*a, **k)
+        return kept[key]
+
+    decide.search_blocks = kept_search  # type: ignore[assignment]
+    n = args.boards * args.calls
+    best: dict[tuple[str, bool], float] = {}
+    for r in range(args.rounds + 1):  # the first round warms up (and keeps the results)
+        for kernels in ("0", "1"):
+            for free[0] in (False, True):
+                os.environ["ECS_COMBAT_KERNELS"] = kernels
+                decide._ENGINES.clear()
+                at[0] = 0
+                before = time.process_time()
+                for _ in range(args.calls):
+                    for s in scenarios:
+                        api.best_blocks(s, registry)
+                spent = (time.process_time() - before) / n * 1e6
+                if r:
+                    best[kernels, free[0]] = min(best.get((kernels, free[0]), spent), spent)
+    print(f"{args.boards} boards of {args.size}x{args.size}, fastest of {args.rounds} rounds, us")
+    whole = best["0", False]
+    for (kernels, free_), spent in sorted(best.items()):
+        what = ("numpy", "kernels")[kernels == "1"] + (", the search free" if free_ else "")
+        print(f"{what:30} {spent:8.1f}  numpy path / this {whole / spent:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=3, help="attackers and blockers a board")
     parser.add_argument("--boards", type=int, default=9)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--calls", type=int, default=10, help="calls of each board a round")
+    parser.add_argument("--free-search", action="store_true", help="a search that costs nothing")
     args = parser.parse_args()
     names = sorted(
         e.value for e in metadata.distribution("ecs-combat").entry_points if e.group == "ecs_combat"
     )
     registry = load_registry(load=names, autoload=False)
     scenarios = boards(registry, args.size, args.boards)
+    if args.free_search:
+        free_search(args, scenarios, registry)
+        return
     for owner, name, part in PARTS:
         setattr(owner, name, timed(getattr(owner, name), part))
     n = args.boards * args.calls
