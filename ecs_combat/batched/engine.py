@@ -21,6 +21,7 @@ from ecs_combat.batched import combat, turn_play
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, StepDivisions
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.keywords import refresh
+from ecs_combat.batched.logged_results import logged_results
 from ecs_combat.batched.masks import KeywordMasks
 from ecs_combat.batched.memory import keep_freed_memory
 from ecs_combat.batched.result_text import INDENTED, json_pieces, json_text
@@ -135,6 +136,30 @@ class BatchedEngine:
         combat.play(state)
         state.errors.raise_first()
         return Played(state)
+
+    def kernel_results(self, batch: CombatBatch) -> list[CombatResult] | None:
+        """The results of every battle of a batch (:meth:`Played.results` without notes),
+        played in the plugin set's compiled kernel with its log (its explicit divisions
+        legal); None if the kernel doesn't take the batch or its log can't tell them
+        (:func:`~.logged_results.logged_results`): then play it with `record`."""
+        compiled = self.kernel()
+        if compiled is None or batch.event_battle.size:
+            return None
+        schedule = self.schedules.of([batch])
+        if compiled.refusal(schedule, batch, legal=True):
+            return None
+        outcome, rc, owns = compiled.play_logged(schedule, batch)
+        if rc.logged[1]:  # damage replaced, or the log full
+            return None
+        counters = {
+            col.counters: own[i]
+            for own, (_, columns) in zip(owns, compiled.source.owns, strict=True)
+            for i, col in enumerate(columns)
+            if col.owner == "creature" and col.counters is not None
+        }
+        log = rc.log[: int(rc.logged[0])]
+        names = [p.name for p in schedule.plans]
+        return logged_results(batch, names, outcome, log, counters, self.registry)
 
     def resolve(self, scenario: Scenario) -> CombatResult:
         """Resolve one combat."""
