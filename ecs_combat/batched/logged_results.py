@@ -33,70 +33,64 @@ def logged_results(
 ) -> list[CombatResult] | None:
     """Every battle's result from the kernel's `log` ([entries, 5], told: nothing replaced)
     and `outcome`; `counters`: the creatures' counters the kernel keeps, by kind. None if
-    they can't be told from these."""
+    they can't be told from these. (A few battles: lists, not arrays.)"""
     if (np.asarray(outcome.returned) >= 0).any() or batch.event_battle.size:
         return None
-    attacked = np.asarray(batch.battle, I64)[np.asarray(batch.attacking) >= 0]
-    if len(np.unique(attacked)) < batch.n_battles:  # the kernel leaves a battle without
-        return None  # attackers untouched: no state-based actions (counters stay)
+    battle: list[int] = np.asarray(batch.battle, I64).tolist()
+    attacking = np.asarray(batch.attacking).tolist()
+    if len({b for b, a in zip(battle, attacking, strict=True) if a >= 0}) < batch.n_battles:
+        return None  # the kernel leaves a battle without attackers untouched (no checks)
     if any(f.output for f in registry.state_fields("creature").values()):
         return None
-    kinds = _counter_columns(batch, counters)
-    if kinds is None:
-        return None
-    kind, step, x, y, z = (log[:, i] for i in range(5))
-    controller = np.asarray(batch.controller, I64)
-    dealt, gained, died = kind == DEALT, kind == GAINED, kind == DIED
-    if not _life_told(
-        batch, outcome, controller, x[dealt], y[dealt], z[dealt], x[gained], y[gained]
-    ):
-        return None
-    cids = list(batch.creature_ids or [])
-    pids = list(batch.player_ids or [])
-    battle = np.asarray(batch.battle, I64)
-    taken = np.asarray(outcome.steps_taken, np.bool_)
-    rows = np.searchsorted(battle, np.arange(batch.n_battles + 1)).tolist()
-    prows = np.searchsorted(np.asarray(batch.player_battle), np.arange(batch.n_battles + 1))
     shown = [k for k, f in registry.state_fields("player").items() if f.output]
     states = outcome.player_state or {}
-    if any(k not in states for k in shown):
+    kinds = _counter_columns(batch, counters)
+    if kinds is None or any(k not in states for k in shown):
         return None
+    entries: list[list[int]] = log.tolist()
+    controller: list[int] = np.asarray(batch.controller, I64).tolist()
+    if not _life_told(entries, controller, batch, outcome):
+        return None
+    n = batch.n_battles
+    dealt: list[list[tuple[int, int, int, int, int]]] = [[] for _ in range(n)]
+    gained: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
+    died: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for at, (kind, s, x, y, z) in enumerate(entries):
+        b = battle[x]
+        if kind == DEALT:
+            dealt[b].append((s, x, at, y, z))
+        elif kind == GAINED:
+            gained[b][s, x] = gained[b].get((s, x), 0) + y
+        else:
+            died[b].append((s, x))
+    cids = list(batch.creature_ids or [])
+    pids = list(batch.player_ids or [])
+    taken: list[list[bool]] = np.asarray(outcome.steps_taken, np.bool_).T.tolist()
+    rows = np.searchsorted(battle, np.arange(n + 1)).tolist()
+    prows = np.searchsorted(np.asarray(batch.player_battle), np.arange(n + 1)).tolist()
+    final = _Final(outcome, kinds, shown, states)
     out = []
-    for b in range(batch.n_battles):
-        steps = {s: StepResult(step_names[s]) for s in np.flatnonzero(taken[:, b]).tolist()}
-        mine = (battle[x] == b) if len(x) else np.zeros(0, np.bool_)
-        here = (mine & dealt).nonzero()[0]
-        for at in here[np.lexsort((here, x[here], step[here]))].tolist():
-            rec = int(y[at])
-            target = pids[-1 - rec] if rec < 0 else cids[rec]
-            steps[int(step[at])].damage.append((cids[int(x[at])], target, int(z[at])))
-        here = (mine & gained).nonzero()[0]
-        totals: dict[tuple[int, int], int] = {}
-        for at in here.tolist():
-            key = (int(step[at]), int(x[at]))
-            totals[key] = totals.get(key, 0) + int(y[at])
-        for (s, source), amount in sorted(totals.items()):
-            steps[s].life_gained.append((pids[int(controller[source])], cids[source], amount))
-        for s, row in _deaths(list(steps), step[mine & died], x[mine & died], outcome, rows, b):
+    for b in range(n):
+        steps = {s: StepResult(step_names[s]) for s, t in enumerate(taken[b]) if t}
+        for s, x, _, y, z in sorted(dealt[b]):
+            steps[s].damage.append((cids[x], pids[-1 - y] if y < 0 else cids[y], z))
+        for (s, x), amount in sorted(gained[b].items()):
+            steps[s].life_gained.append((pids[controller[x]], cids[x], amount))
+        for s, row in _deaths(list(steps), died[b], final.died, rows[b], rows[b + 1]):
             steps[s].died.append(cids[row])
         res = CombatResult(worded=False)
         res.steps = list(steps.values())
-        res.creatures = _creatures(outcome, kinds, batch, cids, rows[b], rows[b + 1])
-        res.players = {
-            pids[p]: PlayerOutcome(
-                life=int(outcome.life[p]),
-                lost=bool(outcome.lost[p]),
-                state={k: np.asarray(states[k])[p].item() for k in shown},
-            )
-            for p in range(int(prows[b]), int(prows[b + 1]))
+        res.creatures = {
+            cids[r]: final.creature(r) for r in range(rows[b], rows[b + 1]) if final.entered[r]
         }
+        res.players = {pids[p]: final.player(p) for p in range(prows[b], prows[b + 1])}
         out.append(res)
     return out
 
 
 def _counter_columns(
     batch: CombatBatch, counters: Mapping[str, AnyArray]
-) -> list[tuple[str, AnyArray]] | None:
+) -> list[tuple[str, list[int]]] | None:
     """Each counter kind of the batch (in its order) with the kernel's counts of it, or None
     if a creature has counters of a kind the kernel doesn't keep."""
     names = list(batch.counter_names)
@@ -104,66 +98,72 @@ def _counter_columns(
     out = []
     for j, name in enumerate(names):
         if name in counters:
-            out.append((name, np.asarray(counters[name])))
+            out.append((name, np.asarray(counters[name]).tolist()))
         elif given is not None and given.size and bool(given[:, j].any()):
             return None
     return out
 
 
 def _life_told(
-    batch: CombatBatch,
-    outcome: BatchOutcome,
-    controller: IntArray,
-    source: IntArray,
-    recipient: IntArray,
-    amount: IntArray,
-    gainer: IntArray,
-    gained: IntArray,
+    entries: list[list[int]], controller: list[int], batch: CombatBatch, outcome: BatchOutcome
 ) -> bool:
     """Whether every player's final life is their life less the damage logged to them plus
     the life logged as gained by the sources they control (else something else changed it)."""
-    life = np.array(batch.life, I64)
-    to_player = recipient < 0
-    np.add.at(life, -1 - recipient[to_player], -amount[to_player])
-    np.add.at(life, controller[gainer], gained)
-    return bool((life == np.asarray(outcome.life, I64)).all())
+    life: list[int] = np.asarray(batch.life, I64).tolist()
+    for kind, _, x, y, z in entries:
+        if kind == DEALT and y < 0:
+            life[-1 - y] -= z
+        elif kind == GAINED:
+            life[controller[x]] += y
+    final: list[int] = np.asarray(outcome.life, I64).tolist()
+    return life == final
 
 
 def _deaths(
-    taken: list[int], logged_step: IntArray, logged_row: IntArray, outcome: BatchOutcome,
-    rows: list[int], b: int,
-) -> list[tuple[int, int]]:  # fmt: skip
-    """Battle `b`'s deaths (step, row) by step then row: those logged as a later step began
-    died after the step taken before it; those not logged, after the last step taken."""
-    out = []
-    for s, row in zip(logged_step.tolist(), logged_row.tolist(), strict=True):
-        out.append((max(t for t in taken if t < s), row))
-    noted = set(logged_row.tolist())
-    died = np.asarray(outcome.died_in_step, np.bool_)
-    for row in range(rows[b], rows[b + 1]):
-        if died[row] and row not in noted:
-            out.append((taken[-1], row))
+    taken: list[int], logged: list[tuple[int, int]], died: list[bool], lo: int, hi: int
+) -> list[tuple[int, int]]:
+    """A battle's deaths (step, row) by step then row (its rows `lo` to `hi` - 1): those
+    logged as a later step began died after the step taken before it; those not logged,
+    after the last step taken."""
+    out = [(max(t for t in taken if t < s), row) for s, row in logged]
+    noted = {row for _, row in logged}
+    out += [(taken[-1], row) for row in range(lo, hi) if died[row] and row not in noted]
     return sorted(out)
 
 
-def _creatures(
-    outcome: BatchOutcome,
-    kinds: list[tuple[str, AnyArray]],
-    batch: CombatBatch,
-    cids: list[str],
-    lo: int,
-    hi: int,
-) -> dict[str, CreatureOutcome]:
-    """The outcome of each creature of rows `lo` to `hi` - 1 that entered the battle."""
-    entered = np.asarray(outcome.entered, np.bool_)
-    out = {}
-    for row in range(lo, hi):
-        if entered[row]:
-            out[cids[row]] = CreatureOutcome(
-                alive=bool(outcome.alive[row]),
-                damage=int(outcome.damage[row]),
-                power=int(outcome.power[row]),
-                toughness=int(outcome.toughness[row]),
-                counters={k: int(v[row]) for k, v in kinds if v[row] > 0},
-            )
-    return out
+class _Final:
+    """The final state of the creatures and players, as lists."""
+
+    def __init__(
+        self,
+        outcome: BatchOutcome,
+        kinds: list[tuple[str, list[int]]],
+        shown: list[str],
+        states: Mapping[str, AnyArray],
+    ) -> None:
+        self.kinds = kinds
+        self.entered: list[bool] = np.asarray(outcome.entered, np.bool_).tolist()
+        self.died: list[bool] = np.asarray(outcome.died_in_step, np.bool_).tolist()
+        self.alive: list[bool] = np.asarray(outcome.alive, np.bool_).tolist()
+        self.damage: list[int] = np.asarray(outcome.damage, I64).tolist()
+        self.power: list[int] = np.asarray(outcome.power, I64).tolist()
+        self.toughness: list[int] = np.asarray(outcome.toughness, I64).tolist()
+        self.life: list[int] = np.asarray(outcome.life, I64).tolist()
+        self.lost: list[bool] = np.asarray(outcome.lost, np.bool_).tolist()
+        self.shown = {k: np.asarray(states[k]).tolist() for k in shown}
+
+    def creature(self, row: int) -> CreatureOutcome:
+        """A creature's outcome (the engine doesn't say whether it is tapped)."""
+        return CreatureOutcome(
+            alive=self.alive[row],
+            damage=self.damage[row],
+            power=self.power[row],
+            toughness=self.toughness[row],
+            counters={k: v[row] for k, v in self.kinds if v[row] > 0},
+        )
+
+    def player(self, p: int) -> PlayerOutcome:
+        """A player's outcome."""
+        return PlayerOutcome(
+            life=self.life[p], lost=self.lost[p], state={k: v[p] for k, v in self.shown.items()}
+        )
