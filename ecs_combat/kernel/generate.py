@@ -36,7 +36,7 @@ GLUE_MARK = "# -- glue: the generator writes"
 #: import of them (one module once generated).
 TRIGGERS_MARK = "# -- kernel source: the generator copies"
 TRIGGERS_IMPORT = "from ecs_combat.kernel.template_triggers import has_any, triggers_at\n"
-LOG_IMPORT = "from ecs_combat.kernel.template_log import log_dealt, log_deaths\n"
+LOG_IMPORT = "from ecs_combat.kernel.template_log import deal_logged, log_deaths\n"
 #: The template's functions called from Python: compiled on their own (the rest is inlined).
 ENTRY_POINTS = ("resolve_range", "one_on_one_range")
 #: The template's functions compiled on their own, not inlined where they are called: the

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.kernel.template_log import log_dealt, log_deaths
+from ecs_combat.kernel.template_log import deal_logged, log_deaths
 from ecs_combat.kernel.template_triggers import has_any, triggers_at
 
 # The columns the parts see (:data:`ecs_combat.plugin.kernels.CORE_COLUMNS`, in that order).
@@ -289,19 +289,16 @@ def damage_step(
             e = attacker_divides(i, e, c, st, bl, fl, a)
         elif c.blocking[u]:
             e = blocker_divides(b, i, e, c, st, bt, bl, fl, a)
+    if logging:
+        deal_logged(b, s, e0, e, c, st, bt, fl, guards, o, rc)
+        return
     for x in range(np.uint64(e0), np.uint64(e)):  # unsigned places and rows: no wraparound
         source, recipient = fl.source[x], fl.recipient[x]
-        gained = c.life_gained[np.uint64(source)]
         amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
-        kept = 0
-        if amount > 0:
-            kept = replace_parts(source, recipient, amount, c, st, guards, o)  # 120.3
-            react_parts(source, recipient, amount, c, st, guards, o)
-        if logging:
-            gained = c.life_gained[np.uint64(source)] - gained
-            log_dealt(s, source, recipient, amount, kept, gained, rc)
         if amount <= 0:
             continue
+        kept = replace_parts(source, recipient, amount, c, st, guards, o)  # 120.3
+        react_parts(source, recipient, amount, c, st, guards, o)
         if recipient >= 0:
             c.marked[np.uint64(recipient)] += kept
         else:

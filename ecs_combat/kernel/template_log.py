@@ -18,6 +18,21 @@ from typing import Any
 
 import numpy as np
 
+
+def deal_parts(*arguments: Any) -> int:
+    """The generated glue's: the ``deal-damage`` parts' amount."""
+    return 0
+
+
+def replace_parts(*arguments: Any) -> int:
+    """The generated glue's: the damage kept after the replacement parts."""
+    return 0
+
+
+def react_parts(*arguments: Any) -> None:
+    """The generated glue's: the reactions to damage dealt."""
+
+
 # -- kernel source: the generator copies from here on ------------------------------------------
 
 #: What the dealers of each damage step could divide, for the decision search
@@ -76,3 +91,28 @@ def log_dealt(
         log_entry(rc, LOG_GAINED, s, source, gained, 0)
     if kept != amount:
         rc.logged[1] = 1
+
+
+def deal_logged(
+    b: int, s: int, e0: int, e: int, c: Any, st: Any, bt: Any, fl: Any, guards: Any, o: Any,
+    rc: Any,
+) -> None:  # fmt: skip
+    """The template's dealing of a step's damage (:func:`.template.damage_step`, flows `e0`
+    to `e` - 1), each flow logged with the life its source gained as it was dealt."""
+    for x in range(np.uint64(e0), np.uint64(e)):  # unsigned places and rows: no wraparound
+        source, recipient = fl.source[x], fl.recipient[x]
+        gained = c.life_gained[np.uint64(source)]
+        amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
+        kept = 0
+        if amount > 0:
+            kept = replace_parts(source, recipient, amount, c, st, guards, o)  # 120.3
+            react_parts(source, recipient, amount, c, st, guards, o)
+        log_dealt(s, source, recipient, amount, kept, c.life_gained[np.uint64(source)] - gained, rc)
+        if amount <= 0:
+            continue
+        if recipient >= 0:
+            c.marked[np.uint64(recipient)] += kept
+        else:
+            bt.to_players[b] += amount
+            st.to_players[np.uint64(source)] += amount
+            c.life[np.uint64(-1 - recipient)] -= kept
