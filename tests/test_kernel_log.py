@@ -8,6 +8,7 @@ The kernel compiles into the cache tests/test_kernels.py uses (pytest's cache di
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -18,6 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
+from ecs_combat.decisions import best_blocks
+from ecs_combat.decisions import decide as decide_module
 from ecs_combat.testing import registry_with, scenarios
 
 KERNEL_KEYWORDS = [
@@ -141,3 +144,38 @@ def test_battle_without_attackers_is_not_told(engine: BatchedEngine) -> None:
     logged, numpy = results(engine, doc, BUNDLED)
     assert logged is None
     assert numpy[0].creatures["a"].counters == {}
+
+
+@pytest.mark.parametrize(("keyword", "replays"), [("lifelink", 0), ("wither", 1)])
+def test_best_lines_read_from_the_levels_logs(keyword: str, replays: int) -> None:
+    """`best_blocks` with kernels reads its best lines' outcomes from the logs of the levels
+    the kernel played (no replay) where they tell them, and plays them again otherwise
+    (wither's damage is dealt as counters): the decision is the numpy path's either way."""
+    doc = double_block(["trample", keyword])
+    doc["combat"] = {"attackers": {"t": "B"}}
+    scenario = parse_scenario(doc, BUNDLED, "t.toml")
+    played = []
+    replay = BatchedEngine.play_batch
+
+    def counting(engine: BatchedEngine, batch: Any, record: bool, **kw: Any) -> Any:
+        played.append(record)
+        return replay(engine, batch, record, **kw)
+
+    BatchedEngine.play_batch = counting  # type: ignore[method-assign]
+    try:
+        ours = decisions(scenario, kernels=True)
+    finally:
+        BatchedEngine.play_batch = replay  # type: ignore[method-assign]
+    assert sum(played) == replays
+    assert ours == decisions(scenario, kernels=False)
+
+
+def decisions(scenario: Any, kernels: bool) -> Any:
+    """`best_blocks` with kernels on or off, its time left out."""
+    os.environ["ECS_COMBAT_KERNELS"] = "1" if kernels else "0"
+    decide_module._ENGINES.clear()
+    try:
+        return dataclasses.replace(best_blocks(scenario, BUNDLED), seconds=0.0)
+    finally:
+        os.environ["ECS_COMBAT_KERNELS"] = "1"
+        decide_module._ENGINES.clear()

@@ -30,16 +30,15 @@ def logged_results(
     log: IntArray,
     counters: Mapping[str, AnyArray],
     registry: Registry,
+    battles: Sequence[int] | None = None,
 ) -> list[CombatResult] | None:
-    """Every battle's result from the kernel's `log` ([entries, 5], told: nothing replaced)
-    and `outcome`; `counters`: the creatures' counters the kernel keeps, by kind. None if
-    they can't be told from these. (A few battles: lists, not arrays.)"""
+    """The results of some distinct `battles` (None: every one), in that order, from the
+    kernel's `log` ([entries, 5], told: nothing replaced) and `outcome`; `counters`: the
+    creatures' counters the kernel keeps, by kind. None if they can't be told from these.
+    (A few battles: lists, not arrays.)"""
+    chosen = list(range(batch.n_battles)) if battles is None else list(battles)
     if (np.asarray(outcome.returned) >= 0).any() or batch.event_battle.size:
         return None
-    battle: list[int] = np.asarray(batch.battle, I64).tolist()
-    attacking = np.asarray(batch.attacking).tolist()
-    if len({b for b, a in zip(battle, attacking, strict=True) if a >= 0}) < batch.n_battles:
-        return None  # the kernel leaves a battle without attackers untouched (no checks)
     if any(f.output for f in registry.state_fields("creature").values()):
         return None
     shown = [k for k, f in registry.state_fields("player").items() if f.output]
@@ -47,50 +46,72 @@ def logged_results(
     kinds = _counter_columns(batch, counters)
     if kinds is None or any(k not in states for k in shown):
         return None
-    entries: list[list[int]] = log.tolist()
-    controller: list[int] = np.asarray(batch.controller, I64).tolist()
-    if not _life_told(entries, controller, batch, outcome):
-        return None
+    battle_of = np.asarray(batch.battle, I64)
+    attacked = set(battle_of[np.asarray(batch.attacking) >= 0].tolist())
+    if any(b not in attacked for b in chosen):
+        return None  # the kernel leaves a battle without attackers untouched (no checks)
     n = batch.n_battles
-    dealt: list[list[tuple[int, int, int, int, int]]] = [[] for _ in range(n)]
-    gained: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
-    died: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for at, (kind, s, x, y, z) in enumerate(entries):
-        b = battle[x]
+    rows = np.searchsorted(battle_of, np.arange(n + 1))
+    prows = np.searchsorted(np.asarray(batch.player_battle), np.arange(n + 1))
+    place = np.full(n, -1, I64)
+    place[chosen] = np.arange(len(chosen), dtype=I64)
+    at = place[battle_of[log[:, 2]]] if len(log) else np.zeros(0, I64)
+    kept = at >= 0
+    controller = np.asarray(batch.controller, I64)
+    entries: list[list[int]] = np.column_stack(
+        [log[kept], at[kept], controller[log[kept, 2]]]
+    ).tolist()
+    # the rows of the chosen battles, in order, and where each one's begin among them
+    crow, c_at = _rows_of(rows, chosen)
+    prow, p_at = _rows_of(prows, chosen)
+    if not _life_told(entries, batch, outcome, prow):
+        return None
+    dealt: list[list[tuple[int, int, int, int, int]]] = [[] for _ in chosen]
+    gained: list[dict[tuple[int, int, int], int]] = [{} for _ in chosen]
+    died: list[list[tuple[int, int]]] = [[] for _ in chosen]
+    for order, (kind, s, x, y, z, i, owner) in enumerate(entries):
         if kind == DEALT:
-            dealt[b].append((s, x, at, y, z))
+            dealt[i].append((s, x, order, y, z))
         elif kind == GAINED:
-            gained[b][s, x] = gained[b].get((s, x), 0) + y
+            gained[i][s, x, owner] = gained[i].get((s, x, owner), 0) + y
         else:
-            died[b].append((s, x))
+            died[i].append((s, x))
     cids = list(batch.creature_ids or [])
     pids = list(batch.player_ids or [])
-    taken: list[list[bool]] = np.asarray(outcome.steps_taken, np.bool_).T.tolist()
-    rows = np.searchsorted(battle, np.arange(n + 1)).tolist()
-    prows = np.searchsorted(np.asarray(batch.player_battle), np.arange(n + 1)).tolist()
-    final = _Final(outcome, kinds, shown, states)
+    taken = np.asarray(outcome.steps_taken, np.bool_)[:, chosen].T.tolist()
+    final = _Final(outcome, kinds, shown, states, crow, prow)
     out = []
-    for b in range(n):
-        steps = {s: StepResult(step_names[s]) for s, t in enumerate(taken[b]) if t}
-        for s, x, _, y, z in sorted(dealt[b]):
+    for i in range(len(chosen)):
+        steps = {s: StepResult(step_names[s]) for s, t in enumerate(taken[i]) if t}
+        for s, x, _, y, z in sorted(dealt[i]):
             steps[s].damage.append((cids[x], pids[-1 - y] if y < 0 else cids[y], z))
-        for (s, x), amount in sorted(gained[b].items()):
-            steps[s].life_gained.append((pids[controller[x]], cids[x], amount))
-        for s, row in _deaths(list(steps), died[b], final.died, rows[b], rows[b + 1]):
+        for (s, x, owner), amount in sorted(gained[i].items()):
+            steps[s].life_gained.append((pids[owner], cids[x], amount))
+        mine = range(c_at[i], c_at[i + 1])
+        for s, row in _deaths(list(steps), died[i], [(final.rows[j], final.died[j]) for j in mine]):
             steps[s].died.append(cids[row])
         res = CombatResult(worded=False)
         res.steps = list(steps.values())
-        res.creatures = {
-            cids[r]: final.creature(r) for r in range(rows[b], rows[b + 1]) if final.entered[r]
-        }
-        res.players = {pids[p]: final.player(p) for p in range(prows[b], prows[b + 1])}
+        res.creatures = {cids[final.rows[j]]: final.creature(j) for j in mine if final.entered[j]}
+        res.players = {pids[final.players[j]]: final.player(j) for j in range(p_at[i], p_at[i + 1])}
         out.append(res)
     return out
 
 
+def _rows_of(start: IntArray, battles: list[int]) -> tuple[IntArray, list[int]]:
+    """The rows of some battles (battle b's are ``start[b]:start[b + 1]``), in order, and
+    where each battle's begin among them (one more place: the end)."""
+    ids = np.asarray(battles, I64)
+    count = start[ids + 1] - start[ids]
+    at = np.zeros(len(ids) + 1, I64)
+    np.cumsum(count, out=at[1:])
+    rows = np.arange(int(at[-1]), dtype=I64) + (start[ids] - at[:-1]).repeat(count)
+    return rows, at.tolist()
+
+
 def _counter_columns(
     batch: CombatBatch, counters: Mapping[str, AnyArray]
-) -> list[tuple[str, list[int]]] | None:
+) -> list[tuple[str, AnyArray]] | None:
     """Each counter kind of the batch (in its order) with the kernel's counts of it, or None
     if a creature has counters of a kind the kernel doesn't keep."""
     names = list(batch.counter_names)
@@ -98,72 +119,79 @@ def _counter_columns(
     out = []
     for j, name in enumerate(names):
         if name in counters:
-            out.append((name, np.asarray(counters[name]).tolist()))
+            out.append((name, np.asarray(counters[name])))
         elif given is not None and given.size and bool(given[:, j].any()):
             return None
     return out
 
 
 def _life_told(
-    entries: list[list[int]], controller: list[int], batch: CombatBatch, outcome: BatchOutcome
+    entries: list[list[int]], batch: CombatBatch, outcome: BatchOutcome, players: IntArray
 ) -> bool:
-    """Whether every player's final life is their life less the damage logged to them plus
-    the life logged as gained by the sources they control (else something else changed it)."""
-    life: list[int] = np.asarray(batch.life, I64).tolist()
-    for kind, _, x, y, z in entries:
+    """Whether each of `players` (rows) ends with their life less the damage logged to them
+    plus the life logged as gained by the sources they control (`entries`: the log's with
+    each source's controller last), else something else changed it."""
+    life = dict(zip(players.tolist(), np.asarray(batch.life, I64)[players].tolist(), strict=True))
+    for kind, _, _, y, z, _, owner in entries:
         if kind == DEALT and y < 0:
             life[-1 - y] -= z
         elif kind == GAINED:
-            life[controller[x]] += y
-    final: list[int] = np.asarray(outcome.life, I64).tolist()
-    return life == final
+            life[owner] += y
+    final: list[int] = np.asarray(outcome.life, I64)[players].tolist()
+    return list(life.values()) == final
 
 
 def _deaths(
-    taken: list[int], logged: list[tuple[int, int]], died: list[bool], lo: int, hi: int
+    taken: list[int], logged: list[tuple[int, int]], rows: list[tuple[int, bool]]
 ) -> list[tuple[int, int]]:
-    """A battle's deaths (step, row) by step then row (its rows `lo` to `hi` - 1): those
-    logged as a later step began died after the step taken before it; those not logged,
-    after the last step taken."""
+    """A battle's deaths (step, row) by step then row (`rows`: its rows, whether each died):
+    those logged as a later step began died after the step taken before it; those not
+    logged, after the last step taken."""
     out = [(max(t for t in taken if t < s), row) for s, row in logged]
     noted = {row for _, row in logged}
-    out += [(taken[-1], row) for row in range(lo, hi) if died[row] and row not in noted]
+    out += [(taken[-1], row) for row, dead in rows if dead and row not in noted]
     return sorted(out)
 
 
 class _Final:
-    """The final state of the creatures and players, as lists."""
+    """The final state of some creature rows and player rows (`crow`, `prow`), as lists by
+    their places."""
 
     def __init__(
         self,
         outcome: BatchOutcome,
-        kinds: list[tuple[str, list[int]]],
+        kinds: list[tuple[str, AnyArray]],
         shown: list[str],
         states: Mapping[str, AnyArray],
+        crow: IntArray,
+        prow: IntArray,
     ) -> None:
-        self.kinds = kinds
-        self.entered: list[bool] = np.asarray(outcome.entered, np.bool_).tolist()
-        self.died: list[bool] = np.asarray(outcome.died_in_step, np.bool_).tolist()
-        self.alive: list[bool] = np.asarray(outcome.alive, np.bool_).tolist()
-        self.damage: list[int] = np.asarray(outcome.damage, I64).tolist()
-        self.power: list[int] = np.asarray(outcome.power, I64).tolist()
-        self.toughness: list[int] = np.asarray(outcome.toughness, I64).tolist()
-        self.life: list[int] = np.asarray(outcome.life, I64).tolist()
-        self.lost: list[bool] = np.asarray(outcome.lost, np.bool_).tolist()
-        self.shown = {k: np.asarray(states[k]).tolist() for k in shown}
+        self.rows: list[int] = crow.tolist()
+        self.players: list[int] = prow.tolist()
+        self.kinds = [(k, np.asarray(v)[crow].tolist()) for k, v in kinds]
+        self.entered: list[bool] = np.asarray(outcome.entered, np.bool_)[crow].tolist()
+        self.died: list[bool] = np.asarray(outcome.died_in_step, np.bool_)[crow].tolist()
+        self.alive: list[bool] = np.asarray(outcome.alive, np.bool_)[crow].tolist()
+        self.damage: list[int] = np.asarray(outcome.damage, I64)[crow].tolist()
+        self.power: list[int] = np.asarray(outcome.power, I64)[crow].tolist()
+        self.toughness: list[int] = np.asarray(outcome.toughness, I64)[crow].tolist()
+        self.life: list[int] = np.asarray(outcome.life, I64)[prow].tolist()
+        self.lost: list[bool] = np.asarray(outcome.lost, np.bool_)[prow].tolist()
+        self.shown = {k: np.asarray(states[k])[prow].tolist() for k in shown}
 
-    def creature(self, row: int) -> CreatureOutcome:
-        """A creature's outcome (the engine doesn't say whether it is tapped)."""
+    def creature(self, j: int) -> CreatureOutcome:
+        """The outcome of the creature at place `j` (the engine doesn't say whether it is
+        tapped)."""
         return CreatureOutcome(
-            alive=self.alive[row],
-            damage=self.damage[row],
-            power=self.power[row],
-            toughness=self.toughness[row],
-            counters={k: v[row] for k, v in self.kinds if v[row] > 0},
+            alive=self.alive[j],
+            damage=self.damage[j],
+            power=self.power[j],
+            toughness=self.toughness[j],
+            counters={k: v[j] for k, v in self.kinds if v[j] > 0},
         )
 
-    def player(self, p: int) -> PlayerOutcome:
-        """A player's outcome."""
+    def player(self, j: int) -> PlayerOutcome:
+        """The outcome of the player at place `j`."""
         return PlayerOutcome(
-            life=self.life[p], lost=self.lost[p], state={k: v[p] for k, v in self.shown.items()}
+            life=self.life[j], lost=self.lost[j], state={k: v[j] for k, v in self.shown.items()}
         )

@@ -231,18 +231,19 @@ class Kernel:
         records = _records(args[2].steps_taken, args[3], args[12]) if divisions else []
         return _outcome(self.source, batch, args), records
 
-    def play_logged(self, schedule: Schedule, batch: CombatBatch) -> tuple[BatchOutcome, Any, Any]:
-        """:meth:`resolve` in one thread with each damage step logged (:mod:`.template_log`):
-        the outcome, the template's ``Record`` (its log) and the plugins' own columns."""
+    def play_logged(self, schedule: Schedule, batch: CombatBatch, divisions: bool) -> Any:
+        """:meth:`play` in one thread, each damage step logged (:mod:`.template_log`): the
+        outcome, division records, the template's ``Record`` and the plugins' own columns."""
         if self._module is None:
             self.compile()
         plan = self.plan(schedule)
         rows = len(plan.default) * 4 * (batch.n_creatures + len(batch.block_blocker))
-        args = self._arguments(batch, plan, log=rows + batch.n_creatures + 1)
+        args = self._arguments(batch, plan, divisions, log=rows + batch.n_creatures + 1)
         if self._call is None:
             self._call = self._entry()
         self._call(0, batch.n_battles, *args)
-        return _outcome(self.source, batch, args), args[12], args[11]
+        records = _records(args[2].steps_taken, args[3], args[12]) if divisions else []
+        return _outcome(self.source, batch, args), records, args[12], args[11]
 
     def _entry(self) -> Callable[..., None]:
         """The compiled `resolve_range` called without numba's dispatcher (which types every
