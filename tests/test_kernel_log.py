@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from ecs_combat import Registry, parse_scenario
 from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
-from ecs_combat.decisions import best_blocks
+from ecs_combat.decisions import best_blocks, playing
 from ecs_combat.decisions import decide as decide_module
 from ecs_combat.testing import registry_with, scenarios
 
@@ -179,3 +179,23 @@ def decisions(scenario: Any, kernels: bool) -> Any:
     finally:
         os.environ["ECS_COMBAT_KERNELS"] = "1"
         decide_module._ENGINES.clear()
+
+
+def test_larger_levels_play_their_best_lines_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A level over `LOGGED_ROWS` rows keeps no log: its best lines are played again in the
+    kernel with the log (not by the numpy engine), and the decision is the numpy path's."""
+    monkeypatch.setattr(playing, "LOGGED_ROWS", 0)
+    doc = double_block(["trample", "lifelink"])
+    doc["combat"] = {"attackers": {"t": "B"}}
+    scenario = parse_scenario(doc, BUNDLED, "t.toml")
+    told = []
+    again = BatchedEngine.kernel_results
+
+    def counting(engine: BatchedEngine, batch: Any) -> Any:
+        told.append(again(engine, batch))
+        return told[-1]
+
+    monkeypatch.setattr(BatchedEngine, "kernel_results", counting)
+    ours = decisions(scenario, kernels=True)
+    assert len(told) == 1 and told[0] is not None
+    assert ours == decisions(scenario, kernels=False)
