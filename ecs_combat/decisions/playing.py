@@ -16,9 +16,9 @@ I64 = np.int64
 #: on the decided tournament's (a few hundred thousand rows; docs/performance.md).
 KERNEL_ROWS = 1 << 15
 #: Levels of at most this many creature rows played in the kernel keep its log when the tree
-#: records (their best lines are read from it); a larger level's best lines are played again
-#: (logging a 4x4 board's first level, or many boards' levels, cost more than it saved).
-LOGGED_ROWS = 1 << 10
+#: records (their best lines are read from it; as many as the tree records); a larger
+#: level's best lines are played again.
+LOGGED_ROWS = 1 << 14
 
 
 def play_level(

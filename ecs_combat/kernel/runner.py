@@ -400,7 +400,7 @@ def _record(m: ModuleType, steps: int, size: tuple[int, int], log: int, n: int) 
     marks = np.zeros((3, steps, rows), np.bool_)
     amounts = np.zeros((2, steps, rows), I64)
     live = np.zeros((steps, blocks), np.bool_)
-    entries, logged = np.zeros((log, 5), I64), np.zeros(2, I64)
+    entries, logged = np.empty((log, 5), I64), np.zeros(2, I64)  # entries written before read
     dead = np.zeros(n if log else 0, np.bool_)
     return m.Record(
         marks[0], amounts[0], amounts[1], marks[1], marks[2], live, entries, logged, dead
