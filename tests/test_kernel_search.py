@@ -54,7 +54,8 @@ def kernels_on(pytestconfig: pytest.Config) -> Iterator[None]:
 
 
 class Counted:
-    """Counts the kernel's plays with division records, and those with explicit divisions."""
+    """Counts the kernel's plays with division records (logged or not), and those with
+    explicit divisions."""
 
     def __init__(self) -> None:
         self.plays = 0
@@ -62,17 +63,27 @@ class Counted:
 
     def __enter__(self) -> Counted:
         self._play = play = Kernel.play
+        self._logged = logged = Kernel.play_logged
 
-        def counting(kernel: Kernel, schedule: Any, batch: Any, divisions: bool) -> Any:
+        def count(batch: Any, divisions: bool) -> None:
             self.plays += divisions
             self.with_divisions += divisions and bool(batch.division_step.size)
+
+        def counting(kernel: Kernel, schedule: Any, batch: Any, divisions: bool) -> Any:
+            count(batch, divisions)
             return play(kernel, schedule, batch, divisions)
 
+        def counting_logged(kernel: Kernel, schedule: Any, batch: Any, divisions: bool) -> Any:
+            count(batch, divisions)
+            return logged(kernel, schedule, batch, divisions)
+
         Kernel.play = counting  # type: ignore[method-assign]
+        Kernel.play_logged = counting_logged  # type: ignore[method-assign]
         return self
 
     def __exit__(self, *exc: object) -> None:
         Kernel.play = self._play  # type: ignore[method-assign]
+        Kernel.play_logged = self._logged  # type: ignore[method-assign]
 
 
 def decisions(scenario: Any, registry: Registry, kernels: bool) -> Any:

@@ -14,19 +14,20 @@ this module is the engine's face.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from ecs_combat.batched import combat, turn_play
 from ecs_combat.batched.arrays import BatchOutcome, CombatBatch, StepDivisions
 from ecs_combat.batched.from_scenarios import scenarios_to_batch
 from ecs_combat.batched.keywords import refresh
+from ecs_combat.batched.logged_results import logged_results
 from ecs_combat.batched.masks import KeywordMasks
 from ecs_combat.batched.memory import keep_freed_memory
 from ecs_combat.batched.result_text import INDENTED, json_pieces, json_text
 from ecs_combat.batched.results import Results
 from ecs_combat.batched.schedule import Schedules, start
-from ecs_combat.batched.state import State
+from ecs_combat.batched.state import Schedule, State
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.rules.pipeline import plan_steps
 from ecs_combat.rules.result import CombatResult
@@ -120,21 +121,64 @@ class BatchedEngine:
         played = self.play_batch(batch, record=False)
         return played.outcome, played.divisions
 
-    def play_batch(self, batch: CombatBatch, record: bool, kernel: bool = False) -> Played:
+    def play_batch(
+        self, batch: CombatBatch, record: bool, kernel: bool = False, log: bool = False
+    ) -> Played:
         """:meth:`resolve_batch_with_divisions`, as a :class:`Played`; with `record`, its
         log is kept for the results of chosen battles (:meth:`Played.results`); with
         `kernel` (and not `record`), played in the plugin set's compiled kernel, which
-        must take it (:meth:`kernel_takes`, its explicit divisions legal)."""
+        must take it (:meth:`kernel_takes`, its explicit divisions legal), and with `log`
+        with the kernel's log (:attr:`Played.logged`)."""
         if kernel and not record:
             compiled = self.kernel()
             assert compiled is not None
-            outcome, divisions = compiled.play(self.schedules.of([batch]), batch, divisions=True)
+            schedule = self.schedules.of([batch])
+            if log:
+                return self._logged(compiled, schedule, batch, divisions=True)
+            outcome, divisions = compiled.play(schedule, batch, divisions=True)
             return Played(None, outcome, divisions)
         state = self.start(batch, record=record)
         state.records.divisions = []
         combat.play(state)
         state.errors.raise_first()
         return Played(state)
+
+    def kernel_results(self, batch: CombatBatch) -> list[CombatResult] | None:
+        """The results of every battle of a batch (:meth:`Played.results` without notes),
+        played in the plugin set's compiled kernel with its log (its explicit divisions
+        legal); None if the kernel doesn't take the batch or its log can't tell them
+        (:func:`~.logged_results.logged_results`): then play it with `record`."""
+        compiled = self.kernel()
+        if compiled is None or batch.event_battle.size:
+            return None
+        schedule = self.schedules.of([batch])
+        if compiled.refusal(schedule, batch, legal=True):
+            return None
+        played = self._logged(compiled, schedule, batch, divisions=False)
+        assert played.logged is not None
+        return played.logged(range(batch.n_battles))
+
+    def _logged(
+        self, compiled: Kernel, schedule: Schedule, batch: CombatBatch, divisions: bool
+    ) -> Played:
+        """A batch played in the kernel with its log, whose results it tells where it can."""
+        outcome, records, rc, owns = compiled.play_logged(schedule, batch, divisions)
+        told = not rc.logged[1]  # else damage replaced, or the log full
+        counters = {
+            col.counters: own[i]
+            for own, (_, columns) in zip(owns, compiled.source.owns, strict=True)
+            for i, col in enumerate(columns)
+            if col.owner == "creature" and col.counters is not None
+        }
+        log = rc.log[: int(rc.logged[0])]
+        names = [p.name for p in schedule.plans]
+
+        def results(battles: Sequence[int]) -> list[CombatResult] | None:
+            if not told:
+                return None
+            return logged_results(batch, names, outcome, log, counters, self.registry, battles)
+
+        return Played(None, outcome, records, results)
 
     def resolve(self, scenario: Scenario) -> CombatResult:
         """Resolve one combat."""
@@ -197,10 +241,14 @@ class Played:
         state: State | None,
         outcome: BatchOutcome | None = None,
         divisions: list[StepDivisions] | None = None,
+        logged: Callable[[Sequence[int]], list[CombatResult] | None] | None = None,
     ) -> None:
         """Played by the numpy engine (its `state`), or by a compiled kernel (no state: its
-        `outcome` and `divisions`)."""
+        `outcome` and `divisions`, and with its log the results it tells, `logged`)."""
         self._state = state
+        #: With the kernel's log: the results of some distinct battles without notes
+        #: (:func:`~.logged_results.logged_results`), or None where the log can't tell them.
+        self.logged = logged
         if state is not None:
             outcome = combat.outcome(state.creatures, state.combat, state.players)
             divisions = state.records.divisions

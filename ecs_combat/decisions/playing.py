@@ -15,16 +15,22 @@ I64 = np.int64
 #: them (kernels on): 2-4x faster than the numpy engine on a search's small levels, no faster
 #: on the decided tournament's (a few hundred thousand rows; docs/performance.md).
 KERNEL_ROWS = 1 << 15
+#: Levels of at most this many creature rows played in the kernel keep its log when the tree
+#: records (their best lines are read from it; as many as the tree records); a larger
+#: level's best lines are played again.
+LOGGED_ROWS = 1 << 14
 
 
 def play_level(
     engine: BatchedEngine, batch: CombatBatch, rows: int, record: bool, horizon: bool
 ) -> tuple[Played, bool]:
-    """A level's batch played, and whether with the engine's log (`record`, unless the
-    kernel played it: it keeps none). A tree looking past the combat (`horizon`) reads every
-    leaf's log, so its levels stay with the engine."""
+    """A level's batch played, and whether with a log (`record`): the numpy engine's, or
+    the kernel's when it plays a level of at most :data:`LOGGED_ROWS` rows
+    (:attr:`Played.logged`: the results it tells). A tree looking past the combat
+    (`horizon`) reads every leaf's notes, so its levels stay with the engine."""
     if not horizon and rows <= KERNEL_ROWS and engine.kernel_takes(batch, legal=True):
-        return engine.play_batch(batch, record=False, kernel=True), False
+        logged = record and rows <= LOGGED_ROWS
+        return engine.play_batch(batch, record=False, kernel=True, log=logged), logged
     return engine.play_batch(batch, record=record), record
 
 

@@ -36,6 +36,7 @@ GLUE_MARK = "# -- glue: the generator writes"
 #: import of them (one module once generated).
 TRIGGERS_MARK = "# -- kernel source: the generator copies"
 TRIGGERS_IMPORT = "from ecs_combat.kernel.template_triggers import has_any, triggers_at\n"
+LOG_IMPORT = "from ecs_combat.kernel.template_log import deal_logged, log_deaths\n"
 #: The template's functions called from Python: compiled on their own (the rest is inlined).
 ENTRY_POINTS = ("resolve_range", "one_on_one_range")
 #: The template's functions compiled on their own, not inlined where they are called: the
@@ -150,9 +151,10 @@ def template_body() -> str:
     here = Path(__file__).parent
     template = (here / "template.py").read_text()
     body = template[: template.index(GLUE_MARK)].replace("from __future__ import annotations\n", "")
-    body = body.replace(TRIGGERS_IMPORT, "")
+    body = body.replace(TRIGGERS_IMPORT, "").replace(LOG_IMPORT, "")
     triggers = (here / "template_triggers.py").read_text()
-    return body + triggers[triggers.index(TRIGGERS_MARK) :]
+    log = (here / "template_log.py").read_text()
+    return body + triggers[triggers.index(TRIGGERS_MARK) :] + log[log.index(TRIGGERS_MARK) :]
 
 
 def entry_points(body: str) -> str:

@@ -224,35 +224,26 @@ class Kernel:
         which has no divider)."""
         if self._module is None:
             self.compile()
-        plan = self.plan(schedule)
-        args = self._arguments(batch, plan, divisions)
-        c, st, bt, bl, *_, owns, rc, _, _ = args
+        args = self._arguments(batch, self.plan(schedule), divisions)
         if self._call is None:
             self._call = self._entry()
         self._run(self._call, batch.n_battles, args)
-        records = _records(bt.steps_taken, bl, rc) if divisions else []
-        player_state = {key: v.copy() for key, v in batch.player_state.items()}
-        for own, (_, columns) in zip(owns, self.source.owns, strict=True):
-            for i, col in enumerate(columns):
-                if col.owner == "player" and col.state is not None:
-                    dtype = player_state[col.state].dtype if col.state in player_state else I64
-                    player_state[col.state] = own[i].astype(dtype)
-        return BatchOutcome(
-            alive=c.on_battlefield,
-            damage=c.marked,
-            power=c.power,
-            toughness=c.toughness,
-            life=c.life,
-            lost=c.lost,
-            died_in_step=st.died,
-            damage_to_players=bt.to_players,
-            dealt_to_players=st.to_players,
-            life_gained=c.life_gained,
-            entered=np.asarray(batch.present, np.bool_),
-            steps_taken=bt.steps_taken,
-            player_state=player_state,
-            returned=np.full(batch.n_creatures, -1, I64),
-        ), records
+        records = _records(args[2].steps_taken, args[3], args[12]) if divisions else []
+        return _outcome(self.source, batch, args), records
+
+    def play_logged(self, schedule: Schedule, batch: CombatBatch, divisions: bool) -> Any:
+        """:meth:`play` in one thread, each damage step logged (:mod:`.template_log`): the
+        outcome, division records, the template's ``Record`` and the plugins' own columns."""
+        if self._module is None:
+            self.compile()
+        plan = self.plan(schedule)
+        rows = len(plan.default) * 4 * (batch.n_creatures + len(batch.block_blocker))
+        args = self._arguments(batch, plan, divisions, log=rows + batch.n_creatures + 1)
+        if self._call is None:
+            self._call = self._entry()
+        self._call(0, batch.n_battles, *args)
+        records = _records(args[2].steps_taken, args[3], args[12]) if divisions else []
+        return _outcome(self.source, batch, args), records, args[12], args[11]
 
     def _entry(self) -> Callable[..., None]:
         """The compiled `resolve_range` called without numba's dispatcher (which types every
@@ -261,10 +252,11 @@ class Kernel:
         (:meth:`_arguments`), so the kernel has one compiled signature."""
         return entry_of(self.module.resolve_range)
 
-    def _arguments(self, b: CombatBatch, plan: Plan, divisions: bool = False) -> tuple[Any, ...]:
+    def _arguments(self, b: CombatBatch, plan: Plan, divisions: bool = False, log: int = 0) -> Any:
         """The kernel's arguments for a batch: its arrays in, the state and scratch arrays,
-        its schedule's step table and keyword bits (`plan`), and where each step's possible
-        divisions are noted (with `divisions`; else blocks of no rows)."""
+        its schedule's step table and keyword bits (`plan`), where each step's possible
+        divisions are noted (with `divisions`; else blocks of no rows) and a log of `log`
+        entries."""
         m = self.module
         n, nb, np_ = b.n_creatures, b.n_battles, b.n_players
         # Few allocations (a small batch's cost is mostly their number): each block's rows
@@ -333,7 +325,7 @@ class Kernel:
         guards = plan.guards
         ev = _events(m, self.source, self.registry, b)
         owns = own_columns(m.OWNS, self.source.owns, self._column, b)
-        rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0))
+        rc = _record(m, len(plan.default), (n, len(bb)) if divisions else (0, 0), log, n)
         tg = trigger_columns(m, self.source, b, starts, scratch[f0 + 3 * room :])
         tg = tg._replace(bits=_fixed([plan.triggering], U64))
         return (
@@ -373,14 +365,46 @@ class Kernel:
             job.result()
 
 
-def _record(m: ModuleType, steps: int, size: tuple[int, int]) -> Any:
+def _outcome(source: KernelSource, batch: CombatBatch, args: tuple[Any, ...]) -> BatchOutcome:
+    """A played batch's outcome, from its kernel arguments (`source`: the kernel's)."""
+    c, st, bt, owns = args[0], args[1], args[2], args[11]
+    player_state = {key: v.copy() for key, v in batch.player_state.items()}
+    for own, (_, columns) in zip(owns, source.owns, strict=True):
+        for i, col in enumerate(columns):
+            if col.owner == "player" and col.state is not None:
+                dtype = player_state[col.state].dtype if col.state in player_state else I64
+                player_state[col.state] = own[i].astype(dtype)
+    return BatchOutcome(
+        alive=c.on_battlefield,
+        damage=c.marked,
+        power=c.power,
+        toughness=c.toughness,
+        life=c.life,
+        lost=c.lost,
+        died_in_step=st.died,
+        damage_to_players=bt.to_players,
+        dealt_to_players=st.to_players,
+        life_gained=c.life_gained,
+        entered=np.asarray(batch.present, np.bool_),
+        steps_taken=bt.steps_taken,
+        player_state=player_state,
+        returned=np.full(batch.n_creatures, -1, I64),
+    )
+
+
+def _record(m: ModuleType, steps: int, size: tuple[int, int], log: int, n: int) -> Any:
     """Where the kernel notes each step's possible divisions: [steps, rows] and [steps,
-    blocks] blocks (`size`; (0, 0): nothing noted)."""
+    blocks] blocks (`size`; (0, 0): nothing noted), and its log of `log` entries (0:
+    nothing logged) over `n` creature rows."""
     rows, blocks = size
     marks = np.zeros((3, steps, rows), np.bool_)
     amounts = np.zeros((2, steps, rows), I64)
     live = np.zeros((steps, blocks), np.bool_)
-    return m.Record(marks[0], amounts[0], amounts[1], marks[1], marks[2], live)
+    entries, logged = np.empty((log, 5), I64), np.zeros(2, I64)  # entries written before read
+    dead = np.zeros(n if log else 0, np.bool_)
+    return m.Record(
+        marks[0], amounts[0], amounts[1], marks[1], marks[2], live, entries, logged, dead
+    )
 
 
 def _divisions(m: ModuleType, b: CombatBatch) -> Any:

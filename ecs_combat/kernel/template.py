@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ecs_combat.kernel.template_log import deal_logged, log_deaths
 from ecs_combat.kernel.template_triggers import has_any, triggers_at
 
 # The columns the parts see (:data:`ecs_combat.plugin.kernels.CORE_COLUMNS`, in that order).
@@ -77,17 +78,10 @@ Cast = namedtuple("Cast", ["keywords", "bits"])
 RULE_CASTER_CONTROLS = 1
 RULE_BLOCKING_OR_BLOCKED = 2
 RULE_IN_COMBAT = 4
-#: What the dealers of each damage step could divide, for the decision search
-#: (:class:`~ecs_combat.batched.StepDivisions`), [steps, rows] (`live`: [steps, blocks]), or
-#: [steps, 0] each when not recorded: who deals, power and toughness left as the step's
-#: damage is assigned, the ``assign-damage`` parts' flags, the blocks still in effect.
 #: Explicit divisions (the decision search's, legal by construction), by source row: where
 #: each row's begin ([rows + 1]), and each one's step, recipient (a creature row, or
 #: ``-1 - player row``) and amount.
 Divisions = namedtuple("Divisions", ["start", "step", "recipient", "amount"])
-Record = namedtuple(
-    "Record", ["deals", "power", "remaining", "one_is_lethal", "player_gets_excess", "live"]
-)
 
 
 def resolve_range(
@@ -253,9 +247,12 @@ def damage_step(
 ) -> None:  # fmt: skip
     """Who deals damage (510.1), how each divides it (as `dv` gives, else by default), and
     all of it dealt at once (510.2); what the dealers could divide noted in `rc` when it
-    has rows."""
+    has rows, and what happened logged when its log has rows (:mod:`.template_log`)."""
     r0, r1 = bt.rows[b], bt.rows[b + 1]
     noting = rc.deals.shape[1] != 0
+    logging = rc.log.shape[0] != 0
+    if logging:
+        log_deaths(b, s, bt, st, rc)
     if noting:
         for i in range(r0, r1):
             rc.power[s, i] = c.power[i]
@@ -292,6 +289,9 @@ def damage_step(
             e = attacker_divides(i, e, c, st, bl, fl, a)
         elif c.blocking[u]:
             e = blocker_divides(b, i, e, c, st, bt, bl, fl, a)
+    if logging:
+        deal_logged(b, s, e0, e, c, st, bt, fl, guards, o, rc)
+        return
     for x in range(np.uint64(e0), np.uint64(e)):  # unsigned places and rows: no wraparound
         source, recipient = fl.source[x], fl.recipient[x]
         amount = deal_parts(source, recipient, fl.amount[x], c, st, guards, o)
