@@ -13,8 +13,8 @@ from test_kernels import kernels_on  # noqa: F401  (kernels on for this module, 
 
 from ecs_combat import Registry
 from ecs_combat.batched.engine import BatchedEngine
-from ecs_combat.kernel.blocks import OneOnOnePlayer
-from ecs_combat.kernel.one_on_one_draw import SeededBlock, seed_words, seeded_bytes, seeded_state
+from ecs_combat.kernel.blocks import OneOnOnePlayer, SeededBlock, seed_words
+from ecs_combat.kernel.one_on_one_draw import seeded_bytes, seeded_state
 from ecs_combat.simulation import compiled
 from ecs_combat.simulation.generate import BLOCK, block_rng
 from ecs_combat.simulation.generators import make_generator

@@ -108,8 +108,8 @@ def entry_steps(registry: Registry, kernel: Any) -> list[tuple[str, Callable[[],
 
     from ecs_combat.batched import BatchedEngine
     from ecs_combat.kernel import spec_draw
-    from ecs_combat.kernel.blocks import OneOnOnePlayer
-    from ecs_combat.kernel.one_on_one_draw import SeededBlock, seed_words, seeded_bytes
+    from ecs_combat.kernel.blocks import OneOnOnePlayer, SeededBlock, seed_words
+    from ecs_combat.kernel.one_on_one_draw import seeded_bytes
     from ecs_combat.kernel.spec_player import SpecPlayer
     from ecs_combat.simulation.generators import make_generator
     from ecs_combat.simulation.spec import tournament

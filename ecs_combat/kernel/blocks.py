@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from functools import lru_cache
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from ecs_combat.batched import CombatBatch, IntArray, MaskArray, Schedule
 from ecs_combat.kernel import cache
-from ecs_combat.kernel.one_on_one_draw import SeededBlock, seed_words, seeded_bytes
 from ecs_combat.kernel.runner import Kernel, entry_of
 
 AnyArray = npt.NDArray[Any]
@@ -25,6 +25,27 @@ MEMO_LIMIT = 1 << 20
 Ranges = tuple[tuple[int, int], tuple[int, int]]
 #: A block's draws as ``integers`` calls: (least, greatest, bytes) (:class:`.OneOnOne`).
 Fills = tuple[tuple[int, int, int], ...]
+
+
+class SeededBlock(NamedTuple):
+    """A block to draw from ``PCG64(SeedSequence(seed, spawn_key=(block,)))``: the seed's
+    words (:func:`seed_words`) and the block's number (below 2**32)."""
+
+    entropy: AnyArray
+    block: int
+
+
+@lru_cache(maxsize=8)
+def seed_words(seed: int) -> AnyArray:
+    """`seed`'s 32-bit words, low first, padded with zeros to four: how ``SeedSequence``
+    assembles a seed's entropy before a spawn key (`seed` at least 0)."""
+    words = [seed & 0xFFFFFFFF]
+    while seed > 0xFFFFFFFF:
+        seed >>= 32
+        words.append(seed & 0xFFFFFFFF)
+    out = np.array(words + [0] * (4 - len(words)), np.uint32)
+    out.flags.writeable = False
+    return out
 
 
 def one_on_one_player(
@@ -104,13 +125,15 @@ class OneOnOnePlayer:
         )
         if fills is not None and int(self._fills[:, 2].sum()) != 6 * n:
             raise ValueError("a block's fills make keyword codes, power and toughness per battle")
+        from ecs_combat.kernel.one_on_one_draw import seeded_bytes
+
         self._seeded: Callable[..., None] = seeded_bytes
 
     def use_entry(self, entry: Callable[..., None]) -> None:
         """Call the kernel through `entry` from now on (its compiled entry point), and the
         draw through its own."""
         self._entry = entry
-        self._seeded = entry_of(seeded_bytes)
+        self._seeded = entry_of(self._seeded)
 
     def counts(self) -> IntArray:
         """An empty tally to add blocks to: [codes * codes + 1, :data:`TALLY_COLUMNS`], the

@@ -5,12 +5,11 @@ the block's generator ``default_rng(SeedSequence(seed, spawn_key=(block,)))``, b
 words as each output's low half then high half), and ``random_bounded_uint8_fill``'s
 Lemire rejection on a word's bytes (a fresh buffer each call). So a block of the tournament
 is drawn in one compiled call, without a ``Generator`` and its Python calls
-(:class:`.blocks.OneOnOnePlayer`)."""
+(:class:`.blocks.OneOnOnePlayer`, :class:`.blocks.SeededBlock`)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -142,27 +141,6 @@ def seeded_bytes(entropy: Any, block: int, fills: Any, out: Any) -> None:  # pra
                     at += 1
                     if at == end:
                         break
-
-
-class SeededBlock(NamedTuple):
-    """A block to draw from ``PCG64(SeedSequence(seed, spawn_key=(block,)))``: the seed's
-    words (:func:`seed_words`) and the block's number (below 2**32)."""
-
-    entropy: AnyArray
-    block: int
-
-
-@lru_cache(maxsize=8)
-def seed_words(seed: int) -> AnyArray:
-    """`seed`'s 32-bit words, low first, padded with zeros to four: how ``SeedSequence``
-    assembles a seed's entropy before a spawn key (`seed` at least 0)."""
-    words = [seed & 0xFFFFFFFF]
-    while seed > 0xFFFFFFFF:
-        seed >>= 32
-        words.append(seed & 0xFFFFFFFF)
-    out = np.array(words + [0] * (4 - len(words)), np.uint32)
-    out.flags.writeable = False
-    return out
 
 
 for _function in (seeded_state, seeded_bytes):  # a damaged cache entry never fails a run

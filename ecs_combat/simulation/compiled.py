@@ -91,7 +91,7 @@ def _player(
         for _ in range(thread_limit())
     ]
     if shape.fills is not None:  # the players draw each block from its seed
-        from ecs_combat.kernel.one_on_one_draw import SeededBlock, seed_words
+        from ecs_combat.kernel.blocks import SeededBlock, seed_words
 
         def seeded(seed: int, block: int) -> Any:
             if seed < 0 or block >> 32:  # (numpy's own draws)
