@@ -108,7 +108,8 @@ def entry_steps(registry: Registry, kernel: Any) -> list[tuple[str, Callable[[],
 
     from ecs_combat.batched import BatchedEngine
     from ecs_combat.kernel import spec_draw
-    from ecs_combat.kernel.blocks import OneOnOnePlayer
+    from ecs_combat.kernel.blocks import OneOnOnePlayer, SeededBlock, seed_words
+    from ecs_combat.kernel.one_on_one_draw import seeded_bytes
     from ecs_combat.kernel.spec_player import SpecPlayer
     from ecs_combat.simulation.generators import make_generator
     from ecs_combat.simulation.spec import tournament
@@ -127,13 +128,15 @@ def entry_steps(registry: Registry, kernel: Any) -> list[tuple[str, Callable[[],
         arguments = kernel._arguments(shape.batch, plan)
         player = OneOnOnePlayer(
             arguments, kernel.module.one_on_one_range, shape.batch, shape.masks, shape.codes,
-            shape.ranges,
+            shape.ranges, shape.fills,
         )  # fmt: skip
         none = np.zeros((shape.batch.n_battles, 2), np.uint8)
-        return misses(
-            lambda: player.play(0, 0, (none, none, none), player.counts()),
-            lambda: [kernel.module.one_on_one_range],
-        )
+
+        def play() -> None:
+            player.play(0, 0, (none, none, none), player.counts())
+            player.play(0, 0, SeededBlock(seed_words(0), 0), player.counts())
+
+        return misses(play, lambda: [kernel.module.one_on_one_range, seeded_bytes])
 
     def spec_blocks() -> bool:
         generator = make_generator(parse_spec({"attackers": 1}, registry), registry)
@@ -164,13 +167,14 @@ def misses(step: Callable[[], object], dispatchers: Callable[[], list[Any]]) -> 
 def cached_entries(registry: Registry) -> list[tuple[str, int]]:
     """The loaded plugin set's entry points and the compiled signatures numba's cache holds
     for each (the kernel's module is written to the cache if it was not)."""
-    from ecs_combat.kernel import cache, cache_repair, spec_draw
+    from ecs_combat.kernel import cache, cache_repair, one_on_one_draw, spec_draw
     from ecs_combat.kernel.generate import generate
 
     module = cache.load(generate(registry))
     found = [
         ("resolve_range", module.resolve_range),
         ("one_on_one_range", module.one_on_one_range),
+        ("seeded_bytes", one_on_one_draw.seeded_bytes),
         ("draw_block", spec_draw.draw_block),
         ("reset", spec_draw.reset),
         ("tally_block", spec_draw.tally_block),

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from functools import lru_cache
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +23,29 @@ TALLY_COLUMNS = 8
 MEMO_LIMIT = 1 << 20
 #: The least and greatest power drawn, and toughness.
 Ranges = tuple[tuple[int, int], tuple[int, int]]
+#: A block's draws as ``integers`` calls: (least, greatest, bytes) (:class:`.OneOnOne`).
+Fills = tuple[tuple[int, int, int], ...]
+
+
+class SeededBlock(NamedTuple):
+    """A block to draw from ``PCG64(SeedSequence(seed, spawn_key=(block,)))``: the seed's
+    words (:func:`seed_words`) and the block's number (below 2**32)."""
+
+    entropy: AnyArray
+    block: int
+
+
+@lru_cache(maxsize=8)
+def seed_words(seed: int) -> AnyArray:
+    """`seed`'s 32-bit words, low first, padded with zeros to four: how ``SeedSequence``
+    assembles a seed's entropy before a spawn key (`seed` at least 0)."""
+    words = [seed & 0xFFFFFFFF]
+    while seed > 0xFFFFFFFF:
+        seed >>= 32
+        words.append(seed & 0xFFFFFFFF)
+    out = np.array(words + [0] * (4 - len(words)), np.uint32)
+    out.flags.writeable = False
+    return out
 
 
 def one_on_one_player(
@@ -31,19 +55,23 @@ def one_on_one_player(
     masks: MaskArray,
     codes: int,
     ranges: Ranges | None = None,
+    fills: Fills | None = None,
 ) -> OneOnOnePlayer | None:
     """A player of blocks shaped like `batch` (`masks`: each keyword code's bits, `codes` of
     them per side) in `kernel`, compiled (or read from numba's cache); None when the kernel
     can't resolve `batch`. With `ranges` (the power and toughness drawn), it keeps each
-    drawn battle's outcome and plays a battle drawn again no more."""
+    drawn battle's outcome and plays a battle drawn again no more; with `fills`, it draws a
+    block from its seed itself (:meth:`OneOnOnePlayer.play`)."""
     if kernel.refusal(schedule, batch) or kernel.plan(schedule).parameters:
         return None  # (a drawn creature's keyword parameters are not drawn into columns)
     arguments = kernel._arguments(batch, kernel.plan(schedule))  # the kernel's own
     dispatcher = kernel.module.one_on_one_range
-    player = OneOnOnePlayer(arguments, dispatcher, batch, masks, codes, ranges)
+    player = OneOnOnePlayer(arguments, dispatcher, batch, masks, codes, ranges, fills)
     none = np.zeros((batch.n_battles, 2), np.uint8)
     with cache.locked(kernel.source):  # compiled (its entry point only), or read from the cache
         player.play(0, 0, (none, none, none), player.counts())
+        if fills is not None:
+            player.play(0, 0, SeededBlock(seed_words(0), 0), player.counts())
     player.use_entry(entry_of(dispatcher))
     return player
 
@@ -61,6 +89,7 @@ class OneOnOnePlayer:
         masks: MaskArray,
         codes: int,
         ranges: Ranges | None = None,
+        fills: Fills | None = None,
     ) -> None:
         c, st, *rest = arguments
         st = st._replace(kw=np.zeros(batch.n_creatures, np.uint64))  # written per block
@@ -88,10 +117,23 @@ class OneOnOnePlayer:
         size = codes * codes * (p1 - p0 + 1) ** 2 * (t1 - t0 + 1) ** 2
         #: Each drawn battle's outcome once played (the template's ``one_on_one_range``).
         self._memo = np.full(size if 0 < size <= MEMO_LIMIT else 0, -1, np.int64)
+        self._fills = np.array(fills or (), np.int64).reshape(-1, 3)
+        n = self.battles
+        self._bytes = np.zeros(6 * n, np.uint8)  # a block's draws: keyword, power, toughness
+        self._drawn = tuple(
+            self._bytes[2 * n * i : 2 * n * (i + 1)].reshape(n, 2) for i in range(3)
+        )
+        if fills is not None and int(self._fills[:, 2].sum()) != 6 * n:
+            raise ValueError("a block's fills make keyword codes, power and toughness per battle")
+        from ecs_combat.kernel.one_on_one_draw import seeded_bytes
+
+        self._seeded: Callable[..., None] = seeded_bytes
 
     def use_entry(self, entry: Callable[..., None]) -> None:
-        """Call the kernel through `entry` from now on (its compiled entry point)."""
+        """Call the kernel through `entry` from now on (its compiled entry point), and the
+        draw through its own."""
         self._entry = entry
+        self._seeded = entry_of(self._seeded)
 
     def counts(self) -> IntArray:
         """An empty tally to add blocks to: [codes * codes + 1, :data:`TALLY_COLUMNS`], the
@@ -102,12 +144,17 @@ class OneOnOnePlayer:
         self,
         lo: int,
         hi: int,
-        drawn: tuple[AnyArray, AnyArray, AnyArray],
+        drawn: tuple[AnyArray, AnyArray, AnyArray] | SeededBlock,
         counts: IntArray,
     ) -> None:
         """Battles `lo` to `hi - 1` of a block drawn as (keyword codes, power, toughness),
-        each [battles, 2] bytes, played and added to `counts`."""
-        keyword, power, toughness = (np.ascontiguousarray(x, np.uint8) for x in drawn)
+        each [battles, 2] bytes, or drawn here from its seed (:class:`SeededBlock`; with
+        `fills`, the same bytes), played and added to `counts`."""
+        if isinstance(drawn, SeededBlock):
+            self._seeded(drawn.entropy, drawn.block, self._fills, self._bytes)
+            keyword, power, toughness = self._drawn
+        else:
+            keyword, power, toughness = (np.ascontiguousarray(x, np.uint8) for x in drawn)
         self._entry(
             lo, hi, keyword, power, toughness, self._masks, self._work, self._fresh, counts,
             self.codes, self._memo, self._ranges, *self._arguments,

@@ -85,9 +85,20 @@ def _player(
     schedule = schedules.of([shape.batch])
     size = shape.batch.n_battles
     one = [
-        one_on_one_player(kernel, schedule, shape.batch, shape.masks, shape.codes, shape.ranges)
+        one_on_one_player(
+            kernel, schedule, shape.batch, shape.masks, shape.codes, shape.ranges, shape.fills
+        )
         for _ in range(thread_limit())
     ]
+    if shape.fills is not None:  # the players draw each block from its seed
+        from ecs_combat.kernel.blocks import SeededBlock, seed_words
+
+        def seeded(seed: int, block: int) -> Any:
+            if seed < 0 or block >> 32:  # (numpy's own draws)
+                return shape.draw(block_rng(seed, block), size)
+            return SeededBlock(seed_words(seed), block)
+
+        return seeded, [p for p in one if p is not None]
 
     def draw(seed: int, block: int) -> Any:
         return shape.draw(block_rng(seed, block), size)

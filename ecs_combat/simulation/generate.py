@@ -133,6 +133,10 @@ class OneOnOne:
     #: The battles of given draws (keyword code, power, toughness, each [battles, 2]) as
     #: :meth:`Generator.build` makes them: a battle is decided by its draws alone.
     build: Callable[[Array, Array, Array], Drawn] | None = None
+    #: A block's draws as the ``integers`` calls that make them from its generator, in order:
+    #: (least, greatest, bytes), the bytes being keyword codes, then power, then toughness,
+    #: each [battles, 2] (:mod:`ecs_combat.kernel.one_on_one_draw`); None: not so drawn.
+    fills: tuple[tuple[int, int, int], ...] | None = None
 
 
 class Generator(Protocol):

@@ -199,8 +199,18 @@ class TournamentGenerator:
         batch = self.build(draws).batch
         ranges = (self.spec.power, self.spec.toughness)
         return OneOnOne(
-            batch, self.code_masks, self._k, self._draw_columns, ranges, self._build_columns
-        )
+            batch, self.code_masks, self._k, self._draw_columns, ranges, self._build_columns,
+            self.fills(BLOCK),
+        )  # fmt: skip
+
+    def fills(self, n: int) -> tuple[tuple[int, int, int], ...]:
+        """:meth:`draw`'s ``integers`` calls for `n` battles, in order: (least, greatest,
+        bytes), making the keyword codes, then power, then toughness."""
+        spec = self.spec
+        keyword = (0, self._k - 1, 2 * n)
+        if spec.power == spec.toughness:
+            return keyword, (spec.power[0], spec.power[1], 4 * n)
+        return keyword, (*spec.power, 2 * n), (*spec.toughness, 2 * n)
 
     def _build_columns(self, keyword: Array, power: Array, toughness: Array) -> Drawn:
         """The battles of :meth:`_draw_columns`' columns, as :meth:`build` makes them."""
