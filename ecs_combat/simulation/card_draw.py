@@ -134,12 +134,12 @@ class CardGenerator(SpecGenerator):
         pool = self.pool
         keys: dict[tuple[Any, ...], int] = {}
         out = np.zeros(len(pool), np.int64)
-        for i, card in enumerate(pool.instances):
-            key = (
-                int(pool.power[i]), int(pool.toughness[i]), int(pool.colors[i]),
-                int(self.card_masks[i]), tuple((x.name, x.parameter) for x in card),
-                pool.names[i] if self.needs_names else "",
-            )  # fmt: skip
+        numbers = zip(
+            pool.power.tolist(), pool.toughness.tolist(), pool.colors.tolist(),
+            self.card_masks.tolist(), strict=True,
+        )  # fmt: skip
+        for i, (card, facts) in enumerate(zip(pool.instances, numbers, strict=True)):
+            key = (facts, card, pool.names[i] if self.needs_names else "")
             out[i] = keys.setdefault(key, len(keys))
         return out
 

@@ -82,6 +82,8 @@ class PoolOutcomes:
         )
         self.attacker = np.zeros((7, n * n), np.int32)
         self.blocker = np.zeros((7, n * n), np.int32)
+        #: Whether each side lists a card once (so every pair of the sides is a distinct pair).
+        self._distinct = all(len(np.unique(s)) == len(s) for s in (pool.attacker, pool.blocker))
         #: The same per pair of classes.
         self.class_outcomes = np.zeros((2, 7, k * k), np.int32)
 
@@ -103,14 +105,17 @@ class PoolOutcomes:
         if not len(new):
             return
         if self.unknown <= len(number):
-            a, b = np.meshgrid(
-                np.arange(len(self.pool.attacker)), np.arange(len(self.pool.blocker)), indexing="ij"
-            )
-            side = np.stack([a.reshape(-1), b.reshape(-1)], axis=1)
+            side = self._every_pair()
             number = self.numbers(side)
             new = np.flatnonzero(~self.known[number])
-        pairs, first = np.unique(number[new], return_index=True)
-        take = side[new[first]]
+            if self._distinct:  # each pair once already
+                pairs, take = number[new], side[new]
+            else:
+                pairs, first = np.unique(number[new], return_index=True)
+                take = side[new[first]]
+        else:
+            pairs, first = np.unique(number[new], return_index=True)
+            take = side[new[first]]
         pool = self.pool
         kind = self.classes[pool.attacker[take[:, 0]]] * self.n_classes
         kind += self.classes[pool.blocker[take[:, 1]]]
@@ -120,6 +125,14 @@ class PoolOutcomes:
         for role, kept in enumerate((self.attacker, self.blocker)):
             kept[:, pairs] = self.class_outcomes[role][:, kind]
         self.known[pairs] = True
+
+    def _every_pair(self) -> IntArray:
+        """[pairs, 2] the side indices of every pair the sides can draw."""
+        a, b = len(self.pool.attacker), len(self.pool.blocker)
+        side = np.empty((a * b, 2), I64)
+        side[:, 0] = np.repeat(np.arange(a, dtype=I64), b)
+        side[:, 1] = np.tile(np.arange(b, dtype=I64), a)
+        return side
 
     def _resolve(self, generator: Generator, kind: IntArray, take: IntArray) -> None:
         """Build and resolve one battle for each pair of classes in `kind` (`take`: the side
