@@ -25,16 +25,14 @@ def dies_glue(
         dies.append("        return")
     dies.append("    pass")
     bits = " | ".join([f"guards[{d[0]}]" for d in dying] + ["np.uint64(0)"])
-    counters = [
-        f"o[{i}].{col.name}[row]"
-        for i, (_, columns) in enumerate(owns)
-        for col in columns
-        if col.counters is not None and col.owner == "creature"
-    ]
-    if not dying:
-        counters = []  # nothing reads a dead creature's counters
+    counters: dict[tuple[str, str], str] = {}  # one array per kind of counters
+    for i, (_, columns) in enumerate(owns):
+        for col in columns:
+            if col.counters is not None and col.owner == "creature":
+                counters.setdefault((col.kind, col.counters), f"o[{i}].{col.name}[row]")
+    read = list(counters.values()) if dying else []  # else nothing reads them
     kept = ["def put_counters(row, o, kept):", "    pass"]
-    kept += [f"    {name} = kept[{j}]" for j, name in enumerate(counters)]
+    kept += [f"    {name} = kept[{j}]" for j, name in enumerate(read)]
     renew = ["def renew_own(row, o):", "    pass"]
     for i, (_, columns) in enumerate(owns):
         for col in columns:
@@ -44,7 +42,8 @@ def dies_glue(
     return [
         "\n".join(dies),
         f"def dies_bits(guards):\n    return {bits}",
-        f"def counters_of(row, o):\n    return ({''.join(n + ', ' for n in counters)})",
+        f"def counters_of(row, o, wanted):\n    if wanted:\n        return ({''.join(n + ', ' for n in read)})"
+        f"\n    return ({'0, ' * len(read)})",
         "\n".join(kept),
         "\n".join(renew),
     ]

@@ -40,7 +40,8 @@ def dies_bits(guards: Any) -> int:
 
 
 def counters_of(*arguments: Any) -> tuple[int, ...]:
-    """The generated glue's: a creature's counters (its plugins' counters columns)."""
+    """The generated glue's: a creature's counters (its plugins' counters columns) if
+    `wanted`, else zeros."""
     return ()
 
 
@@ -103,7 +104,8 @@ def check_once(
                 k.dies[i] = True
             elif c.marked[i] >= c.toughness[i]:
                 k.destroy[i] = True
-        kept = counters_of(i, o)
+        dies = (st.kw[i] & bits) != 0
+        kept = counters_of(i, o, dies)  # only where it may die with a dies trigger
         creature_parts(i, c, st, k, guards, o)
         gone = k.dies[i]
         if k.destroy[i] and not gone:
@@ -112,7 +114,7 @@ def check_once(
             leave(i, c, st)
             if in_step:
                 st.died[i] = True
-            if st.kw[i] & bits:
+            if dies:
                 put_counters(i, o, kept)
                 st.dying[i] = True
                 dying = True
