@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ecs_combat.batched import IntArray
-from ecs_combat.simulation.card_draw import CARD_COLUMNS, CardGenerator, totals_of
+from ecs_combat.simulation.card_draw import CARD_COLUMNS, totals_of
 from ecs_combat.simulation.generate import Draws, Generator, block_draws
 from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.pool import CardPool
@@ -201,7 +201,8 @@ def kept_for(generator: Generator, engine: object) -> PoolOutcomes | None:
         kept = _kept[generator]
     else:
         kept = None
-        if keeps_outcomes(generator) and isinstance(generator, CardGenerator):
+        if keeps_outcomes(generator):
+            assert generator.pool is not None
             kept = PoolOutcomes(generator.pool, engine, generator.card_classes())
         _kept[generator] = kept
     if kept is not None and kept.engine is not engine:
