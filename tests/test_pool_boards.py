@@ -271,3 +271,23 @@ def test_cards_the_engines_cannot_tell_apart_are_resolved_once(registry: Registr
     for myr in (0, 1):  # attacker's card * 3 + blocker's: (won, lost) columns 1, 2
         assert store.attacker[2, myr * 3 + 2] == 1  # the 2/1 attacking White Knight loses
         assert store.attacker[1, 2 * 3 + myr] == 1  # White Knight attacking it wins
+
+
+def test_new_pairs_are_resolved_a_few_at_a_time(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With at most 4 new battles a batch, the 9 pairs of three cards (all learned in a
+    chunk of 20 battles) are 3 batches, and the tally is every battle's."""
+    monkeypatch.setattr(pool_boards, "RESOLVED_AT_ONCE", 4)
+    generator = make_generator(spec_of(registry, THREE), registry)
+    engine = make_engine("batched", registry)
+    sizes: list[int] = []
+    real = engine.resolve_batch
+
+    def counted(batch: Any, *args: Any, **kwargs: Any) -> Any:
+        sizes.append(batch.n_battles)
+        return real(batch, *args, **kwargs)
+
+    engine.resolve_batch = counted  # type: ignore[method-assign]
+    assert kept(generator, engine, 4, 0, 20) == as_drawn(generator, engine, 4, 0, 20)
+    assert sizes[:3] == [4, 4, 1]

@@ -36,6 +36,9 @@ I64 = np.int64
 #: The most card pairs a pool keeps outcomes for (524,288: a 724-card pool; 14 int32 and a
 #: flag each, 30 MB; as much again at most for the pairs of classes).
 KEPT_BOARDS = 1 << 19
+#: The most new battles built and resolved in one batch (a batch's arrays stay small: a
+#: compiled kernel's of a whole pool's pairs, over 4 MB, may wait on huge pages).
+RESOLVED_AT_ONCE = 8192
 #: Which outcome code (simulate.OUTCOME_NAMES) each role sees as neither dies, a win, a loss,
 #: a trade.
 _SEEN_FROM = ((0, 1, 2, 3), (0, 2, 1, 3))
@@ -136,11 +139,18 @@ class PoolOutcomes:
 
     def _resolve(self, generator: Generator, kind: IntArray, take: IntArray) -> None:
         """Build and resolve one battle for each pair of classes in `kind` (`take`: the side
-        indices of a battle of each), and keep their outcomes."""
+        indices of a battle of each), :data:`RESOLVED_AT_ONCE` at a time, and keep their
+        outcomes."""
         kinds, one = np.unique(kind, return_index=True)
         take = take[one]
+        self.unknown -= len(take)
+        for lo in range(0, len(take), RESOLVED_AT_ONCE):
+            hi = min(lo + RESOLVED_AT_ONCE, len(take))
+            self._keep(generator, kinds[lo:hi], take[lo:hi])
+
+    def _keep(self, generator: Generator, kinds: IntArray, take: IntArray) -> None:
+        """Build and resolve one battle a pair of classes, and keep their outcomes."""
         n = len(take)
-        self.unknown -= n
         drawn = generator.build(Draws({"creatures": np.full(n, 2, I64), "side": take}))
         outcome = self.engine.resolve_batch(drawn.batch)  # type: ignore[attr-defined]
         code, _, _ = outcome_codes(drawn, outcome)
