@@ -85,6 +85,19 @@ def test_counters_annihilated_in_the_check_it_dies_in_are_as_it_last_existed() -
     assert out.alive.tolist() == [False, True]
 
 
+def test_counters_cancelled_in_the_first_check_are_gone_as_it_dies_later() -> None:
+    """RULES 13, 704.5q, 702.25a, 702.93a: a 1/1 blocker with undying and a +1/+1 and a
+    -1/-1 counter loses both in the combat's first check, before the attack triggers;
+    flanking's trigger makes it 0/0 and it dies with no counter: it returns with a +1/+1
+    counter, 2/2."""
+    y = with_counters(creature("y", "b", 1, 1, "undying"), plus=1, minus=1)
+    text = TWO + creature("x", "a", 1, 1, "flanking") + y
+    out = three_engines(text + combat({"x": "b"}, {"y": "x"}))
+    assert out.alive.tolist() == [True, True]
+    assert out.power.tolist() == [1, 2]
+    assert out.returned is not None and out.returned.tolist() == [-1, 4]
+
+
 def test_a_returned_creature_that_dies_again_stays_dead() -> None:
     """702.79a, 400.7: a 1/1 with persist dies and returns with a -1/-1 counter: 0/0, it
     dies again (704.5f), a new object with the counter: it stays dead, `returned` unset."""

@@ -38,7 +38,7 @@ GLUE_MARK = "# -- glue: the generator writes"
 #: import of them (one module once generated).
 TRIGGERS_MARK = "# -- kernel source: the generator copies"
 TRIGGERS_IMPORT = "from ecs_combat.kernel.template_triggers import has_any, triggers_at\n"
-CHECKS_IMPORT = "from ecs_combat.kernel.template_checks import check_state\n"
+CHECKS_IMPORT = "from ecs_combat.kernel.template_checks import check_state, dies_bits\n"
 #: The template's functions called from Python: compiled on their own (the rest is inlined).
 ENTRY_POINTS = ("resolve_range", "one_on_one_range")
 #: The template's functions compiled on their own, not inlined where they are called: the

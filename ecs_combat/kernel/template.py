@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.kernel.template_checks import check_state
+from ecs_combat.kernel.template_checks import check_state, dies_bits
 from ecs_combat.kernel.template_triggers import has_any, triggers_at
 
 # The columns the parts see (:data:`ecs_combat.plugin.kernels.CORE_COLUMNS`, in that order).
@@ -168,6 +168,9 @@ def play(
     """One battle's combat: declarations with their triggers, state-based actions, the
     cards cast as blockers are declared, the damage steps."""
     has_attack, keywords = declare(b, c, st, bt)
+    dying = dies_bits(guards)
+    if dying and has_any(b, dying, st, bt):  # the combat's first check (RULES 13): counters
+        check_state(b, False, c, st, bt, k, guards, o)  # cancel before any trigger (704.5q)
     if not has_attack:
         return  # no attacker: nothing happens, no step, no state-based actions
     triggers = tg.bits[0] != 0 and has_any(b, tg.bits[0], st, bt)
