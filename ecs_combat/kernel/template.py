@@ -140,9 +140,9 @@ def one_on_one_range(
         if outcome < 0:
             for side in range(2):
                 row = 2 * b + side
-                c.power[row] = power[b, side]
-                c.toughness[row] = toughness[b, side]
-                st.kw[row] = masks[keyword[b, side]]
+                c.power[row] = st.printed_power[row] = power[b, side]
+                c.toughness[row] = st.printed_toughness[row] = toughness[b, side]
+                st.kw[row] = st.printed_kw[row] = masks[keyword[b, side]]
             play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv, tg)
             outcome = 4 * bt.to_players[b]
             outcome += 0 if c.on_battlefield[2 * b] else 2
