@@ -42,8 +42,9 @@ CHECKS_IMPORT = "from ecs_combat.kernel.template_checks import check_state, dies
 #: The template's functions called from Python: compiled on their own (the rest is inlined).
 ENTRY_POINTS = ("resolve_range", "one_on_one_range")
 #: The template's functions compiled on their own, not inlined where they are called: the
-#: triggers (a battle's combat with all of it inline takes twice the compile time).
-OWN_FUNCTIONS = ("triggers_at",)
+#: triggers and the "dies" triggers (a battle's combat with all of it inline takes two to three
+#: times the compile time).
+OWN_FUNCTIONS = ("triggers_at", "resolve_dies")
 #: Names a part may call besides its arguments.
 BUILTINS = frozenset({"min", "max", "abs", "range", "True", "False", "None"})
 #: The argument whose attributes are the point's own columns, per point.

@@ -60,13 +60,22 @@ def check_state(
     b: int, in_step: bool, c: Any, st: Any, bt: Any, k: Any, guards: Any, o: Any
 ) -> None:  # fmt: skip
     """One check of the state-based actions (704.3), then the "dies" triggers of the
-    creatures it killed, each followed by a check; a creature that returned to the
-    battlefield noted with its power plus toughness as it returned (`st.returned`)."""
+    creatures it killed (:func:`resolve_dies`, compiled on its own: rarely called)."""
     bits = dies_bits(guards)
     r0 = bt.rows[b]
     top = check_once(b, in_step, bits, r0, c, st, bt, k, guards, o)
-    if top == r0:
-        return
+    if top != r0:
+        resolve_dies(b, in_step, bits, top, c, st, bt, k, guards, o)
+
+
+def resolve_dies(
+    b: int, in_step: bool, bits: Any, top: int, c: Any, st: Any, bt: Any, k: Any, guards: Any,
+    o: Any,
+) -> None:  # fmt: skip
+    """The "dies" triggers on battle `b`'s stack (to place `top`) resolve, last pushed
+    first, each followed by a check; a creature that returned to the battlefield noted with
+    its power plus toughness as it returned (`st.returned`)."""
+    r0 = bt.rows[b]
     since = bt.clock[b]
     while top > r0:
         top -= 1
