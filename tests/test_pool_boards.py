@@ -11,6 +11,7 @@ import textwrap
 import tomllib
 import weakref
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -243,3 +244,50 @@ def test_the_last_pairs_are_resolved_together(registry: Registry) -> None:
     assert int(store.known.sum()) == len(pairs) == 9 - store.unknown < 9
     assert kept(generator, engine, 2, 5, 14) == as_drawn(generator, engine, 2, 5, 14)
     assert store.known.all() and store.unknown == 0
+
+
+def test_cards_the_engines_cannot_tell_apart_are_resolved_once(registry: Registry) -> None:
+    """Alpha Myr and Bronze Sable are both colorless 2/1s without keywords: one class, so
+    the 9 pairs of a pool with White Knight are 4 battles (2 classes a side), and each pair
+    still gets its own outcome: a 2/1 attacking into White Knight (2/2 first strike) dies
+    dealing nothing (702.7b), White Knight attacking into a 2/1 kills it first."""
+    text = '[pool]\nnames = ["Alpha Myr", "Bronze Sable", "White Knight"]\n'
+    generator = make_generator(spec_of(registry, text), registry)
+    assert isinstance(generator, CardGenerator)
+    assert generator.card_classes().tolist() == [0, 0, 1]
+    engine = make_engine("batched", registry)
+    resolved: list[int] = []
+    real = engine.resolve_batch
+
+    def counted(batch: Any, *args: Any, **kwargs: Any) -> Any:
+        resolved.append(batch.n_battles)
+        return real(batch, *args, **kwargs)
+
+    engine.resolve_batch = counted  # type: ignore[method-assign]
+    assert kept(generator, engine, 1, 0, 40) == as_drawn(generator, engine, 1, 0, 40)
+    assert resolved[0] == 4
+    store = kept_for(generator, engine)
+    assert store is not None and store.known.all()
+    for myr in (0, 1):  # attacker's card * 3 + blocker's: (won, lost) columns 1, 2
+        assert store.attacker[2, myr * 3 + 2] == 1  # the 2/1 attacking White Knight loses
+        assert store.attacker[1, 2 * 3 + myr] == 1  # White Knight attacking it wins
+
+
+def test_new_pairs_are_resolved_a_few_at_a_time(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With at most 4 new battles a batch, the 9 pairs of three cards (all learned in a
+    chunk of 20 battles) are 3 batches, and the tally is every battle's."""
+    monkeypatch.setattr(pool_boards, "RESOLVED_AT_ONCE", 4)
+    generator = make_generator(spec_of(registry, THREE), registry)
+    engine = make_engine("batched", registry)
+    sizes: list[int] = []
+    real = engine.resolve_batch
+
+    def counted(batch: Any, *args: Any, **kwargs: Any) -> Any:
+        sizes.append(batch.n_battles)
+        return real(batch, *args, **kwargs)
+
+    engine.resolve_batch = counted  # type: ignore[method-assign]
+    assert kept(generator, engine, 4, 0, 20) == as_drawn(generator, engine, 4, 0, 20)
+    assert sizes[:3] == [4, 4, 1]

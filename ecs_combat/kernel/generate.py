@@ -18,10 +18,12 @@ from importlib import metadata
 from pathlib import Path
 
 from ecs_combat.errors import PluginError
+from ecs_combat.kernel.glue_dies import dies_glue
 from ecs_combat.plugin.kernels import (
     CHOOSE_ARGUMENTS,
     CORE_COLUMNS,
     CORE_WRITABLE,
+    ENTERS_ARGUMENTS,
     KERNEL_POINTS,
     POINT_COLUMNS,
     TRIGGER_EVENTS,
@@ -37,11 +39,13 @@ GLUE_MARK = "# -- glue: the generator writes"
 TRIGGERS_MARK = "# -- kernel source: the generator copies"
 TRIGGERS_IMPORT = "from ecs_combat.kernel.template_triggers import has_any, triggers_at\n"
 LOG_IMPORT = "from ecs_combat.kernel.template_log import deal_logged, log_deaths\n"
+CHECKS_IMPORT = "from ecs_combat.kernel.template_checks import check_state, dies_bits\n"
 #: The template's functions called from Python: compiled on their own (the rest is inlined).
 ENTRY_POINTS = ("resolve_range", "one_on_one_range")
 #: The template's functions compiled on their own, not inlined where they are called: the
-#: triggers (a battle's combat with all of it inline takes twice the compile time).
-OWN_FUNCTIONS = ("triggers_at",)
+#: triggers and the "dies" triggers (a battle's combat with all of it inline takes two to three
+#: times the compile time).
+OWN_FUNCTIONS = ("triggers_at", "resolve_dies")
 #: Names a part may call besides its arguments.
 BUILTINS = frozenset({"min", "max", "abs", "range", "True", "False", "None"})
 #: The argument whose attributes are the point's own columns, per point.
@@ -73,6 +77,8 @@ class PartSource:
     bits: int = 0
     #: Its `choose` in the kernel (named ``choose_`` and its number), or "".
     choose_text: str = ""
+    #: Its `enters` in the kernel (named ``enters_`` and its number), or "".
+    enters_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -114,11 +120,13 @@ def generate(registry: Registry) -> KernelSource:
         columns = registry.kernel_columns.get(plugin, [])
         names = {c.name for c in columns}
         text = part_text(plugin, part, name, names)
-        chooser = ""
+        chooser = entering = ""
         if part.choose is not None:
-            chooser = part_text(plugin, part, f"choose_{len(parts)}", names, chooses=True)
+            chooser = part_text(plugin, part, f"choose_{len(parts)}", names, "choose")
+        if part.enters is not None:
+            entering = part_text(plugin, part, f"enters_{len(parts)}", names, "enters")
         own = plugins.index(plugin)
-        parts.append(PartSource(plugin, part, keywords, name, text, own, bits, chooser))
+        parts.append(PartSource(plugin, part, keywords, name, text, own, bits, chooser, entering))
         bits += len(part.grants)
     owns = tuple((p, tuple(registry.kernel_columns.get(p, []))) for p in plugins)
     body = template_body()
@@ -134,7 +142,9 @@ def generate(registry: Registry) -> KernelSource:
         own_types(owns),
         *(f"@_njit\n{p.text}" for p in parts),
         *(f"@_njit\n{p.choose_text}" for p in parts if p.choose_text),
+        *(f"@_njit\n{p.enters_text}" for p in parts if p.enters_text),
         *(f"@_njit\n{g}" for g in glue(parts) + trigger_glue(parts)),
+        *(f"@_njit\n{g}" for g in dies_glue(dying(parts), owns, registry)),
     ]
     text = "\n\n".join(chunks) + "\n"
     digest = hashlib.sha256(
@@ -145,16 +155,28 @@ def generate(registry: Registry) -> KernelSource:
     return KernelSource(tuple(parts), owns, text, digest)
 
 
+def dying(parts: list[PartSource]) -> list[tuple[int, str, int, bool]]:
+    """The ``dies`` parts: each its number, name, plugin's place and whether it has an
+    `enters`."""
+    return [
+        (i, p.name, p.own, bool(p.enters_text))
+        for i, p in enumerate(parts)
+        if p.part.point == "dies"
+    ]
+
+
 def template_body() -> str:
-    """The template's source (:mod:`.template`, its glue left out) and its triggers'
-    (:mod:`.template_triggers`, from its mark on), as one module's."""
+    """The template's source (:mod:`.template`, its glue left out), its triggers'
+    (:mod:`.template_triggers`) and its checks' (:mod:`.template_checks`, each from its
+    mark on), as one module's."""
     here = Path(__file__).parent
     template = (here / "template.py").read_text()
     body = template[: template.index(GLUE_MARK)].replace("from __future__ import annotations\n", "")
-    body = body.replace(TRIGGERS_IMPORT, "").replace(LOG_IMPORT, "")
-    triggers = (here / "template_triggers.py").read_text()
-    log = (here / "template_log.py").read_text()
-    return body + triggers[triggers.index(TRIGGERS_MARK) :] + log[log.index(TRIGGERS_MARK) :]
+    body = body.replace(TRIGGERS_IMPORT, "").replace(CHECKS_IMPORT, "").replace(LOG_IMPORT, "")
+    for name in ("template_triggers.py", "template_checks.py", "template_log.py"):
+        text = (here / name).read_text()
+        body += text[text.index(TRIGGERS_MARK) :]
+    return body
 
 
 def entry_points(body: str) -> str:
@@ -187,14 +209,13 @@ def numba_version() -> str:
         return ""
 
 
-def part_text(
-    plugin: str, part: KernelPart, name: str, own: set[str], chooses: bool = False
-) -> str:
-    """A part's source (with `chooses`, its `choose`'s) as the kernel holds it: renamed,
-    undecorated, its plugin's numbers written in; a part reading a name it may not is the
-    plugin's error."""
-    what = f"plugin {plugin!r}: kernel part {part.system!r}" + (" (choose)" if chooses else "")
-    fn = part.choose if chooses and part.choose is not None else part.function
+def part_text(plugin: str, part: KernelPart, name: str, own: set[str], second: str = "") -> str:
+    """A part's source (with `second`, its ``"choose"``'s or ``"enters"``') as the kernel
+    holds it: renamed, undecorated, its plugin's numbers written in; a part reading a name
+    it may not is the plugin's error."""
+    what = f"plugin {plugin!r}: kernel part {part.system!r}" + (f" ({second})" if second else "")
+    chooses = second == "choose"
+    fn = getattr(part, second) if second else part.function
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError) as exc:
@@ -203,7 +224,9 @@ def part_text(
     if not isinstance(node, ast.FunctionDef):
         raise PluginError(f"{what}: must be a function defined with def")
     arguments = [a.arg for a in node.args.args]
-    expected = CHOOSE_ARGUMENTS if chooses else KERNEL_POINTS[part.point]
+    expected = {"choose": CHOOSE_ARGUMENTS, "enters": ENTERS_ARGUMENTS}.get(
+        second, KERNEL_POINTS[part.point]
+    )
     if len(arguments) != len(expected) or node.args.vararg or node.args.kwarg:
         raise PluginError(
             f"{what}: takes ({', '.join(arguments)}); at {part.point} a part takes "

@@ -21,10 +21,12 @@ from ecs_combat.batched.arrays import (
 )
 from ecs_combat.batched.state import Schedule
 from ecs_combat.kernel import cache
+from ecs_combat.kernel.arrays import creature_state, read
 from ecs_combat.kernel.arrays import fixed as _fixed
 from ecs_combat.kernel.arrays import starts as _starts
 from ecs_combat.kernel.columns import column_bits, own_columns, parameter_bits, power_toughness
 from ecs_combat.kernel.compiles import numba_missing
+from ecs_combat.kernel.dies import dies_keywords, dies_refusal
 from ecs_combat.kernel.fights import fight_refusal
 from ecs_combat.kernel.generate import KernelSource, generate
 from ecs_combat.kernel.threads import thread_limit
@@ -69,6 +71,8 @@ class Plan:
     #: The keywords whose trigger parts choose a target among attackers, among any
     #: creature, and those with a target restriction, as bits (:func:`.choosing`).
     targets: tuple[int, int, int] = (0, 0, 0)
+    #: The keywords of ``dies`` parts (which may return a creature), as bits.
+    dying: int = 0
 
 
 class Kernel:
@@ -113,6 +117,9 @@ class Kernel:
         why = trigger_refusal(b, plan.triggering | plan.parameters, plan.targets) or (
             fight_refusal(b, self.source, plan.guards, legal)
         )
+        if why:
+            return why
+        why = dies_refusal(b, plan.dying)
         if why:
             return why
         if b.counters is not None and b.counters.size:
@@ -191,6 +198,7 @@ class Kernel:
         plan = replace(
             plan, triggering=triggering(self.source, bit), parameters=parameters,
             replacing=replacing, targets=choosing(self.source, self.registry, bit),
+            dying=dies_keywords(self.source, bit),
         )  # fmt: skip
         self._plans[id(schedule)] = (schedule, plan)
         return plan
@@ -261,15 +269,15 @@ class Kernel:
         n, nb, np_ = b.n_creatures, b.n_battles, b.n_players
         # Few allocations (a small batch's cost is mostly their number): each block's rows
         # are the columns, contiguous like any array.
-        flags = np.zeros((10, n), np.bool_)
+        flags = np.zeros((11, n), np.bool_)
         flags[0] = True  # on the battlefield
-        counts = np.zeros((4, n), I64)
+        counts = np.zeros((5, n), I64)
         players = np.zeros((2, np_), np.bool_)
         attacking = np.asarray(b.attacking, I64)
-        # casts, triggers and counters pump: power and toughness copied
-        casts = len(b.event_battle) > 0 or plan.triggering != 0 or plan.replacing != 0
+        # casts, triggers, counters and returns pump: power and toughness copied
+        casts = len(b.event_battle) > 0 or (plan.triggering | plan.replacing | plan.dying) != 0
         power, toughness = power_toughness(self.registry, b, casts) or (
-            _read(b.power, I64), _read(b.toughness, I64))  # fmt: skip
+            read(b.power, I64), read(b.toughness, I64))  # fmt: skip
         c = m.Core(
             _fixed(b.battle, I64),
             _fixed(b.controller, I64),
@@ -296,19 +304,11 @@ class Kernel:
         starts, noted = trigger_room(self.source, b, ba, plan.guards, plan.triggering)
         # scratch, each place written before it is read: each attacker's first block, a
         # blocker's block, a blocker's blocks in order, a step's flows, the triggers noted
-        scratch = np.empty(2 * n + len(bb) + 3 * room + noted, I64)
-        st = m.State(
-            np.array(b.keywords, U64) if casts else _read(b.keywords, U64),  # casts grant
-            flags[2], flags[3], flags[4], flags[5],
-            counts[1],
-            scratch[:n],
-            counts[2],
-            scratch[n : 2 * n],
-            counts[3],
-        )  # fmt: skip
-        f0 = 2 * n + len(bb)
+        scratch = np.empty(3 * n + len(bb) + 3 * room + noted, I64)
+        st = creature_state(m, b, casts, flags, counts, scratch)
+        f0 = 3 * n + len(bb)
         bl = m.Blocks(
-            _fixed(bb, I64), _fixed(ba, I64), _fixed(rank, I64), scratch[2 * n : f0]
+            _fixed(bb, I64), _fixed(ba, I64), _fixed(rank, I64), scratch[3 * n : f0]
         )  # fmt: skip
         bt = m.Battles(
             _fixed(_starts(b.battle, nb), I64),
@@ -317,6 +317,7 @@ class Kernel:
             np.zeros(nb, I64),
             np.zeros(nb, np.bool_),
             np.zeros((len(plan.default), nb), np.bool_),
+            np.zeros(nb, I64),
         )
         sp = m.Steps(plan.default, plan.strike, plan.withhold)
         fl = m.Flows(*(scratch[f0 + i * room : f0 + (i + 1) * room] for i in range(3)))
@@ -388,7 +389,7 @@ def _outcome(source: KernelSource, batch: CombatBatch, args: tuple[Any, ...]) ->
         entered=np.asarray(batch.present, np.bool_),
         steps_taken=bt.steps_taken,
         player_state=player_state,
-        returned=np.full(batch.n_creatures, -1, I64),
+        returned=st.returned,
     )
 
 
@@ -479,15 +480,6 @@ def _records(taken: AnyArray, bl: Any, rc: Any) -> list[StepDivisions]:
                 np.asarray(bl.rank)[live],
             )
         )
-    return out
-
-
-def _read(values: Any, dtype: type[Any]) -> AnyArray:
-    """An array the kernel reads, as its type wants it (writable, contiguous: one compiled
-    signature), copied only if need be."""
-    out: AnyArray = np.ascontiguousarray(values, dtype)
-    if not out.flags.writeable:
-        out = out.copy()
     return out
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ecs_combat.kernel.template_checks import check_state, dies_bits
 from ecs_combat.kernel.template_log import deal_logged, log_deaths
 from ecs_combat.kernel.template_triggers import has_any, triggers_at
 
@@ -47,21 +48,26 @@ Check = namedtuple("Check", ["destroy", "dies", "loses"])
 #: The core's own state of every creature row: its keywords (bit masks), in combat, struck in
 #: an earlier step, blocked, died in a step's state-based actions, combat damage dealt to
 #: players; and scratch: its blocks as an attacker (first, how many), as a blocker (one of
-#: them, how many).
+#: them, how many); its battle's count of returns as it last returned as a new object (0:
+#: never), its power plus toughness then (-1: never; :mod:`.template_checks`), scratch for
+#: "dies" triggers (the battle's stack from its first row on, a flag), and its printed
+#: power, toughness and keywords.
 State = namedtuple(
     "State",
     [
         "kw", "in_combat", "struck", "blocked", "died", "to_players", "a_start", "a_count",
-        "b_first", "b_count",
+        "b_first", "b_count", "back", "returned", "pending", "dying", "printed_power",
+        "printed_toughness", "printed_kw",
     ],
 )  # fmt: skip
 #: The blocks, grouped by attacker, battles ascending: blocker, attacker, the attacker's
 #: place in its blocker's declared list; `order` is scratch (a blocker's blocks by rank).
 Blocks = namedtuple("Blocks", ["blocker", "attacker", "rank", "order"])
 #: Per battle: where its creature, player and block rows begin ([battles + 1] each), damage
-#: dealt to players, whether its game is over, and [steps, battles] the steps taken.
+#: dealt to players, whether its game is over, [steps, battles] the steps taken, and how
+#: many creatures returned to the battlefield as new objects.
 Battles = namedtuple(
-    "Battles", ["rows", "players", "blocks", "to_players", "game_over", "steps_taken"]
+    "Battles", ["rows", "players", "blocks", "to_players", "game_over", "steps_taken", "clock"]
 )
 #: The step table, per damage step in order: the default step, the keywords that strike in
 #: it and those that withhold a creature from it (bit masks of the batch's keywords).
@@ -128,9 +134,9 @@ def one_on_one_range(
         if outcome < 0:
             for side in range(2):
                 row = 2 * b + side
-                c.power[row] = power[b, side]
-                c.toughness[row] = toughness[b, side]
-                st.kw[row] = masks[keyword[b, side]]
+                c.power[row] = st.printed_power[row] = power[b, side]
+                c.toughness[row] = st.printed_toughness[row] = toughness[b, side]
+                st.kw[row] = st.printed_kw[row] = masks[keyword[b, side]]
             play(b, c, st, bt, bl, sp, fl, a, k, guards, ev, cb, o, rc, dv, tg)
             outcome = 4 * bt.to_players[b]
             outcome += 0 if c.on_battlefield[2 * b] else 2
@@ -156,6 +162,9 @@ def play(
     """One battle's combat: declarations with their triggers, state-based actions, the
     cards cast as blockers are declared, the damage steps."""
     has_attack, keywords = declare(b, c, st, bt)
+    dying = dies_bits(guards)
+    if dying and has_any(b, dying, st, bt):  # the combat's first check (RULES 13): counters
+        check_state(b, False, c, st, bt, k, guards, o)  # cancel before any trigger (704.5q)
     if not has_attack:
         return  # no attacker: nothing happens, no step, no state-based actions
     triggers = tg.bits[0] != 0 and has_any(b, tg.bits[0], st, bt)
@@ -394,63 +403,6 @@ def blocker_divides(
     return e
 
 
-def check_state(
-    b: int, in_step: bool, c: Any, st: Any, bt: Any, k: Any, guards: Any, o: Any
-) -> None:  # fmt: skip
-    """One check of the state-based actions (704.3): toughness 0 or less (704.5f), lethal
-    damage (704.5g), players at 0 life (704.5a) and the plugins' conditions; destruction
-    (701.8) less what the `destroy` parts exempt; creatures leave, players lose."""
-    r0, r1 = np.uint64(bt.rows[b]), np.uint64(bt.rows[b + 1])  # unsigned rows: no wraparound
-    p0, p1 = bt.players[b], bt.players[b + 1]
-    for p in range(p0, p1):
-        k.loses[p] = c.life[p] <= 0 and not c.lost[p]
-    player_parts(p0, p1, c, st, k, guards, o)
-    for i in range(r0, r1):  # a row's checks read and write that row only
-        k.destroy[i] = False
-        k.dies[i] = False
-        if c.on_battlefield[i]:
-            if c.toughness[i] <= 0:
-                k.dies[i] = True
-            elif c.marked[i] >= c.toughness[i]:
-                k.destroy[i] = True
-        creature_parts(i, c, st, k, guards, o)
-        gone = k.dies[i]
-        if k.destroy[i] and not gone:
-            gone = destroy_parts(i, c, st, guards, o)
-        if gone and c.on_battlefield[i]:
-            leave(i, c, st)
-            if in_step:
-                st.died[i] = True
-    remaining = 0
-    losing = False
-    for p in range(p0, p1):
-        k.loses[p] = k.loses[p] and not c.lost[p]  # those who lose now
-        if k.loses[p]:
-            c.lost[p] = True
-            losing = True
-        if not c.lost[p]:
-            remaining += 1
-    if not losing:
-        return
-    if remaining < 2:
-        bt.game_over[b] = True
-        return
-    for i in range(r0, r1):  # they leave the game with their creatures (800.4a)
-        if c.on_battlefield[i] and k.loses[c.controller[i]]:
-            leave(i, c, st)
-        elif c.attacking[i] and k.loses[c.attacked[i]]:
-            c.attacking[i] = False
-            st.in_combat[i] = c.blocking[i]
-
-
-def leave(i: int, c: Any, st: Any) -> None:
-    """A creature leaves the battlefield, and so combat (506.4)."""
-    c.on_battlefield[i] = False
-    c.attacking[i] = False
-    c.blocking[i] = False
-    st.in_combat[i] = False
-
-
 # -- glue: the generator writes the plugin set's in place of these -----------------------------
 
 
@@ -478,19 +430,6 @@ def replace_parts(
 ) -> int:  # fmt: skip
     """The ``deal-damage`` replacements: the amount still marked (or lost as life)."""
     return amount
-
-
-def player_parts(p0: int, p1: int, c: Any, st: Any, k: Any, guards: Any, o: Any) -> None:
-    """The ``state-based-actions`` parts per player row, part by part in order."""
-
-
-def creature_parts(row: int, c: Any, st: Any, k: Any, guards: Any, o: Any) -> None:
-    """The ``state-based-actions`` parts per creature row, for one row, in order."""
-
-
-def destroy_parts(row: int, c: Any, st: Any, guards: Any, o: Any) -> bool:
-    """The ``destroy`` parts: whether a creature about to be destroyed still is."""
-    return True
 
 
 def cast_parts(part: int, row: int, caster: int, c: Any, st: Any, cb: Any, o: Any) -> None:

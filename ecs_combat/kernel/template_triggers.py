@@ -19,6 +19,10 @@ def check_state(*arguments: Any) -> None:
     """The template's (:func:`.template.check_state`), in the same module once generated."""
 
 
+def hide_new(*arguments: Any) -> None:
+    """The template's (:func:`.template_checks.hide_new`), in the same module once generated."""
+
+
 def trigger_parts(*arguments: Any) -> None:
     """The generated glue's: the trigger part numbered `part` resolving."""
 
@@ -197,7 +201,8 @@ def resolve_triggers(
 ) -> None:  # fmt: skip
     """The triggers noted for battle `b` (to place `e1`) resolve in order, state-based
     actions after each, until the game is over; none of a player who has left the game
-    (800.4a). A trigger whose source has left still resolves (113.7a)."""
+    (800.4a). A trigger whose source has left still resolves (113.7a); one put on the stack
+    before a creature returned as a new object sees it gone (400.7)."""
     e0 = tg.start[b]
     if e1 == e0:
         return
@@ -211,6 +216,7 @@ def resolve_triggers(
         if c.lost[c.controller[tg.source[tg.order[j]]]]:
             tg.part[tg.order[j]] = -1
     t = Trig(tg.blockers, bt.rows)
+    since = bt.clock[b]
     for j in range(e0, e1):
         if bt.game_over[b]:
             break
@@ -224,5 +230,10 @@ def resolve_triggers(
             if c.blocking[y] and c.on_battlefield[y]:
                 count += 1
         tg.blockers[row] = count
+        new = bt.clock[b] != since
+        if new:
+            hide_new(b, since, True, c, st, bt)
         trigger_parts(tg.part[x], row, tg.n[x], tg.other[x], c, t, o)
+        if new:
+            hide_new(b, since, False, c, st, bt)
         check_state(b, False, c, st, bt, k, guards, o)

@@ -43,6 +43,17 @@ in order (every signature is fixed: the generator calls the part exactly so):
     player row `caster`; pumps with ``c.power[row]`` and ``c.toughness[row]``, grants with
     ``g.keywords[row] |= g.bits[i]``, the bit of the part's ``grants[i]`` in the batch.
     State-based actions are checked after each cast (704.3).
+``dies``, ``part(row, c, own) -> bool``
+    a creature's "dies" trigger resolving (its system names one keyword, 700.4, 603.10a):
+    `row` the creature that died in a check of the state-based actions, its keywords and
+    counters (the part's columns) as it last existed on the battlefield (704.3: what that
+    check's parts changed on it is undone). Returns whether the core returns it to the
+    battlefield as a new object (400.7): printed power, toughness and keywords, no damage,
+    counters or marks (its plugins' columns zero but for printed state and parameters),
+    not in combat. Then the part's ``enters(row, c, own) -> None`` is called on the new
+    object, which may put counters (its columns, ``c.power``, ``c.toughness``, 122.1a).
+    The triggers of one check resolve in APNAP order (603.3b), then by row; state-based
+    actions are checked after each, and triggers of creatures dying then resolve first.
 ``declare-attackers`` and ``declare-blockers``, ``part(row, n, other, c, t, own) -> None``
     an attack or block trigger resolving (its system names one keyword, and the part its
     `event`: :data:`TRIGGER_EVENTS`): `row` its source, `n` the number of the instance that
@@ -85,6 +96,7 @@ KERNEL_POINTS: dict[str, tuple[str, ...]] = {
     "state-based-actions": ("row", "c", "k", "own"),
     "destroy": ("row", "c", "own"),
     "cast": ("row", "caster", "c", "g", "own"),
+    "dies": ("row", "c", "own"),
     "declare-attackers": ("row", "n", "other", "c", "t", "own"),
     "declare-blockers": ("row", "n", "other", "c", "t", "own"),
 }
@@ -109,6 +121,9 @@ TRIGGER_EVENTS: dict[str, tuple[str, ...]] = {
 #: The signature of a trigger part's `choose` (event ``"attacks, with a target it chooses"``):
 #: the target of the trigger of `row` as it is put on the stack (603.3d), or -1 for none.
 CHOOSE_ARGUMENTS = ("row", "c", "t", "own")
+
+#: The signature of a ``dies`` part's `enters`: the new object, just returned (400.7).
+ENTERS_ARGUMENTS = ("row", "c", "own")
 
 #: The event whose parts choose a target (their `choose`).
 CHOOSING = "attacks, with a target it chooses"
@@ -137,6 +152,7 @@ CORE_COLUMNS: dict[str, tuple[str, str, str]] = {
 CORE_WRITABLE: dict[str, tuple[str, ...]] = {
     "deal-damage": ("life", "life_gained", "power", "toughness"),
     "cast": ("power", "toughness"),
+    "dies": ("power", "toughness"),
     "declare-attackers": ("power", "toughness", "life"),
     "declare-blockers": ("power", "toughness", "life"),
 }
@@ -216,6 +232,9 @@ class KernelPart:
     #: target as it is put on the stack, ``choose(row, c, t, own) -> int`` (a creature row,
     #: passed to the part as `other`; -1: none, and nothing triggers).
     choose: Callable[..., int] | None = field(default=None, compare=False)
+    #: ``dies``: called on the new object when the part returned the creature to the
+    #: battlefield, ``enters(row, c, own) -> None`` (puts its counters; may be None).
+    enters: Callable[..., None] | None = field(default=None, compare=False)
     #: Numbers written into the part's source for names it uses, beside its module's
     #: (a shape's, such as :class:`PumpTrigger`'s power and toughness).
     numbers: tuple[tuple[str, int | bool], ...] = ()
@@ -272,6 +291,10 @@ def kernel_problem(item: KernelPart | KernelColumn, plugin: str, registry: Regis
             )
         if len(systems[item.system].keywords) != 1:
             return f"kernel part {item.system!r}: a trigger part's system names one keyword"
+    if item.point == "dies" and len(systems[item.system].keywords) != 1:
+        return f"kernel part {item.system!r}: a dies part's system names one keyword"
+    if item.enters is not None and (item.point != "dies" or not callable(item.enters)):
+        return f"kernel part {item.system!r}: `enters` is a callable of a dies part only"
     if (item.event == CHOOSING) != callable(item.choose):
         return f"kernel part {item.system!r}: `choose` is given with event {CHOOSING!r} only"
     if not callable(item.function) or item.per not in ("creature", "player"):

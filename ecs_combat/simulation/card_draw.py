@@ -127,6 +127,22 @@ class CardGenerator(SpecGenerator):
         self.inst_parameter = np.array(parameter, dtype=np.int64)
         self.card_values = values
 
+    def card_classes(self) -> IntArray:
+        """Per card, its class: cards of one class are the same to the engines in a
+        one-on-one battle (power, toughness, colors, keywords, their instances in printed
+        order, and the name where a plugin reads names), so they give the same battle."""
+        pool = self.pool
+        keys: dict[tuple[Any, ...], int] = {}
+        out = np.zeros(len(pool), np.int64)
+        numbers = zip(
+            pool.power.tolist(), pool.toughness.tolist(), pool.colors.tolist(),
+            self.card_masks.tolist(), strict=True,
+        )  # fmt: skip
+        for i, (card, facts) in enumerate(zip(pool.instances, numbers, strict=True)):
+            key = (facts, card, pool.names[i] if self.needs_names else "")
+            out[i] = keys.setdefault(key, len(keys))
+        return out
+
     @property
     def n_codes(self) -> int:
         """One matchup: battles of cards are tallied per card (:func:`card_counts`)."""

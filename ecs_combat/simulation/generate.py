@@ -65,11 +65,9 @@ def block_rng(seed: int, block: int) -> np.random.Generator:
 
 @dataclass
 class Draws:
-    """Raw draws for some battles: per-battle and per-creature columns, battle-major.
-
-    ``battle_cols["creatures"]`` counts each battle's creature rows, so any range of battles
-    can be cut out and blocks concatenated without renumbering.
-    """
+    """Raw draws for some battles: per-battle and per-creature columns, battle-major
+    (``battle_cols["creatures"]`` counts each battle's creature rows, so any range of
+    battles can be cut out and blocks concatenated without renumbering)."""
 
     battle_cols: dict[str, Array]
     creature_cols: dict[str, Array] = field(default_factory=dict)
@@ -194,6 +192,10 @@ class Generator(Protocol):
         (``side`` card indices a battle: one attacker, one blocker, no casts or state)."""
         ...
 
+    def card_classes(self) -> IntArray:
+        """Per pool card, its class (those of one class give the same one-on-one battle)."""
+        ...
+
     def compiled_blocks(self) -> OneOnOne | None:
         """How a compiled kernel draws these battles block by block, or None when it
         can't (they are not all one attacker against one blocker, differing only in power,
@@ -207,12 +209,9 @@ class Generator(Protocol):
 
 
 class SpecGenerator:
-    """Draws the battles of a SPEC file.
-
-    A battle's creature rows are its attackers, then the blockers of its first attacker, of
-    its second, and so on. Matchup codes are bit sets over ``spec.matchup``: bit ``i`` is set
-    when a creature of that side has ``spec.matchup[i]``.
-    """
+    """Draws the battles of a SPEC file: a battle's creature rows are its attackers, then
+    the blockers of its first attacker, of its second, and so on. Matchup codes are bit sets
+    over ``spec.matchup``: bit ``i`` is set when a creature of that side has it."""
 
     pool: CardPool | None = None
 
@@ -265,6 +264,10 @@ class SpecGenerator:
     def pairs_alone(self) -> bool:
         """False: a SPEC without a pool makes its creatures up."""
         return False
+
+    def card_classes(self) -> IntArray:
+        """No class: a SPEC without a pool makes its creatures up."""
+        return np.zeros(0, np.int64)
 
     def compiled_blocks(self) -> OneOnOne | None:
         """None: a SPEC's battles are not all one on one (:meth:`compiled_spec`)."""

@@ -8,7 +8,8 @@ which blocks the rules allow, each card's power, toughness, keywords, colors and
 from those two cards. The engines read nothing random, and a battle's outcome nothing of
 another battle's rows. So each generator keeps, per engine, the outcome of every card pair
 drawn so far (:class:`PoolOutcomes`): a chunk's battles are numbered by their pair over arrays,
-the pairs not seen yet built and resolved together (one battle each), and the per-card tally
+the pairs not seen yet built and resolved together (one battle for each pair of card classes:
+cards the engines can't tell apart give the same battle), and the per-card tally
 counted from each pair's outcome times how often the chunk drew it, with no per-battle Python.
 
 The store is bounded: a pool of more than :data:`KEPT_BOARDS` pairs keeps none. Battles that
@@ -33,8 +34,11 @@ from ecs_combat.simulation.spec import BattleSpec
 
 I64 = np.int64
 #: The most card pairs a pool keeps outcomes for (524,288: a 724-card pool; 14 int32 and a
-#: flag each, 30 MB).
+#: flag each, 30 MB; as much again at most for the pairs of classes).
 KEPT_BOARDS = 1 << 19
+#: The most new battles built and resolved in one batch (a batch's arrays stay small: a
+#: compiled kernel's of a whole pool's pairs, over 4 MB, may wait on huge pages).
+RESOLVED_AT_ONCE = 8192
 #: Which outcome code (simulate.OUTCOME_NAMES) each role sees as neither dies, a win, a loss,
 #: a trade.
 _SEEN_FROM = ((0, 1, 2, 3), (0, 2, 1, 3))
@@ -64,15 +68,27 @@ class PoolOutcomes:
     traded: :data:`~.card_draw.CARD_COLUMNS`' order), the damage to players, and what the
     side's creature dealt to players and gained its controller."""
 
-    def __init__(self, pool: CardPool, engine: object) -> None:
+    def __init__(self, pool: CardPool, engine: object, classes: IntArray) -> None:
         self.engine = engine
         self.pool = pool
+        #: Per card its class (:meth:`~.card_draw.CardGenerator.card_classes`): a pair of
+        #: classes is one battle, resolved once for every pair of their cards.
+        self.classes = classes
+        self.n_classes = k = int(classes.max()) + 1 if len(classes) else 0
         self.n_cards = n = len(pool)
         self.known = np.zeros(n * n, np.bool_)
-        #: How many pairs the sides can draw that are not known yet.
-        self.unknown = len(pool.attacker) * len(pool.blocker)
+        #: Which pairs of classes (``attacker's * classes + blocker's``) were resolved, and
+        #: how many the sides can draw that were not yet.
+        self.known_classes = np.zeros(k * k, np.bool_)
+        self.unknown = len(np.unique(classes[pool.attacker])) * len(
+            np.unique(classes[pool.blocker])
+        )
         self.attacker = np.zeros((7, n * n), np.int32)
         self.blocker = np.zeros((7, n * n), np.int32)
+        #: Whether each side lists a card once (so every pair of the sides is a distinct pair).
+        self._distinct = all(len(np.unique(s)) == len(s) for s in (pool.attacker, pool.blocker))
+        #: The same per pair of classes.
+        self.class_outcomes = np.zeros((2, 7, k * k), np.int32)
 
     def numbers(self, side: IntArray) -> IntArray:
         """[n] each battle's pair number, from its drawn side indices ([n, 2])."""
@@ -83,37 +99,71 @@ class PoolOutcomes:
         return out
 
     def learn(self, generator: Generator, number: IntArray, side: IntArray) -> None:
-        """Build and resolve the pairs of `number` not known yet (one battle each, `side` the
-        chunk's draws) and keep their outcomes; every pair not known yet once they are no more
-        than the chunk's battles (no more work than resolving the chunk, and no small batches
-        of new pairs in every chunk after)."""
+        """Keep the outcomes of the pairs of `number` not known yet (`side` the chunk's
+        draws), from their pairs of classes, building and resolving one battle for each pair
+        of classes not resolved yet; every pair not known yet once the pairs of classes not
+        resolved are no more than the chunk's battles (no more work than resolving the
+        chunk, and no small batches of new pairs in every chunk after)."""
         new = np.flatnonzero(~self.known[number])
         if not len(new):
             return
         if self.unknown <= len(number):
-            a, b = np.meshgrid(
-                np.arange(len(self.pool.attacker)), np.arange(len(self.pool.blocker)), indexing="ij"
-            )
-            side = np.stack([a.reshape(-1), b.reshape(-1)], axis=1)
+            side = self._every_pair()
             number = self.numbers(side)
             new = np.flatnonzero(~self.known[number])
-        pairs, first = np.unique(number[new], return_index=True)
-        take = side[new[first]]
+            if self._distinct:  # each pair once already
+                pairs, take = number[new], side[new]
+            else:
+                pairs, first = np.unique(number[new], return_index=True)
+                take = side[new[first]]
+        else:
+            pairs, first = np.unique(number[new], return_index=True)
+            take = side[new[first]]
+        pool = self.pool
+        kind = self.classes[pool.attacker[take[:, 0]]] * self.n_classes
+        kind += self.classes[pool.blocker[take[:, 1]]]
+        unseen = np.flatnonzero(~self.known_classes[kind])
+        if len(unseen):
+            self._resolve(generator, kind[unseen], take[unseen])
+        for role, kept in enumerate((self.attacker, self.blocker)):
+            kept[:, pairs] = self.class_outcomes[role][:, kind]
+        self.known[pairs] = True
+
+    def _every_pair(self) -> IntArray:
+        """[pairs, 2] the side indices of every pair the sides can draw."""
+        a, b = len(self.pool.attacker), len(self.pool.blocker)
+        side = np.empty((a * b, 2), I64)
+        side[:, 0] = np.repeat(np.arange(a, dtype=I64), b)
+        side[:, 1] = np.tile(np.arange(b, dtype=I64), a)
+        return side
+
+    def _resolve(self, generator: Generator, kind: IntArray, take: IntArray) -> None:
+        """Build and resolve one battle for each pair of classes in `kind` (`take`: the side
+        indices of a battle of each), :data:`RESOLVED_AT_ONCE` at a time, and keep their
+        outcomes."""
+        kinds, one = np.unique(kind, return_index=True)
+        take = take[one]
+        self.unknown -= len(take)
+        for lo in range(0, len(take), RESOLVED_AT_ONCE):
+            hi = min(lo + RESOLVED_AT_ONCE, len(take))
+            self._keep(generator, kinds[lo:hi], take[lo:hi])
+
+    def _keep(self, generator: Generator, kinds: IntArray, take: IntArray) -> None:
+        """Build and resolve one battle a pair of classes, and keep their outcomes."""
         n = len(take)
-        self.unknown -= n
         drawn = generator.build(Draws({"creatures": np.full(n, 2, I64), "side": take}))
         outcome = self.engine.resolve_batch(drawn.batch)  # type: ignore[attr-defined]
         code, _, _ = outcome_codes(drawn, outcome)
         rows = np.zeros(2 * n, I64)
         dealt = rows if outcome.dealt_to_players is None else outcome.dealt_to_players
         gained = rows if outcome.life_gained is None else outcome.life_gained
-        for role, kept in enumerate((self.attacker, self.blocker)):
+        for role, kept in enumerate(self.class_outcomes):
             for seen in range(4):  # the blocker wins when the attacker loses (code 2)
-                kept[seen, pairs] = code == _SEEN_FROM[role][seen]
-            kept[4, pairs] = outcome.damage_to_players
-            kept[5, pairs] = dealt[role::2]
-            kept[6, pairs] = gained[role::2]
-        self.known[pairs] = True
+                kept[seen, kinds] = code == _SEEN_FROM[role][seen]
+            kept[4, kinds] = outcome.damage_to_players
+            kept[5, kinds] = dealt[role::2]
+            kept[6, kinds] = gained[role::2]
+        self.known_classes[kinds] = True
 
     def tally(self, number: IntArray) -> IntArray:
         """The per-card tally of battles of pair numbers `number`, all known
@@ -163,10 +213,10 @@ def kept_for(generator: Generator, engine: object) -> PoolOutcomes | None:
         kept = None
         if keeps_outcomes(generator):
             assert generator.pool is not None
-            kept = PoolOutcomes(generator.pool, engine)
+            kept = PoolOutcomes(generator.pool, engine, generator.card_classes())
         _kept[generator] = kept
     if kept is not None and kept.engine is not engine:
-        kept = _kept[generator] = PoolOutcomes(kept.pool, engine)
+        kept = _kept[generator] = PoolOutcomes(kept.pool, engine, kept.classes)
     return kept
 
 

@@ -187,6 +187,10 @@ class TournamentGenerator:
         """False: the tournament makes its creatures up."""
         return False
 
+    def card_classes(self) -> IntArray:
+        """No class: the tournament makes its creatures up."""
+        return np.zeros(0, np.int64)
+
     def compiled_blocks(self) -> OneOnOne | None:
         """The tournament's blocks for a compiled kernel (:meth:`Generator.compiled_blocks`),
         when no keyword it draws forbids an attack or a block."""

@@ -24,6 +24,7 @@ COMPARED = (
     "lost",
     "died_in_step",
     "damage_to_players",
+    "returned",
 )
 
 
