@@ -16,8 +16,8 @@ from ecs_combat.batched.engine import BatchedEngine
 from ecs_combat.kernel.blocks import OneOnOnePlayer, SeededBlock, seed_words
 from ecs_combat.kernel.one_on_one_draw import seeded_bytes, seeded_state
 from ecs_combat.simulation import compiled
-from ecs_combat.simulation.generate import BLOCK, block_rng
 from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.seeded_blocks import BLOCK, block_rng
 from ecs_combat.simulation.spec import TournamentSpec, strike_keywords
 
 SEEDS = [(0, 0), (1, 0), (1, 7), (2**40 + 3, 5), (123_456_789, 2**32 - 1)]

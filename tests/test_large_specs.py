@@ -15,8 +15,9 @@ from cli_run import run_cli
 
 from ecs_combat.errors import InputError
 from ecs_combat.plugin.registry import Registry
-from ecs_combat.simulation.generate import BLOCK, battles_per_block, draw_battles
+from ecs_combat.simulation.generate import draw_battles
 from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.seeded_blocks import BLOCK, battles_per_block
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, max_chunk_size, simulate
 from ecs_combat.simulation.spec import MAX_BATTLE_CREATURES
 from ecs_combat.simulation.spec_reader import parse_spec

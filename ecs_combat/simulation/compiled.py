@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ecs_combat.batched import IntArray
-from ecs_combat.simulation.generate import Generator, battles_per_block, block_cuts, block_rng
+from ecs_combat.simulation.generate import Generator
+from ecs_combat.simulation.seeded_blocks import battles_per_block, block_cuts, block_rng
 
 #: Per (generator, engine): both, how a block is drawn (a block's index: what its players
 #: play), and the kernel's players (one a thread; none: the kernel can't play them), made at

@@ -29,8 +29,9 @@ import numpy as np
 from ecs_combat.batched import IntArray
 from ecs_combat.simulation.assemble import Array
 from ecs_combat.simulation.deciding import decided
-from ecs_combat.simulation.generate import Generator, OneOnOne, block_draws
+from ecs_combat.simulation.generate import Generator, OneOnOne
 from ecs_combat.simulation.outcomes import outcome_codes
+from ecs_combat.simulation.seeded_blocks import block_draws
 
 I64 = np.int64
 _T = TypeVar("_T")

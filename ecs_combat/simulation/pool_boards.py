@@ -27,9 +27,10 @@ import numpy as np
 
 from ecs_combat.batched import IntArray
 from ecs_combat.simulation.card_draw import CARD_COLUMNS, totals_of
-from ecs_combat.simulation.generate import Draws, Generator, block_draws
+from ecs_combat.simulation.generate import Draws, Generator
 from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.pool import CardPool
+from ecs_combat.simulation.seeded_blocks import block_draws
 from ecs_combat.simulation.spec import BattleSpec
 
 I64 = np.int64

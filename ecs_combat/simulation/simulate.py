@@ -31,15 +31,12 @@ from ecs_combat.simulation.compiled import compiled_rows
 from ecs_combat.simulation.creature_rows import creature_rows, creature_table
 from ecs_combat.simulation.decided_boards import board_tally
 from ecs_combat.simulation.deciding import decided
-from ecs_combat.simulation.generate import (
-    Generator,
-    battles_per_block,
-    draw_battles,
-)
+from ecs_combat.simulation.generate import Generator, draw_battles
 from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.pool_boards import pool_tally
 from ecs_combat.simulation.races import died_in_races, play_chunk, race_card_counts, race_table
+from ecs_combat.simulation.seeded_blocks import battles_per_block
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
 
 ENGINES = ("batched", "reference")

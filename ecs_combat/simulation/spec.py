@@ -26,7 +26,7 @@ MAX_BATTLE_CREATURES = 1_000_000
 MAX_ATTACKERS = MAX_BATTLE_CREATURES
 MAX_BLOCKERS_PER_ATTACKER = MAX_BATTLE_CREATURES - 1
 #: The former limits: a SPEC within them draws seeded blocks of 1,024 battles, as it always
-#: has (:func:`~ecs_combat.simulation.generate.battles_per_block`).
+#: has (:func:`~ecs_combat.simulation.seeded_blocks.battles_per_block`).
 SMALL_ATTACKERS, SMALL_BLOCKERS_PER_ATTACKER = 64, 16
 #: Largest power or toughness a SPEC may ask for.
 MAX_STAT = 1000

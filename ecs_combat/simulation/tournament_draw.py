@@ -11,8 +11,9 @@ import numpy as np
 from ecs_combat.batched import BatchOutcome, CombatBatch, IntArray, MaskArray
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.assemble import Array, assemble, state_columns
-from ecs_combat.simulation.generate import BLOCK, Drawn, Draws, OneOnOne
+from ecs_combat.simulation.generate import Drawn, Draws, OneOnOne
 from ecs_combat.simulation.keyword_bits import KeywordBits
+from ecs_combat.simulation.seeded_blocks import BLOCK
 from ecs_combat.simulation.spec import TournamentSpec
 
 if TYPE_CHECKING:
