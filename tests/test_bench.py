@@ -14,8 +14,8 @@ import pytest
 from ecs_combat.bench import floor
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.generate import draw_battles
-from ecs_combat.simulation.seeded_blocks import BLOCK, block_rng
 from ecs_combat.simulation.generators import make_generator
+from ecs_combat.simulation.seeded_blocks import BLOCK, block_rng
 from ecs_combat.simulation.simulate import make_engine
 from ecs_combat.simulation.spec import tournament
 

@@ -28,7 +28,7 @@ from ecs_combat.plugin.loading import load_registry
 from ecs_combat.plugin.registry import Registry
 from ecs_combat.simulation.distribute import Simulation, WorkerDied, WorkerPool, run_simulation
 from ecs_combat.simulation.executors import dask_executor
-from ecs_combat.simulation.generate import BLOCK
+from ecs_combat.simulation.seeded_blocks import BLOCK
 from ecs_combat.simulation.simulate import default_chunk_size, make_engine, max_chunk_size, summary
 from ecs_combat.simulation.simulate import simulate as simulate_in_chunks
 from ecs_combat.simulation.spec import tournament
