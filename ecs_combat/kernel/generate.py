@@ -39,13 +39,15 @@ GLUE_MARK = "# -- glue: the generator writes"
 TRIGGERS_MARK = "# -- kernel source: the generator copies"
 TRIGGERS_IMPORT = "from ecs_combat.kernel.template_triggers import has_any, triggers_at\n"
 LOG_IMPORT = "from ecs_combat.kernel.template_log import deal_logged, log_deaths\n"
-CHECKS_IMPORT = "from ecs_combat.kernel.template_checks import check_state, dies_bits\n"
+CHECKS_IMPORT = (
+    "from ecs_combat.kernel.template_checks import check_apart, check_state, dies_bits\n"
+)
 #: The template's functions called from Python: compiled on their own (the rest is inlined).
 ENTRY_POINTS = ("resolve_range", "one_on_one_range")
 #: The template's functions compiled on their own, not inlined where they are called: the
 #: triggers and the "dies" triggers (a battle's combat with all of it inline takes two to three
 #: times the compile time).
-OWN_FUNCTIONS = ("triggers_at", "resolve_dies")
+OWN_FUNCTIONS = ("triggers_at", "resolve_dies", "deal_logged", "check_apart")
 #: Names a part may call besides its arguments.
 BUILTINS = frozenset({"min", "max", "abs", "range", "True", "False", "None"})
 #: The argument whose attributes are the point's own columns, per point.

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ecs_combat.kernel.template_checks import check_state, dies_bits
+from ecs_combat.kernel.template_checks import check_apart, check_state, dies_bits
 from ecs_combat.kernel.template_log import deal_logged, log_deaths
 from ecs_combat.kernel.template_triggers import has_any, triggers_at
 
@@ -164,7 +164,7 @@ def play(
     has_attack, keywords = declare(b, c, st, bt)
     dying = dies_bits(guards)
     if dying and has_any(b, dying, st, bt):  # the combat's first check (RULES 13): counters
-        check_state(b, False, c, st, bt, k, guards, o)  # cancel before any trigger (704.5q)
+        check_apart(b, c, st, bt, k, guards, o)  # cancel before any trigger (704.5q)
     if not has_attack:
         return  # no attacker: nothing happens, no step, no state-based actions
     triggers = tg.bits[0] != 0 and has_any(b, tg.bits[0], st, bt)
@@ -182,7 +182,7 @@ def play(
             cast_parts(ev.part[e], t, ev.caster[e], c, st, cb, o)
             if st.in_combat[t]:
                 keywords |= st.kw[t]
-        check_state(b, False, c, st, bt, k, guards, o)
+        check_apart(b, c, st, bt, k, guards, o)
     for s in range(len(sp.default)):
         if bt.game_over[b]:
             break

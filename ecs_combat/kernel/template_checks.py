@@ -68,6 +68,15 @@ def check_state(
         resolve_dies(b, in_step, bits, top, c, st, bt, k, guards, o)
 
 
+def check_apart(
+    b: int, c: Any, st: Any, bt: Any, k: Any, guards: Any, o: Any
+) -> None:  # fmt: skip
+    """:func:`check_state` outside a damage step, compiled on its own for the template's
+    rarely taken call sites (the combat's first check, a check after a card is cast): each
+    inlined copy of a check costs compile time, not speed."""
+    check_state(b, False, c, st, bt, k, guards, o)
+
+
 def resolve_dies(
     b: int, in_step: bool, bits: Any, top: int, c: Any, st: Any, bt: Any, k: Any, guards: Any,
     o: Any,
