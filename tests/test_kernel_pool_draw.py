@@ -9,6 +9,7 @@ Shares test_kernels.py's compiled cache (kernels on for this module)."""
 from __future__ import annotations
 
 import tomllib
+from typing import Any
 
 import numpy as np
 import pytest
@@ -24,7 +25,7 @@ from ecs_combat.kernel.pool_draw import seeded_indices
 from ecs_combat.simulation import pool_seeded
 from ecs_combat.simulation.card_draw import CardGenerator
 from ecs_combat.simulation.generators import make_generator
-from ecs_combat.simulation.pool_boards import kept_for, pool_tally
+from ecs_combat.simulation.pool_boards import PoolOutcomes, kept_for, pool_tally
 from ecs_combat.simulation.pool_seeded import seeded_tally
 from ecs_combat.simulation.seeded_blocks import block_rng
 from ecs_combat.simulation.spec_reader import parse_spec
@@ -153,3 +154,21 @@ def test_side_fills_are_the_draws_calls(registry: Registry) -> None:
     text = 'attackers = [1, 2]\n[pool]\nnames = ["White Knight", "Watchwolf"]\n'
     many = make_generator(spec_of(registry, text), registry)
     assert isinstance(many, CardGenerator) and many.side_fills() is None
+
+
+def test_battles_learned_not_one_outcome_a_side_take_the_numpy_path(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pairs of classes resolved in the chunk whose battles are not one of the four outcomes
+    from each side (no rows for them): no compiled tally, the pairs still resolved."""
+    generator = pools(registry, [0, 1, 2], [3, 4])
+    engine = BatchedEngine(registry)
+    real = PoolOutcomes.class_rows
+
+    def none_once_resolved(self: PoolOutcomes) -> Any:
+        return None if self.known_classes.any() else real(self)
+
+    monkeypatch.setattr(PoolOutcomes, "class_rows", none_once_resolved)
+    assert seeded_tally(generator, engine, 1, 0, 50) is None
+    kept = kept_for(generator, engine)
+    assert kept is not None and kept.known_classes.any()
