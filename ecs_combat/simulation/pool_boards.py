@@ -150,6 +150,8 @@ class PoolOutcomes:
         players, what each side's creature dealt to players and gained its controller; None
         when a battle resolved was not exactly one of the four outcomes from each side."""
         out = np.zeros((self.n_classes**2, 8), np.int32)
+        if not self.known_classes.any():
+            return out
         for role, kept in enumerate(self.class_outcomes):
             flags = kept[:4]
             if np.any(flags.sum(axis=0)[self.known_classes] != 1):
