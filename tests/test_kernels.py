@@ -580,6 +580,7 @@ def test_parts_run_as_python() -> None:
          str(ROOT / "tests/test_kernel_specs.py"),
          str(ROOT / "tests/test_kernel_triggers.py"), str(ROOT / "tests/test_kernel_damage.py"),
          str(ROOT / "tests/test_kernel_one_on_one_draw.py"), str(ROOT / "tests/test_kernel_dies.py"),
+         str(ROOT / "tests/test_kernel_pool_draw.py"),
          "-q", "-p", "no:randomly", "-x"],
         capture_output=True, text=True, cwd=ROOT, timeout=600,
         env={**os.environ, "NUMBA_DISABLE_JIT": "1"},

@@ -64,10 +64,10 @@ def seeded_state(entropy: Any, block: int) -> Any:  # pragma: no cover
     seed = [state[2 * i] | (state[2 * i + 1] << S32) for i in range(4)]
     inc_high = (seed[2] << ONE) | (seed[3] >> SIXTY_THREE)  # pcg64_set_seed: (initseq << 1) | 1
     inc_low = (seed[3] << ONE) | ONE
-    high, low = _step(np.uint64(0), np.uint64(0), inc_high, inc_low)
+    high, low = step(np.uint64(0), np.uint64(0), inc_high, inc_low)
     low += seed[1]
     high += seed[0] + (ONE if low < seed[1] else np.uint64(0))
-    high, low = _step(high, low, inc_high, inc_low)
+    high, low = step(high, low, inc_high, inc_low)
     return high, low, inc_high, inc_low
 
 
@@ -88,7 +88,7 @@ def _mix(x: Any, y: Any) -> Any:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _step(high: Any, low: Any, inc_high: Any, inc_low: Any) -> Any:  # pragma: no cover
+def step(high: Any, low: Any, inc_high: Any, inc_low: Any) -> Any:  # pragma: no cover
     """PCG64's state times its multiplier plus its increment, modulo 2**128."""
     a0, a1 = low & U32, low >> S32
     b0, b1 = PCG_LOW & U32, PCG_LOW >> S32
@@ -100,6 +100,15 @@ def _step(high: Any, low: Any, inc_high: Any, inc_low: Any) -> Any:  # pragma: n
     out_low = new_low + inc_low
     out_high = new_high + inc_high + (ONE if out_low < new_low else np.uint64(0))
     return out_high, out_low
+
+
+@njit(cache=True, nogil=True)
+def output(high: Any, low: Any) -> Any:  # pragma: no cover
+    """PCG64's 64-bit output of a stepped state (XSL-RR): its low 32 bits are the next
+    32-bit word, its high 32 bits the one after."""
+    turn = high >> ROTATE
+    mixed = high ^ low
+    return (mixed >> turn) | (mixed << ((np.uint64(64) - turn) & SIXTY_THREE))
 
 
 @njit(cache=True, nogil=True)
@@ -128,10 +137,8 @@ def seeded_bytes(entropy: Any, block: int, fills: Any, out: Any) -> None:  # pra
             if half:
                 bits = np.int64(word >> S32)
             else:
-                high, low = _step(high, low, inc_high, inc_low)
-                turn = high >> ROTATE  # XSL-RR output
-                mixed = high ^ low
-                word = (mixed >> turn) | (mixed << ((np.uint64(64) - turn) & SIXTY_THREE))
+                high, low = step(high, low, inc_high, inc_low)
+                word = output(high, low)
                 bits = np.int64(word & U32)
             half = not half
             for shift in range(0, 32, 8):
@@ -143,5 +150,6 @@ def seeded_bytes(entropy: Any, block: int, fills: Any, out: Any) -> None:  # pra
                         break
 
 
-for _function in (seeded_state, seeded_bytes):  # a damaged cache entry never fails a run
+# a damaged cache entry never fails a run
+for _function in (seeded_state, step, output, seeded_bytes):
     guard(_function)

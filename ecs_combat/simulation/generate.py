@@ -167,6 +167,11 @@ class Generator(Protocol):
         """Per pool card, its class (those of one class give the same one-on-one battle)."""
         ...
 
+    def side_fills(self) -> tuple[tuple[int, int], ...] | None:
+        """A card pool's one-on-one block draws as ``integers(0, size, count, dtype=np.uint16)``
+        calls (size, count per battle), or None when it draws otherwise."""
+        ...
+
     def compiled_blocks(self) -> OneOnOne | None:
         """How a compiled kernel draws these battles block by block, or None when it
         can't (they are not all one attacker against one blocker, differing only in power,
@@ -239,6 +244,19 @@ class SpecGenerator:
     def card_classes(self) -> IntArray:
         """No class: a SPEC without a pool makes its creatures up."""
         return np.zeros(0, np.int64)
+
+    def side_fills(self) -> tuple[tuple[int, int], ...] | None:
+        """What a card pool's one-on-one block draws (:meth:`~.card_draw.CardGenerator.
+        draw`) as ``integers(0, size, count, dtype=np.uint16)`` calls: per call (size,
+        count per battle), both sides' indices in one call when the sides are as large
+        (interleaved), else one call a side; None without a pool, when the battles are not
+        one on one (:meth:`pairs_alone`) or a side has more than 65,536 cards."""
+        if self.pool is None or not self.pairs_alone():
+            return None
+        a_size, b_size = self.pool.attacker.size, self.pool.blocker.size
+        if max(a_size, b_size) > 1 << 16 or min(a_size, b_size) < 1:
+            return None
+        return ((a_size, 2),) if a_size == b_size else ((a_size, 1), (b_size, 1))
 
     def compiled_blocks(self) -> OneOnOne | None:
         """None: a SPEC's battles are not all one on one (:meth:`compiled_spec`)."""

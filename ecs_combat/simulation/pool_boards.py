@@ -24,6 +24,7 @@ import weakref
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ecs_combat.batched import IntArray
 from ecs_combat.simulation.card_draw import CARD_COLUMNS, totals_of
@@ -130,6 +131,37 @@ class PoolOutcomes:
             kept[:, pairs] = self.class_outcomes[role][:, kind]
         self.known[pairs] = True
 
+    def learn_classes(self, generator: Generator, side: IntArray, battles: int) -> None:
+        """Resolve the pairs of classes of `side`'s battles ([n, 2] side indices) not
+        resolved yet, building one battle for each; every pair of classes not resolved yet
+        once they are no more than `battles` (the chunk's, as :meth:`learn`)."""
+        if self.unknown <= battles:
+            side = self._every_pair()
+        pool = self.pool
+        kind = self.classes[pool.attacker[side[:, 0]]] * self.n_classes
+        kind += self.classes[pool.blocker[side[:, 1]]]
+        unseen = np.flatnonzero(~self.known_classes[kind])
+        if len(unseen):
+            self._resolve(generator, kind[unseen], side[unseen])
+
+    def class_rows(self) -> npt.NDArray[np.int32] | None:
+        """Per pair of classes resolved, its battle as :func:`~ecs_combat.kernel.pool_draw.
+        add_battle` adds it: the outcome each side saw (an index of the four), the damage to
+        players, what each side's creature dealt to players and gained its controller; None
+        when a battle resolved was not exactly one of the four outcomes from each side."""
+        out = np.zeros((self.n_classes**2, 8), np.int32)
+        if not self.known_classes.any():
+            return out
+        for role, kept in enumerate(self.class_outcomes):
+            flags = kept[:4]
+            if np.any(flags.sum(axis=0)[self.known_classes] != 1):
+                return None
+            out[:, role] = flags.argmax(axis=0)
+            out[:, 3 + role] = kept[5]
+            out[:, 5 + role] = kept[6]
+        out[:, 2] = self.class_outcomes[0, 4]
+        return out
+
     def _every_pair(self) -> IntArray:
         """[pairs, 2] the side indices of every pair the sides can draw."""
         a, b = len(self.pool.attacker), len(self.pool.blocker)
@@ -175,14 +207,20 @@ class PoolOutcomes:
         for role, kept in enumerate((self.attacker, self.blocker)):
             # each card's sums over the cards it met, every pair counted as often as drawn
             summed = (kept.reshape(7, n, n) * times).sum(axis=2 - role, dtype=I64)
-            out[:, role, 0] = summed[:4].sum(axis=0)
-            out[:, role, 1:4] = summed[1:4].T
-            out[:, role, 4] = summed[0]
-            out[:, role, 5] = summed[4]
-            out[:, role, 6] = summed[2] + summed[3]
-            out[:, role, 7] = summed[5]
-            out[:, role, 8] = summed[6]
+            card_columns(summed, out[:, role])
         return out
+
+
+def card_columns(summed: npt.NDArray[np.integer], out: npt.NDArray[np.integer]) -> None:
+    """`out` ([rows, :data:`~.card_draw.CARD_COLUMNS`]) the tally's columns from the kept
+    outcomes' rows `summed` ([7, rows]: each outcome seen, damage, dealt, gained)."""
+    out[:, 0] = summed[:4].sum(axis=0)
+    out[:, 1:4] = summed[1:4].T
+    out[:, 4] = summed[0]
+    out[:, 5] = summed[4]
+    out[:, 6] = summed[2] + summed[3]
+    out[:, 7] = summed[5]
+    out[:, 8] = summed[6]
 
 
 def keeps_outcomes(generator: Generator) -> bool:

@@ -35,6 +35,7 @@ from ecs_combat.simulation.generate import Generator, draw_battles
 from ecs_combat.simulation.intervals import rate_and_interval
 from ecs_combat.simulation.outcomes import outcome_codes
 from ecs_combat.simulation.pool_boards import pool_tally
+from ecs_combat.simulation.pool_seeded import seeded_tally
 from ecs_combat.simulation.races import died_in_races, play_chunk, race_card_counts, race_table
 from ecs_combat.simulation.seeded_blocks import battles_per_block
 from ecs_combat.simulation.spec import BattleSpec, Spec, TournamentSpec
@@ -268,7 +269,9 @@ def _kept_chunk(
     if kept is not None:
         tally = Tally.of(*kept.columns, generator.n_codes, kept.creatures)
         return ChunkResult(index, start, stop, tally, kept.seconds)
-    pooled = pool_tally(generator, engine, seed, start, stop)
+    pooled = seeded_tally(generator, engine, seed, start, stop)  # in the kernel, if on
+    if pooled is None:
+        pooled = pool_tally(generator, engine, seed, start, stop)
     if pooled is not None:
         tally = Tally({(0, 0): pooled.totals()}, pooled.creatures, pooled.cards)
         return ChunkResult(index, start, stop, tally, pooled.seconds)

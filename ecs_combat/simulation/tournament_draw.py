@@ -192,6 +192,10 @@ class TournamentGenerator:
         """No class: the tournament makes its creatures up."""
         return np.zeros(0, np.int64)
 
+    def side_fills(self) -> tuple[tuple[int, int], ...] | None:
+        """None: the tournament draws no card indices."""
+        return None
+
     def compiled_blocks(self) -> OneOnOne | None:
         """The tournament's blocks for a compiled kernel (:meth:`Generator.compiled_blocks`),
         when no keyword it draws forbids an attack or a block."""
