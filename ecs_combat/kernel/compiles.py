@@ -15,7 +15,7 @@ IF_BUILT = "built"
 #: What a first compile of each entry point costs, as the compile line says it
 #: (docs/performance.md, "Kernels by default"; 2 shared cores).
 COMPILE_COSTS = {
-    "resolve_range": "about 40 s of CPU",
+    "resolve_range": "about 45 s of CPU",
     "one_on_one_range": "about 25 s of CPU",
     "draw_block": "about 3 s of CPU",
 }

@@ -182,7 +182,7 @@ def play(
             cast_parts(ev.part[e], t, ev.caster[e], c, st, cb, o)
             if st.in_combat[t]:
                 keywords |= st.kw[t]
-        check_apart(b, c, st, bt, k, guards, o)
+        check_state(b, False, c, st, bt, k, guards, o)
     for s in range(len(sp.default)):
         if bt.game_over[b]:
             break
