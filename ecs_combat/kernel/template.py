@@ -308,12 +308,20 @@ def damage_step(
             continue
         kept = replace_parts(source, recipient, amount, c, st, guards, o)  # 120.3
         react_parts(source, recipient, amount, c, st, guards, o)
-        if recipient >= 0:
-            c.marked[np.uint64(recipient)] += kept
-        else:
-            bt.to_players[b] += amount
-            st.to_players[np.uint64(source)] += amount
-            c.life[np.uint64(-1 - recipient)] -= kept
+        receive(b, source, recipient, amount, kept, c, st, bt)
+
+
+def receive(
+    b: int, source: int, recipient: int, amount: int, kept: int, c: Any, st: Any, bt: Any
+) -> None:  # fmt: skip
+    """Damage dealt (`amount`, of which `kept` after replacement) marked on its creature, or
+    taken from its player's life and counted as combat damage to players."""
+    if recipient >= 0:
+        c.marked[np.uint64(recipient)] += kept
+    else:
+        bt.to_players[b] += amount
+        st.to_players[np.uint64(source)] += amount
+        c.life[np.uint64(-1 - recipient)] -= kept
 
 
 def flow(fl: Any, e: int, source: int, recipient: int | np.uint64, amount: int) -> int:

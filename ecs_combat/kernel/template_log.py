@@ -33,6 +33,10 @@ def react_parts(*arguments: Any) -> None:
     """The generated glue's: the reactions to damage dealt."""
 
 
+def receive(*arguments: Any) -> None:
+    """The template's (:func:`.template.receive`): damage dealt marked or taken from life."""
+
+
 # -- kernel source: the generator copies from here on ------------------------------------------
 
 #: What the dealers of each damage step could divide, for the decision search
@@ -108,11 +112,5 @@ def deal_logged(
             kept = replace_parts(source, recipient, amount, c, st, guards, o)  # 120.3
             react_parts(source, recipient, amount, c, st, guards, o)
         log_dealt(s, source, recipient, amount, kept, c.life_gained[np.uint64(source)] - gained, rc)
-        if amount <= 0:
-            continue
-        if recipient >= 0:
-            c.marked[np.uint64(recipient)] += kept
-        else:
-            bt.to_players[b] += amount
-            st.to_players[np.uint64(source)] += amount
-            c.life[np.uint64(-1 - recipient)] -= kept
+        if amount > 0:
+            receive(b, source, recipient, amount, kept, c, st, bt)
