@@ -121,12 +121,7 @@ class PoolOutcomes:
         else:
             pairs, first = np.unique(number[new], return_index=True)
             take = side[new[first]]
-        pool = self.pool
-        kind = self.classes[pool.attacker[take[:, 0]]] * self.n_classes
-        kind += self.classes[pool.blocker[take[:, 1]]]
-        unseen = np.flatnonzero(~self.known_classes[kind])
-        if len(unseen):
-            self._resolve(generator, kind[unseen], take[unseen])
+        kind = self._resolve_classes(generator, take)
         for role, kept in enumerate((self.attacker, self.blocker)):
             kept[:, pairs] = self.class_outcomes[role][:, kind]
         self.known[pairs] = True
@@ -137,12 +132,18 @@ class PoolOutcomes:
         once they are no more than `battles` (the chunk's, as :meth:`learn`)."""
         if self.unknown <= battles:
             side = self._every_pair()
+        self._resolve_classes(generator, side)
+
+    def _resolve_classes(self, generator: Generator, side: IntArray) -> IntArray:
+        """The pair of classes of each of `side`'s battles ([n, 2] side indices), those not
+        resolved yet resolved first (a battle each)."""
         pool = self.pool
-        kind = self.classes[pool.attacker[side[:, 0]]] * self.n_classes
+        kind: IntArray = self.classes[pool.attacker[side[:, 0]]] * self.n_classes
         kind += self.classes[pool.blocker[side[:, 1]]]
         unseen = np.flatnonzero(~self.known_classes[kind])
         if len(unseen):
             self._resolve(generator, kind[unseen], side[unseen])
+        return kind
 
     def class_rows(self) -> npt.NDArray[np.int32] | None:
         """Per pair of classes resolved, its battle as :func:`~ecs_combat.kernel.pool_draw.
